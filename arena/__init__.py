@@ -1,0 +1,1 @@
+"""The referee: bot processes, match runner, clocks, tournaments, storage and the CLI."""

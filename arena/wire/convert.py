@@ -1,0 +1,107 @@
+"""Generic, reflection-based conversion between engine dataclasses and protobuf messages.
+
+One mechanism serves every game: a game's .proto mirrors its view and action dataclasses field by
+field (same names), so no game needs hand-written codec code. The conventions are those of
+``engine.core``: scalars, ``IntEnum`` (same numbers as the proto enum, 0 = UNSPECIFIED), nested
+dataclasses, ``tuple[X, ...]`` (repeated) and ``X | None`` (unset field). Per-class conversion
+plans are computed once and cached, so the hot path is a loop over precomputed setters.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import types
+import typing
+from typing import Any
+
+from google.protobuf.message import Message
+
+_SCALARS = (int, float, bool, str)
+
+
+class WireError(Exception):
+    """A dataclass and its proto message do not fit each other."""
+
+
+def _unwrap_optional(tp: Any) -> tuple[Any, bool]:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+    return tp, False
+
+
+def _field_kind(tp: Any) -> tuple[str, Any]:
+    """Classify a field type: ('scalar'|'enum'|'message', inner) possibly 'repeated-'."""
+    tp, _ = _unwrap_optional(tp)
+    if typing.get_origin(tp) in (tuple, list):
+        args = typing.get_args(tp)
+        kind, inner = _field_kind(args[0])
+        if kind.startswith("repeated"):
+            raise WireError(f"nested sequences are not supported ({tp}); wrap rows in a dataclass")
+        return "repeated-" + kind, inner
+    if isinstance(tp, type) and issubclass(tp, enum.IntEnum):
+        return "enum", tp
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return "message", tp
+    if tp in _SCALARS:
+        return "scalar", tp
+    raise WireError(f"unsupported field type {tp!r}")
+
+
+@functools.cache
+def _plan(cls: type) -> tuple[tuple[str, str, Any], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple(
+        (f.name, *_field_kind(hints[f.name])) for f in dataclasses.fields(cls)
+    )
+
+
+def to_proto(obj: Any, message: Message) -> Message:
+    """Fill ``message`` (an empty instance of the matching proto class) from dataclass ``obj``."""
+    for name, kind, inner in _plan(type(obj)):
+        value = getattr(obj, name)
+        if value is None:
+            continue
+        try:
+            if kind == "scalar" or kind == "enum":
+                setattr(message, name, value)
+            elif kind == "message":
+                to_proto(value, getattr(message, name))
+            elif kind == "repeated-message":
+                target = getattr(message, name)
+                for item in value:
+                    to_proto(item, target.add())
+            else:  # repeated scalar or enum
+                getattr(message, name).extend(value)
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise WireError(
+                f"{type(obj).__name__}.{name} does not fit {message.DESCRIPTOR.full_name}: {exc}"
+            ) from exc
+    return message
+
+
+def from_proto(message: Message, cls: type) -> Any:
+    """Build a dataclass of type ``cls`` from ``message`` (the inverse of ``to_proto``)."""
+    values = {}
+    hints = typing.get_type_hints(cls)
+    for name, kind, inner in _plan(cls):
+        _, optional = _unwrap_optional(hints[name])
+        if kind in ("scalar", "enum", "message") and optional and not message.HasField(name):
+            values[name] = None
+        elif kind == "scalar":
+            values[name] = getattr(message, name)
+        elif kind == "enum":
+            values[name] = inner(getattr(message, name))
+        elif kind == "message":
+            values[name] = from_proto(getattr(message, name), inner)
+        elif kind == "repeated-message":
+            values[name] = tuple(from_proto(item, inner) for item in getattr(message, name))
+        elif kind == "repeated-enum":
+            values[name] = tuple(inner(item) for item in getattr(message, name))
+        else:
+            values[name] = tuple(getattr(message, name))
+    return cls(**values)

@@ -1,0 +1,212 @@
+"""The contract every game engine follows (DESIGN.md, "The engine contract").
+
+A game is a sequence of decision points. At each one exactly one seat chooses one option from a
+finite list of legal actions, enumerated by the engine in a stable order. Chance is resolved by
+the engine's own RNG, seeded once per game; steps without a real choice (and decisions with a
+single option) are applied by the engine itself, so every entry of the action log is a real choice.
+
+Typing conventions shared by all games (the wire layer, ``arena.wire``, relies on them):
+
+* Views and actions are frozen dataclasses whose fields are ``int``, ``float``, ``bool``, ``str``,
+  ``enum.IntEnum`` (values start at 1; 0 is the proto's ``*_UNSPECIFIED``), nested frozen
+  dataclasses, ``tuple[X, ...]`` of those, or ``X | None``. No dicts, no tuples of tuples (wrap an
+  inner sequence in its own dataclass, e.g. a ``Row``). Field names equal the .proto field names.
+* ``repr(view)`` is canonical: two views are equal iff their reprs are equal; the leak tests
+  compare views this way ("byte-identical").
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+OptionValue = bool | int | float | str
+
+
+class EngineError(Exception):
+    """Base class of every error an engine raises on bad input."""
+
+
+class IllegalActionError(EngineError):
+    """An action that is not among the current legal actions; the state is left unchanged."""
+
+
+class GameOverError(EngineError):
+    """A decision was asked of, or applied to, a finished game."""
+
+
+class OptionError(EngineError):
+    """Unknown game option, or a value of the wrong type."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Result:
+    """Final outcome of a game. ``ranks[s]`` is 1 for the winner; tied seats share a rank."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    # Human-readable per-seat details of the score (e.g. "42 points + 7 coal/gold").
+    details: tuple[str, ...] = ()
+
+
+def ranks_from_keys(keys: Sequence[tuple]) -> tuple[int, ...]:
+    """Competition ranks (1, 2, 2, 4) from per-seat sort keys where larger is better."""
+    return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+
+
+class GameState(abc.ABC):
+    """One game in progress. Mutable; ``clone()`` gives an independent copy."""
+
+    game: ClassVar[Game]
+    num_players: int
+    seed: int
+    options: Mapping[str, OptionValue]
+    # Indices chosen at every real decision, in order: with (rules version, options, seed) a replay.
+    history: list[int]
+
+    # --- whose decision, and what may be chosen -----------------------------------------------
+    @property
+    @abc.abstractmethod
+    def current_seat(self) -> int | None:
+        """The seat that must decide now; None once the game is over."""
+
+    @property
+    @abc.abstractmethod
+    def decision_kind(self) -> str:
+        """Name of the current decision kind, e.g. "PLAY"; "" once the game is over."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> Sequence[Any]:
+        """The legal actions (frozen dataclasses) in the engine's stable order. Never empty
+        while the game is running."""
+
+    @abc.abstractmethod
+    def apply_index(self, index: int) -> None:
+        """Apply legal action number ``index``, then every automatic step up to the next real
+        decision. Raises IllegalActionError (state unchanged) for an index out of range and
+        GameOverError once the game is over. Appends ``index`` to ``history``."""
+
+    def apply(self, action: Any) -> None:
+        """Apply ``action``, which must equal one of ``legal_actions()``."""
+        if self.is_over:
+            raise GameOverError(f"{self.game.name}: the game is over; no action can be applied")
+        try:
+            index = list(self.legal_actions()).index(action)
+        except ValueError:
+            raise IllegalActionError(
+                f"{self.game.name}: {action!r} is not a legal {self.decision_kind} action"
+            ) from None
+        self.apply_index(index)
+
+    # --- the end ------------------------------------------------------------------------------
+    @property
+    @abc.abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abc.abstractmethod
+    def result(self) -> Result:
+        """Scores and ranks with the game's tie-breaks. Raises EngineError before the end."""
+
+    # --- copies, views, sampling ----------------------------------------------------------------
+    @abc.abstractmethod
+    def clone(self) -> GameState:
+        """A deep, independent copy, RNG state included."""
+
+    @abc.abstractmethod
+    def view(self, seat: int) -> Any:
+        """Everything ``seat`` may know and nothing more (the rules' section 6), as a frozen
+        dataclass of the game's view type. The only road by which state reaches a bot."""
+
+    @abc.abstractmethod
+    def state_digest(self) -> bytes:
+        """Canonical bytes of the full state (RNG included) for determinism checks."""
+
+    def digest(self) -> str:
+        return hashlib.sha256(self.state_digest()).hexdigest()
+
+    @abc.abstractmethod
+    def render(self, seat: int | None = None) -> str:
+        """Text rendering for logs and terminals; with ``seat``, only what that seat may see."""
+
+
+class Game(abc.ABC):
+    """Metadata and factory of one game type; one instance per game, held by the registry."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    rules_version: ClassVar[str]
+    default_options: ClassVar[Mapping[str, OptionValue]] = {}
+    view_type: ClassVar[type]
+    action_type: ClassVar[type]
+
+    @abc.abstractmethod
+    def new_game(
+        self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
+    ) -> GameState:
+        """A new game, advanced to its first real decision. Validate with ``check_setup``."""
+
+    @abc.abstractmethod
+    def sample_state(self, view: Any, rng: random.Random) -> GameState:
+        """A full state consistent with ``view`` (a seat's view): everything that seat cannot see
+        is drawn at random from ``rng``, including the state's own RNG. Its ``view(view.seat)``
+        equals ``view``. Used by search bots and by the leak tests."""
+
+    # --- helpers shared by all games ----------------------------------------------------------
+    def check_setup(
+        self, num_players: int, options: Mapping[str, OptionValue] | None
+    ) -> dict[str, OptionValue]:
+        """Validate the player count and merge ``options`` over the defaults."""
+        if not self.min_players <= num_players <= self.max_players:
+            raise EngineError(
+                f"{self.name} is for {self.min_players}-{self.max_players} players, not {num_players}"
+            )
+        return resolve_options(self.name, self.default_options, options)
+
+    def replay(
+        self,
+        num_players: int,
+        seed: int,
+        actions: Sequence[int],
+        options: Mapping[str, OptionValue] | None = None,
+        rules_version: str | None = None,
+    ) -> GameState:
+        """Re-run a game from its log. Raises EngineError if the log does not fit this engine."""
+        if rules_version is not None and rules_version != self.rules_version:
+            raise EngineError(
+                f"{self.name}: log was recorded with rules {rules_version}, "
+                f"this engine implements {self.rules_version}"
+            )
+        state = self.new_game(num_players, seed, options)
+        for step, index in enumerate(actions):
+            try:
+                state.apply_index(index)
+            except EngineError as exc:
+                raise EngineError(f"{self.name}: replay failed at action {step}: {exc}") from exc
+        return state
+
+
+def resolve_options(
+    game_name: str,
+    defaults: Mapping[str, OptionValue],
+    options: Mapping[str, OptionValue] | None,
+) -> dict[str, OptionValue]:
+    merged = dict(defaults)
+    for key, value in (options or {}).items():
+        if key not in defaults:
+            known = ", ".join(sorted(defaults)) or "none"
+            raise OptionError(f"{game_name}: unknown option {key!r} (known: {known})")
+        expected = type(defaults[key])
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(value) is not expected:
+            raise OptionError(
+                f"{game_name}: option {key!r} must be {expected.__name__}, got {value!r}"
+            )
+        merged[key] = value
+    return merged
