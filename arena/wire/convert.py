@@ -3,7 +3,9 @@
 One mechanism serves every game: a game's .proto mirrors its view and action dataclasses field by
 field (same names), so no game needs hand-written codec code. The conventions are those of
 ``engine.core``: scalars, ``IntEnum`` (same numbers as the proto enum, 0 = UNSPECIFIED), nested
-dataclasses, ``tuple[X, ...]`` (repeated) and ``X | None`` (unset field). Per-class conversion
+dataclasses, ``tuple[X, ...]`` (repeated), ``X | None`` (unset field; a scalar needs ``optional`` in the .proto)
+and unions of dataclasses ``A | B`` (a message with one ``oneof`` whose members are named
+``a``/``b`` after the classes in snake_case, see ``variant_field``). Per-class conversion
 plans are computed once and cached, so the hot path is a loop over precomputed setters.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import re
 import types
 import typing
 from typing import Any
@@ -35,8 +38,10 @@ def _unwrap_optional(tp: Any) -> tuple[Any, bool]:
 
 
 def _field_kind(tp: Any) -> tuple[str, Any]:
-    """Classify a field type: ('scalar'|'enum'|'message', inner) possibly 'repeated-'."""
+    """Classify a field type: ('scalar'|'enum'|'message'|'variant', inner) possibly 'repeated-'."""
     tp, _ = _unwrap_optional(tp)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return "variant", tp
     if typing.get_origin(tp) in (tuple, list):
         args = typing.get_args(tp)
         kind, inner = _field_kind(args[0])
@@ -71,10 +76,16 @@ def to_proto(obj: Any, message: Message) -> Message:
                 setattr(message, name, value)
             elif kind == "message":
                 to_proto(value, getattr(message, name))
+            elif kind == "variant":
+                to_proto_variant(value, getattr(message, name))
             elif kind == "repeated-message":
                 target = getattr(message, name)
                 for item in value:
                     to_proto(item, target.add())
+            elif kind == "repeated-variant":
+                target = getattr(message, name)
+                for item in value:
+                    to_proto_variant(item, target.add())
             else:  # repeated scalar or enum
                 getattr(message, name).extend(value)
         except (AttributeError, TypeError, ValueError) as exc:
@@ -90,7 +101,7 @@ def from_proto(message: Message, cls: type) -> Any:
     hints = typing.get_type_hints(cls)
     for name, kind, inner in _plan(cls):
         _, optional = _unwrap_optional(hints[name])
-        if kind in ("scalar", "enum", "message") and optional and not message.HasField(name):
+        if kind in ("scalar", "enum", "message", "variant") and optional and not message.HasField(name):
             values[name] = None
         elif kind == "scalar":
             values[name] = getattr(message, name)
@@ -98,10 +109,37 @@ def from_proto(message: Message, cls: type) -> Any:
             values[name] = inner(getattr(message, name))
         elif kind == "message":
             values[name] = from_proto(getattr(message, name), inner)
+        elif kind == "variant":
+            values[name] = from_proto_variant(getattr(message, name), inner)
         elif kind == "repeated-message":
             values[name] = tuple(from_proto(item, inner) for item in getattr(message, name))
+        elif kind == "repeated-variant":
+            values[name] = tuple(from_proto_variant(item, inner) for item in getattr(message, name))
         elif kind == "repeated-enum":
             values[name] = tuple(inner(item) for item in getattr(message, name))
         else:
             values[name] = tuple(getattr(message, name))
     return cls(**values)
+
+
+def variant_field(cls: type) -> str:
+    """The oneof member name of a variant class: ``PlaceStartTile`` -> ``place_start_tile``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+def to_proto_variant(obj: Any, message: Message) -> Message:
+    """Fill a message whose single ``oneof`` has one member per dataclass of a union type
+    (e.g. a game's action type ``PlaceStartTile | Play | Draw``), named by ``variant_field``."""
+    return to_proto(obj, getattr(message, variant_field(type(obj))))
+
+
+def from_proto_variant(message: Message, union: Any) -> Any:
+    """Inverse of ``to_proto_variant``: the set oneof member picks the dataclass."""
+    oneofs = message.DESCRIPTOR.oneofs
+    if len(oneofs) != 1:
+        raise WireError(f"{message.DESCRIPTOR.full_name} must have exactly one oneof")
+    chosen = message.WhichOneof(oneofs[0].name)
+    for cls in typing.get_args(union):
+        if variant_field(cls) == chosen:
+            return from_proto(getattr(message, chosen), cls)
+    raise WireError(f"{message.DESCRIPTOR.full_name}: no variant set or {chosen!r} unknown")
