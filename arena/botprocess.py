@@ -1,0 +1,180 @@
+"""Start a local bot process, wait until it answers the handshake, and stop its process group.
+
+The arena passes the bot three environment variables (README, "Write a bot"):
+``ARENA_BOT_ADDRESS`` (where to listen), ``ARENA_BOT_TOKEN`` (a secret sent with every call) and
+``ARENA_BOT_SEED`` (for the bot's own randomness; derived from the game seed by a hash, so the bot
+cannot learn the game seed from it). Each bot runs in its own session (process group) so that
+stopping it also stops whatever it started.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import trio
+
+from arena.bot.v1 import bot_pb2
+from arena.client import BotClient
+from arena.manifest import BotSpec
+
+_UNIX_PATH_MAX = 107
+
+
+class NotReadyError(Exception):
+    """The bot never answered the handshake (it died, hung or refused); the message says why."""
+
+
+def bot_seed(game_seed: int, seat: int, bot_name: str) -> int:
+    """The seed handed to the bot in ``seat``: reproducible, but not invertible to the game seed."""
+    digest = hashlib.blake2b(f"{game_seed}/{seat}/{bot_name}".encode(),
+                             person=b"arena-bot-seed", digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def _listen_address(workdir: Path, seat: int) -> str:
+    """A Unix socket in the match's private directory, or TCP loopback where that cannot be."""
+    path = workdir / f"seat{seat}.sock"
+    if hasattr(socket, "AF_UNIX") and len(str(path)) <= _UNIX_PATH_MAX:
+        return f"unix:{path}"
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{probe.getsockname()[1]}"
+
+
+def _argv(command: tuple[str, ...]) -> list[str]:
+    # "python" in a manifest means the arena's own interpreter (it has the SDK and the engines).
+    return [sys.executable if command[0] == "python" else command[0], *command[1:]]
+
+
+@dataclass
+class RunningBot:
+    """A bot that can be called: a local process we own, or a remote address."""
+
+    spec: BotSpec
+    address: str
+    token: str
+    process: trio.Process | None = None
+    log_path: Path | None = None
+
+    def exit_description(self) -> str | None:
+        """How the process ended ("exited with code 3", "killed by SIGKILL"), None if running."""
+        if self.process is None or self.process.poll() is None:
+            return None
+        code = self.process.returncode
+        if code < 0:
+            return f"killed by {signal.Signals(-code).name}"
+        return f"exited with code {code}"
+
+    def last_log_line(self) -> str:
+        """The last line the bot wrote to stdout/stderr, to explain a crash."""
+        if self.log_path is None:
+            return ""
+        try:
+            lines = self.log_path.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        return lines[-1][:200] if lines else ""
+
+    def crash_reason(self, what: str) -> str:
+        parts = [what]
+        if exit_text := self.exit_description():
+            parts.append(f"process {exit_text}")
+        if line := self.last_log_line():
+            parts.append(f"last output: {line}")
+        return "; ".join(parts)
+
+
+@asynccontextmanager
+async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path) -> AsyncIterator[RunningBot]:
+    """Start ``spec``'s process for ``seat`` (a remote bot is just addressed) and stop its whole
+    process group on exit, also when the surrounding scope is cancelled."""
+    if spec.is_remote:
+        yield RunningBot(spec, spec.address, token="")
+        return
+    assert spec.command is not None and spec.directory is not None
+    bot = RunningBot(spec, _listen_address(workdir, seat), secrets.token_hex(16),
+                     log_path=workdir / f"seat{seat}.log")
+    env = {**os.environ, **spec.env,
+           "ARENA_BOT_ADDRESS": bot.address,
+           "ARENA_BOT_TOKEN": bot.token,
+           "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name))}
+    with open(bot.log_path, "wb") as log:
+        try:
+            bot.process = await trio.lowlevel.open_process(
+                _argv(spec.command), cwd=spec.directory, env=env, stdin=subprocess.DEVNULL,
+                stdout=log, stderr=log, start_new_session=True)
+        except OSError as exc:
+            raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
+    try:
+        yield bot
+    finally:
+        with trio.CancelScope(shield=True):
+            await stop_process_group(bot.process)
+
+
+async def stop_process_group(process: trio.Process) -> None:
+    """Kill the process and everything in its group, then reap it."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # the group is already gone
+    await process.wait()
+
+
+async def connect(bot: RunningBot, game: str, timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
+    """Open a channel and wait for the handshake; fail fast if the process exits meanwhile.
+    Raises NotReadyError; the client is closed then."""
+    client = BotClient(bot.address, bot.token)
+    try:
+        reply = await _handshake_or_exit(client, bot, timeout)
+        if reply.protocol_version != bot_pb2.PROTOCOL_VERSION_1:
+            raise NotReadyError(
+                f"speaks protocol version {reply.protocol_version}, the arena speaks 1")
+        if game not in reply.games:
+            raise NotReadyError(f"says it plays {list(reply.games)}, not {game!r}")
+    except BaseException:
+        client.close()
+        raise
+    return client, reply
+
+
+async def _handshake_or_exit(client: BotClient, bot: RunningBot,
+                             timeout: float) -> bot_pb2.HandshakeReply:
+    reply: bot_pb2.HandshakeReply | None = None
+    failure = ""
+
+    async def handshake(scope: trio.CancelScope) -> None:
+        nonlocal reply, failure
+        try:
+            reply = await client.handshake(timeout)
+        except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+                failure = f"did not answer the handshake within {timeout:g} s"
+            else:
+                failure = f"handshake failed: {exc.code().name}: {exc.details()}"
+        scope.cancel()
+
+    async def watch_exit(scope: trio.CancelScope) -> None:
+        nonlocal failure
+        if bot.process is not None:
+            await bot.process.wait()
+            failure = "exited before answering the handshake"
+            scope.cancel()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(handshake, nursery.cancel_scope)
+        nursery.start_soon(watch_exit, nursery.cancel_scope)
+    if reply is None:
+        raise NotReadyError(bot.crash_reason(failure))
+    return reply

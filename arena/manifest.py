@@ -1,0 +1,89 @@
+"""Bot manifests: the ``bot.toml`` in each bot's directory says what the bot is and how to start it.
+
+    name = "random-python"
+    version = "1.0.0"
+    command = ["python", "bot.py"]   # run in the bot's directory; "python" = the arena's interpreter
+    games = ["oregon", "ogallala", "merkator"]
+    [env]                             # optional extra environment variables
+    LOG_LEVEL = "info"
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+MANIFEST_NAME = "bot.toml"
+
+
+class ManifestError(Exception):
+    """A missing or malformed bot.toml; ``str(exc)`` is one line naming the file and the problem."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    name: str
+    version: str
+    games: tuple[str, ...]
+    directory: Path | None
+    command: tuple[str, ...] | None
+    address: str | None = None
+    env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def is_remote(self) -> bool:
+        return self.address is not None
+
+
+def remote_bot(
+    address: str, name: str, version: str = "remote", games: tuple[str, ...] | list[str] = ()
+) -> BotSpec:
+    """A bot already running elsewhere, entered by its ``host:port`` address."""
+    return BotSpec(name=name, version=version, games=tuple(games), directory=None, command=None,
+                   address=address)
+
+
+def load_manifest(bot_dir: Path) -> BotSpec:
+    """Read and validate ``bot_dir/bot.toml``."""
+    path = Path(bot_dir) / MANIFEST_NAME
+    if not Path(bot_dir).is_dir():
+        raise ManifestError(f"{bot_dir}: not a bot directory")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ManifestError(f"{path}: file not found (every bot directory needs a bot.toml)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(f"{path}: invalid TOML: {exc}") from None
+
+    def fail(problem: str) -> ManifestError:
+        return ManifestError(f"{path}: {problem}")
+
+    unknown = sorted(set(data) - {"name", "version", "command", "games", "env"})
+    if unknown:
+        raise fail(f"unknown key(s) {', '.join(unknown)}")
+    for key in ("name", "version"):
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            raise fail(f"'{key}' must be a non-empty string")
+    command = data.get("command")
+    if (not isinstance(command, list) or not command
+            or not all(isinstance(part, str) and part for part in command)):
+        raise fail("'command' must be a non-empty list of strings, e.g. [\"python\", \"bot.py\"]")
+    games = data.get("games")
+    if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
+        raise fail("'games' must be a non-empty list of game names, e.g. [\"oregon\"]")
+    env = data.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise fail("'env' must be a table of string values")
+    return BotSpec(
+        name=data["name"].strip(),
+        version=data["version"].strip(),
+        games=tuple(g.lower() for g in games),
+        directory=Path(bot_dir).resolve(),
+        command=tuple(command),
+        env=MappingProxyType(dict(env)),
+    )

@@ -1,0 +1,325 @@
+"""The referee: one game between bots, with clocks and the failure policy of DESIGN.md.
+
+Failure policy, per seat:
+
+* ILLEGAL: an index out of range, a reply for another decision number, a malformed reply, or a
+  handshake that does not fit (another protocol version, a game the bot does not play);
+* TIMEOUT: no reply within the per-decision limit plus what is left of the time bank;
+* CRASH: the process died, the connection was lost, the bot never became ready or failed a call.
+
+A forfeiting seat is stopped at once and ranked last (after all finishers; forfeiters share that
+rank). The arena makes its remaining decisions by the fixed rule FORFEIT_RULE ("first legal
+action", index 0), so the others finish their game. A fault on the arena's side (an engine or
+encoding error) voids the game: ``voided=True``, not rated, to be re-run with the same seed.
+"""
+
+from __future__ import annotations
+
+import enum
+import shutil
+import tempfile
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import trio
+
+from arena.bot.v1 import bot_pb2
+from arena.botprocess import NotReadyError, RunningBot, connect, run_bot, stop_process_group
+from arena.client import BotClient
+from arena.manifest import BotSpec
+from arena.wire.requests import DecisionEncoder, options_to_proto
+from engine.core import EngineError, GameState
+from engine.registry import get_game
+
+FORFEIT_RULE = "first legal action (index 0)"
+FORFEIT_INDEX = 0
+_ENDGAME_SECONDS = 2.0
+_EXIT_WAIT_SECONDS = 0.2
+
+
+class Outcome(str, enum.Enum):
+    FINISHED = "FINISHED"
+    ILLEGAL = "ILLEGAL"
+    TIMEOUT = "TIMEOUT"
+    CRASH = "CRASH"
+
+
+class MatchSetupError(Exception):
+    """The match cannot be set up as asked (unknown game, wrong player count, bad options)."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    move_seconds: float = 2.0
+    bank_seconds: float = 0.0
+    # How long a bot may take from its start to answering the handshake.
+    ready_seconds: float = 10.0
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    player: str
+    score: float
+    rank: int
+    outcome: Outcome
+    reason: str
+    time_used: float
+    decisions: int
+
+
+@dataclass
+class MatchRecord:
+    game: str
+    rules_version: str
+    options: dict
+    seed: int
+    num_players: int
+    actions: list[int]
+    seats: list[SeatRecord]
+    voided: bool
+    void_reason: str
+    duration: float
+
+
+class MatchObserver:
+    """Callbacks while a match runs (``arena match --show``); override what you need."""
+
+    def match_started(self, state: GameState, players: Sequence[str]) -> None: ...
+
+    def decision_made(self, number: int, seat: int, kind: str, action: Any, index: int,
+                      seconds: float, by_arena: bool, state: GameState) -> None:
+        """After decision ``number`` was applied; ``by_arena`` for a forfeited seat's decision."""
+
+    def seat_forfeited(self, seat: int, outcome: Outcome, reason: str) -> None: ...
+
+    def match_finished(self, record: MatchRecord, state: GameState) -> None: ...
+
+
+@dataclass
+class _Seat:
+    index: int
+    spec: BotSpec
+    bank_left: float
+    bot: RunningBot | None = None
+    client: BotClient | None = None
+    outcome: Outcome = Outcome.FINISHED
+    reason: str = ""
+    time_used: float = 0.0
+    decisions: int = 0
+
+    @property
+    def playing(self) -> bool:
+        return self.outcome is Outcome.FINISHED and self.client is not None
+
+
+class _Referee:
+    def __init__(self, game: str, state: GameState, specs: Sequence[BotSpec],
+                 time_control: TimeControl, observer: MatchObserver | None) -> None:
+        self.game = game
+        self.state = state
+        self.time_control = time_control
+        self.observer = observer or MatchObserver()
+        self.seats = [_Seat(i, spec, time_control.bank_seconds) for i, spec in enumerate(specs)]
+        self.game_id = uuid.uuid4().hex
+        self.encoder = DecisionEncoder(game)
+
+    # --- failures ------------------------------------------------------------------------------
+    async def forfeit(self, seat: _Seat, outcome: Outcome, reason: str) -> None:
+        if seat.outcome is not Outcome.FINISHED:
+            return
+        seat.outcome, seat.reason = outcome, reason
+        if seat.client is not None:
+            seat.client.close()
+        if seat.bot is not None and seat.bot.process is not None:
+            with trio.CancelScope(shield=True):
+                await stop_process_group(seat.bot.process)
+        self.observer.seat_forfeited(seat.index, outcome, reason)
+
+    async def rpc_failure(self, seat: _Seat, call: str, exc: grpc.RpcError, timeout: float) -> None:
+        code = exc.code()
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            await self.forfeit(seat, Outcome.TIMEOUT, f"no {call} reply within {timeout:.3g} s")
+            return
+        if code == grpc.StatusCode.INTERNAL and "deserializ" in (exc.details() or "").lower():
+            await self.forfeit(seat, Outcome.ILLEGAL, f"malformed {call} reply")
+            return
+        if seat.bot is not None and seat.bot.process is not None:
+            with trio.move_on_after(_EXIT_WAIT_SECONDS):  # let a dying process be reaped
+                await seat.bot.process.wait()
+        what = f"{call} failed: {code.name}: {exc.details()}"
+        await self.forfeit(seat, Outcome.CRASH, seat.bot.crash_reason(what) if seat.bot else what)
+
+    # --- phases --------------------------------------------------------------------------------
+    async def start_bots(self, stack: AsyncExitStack, workdir: Path) -> None:
+        for seat in self.seats:
+            try:
+                seat.bot = await stack.enter_async_context(
+                    run_bot(seat.spec, seat.index, self.state.seed, workdir))
+            except NotReadyError as exc:
+                await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
+        async with trio.open_nursery() as nursery:
+            for seat in self.seats:
+                if seat.bot is not None:
+                    nursery.start_soon(self.connect, seat)
+
+    async def connect(self, seat: _Seat) -> None:
+        assert seat.bot is not None
+        try:
+            seat.client, _ = await connect(seat.bot, self.game, self.time_control.ready_seconds)
+        except NotReadyError as exc:
+            protocol_mismatch = seat.bot.exit_description() is None and "says it plays" in str(exc)
+            await self.forfeit(seat, Outcome.ILLEGAL if protocol_mismatch else Outcome.CRASH,
+                               f"never became ready: {exc}")
+
+    async def start_game(self) -> None:
+        names = [seat.spec.name for seat in self.seats]
+        tc = self.time_control
+        base = bot_pb2.StartGameRequest(
+            game_id=self.game_id, game=self.game, rules_version=self.state.game.rules_version,
+            num_players=len(self.seats), player_names=names,
+            options=options_to_proto(self.state.options),
+            time_control=bot_pb2.TimeControl(move_seconds=tc.move_seconds,
+                                             bank_seconds=tc.bank_seconds))
+
+        async def start(seat: _Seat) -> None:
+            request = bot_pb2.StartGameRequest()
+            request.CopyFrom(base)
+            request.seat = seat.index
+            try:
+                await seat.client.start_game(request, tc.ready_seconds)
+            except grpc.RpcError as exc:
+                await self.rpc_failure(seat, "StartGame", exc, tc.ready_seconds)
+
+        async with trio.open_nursery() as nursery:
+            for seat in self.seats:
+                if seat.playing:
+                    nursery.start_soon(start, seat)
+
+    async def ask(self, seat: _Seat, number: int, legal: Sequence[Any]) -> int | None:
+        """The seat's choice, or None after a forfeit."""
+        move = self.time_control.move_seconds
+        timeout = move + seat.bank_left
+        request = self.encoder.request(self.game_id, number, self.state, seat.index, legal,
+                                       move, seat.bank_left)
+        started = time.perf_counter()
+        try:
+            reply = await seat.client.decide(request, timeout)
+        except grpc.RpcError as exc:
+            seat.time_used += time.perf_counter() - started
+            await self.rpc_failure(seat, "Decide", exc, timeout)
+            return None
+        elapsed = time.perf_counter() - started
+        seat.time_used += elapsed
+        seat.decisions += 1
+        seat.bank_left -= max(0.0, elapsed - move)
+        if seat.bank_left < 0:
+            await self.forfeit(seat, Outcome.TIMEOUT,
+                               f"decision {number} took {elapsed:.3g} s; limit {timeout:.3g} s")
+        elif reply.decision_number != number:
+            await self.forfeit(seat, Outcome.ILLEGAL,
+                               f"replied for decision {reply.decision_number} to decision {number}")
+        elif not 0 <= reply.action_index < len(legal):
+            await self.forfeit(seat, Outcome.ILLEGAL,
+                               f"index {reply.action_index} out of range 0..{len(legal) - 1} "
+                               f"at decision {number}")
+        else:
+            return reply.action_index
+        return None
+
+    async def play(self) -> None:
+        state = self.state
+        self.observer.match_started(state, [seat.spec.name for seat in self.seats])
+        number = 0
+        while not state.is_over:
+            seat = self.seats[state.current_seat]
+            kind = state.decision_kind
+            legal = state.legal_actions()
+            started = time.perf_counter()
+            index = await self.ask(seat, number, legal) if seat.playing else None
+            by_arena = index is None
+            if by_arena:
+                index = FORFEIT_INDEX
+            state.apply_index(index)
+            self.observer.decision_made(number, seat.index, kind, legal[index], index,
+                                        time.perf_counter() - started, by_arena, state)
+            number += 1
+
+    def seat_records(self) -> list[SeatRecord]:
+        result = self.state.result() if self.state.is_over else None
+        finishers = [s.index for s in self.seats if s.outcome is Outcome.FINISHED]
+        records = []
+        for seat in self.seats:
+            if result is None:
+                score, rank = 0.0, 0
+            elif seat.outcome is Outcome.FINISHED:
+                score = result.scores[seat.index]
+                rank = 1 + sum(result.ranks[i] < result.ranks[seat.index] for i in finishers)
+            else:
+                score, rank = result.scores[seat.index], len(finishers) + 1
+            records.append(SeatRecord(seat.index, seat.spec.name, float(score), rank, seat.outcome,
+                                      seat.reason, seat.time_used, seat.decisions))
+        return records
+
+    async def end_game(self, records: list[SeatRecord]) -> None:
+        request = self.encoder.end_request(self.game_id, self.state, records)
+
+        async def end(seat: _Seat) -> None:
+            try:
+                await seat.client.end_game(request, _ENDGAME_SECONDS)
+            except grpc.RpcError:
+                pass  # the game is decided; a bot failing to listen to its end changes nothing
+
+        async with trio.open_nursery() as nursery:
+            for seat in self.seats:
+                if seat.playing:
+                    nursery.start_soon(end, seat)
+
+    def close_clients(self) -> None:
+        for seat in self.seats:
+            if seat.client is not None:
+                seat.client.close()
+
+
+async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
+                     options: Mapping | None = None, time_control: TimeControl = TimeControl(),
+                     observer: MatchObserver | None = None) -> MatchRecord:
+    """Play one game; never raises for a bot's misbehaviour (see the module's failure policy).
+    Raises MatchSetupError before starting anything if the game cannot be set up."""
+    began = time.perf_counter()
+    try:
+        engine = get_game(game)
+        state = engine.new_game(len(bots), seed, options)
+    except EngineError as exc:
+        raise MatchSetupError(str(exc)) from None
+    referee = _Referee(engine.name, state, bots, time_control, observer)
+    void_reason = ""
+    workdir = Path(tempfile.mkdtemp(prefix="arena-"))
+    try:
+        async with AsyncExitStack() as stack:
+            try:
+                await referee.start_bots(stack, workdir)
+                await referee.start_game()
+                await referee.play()
+                records = referee.seat_records()
+                await referee.end_game(records)
+            except Exception as exc:  # noqa: BLE001 - any fault of ours voids the game
+                void_reason = f"arena fault: {type(exc).__name__}: {exc}"
+                records = referee.seat_records()
+            finally:
+                referee.close_clients()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    record = MatchRecord(
+        game=engine.name, rules_version=engine.rules_version, options=dict(state.options),
+        seed=seed, num_players=len(bots), actions=list(state.history), seats=records,
+        voided=bool(void_reason), void_reason=void_reason,
+        duration=time.perf_counter() - began)
+    referee.observer.match_finished(record, state)
+    return record

@@ -1,0 +1,105 @@
+"""The Python bot SDK: a bot is a function that picks the index of one legal action.
+
+    import random
+    from arena import sdk
+
+    rng = sdk.seeded_random()                 # seeded from ARENA_BOT_SEED: games reproduce
+
+    def choose(request):                      # an arena.bot.v1.DecisionRequest
+        return rng.randrange(len(request.legal_actions))
+
+    sdk.run(choose)
+
+``run`` serves the ``arena.bot.v1.Bot`` gRPC service on ``ARENA_BOT_ADDRESS``, answers the
+handshake with the name, version and games of the ``bot.toml`` in the working directory (the arena
+starts a bot in its directory), checks the ``ARENA_BOT_TOKEN`` of every call and echoes the
+decision number. ``arena.wire.codec.decode_view`` turns ``request.view`` into the engine's view
+dataclass for bots that search with the engine.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tomllib
+from collections.abc import Callable
+from concurrent import futures
+from pathlib import Path
+
+import grpc
+
+from arena.bot.v1 import bot_pb2, bot_pb2_grpc
+
+TOKEN_METADATA_KEY = "x-arena-token"
+
+Choose = Callable[[bot_pb2.DecisionRequest], int]
+StartHook = Callable[[bot_pb2.StartGameRequest], None]
+EndHook = Callable[[bot_pb2.EndGameRequest], None]
+
+
+def seeded_random() -> random.Random:
+    """A random generator seeded from ``ARENA_BOT_SEED`` (0 when run by hand)."""
+    return random.Random(int(os.environ.get("ARENA_BOT_SEED", "0")))
+
+
+class _Servicer(bot_pb2_grpc.BotServicer):
+    def __init__(self, identity: bot_pb2.HandshakeReply, token: str, choose: Choose,
+                 on_start: StartHook | None, on_end: EndHook | None) -> None:
+        self._identity = identity
+        self._token = token
+        self._choose = choose
+        self._on_start = on_start
+        self._on_end = on_end
+
+    def _check_token(self, context: grpc.ServicerContext) -> None:
+        if self._token and (TOKEN_METADATA_KEY, self._token) not in context.invocation_metadata():
+            context.abort(grpc.StatusCode.PERMISSION_DENIED, "wrong or missing arena token")
+
+    def Handshake(self, request, context):
+        self._check_token(context)
+        return self._identity
+
+    def StartGame(self, request, context):
+        self._check_token(context)
+        if self._on_start:
+            self._on_start(request)
+        return bot_pb2.StartGameReply()
+
+    def Decide(self, request, context):
+        self._check_token(context)
+        return bot_pb2.DecisionReply(decision_number=request.decision_number,
+                                     action_index=self._choose(request))
+
+    def EndGame(self, request, context):
+        self._check_token(context)
+        if self._on_end:
+            self._on_end(request)
+        return bot_pb2.EndGameReply()
+
+
+def _identity_from_manifest(manifest: Path) -> bot_pb2.HandshakeReply:
+    data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    return bot_pb2.HandshakeReply(name=data["name"], version=data["version"],
+                                  protocol_version=bot_pb2.PROTOCOL_VERSION_1, games=data["games"])
+
+
+def serve(choose: Choose, *, address: str, token: str = "", manifest: Path = Path("bot.toml"),
+          on_start: StartHook | None = None, on_end: EndHook | None = None) -> grpc.Server:
+    """Start serving on ``address`` and return the running server (for tests and embedding)."""
+    servicer = _Servicer(_identity_from_manifest(manifest), token, choose, on_start, on_end)
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    bot_pb2_grpc.add_BotServicer_to_server(servicer, server)
+    if not server.add_insecure_port(address):
+        raise RuntimeError(f"cannot listen on {address}")
+    server.start()
+    return server
+
+
+def run(choose: Choose, *, on_start: StartHook | None = None, on_end: EndHook | None = None,
+        manifest: Path = Path("bot.toml")) -> None:
+    """Serve until the arena stops the process. ``choose(request)`` returns the chosen index;
+    ``on_start``/``on_end`` optionally see the StartGame and EndGame requests."""
+    server = serve(choose, address=os.environ["ARENA_BOT_ADDRESS"],
+                   token=os.environ.get("ARENA_BOT_TOKEN", ""), manifest=manifest,
+                   on_start=on_start, on_end=on_end)
+    server.wait_for_termination()
