@@ -1,0 +1,124 @@
+"""``arena match``: one game between bots, with a result table and optionally every decision."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import trio
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from arena.commands import fail
+from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
+from arena.match import (MatchObserver, MatchRecord, MatchSetupError, Outcome, TimeControl,
+                         play_match)
+from engine.core import EngineError, GameState, OptionValue
+from engine.registry import get_game
+
+console = Console(highlight=False)
+
+
+def resolve_bot(text: str, game: str) -> BotSpec:
+    """A bot directory (with bot.toml), or NAME@HOST:PORT for a bot already running elsewhere."""
+    if "@" in text and not Path(text).exists():
+        name, address = text.split("@", 1)
+        return remote_bot(address, name, games=(game,))
+    spec = load_manifest(Path(text))
+    if game not in spec.games:
+        raise ManifestError(f"{Path(text) / 'bot.toml'}: bot {spec.name!r} does not play {game} "
+                            f"(games: {', '.join(spec.games)})")
+    return spec
+
+
+def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
+    """``name=value`` pairs, each value read as the type of the option's default."""
+    defaults = get_game(game).default_options
+    options: dict[str, OptionValue] = {}
+    for text in texts:
+        name, sep, raw = text.partition("=")
+        if not sep or name not in defaults:
+            known = ", ".join(defaults) or "none"
+            raise MatchSetupError(f"option {text!r}: expected NAME=VALUE with NAME one of: {known}")
+        kind = type(defaults[name])
+        try:
+            if kind is bool:
+                if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                    raise ValueError(raw)
+                options[name] = raw.lower() in ("true", "1", "yes")
+            else:
+                options[name] = kind(raw)
+        except ValueError:
+            raise MatchSetupError(f"option {name}: {raw!r} is not a {kind.__name__}") from None
+    return options
+
+
+class ShowDecisions(MatchObserver):
+    """Prints every decision and the board after it (``--show``)."""
+
+    def __init__(self) -> None:
+        self.players: list[str] = []
+
+    def match_started(self, state: GameState, players: list[str]) -> None:
+        self.players = list(players)
+        console.print(state.render(), markup=False)
+
+    def decision_made(self, number: int, seat: int, kind: str, action: Any, index: int,
+                      seconds: float, by_arena: bool, state: GameState) -> None:
+        who = "arena for " if by_arena else ""
+        console.print(f"#{number} seat {seat} ({who}{self.players[seat]}) {kind}: {action!r} "
+                      f"[{seconds * 1000:.1f} ms]", markup=False)
+        console.print(state.render(), markup=False)
+
+    def seat_forfeited(self, seat: int, outcome: Outcome, reason: str) -> None:
+        console.print(f"seat {seat} ({self.players[seat]}) forfeits: {outcome.value}: {reason}",
+                      markup=False)
+
+
+def print_record(record: MatchRecord) -> None:
+    console.print(f"{record.game} ({record.rules_version}), {record.num_players} players, "
+                  f"seed {record.seed}, {len(record.actions)} decisions, "
+                  f"{record.duration:.2f} s", markup=False)
+    table = Table("seat", "bot", "score", "rank", "outcome", "time used", "decisions")
+    for seat in record.seats:
+        outcome = seat.outcome.value + (f": {seat.reason}" if seat.reason else "")
+        table.add_row(str(seat.seat), seat.player, f"{seat.score:g}", str(seat.rank), outcome,
+                      f"{seat.time_used:.3f} s", str(seat.decisions))
+    console.print(table)
+
+
+def match(
+    bots: list[str] = typer.Argument(..., metavar="BOT...",
+                                     help="bot directories (with bot.toml) or NAME@HOST:PORT"),
+    game: str = typer.Option(..., "--game", "-g", help="game to play, see `arena games`"),
+    seed: int = typer.Option(None, "--seed", "-s", help="game seed (default: random, printed)"),
+    move_time: float = typer.Option(2.0, "--move-time", help="seconds per decision"),
+    bank_time: float = typer.Option(0.0, "--bank-time", help="time bank per seat, seconds"),
+    option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
+    show: bool = typer.Option(False, "--show", help="print every decision and the board"),
+) -> None:
+    """Play one game between bots, one per seat in the order given."""
+    try:
+        game = get_game(game).name
+        specs = [resolve_bot(text, game) for text in bots]
+        options = parse_options(game, option)
+        get_game(game).check_setup(len(specs), options)
+    except (ManifestError, MatchSetupError, EngineError, ImportError) as exc:
+        fail(str(exc))
+    if move_time <= 0 or bank_time < 0:
+        fail("--move-time must be > 0 and --bank-time >= 0")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
+    record = trio.run(lambda: play_match(game, specs, seed, options=options,
+                                         time_control=time_control,
+                                         observer=ShowDecisions() if show else None))
+    print_record(record)
+    if record.voided:
+        fail(f"game voided: {record.void_reason}", code=1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("match")(match)
