@@ -24,15 +24,41 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61rena/bot/v1/oregon.proto\x12\x0c\x61rena.bot.v1\"\x1a\n\nOregonView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"\x1c\n\x0cOregonAction\x12\x0c\n\x04kind\x18\x01 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x61rena/bot/v1/oregon.proto\x12\x0c\x61rena.bot.v1\"<\n\x12OregonPlacedFarmer\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"t\n\x14OregonPlacedBuilding\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12.\n\x08\x62uilding\x18\x03 \x01(\x0e\x32\x1c.arena.bot.v1.OregonBuilding\x12\x12\n\nstart_tile\x18\x04 \x01(\x08\"\xe5\x02\n\x10OregonPlayerInfo\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x19\n\x11\x66\x61rmers_in_supply\x18\x03 \x01(\x05\x12\x18\n\x10\x66\x61rmers_on_board\x18\x04 \x01(\x05\x12\x14\n\x0cjoker_active\x18\x05 \x01(\x08\x12\x19\n\x11\x65xtra_turn_active\x18\x06 \x01(\x08\x12\x30\n\nstart_tile\x18\x07 \x01(\x0e\x32\x1c.arena.bot.v1.OregonBuilding\x12\x19\n\x11start_tile_placed\x18\x08 \x01(\x08\x12\x17\n\x0flandscape_cards\x18\t \x01(\x05\x12\x16\n\x0e\x62uilding_cards\x18\n \x01(\x05\x12\x12\n\ncoal_tiles\x18\x0b \x01(\x05\x12\x12\n\ngold_tiles\x18\x0c \x01(\x05\x12\x13\n\x0b\x63oal_values\x18\r \x03(\x05\x12\x13\n\x0bgold_values\x18\x0e \x03(\x05\"\xd6\x05\n\nOregonView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0bnum_players\x18\x02 \x01(\x05\x12\r\n\x05round\x18\x03 \x01(\x05\x12\x18\n\x0b\x61\x63tive_seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x37\n\x08\x64\x65\x63ision\x18\x05 \x01(\x0e\x32 .arena.bot.v1.OregonDecisionKindH\x01\x88\x01\x01\x12\x15\n\rin_extra_play\x18\x06 \x01(\x08\x12\x15\n\rend_triggered\x18\x07 \x01(\x08\x12\x11\n\tgame_over\x18\x08 \x01(\x08\x12\x0f\n\x07terrain\x18\t \x03(\t\x12/\n\x07players\x18\n \x03(\x0b\x32\x1e.arena.bot.v1.OregonPlayerInfo\x12&\n\x04hand\x18\x0b \x03(\x0e\x32\x18.arena.bot.v1.OregonCard\x12\x31\n\x07\x66\x61rmers\x18\x0c \x03(\x0b\x32 .arena.bot.v1.OregonPlacedFarmer\x12\x35\n\tbuildings\x18\r \x03(\x0b\x32\".arena.bot.v1.OregonPlacedBuilding\x12\x0e\n\x06stacks\x18\x0e \x03(\x05\x12\x1b\n\x13landscape_deck_size\x18\x0f \x01(\x05\x12\x1a\n\x12\x62uilding_deck_size\x18\x10 \x01(\x05\x12\x33\n\x11landscape_discard\x18\x11 \x03(\x0e\x32\x18.arena.bot.v1.OregonCard\x12\x32\n\x10\x62uilding_discard\x18\x12 \x03(\x0e\x32\x18.arena.bot.v1.OregonCard\x12-\n\x0bout_of_game\x18\x13 \x03(\x0e\x32\x18.arena.bot.v1.OregonCard\x12\x17\n\x0f\x63oal_stack_size\x18\x14 \x01(\x05\x12\x17\n\x0fgold_stack_size\x18\x15 \x01(\x05\x42\x0e\n\x0c_active_seatB\x0b\n\t_decision\"0\n\x14OregonPlaceStartTile\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\"\xca\x01\n\nOregonPlay\x12(\n\x05piece\x18\x01 \x01(\x0e\x32\x19.arena.bot.v1.OregonPiece\x12\x33\n\x08\x62uilding\x18\x02 \x01(\x0e\x32\x1c.arena.bot.v1.OregonBuildingH\x00\x88\x01\x01\x12\'\n\x05\x63\x61rds\x18\x03 \x03(\x0e\x32\x18.arena.bot.v1.OregonCard\x12\r\n\x05joker\x18\x04 \x01(\x08\x12\x0b\n\x03row\x18\x05 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x06 \x01(\x05\x42\x0b\n\t_building\"!\n\x12OregonUseExtraTurn\x12\x0b\n\x03use\x18\x01 \x01(\x08\"A\n\x16OregonDiscardWhenStuck\x12\'\n\x05\x63\x61rds\x18\x01 \x03(\x0e\x32\x18.arena.bot.v1.OregonCard\"4\n\nOregonDraw\x12&\n\x04\x64\x65\x63k\x18\x01 \x01(\x0e\x32\x18.arena.bot.v1.OregonDeck\"\xac\x02\n\x0cOregonAction\x12>\n\x10place_start_tile\x18\x01 \x01(\x0b\x32\".arena.bot.v1.OregonPlaceStartTileH\x00\x12(\n\x04play\x18\x02 \x01(\x0b\x32\x18.arena.bot.v1.OregonPlayH\x00\x12:\n\x0euse_extra_turn\x18\x03 \x01(\x0b\x32 .arena.bot.v1.OregonUseExtraTurnH\x00\x12\x42\n\x12\x64iscard_when_stuck\x18\x04 \x01(\x0b\x32$.arena.bot.v1.OregonDiscardWhenStuckH\x00\x12(\n\x04\x64raw\x18\x05 \x01(\x0b\x32\x18.arena.bot.v1.OregonDrawH\x00\x42\x08\n\x06\x61\x63tion*\xdd\x02\n\nOregonCard\x12\x1b\n\x17OREGON_CARD_UNSPECIFIED\x10\x00\x12\x15\n\x11OREGON_CARD_WAGON\x10\x01\x12\x15\n\x11OREGON_CARD_BISON\x10\x02\x12\x17\n\x13OREGON_CARD_SETTLER\x10\x03\x12\x15\n\x11OREGON_CARD_EAGLE\x10\x04\x12\x18\n\x14OREGON_CARD_CAMPFIRE\x10\x05\x12\x1b\n\x17OREGON_CARD_POST_OFFICE\x10\x06\x12\x16\n\x12OREGON_CARD_HARBOR\x10\x07\x12\x16\n\x12OREGON_CARD_CHURCH\x10\x08\x12\x19\n\x15OREGON_CARD_WAREHOUSE\x10\t\x12\x1d\n\x19OREGON_CARD_TRAIN_STATION\x10\n\x12\x18\n\x14OREGON_CARD_COAL_PIT\x10\x0b\x12\x19\n\x15OREGON_CARD_GOLD_MINE\x10\x0c*\x89\x02\n\x0eOregonBuilding\x12\x1f\n\x1bOREGON_BUILDING_UNSPECIFIED\x10\x00\x12\x1f\n\x1bOREGON_BUILDING_POST_OFFICE\x10\x01\x12\x1a\n\x16OREGON_BUILDING_HARBOR\x10\x02\x12\x1a\n\x16OREGON_BUILDING_CHURCH\x10\x03\x12\x1d\n\x19OREGON_BUILDING_WAREHOUSE\x10\x04\x12!\n\x1dOREGON_BUILDING_TRAIN_STATION\x10\x05\x12\x1c\n\x18OREGON_BUILDING_COAL_PIT\x10\x06\x12\x1d\n\x19OREGON_BUILDING_GOLD_MINE\x10\x07*_\n\x0bOregonPiece\x12\x1c\n\x18OREGON_PIECE_UNSPECIFIED\x10\x00\x12\x17\n\x13OREGON_PIECE_FARMER\x10\x01\x12\x19\n\x15OREGON_PIECE_BUILDING\x10\x02*^\n\nOregonDeck\x12\x1b\n\x17OREGON_DECK_UNSPECIFIED\x10\x00\x12\x19\n\x15OREGON_DECK_LANDSCAPE\x10\x01\x12\x18\n\x14OREGON_DECK_BUILDING\x10\x02*\xf9\x01\n\x12OregonDecisionKind\x12$\n OREGON_DECISION_KIND_UNSPECIFIED\x10\x00\x12)\n%OREGON_DECISION_KIND_PLACE_START_TILE\x10\x01\x12\x1d\n\x19OREGON_DECISION_KIND_PLAY\x10\x02\x12\'\n#OREGON_DECISION_KIND_USE_EXTRA_TURN\x10\x03\x12+\n\'OREGON_DECISION_KIND_DISCARD_WHEN_STUCK\x10\x04\x12\x1d\n\x19OREGON_DECISION_KIND_DRAW\x10\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.bot.v1.oregon_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_OREGONVIEW']._serialized_start=43
-  _globals['_OREGONVIEW']._serialized_end=69
-  _globals['_OREGONACTION']._serialized_start=71
-  _globals['_OREGONACTION']._serialized_end=99
+  _globals['_OREGONCARD']._serialized_start=2027
+  _globals['_OREGONCARD']._serialized_end=2376
+  _globals['_OREGONBUILDING']._serialized_start=2379
+  _globals['_OREGONBUILDING']._serialized_end=2644
+  _globals['_OREGONPIECE']._serialized_start=2646
+  _globals['_OREGONPIECE']._serialized_end=2741
+  _globals['_OREGONDECK']._serialized_start=2743
+  _globals['_OREGONDECK']._serialized_end=2837
+  _globals['_OREGONDECISIONKIND']._serialized_start=2840
+  _globals['_OREGONDECISIONKIND']._serialized_end=3089
+  _globals['_OREGONPLACEDFARMER']._serialized_start=43
+  _globals['_OREGONPLACEDFARMER']._serialized_end=103
+  _globals['_OREGONPLACEDBUILDING']._serialized_start=105
+  _globals['_OREGONPLACEDBUILDING']._serialized_end=221
+  _globals['_OREGONPLAYERINFO']._serialized_start=224
+  _globals['_OREGONPLAYERINFO']._serialized_end=581
+  _globals['_OREGONVIEW']._serialized_start=584
+  _globals['_OREGONVIEW']._serialized_end=1310
+  _globals['_OREGONPLACESTARTTILE']._serialized_start=1312
+  _globals['_OREGONPLACESTARTTILE']._serialized_end=1360
+  _globals['_OREGONPLAY']._serialized_start=1363
+  _globals['_OREGONPLAY']._serialized_end=1565
+  _globals['_OREGONUSEEXTRATURN']._serialized_start=1567
+  _globals['_OREGONUSEEXTRATURN']._serialized_end=1600
+  _globals['_OREGONDISCARDWHENSTUCK']._serialized_start=1602
+  _globals['_OREGONDISCARDWHENSTUCK']._serialized_end=1667
+  _globals['_OREGONDRAW']._serialized_start=1669
+  _globals['_OREGONDRAW']._serialized_end=1721
+  _globals['_OREGONACTION']._serialized_start=1724
+  _globals['_OREGONACTION']._serialized_end=2024
 # @@protoc_insertion_point(module_scope)

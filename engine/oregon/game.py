@@ -1,0 +1,32 @@
+"""Oregon's entry in the engine contract: metadata and factories."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import ClassVar
+
+from engine.core import Game, OptionValue
+from engine.oregon import data
+from engine.oregon.actions import OregonAction
+from engine.oregon.sampling import state_from_view
+from engine.oregon.state import OregonState
+from engine.oregon.views import OregonView
+
+
+class OregonGame(Game):
+    name: ClassVar[str] = "oregon"
+    title: ClassVar[str] = "Oregon"
+    min_players: ClassVar[int] = data.MIN_PLAYERS
+    max_players: ClassVar[int] = data.MAX_PLAYERS
+    rules_version: ClassVar[str] = "oregon-1"
+    view_type: ClassVar[type] = OregonView
+    action_type: ClassVar[type] = OregonAction  # type: ignore[assignment]
+
+    def new_game(
+        self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
+    ) -> OregonState:
+        return OregonState.new(num_players, seed, self.check_setup(num_players, options))
+
+    def sample_state(self, view: OregonView, rng: random.Random) -> OregonState:
+        return state_from_view(view, rng)

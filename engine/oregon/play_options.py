@@ -1,0 +1,114 @@
+"""The PLAY option list (rules 4.3) as a few segments of spaces instead of hundreds of objects.
+
+Each segment is one (cards, joker, building) combination with the bit mask of its target spaces;
+the options are the segments in the rules' order, each expanded over its spaces in row-major
+order. Counting is a ``bit_count()`` per segment, and an option is decoded only when asked for,
+so random play never builds the up-to-312 action objects of a turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
+
+from engine.oregon import data
+from engine.oregon.actions import Play
+from engine.oregon.enums import BUILDING_TYPES, CARDS, Piece
+
+_S = data.NUM_SYMBOLS
+
+
+class Segment(NamedTuple):
+    mask: int  # target spaces
+    count: int  # mask.bit_count()
+    cards: tuple[int, ...]  # card indices spent, canonical order
+    joker: bool
+    building: int  # building type index, -1 for a farmer
+
+
+def play_segments(
+    hand: Sequence[int], joker: bool, has_farmer: bool, stacks: Sequence[int], free: int
+) -> list[Segment]:
+    """The non-empty segments of a seat's PLAY options, already in the rules' order (farmers,
+    then buildings; by cards with prefixes first; joker false before true; space row-major).
+
+    ``hand`` holds counts per card index; ``free`` is the mask of empty spaces."""
+    segments: list[Segment] = []
+    lands = [x for x in range(_S) if hand[x]]
+    if has_farmer:
+        for i, x in enumerate(lands):
+            if joker:  # FJ (x) sorts before every F2 (x, y)
+                _add(segments, data.FARMER_JOKER_TARGETS[x] & free, (x,), True, -1)
+            for y in lands[i:]:
+                if y != x or hand[x] >= 2:
+                    _add(segments, data.FARMER_PAIR_TARGETS[x][y] & free, (x, y), False, -1)
+    live = [b for b in range(data.NUM_BUILDINGS) if hand[_S + b] and stacks[b]]
+    for x in lands:
+        for b in live:
+            _add(segments, data.BUILDING_PAIR_TARGETS[x][b] & free, (x, _S + b), False, b)
+    if joker:  # BJ (b) sorts after every B2 (x, b): building cards follow landscapes
+        for b in live:
+            _add(segments, data.BUILDING_LEGAL[b] & free, (_S + b,), True, b)
+    return segments
+
+
+def _add(segments: list[Segment], mask: int, cards: tuple[int, ...], joker: bool, b: int) -> None:
+    if mask:
+        segments.append(Segment(mask, mask.bit_count(), cards, joker, b))
+
+
+def locate(segments: Sequence[Segment], index: int) -> tuple[Segment, int]:
+    """The segment and space of option ``index`` (0 <= index < total)."""
+    for seg in segments:
+        if index < seg.count:
+            return seg, data.nth_space(seg.mask, index)
+        index -= seg.count
+    raise IndexError(index)
+
+
+def to_action(seg: Segment, sp: int) -> Play:
+    r, c = data.row_col(sp)
+    return Play(
+        piece=Piece.FARMER if seg.building < 0 else Piece.BUILDING,
+        building=None if seg.building < 0 else BUILDING_TYPES[seg.building],
+        cards=tuple(CARDS[i] for i in seg.cards),
+        joker=seg.joker,
+        row=r,
+        col=c,
+    )
+
+
+class PlayActions(Sequence[Play]):
+    """The legal PLAY actions as a lazy, read-only sequence (equal to the tuple of its items)."""
+
+    __slots__ = ("_segments", "_total")
+
+    def __init__(self, segments: list[Segment]) -> None:
+        self._segments = segments
+        self._total = sum(seg.count for seg in segments)
+
+    def __len__(self) -> int:
+        return self._total
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        if index < 0:
+            index += self._total
+        if not 0 <= index < self._total:
+            raise IndexError(index)
+        return to_action(*locate(self._segments, index))
+
+    def __iter__(self) -> Iterator[Play]:
+        for seg in self._segments:
+            for sp in data.spaces_of(seg.mask):
+                yield to_action(seg, sp)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))

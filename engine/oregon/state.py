@@ -1,0 +1,470 @@
+"""The Oregon game state and its rules: setup (section 3), turn flow and decisions (section 4),
+scoring (section 5). Views, sampling and rendering live in their own modules."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core import (
+    EngineError, GameOverError, GameState, IllegalActionError, OptionValue, Result, ranks_from_keys,
+)
+from engine.oregon import data
+from engine.oregon.actions import DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn
+from engine.oregon.enums import CARDS, DECKS, DecisionKind
+from engine.oregon.play_options import PlayActions, Segment, locate, play_segments
+
+_S = data.NUM_SYMBOLS
+_LANDSCAPE = 0  # deck indices, as in Deck - 1
+_BUILDING = 1
+_PLAY = DecisionKind.PLAY
+
+
+class OregonState(GameState):
+    """One game of Oregon. Seats' data is kept in parallel lists indexed by seat; sets of spaces
+    are bit masks (see ``engine.oregon.data``); cards are card indices 0..11 (``Card`` - 1)."""
+
+    # --- setup ------------------------------------------------------------------------------
+    @classmethod
+    def blank(cls, num_players: int, seed: int, options: Mapping[str, OptionValue],
+              rng: random.Random) -> OregonState:
+        """Empty board, empty piles, full supplies; no cards dealt (setup or sampling fills in)."""
+        s = cls.__new__(cls)
+        p = num_players
+        s.num_players, s.seed, s.options, s.history, s.rng = p, seed, options, [], rng
+        s.owner = [-1] * data.SPACES  # seat of the farmer on each space, -1 if none
+        s.building_at = [-1] * data.SPACES  # building type on each space, -1 if none
+        s.building_mask = [0] * data.NUM_BUILDINGS
+        s.start_mask = 0  # spaces holding start tiles
+        s.free = data.FARMER_LEGAL  # empty non-water spaces
+        s.parent = list(range(data.SPACES))  # union-find over each seat's farmers
+        s.size = [1] * data.SPACES
+        s.farmer_mask = [0] * p
+        s.hands = [[0] * data.NUM_CARDS for _ in range(p)]
+        s.score = [0] * p
+        s.supply = [data.FARMERS_PER_PLAYER] * p
+        s.joker = [True] * p
+        s.extra = [True] * p
+        s.coal = [[] for _ in range(p)]
+        s.gold = [[] for _ in range(p)]
+        s.start_tile = [0] * p
+        s.start_placed = [False] * p
+        s.turns = [0] * p
+        s.stacks = list(data.STACK_TILES)
+        s.decks = [[], []]  # landscape, building; top of deck = end of list
+        s.discards = [[], []]  # bottom first
+        s.out_of_game = []
+        s.coal_stack, s.gold_stack = [], []
+        s.round, s.active = 1, 0
+        s.phase = DecisionKind.PLACE_START_TILE
+        s.in_extra = False
+        s.end_triggered = False
+        s._options = None
+        return s
+
+    @classmethod
+    def new(cls, num_players: int, seed: int, options: Mapping[str, OptionValue]) -> OregonState:
+        rng = random.Random(seed)
+        s = cls.blank(num_players, seed, options, rng)
+        landscape = [x for x in range(_S) for _ in range(data.LANDSCAPE_COPIES[x])]
+        buildings = [_S + b for b in range(data.NUM_BUILDINGS)
+                     for _ in range(data.BUILDING_CARD_COPIES[b])]
+        rng.shuffle(landscape)
+        for seat in range(num_players):
+            for _ in range(data.INITIAL_LANDSCAPE):
+                s.hands[seat][landscape.pop()] += 1
+        rng.shuffle(buildings)
+        for seat in range(num_players):
+            for _ in range(data.INITIAL_BUILDING):
+                s.hands[seat][buildings.pop()] += 1
+        s.decks = [landscape, buildings]
+        s.coal_stack, s.gold_stack = list(data.COAL_TILES), list(data.GOLD_TILES)
+        rng.shuffle(s.coal_stack)
+        rng.shuffle(s.gold_stack)
+        start_tiles = list(range(data.NUM_BUILDINGS))
+        rng.shuffle(start_tiles)
+        # The 7 - P undrawn start tiles leave the game unseen: they are simply not kept.
+        s.start_tile = start_tiles[:num_players]
+        s._settle()
+        return s
+
+    def clone(self) -> OregonState:
+        s = OregonState.__new__(OregonState)
+        s.num_players, s.seed, s.options = self.num_players, self.seed, self.options
+        s.history = self.history.copy()
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.owner, s.building_at = self.owner.copy(), self.building_at.copy()
+        s.building_mask, s.start_mask, s.free = self.building_mask.copy(), self.start_mask, self.free
+        s.parent, s.size, s.farmer_mask = self.parent.copy(), self.size.copy(), self.farmer_mask.copy()
+        s.hands = [h.copy() for h in self.hands]
+        s.score, s.supply = self.score.copy(), self.supply.copy()
+        s.joker, s.extra = self.joker.copy(), self.extra.copy()
+        s.coal, s.gold = [c.copy() for c in self.coal], [g.copy() for g in self.gold]
+        s.start_tile, s.start_placed = self.start_tile.copy(), self.start_placed.copy()
+        s.turns, s.stacks = self.turns.copy(), self.stacks.copy()
+        s.decks = [d.copy() for d in self.decks]
+        s.discards = [d.copy() for d in self.discards]
+        s.out_of_game = self.out_of_game.copy()
+        s.coal_stack, s.gold_stack = self.coal_stack.copy(), self.gold_stack.copy()
+        s.round, s.active, s.phase = self.round, self.active, self.phase
+        s.in_extra, s.end_triggered = self.in_extra, self.end_triggered
+        s._options = self._options
+        return s
+
+    # --- the contract -------------------------------------------------------------------------
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.phase is None else self.active
+
+    @property
+    def decision_kind(self) -> str:
+        return "" if self.phase is None else self.phase.name
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is None
+
+    def legal_actions(self) -> Sequence[Any]:
+        if self.phase is None:
+            return ()
+        options = self._current_options()
+        if self.phase is _PLAY:
+            return PlayActions(options)
+        if self.phase is DecisionKind.PLACE_START_TILE:
+            return tuple(PlaceStartTile(*data.row_col(sp)) for sp in options)
+        if self.phase is DecisionKind.USE_EXTRA_TURN:
+            return tuple(UseExtraTurn(use) for use in options)
+        if self.phase is DecisionKind.DISCARD_WHEN_STUCK:
+            return tuple(DiscardWhenStuck((CARDS[a], CARDS[b])) for a, b in options)
+        return tuple(Draw(DECKS[deck]) for deck in options)
+
+    def apply_index(self, index: int) -> None:
+        if self.phase is None:
+            raise GameOverError("oregon: the game is over; no action can be applied")
+        count = self._option_count()
+        if type(index) is not int or not 0 <= index < count:
+            raise IllegalActionError(
+                f"oregon: {index!r} is not a legal {self.phase.name} option index (0..{count - 1})"
+            )
+        self.history.append(index)
+        self._apply_option(index)
+        self._settle()
+
+    def result(self) -> Result:
+        if self.phase is not None:
+            raise EngineError("oregon: the game is not over yet")
+        totals = [self.final_total(seat) for seat in range(self.num_players)]
+        on_board = [self.farmer_mask[seat].bit_count() for seat in range(self.num_players)]
+        return Result(
+            scores=tuple(float(t) for t in totals),
+            ranks=ranks_from_keys([(t, f) for t, f in zip(totals, on_board)]),
+            details=tuple(
+                f"{self.score[s]} points + {sum(self.coal[s])} coal + {sum(self.gold[s])} gold"
+                f", {on_board[s]} farmers on the board"
+                for s in range(self.num_players)
+            ),
+        )
+
+    def final_total(self, seat: int) -> int:
+        return self.score[seat] + sum(self.coal[seat]) + sum(self.gold[seat])
+
+    def view(self, seat: int):
+        from engine.oregon.viewing import build_view
+
+        return build_view(self, seat)
+
+    def render(self, seat: int | None = None) -> str:
+        from engine.oregon.rendering import render
+
+        return render(self, seat)
+
+    def state_digest(self) -> bytes:
+        fields = (
+            self.num_players, self.seed, sorted(self.options.items()), self.history,
+            self.owner, self.building_at, self.start_mask, self.hands, self.score, self.supply,
+            self.joker, self.extra, self.coal, self.gold, self.start_tile, self.start_placed,
+            self.turns, self.stacks, self.decks, self.discards, self.out_of_game,
+            self.coal_stack, self.gold_stack, self.round, self.active, self.phase,
+            self.in_extra, self.end_triggered, self.rng.getstate(),
+        )
+        return repr(fields).encode()
+
+    # --- options of the pending decision --------------------------------------------------------
+    def _current_options(self) -> list:
+        """Raw options of the pending decision, cached until the state changes: PLAY segments,
+        spaces, bools, card-index pairs or deck indices."""
+        if self._options is None:
+            self._options = self._compute_options()
+        return self._options
+
+    def _option_count(self) -> int:
+        options = self._current_options()
+        if self.phase is _PLAY:
+            return sum(seg.count for seg in options)
+        return len(options)
+
+    def _compute_options(self) -> list:
+        phase, a = self.phase, self.active
+        if phase is _PLAY:
+            return self._play_segments(a)
+        if phase is DecisionKind.PLACE_START_TILE:
+            return data.spaces_of(data.BUILDING_LEGAL[self.start_tile[a]] & self.free)
+        if phase is DecisionKind.USE_EXTRA_TURN:
+            return [False, True]
+        if phase is DecisionKind.DISCARD_WHEN_STUCK:
+            hand = self.hands[a]
+            held = [c for c in range(data.NUM_CARDS) if hand[c]]
+            return [(x, y) for i, x in enumerate(held) for y in held[i:] if x != y or hand[x] >= 2]
+        return self._allowed_decks(a)
+
+    def _play_segments(self, seat: int) -> list[Segment]:
+        return play_segments(self.hands[seat], self.joker[seat], self.supply[seat] > 0,
+                             self.stacks, self.free)
+
+    def _settle(self) -> None:
+        """Apply every decision that has a single option (R24)."""
+        while self.phase is not None and self._option_count() == 1:
+            self._apply_option(0)
+
+    def _apply_option(self, index: int) -> None:
+        phase, options = self.phase, self._current_options()
+        self._options = None
+        if phase is _PLAY:
+            self._play(*locate(options, index))
+        elif phase is DecisionKind.PLACE_START_TILE:
+            self._place_start_tile(options[index])
+        elif phase is DecisionKind.USE_EXTRA_TURN:
+            self._use_extra_turn(options[index])
+        elif phase is DecisionKind.DISCARD_WHEN_STUCK:
+            self._discard_when_stuck(options[index])
+        else:
+            self._draw(options[index])
+
+    # --- turn flow (4.1) -----------------------------------------------------------------------
+    def _place_start_tile(self, sp: int) -> None:
+        a = self.active
+        self._put_building(sp, self.start_tile[a])
+        self.start_mask |= 1 << sp
+        self.start_placed[a] = True
+        if a + 1 < self.num_players:
+            self.active = a + 1
+        else:
+            self.round = 2
+            self._begin_turn(0)
+
+    def _begin_turn(self, seat: int) -> None:
+        self.active = seat
+        self.turns[seat] += 1
+        self.in_extra = False
+        segments = self._play_segments(seat)
+        if segments:
+            self.phase, self._options = _PLAY, segments
+        else:
+            self.phase = DecisionKind.DISCARD_WHEN_STUCK
+
+    def _play(self, seg: Segment, sp: int) -> None:
+        a = self.active
+        hand = self.hands[a]
+        for card in seg.cards:
+            hand[card] -= 1
+            self.discards[_LANDSCAPE if card < _S else _BUILDING].append(card)
+        if seg.joker:
+            self.joker[a] = False
+        if seg.building < 0:
+            self.supply[a] -= 1
+            self._put_farmer(sp, a)
+            self._score_farmer(sp, a)
+        else:
+            self.stacks[seg.building] -= 1
+            self._put_building(sp, seg.building)
+            self._score_building(sp, seg.building, a)
+        self._check_end(a)
+        if not self.in_extra and self.extra[a] and self._play_segments(a):
+            self.phase = DecisionKind.USE_EXTRA_TURN
+        else:
+            self._end_turn()
+
+    def _use_extra_turn(self, use: bool) -> None:
+        if use:
+            self.extra[self.active] = False
+            self.in_extra = True
+            self.phase = _PLAY
+        else:
+            self._end_turn()
+
+    def _discard_when_stuck(self, pair: tuple[int, int]) -> None:
+        hand = self.hands[self.active]
+        for card in pair:
+            hand[card] -= 1
+            if card < _S:
+                self.discards[_LANDSCAPE].append(card)
+            elif self.stacks[card - _S]:
+                self.discards[_BUILDING].append(card)
+            else:
+                self.out_of_game.append(card)
+        self._end_turn()
+
+    def _check_end(self, seat: int) -> None:
+        empty = sum(1 for tiles in self.stacks if tiles == 0)
+        if self.supply[seat] == 0 or empty >= data.EMPTY_STACKS_TO_END[self.num_players]:
+            self.end_triggered = True
+
+    def _end_turn(self) -> None:
+        a = self.active
+        if a == self.num_players - 1 and (self.end_triggered or self.round >= data.ROUND_CAP):
+            self.phase = None  # R22: the final turn has no draw step
+            return
+        hand = self.hands[a]
+        for b in range(data.NUM_BUILDINGS):  # 4.6 step 1: dead cards leave the game
+            card = _S + b
+            if hand[card] and not self.stacks[b]:
+                self.out_of_game.extend([card] * hand[card])
+                hand[card] = 0
+        self._refill()
+
+    def _refill(self) -> None:
+        if sum(self.hands[self.active]) < data.HAND_SIZE:
+            self.phase = DecisionKind.DRAW
+            return
+        if self.active + 1 < self.num_players:
+            self._begin_turn(self.active + 1)
+        else:
+            self.round += 1
+            self._begin_turn(0)
+
+    # --- draw step (4.6) -------------------------------------------------------------------------
+    def building_available(self) -> bool:
+        return bool(self.decks[_BUILDING]) or any(
+            self.stacks[card - _S] for card in self.discards[_BUILDING]
+        )
+
+    def _allowed_decks(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        needs_landscape = not any(hand[:_S])
+        available = self.building_available()
+        needs_building = available and not any(
+            hand[_S + b] and self.stacks[b] for b in range(data.NUM_BUILDINGS)
+        )
+        missing = needs_landscape + needs_building
+        draws_left = data.HAND_SIZE - sum(hand)
+        allowed = []
+        if missing - needs_landscape <= draws_left - 1:
+            allowed.append(_LANDSCAPE)
+        if available and missing - needs_building <= draws_left - 1:
+            allowed.append(_BUILDING)
+        return allowed
+
+    def _draw(self, deck: int) -> None:
+        hand = self.hands[self.active]
+        if deck == _LANDSCAPE:
+            hand[self._take_top(_LANDSCAPE)] += 1
+        else:
+            card = self._draw_live_building()
+            if card is not None:
+                hand[card] += 1
+        self._refill()
+
+    def _take_top(self, deck: int) -> int:
+        """The top card of a deck, rebuilding it from its discard pile first if empty (R19)."""
+        if not self.decks[deck]:
+            pile = self.discards[deck]
+            self.discards[deck] = []
+            self.rng.shuffle(pile)
+            self.decks[deck] = pile
+        return self.decks[deck].pop()
+
+    def _draw_live_building(self) -> int | None:
+        """Draw building cards until a live one comes (dead ones leave the game, R17); None if
+        the building deck and its discard pile run out of cards."""
+        while True:
+            if not self.decks[_BUILDING]:
+                pile = self.discards[_BUILDING]
+                self.out_of_game.extend(c for c in pile if not self.stacks[c - _S])
+                self.discards[_BUILDING] = [c for c in pile if self.stacks[c - _S]]
+                if not self.discards[_BUILDING]:
+                    return None
+            card = self._take_top(_BUILDING)
+            if self.stacks[card - _S]:
+                return card
+            self.out_of_game.append(card)
+
+    # --- board and scoring (section 5) -------------------------------------------------------------
+    def _put_building(self, sp: int, b: int) -> None:
+        self.building_at[sp] = b
+        self.building_mask[b] |= 1 << sp
+        self.free &= ~(1 << sp)
+
+    def _put_farmer(self, sp: int, seat: int) -> None:
+        self.owner[sp] = seat
+        self.farmer_mask[seat] |= 1 << sp
+        self.free &= ~(1 << sp)
+
+    def all_farmers(self) -> int:
+        mask = 0
+        for m in self.farmer_mask:
+            mask |= m
+        return mask
+
+    def _score_farmer(self, sp: int, seat: int) -> None:
+        """5.1: the active seat scores every building around its new farmer, then 5.3."""
+        around = data.NEIGHBOUR_MASK[sp]
+        gained = 0
+        for b, effect in enumerate(data.EFFECTS):
+            near = around & self.building_mask[b]
+            if not near:
+                continue
+            count = near.bit_count()
+            if effect.church:
+                farmers = self.all_farmers()
+                for church in data.spaces_of(near):
+                    gained += (data.NEIGHBOUR_MASK[church] & farmers).bit_count()
+            else:
+                gained += effect.points_per_farmer * count
+            self._gain_effect(seat, effect, count)
+        self.score[seat] += gained + self._group_bonus(sp, seat)
+
+    def _score_building(self, sp: int, b: int, active: int) -> None:
+        """5.2: every seat with own farmers around the new building scores, active seat first."""
+        around = data.NEIGHBOUR_MASK[sp]
+        effect = data.EFFECTS[b]
+        everyone = (around & self.all_farmers()).bit_count() if effect.church else 0
+        for i in range(self.num_players):
+            seat = (active + i) % self.num_players
+            k = (around & self.farmer_mask[seat]).bit_count()
+            if k:
+                self.score[seat] += k * (everyone if effect.church else effect.points_per_farmer)
+                self._gain_effect(seat, effect, k)
+
+    def _gain_effect(self, seat: int, effect: data.BuildingEffect, count: int) -> None:
+        """Token activation (R11) and coal/gold tiles while the stack lasts (R16)."""
+        if effect.activates_joker:
+            self.joker[seat] = True
+        if effect.activates_extra_turn:
+            self.extra[seat] = True
+        if effect.coal or effect.gold:
+            stack = self.coal_stack if effect.coal else self.gold_stack
+            owned = self.coal[seat] if effect.coal else self.gold[seat]
+            for _ in range(min(count, len(stack))):
+                owned.append(stack.pop())
+
+    def _find(self, sp: int) -> int:
+        parent = self.parent
+        while parent[sp] != sp:
+            parent[sp] = parent[parent[sp]]
+            sp = parent[sp]
+        return sp
+
+    def _group_bonus(self, sp: int, seat: int) -> int:
+        """5.3 with union-find. A component has scored exactly when its size is at least
+        GROUP_MIN_SIZE: it can only reach that size by a placement, which either scores it or
+        merges in a part that had scored. So the flag is the size test and needs no storage."""
+        roots = {self._find(n) for n in data.ORTHOGONAL[sp] if self.owner[n] == seat}
+        parts = [self.size[r] for r in roots]
+        for r in roots:
+            self.parent[r] = sp
+        self.size[sp] = 1 + sum(parts)
+        if self.size[sp] >= data.GROUP_MIN_SIZE and all(p < data.GROUP_MIN_SIZE for p in parts):
+            return data.GROUP_POINTS
+        return 0
