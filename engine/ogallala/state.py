@@ -1,0 +1,492 @@
+"""The rules of play: the turn of ogallala.md 4.4 as a state machine of decisions (4.5), the
+automatic steps (4.6) and the end of the game (5.1, 5.2).
+
+The state always rests at a decision with two or more options (or at the end): every transition
+asks for the next decision through ``_ask``, and ``_settle`` applies single-option decisions
+without logging them (R31).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar
+
+from engine.core import EngineError, Game, GameOverError, GameState, IllegalActionError, Result
+from engine.core import OptionValue, ranks_from_keys
+from engine.ogallala import render
+from engine.ogallala.actions import (
+    DECLARE_CHOICES,
+    DISCARD,
+    DRAWS,
+    NO_ATTACK,
+    STOP,
+    Action,
+    Attack,
+    Discard,
+    NoAttack,
+    PlaceCell,
+    Side,
+    SinkBoat,
+    Stop,
+    Target,
+)
+from engine.ogallala.cards import (
+    ARCHER,
+    CRAZY_AXE,
+    DECLARE_WITH_BOATS,
+    ENDING_BOATS,
+    FIGHT,
+    INITIAL_STACK_SIZES,
+    IS_BOOTY,
+    IS_FIGURE,
+    IS_LASSO_PREY,
+    IS_TOTEM,
+    KIND_NAMES,
+    LASSO,
+    STALL_TURNS,
+    START_SEAT,
+    TURN_CAP,
+    full_deck,
+)
+from engine.ogallala.display import Display
+from engine.ogallala.placement import placements
+from engine.ogallala.scoring import boat_points, card_points, display_score
+from engine.ogallala.views import (
+    Cell,
+    Decision,
+    EndReason,
+    OgallalaView,
+    StackView,
+    display_view,
+    kind_counts,
+)
+
+NO_CARD = -1
+
+
+class OgallalaState(GameState):
+    game: ClassVar[Game]
+
+    def __init__(
+        self,
+        num_players: int,
+        seed: int,
+        options: Mapping[str, OptionValue],
+        rng: random.Random,
+    ) -> None:
+        """An empty table: no cards anywhere, no decision. ``new_game`` deals; ``position`` and
+        sampling fill in the rest."""
+        self.num_players = num_players
+        self.seed = seed
+        self.options = options
+        self.history: list[int] = []
+        self.rng = rng
+        # Stacks hold kind indices with the top card LAST (drawing pops it).
+        self.stacks: list[list[int]] = [[] for _ in INITIAL_STACK_SIZES]
+        self.refilled: list[bool] = [False] * len(INITIAL_STACK_SIZES)
+        self.discard: list[int] = []
+        self.displays: list[Display] = [Display() for _ in range(num_players)]
+        self.turn = 0
+        self.stall = 0
+        self.active = START_SEAT
+        # The active seat's turn so far.
+        self.draws = 0
+        self.card = NO_CARD  # the card the pending decision is about
+        self.duplicate = False
+        self.completed = False
+        self.changed = False  # a card entered or left a display this turn
+        self.attack_row = -1  # the attack card: its row on the active display (-1: none) ...
+        self.attack_kind = NO_CARD  # ... and its kind, unique in that row (R2)
+        self.captured: list[int] = []  # captured cards still to place after ``card``
+        self.decision: Decision | None = None
+        self.end_reason: EndReason | None = None
+        self.legal: tuple[Action, ...] = ()
+
+    # --- setting up ---------------------------------------------------------------------------
+    def deal(self) -> None:
+        """Setup (section 3): shuffle the deck into the three stacks; the first turn begins."""
+        deck = full_deck()
+        self.rng.shuffle(deck)
+        start = 0
+        for index, size in enumerate(INITIAL_STACK_SIZES):
+            self.stacks[index] = deck[start : start + size][::-1]
+            start += size
+        self._begin_draw()
+        self._settle()
+
+    def resume(self, decision: Decision | None) -> None:
+        """Put the pending ``decision`` (None: the game is over) in place after the fields were
+        set directly (sampling, prepared positions). Its option list must not be empty."""
+        self.decision = decision
+        self.legal = () if decision is None else self._options(decision)
+        if decision is not None and not self.legal:
+            raise EngineError(f"ogallala: {decision.name} has no option in this position")
+
+    # --- contract -------------------------------------------------------------------------------
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.decision is None else self.active
+
+    @property
+    def decision_kind(self) -> str:
+        return "" if self.decision is None else self.decision.name
+
+    @property
+    def is_over(self) -> bool:
+        return self.decision is None
+
+    def legal_actions(self) -> Sequence[Action]:
+        return self.legal
+
+    def apply_index(self, index: int) -> None:
+        if self.decision is None:
+            raise GameOverError("ogallala: the game is over; no action can be applied")
+        legal = self.legal
+        if not 0 <= index < len(legal):
+            raise IllegalActionError(
+                f"ogallala: {self.decision.name} has {len(legal)} options, not index {index}"
+            )
+        self.history.append(index)
+        self._HANDLERS[self.decision](self, legal[index])
+        self._settle()
+
+    def result(self) -> Result:
+        if self.decision is not None:
+            raise EngineError("ogallala: the game is not over yet")
+        scores = [display_score(display) for display in self.displays]
+        ending = self.end_reason.name.lower().replace("_", " ") if self.end_reason else ""
+        return Result(
+            scores=tuple(float(score) for score in scores),
+            ranks=ranks_from_keys([(score,) for score in scores]),
+            details=tuple(
+                f"{self._score_details(display)}; game end: {ending}" for display in self.displays
+            ),
+        )
+
+    def clone(self) -> OgallalaState:
+        other = OgallalaState.__new__(OgallalaState)
+        other.__dict__.update(self.__dict__)
+        other.history = self.history[:]
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.stacks = [stack[:] for stack in self.stacks]
+        other.refilled = self.refilled[:]
+        other.discard = self.discard[:]
+        other.displays = [display.copy() for display in self.displays]
+        other.captured = self.captured[:]
+        return other
+
+    def view(self, seat: int) -> OgallalaView:
+        active = self.displays[self.active]
+        attack_card = None
+        if self.attack_row >= 0:
+            attack_card = Cell(self.attack_row, active.rows[self.attack_row].index(self.attack_kind))
+        originals = [card for stack, refilled in zip(self.stacks, self.refilled) if not refilled
+                     for card in stack]
+        return OgallalaView(
+            seat=seat,
+            num_players=self.num_players,
+            turn=self.turn,
+            stall_turns=self.stall,
+            active_seat=self.active,
+            decision=self.decision,
+            card="" if self.card == NO_CARD else KIND_NAMES[self.card],
+            duplicate=self.duplicate,
+            draws=self.draws,
+            completed=self.completed,
+            display_changed=self.changed,
+            attack_card=attack_card,
+            captured=tuple(KIND_NAMES[kind] for kind in self.captured),
+            displays=tuple(display_view(s, d) for s, d in enumerate(self.displays)),
+            stacks=tuple(
+                StackView(
+                    index=index,
+                    size=len(stack),
+                    refilled=refilled,
+                    contents=kind_counts(stack) if refilled else (),
+                )
+                for index, (stack, refilled) in enumerate(zip(self.stacks, self.refilled))
+            ),
+            unseen=kind_counts(originals),
+            discard=tuple(KIND_NAMES[kind] for kind in self.discard),
+            end_reason=self.end_reason,
+        )
+
+    def state_digest(self) -> bytes:
+        fields = {k: v for k, v in self.__dict__.items() if k not in ("rng", "displays", "legal")}
+        displays = [(d.rows, d.occ, d.kinds, d.height, d.width) for d in self.displays]
+        return repr((sorted(fields.items()), displays, self.legal, self.rng.getstate())).encode()
+
+    def render(self, seat: int | None = None) -> str:
+        return render.render_state(self)
+
+    # --- automatic steps and transitions ----------------------------------------------------------
+    def _settle(self) -> None:
+        while self.decision is not None and len(self.legal) == 1:
+            self._HANDLERS[self.decision](self, self.legal[0])
+
+    def _ask(self, decision: Decision) -> bool:
+        """Make ``decision`` pending; False (nothing changes) when it has no option."""
+        options = self._options(decision)
+        if not options:
+            return False
+        self.decision = decision
+        self.legal = options
+        return True
+
+    def _options(self, decision: Decision) -> tuple[Action, ...]:
+        own = self.displays[self.active]
+        if decision is Decision.CHOOSE_STACK:
+            draws = [DRAWS[i] for i, stack in enumerate(self.stacks) if stack]
+            return (*draws, STOP) if self.draws else tuple(draws)
+        if decision is Decision.PLACE_CARD or decision is Decision.PLACE_CAPTURED:
+            return (*placements(own, self.card), DISCARD)
+        if decision is Decision.PLACE_STOLEN:
+            return tuple(placements(own, self.card))
+        if decision is Decision.LASSO_TARGET:
+            return self._targets(IS_LASSO_PREY, placeable=True)
+        if decision is Decision.ARCHER_TARGET:
+            return self._targets(IS_FIGURE, placeable=False)
+        if decision is Decision.AXE_BOAT:
+            return tuple(SinkBoat(row, first) for row, first, _ in own.complete_boats())
+        if decision is Decision.ATTACK:
+            return (NO_ATTACK, *self._attack_targets())
+        return DECLARE_CHOICES
+
+    def _opponents(self) -> list[int]:
+        """Other seats clockwise, starting after the active seat."""
+        return [(self.active + i) % self.num_players for i in range(1, self.num_players)]
+
+    def _targets(self, eligible: Sequence[bool], placeable: bool) -> tuple[Target, ...]:
+        """Opponents' ``eligible`` cards in unfinished boats; for the lasso only those the
+        active seat can place (R16)."""
+        own = self.displays[self.active]
+        can_place: dict[int, bool] = {}
+        targets = []
+        for seat in self._opponents():
+            display = self.displays[seat]
+            for segment in display.segments():
+                if display.is_complete(segment):
+                    continue
+                row, first, last = segment
+                for col in range(first, last + 1):
+                    kind = display.rows[row][col]
+                    if not eligible[kind]:
+                        continue
+                    if placeable:
+                        if kind not in can_place:
+                            can_place[kind] = bool(placements(own, kind))
+                        if not can_place[kind]:
+                            continue
+                    targets.append(Target(seat, row, col))
+        return tuple(targets)
+
+    def attack_boat(self) -> tuple[int, int, int]:
+        """The complete boat holding the attack card (it stays complete: the active display only
+        gains cards after the completion, and shifts never break a boat)."""
+        own = self.displays[self.active]
+        return own.segment_at(self.attack_row, own.rows[self.attack_row].index(self.attack_kind))
+
+    def _attack_targets(self) -> list[Attack]:
+        own = self.displays[self.active]
+        strength = sum(FIGHT[kind] for kind in own.segment_kinds(self.attack_boat()))
+        targets = []
+        for seat in self._opponents():
+            display = self.displays[seat]
+            for segment in display.segments():
+                kinds = display.segment_kinds(segment)
+                if any(IS_TOTEM[kind] for kind in kinds):
+                    continue
+                if sum(FIGHT[kind] for kind in kinds) < strength:
+                    targets.append(Attack(seat, segment[0], segment[1]))
+        return targets
+
+    def _begin_draw(self) -> None:
+        """Refill step (4.6), then CHOOSE_STACK; the game ends when every stack stays empty."""
+        for index, stack in enumerate(self.stacks):
+            if not stack and self.discard:
+                pile = self.discard
+                self.rng.shuffle(pile)
+                self.stacks[index] = pile
+                self.refilled[index] = True
+                self.discard = []
+        self.card = NO_CARD
+        if not self._ask(Decision.CHOOSE_STACK):
+            self._finish(EndReason.CARDS_EXHAUSTED)
+
+    def _put(self, action: Action) -> int:
+        """Place ``self.card`` on the active display. Returns the card's row when a cell placement
+        completed a boat with it, else -1 (a shift never completes one, 4.3)."""
+        own = self.displays[self.active]
+        self.changed = True
+        if type(action) is PlaceCell:
+            row, col = own.place(action.row, action.col, self.card)
+            if action.row < 0 and self.attack_row >= 0:
+                self.attack_row += 1  # a new top row moved the attack card down
+            return row if own.is_complete(own.segment_at(row, col)) else -1
+        own.insert(action.row, action.col, action.side is Side.RIGHT, self.card)  # type: ignore[union-attr]
+        return -1
+
+    def _end_turn(self) -> None:
+        """Step 8 of 4.4: attack, end check, turn counter, next seat."""
+        if self.attack_row >= 0:
+            self.card = self.attack_kind
+            self._ask(Decision.ATTACK)
+            return
+        self._end_check()
+
+    def _end_check(self) -> None:
+        if self.completed:
+            boats = len(self.displays[self.active].complete_boats())
+            if boats >= ENDING_BOATS:
+                self._finish(EndReason.FIVE_BOATS)
+                return
+            if boats in DECLARE_WITH_BOATS:
+                self.card = NO_CARD
+                self._ask(Decision.DECLARE_END)
+                return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.turn += 1
+        self.stall = 0 if self.changed else self.stall + 1
+        if self.turn >= TURN_CAP:
+            self._finish(EndReason.TURN_CAP)
+            return
+        if self.stall >= STALL_TURNS:
+            self._finish(EndReason.STALL)
+            return
+        self.active = (self.active + 1) % self.num_players
+        self.draws = 0
+        self.duplicate = False
+        self.completed = False
+        self.changed = False
+        self._begin_draw()
+
+    def _finish(self, reason: EndReason) -> None:
+        self.end_reason = reason
+        self.decision = None
+        self.legal = ()
+        self.card = NO_CARD
+
+    # --- decision handlers ----------------------------------------------------------------------
+    def _on_choose_stack(self, action: Action) -> None:
+        if type(action) is Stop:
+            self._end_turn()
+            return
+        kind = self.stacks[action.stack].pop()  # type: ignore[union-attr]
+        self.draws += 1
+        self.card = kind
+        own = self.displays[self.active]
+        if kind == CRAZY_AXE:
+            self._crazy_axe()
+            return
+        self.duplicate = own.holds_kind(kind)
+        self._ask(Decision.PLACE_CARD)
+
+    def _on_place_card(self, action: Action) -> None:
+        kind = self.card
+        discarded = type(action) is Discard
+        completed = False
+        if discarded:
+            self.discard.append(kind)
+        else:
+            row = self._put(action)
+            if row >= 0:
+                completed = self.completed = True
+                self.attack_row, self.attack_kind = row, kind
+        if kind == LASSO:
+            if not self._ask(Decision.LASSO_TARGET):
+                self._end_turn()
+        elif kind == ARCHER:
+            if not self._ask(Decision.ARCHER_TARGET):
+                self._end_turn()
+        elif discarded or completed or self.duplicate:
+            self._end_turn()
+        else:
+            self._begin_draw()
+
+    def _on_lasso_target(self, action: Action) -> None:
+        victim = self.displays[action.seat]  # type: ignore[union-attr]
+        (self.card,) = victim.remove([(action.row, action.col)])  # type: ignore[union-attr]
+        self.changed = True
+        self._ask(Decision.PLACE_STOLEN)  # never empty: only placeable cards are targets
+
+    def _on_place_stolen(self, action: Action) -> None:
+        if self._put(action) >= 0:
+            self.completed = True  # R23: counts for the end check, gives no attack
+        self._end_turn()
+
+    def _on_archer_target(self, action: Action) -> None:
+        victim = self.displays[action.seat]  # type: ignore[union-attr]
+        self.discard.extend(victim.remove([(action.row, action.col)]))  # type: ignore[union-attr]
+        self.changed = True
+        self._end_turn()
+
+    def _crazy_axe(self) -> None:
+        if not self._ask(Decision.AXE_BOAT):  # no complete boat: the axe is simply discarded
+            self.discard.append(CRAZY_AXE)
+            self._end_turn()
+
+    def _on_axe_boat(self, action: Action) -> None:
+        own = self.displays[self.active]
+        row, first, last = own.segment_at(action.row, action.col)  # type: ignore[union-attr]
+        self.discard.extend(own.remove([(row, col) for col in range(first, last + 1)]))
+        self.discard.append(CRAZY_AXE)
+        self.changed = True
+        self._end_turn()
+
+    def _on_attack(self, action: Action) -> None:
+        self.attack_row = -1
+        self.attack_kind = NO_CARD
+        if type(action) is NoAttack:
+            self._end_check()
+            return
+        victim = self.displays[action.seat]  # type: ignore[union-attr]
+        row, first, last = victim.segment_at(action.row, action.col)  # type: ignore[union-attr]
+        taken = victim.remove([(row, col) for col in range(first, last + 1)])
+        self.changed = True
+        self.discard.extend(kind for kind in taken if not IS_BOOTY[kind])
+        self.captured = [kind for kind in taken if IS_BOOTY[kind]]
+        self._next_captured()
+
+    def _next_captured(self) -> None:
+        if not self.captured:
+            self._end_check()
+            return
+        self.card = self.captured.pop(0)
+        self._ask(Decision.PLACE_CAPTURED)
+
+    def _on_place_captured(self, action: Action) -> None:
+        if type(action) is Discard:
+            self.discard.append(self.card)
+        elif self._put(action) >= 0:
+            self.completed = True  # R23
+        self._next_captured()
+
+    def _on_declare_end(self, action: Action) -> None:
+        if action.declare:  # type: ignore[union-attr]
+            self._finish(EndReason.DECLARED)
+        else:
+            self._next_turn()
+
+    _HANDLERS: ClassVar[dict[Decision, Callable[[OgallalaState, Action], None]]] = {
+        Decision.CHOOSE_STACK: _on_choose_stack,
+        Decision.PLACE_CARD: _on_place_card,
+        Decision.LASSO_TARGET: _on_lasso_target,
+        Decision.PLACE_STOLEN: _on_place_stolen,
+        Decision.ARCHER_TARGET: _on_archer_target,
+        Decision.AXE_BOAT: _on_axe_boat,
+        Decision.ATTACK: _on_attack,
+        Decision.PLACE_CAPTURED: _on_place_captured,
+        Decision.DECLARE_END: _on_declare_end,
+    }
+
+    def _score_details(self, display: Display) -> str:
+        boats = [
+            f"boat ({row},{first}) {card_points(kinds)}+{boat_points(kinds) - card_points(kinds)}"
+            for row, first, last in display.complete_boats()
+            for kinds in [display.segment_kinds((row, first, last))]
+        ]
+        return f"{display_score(display)} points" + (": " + ", ".join(boats) if boats else "")
