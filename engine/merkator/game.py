@@ -1,0 +1,34 @@
+"""The Merkator game type: metadata, options and factories (engine.core.Game)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.core import Game, OptionValue
+from engine.merkator import data
+from engine.merkator.sampling import sample_state
+from engine.merkator.state import MerkatorState
+from engine.merkator.types import MerkatorAction, MerkatorView
+
+
+class MerkatorGame(Game):
+    name: ClassVar[str] = "merkator"
+    title: ClassVar[str] = "Merkator"
+    min_players: ClassVar[int] = data.DATA["players"]["min"]
+    max_players: ClassVar[int] = data.DATA["players"]["max"]
+    rules_version: ClassVar[str] = "merkator-1"
+    default_options: ClassVar[Mapping[str, OptionValue]] = data.DEFAULT_OPTIONS
+    view_type: ClassVar[type] = MerkatorView
+    action_type: ClassVar[Any] = MerkatorAction
+
+    def new_game(
+        self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
+    ) -> MerkatorState:
+        state = MerkatorState(num_players, seed, self.check_setup(num_players, options))
+        state.setup()
+        return state
+
+    def sample_state(self, view: MerkatorView, rng: random.Random) -> MerkatorState:
+        return sample_state(view, rng)
