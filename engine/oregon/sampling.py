@@ -19,14 +19,10 @@ def state_from_view(view: OregonView, rng: random.Random) -> OregonState:
     p = view.num_players
     state = OregonState.blank(p, 0, {}, random.Random(rng.getrandbits(64)))
     for farmer in view.farmers:
-        _place_farmer(state, data.space(farmer.row, farmer.col), farmer.seat)
+        state.add_farmer(data.space(farmer.row, farmer.col), farmer.seat)
     for building in view.buildings:
-        sp = data.space(building.row, building.col)
-        state.building_at[sp] = building.building - 1
-        state.building_mask[building.building - 1] |= 1 << sp
-        state.free &= ~(1 << sp)
-        if building.start_tile:
-            state.start_mask |= 1 << sp
+        state.add_building(data.space(building.row, building.col), building.building - 1,
+                           building.start_tile)
     for info in view.players:
         s = info.seat
         state.score[s] = info.score
@@ -47,19 +43,6 @@ def state_from_view(view: OregonView, rng: random.Random) -> OregonState:
     _deal_hidden_cards(state, view, rng)
     _deal_hidden_tiles(state, view, rng)
     return state
-
-
-def _place_farmer(state: OregonState, sp: int, seat: int) -> None:
-    """Put a farmer and join it to its orthogonal group; the sizes do not depend on the order."""
-    state.owner[sp] = seat
-    state.farmer_mask[seat] |= 1 << sp
-    state.free &= ~(1 << sp)
-    for n in data.ORTHOGONAL[sp]:
-        if state.owner[n] == seat:
-            a, b = state._find(sp), state._find(n)
-            if a != b:
-                state.parent[b] = a
-                state.size[a] += state.size[b]
 
 
 def _turns_taken(view: OregonView, seat: int) -> int:

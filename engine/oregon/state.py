@@ -245,8 +245,7 @@ class OregonState(GameState):
     # --- turn flow (4.1) -----------------------------------------------------------------------
     def _place_start_tile(self, sp: int) -> None:
         a = self.active
-        self._put_building(sp, self.start_tile[a])
-        self.start_mask |= 1 << sp
+        self.add_building(sp, self.start_tile[a], start_tile=True)
         self.start_placed[a] = True
         if a + 1 < self.num_players:
             self.active = a + 1
@@ -400,6 +399,23 @@ class OregonState(GameState):
         self.owner[sp] = seat
         self.farmer_mask[seat] |= 1 << sp
         self.free &= ~(1 << sp)
+
+    def add_farmer(self, sp: int, seat: int) -> None:
+        """Rebuild a position: put a farmer and join it to its seat's orthogonal groups, without
+        scoring or touching the supply. Group sizes do not depend on the order of calls."""
+        self._put_farmer(sp, seat)
+        for n in data.ORTHOGONAL[sp]:
+            if self.owner[n] == seat:
+                a, b = self._find(sp), self._find(n)
+                if a != b:
+                    self.parent[b] = a
+                    self.size[a] += self.size[b]
+
+    def add_building(self, sp: int, b: int, start_tile: bool) -> None:
+        """Rebuild a position: put a building without scoring or touching the stacks."""
+        self._put_building(sp, b)
+        if start_tile:
+            self.start_mask |= 1 << sp
 
     def all_farmers(self) -> int:
         mask = 0
