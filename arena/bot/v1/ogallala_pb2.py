@@ -24,15 +24,53 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x61rena/bot/v1/ogallala.proto\x12\x0c\x61rena.bot.v1\"\x1c\n\x0cOgallalaView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"\x1e\n\x0eOgallalaAction\x12\x0c\n\x04kind\x18\x01 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x61rena/bot/v1/ogallala.proto\x12\x0c\x61rena.bot.v1\"(\n\x0cOgallalaCell\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\":\n\x10OgallalaCardView\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12\x0c\n\x04kind\x18\x03 \x01(\t\"\x83\x01\n\x13OgallalaSegmentView\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12\x0e\n\x06length\x18\x03 \x01(\x05\x12\x10\n\x08\x63omplete\x18\x04 \x01(\x08\x12\r\n\x05\x66ight\x18\x05 \x01(\x05\x12\x11\n\tprotected\x18\x06 \x01(\x08\x12\x0e\n\x06points\x18\x07 \x01(\x05\"\xcd\x01\n\x13OgallalaDisplayView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06height\x18\x02 \x01(\x05\x12\r\n\x05width\x18\x03 \x01(\x05\x12-\n\x05\x63\x61rds\x18\x04 \x03(\x0b\x32\x1e.arena.bot.v1.OgallalaCardView\x12\x33\n\x08segments\x18\x05 \x03(\x0b\x32!.arena.bot.v1.OgallalaSegmentView\x12\x16\n\x0e\x63omplete_boats\x18\x06 \x01(\x05\x12\r\n\x05score\x18\x07 \x01(\x05\"0\n\x11OgallalaKindCount\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\"u\n\x11OgallalaStackView\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0c\n\x04size\x18\x02 \x01(\x05\x12\x10\n\x08refilled\x18\x03 \x01(\x08\x12\x31\n\x08\x63ontents\x18\x04 \x03(\x0b\x32\x1f.arena.bot.v1.OgallalaKindCount\"\xbd\x04\n\x0cOgallalaView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0bnum_players\x18\x02 \x01(\x05\x12\x0c\n\x04turn\x18\x03 \x01(\x05\x12\x13\n\x0bstall_turns\x18\x04 \x01(\x05\x12\x13\n\x0b\x61\x63tive_seat\x18\x05 \x01(\x05\x12\x35\n\x08\x64\x65\x63ision\x18\x06 \x01(\x0e\x32\x1e.arena.bot.v1.OgallalaDecisionH\x00\x88\x01\x01\x12\x0c\n\x04\x63\x61rd\x18\x07 \x01(\t\x12\x11\n\tduplicate\x18\x08 \x01(\x08\x12\r\n\x05\x64raws\x18\t \x01(\x05\x12\x11\n\tcompleted\x18\n \x01(\x08\x12\x17\n\x0f\x64isplay_changed\x18\x0b \x01(\x08\x12/\n\x0b\x61ttack_card\x18\x0c \x01(\x0b\x32\x1a.arena.bot.v1.OgallalaCell\x12\x10\n\x08\x63\x61ptured\x18\r \x03(\t\x12\x33\n\x08\x64isplays\x18\x0e \x03(\x0b\x32!.arena.bot.v1.OgallalaDisplayView\x12/\n\x06stacks\x18\x0f \x03(\x0b\x32\x1f.arena.bot.v1.OgallalaStackView\x12/\n\x06unseen\x18\x10 \x03(\x0b\x32\x1f.arena.bot.v1.OgallalaKindCount\x12\x0f\n\x07\x64iscard\x18\x11 \x03(\t\x12\x38\n\nend_reason\x18\x12 \x01(\x0e\x32\x1f.arena.bot.v1.OgallalaEndReasonH\x01\x88\x01\x01\x42\x0b\n\t_decisionB\r\n\x0b_end_reason\"\x1d\n\x0cOgallalaDraw\x12\r\n\x05stack\x18\x01 \x01(\x05\"\x1c\n\x0cOgallalaStop\x12\x0c\n\x04stop\x18\x01 \x01(\x08\"-\n\x11OgallalaPlaceCell\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\"X\n\x12OgallalaPlaceShift\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12(\n\x04side\x18\x03 \x01(\x0e\x32\x1a.arena.bot.v1.OgallalaSide\"\"\n\x0fOgallalaDiscard\x12\x0f\n\x07\x64iscard\x18\x01 \x01(\x08\"8\n\x0eOgallalaTarget\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03row\x18\x02 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x03 \x01(\x05\",\n\x10OgallalaSinkBoat\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\" \n\x10OgallalaNoAttack\x12\x0c\n\x04none\x18\x01 \x01(\x08\"8\n\x0eOgallalaAttack\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03row\x18\x02 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x03 \x01(\x05\"\"\n\x0fOgallalaDeclare\x12\x0f\n\x07\x64\x65\x63lare\x18\x01 \x01(\x08\"\x90\x04\n\x0eOgallalaAction\x12*\n\x04\x64raw\x18\x01 \x01(\x0b\x32\x1a.arena.bot.v1.OgallalaDrawH\x00\x12*\n\x04stop\x18\x02 \x01(\x0b\x32\x1a.arena.bot.v1.OgallalaStopH\x00\x12\x35\n\nplace_cell\x18\x03 \x01(\x0b\x32\x1f.arena.bot.v1.OgallalaPlaceCellH\x00\x12\x37\n\x0bplace_shift\x18\x04 \x01(\x0b\x32 .arena.bot.v1.OgallalaPlaceShiftH\x00\x12\x30\n\x07\x64iscard\x18\x05 \x01(\x0b\x32\x1d.arena.bot.v1.OgallalaDiscardH\x00\x12.\n\x06target\x18\x06 \x01(\x0b\x32\x1c.arena.bot.v1.OgallalaTargetH\x00\x12\x33\n\tsink_boat\x18\x07 \x01(\x0b\x32\x1e.arena.bot.v1.OgallalaSinkBoatH\x00\x12\x33\n\tno_attack\x18\x08 \x01(\x0b\x32\x1e.arena.bot.v1.OgallalaNoAttackH\x00\x12.\n\x06\x61ttack\x18\t \x01(\x0b\x32\x1c.arena.bot.v1.OgallalaAttackH\x00\x12\x30\n\x07\x64\x65\x63lare\x18\n \x01(\x0b\x32\x1d.arena.bot.v1.OgallalaDeclareH\x00\x42\x08\n\x06\x61\x63tion*\xef\x02\n\x10OgallalaDecision\x12!\n\x1dOGALLALA_DECISION_UNSPECIFIED\x10\x00\x12\"\n\x1eOGALLALA_DECISION_CHOOSE_STACK\x10\x01\x12 \n\x1cOGALLALA_DECISION_PLACE_CARD\x10\x02\x12\"\n\x1eOGALLALA_DECISION_LASSO_TARGET\x10\x03\x12\"\n\x1eOGALLALA_DECISION_PLACE_STOLEN\x10\x04\x12#\n\x1fOGALLALA_DECISION_ARCHER_TARGET\x10\x05\x12\x1e\n\x1aOGALLALA_DECISION_AXE_BOAT\x10\x06\x12\x1c\n\x18OGALLALA_DECISION_ATTACK\x10\x07\x12$\n OGALLALA_DECISION_PLACE_CAPTURED\x10\x08\x12!\n\x1dOGALLALA_DECISION_DECLARE_END\x10\t*\xe8\x01\n\x11OgallalaEndReason\x12#\n\x1fOGALLALA_END_REASON_UNSPECIFIED\x10\x00\x12 \n\x1cOGALLALA_END_REASON_DECLARED\x10\x01\x12\"\n\x1eOGALLALA_END_REASON_FIVE_BOATS\x10\x02\x12\'\n#OGALLALA_END_REASON_CARDS_EXHAUSTED\x10\x03\x12 \n\x1cOGALLALA_END_REASON_TURN_CAP\x10\x04\x12\x1d\n\x19OGALLALA_END_REASON_STALL\x10\x05*^\n\x0cOgallalaSide\x12\x1d\n\x19OGALLALA_SIDE_UNSPECIFIED\x10\x00\x12\x16\n\x12OGALLALA_SIDE_LEFT\x10\x01\x12\x17\n\x13OGALLALA_SIDE_RIGHT\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.bot.v1.ogallala_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_OGALLALAVIEW']._serialized_start=45
-  _globals['_OGALLALAVIEW']._serialized_end=73
-  _globals['_OGALLALAACTION']._serialized_start=75
-  _globals['_OGALLALAACTION']._serialized_end=105
+  _globals['_OGALLALADECISION']._serialized_start=2232
+  _globals['_OGALLALADECISION']._serialized_end=2599
+  _globals['_OGALLALAENDREASON']._serialized_start=2602
+  _globals['_OGALLALAENDREASON']._serialized_end=2834
+  _globals['_OGALLALASIDE']._serialized_start=2836
+  _globals['_OGALLALASIDE']._serialized_end=2930
+  _globals['_OGALLALACELL']._serialized_start=45
+  _globals['_OGALLALACELL']._serialized_end=85
+  _globals['_OGALLALACARDVIEW']._serialized_start=87
+  _globals['_OGALLALACARDVIEW']._serialized_end=145
+  _globals['_OGALLALASEGMENTVIEW']._serialized_start=148
+  _globals['_OGALLALASEGMENTVIEW']._serialized_end=279
+  _globals['_OGALLALADISPLAYVIEW']._serialized_start=282
+  _globals['_OGALLALADISPLAYVIEW']._serialized_end=487
+  _globals['_OGALLALAKINDCOUNT']._serialized_start=489
+  _globals['_OGALLALAKINDCOUNT']._serialized_end=537
+  _globals['_OGALLALASTACKVIEW']._serialized_start=539
+  _globals['_OGALLALASTACKVIEW']._serialized_end=656
+  _globals['_OGALLALAVIEW']._serialized_start=659
+  _globals['_OGALLALAVIEW']._serialized_end=1232
+  _globals['_OGALLALADRAW']._serialized_start=1234
+  _globals['_OGALLALADRAW']._serialized_end=1263
+  _globals['_OGALLALASTOP']._serialized_start=1265
+  _globals['_OGALLALASTOP']._serialized_end=1293
+  _globals['_OGALLALAPLACECELL']._serialized_start=1295
+  _globals['_OGALLALAPLACECELL']._serialized_end=1340
+  _globals['_OGALLALAPLACESHIFT']._serialized_start=1342
+  _globals['_OGALLALAPLACESHIFT']._serialized_end=1430
+  _globals['_OGALLALADISCARD']._serialized_start=1432
+  _globals['_OGALLALADISCARD']._serialized_end=1466
+  _globals['_OGALLALATARGET']._serialized_start=1468
+  _globals['_OGALLALATARGET']._serialized_end=1524
+  _globals['_OGALLALASINKBOAT']._serialized_start=1526
+  _globals['_OGALLALASINKBOAT']._serialized_end=1570
+  _globals['_OGALLALANOATTACK']._serialized_start=1572
+  _globals['_OGALLALANOATTACK']._serialized_end=1604
+  _globals['_OGALLALAATTACK']._serialized_start=1606
+  _globals['_OGALLALAATTACK']._serialized_end=1662
+  _globals['_OGALLALADECLARE']._serialized_start=1664
+  _globals['_OGALLALADECLARE']._serialized_end=1698
+  _globals['_OGALLALAACTION']._serialized_start=1701
+  _globals['_OGALLALAACTION']._serialized_end=2229
 # @@protoc_insertion_point(module_scope)
