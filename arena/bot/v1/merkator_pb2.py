@@ -24,15 +24,67 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x61rena/bot/v1/merkator.proto\x12\x0c\x61rena.bot.v1\"\x1c\n\x0cMerkatorView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"\x1e\n\x0eMerkatorAction\x12\x0c\n\x04kind\x18\x01 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x61rena/bot/v1/merkator.proto\x12\x0c\x61rena.bot.v1\"d\n\x0eMerkatorInvest\x12\x32\n\x06option\x18\x01 \x01(\x0e\x32\".arena.bot.v1.MerkatorInvestOption\x12\x10\n\x08\x63ontract\x18\x02 \x01(\t\x12\x0c\n\x04slot\x18\x03 \x01(\x05\"B\n\x0eMerkatorTravel\x12\x30\n\x08location\x18\x01 \x01(\x0e\x32\x1e.arena.bot.v1.MerkatorLocation\"$\n\x12MerkatorSplitCubes\x12\x0e\n\x06good_a\x18\x01 \x01(\x05\"(\n\x16MerkatorSpoilageReflip\x12\x0e\n\x06reflip\x18\x01 \x01(\x08\"\x87\x01\n\x13MerkatorSpoilChoose\x12-\n\x04good\x18\x01 \x01(\x0e\x32\x1a.arena.bot.v1.MerkatorGoodH\x00\x88\x01\x01\x12/\n\x04tile\x18\x02 \x01(\x0e\x32\x1c.arena.bot.v1.MerkatorColourH\x01\x88\x01\x01\x42\x07\n\x05_goodB\x07\n\x05_tile\"0\n\x0eMerkatorFulfil\x12\x10\n\x08\x63ontract\x18\x01 \x01(\t\x12\x0c\n\x04\x64one\x18\x02 \x01(\x08\"\x97\x01\n\x12MerkatorTradeInput\x12\x0f\n\x07markers\x18\x01 \x01(\x08\x12-\n\x04good\x18\x02 \x01(\x0e\x32\x1a.arena.bot.v1.MerkatorGoodH\x00\x88\x01\x01\x12/\n\x04tile\x18\x03 \x01(\x0e\x32\x1c.arena.bot.v1.MerkatorColourH\x01\x88\x01\x01\x42\x07\n\x05_goodB\x07\n\x05_tile\"\x1c\n\x0cMerkatorJoin\x12\x0c\n\x04join\x18\x01 \x01(\x08\"#\n\x12MerkatorPermitJoin\x12\r\n\x05\x61llow\x18\x01 \x01(\x08\">\n\x12MerkatorFinalPlace\x12(\n\x04good\x18\x01 \x01(\x0e\x32\x1a.arena.bot.v1.MerkatorGood\"\xb6\x04\n\x0eMerkatorAction\x12.\n\x06invest\x18\x01 \x01(\x0b\x32\x1c.arena.bot.v1.MerkatorInvestH\x00\x12.\n\x06travel\x18\x02 \x01(\x0b\x32\x1c.arena.bot.v1.MerkatorTravelH\x00\x12\x37\n\x0bsplit_cubes\x18\x03 \x01(\x0b\x32 .arena.bot.v1.MerkatorSplitCubesH\x00\x12?\n\x0fspoilage_reflip\x18\x04 \x01(\x0b\x32$.arena.bot.v1.MerkatorSpoilageReflipH\x00\x12\x39\n\x0cspoil_choose\x18\x05 \x01(\x0b\x32!.arena.bot.v1.MerkatorSpoilChooseH\x00\x12.\n\x06\x66ulfil\x18\x06 \x01(\x0b\x32\x1c.arena.bot.v1.MerkatorFulfilH\x00\x12\x37\n\x0btrade_input\x18\x07 \x01(\x0b\x32 .arena.bot.v1.MerkatorTradeInputH\x00\x12*\n\x04join\x18\x08 \x01(\x0b\x32\x1a.arena.bot.v1.MerkatorJoinH\x00\x12\x37\n\x0bpermit_join\x18\t \x01(\x0b\x32 .arena.bot.v1.MerkatorPermitJoinH\x00\x12\x37\n\x0b\x66inal_place\x18\n \x01(\x0b\x32 .arena.bot.v1.MerkatorFinalPlaceH\x00\x42\x08\n\x06\x61\x63tion\"L\n\x11MerkatorGoodCount\x12(\n\x04good\x18\x01 \x01(\x0e\x32\x1a.arena.bot.v1.MerkatorGood\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\"\xa1\x01\n\x10MerkatorContract\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05\x12\x35\n\x08location\x18\x03 \x01(\x0e\x32\x1e.arena.bot.v1.MerkatorLocationH\x00\x88\x01\x01\x12.\n\x05goods\x18\x04 \x03(\x0b\x32\x1f.arena.bot.v1.MerkatorGoodCountB\x0b\n\t_location\"e\n\x14MerkatorHeldContract\x12\x30\n\x08\x63ontract\x18\x01 \x01(\x0b\x32\x1e.arena.bot.v1.MerkatorContract\x12\x1b\n\x13\x66ulfilled_this_turn\x18\x02 \x01(\x08\"\x89\x01\n\x11MerkatorBonusCard\x12\n\n\x02id\x18\x01 \x01(\t\x12\x30\n\x08location\x18\x02 \x01(\x0e\x32\x1e.arena.bot.v1.MerkatorLocation\x12(\n\x04good\x18\x03 \x01(\x0e\x32\x1a.arena.bot.v1.MerkatorGood\x12\x0c\n\x04\x63ost\x18\x04 \x01(\x05\"`\n\x10MerkatorBuilding\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04\x63ost\x18\x03 \x01(\x05\x12\x16\n\x0etype_dependent\x18\x04 \x01(\x08\x12\x0c\n\x04rule\x18\x05 \x01(\t\"P\n\x11MerkatorBonusSlot\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12-\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1f.arena.bot.v1.MerkatorBonusCard\"R\n\x14MerkatorBuildingSlot\x12\x0c\n\x04slot\x18\x01 \x01(\x05\x12,\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x1e.arena.bot.v1.MerkatorBuilding\"Y\n\x0cMerkatorPile\x12\r\n\x05value\x18\x01 \x01(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12+\n\x03top\x18\x03 \x01(\x0b\x32\x1e.arena.bot.v1.MerkatorContract\"A\n\x12MerkatorTimeMarker\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\r\n\x05space\x18\x02 \x01(\x05\x12\x0f\n\x07letters\x18\x03 \x01(\t\"\x81\x01\n\x10MerkatorMapCubes\x12\x30\n\x08location\x18\x01 \x01(\x0e\x32\x1e.arena.bot.v1.MerkatorLocation\x12,\n\x06\x63olour\x18\x02 \x01(\x0e\x32\x1c.arena.bot.v1.MerkatorColour\x12\r\n\x05\x63ubes\x18\x03 \x01(\x05\"\x9a\x02\n\x0eMerkatorPlayer\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63oins\x18\x02 \x01(\x05\x12\x0f\n\x07markers\x18\x03 \x01(\x05\x12\x35\n\tcontracts\x18\x04 \x03(\x0b\x32\".arena.bot.v1.MerkatorHeldContract\x12\x0e\n\x06kontor\x18\x05 \x03(\x05\x12*\n\x04tile\x18\x06 \x03(\x0e\x32\x1c.arena.bot.v1.MerkatorColour\x12\x34\n\x0b\x62onus_cards\x18\x07 \x03(\x0b\x32\x1f.arena.bot.v1.MerkatorBonusCard\x12\x31\n\tbuildings\x18\x08 \x03(\x0b\x32\x1e.arena.bot.v1.MerkatorBuilding\"\x9e\x08\n\x0cMerkatorView\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x1d\n\x15join_needs_permission\x18\x02 \x01(\x08\x12\x1b\n\x13\x61lsterhaus_misprint\x18\x03 \x01(\x08\x12\x12\n\nmax_rounds\x18\x04 \x01(\x05\x12\x35\n\x08\x64\x65\x63ision\x18\x05 \x01(\x0e\x32\x1e.arena.bot.v1.MerkatorDecisionH\x00\x88\x01\x01\x12\x1a\n\rdeciding_seat\x18\x06 \x01(\x05H\x01\x88\x01\x01\x12\x13\n\x0b\x61\x63tive_seat\x18\x07 \x01(\x05\x12\x0c\n\x04turn\x18\x08 \x01(\x05\x12\r\n\x05round\x18\t \x01(\x05\x12\x15\n\rend_triggered\x18\n \x01(\x08\x12\x13\n\x0b\x66inal_phase\x18\x0b \x01(\x08\x12\x18\n\x10\x66inal_turns_left\x18\x0c \x01(\x05\x12\x33\n\x06\x66igure\x18\r \x01(\x0e\x32\x1e.arena.bot.v1.MerkatorLocationH\x02\x88\x01\x01\x12+\n\x03map\x18\x0e \x03(\x0b\x32\x1e.arena.bot.v1.MerkatorMapCubes\x12\r\n\x05pools\x18\x0f \x03(\x05\x12\x34\n\ntime_board\x18\x10 \x03(\x0b\x32 .arena.bot.v1.MerkatorTimeMarker\x12)\n\x05piles\x18\x11 \x03(\x0b\x32\x1a.arena.bot.v1.MerkatorPile\x12\x15\n\rdiscard_count\x18\x12 \x01(\x05\x12\x18\n\x10\x62onus_deck_count\x18\x13 \x01(\x05\x12\x34\n\x0b\x62onus_slots\x18\x14 \x03(\x0b\x32\x1f.arena.bot.v1.MerkatorBonusSlot\x12\x1b\n\x13\x62uilding_deck_count\x18\x15 \x01(\x05\x12:\n\x0e\x62uilding_slots\x18\x16 \x03(\x0b\x32\".arena.bot.v1.MerkatorBuildingSlot\x12-\n\x07players\x18\x17 \x03(\x0b\x32\x1c.arena.bot.v1.MerkatorPlayer\x12\x11\n\tgain_left\x18\x18 \x01(\x05\x12\x15\n\rspoil_letters\x18\x19 \x01(\t\x12\x17\n\x0fspoil_loss_left\x18\x1a \x01(\x05\x12\x16\n\x0etrade_contract\x18\x1b \x01(\t\x12\x13\n\x0btrades_left\x18\x1c \x01(\x05\x12\x14\n\x0ctrade_inputs\x18\x1d \x01(\x05\x12\x13\n\x06joiner\x18\x1e \x01(\x05H\x03\x88\x01\x01\x12=\n\x12\x66inal_place_colour\x18\x1f \x01(\x0e\x32\x1c.arena.bot.v1.MerkatorColourH\x04\x88\x01\x01\x42\x0b\n\t_decisionB\x10\n\x0e_deciding_seatB\t\n\x07_figureB\t\n\x07_joinerB\x15\n\x13_final_place_colour*\xd0\x03\n\x0cMerkatorGood\x12\x1d\n\x19MERKATOR_GOOD_UNSPECIFIED\x10\x00\x12\x1b\n\x17MERKATOR_GOOD_LIVESTOCK\x10\x01\x12\x19\n\x15MERKATOR_GOOD_MUSKETS\x10\x02\x12\x17\n\x13MERKATOR_GOOD_GRAIN\x10\x03\x12\x1b\n\x17MERKATOR_GOOD_SALTPETER\x10\x04\x12\x16\n\x12MERKATOR_GOOD_IRON\x10\x05\x12\x18\n\x14MERKATOR_GOOD_COPPER\x10\x06\x12\x15\n\x11MERKATOR_GOOD_HAM\x10\x07\x12\x1a\n\x16MERKATOR_GOOD_FISH_OIL\x10\x08\x12\x1c\n\x18MERKATOR_GOOD_VEGETABLES\x10\t\x12\x1a\n\x16MERKATOR_GOOD_CALFSKIN\x10\n\x12\x17\n\x13MERKATOR_GOOD_CLOTH\x10\x0b\x12\x16\n\x12MERKATOR_GOOD_COAL\x10\x0c\x12\x17\n\x13MERKATOR_GOOD_PLUMS\x10\r\x12\x16\n\x12MERKATOR_GOOD_WINE\x10\x0e\x12\x18\n\x14MERKATOR_GOOD_CITRUS\x10\x0f\x12\x18\n\x14MERKATOR_GOOD_SPICES\x10\x10*\x88\x02\n\x0eMerkatorColour\x12\x1f\n\x1bMERKATOR_COLOUR_UNSPECIFIED\x10\x00\x12\x19\n\x15MERKATOR_COLOUR_GREEN\x10\x01\x12\x1a\n\x16MERKATOR_COLOUR_YELLOW\x10\x02\x12\x19\n\x15MERKATOR_COLOUR_BLACK\x10\x03\x12\x1a\n\x16MERKATOR_COLOUR_PURPLE\x10\x04\x12\x1a\n\x16MERKATOR_COLOUR_ORANGE\x10\x05\x12\x18\n\x14MERKATOR_COLOUR_GREY\x10\x06\x12\x18\n\x14MERKATOR_COLOUR_BLUE\x10\x07\x12\x17\n\x13MERKATOR_COLOUR_RED\x10\x08*\xf9\x02\n\x10MerkatorLocation\x12!\n\x1dMERKATOR_LOCATION_UNSPECIFIED\x10\x00\x12\x19\n\x15MERKATOR_LOCATION_HAM\x10\x01\x12\x19\n\x15MERKATOR_LOCATION_HOL\x10\x02\x12\x19\n\x15MERKATOR_LOCATION_DAN\x10\x03\x12\x19\n\x15MERKATOR_LOCATION_SWE\x10\x04\x12\x19\n\x15MERKATOR_LOCATION_ENG\x10\x05\x12\x19\n\x15MERKATOR_LOCATION_FRA\x10\x06\x12\x19\n\x15MERKATOR_LOCATION_RUS\x10\x07\x12\x19\n\x15MERKATOR_LOCATION_SPA\x10\x08\x12\x19\n\x15MERKATOR_LOCATION_DEN\x10\t\x12\x19\n\x15MERKATOR_LOCATION_BOH\x10\n\x12\x19\n\x15MERKATOR_LOCATION_ITA\x10\x0b\x12\x19\n\x15MERKATOR_LOCATION_NEW\x10\x0c*\x82\x03\n\x10MerkatorDecision\x12!\n\x1dMERKATOR_DECISION_UNSPECIFIED\x10\x00\x12\x1c\n\x18MERKATOR_DECISION_INVEST\x10\x01\x12\x1c\n\x18MERKATOR_DECISION_TRAVEL\x10\x02\x12!\n\x1dMERKATOR_DECISION_SPLIT_CUBES\x10\x03\x12%\n!MERKATOR_DECISION_SPOILAGE_REFLIP\x10\x04\x12\"\n\x1eMERKATOR_DECISION_SPOIL_CHOOSE\x10\x05\x12\x1c\n\x18MERKATOR_DECISION_FULFIL\x10\x06\x12!\n\x1dMERKATOR_DECISION_TRADE_INPUT\x10\x07\x12\x1a\n\x16MERKATOR_DECISION_JOIN\x10\x08\x12!\n\x1dMERKATOR_DECISION_PERMIT_JOIN\x10\t\x12!\n\x1dMERKATOR_DECISION_FINAL_PLACE\x10\n*\xf8\x01\n\x14MerkatorInvestOption\x12&\n\"MERKATOR_INVEST_OPTION_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMERKATOR_INVEST_OPTION_SELL\x10\x01\x12$\n MERKATOR_INVEST_OPTION_BUY_BONUS\x10\x02\x12\'\n#MERKATOR_INVEST_OPTION_BUY_BUILDING\x10\x03\x12\'\n#MERKATOR_INVEST_OPTION_DISCARD_COIN\x10\x04\x12\x1f\n\x1bMERKATOR_INVEST_OPTION_DONE\x10\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.bot.v1.merkator_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MERKATORVIEW']._serialized_start=45
-  _globals['_MERKATORVIEW']._serialized_end=73
-  _globals['_MERKATORACTION']._serialized_start=75
-  _globals['_MERKATORACTION']._serialized_end=105
+  _globals['_MERKATORGOOD']._serialized_start=3719
+  _globals['_MERKATORGOOD']._serialized_end=4183
+  _globals['_MERKATORCOLOUR']._serialized_start=4186
+  _globals['_MERKATORCOLOUR']._serialized_end=4450
+  _globals['_MERKATORLOCATION']._serialized_start=4453
+  _globals['_MERKATORLOCATION']._serialized_end=4830
+  _globals['_MERKATORDECISION']._serialized_start=4833
+  _globals['_MERKATORDECISION']._serialized_end=5219
+  _globals['_MERKATORINVESTOPTION']._serialized_start=5222
+  _globals['_MERKATORINVESTOPTION']._serialized_end=5470
+  _globals['_MERKATORINVEST']._serialized_start=45
+  _globals['_MERKATORINVEST']._serialized_end=145
+  _globals['_MERKATORTRAVEL']._serialized_start=147
+  _globals['_MERKATORTRAVEL']._serialized_end=213
+  _globals['_MERKATORSPLITCUBES']._serialized_start=215
+  _globals['_MERKATORSPLITCUBES']._serialized_end=251
+  _globals['_MERKATORSPOILAGEREFLIP']._serialized_start=253
+  _globals['_MERKATORSPOILAGEREFLIP']._serialized_end=293
+  _globals['_MERKATORSPOILCHOOSE']._serialized_start=296
+  _globals['_MERKATORSPOILCHOOSE']._serialized_end=431
+  _globals['_MERKATORFULFIL']._serialized_start=433
+  _globals['_MERKATORFULFIL']._serialized_end=481
+  _globals['_MERKATORTRADEINPUT']._serialized_start=484
+  _globals['_MERKATORTRADEINPUT']._serialized_end=635
+  _globals['_MERKATORJOIN']._serialized_start=637
+  _globals['_MERKATORJOIN']._serialized_end=665
+  _globals['_MERKATORPERMITJOIN']._serialized_start=667
+  _globals['_MERKATORPERMITJOIN']._serialized_end=702
+  _globals['_MERKATORFINALPLACE']._serialized_start=704
+  _globals['_MERKATORFINALPLACE']._serialized_end=766
+  _globals['_MERKATORACTION']._serialized_start=769
+  _globals['_MERKATORACTION']._serialized_end=1335
+  _globals['_MERKATORGOODCOUNT']._serialized_start=1337
+  _globals['_MERKATORGOODCOUNT']._serialized_end=1413
+  _globals['_MERKATORCONTRACT']._serialized_start=1416
+  _globals['_MERKATORCONTRACT']._serialized_end=1577
+  _globals['_MERKATORHELDCONTRACT']._serialized_start=1579
+  _globals['_MERKATORHELDCONTRACT']._serialized_end=1680
+  _globals['_MERKATORBONUSCARD']._serialized_start=1683
+  _globals['_MERKATORBONUSCARD']._serialized_end=1820
+  _globals['_MERKATORBUILDING']._serialized_start=1822
+  _globals['_MERKATORBUILDING']._serialized_end=1918
+  _globals['_MERKATORBONUSSLOT']._serialized_start=1920
+  _globals['_MERKATORBONUSSLOT']._serialized_end=2000
+  _globals['_MERKATORBUILDINGSLOT']._serialized_start=2002
+  _globals['_MERKATORBUILDINGSLOT']._serialized_end=2084
+  _globals['_MERKATORPILE']._serialized_start=2086
+  _globals['_MERKATORPILE']._serialized_end=2175
+  _globals['_MERKATORTIMEMARKER']._serialized_start=2177
+  _globals['_MERKATORTIMEMARKER']._serialized_end=2242
+  _globals['_MERKATORMAPCUBES']._serialized_start=2245
+  _globals['_MERKATORMAPCUBES']._serialized_end=2374
+  _globals['_MERKATORPLAYER']._serialized_start=2377
+  _globals['_MERKATORPLAYER']._serialized_end=2659
+  _globals['_MERKATORVIEW']._serialized_start=2662
+  _globals['_MERKATORVIEW']._serialized_end=3716
 # @@protoc_insertion_point(module_scope)
