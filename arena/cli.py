@@ -10,6 +10,11 @@ import typer
 COMMAND_MODULES = [
     "arena.commands.games",
     "arena.commands.match",
+    "arena.commands.submit",
+    "arena.commands.bots",
+    "arena.commands.tournament",
+    "arena.commands.leaderboard",
+    "arena.commands.replay",
 ]
 
 app = typer.Typer(help="Bots in any language play board and card games over gRPC.",

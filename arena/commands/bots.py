@@ -1,0 +1,37 @@
+"""``arena bots``: the registered bots and their versions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from arena.commands import fail
+from arena.commands.database import db_option, open_or_fail
+from arena.storage import bots as stored_bots
+from arena.storage.database import StorageError
+
+
+def list_bots(db: Path = db_option()) -> None:
+    """List every registered bot version, oldest first."""
+    database = open_or_fail(db, create=False)
+    try:
+        with database.read() as session:
+            versions = stored_bots.all_versions(session)
+    except StorageError as exc:
+        fail(str(exc))
+    finally:
+        database.close()
+    table = Table("bot", "version", "content hash", "games", "runs from", "registered (UTC)")
+    for entry in versions:
+        version = entry.version
+        table.add_row(entry.bot.name, version.version, version.content_hash[:12],
+                      ", ".join(version.games), version.address or version.directory or "",
+                      version.created_at.strftime("%Y-%m-%d %H:%M"))
+    Console(highlight=False).print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("bots")(list_bots)

@@ -1,0 +1,3 @@
+"""The arena's SQLite storage: tables (``models``), opening and migrating the file
+(``database``, ``migrations``), and the operations the commands need (``bots``, ``games``,
+``tournaments``)."""

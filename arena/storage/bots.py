@@ -1,0 +1,103 @@
+"""Bots and their versions: registering, finding, and turning a stored version back into a
+``BotSpec`` the referee can start."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlmodel import Session, col, select
+
+from arena.manifest import BotSpec
+from arena.storage.models import Bot, BotVersion
+
+# Not part of a bot's code: caches and installed dependencies (their lock files are hashed).
+_IGNORED_PARTS = {"__pycache__", "node_modules", ".git", ".mypy_cache", ".pytest_cache"}
+
+
+class UnknownBotError(LookupError):
+    """No registered bot of that name; ``str(exc)`` is one line."""
+
+
+@dataclass(frozen=True)
+class RegisteredVersion:
+    bot: Bot
+    version: BotVersion
+
+    @property
+    def label(self) -> str:
+        """``name@version#hash``: bot.toml's version plus the start of the content hash, since
+        changed code under an unchanged bot.toml version is a new version too."""
+        return f"{self.bot.name}@{self.version.version}#{self.version.content_hash[:8]}"
+
+
+def directory_hash(directory: Path) -> str:
+    """sha256 over the relative path and content of every file of a bot directory."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
+        relative = path.relative_to(directory)
+        if _IGNORED_PARTS.intersection(relative.parts) or path.suffix == ".pyc":
+            continue
+        digest.update(relative.as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def remote_hash(address: str, version: str) -> str:
+    return hashlib.sha256(f"remote:{address}:{version}".encode()).hexdigest()
+
+
+def register(session: Session, spec: BotSpec, content_hash: str) -> tuple[RegisteredVersion, bool]:
+    """Store ``spec`` as a version of its bot unless the same content is already registered;
+    return the version and whether it is new."""
+    bot = session.exec(select(Bot).where(Bot.name == spec.name)).first()
+    if bot is None:
+        bot = Bot(name=spec.name)
+        session.add(bot)
+        session.flush()
+    existing = session.exec(select(BotVersion).where(
+        BotVersion.bot_id == bot.id, BotVersion.content_hash == content_hash)).first()
+    if existing is not None:
+        return RegisteredVersion(bot, existing), False
+    version = BotVersion(
+        bot_id=bot.id, version=spec.version, content_hash=content_hash,
+        directory=str(spec.directory) if spec.directory else None,
+        command=list(spec.command) if spec.command else None, address=spec.address,
+        games=list(spec.games), env=dict(spec.env))
+    session.add(version)
+    session.flush()
+    return RegisteredVersion(bot, version), True
+
+
+def latest_version(session: Session, name: str) -> RegisteredVersion:
+    """The newest version of the bot called ``name``."""
+    bot = session.exec(select(Bot).where(Bot.name == name)).first()
+    if bot is None:
+        known = ", ".join(session.exec(select(Bot.name).order_by(Bot.name))) or "none"
+        raise UnknownBotError(f"unknown bot {name!r} (registered: {known})")
+    version = session.exec(select(BotVersion).where(BotVersion.bot_id == bot.id)
+                           .order_by(col(BotVersion.id).desc())).first()
+    assert version is not None, "a bot is only ever stored with a version"
+    return RegisteredVersion(bot, version)
+
+
+def all_versions(session: Session) -> list[RegisteredVersion]:
+    rows = session.exec(select(Bot, BotVersion).join(BotVersion, BotVersion.bot_id == Bot.id)
+                        .order_by(Bot.name, BotVersion.id))
+    return [RegisteredVersion(bot, version) for bot, version in rows]
+
+
+def versions_by_id(session: Session, ids: list[int]) -> dict[int, RegisteredVersion]:
+    rows = session.exec(select(Bot, BotVersion).join(BotVersion, BotVersion.bot_id == Bot.id)
+                        .where(col(BotVersion.id).in_(ids)))
+    return {version.id: RegisteredVersion(bot, version) for bot, version in rows}
+
+
+def to_spec(registered: RegisteredVersion) -> BotSpec:
+    version = registered.version
+    return BotSpec(
+        name=registered.bot.name, version=version.version, games=tuple(version.games),
+        directory=Path(version.directory) if version.directory else None,
+        command=tuple(version.command) if version.command else None,
+        address=version.address, env=dict(version.env))

@@ -1,0 +1,171 @@
+"""Open the arena's SQLite file.
+
+Every write transaction starts with ``BEGIN IMMEDIATE`` (SQLAlchemy's SQLite recipe: the driver's
+own transaction handling is switched off and we emit BEGIN ourselves). With the default deferred
+BEGIN, concurrent writers from several processes silently lost rating updates; IMMEDIATE takes the
+write lock before reading, so read-modify-write (Elo) is serialised. WAL with synchronous=NORMAL:
+readers never block the writer, and a committed transaction survives a killed process.
+
+A file is checked read-only before anything is written to it, so a corrupt or foreign file is
+reported and left untouched.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlmodel import Session
+
+from arena.storage import migrations
+
+DEFAULT_PATH = Path("arena.db")
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_BUSY_SECONDS = 60.0
+_READ_ONLY_OPTION = "arena_read_only"
+
+
+class StorageError(Exception):
+    """The database cannot be used; ``str(exc)`` is one line naming the file."""
+
+
+def _inspect(path: Path) -> int | None:
+    """Schema version of an existing arena database, None for an empty file; raises StorageError
+    for anything else. Opens the file read-only."""
+    if not path.is_file():
+        raise StorageError(f"{path}: not a regular file")
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise StorageError(f"{path}: cannot read: {exc.strerror}") from None
+    if not header:
+        return None
+    if header != _SQLITE_HEADER:
+        raise StorageError(f"{path}: not an SQLite database (corrupt, or another kind of file)")
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+            tables = {row[0] for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not tables:
+                return None
+            if application_id != migrations.APPLICATION_ID or "schema_version" not in tables:
+                raise StorageError(f"{path}: an SQLite database of another program, "
+                                   "not an arena database")
+            row = connection.execute("SELECT version FROM schema_version").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(f"{path}: unreadable database: {exc}") from None
+    if row is None:
+        raise StorageError(f"{path}: arena database without a schema version (damaged)")
+    if row[0] > migrations.CURRENT_VERSION:
+        raise StorageError(f"{path}: written by a newer arena (schema {row[0]}, this arena "
+                           f"knows up to {migrations.CURRENT_VERSION})")
+    return row[0]
+
+
+def _make_engine(path: Path) -> Engine:
+    engine = create_engine(f"sqlite:///{path}",
+                           connect_args={"timeout": _BUSY_SECONDS, "check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, below
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
+        read_only = connection.get_execution_options().get(_READ_ONLY_OPTION, False)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+    return engine
+
+
+class Database:
+    """An open arena database; ``write()`` and ``read()`` give sessions in one transaction."""
+
+    def __init__(self, path: Path, engine: Engine) -> None:
+        self.path = path
+        self.engine = engine
+        self._reader = engine.execution_options(**{_READ_ONLY_OPTION: True})
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """One write transaction (BEGIN IMMEDIATE): committed on success, rolled back on error."""
+        with self._errors(), Session(self.engine, expire_on_commit=False) as session:
+            with session.begin():
+                yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with self._errors(), Session(self._reader, expire_on_commit=False) as session:
+            with session.begin():
+                yield session
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except IntegrityError:
+            raise  # a constraint the caller relies on (e.g. a game recorded twice)
+        except DBAPIError as exc:
+            raise StorageError(f"{self.path}: database error: {exc.orig}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def open_database(path: Path, *, create: bool) -> Database:
+    """Open (and with ``create``, create or migrate) the arena database at ``path``.
+
+    Without ``create`` a missing or empty file is an error, and nothing is written."""
+    if path.exists():
+        version = _inspect(path)
+    elif not create:
+        raise StorageError(f"{path}: no arena database here (submit a bot or run a tournament "
+                           "first, or pass --db PATH)")
+    elif not path.parent.is_dir():
+        raise StorageError(f"{path}: cannot create the database: directory {path.parent} "
+                           "does not exist")
+    else:
+        version = None
+    if version is None and not create:
+        raise StorageError(f"{path}: empty database (submit a bot or run a tournament first)")
+    if version is not None and version < migrations.CURRENT_VERSION and not create:
+        raise StorageError(f"{path}: schema {version} needs an upgrade; run a command that "
+                           "writes (arena submit, arena tournament) to migrate it")
+    existed = path.exists()
+    database = Database(path, _make_engine(path))
+    try:
+        if version != migrations.CURRENT_VERSION:
+            with database.engine.begin() as connection:
+                if version is None:
+                    migrations.create_schema(connection)
+                else:
+                    migrations.migrate(connection, version)
+        else:
+            with database.engine.connect():
+                pass  # applies the connection settings, surfaces an unwritable file now
+    except (DBAPIError, StorageError) as exc:
+        database.close()
+        if not existed:
+            _remove_new_file(path)
+        detail = exc.orig if isinstance(exc, DBAPIError) else exc
+        raise StorageError(f"{path}: cannot open the database for writing: {detail}") from None
+    return database
+
+
+def _remove_new_file(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)

@@ -1,0 +1,125 @@
+"""The tables. Raw results (bots, versions, tournaments, games, seats) are the truth; the Elo
+tables (``elo_rating``, ``rating_history``) are derived and can be recomputed from the games."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
+from sqlmodel import Field, SQLModel
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class SchemaVersion(SQLModel, table=True):
+    __tablename__ = "schema_version"
+    id: int = Field(default=1, primary_key=True)
+    version: int
+
+
+class Bot(SQLModel, table=True):
+    __tablename__ = "bot"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True)
+    created_at: datetime = Field(default_factory=utc_now)
+
+
+class BotVersion(SQLModel, table=True):
+    """One submitted version of a bot: its manifest and the hash of its directory's content."""
+
+    __tablename__ = "bot_version"
+    __table_args__ = (UniqueConstraint("bot_id", "content_hash"),)
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", index=True)
+    version: str  # from bot.toml (or the handshake of a remote bot)
+    content_hash: str  # sha256 of the bot directory (or of the address of a remote bot)
+    directory: str | None = None
+    command: list[str] | None = Field(default=None, sa_column=Column(JSON))
+    address: str | None = None
+    games: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    env: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utc_now)
+
+
+class Tournament(SQLModel, table=True):
+    __tablename__ = "tournament"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True)
+    game: str
+    # players, deals, concurrency, move_time, options: everything the schedule and games follow from
+    settings: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    seed: int
+    state: str = "running"  # running | stopped | finished
+    created_at: datetime = Field(default_factory=utc_now)
+    finished_at: datetime | None = None
+
+
+class TournamentEntrant(SQLModel, table=True):
+    __tablename__ = "tournament_entrant"
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    position: int = Field(primary_key=True)  # the order the schedule is built from
+    bot_version_id: int = Field(foreign_key="bot_version.id")
+
+
+class GameRecord(SQLModel, table=True):
+    """One played game. ``status`` is "finished" (rated) or "voided" (a fault on the arena's side:
+    kept for the record, not rated, re-run with the same seed)."""
+
+    __tablename__ = "game"
+    __table_args__ = (
+        # A scheduled game is finished at most once, even with two processes resuming at once.
+        Index("game_finished_once", "tournament_id", "schedule_key", unique=True,
+              sqlite_where=text("status = 'finished'")),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id", index=True)
+    schedule_key: str | None = None
+    pod: str  # games sharing entrants and deals; the batch fit's bootstrap resamples whole pods
+    game: str = Field(index=True)
+    rules_version: str
+    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    seed: int
+    num_players: int
+    status: str
+    actions: list[int] = Field(sa_column=Column(JSON, nullable=False))
+    termination: str  # "completed", "forfeit: ..." or the void reason
+    duration: float
+    finished_at: datetime = Field(default_factory=utc_now)
+
+
+class SeatRecordRow(SQLModel, table=True):
+    __tablename__ = "seat"
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    seat: int = Field(primary_key=True)
+    bot_version_id: int = Field(foreign_key="bot_version.id", index=True)
+    score: float
+    rank: int
+    outcome: str  # FINISHED | ILLEGAL | TIMEOUT | CRASH
+    reason: str
+    time_used: float
+    decisions: int
+
+
+class EloRating(SQLModel, table=True):
+    """Current Elo of a bot version in one game type (derived)."""
+
+    __tablename__ = "elo_rating"
+    game: str = Field(primary_key=True)
+    bot_version_id: int = Field(foreign_key="bot_version.id", primary_key=True)
+    rating: float
+    games: int
+
+
+class RatingHistory(SQLModel, table=True):
+    """Every Elo update; ids follow the commit order, which is the order games were rated in."""
+
+    __tablename__ = "rating_history"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    game: str
+    bot_version_id: int = Field(foreign_key="bot_version.id")
+    before: float
+    after: float

@@ -1,0 +1,63 @@
+"""Tournaments: their settings, entrants, state, and which scheduled games are done."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from arena.storage.bots import RegisteredVersion, versions_by_id
+from arena.storage.models import GameRecord, Tournament, TournamentEntrant, utc_now
+
+RUNNING = "running"
+STOPPED = "stopped"
+FINISHED = "finished"
+
+
+class UnknownTournamentError(LookupError):
+    """No tournament of that name; ``str(exc)`` is one line."""
+
+
+def create(session: Session, name: str, game: str, seed: int, settings: dict[str, Any],
+           entrants: list[RegisteredVersion]) -> Tournament:
+    tournament = Tournament(name=name, game=game, seed=seed, settings=settings)
+    session.add(tournament)
+    session.flush()
+    for position, entrant in enumerate(entrants):
+        session.add(TournamentEntrant(tournament_id=tournament.id, position=position,
+                                      bot_version_id=entrant.version.id))
+    return tournament
+
+
+def by_name(session: Session, name: str) -> Tournament:
+    tournament = session.exec(select(Tournament).where(Tournament.name == name)).first()
+    if tournament is None:
+        known = ", ".join(session.exec(select(Tournament.name).order_by(Tournament.id))) or "none"
+        raise UnknownTournamentError(f"unknown tournament {name!r} (known: {known})")
+    return tournament
+
+
+def name_taken(session: Session, name: str) -> bool:
+    return session.exec(select(Tournament.id).where(Tournament.name == name)).first() is not None
+
+
+def entrants(session: Session, tournament_id: int) -> list[RegisteredVersion]:
+    ids = list(session.exec(select(TournamentEntrant.bot_version_id)
+                            .where(TournamentEntrant.tournament_id == tournament_id)
+                            .order_by(TournamentEntrant.position)))
+    found = versions_by_id(session, ids)
+    return [found[i] for i in ids]
+
+
+def finished_keys(session: Session, tournament_id: int) -> set[str]:
+    return set(session.exec(select(GameRecord.schedule_key).where(
+        GameRecord.tournament_id == tournament_id, GameRecord.status == "finished",
+        col(GameRecord.schedule_key).is_not(None))))
+
+
+def set_state(session: Session, tournament_id: int, state: str) -> None:
+    tournament = session.get(Tournament, tournament_id)
+    assert tournament is not None
+    tournament.state = state
+    tournament.finished_at = utc_now() if state == FINISHED else None
+    session.add(tournament)

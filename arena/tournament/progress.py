@@ -1,0 +1,56 @@
+"""The progress bar of a running tournament: games done, running, failed, and an ETA."""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+
+
+class TournamentProgress:
+    """``done`` counts recorded games; ``failed`` counts games with a forfeit plus voided
+    attempts (voided games are re-run with the same seed)."""
+
+    def __init__(self, name: str, total: int, already_done: int,
+                 console: Console | None = None) -> None:
+        self.running = 0
+        self.forfeits = 0
+        self.voided = 0
+        self._bar = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("running {task.fields[running]}  failed {task.fields[failed]}"),
+            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+            console=console, transient=False)
+        self._task = self._bar.add_task(name, total=total, completed=already_done,
+                                        running=0, failed="0")
+
+    def __enter__(self) -> TournamentProgress:
+        self._bar.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self._bar.stop()
+
+    def game_started(self) -> None:
+        self.running += 1
+        self._refresh()
+
+    def game_ended(self, *, recorded: bool, forfeit: bool, voided: bool) -> None:
+        """``recorded`` False: another process had recorded the game first (still done)."""
+        self.running -= 1
+        self.forfeits += forfeit and recorded and not voided
+        self.voided += voided
+        self._refresh(advance=0 if voided else 1)
+
+    def game_abandoned(self) -> None:
+        self.running -= 1
+        self._refresh()
+
+    def _refresh(self, advance: int = 0) -> None:
+        failed = f"{self.forfeits + self.voided}"
+        if self.voided:
+            failed += f" ({self.voided} voided, re-run)"
+        self._bar.update(self._task, advance=advance, running=self.running, failed=failed)

@@ -1,0 +1,129 @@
+"""Play a tournament's remaining games, C at once, recording each finished game (with its Elo
+updates) in one transaction as soon as it ends.
+
+Ctrl-C (or SIGTERM) cancels the running games; they are abandoned, not recorded, and the
+tournament is marked "stopped" so ``arena tournament --resume`` continues it. A voided game (a
+fault on the arena's side) is recorded as voided and re-run with the same seed, up to
+``VOID_ATTEMPTS`` times per run; a game still voided after that is left for a resume.
+"""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import dataclass
+from functools import partial
+
+import trio
+from rich.console import Console
+
+from arena.match import Outcome, TimeControl, play_match
+from arena.storage import tournaments
+from arena.storage.bots import to_spec
+from arena.storage.database import Database
+from arena.storage.games import record_game
+from arena.storage.models import Tournament
+from arena.tournament.progress import TournamentProgress
+from arena.tournament.schedule import ScheduledGame, build_schedule
+
+VOID_ATTEMPTS = 3
+
+
+@dataclass
+class RunSummary:
+    total: int
+    done: int  # finished games recorded for this tournament, including earlier runs
+    stopped: bool  # interrupted by Ctrl-C / SIGTERM
+    voided: int  # voided attempts during this run
+
+    @property
+    def complete(self) -> bool:
+        return self.done == self.total
+
+
+def _load(database: Database, tournament_id: int) -> tuple[Tournament, list, set[str]]:
+    with database.read() as session:
+        tournament = session.get(Tournament, tournament_id)
+        assert tournament is not None
+        return (tournament, tournaments.entrants(session, tournament_id),
+                tournaments.finished_keys(session, tournament_id))
+
+
+def _set_state(database: Database, tournament_id: int, state: str) -> None:
+    with database.write() as session:
+        tournaments.set_state(session, tournament_id, state)
+
+
+def _finish(database: Database, tournament_id: int, total: int) -> int:
+    """Mark the tournament finished or stopped; return how many of its games are done."""
+    with database.write() as session:
+        done = len(tournaments.finished_keys(session, tournament_id))
+        tournaments.set_state(session, tournament_id,
+                              tournaments.FINISHED if done == total else tournaments.STOPPED)
+    return done
+
+
+async def run_tournament(database: Database, tournament_id: int,
+                         progress_console: Console | None = None) -> RunSummary:
+    """Play every scheduled game of the tournament that is not recorded as finished yet."""
+    tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
+    settings = tournament.settings
+    schedule = build_schedule(len(entrants), settings["players"], settings["deals"],
+                              tournament.seed)
+    pending = [game for game in schedule if game.key not in done_keys]
+    specs = [to_spec(entrant) for entrant in entrants]
+    version_ids = [entrant.version.id for entrant in entrants]
+    time_control = TimeControl(move_seconds=settings["move_time"])
+    done = len(schedule) - len(pending)
+    voided = 0
+    stopped = False
+    await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
+
+    with TournamentProgress(tournament.name, len(schedule), done, progress_console) as progress:
+
+        async def play(scheduled: ScheduledGame) -> None:
+            nonlocal voided
+            seat_versions = [version_ids[position] for position in scheduled.seats]
+            for _ in range(VOID_ATTEMPTS):
+                progress.game_started()
+                try:
+                    record = await play_match(
+                        tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
+                        options=settings.get("options") or None, time_control=time_control)
+                except trio.Cancelled:
+                    progress.game_abandoned()
+                    raise
+                game_id = await trio.to_thread.run_sync(partial(
+                    record_game, database, record, seat_versions,
+                    pod=f"{tournament_id}/{scheduled.pod}", tournament_id=tournament_id,
+                    schedule_key=scheduled.key))
+                # game_id None: another process resuming this tournament recorded it first
+                progress.game_ended(
+                    recorded=game_id is not None, voided=record.voided,
+                    forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats))
+                if record.voided:
+                    voided += 1
+                    continue
+                return
+
+        async def worker(queue) -> None:  # type: ignore[no-untyped-def]
+            for scheduled in queue:  # shared iterator: each game goes to exactly one worker
+                await play(scheduled)
+
+        async def stop_on_signal(scope: trio.CancelScope) -> None:
+            nonlocal stopped
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for _ in signals:
+                    stopped = True
+                    scope.cancel()
+                    return
+
+        async with trio.open_nursery() as outer:
+            outer.start_soon(stop_on_signal, outer.cancel_scope)
+            async with trio.open_nursery() as workers:
+                queue = iter(pending)
+                for _ in range(min(settings["concurrency"], len(pending))):
+                    workers.start_soon(worker, queue)
+            outer.cancel_scope.cancel()
+
+    done = await trio.to_thread.run_sync(_finish, database, tournament_id, len(schedule))
+    return RunSummary(total=len(schedule), done=done, stopped=stopped, voided=voided)
