@@ -83,9 +83,9 @@ class PlayActions(Sequence[Play]):
 
     __slots__ = ("_segments", "_total")
 
-    def __init__(self, segments: list[Segment]) -> None:
+    def __init__(self, segments: list[Segment], total: int) -> None:
         self._segments = segments
-        self._total = sum(seg.count for seg in segments)
+        self._total = total
 
     def __len__(self) -> int:
         return self._total

@@ -60,7 +60,7 @@ class OregonState(GameState):
         s.phase = DecisionKind.PLACE_START_TILE
         s.in_extra = False
         s.end_triggered = False
-        s._options = None
+        s._options, s._count = None, 0
         return s
 
     @classmethod
@@ -110,7 +110,7 @@ class OregonState(GameState):
         s.coal_stack, s.gold_stack = self.coal_stack.copy(), self.gold_stack.copy()
         s.round, s.active, s.phase = self.round, self.active, self.phase
         s.in_extra, s.end_triggered = self.in_extra, self.end_triggered
-        s._options = self._options
+        s._options, s._count = self._options, self._count
         return s
 
     # --- the contract -------------------------------------------------------------------------
@@ -131,7 +131,7 @@ class OregonState(GameState):
             return ()
         options = self._current_options()
         if self.phase is _PLAY:
-            return PlayActions(options)
+            return PlayActions(options, self._count)
         if self.phase is DecisionKind.PLACE_START_TILE:
             return tuple(PlaceStartTile(*data.row_col(sp)) for sp in options)
         if self.phase is DecisionKind.USE_EXTRA_TURN:
@@ -196,14 +196,17 @@ class OregonState(GameState):
         """Raw options of the pending decision, cached until the state changes: PLAY segments,
         spaces, bools, card-index pairs or deck indices."""
         if self._options is None:
-            self._options = self._compute_options()
+            self._set_options(self._compute_options())
         return self._options
 
+    def _set_options(self, options: list) -> None:
+        self._options = options
+        self._count = sum(seg.count for seg in options) if self.phase is _PLAY else len(options)
+
     def _option_count(self) -> int:
-        options = self._current_options()
-        if self.phase is _PLAY:
-            return sum(seg.count for seg in options)
-        return len(options)
+        if self._options is None:
+            self._set_options(self._compute_options())
+        return self._count
 
     def _compute_options(self) -> list:
         phase, a = self.phase, self.active
@@ -259,7 +262,8 @@ class OregonState(GameState):
         self.in_extra = False
         segments = self._play_segments(seat)
         if segments:
-            self.phase, self._options = _PLAY, segments
+            self.phase = _PLAY
+            self._set_options(segments)
         else:
             self.phase = DecisionKind.DISCARD_WHEN_STUCK
 
