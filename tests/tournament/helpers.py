@@ -1,0 +1,81 @@
+"""Running the real ``arena`` CLI against a real SQLite file, and looking into that file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from arena.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_BOTS = ROOT / "sample_bots"
+
+
+def run_cli(*args: str) -> "CliRunner.invoke":  # type: ignore[valid-type]
+    """The arena CLI in this process (fast); result has exit_code, stdout, stderr."""
+    return CliRunner().invoke(app, list(args))
+
+
+def start_cli(*args: str) -> subprocess.Popen:
+    """The arena CLI as a separate process (for kill and concurrency tests)."""
+    return subprocess.Popen([sys.executable, "-c", "from arena.cli import main; main()", *args],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def renamed_bot(source: Path, target: Path, name: str) -> Path:
+    """A copy of a sample bot under another name: one more real entrant."""
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
+    manifest = target / "bot.toml"
+    lines = manifest.read_text().splitlines()
+    manifest.write_text("\n".join(f'name = "{name}"' if line.startswith("name") else line
+                                  for line in lines) + "\n")
+    return target
+
+
+def query(db: Path, sql: str, *params: object) -> list[tuple]:
+    with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as connection:
+        return connection.execute(sql, params).fetchall()
+
+
+def snapshot(db: Path) -> list[str] | None:
+    """The database's whole content as SQL (None if there is no file), read-only."""
+    if not db.exists():
+        return None
+    try:
+        with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as connection:
+            return list(connection.iterdump())
+    except sqlite3.DatabaseError:
+        return [db.read_bytes().hex()]
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (bots run in their own sessions, but are its children)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, stack = [], [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def kill_groups(pids: list[int]) -> None:
+    for pid in pids:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -1,0 +1,183 @@
+import multiprocessing
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from arena.match import Outcome
+from arena.storage import bots, migrations, tournaments
+from arena.storage.database import StorageError, open_database
+from arena.storage.games import (finished_game_results, record_game, recomputed_elo,
+                                 stored_elo)
+from arena.storage.models import Bot, GameRecord, RatingHistory, SeatRecordRow
+from tests.tournament.records import match_record, random_ranks, register_bots
+
+
+def test_new_database_uses_wal_and_is_stamped(tmp_path: Path):
+    path = tmp_path / "arena.db"
+    open_database(path, create=True).close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert raw.execute("PRAGMA application_id").fetchone()[0] == migrations.APPLICATION_ID
+        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 1
+    open_database(path, create=False).close()
+
+
+def test_write_transactions_take_the_write_lock_before_their_first_read(tmp_path: Path):
+    database = open_database(tmp_path / "arena.db", create=True)
+    other = sqlite3.connect(tmp_path / "arena.db", timeout=0, isolation_level=None)
+    with database.write() as session:
+        session.exec(select(Bot)).all()
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+    with database.read() as session:
+        session.exec(select(Bot)).all()
+        other.execute("BEGIN IMMEDIATE")  # reads do not lock writers out
+        other.execute("ROLLBACK")
+    database.close()
+
+
+def test_missing_database_is_not_created_for_reading(tmp_path: Path):
+    with pytest.raises(StorageError, match="no arena database"):
+        open_database(tmp_path / "arena.db", create=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"this is not a database at all" * 10, "not an SQLite database"),
+    (b"SQLite format 3\x00" + bytes(range(256)) * 8, "unreadable database"),
+])
+def test_corrupt_file_is_reported_and_left_alone(tmp_path: Path, content: bytes, message: str):
+    path = tmp_path / "arena.db"
+    path.write_bytes(content)
+    with pytest.raises(StorageError, match=message):
+        open_database(path, create=True)
+    assert path.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["arena.db"]
+
+
+def test_foreign_database_is_reported_and_left_alone(tmp_path: Path):
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    before = path.read_bytes()
+    with pytest.raises(StorageError, match="another program"):
+        open_database(path, create=True)
+    assert path.read_bytes() == before
+
+
+def test_newer_schema_is_refused(tmp_path: Path):
+    path = tmp_path / "arena.db"
+    open_database(path, create=True).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(StorageError, match="newer arena"):
+        open_database(path, create=True)
+
+
+@pytest.mark.parametrize("where", ["missing/arena.db", "afile/arena.db"])
+def test_unwritable_path_is_reported(tmp_path: Path, where: str):
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(StorageError, match="cannot create"):
+        open_database(tmp_path / where, create=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_migration_upgrades_an_old_file_keeping_its_data(tmp_path: Path, monkeypatch):
+    path = tmp_path / "arena.db"
+    database = open_database(path, create=True)
+    register_bots(database, ["keeper"])
+    database.close()
+
+    def add_note_column(connection) -> None:
+        connection.exec_driver_sql("ALTER TABLE bot ADD COLUMN note TEXT DEFAULT 'migrated'")
+
+    monkeypatch.setattr(migrations, "CURRENT_VERSION", 2)
+    monkeypatch.setattr(migrations, "MIGRATIONS", {1: add_note_column})
+    with pytest.raises(StorageError, match="needs an upgrade"):
+        open_database(path, create=False)
+    open_database(path, create=True).close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+        assert raw.execute("SELECT name, note FROM bot").fetchall() == [("keeper", "migrated")]
+
+
+def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):
+    database = open_database(tmp_path / "arena.db", create=True)
+    ids = register_bots(database, ["a", "b", "c"])
+    game_id = record_game(database, match_record([2, 1, 3], [Outcome.FINISHED,
+                                                             Outcome.FINISHED, Outcome.CRASH]),
+                          ids, pod="t/0+1+2", tournament_id=None, schedule_key=None)
+    with database.read() as session:
+        seats = session.exec(select(SeatRecordRow).where(SeatRecordRow.game_id == game_id)).all()
+        assert [(s.bot_version_id, s.rank, s.outcome) for s in seats] == [
+            (ids[0], 2, "FINISHED"), (ids[1], 1, "FINISHED"), (ids[2], 3, "CRASH")]
+        history = session.exec(select(RatingHistory)).all()
+        assert {h.bot_version_id: round(h.after - h.before, 4) for h in history} == {
+            ids[0]: 0.0, ids[1]: 16.0, ids[2]: -16.0}
+        assert stored_elo(session, "oregon") == recomputed_elo(session, "oregon")
+        [result] = finished_game_results(session, "oregon")
+        assert result.seats[2].forfeit == "CRASH" and result.pod == "t/0+1+2"
+    database.close()
+
+
+def test_voided_games_are_kept_but_not_rated(tmp_path: Path):
+    database = open_database(tmp_path / "arena.db", create=True)
+    ids = register_bots(database, ["a", "b"])
+    record_game(database, match_record([1, 2], voided=True), ids, pod="p")
+    with database.read() as session:
+        assert session.exec(select(GameRecord.status)).all() == ["voided"]
+        assert session.exec(select(RatingHistory)).all() == []
+        assert finished_game_results(session, "oregon") == []
+    database.close()
+
+
+def test_a_scheduled_game_is_recorded_once(tmp_path: Path):
+    database = open_database(tmp_path / "arena.db", create=True)
+    ids = register_bots(database, ["a", "b"])
+    with database.write() as session:
+        entrants = bots.all_versions(session)
+        tournament_id = tournaments.create(session, "t", "oregon", 1, {}, entrants).id
+    first = record_game(database, match_record([1, 2]), ids, pod="p",
+                        tournament_id=tournament_id, schedule_key="k")
+    again = record_game(database, match_record([2, 1]), ids, pod="p",
+                        tournament_id=tournament_id, schedule_key="k")
+    assert first is not None and again is None
+    with database.read() as session:
+        assert len(session.exec(select(GameRecord)).all()) == 1
+        assert len(session.exec(select(RatingHistory)).all()) == 2
+    database.close()
+
+
+def _write_games(path: str, ids: list[int], seed: int, count: int) -> None:
+    database = open_database(Path(path), create=True)
+    rng = random.Random(seed)
+    for number in range(count):
+        seats = rng.sample(ids, 3)
+        record_game(database, match_record(random_ranks(rng, 3), seed=number), seats,
+                    pod=f"{seed}/{number % 7}")
+    database.close()
+
+
+def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path):
+    path = tmp_path / "arena.db"
+    database = open_database(path, create=True)
+    ids = register_bots(database, ["a", "b", "c", "d"])
+    database.close()
+    spawn = multiprocessing.get_context("spawn")
+    workers = [spawn.Process(target=_write_games, args=(str(path), ids, seed, 150))
+               for seed in (1, 2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+        assert worker.exitcode == 0
+    database = open_database(path, create=False)
+    with database.read() as session:
+        assert len(session.exec(select(GameRecord)).all()) == 300
+        assert len(session.exec(select(RatingHistory)).all()) == 900
+        stored, recomputed = stored_elo(session, "oregon"), recomputed_elo(session, "oregon")
+    assert stored == pytest.approx(recomputed, abs=1e-9)
+    database.close()
