@@ -46,6 +46,7 @@ def _listen_address(workdir: Path, seat: int) -> str:
     """A Unix socket in the match's private directory, or TCP loopback where that cannot be."""
     path = workdir / f"seat{seat}.sock"
     if hasattr(socket, "AF_UNIX") and len(str(path)) <= _UNIX_PATH_MAX:
+        path.unlink(missing_ok=True)  # a bot's earlier socket: Node refuses to bind over it
         return f"unix:{path}"
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))

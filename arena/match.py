@@ -20,7 +20,7 @@ import shutil
 import tempfile
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -289,9 +289,12 @@ class _Referee:
 
 async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
                      options: Mapping | None = None, time_control: TimeControl = TimeControl(),
-                     observer: MatchObserver | None = None) -> MatchRecord:
+                     observer: MatchObserver | None = None,
+                     ready_gate: Callable[[], Awaitable[None]] | None = None) -> MatchRecord:
     """Play one game; never raises for a bot's misbehaviour (see the module's failure policy).
-    Raises MatchSetupError before starting anything if the game cannot be set up."""
+    Raises MatchSetupError before starting anything if the game cannot be set up.
+    ``ready_gate`` is awaited once every bot is ready, before StartGame (the benchmark uses it to
+    start several matches' play at the same moment)."""
     began = time.perf_counter()
     try:
         engine = get_game(game)
@@ -305,6 +308,8 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
         async with AsyncExitStack() as stack:
             try:
                 await referee.start_bots(stack, workdir)
+                if ready_gate is not None:
+                    await ready_gate()
                 await referee.start_game()
                 await referee.play()
                 records = referee.seat_records()

@@ -33,6 +33,7 @@ from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 TOKEN_METADATA_KEY = "x-arena-token"
 
 Choose = Callable[[bot_pb2.DecisionRequest], int]
+Reply = Callable[[bot_pb2.DecisionRequest], bot_pb2.DecisionReply]
 StartHook = Callable[[bot_pb2.StartGameRequest], None]
 EndHook = Callable[[bot_pb2.EndGameRequest], None]
 
@@ -43,11 +44,11 @@ def seeded_random() -> random.Random:
 
 
 class _Servicer(bot_pb2_grpc.BotServicer):
-    def __init__(self, identity: bot_pb2.HandshakeReply, token: str, choose: Choose,
+    def __init__(self, identity: bot_pb2.HandshakeReply, token: str, reply: Reply,
                  on_start: StartHook | None, on_end: EndHook | None) -> None:
         self._identity = identity
         self._token = token
-        self._choose = choose
+        self._reply = reply
         self._on_start = on_start
         self._on_end = on_end
 
@@ -67,8 +68,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
 
     def Decide(self, request, context):
         self._check_token(context)
-        return bot_pb2.DecisionReply(decision_number=request.decision_number,
-                                     action_index=self._choose(request))
+        return self._reply(request)
 
     def EndGame(self, request, context):
         self._check_token(context)
@@ -83,10 +83,18 @@ def _identity_from_manifest(manifest: Path) -> bot_pb2.HandshakeReply:
                                   protocol_version=bot_pb2.PROTOCOL_VERSION_1, games=data["games"])
 
 
-def serve(choose: Choose, *, address: str, token: str = "", manifest: Path = Path("bot.toml"),
+def replying_with(choose: Choose) -> Reply:
+    """The reply function of a bot that only picks an index: it echoes the decision number."""
+    def reply(request: bot_pb2.DecisionRequest) -> bot_pb2.DecisionReply:
+        return bot_pb2.DecisionReply(decision_number=request.decision_number,
+                                     action_index=choose(request))
+    return reply
+
+
+def serve(reply: Reply, *, address: str, token: str = "", manifest: Path = Path("bot.toml"),
           on_start: StartHook | None = None, on_end: EndHook | None = None) -> grpc.Server:
     """Start serving on ``address`` and return the running server (for tests and embedding)."""
-    servicer = _Servicer(_identity_from_manifest(manifest), token, choose, on_start, on_end)
+    servicer = _Servicer(_identity_from_manifest(manifest), token, reply, on_start, on_end)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
     bot_pb2_grpc.add_BotServicer_to_server(servicer, server)
     if not server.add_insecure_port(address):
@@ -99,7 +107,13 @@ def run(choose: Choose, *, on_start: StartHook | None = None, on_end: EndHook | 
         manifest: Path = Path("bot.toml")) -> None:
     """Serve until the arena stops the process. ``choose(request)`` returns the chosen index;
     ``on_start``/``on_end`` optionally see the StartGame and EndGame requests."""
-    server = serve(choose, address=os.environ["ARENA_BOT_ADDRESS"],
+    run_replies(replying_with(choose), on_start=on_start, on_end=on_end, manifest=manifest)
+
+
+def run_replies(reply: Reply, *, on_start: StartHook | None = None,
+                on_end: EndHook | None = None, manifest: Path = Path("bot.toml")) -> None:
+    """Like ``run``, for bots that build the whole DecisionReply (e.g. to add a comment)."""
+    server = serve(reply, address=os.environ["ARENA_BOT_ADDRESS"],
                    token=os.environ.get("ARENA_BOT_TOKEN", ""), manifest=manifest,
                    on_start=on_start, on_end=on_end)
     server.wait_for_termination()

@@ -15,7 +15,7 @@ def games() -> None:
     for name in game_names():
         try:
             game = get_game(name)
-        except ImportError:
+        except (ImportError, AttributeError):
             table.add_row(name, "(engine not installed)", "", "", "")
             continue
         options = ", ".join(f"{k}={v}" for k, v in game.default_options.items())

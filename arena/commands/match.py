@@ -15,10 +15,18 @@ from arena.commands import fail
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
 from arena.match import (MatchObserver, MatchRecord, MatchSetupError, Outcome, TimeControl,
                          play_match)
-from engine.core import EngineError, GameState, OptionValue
+from engine.core import EngineError, Game, GameState, OptionValue
 from engine.registry import get_game
 
 console = Console(highlight=False)
+
+
+def load_game(name: str) -> Game:
+    """The game's engine; an engine that fails to import is reported as one line."""
+    try:
+        return get_game(name)
+    except (ImportError, AttributeError) as exc:
+        raise MatchSetupError(f"the {name} engine cannot be loaded: {exc}") from None
 
 
 def resolve_bot(text: str, game: str) -> BotSpec:
@@ -101,11 +109,11 @@ def match(
 ) -> None:
     """Play one game between bots, one per seat in the order given."""
     try:
-        game = get_game(game).name
+        game = load_game(game).name
         specs = [resolve_bot(text, game) for text in bots]
         options = parse_options(game, option)
         get_game(game).check_setup(len(specs), options)
-    except (ManifestError, MatchSetupError, EngineError, ImportError) as exc:
+    except (ManifestError, MatchSetupError, EngineError) as exc:
         fail(str(exc))
     if move_time <= 0 or bank_time < 0:
         fail("--move-time must be > 0 and --bank-time >= 0")

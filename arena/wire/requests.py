@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.bot.v1 import bot_pb2
 from arena.wire.codec import encode_action, encode_view
+from arena.wire.convert import to_proto
 from engine.core import GameState, OptionValue
 
 if TYPE_CHECKING:
@@ -29,28 +30,46 @@ def options_to_proto(options: Mapping[str, OptionValue]) -> list[bot_pb2.GameOpt
     return messages
 
 
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+# Key of DecisionRequest.legal_actions on the wire: field number, wire type 2 (length-delimited).
+_LEGAL_ACTIONS_KEY = _varint(
+    bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name["legal_actions"].number << 3 | 2)
+
+
 class DecisionEncoder:
-    """Encodes decision requests of one game. Actions are frozen dataclasses that recur across
-    decisions, so their encoded messages are cached."""
+    """Encodes the decision requests of one game, serialized: this is the referee's hot path.
+
+    Actions are frozen dataclasses that recur across decisions, so each one's wire form (as an
+    element of ``legal_actions``) is cached and a request is the serialized rest of the message
+    followed by those elements; protobuf parsers accept a message's fields in any order."""
 
     def __init__(self, game: str) -> None:
         self.game = game
-        self._actions: dict[Any, bot_pb2.Action] = {}
+        self._actions: dict[Any, bytes] = {}
 
-    def _action(self, action: Any) -> bot_pb2.Action:
-        message = self._actions.get(action)
-        if message is None:
-            message = self._actions[action] = encode_action(self.game, action)
-        return message
+    def _action(self, action: Any) -> bytes:
+        wire = self._actions.get(action)
+        if wire is None:
+            body = encode_action(self.game, action).SerializeToString()
+            wire = self._actions[action] = _LEGAL_ACTIONS_KEY + _varint(len(body)) + body
+        return wire
 
     def request(self, game_id: str, number: int, state: GameState, seat: int,
-                legal: Sequence[Any], move_seconds: float,
-                bank_seconds: float) -> bot_pb2.DecisionRequest:
-        return bot_pb2.DecisionRequest(
+                legal: Sequence[Any], move_seconds: float, bank_seconds: float) -> bytes:
+        """A serialized ``DecisionRequest``."""
+        head = bot_pb2.DecisionRequest(
             game_id=game_id, decision_number=number, decision_kind=state.decision_kind,
-            view=encode_view(self.game, state.view(seat)),
-            legal_actions=[self._action(action) for action in legal],
             clock=bot_pb2.Clock(move_seconds=move_seconds, bank_seconds=bank_seconds))
+        to_proto(state.view(seat), getattr(head.view, self.game))
+        return head.SerializeToString() + b"".join(map(self._action, legal))
 
     def end_request(self, game_id: str, state: GameState,
                     records: Sequence[SeatRecord]) -> bot_pb2.EndGameRequest:

@@ -1,0 +1,190 @@
+"""Protocol benchmark: what the referee adds to a bare gRPC round trip, and how fast bots start.
+
+    python -m arena.bench protocol [--game oregon] [--players 4] [--matches 20]
+
+Measures, with the real sample bots over the referee's own transport (Unix sockets):
+* start-to-ready: bot process start until it answers the handshake (random-python, random-node);
+* aggregate decisions/s with ``--concurrent`` matches at once (default 8), counted while all of
+  them are playing (their bots are started first, then all begin together);
+* (a) a bare grpcio unary Decide round trip from a blocking client, cycling through the decision
+  requests of a whole random game, against the random-python bot;
+* (b) the referee's time per decision in sequential matches of random-python bots (engine step,
+  view and action encoding, the trio-bridged call, the bot's reply), and the ratio b / a, which
+  the last line prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+import trio
+
+from arena.bot.v1 import bot_pb2, bot_pb2_grpc
+from arena.botprocess import connect, run_bot
+from arena.client import TOKEN_METADATA_KEY
+from arena.manifest import BotSpec, load_manifest
+from arena.match import MatchObserver, TimeControl, play_match
+from arena.wire.requests import DecisionEncoder
+from engine.core import GameState
+from engine.registry import get_game
+
+SAMPLE_BOTS = Path(__file__).resolve().parents[1] / "sample_bots"
+TIME_CONTROL = TimeControl(move_seconds=5.0)
+
+
+class _Timeline(MatchObserver):
+    """Records when play began and when each decision was applied."""
+
+    def __init__(self) -> None:
+        self.play_started = 0.0
+        self.decision_times: list[float] = []
+
+    def match_started(self, state: GameState, players: Any) -> None:
+        self.play_started = time.perf_counter()
+
+    def decision_made(self, *args: Any) -> None:
+        self.decision_times.append(time.perf_counter())
+
+
+class _Barrier:
+    """Opens when ``parties`` matches have all their bots ready."""
+
+    def __init__(self, parties: int) -> None:
+        self.waiting = parties
+        self.opened = trio.Event()
+        self.opened_at = 0.0
+
+    async def wait(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.opened_at = time.perf_counter()
+            self.opened.set()
+        await self.opened.wait()
+
+
+def typical_requests(game: str, players: int, seed: int) -> list[bot_pb2.DecisionRequest]:
+    """The decision requests of one random game, as the referee sends them."""
+    state = get_game(game).new_game(players, seed)
+    encoder = DecisionEncoder(game)
+    rng = random.Random(seed)
+    requests = []
+    while not state.is_over:
+        legal = state.legal_actions()
+        requests.append(bot_pb2.DecisionRequest.FromString(encoder.request(
+            "bench", len(requests), state, state.current_seat, legal,
+            TIME_CONTROL.move_seconds, 0.0)))
+        state.apply_index(rng.randrange(len(legal)))
+    return requests
+
+
+async def start_to_ready(spec: BotSpec, game: str, times: int) -> list[float]:
+    seconds = []
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as workdir:
+        for attempt in range(times):
+            began = time.perf_counter()
+            async with run_bot(spec, 0, attempt, Path(workdir)) as bot:
+                client, _ = await connect(bot, game, timeout=10.0)
+                seconds.append(time.perf_counter() - began)
+                client.close()
+    return seconds
+
+
+def _blocking_round_trips(address: str, token: str, requests: list[bot_pb2.DecisionRequest],
+                          calls: int) -> float:
+    with grpc.insecure_channel(address) as channel:
+        decide = bot_pb2_grpc.BotStub(channel).Decide
+        metadata = ((TOKEN_METADATA_KEY, token),)
+        for request in requests[:50]:  # warm up
+            decide(request, timeout=5.0, metadata=metadata)
+        began = time.perf_counter()
+        for i in range(calls):
+            decide(requests[i % len(requests)], timeout=5.0, metadata=metadata)
+        return (time.perf_counter() - began) / calls
+
+
+async def bare_round_trip(spec: BotSpec, game: str, requests: list[bot_pb2.DecisionRequest],
+                          calls: int) -> float:
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as workdir:
+        async with run_bot(spec, 0, 1, Path(workdir)) as bot:
+            client, _ = await connect(bot, game, timeout=10.0)
+            client.close()
+            return await trio.to_thread.run_sync(
+                _blocking_round_trips, bot.address, bot.token, requests, calls)
+
+
+async def referee_per_decision(spec: BotSpec, game: str, players: int, matches: int) -> float:
+    play_seconds, decisions = 0.0, 0
+    for seed in range(matches):
+        timeline = _Timeline()
+        record = await play_match(game, [spec] * players, seed, time_control=TIME_CONTROL,
+                                  observer=timeline)
+        assert not record.voided, record.void_reason
+        play_seconds += timeline.decision_times[-1] - timeline.play_started
+        decisions += len(timeline.decision_times)
+    return play_seconds / decisions
+
+
+async def concurrent_throughput(spec: BotSpec, game: str, players: int, concurrent: int,
+                                rounds: int) -> tuple[float, int]:
+    """Decisions/s while ``concurrent`` matches all play: from the moment they begin together
+    until the first of them ends."""
+    window_seconds, window_decisions = 0.0, 0
+    for round_number in range(rounds):
+        barrier = _Barrier(concurrent)
+        timelines = [_Timeline() for _ in range(concurrent)]
+        async with trio.open_nursery() as nursery:
+            for i, timeline in enumerate(timelines):
+                nursery.start_soon(lambda t=timeline, s=round_number * concurrent + i: play_match(
+                    game, [spec] * players, s, time_control=TIME_CONTROL, observer=t,
+                    ready_gate=barrier.wait))
+        window_end = min(t.decision_times[-1] for t in timelines)
+        window_seconds += window_end - barrier.opened_at
+        window_decisions += sum(1 for t in timelines for at in t.decision_times if at <= window_end)
+    return window_decisions / window_seconds, window_decisions
+
+
+async def protocol(args: argparse.Namespace) -> None:
+    python_bot = load_manifest(SAMPLE_BOTS / "random-python")
+    node_bot = load_manifest(SAMPLE_BOTS / "random-node")
+    for spec in (python_bot, node_bot):
+        seconds = await start_to_ready(spec, args.game, args.starts)
+        print(f"start-to-ready {spec.name}: median {statistics.median(seconds) * 1000:.0f} ms, "
+              f"max {max(seconds) * 1000:.0f} ms over {len(seconds)} starts")
+    rate, counted = await concurrent_throughput(python_bot, args.game, args.players,
+                                                args.concurrent, args.rounds)
+    print(f"{args.concurrent} concurrent {args.game} matches ({args.players} random-python bots "
+          f"each): {rate:.0f} decisions/s ({counted} decisions while all were playing)")
+    requests = typical_requests(args.game, args.players, seed=12345)
+    sizes = [r.ByteSize() for r in requests]
+    print(f"typical {args.game} decision request: {statistics.mean(sizes):.0f} bytes on average, "
+          f"{len(requests)} requests of one {args.players}-player game")
+    bare = await bare_round_trip(python_bot, args.game, requests, args.calls)
+    referee = await referee_per_decision(python_bot, args.game, args.players, args.matches)
+    print(f"protocol bare_grpc_round_trip_us={bare * 1e6:.0f} "
+          f"referee_per_decision_us={referee * 1e6:.0f} ratio={referee / bare:.2f}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m arena.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["protocol"])
+    parser.add_argument("--game", default="oregon")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--matches", type=int, default=20, help="sequential matches for (b)")
+    parser.add_argument("--calls", type=int, default=3000, help="bare round trips for (a)")
+    parser.add_argument("--concurrent", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of concurrent matches")
+    parser.add_argument("--starts", type=int, default=10, help="bot starts per sample bot")
+    args = parser.parse_args(argv)
+    trio.run(protocol, args)
+
+
+if __name__ == "__main__":
+    main()
