@@ -149,7 +149,7 @@ class Display:
             self.rows[row] = cells[: col + 1] + [kind] + cells[col + 1 : -1]
             self.occ[row] = (occ & keep) | ((occ & ~keep) << 1) | (1 << (col + 1))
         elif cells[0] == EMPTY:  # the left part moves into the free column 0: no widening
-            self.rows[row] = cells[1:col] + [kind] + cells[col:] + [EMPTY]
+            self.rows[row] = cells[1:col] + [kind] + cells[col:]
             self.occ[row] = ((occ & low) >> 1) | (occ & ~low) | (1 << (col - 1))
         else:  # the left part moves to column -1; renormalising moves everything right by one
             self.rows[row] = cells[:col] + [kind] + cells[col:-1]
@@ -158,6 +158,7 @@ class Display:
                 if r != row:
                     self.rows[r] = [EMPTY] + self.rows[r][:-1]
                     self.occ[r] <<= 1
+            self.width += 1
         self.kinds[row] |= 1 << kind
         self.width = max(self.width, self.occ[row].bit_length())
 
