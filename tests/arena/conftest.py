@@ -31,7 +31,7 @@ def sample_bot(name: str) -> BotSpec:
     return load_manifest(SAMPLE_BOTS / name)
 
 
-def test_bot(name: str) -> BotSpec:
+def misbehaving_bot(name: str) -> BotSpec:
     return load_manifest(TEST_BOTS / name)
 
 

@@ -4,7 +4,8 @@
 
 Each plays random legal actions until its third decision, then: ``sleep`` hangs past any limit,
 ``exit`` quits the process, ``out-of-range`` answers an index past the legal list, ``stale``
-answers with the previous decision number. ``never-ready`` never listens (and starts a grandchild
+answers with the previous decision number. ``slow`` takes 0.15 s over every decision.
+``never-ready`` never listens (and starts a grandchild
 that would outlive it unless the arena stops the whole process group).
 """
 
@@ -27,6 +28,8 @@ decisions = 0
 def choose(request: bot_pb2.DecisionRequest) -> int:
     global decisions
     decisions += 1
+    if mode == "slow":
+        time.sleep(0.15)
     if decisions == MISBEHAVE_AT:
         if mode == "sleep":
             time.sleep(3600)

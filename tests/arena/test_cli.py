@@ -1,0 +1,47 @@
+"""The ``arena`` command line: listing games, and one-line errors with a non-zero exit code."""
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from tests.arena.conftest import SAMPLE_BOTS
+
+runner = CliRunner()
+PYTHON_BOT = str(SAMPLE_BOTS / "random-python")
+
+
+def test_games_lists_every_game():
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    for name in ("oregon", "ogallala", "merkator"):
+        assert name in result.stdout
+
+
+def bad_manifest(tmp_path):
+    (tmp_path / "bot.toml").write_text('name = "x"\nversion = 1\n')
+    return [str(tmp_path), PYTHON_BOT]
+
+
+def wrong_game(tmp_path):
+    (tmp_path / "bot.toml").write_text(
+        'name = "x"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["merkator"]\n')
+    return [str(tmp_path), PYTHON_BOT]
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (lambda tmp: ["--game", "chess", PYTHON_BOT, PYTHON_BOT], "unknown game 'chess'"),
+    (lambda tmp: ["--game", "oregon", PYTHON_BOT], "oregon is for 2-4 players, not 1"),
+    (lambda tmp: ["--game", "oregon", *[PYTHON_BOT] * 5], "oregon is for 2-4 players, not 5"),
+    (lambda tmp: ["--game", "oregon", str(tmp), PYTHON_BOT], "bot.toml: file not found"),
+    (lambda tmp: ["--game", "oregon", *bad_manifest(tmp)], "'version' must be a non-empty string"),
+    (lambda tmp: ["--game", "oregon", *wrong_game(tmp)], "does not play oregon"),
+    (lambda tmp: ["--game", "oregon", "-o", "nope=1", PYTHON_BOT, PYTHON_BOT], "option 'nope=1'"),
+    (lambda tmp: ["--game", "oregon", "--move-time", "0", PYTHON_BOT, PYTHON_BOT], "--move-time"),
+], ids=["unknown-game", "too-few", "too-many", "no-manifest", "bad-manifest", "wrong-game",
+        "bad-option", "bad-move-time"])
+def test_match_errors_are_one_line_with_nonzero_exit(arguments, message, tmp_path):
+    result = runner.invoke(app, ["match", *arguments(tmp_path)])
+    assert result.exit_code != 0
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.output

@@ -1,0 +1,74 @@
+"""Misbehaving bots forfeit with the right outcome and reason; the others finish their game; a
+hanging bot cannot hang the referee. (The autouse fixture checks no process or thread remains.)"""
+
+import pytest
+import trio
+
+from arena.match import FORFEIT_INDEX, Outcome, TimeControl, play_match
+from engine.registry import get_game
+from tests.arena.conftest import misbehaving_bot, sample_bot
+
+FAST = TimeControl(move_seconds=0.5, ready_seconds=1.5)
+SEED = 5
+
+
+@pytest.mark.parametrize("bot, outcome, reason", [
+    ("sleeper", Outcome.TIMEOUT, "no Decide reply within 0.5 s"),
+    ("exits-midgame", Outcome.CRASH, "process exited with code 3"),
+    ("out-of-range", Outcome.ILLEGAL, "out of range"),
+    ("stale-number", Outcome.ILLEGAL, "replied for decision"),
+    ("never-ready", Outcome.CRASH, "never became ready"),
+])
+async def test_misbehaving_bot_forfeits_and_the_game_completes(bot, outcome, reason):
+    bots = [sample_bot("random-python"), misbehaving_bot(bot), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=FAST)
+
+    assert not record.voided, record.void_reason
+    culprit = record.seats[1]
+    assert culprit.outcome is outcome
+    assert reason in culprit.reason
+    assert culprit.rank == 3, "a forfeiting seat is ranked last"
+    others = [record.seats[0], record.seats[2]]
+    assert [s.outcome for s in others] == [Outcome.FINISHED] * 2
+    assert sorted(s.rank for s in others) in ([1, 2], [1, 1])
+    final = get_game("oregon").replay(3, SEED, record.actions)
+    assert final.is_over
+    assert tuple(s.score for s in record.seats) == final.result().scores
+
+
+async def test_forfeited_seat_is_played_by_the_fixed_rule():
+    bots = [misbehaving_bot("out-of-range"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=FAST)
+
+    # Replay up to each of seat 0's later decisions: the arena chose index 0 every time.
+    state = get_game("oregon").new_game(2, SEED)
+    culprit_choices = []
+    for index in record.actions:
+        if state.current_seat == 0:
+            culprit_choices.append(index)
+        state.apply_index(index)
+    answered = record.seats[0].decisions - 1  # the out-of-range reply is counted, not applied
+    assert culprit_choices[answered:] == [FORFEIT_INDEX] * len(culprit_choices[answered:])
+    assert len(culprit_choices) > answered + 1
+
+
+async def test_time_bank_absorbs_slow_decisions_until_it_runs_out():
+    bots = [misbehaving_bot("slow"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED,
+                              time_control=TimeControl(move_seconds=0.1, bank_seconds=0.3))
+
+    slow = record.seats[0]
+    assert slow.outcome is Outcome.TIMEOUT
+    assert slow.decisions >= 2, "the bank pays for the first slow decisions"
+    assert slow.decisions <= 7, "0.05 s over the limit per decision exhausts a 0.3 s bank"
+
+
+async def test_cancelling_a_match_with_a_hanging_bot_stops_everything():
+    bots = [misbehaving_bot("sleeper"), sample_bot("random-python")]
+    with trio.fail_after(30):  # guard only: cancellation must not wait for the 60 s limit
+        with trio.move_on_after(2.0) as scope:
+            await play_match("oregon", bots, SEED, time_control=TimeControl(move_seconds=60))
+    assert scope.cancelled_caught

@@ -1,0 +1,57 @@
+"""bot.toml parsing: valid manifests load; every malformed one is a one-line error naming the file
+and the problem."""
+
+import pytest
+
+from arena.manifest import ManifestError, load_manifest, remote_bot
+from tests.arena.conftest import SAMPLE_BOTS
+
+VALID = 'name = "b"\nversion = "2.0"\ncommand = ["python", "bot.py"]\ngames = ["Oregon"]\n'
+
+
+def test_sample_manifest_loads():
+    spec = load_manifest(SAMPLE_BOTS / "random-python")
+    assert spec.name == "random-python"
+    assert spec.command == ("python", "bot.py")
+    assert "oregon" in spec.games
+    assert spec.directory == (SAMPLE_BOTS / "random-python").resolve()
+    assert not spec.is_remote
+
+
+def test_env_table_and_game_names_are_read(tmp_path):
+    (tmp_path / "bot.toml").write_text(VALID + '[env]\nLEVEL = "3"\n')
+    spec = load_manifest(tmp_path)
+    assert spec.games == ("oregon",)
+    assert dict(spec.env) == {"LEVEL": "3"}
+
+
+def test_remote_bot_has_an_address_and_no_command():
+    spec = remote_bot("10.0.0.5:7000", "far", games=["oregon"])
+    assert spec.is_remote and spec.command is None and spec.games == ("oregon",)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("name = ", "invalid TOML"),
+    (VALID.replace('name = "b"\n', ""), "'name' must be a non-empty string"),
+    (VALID.replace('"2.0"', "2"), "'version' must be a non-empty string"),
+    (VALID.replace('["python", "bot.py"]', '"python bot.py"'), "'command' must be a non-empty list"),
+    (VALID.replace('["python", "bot.py"]', "[]"), "'command' must be a non-empty list"),
+    (VALID.replace('["Oregon"]', '"oregon"'), "'games' must be a non-empty list"),
+    (VALID + 'colour = "red"\n', "unknown key(s) colour"),
+    (VALID + "[env]\nLEVEL = 3\n", "'env' must be a table of string values"),
+])
+def test_malformed_manifest_is_a_one_line_error(tmp_path, text, problem):
+    (tmp_path / "bot.toml").write_text(text)
+    with pytest.raises(ManifestError) as error:
+        load_manifest(tmp_path)
+    message = str(error.value)
+    assert "\n" not in message
+    assert message.startswith(str(tmp_path / "bot.toml"))
+    assert problem in message
+
+
+def test_missing_directory_and_missing_manifest(tmp_path):
+    with pytest.raises(ManifestError, match="not a bot directory"):
+        load_manifest(tmp_path / "nowhere")
+    with pytest.raises(ManifestError, match="file not found"):
+        load_manifest(tmp_path)

@@ -1,0 +1,79 @@
+"""Leak test over the wire: a spy bot records every message it receives. No message to seat s may
+carry more than seat s's view: each decision request must be exactly the encoding of the engine's
+``view(s)`` and legal actions at that point, and that view must not change when everything seat s
+cannot see is resampled. The game's seed must appear nowhere."""
+
+import base64
+import dataclasses
+import random
+
+import pytest
+
+from arena.bot.v1 import bot_pb2
+from arena.match import play_match
+from arena.wire.codec import decode_action, decode_view
+from engine.registry import get_game
+from tests.arena.conftest import misbehaving_bot, playable_games, sample_bot
+
+SEED = 918_273_645  # distinctive, so that finding it in a message would be telling
+
+
+def read_spy_file(path):
+    lines = path.read_text().splitlines()
+    kind, bot_seed = lines[0].split()
+    assert kind == "Environment"
+    messages = []
+    for line in lines[1:]:
+        type_name, payload = line.split()
+        messages.append(getattr(bot_pb2, type_name).FromString(base64.b64decode(payload)))
+    return int(bot_seed), messages
+
+
+def seed_encodings(seed):
+    """How the seed could show up in a message: as a varint, fixed-width integer or text."""
+    varint, value = bytearray(), seed
+    while value > 0x7F:
+        varint.append(value & 0x7F | 0x80)
+        value >>= 7
+    varint.append(value)
+    return [bytes(varint), seed.to_bytes(4, "little"), seed.to_bytes(8, "little"),
+            str(seed).encode()]
+
+
+@pytest.mark.parametrize("game", playable_games())
+async def test_spies_receive_only_their_own_view(game, tmp_path):
+    engine = get_game(game)
+    spy = misbehaving_bot("spy")
+    spies = [dataclasses.replace(spy, env={"ARENA_SPY_FILE": str(tmp_path / f"seat{s}.log")})
+             for s in range(2)]
+    bots = [*spies, sample_bot("random-python")][: max(engine.min_players, 3)]
+    record = await play_match(game, bots, SEED)
+    assert not record.voided, record.void_reason
+
+    # Replay the game; at each decision remember what each seat was entitled to see.
+    state = engine.new_game(len(bots), SEED)
+    expected = []  # (decision number, seat, state copy)
+    for number, index in enumerate(record.actions):
+        expected.append((number, state.current_seat, state.clone()))
+        state.apply_index(index)
+    rng = random.Random(1)
+
+    for seat in range(len(spies)):
+        bot_seed, messages = read_spy_file(tmp_path / f"seat{seat}.log")
+        assert bot_seed != SEED
+        start, *decisions, end = messages
+        assert isinstance(start, bot_pb2.StartGameRequest) and start.seat == seat
+        assert isinstance(end, bot_pb2.EndGameRequest)
+        mine = [(n, st) for n, s, st in expected if s == seat]
+        assert [d.decision_number for d in decisions] == [n for n, _ in mine]
+        for request, (number, truth) in zip(decisions, mine):
+            view = truth.view(seat)
+            assert repr(decode_view(game, request.view)) == repr(view), f"decision {number}"
+            legal = [decode_action(game, a) for a in request.legal_actions]
+            assert legal == list(truth.legal_actions())
+            # Nothing beyond the view: the view is the same whatever seat s cannot see.
+            resampled = engine.sample_state(view, rng)
+            assert repr(resampled.view(seat)) == repr(view)
+        for message in [start, *decisions]:
+            wire = message.SerializeToString()
+            assert not any(code in wire for code in seed_encodings(SEED))
