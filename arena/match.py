@@ -39,6 +39,7 @@ from engine.registry import get_game
 
 FORFEIT_RULE = "first legal action (index 0)"
 FORFEIT_INDEX = 0
+COMMENT_LIMIT = 200
 _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
 
@@ -94,8 +95,9 @@ class MatchObserver:
     def match_started(self, state: GameState, players: Sequence[str]) -> None: ...
 
     def decision_made(self, number: int, seat: int, kind: str, action: Any, index: int,
-                      seconds: float, by_arena: bool, state: GameState) -> None:
-        """After decision ``number`` was applied; ``by_arena`` for a forfeited seat's decision."""
+                      seconds: float, by_arena: bool, comment: str, state: GameState) -> None:
+        """After decision ``number`` was applied; ``by_arena`` for a forfeited seat's decision;
+        ``comment`` is the bot's note (at most COMMENT_LIMIT characters)."""
 
     def seat_forfeited(self, seat: int, outcome: Outcome, reason: str) -> None: ...
 
@@ -202,8 +204,9 @@ class _Referee:
                 if seat.playing:
                     nursery.start_soon(start, seat)
 
-    async def ask(self, seat: _Seat, number: int, legal: Sequence[Any]) -> int | None:
-        """The seat's choice, or None after a forfeit."""
+    async def ask(self, seat: _Seat, number: int,
+                  legal: Sequence[Any]) -> bot_pb2.DecisionReply | None:
+        """The seat's valid reply, or None after a forfeit."""
         move = self.time_control.move_seconds
         timeout = move + seat.bank_left
         request = self.encoder.request(self.game_id, number, self.state, seat.index, legal,
@@ -230,7 +233,7 @@ class _Referee:
                                f"index {reply.action_index} out of range 0..{len(legal) - 1} "
                                f"at decision {number}")
         else:
-            return reply.action_index
+            return reply
         return None
 
     async def play(self) -> None:
@@ -242,13 +245,12 @@ class _Referee:
             kind = state.decision_kind
             legal = state.legal_actions()
             started = time.perf_counter()
-            index = await self.ask(seat, number, legal) if seat.playing else None
-            by_arena = index is None
-            if by_arena:
-                index = FORFEIT_INDEX
+            reply = await self.ask(seat, number, legal) if seat.playing else None
+            index = FORFEIT_INDEX if reply is None else reply.action_index
             state.apply_index(index)
-            self.observer.decision_made(number, seat.index, kind, legal[index], index,
-                                        time.perf_counter() - started, by_arena, state)
+            self.observer.decision_made(
+                number, seat.index, kind, legal[index], index, time.perf_counter() - started,
+                reply is None, reply.comment[:COMMENT_LIMIT] if reply else "", state)
             number += 1
 
     def seat_records(self) -> list[SeatRecord]:

@@ -18,7 +18,7 @@ from arena.match import (MatchObserver, MatchRecord, MatchSetupError, Outcome, T
 from engine.core import EngineError, Game, GameState, OptionValue
 from engine.registry import get_game
 
-console = Console(highlight=False)
+console = Console(highlight=False, markup=False)
 
 
 def load_game(name: str) -> Game:
@@ -71,14 +71,15 @@ class ShowDecisions(MatchObserver):
 
     def match_started(self, state: GameState, players: list[str]) -> None:
         self.players = list(players)
-        console.print(state.render(), markup=False)
+        console.print(state.render(), soft_wrap=True)
 
     def decision_made(self, number: int, seat: int, kind: str, action: Any, index: int,
-                      seconds: float, by_arena: bool, state: GameState) -> None:
+                      seconds: float, by_arena: bool, comment: str, state: GameState) -> None:
         who = "arena for " if by_arena else ""
+        note = f" - {comment}" if comment else ""
         console.print(f"#{number} seat {seat} ({who}{self.players[seat]}) {kind}: {action!r} "
-                      f"[{seconds * 1000:.1f} ms]", markup=False)
-        console.print(state.render(), markup=False)
+                      f"[{seconds * 1000:.1f} ms]{note}", soft_wrap=True)
+        console.print(state.render(), soft_wrap=True)
 
     def seat_forfeited(self, seat: int, outcome: Outcome, reason: str) -> None:
         console.print(f"seat {seat} ({self.players[seat]}) forfeits: {outcome.value}: {reason}",
@@ -88,13 +89,16 @@ class ShowDecisions(MatchObserver):
 def print_record(record: MatchRecord) -> None:
     console.print(f"{record.game} ({record.rules_version}), {record.num_players} players, "
                   f"seed {record.seed}, {len(record.actions)} decisions, "
-                  f"{record.duration:.2f} s", markup=False)
+                  f"{record.duration:.2f} s", soft_wrap=True)
     table = Table("seat", "bot", "score", "rank", "outcome", "time used", "decisions")
     for seat in record.seats:
-        outcome = seat.outcome.value + (f": {seat.reason}" if seat.reason else "")
-        table.add_row(str(seat.seat), seat.player, f"{seat.score:g}", str(seat.rank), outcome,
-                      f"{seat.time_used:.3f} s", str(seat.decisions))
+        table.add_row(str(seat.seat), seat.player, f"{seat.score:g}", str(seat.rank),
+                      seat.outcome.value, f"{seat.time_used:.3f} s", str(seat.decisions))
     console.print(table)
+    for seat in record.seats:
+        if seat.reason:
+            console.print(f"seat {seat.seat} ({seat.player}) {seat.outcome.value}: {seat.reason}",
+                          soft_wrap=True)
 
 
 def match(
