@@ -1,0 +1,31 @@
+"""Heuristic bot: one hand-written evaluation per game (heuristics/<game>.py), no search.
+
+Each heuristics module offers ``choose(view, actions, rng) -> index``: the seat's view and the
+legal actions decoded into the engine's own dataclasses.
+"""
+
+import importlib
+
+from arena import sdk
+from arena.wire.codec import decode_action, decode_view
+
+rng = sdk.seeded_random()
+games: dict[str, str] = {}  # game_id -> game name
+
+
+def on_start(request):
+    games[request.game_id] = request.game
+
+
+def choose(request):
+    if len(request.legal_actions) == 1:
+        return 0
+    name = games[request.game_id]
+    strategy = importlib.import_module(f"heuristics.{name}")
+    view = decode_view(name, request.view)
+    actions = [decode_action(name, action) for action in request.legal_actions]
+    return strategy.choose(view, actions, rng)
+
+
+if __name__ == "__main__":
+    sdk.run(choose, on_start=on_start)

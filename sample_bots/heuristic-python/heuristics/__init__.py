@@ -1,0 +1,7 @@
+"""Hand-written strategies, one module per game. Each module provides
+
+- ``choose(view, actions, rng) -> int``: the heuristic bot's pick, from the seat's view and the
+  decoded legal actions (engine dataclasses);
+- ``rollout(state, rng) -> int``: a fast policy on a full engine state, used by the search bot
+  (sample_bots/search-python links this package) to play games out during its search.
+"""
