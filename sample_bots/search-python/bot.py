@@ -1,10 +1,13 @@
 """Search bot: determinized Monte Carlo search with the engine as a library (see search.py).
 
 It decodes its seat's view from the request, samples hidden information through the engine's own
-sampler, and spends at most SEARCH_BUDGET_S seconds (bot.toml), never more than SEARCH_SHARE of
-the time the referee's clock leaves for the decision.
+sampler, and plays games out with the heuristic bot's rollout policies (``heuristics/``, a link to
+../heuristic-python/heuristics). SEARCH_ITERATIONS playouts per decision keep its games
+reproducible from its seed; SEARCH_BUDGET_S caps the time per decision, and it never uses more than
+SEARCH_SHARE of the time the referee's clock leaves (a safety margin for network and start-up).
 """
 
+import importlib
 import os
 import random
 
@@ -13,8 +16,9 @@ from arena.wire.codec import decode_view
 from engine import get_game
 from search import choose as search
 
+ITERATIONS = int(os.environ.get("SEARCH_ITERATIONS", "200"))
 BUDGET_S = float(os.environ.get("SEARCH_BUDGET_S", "0.5"))
-SHARE = float(os.environ.get("SEARCH_SHARE", "0.5"))  # safety margin for network and start-up
+SHARE = float(os.environ.get("SEARCH_SHARE", "0.5"))
 rng = sdk.seeded_random()
 games: dict[str, str] = {}  # game_id -> game name
 
@@ -28,10 +32,11 @@ def choose(request):
         return 0
     name = games[request.game_id]
     clock = request.clock
-    available = clock.move_seconds + clock.bank_seconds
-    budget = min(BUDGET_S, SHARE * available) if available > 0 else BUDGET_S
-    view = decode_view(name, request.view)
-    return search(get_game(name), view, budget, random.Random(rng.getrandbits(64)))
+    budget = min(BUDGET_S, SHARE * (clock.move_seconds + clock.bank_seconds))
+    policy = importlib.import_module(f"heuristics.{name}").rollout
+    return search(get_game(name), decode_view(name, request.view),
+                  random.Random(rng.getrandbits(64)), iterations=ITERATIONS, budget_s=budget,
+                  rollout=policy)
 
 
 if __name__ == "__main__":

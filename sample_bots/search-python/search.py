@@ -6,6 +6,10 @@ true hidden state; it then picks a root action by UCB1, plays the rest of the ga
 rollout policy, and scores the outcome from the bot's seat. Statistics are kept per root action
 across determinizations (perfect-information Monte Carlo with a UCB root, a simple and robust
 form of information-set search).
+
+Some decisions have hundreds of options (an Oregon PLAY can have 200), far more than the few
+hundred playouts a decision can afford, so the root considers at most ``width`` candidates: the
+rollout policy's own picks on a few samples first (a strong prior), then random others.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import Game, GameState, Result
@@ -27,60 +31,64 @@ def random_rollout(state: GameState, rng: random.Random) -> int:
 
 def utility(result: Result, seat: int) -> float:
     """Share of opponents beaten (ties count half), in [0, 1], plus a small score-margin term
-    that breaks ties between rollouts with the same placing."""
+    that breaks ties between playouts with the same placing."""
     others = [s for s in range(len(result.ranks)) if s != seat]
     mine = result.ranks[seat]
     beaten = sum(1.0 if mine < result.ranks[o] else 0.5 if mine == result.ranks[o] else 0.0
                  for o in others)
-    best_other = max(result.scores[o] for o in others)
-    margin = result.scores[seat] - best_other
+    margin = result.scores[seat] - max(result.scores[o] for o in others)
     return beaten / len(others) + 0.01 * math.tanh(margin / 10.0)
+
+
+def candidates(game: Game, view: Any, n_actions: int, width: int, rollout: RolloutPolicy,
+               rng: random.Random) -> list[int]:
+    """At most ``width`` root actions: the policy's picks on a few samples, then random ones."""
+    if n_actions <= width:
+        return list(range(n_actions))
+    chosen: list[int] = []
+    for _ in range(3):
+        pick = rollout(game.sample_state(view, rng), rng)
+        if pick not in chosen:
+            chosen.append(pick)
+    rest = [a for a in range(n_actions) if a not in chosen]
+    return chosen + rng.sample(rest, width - len(chosen))
 
 
 def choose(
     game: Game,
     view: Any,
-    budget_s: float,
     rng: random.Random,
+    *,
+    iterations: int,
+    budget_s: float,
     rollout: RolloutPolicy = random_rollout,
+    width: int = 16,
     exploration: float = 0.7,
-    max_iterations: int | None = None,
 ) -> int:
-    """Index of the root action with the best mean utility after ``budget_s`` seconds."""
+    """Index of the root action with the best mean utility after ``iterations`` playouts, or
+    fewer if ``budget_s`` seconds run out first (the hard cap that keeps the bot in time)."""
     deadline = time.perf_counter() + budget_s
-    seat = view.seat
-    first = game.sample_state(view, rng)
-    n_actions = len(first.legal_actions())
+    n_actions = len(game.sample_state(view, rng).legal_actions())
     if n_actions == 1:
         return 0
-    visits = [0] * n_actions
-    totals = [0.0] * n_actions
-    iteration = 0
-    state = first
-    while True:
-        # Visit every action once before trusting the UCB formula.
-        if iteration < n_actions:
-            action = iteration
+    roots = candidates(game, view, n_actions, width, rollout, rng)
+    visits = [0] * len(roots)
+    totals = [0.0] * len(roots)
+    for iteration in range(max(iterations, len(roots))):
+        if iteration < len(roots):  # every candidate once before trusting UCB
+            arm = iteration
         else:
             log_n = math.log(iteration)
-            action = max(
-                range(n_actions),
-                key=lambda a: totals[a] / visits[a] + exploration * math.sqrt(log_n / visits[a]),
-            )
-        state.apply_index(action)
+            arm = max(range(len(roots)), key=lambda a: totals[a] / visits[a]
+                      + exploration * math.sqrt(log_n / visits[a]))
+        state = game.sample_state(view, rng)
+        state.apply_index(roots[arm])
         while not state.is_over:
             state.apply_index(rollout(state, rng))
-        visits[action] += 1
-        totals[action] += utility(state.result(), seat)
-        iteration += 1
-        if time.perf_counter() >= deadline or (max_iterations and iteration >= max_iterations):
+        visits[arm] += 1
+        totals[arm] += utility(state.result(), view.seat)
+        if time.perf_counter() >= deadline:
             break
-        state = game.sample_state(view, rng)
-    return best_action(visits, totals)
-
-
-def best_action(visits: Sequence[int], totals: Sequence[float]) -> int:
-    return max(
-        (a for a in range(len(visits)) if visits[a]),
-        key=lambda a: (totals[a] / visits[a], visits[a]),
-    )
+    best = max((a for a in range(len(roots)) if visits[a]),
+               key=lambda a: (totals[a] / visits[a], visits[a]))
+    return roots[best]
