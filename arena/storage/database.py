@@ -136,8 +136,8 @@ def open_database(path: Path, *, create: bool) -> Database:
         raise StorageError(f"{path}: no arena database here (submit a bot or run a tournament "
                            "first, or pass --db PATH)")
     elif not path.parent.is_dir():
-        raise StorageError(f"{path}: cannot create the database: directory {path.parent} "
-                           "does not exist")
+        raise StorageError(f"{path}: cannot create the database: {path.parent} is not an "
+                           "existing directory")
     else:
         version = None
     if version is None and not create:

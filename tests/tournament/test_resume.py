@@ -1,0 +1,96 @@
+"""A tournament killed with SIGKILL (or stopped with Ctrl-C) resumes without losing or repeating
+a game, and its stored ratings equal the ones recomputed from its games."""
+
+import os
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.storage.database import open_database
+from arena.storage.games import recomputed_elo, stored_elo
+from arena.tournament.schedule import build_schedule
+from tests.tournament.helpers import descendants, kill_groups, query, start_cli
+
+TOTAL = 12  # 3 entrants, 2 players: 3 pods x 2 deals x 2 rotations
+
+
+def start_tournament(db: Path, bots: list[Path]):
+    return start_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, bots)),
+                     "--deals", "2", "--concurrency", "2", "--seed", "21", "--move-time", "10",
+                     "--name", "long", "--db", str(db))
+
+
+def wait_for_games(db: Path, process, count: int) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        if db.exists():
+            try:
+                if finished_games(db) >= count:
+                    return
+            except sqlite3.OperationalError:
+                pass  # the schema is not there yet
+        time.sleep(0.05)
+    raise AssertionError("the tournament did not record games in time")
+
+
+def check_complete(db: Path) -> None:
+    keys = [key for (key,) in query(db, "SELECT schedule_key FROM game WHERE status = 'finished'")]
+    assert len(keys) == len(set(keys)) == TOTAL  # nothing lost, nothing repeated
+    assert set(keys) == {game.key for game in build_schedule(3, 2, 2, seed=21)}
+    assert query(db, "SELECT count(*) FROM rating_history")[0][0] == 2 * TOTAL
+    assert query(db, "SELECT state FROM tournament") == [("finished",)]
+    database = open_database(db, create=False)
+    with database.read() as session:
+        assert stored_elo(session, "oregon") == pytest.approx(recomputed_elo(session, "oregon"))
+    database.close()
+
+
+def finished_games(db: Path) -> int:
+    return query(db, "SELECT count(*) FROM game WHERE status = 'finished'")[0][0]
+
+
+def stop_with_ctrl_c(db: Path, process) -> None:
+    bots = descendants(process.pid)
+    os.kill(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert "--resume long" in err
+    assert query(db, "SELECT state FROM tournament") == [("stopped",)]
+    assert [pid for pid in bots if Path(f"/proc/{pid}").exists()] == []  # no bot left behind
+
+
+def kill_hard(db: Path, process) -> None:
+    os.kill(process.pid, signal.SIGSTOP)  # so that no bot starts after we list them
+    bots = descendants(process.pid)
+    process.kill()
+    process.wait()
+    kill_groups(bots)  # the killed arena's orphaned bots
+    assert query(db, "SELECT state FROM tournament") == [("running",)]
+
+
+def test_stopped_then_killed_tournament_resumes_without_losing_or_repeating_games(
+        tmp_path: Path, three_bots):
+    db = tmp_path / "arena.db"
+    process = start_tournament(db, three_bots)
+    try:
+        wait_for_games(db, process, 3)
+        stop_with_ctrl_c(db, process)
+        stopped_at = finished_games(db)
+        assert 3 <= stopped_at < TOTAL
+
+        process = start_cli("tournament", "--resume", "long", "--db", str(db))
+        wait_for_games(db, process, stopped_at + 3)
+        kill_hard(db, process)
+        assert stopped_at + 3 <= finished_games(db) < TOTAL
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+    process = start_cli("tournament", "--resume", "long", "--db", str(db))
+    out, err = process.communicate(timeout=180)
+    assert process.returncode == 0, out + err
+    check_complete(db)
