@@ -14,6 +14,9 @@ from engine.oregon import data
 from engine.oregon.actions import DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn
 from engine.oregon.enums import CARDS, DECKS, DecisionKind
 from engine.oregon.play_options import PlayActions, Segment, locate, play_segments
+from engine.oregon.rendering import render
+from engine.oregon.viewing import build_view
+from engine.oregon.views import OregonView
 
 _S = data.NUM_SYMBOLS
 _LANDSCAPE = 0  # deck indices, as in Deck - 1
@@ -170,14 +173,10 @@ class OregonState(GameState):
     def final_total(self, seat: int) -> int:
         return self.score[seat] + sum(self.coal[seat]) + sum(self.gold[seat])
 
-    def view(self, seat: int):
-        from engine.oregon.viewing import build_view
-
+    def view(self, seat: int) -> OregonView:
         return build_view(self, seat)
 
     def render(self, seat: int | None = None) -> str:
-        from engine.oregon.rendering import render
-
         return render(self, seat)
 
     def state_digest(self) -> bytes:
