@@ -26,7 +26,7 @@ TOKEN_METADATA_KEY = "x-arena-token"
 _CHANNEL_OPTIONS = (
     ("grpc.initial_reconnect_backoff_ms", 10),
     ("grpc.min_reconnect_backoff_ms", 10),
-    ("grpc.max_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 20),
     ("grpc.enable_retries", 0),
     ("grpc.max_receive_message_length", 16 * 1024 * 1024),
 )

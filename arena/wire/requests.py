@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from arena.bot.v1 import bot_pb2
 from arena.wire.codec import encode_action, encode_view
-from arena.wire.convert import to_proto
+from arena.wire.compiled import encoder_for
 from engine.core import GameState, OptionValue
+from engine.registry import get_game
 
 if TYPE_CHECKING:
     from arena.match import SeatRecord
@@ -53,6 +54,7 @@ class DecisionEncoder:
 
     def __init__(self, game: str) -> None:
         self.game = game
+        self._encode_view = encoder_for(get_game(game).view_type)
         self._actions: dict[Any, bytes] = {}
 
     def _action(self, action: Any) -> bytes:
@@ -68,7 +70,7 @@ class DecisionEncoder:
         head = bot_pb2.DecisionRequest(
             game_id=game_id, decision_number=number, decision_kind=state.decision_kind,
             clock=bot_pb2.Clock(move_seconds=move_seconds, bank_seconds=bank_seconds))
-        to_proto(state.view(seat), getattr(head.view, self.game))
+        self._encode_view(state.view(seat), getattr(head.view, self.game))
         return head.SerializeToString() + b"".join(map(self._action, legal))
 
     def end_request(self, game_id: str, state: GameState,
