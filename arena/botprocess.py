@@ -35,6 +35,10 @@ class NotReadyError(Exception):
     """The bot never answered the handshake (it died, hung or refused); the message says why."""
 
 
+class HandshakeMismatchError(Exception):
+    """The bot answered the handshake, but for another protocol version or other games."""
+
+
 def bot_seed(game_seed: int, seat: int, bot_name: str) -> int:
     """The seed handed to the bot in ``seat``: reproducible, but not invertible to the game seed."""
     digest = hashlib.blake2b(f"{game_seed}/{seat}/{bot_name}".encode(),
@@ -135,15 +139,15 @@ async def stop_process_group(process: trio.Process) -> None:
 
 async def connect(bot: RunningBot, game: str, timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
     """Open a channel and wait for the handshake; fail fast if the process exits meanwhile.
-    Raises NotReadyError; the client is closed then."""
+    Raises NotReadyError or HandshakeMismatchError; the client is closed then."""
     client = BotClient(bot.address, bot.token)
     try:
         reply = await _handshake_or_exit(client, bot, timeout)
         if reply.protocol_version != bot_pb2.PROTOCOL_VERSION_1:
-            raise NotReadyError(
+            raise HandshakeMismatchError(
                 f"speaks protocol version {reply.protocol_version}, the arena speaks 1")
         if game not in reply.games:
-            raise NotReadyError(f"says it plays {list(reply.games)}, not {game!r}")
+            raise HandshakeMismatchError(f"says it plays {list(reply.games)}, not {game!r}")
     except BaseException:
         client.close()
         raise

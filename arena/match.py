@@ -30,7 +30,8 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
-from arena.botprocess import NotReadyError, RunningBot, connect, run_bot, stop_process_group
+from arena.botprocess import (HandshakeMismatchError, NotReadyError, RunningBot, connect,
+                              run_bot, stop_process_group)
 from arena.client import BotClient
 from arena.manifest import BotSpec
 from arena.wire.requests import DecisionEncoder, options_to_proto
@@ -176,9 +177,9 @@ class _Referee:
         try:
             seat.client, _ = await connect(seat.bot, self.game, self.time_control.ready_seconds)
         except NotReadyError as exc:
-            protocol_mismatch = seat.bot.exit_description() is None and "says it plays" in str(exc)
-            await self.forfeit(seat, Outcome.ILLEGAL if protocol_mismatch else Outcome.CRASH,
-                               f"never became ready: {exc}")
+            await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
+        except HandshakeMismatchError as exc:
+            await self.forfeit(seat, Outcome.ILLEGAL, f"handshake: {exc}")
 
     async def start_game(self) -> None:
         names = [seat.spec.name for seat in self.seats]

@@ -4,6 +4,7 @@ hanging bot cannot hang the referee. (The autouse fixture checks no process or t
 import pytest
 import trio
 
+from arena.manifest import load_manifest
 from arena.match import FORFEIT_INDEX, Outcome, TimeControl, play_match
 from engine.registry import get_game
 from tests.arena.conftest import misbehaving_bot, sample_bot
@@ -72,3 +73,18 @@ async def test_cancelling_a_match_with_a_hanging_bot_stops_everything():
         with trio.move_on_after(2.0) as scope:
             await play_match("oregon", bots, SEED, time_control=TimeControl(move_seconds=60))
     assert scope.cancelled_caught
+
+
+async def test_bot_that_does_not_play_the_game_forfeits_at_the_handshake(tmp_path):
+    random_bot = sample_bot("random-python")
+    (tmp_path / "bot.py").write_bytes((random_bot.directory / "bot.py").read_bytes())
+    (tmp_path / "bot.toml").write_text(
+        'name = "other"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["merkator"]\n')
+    bots = [load_manifest(tmp_path), random_bot]
+
+    record = await play_match("oregon", bots, SEED, time_control=FAST)
+
+    assert record.seats[0].outcome is Outcome.ILLEGAL
+    assert "says it plays ['merkator'], not 'oregon'" in record.seats[0].reason
+    assert record.seats[0].decisions == 0
+    assert record.seats[1].outcome is Outcome.FINISHED
