@@ -9,7 +9,7 @@ operations. Every mutation leaves the display in normal form (smallest used row 
 
 from __future__ import annotations
 
-from engine.ogallala.cards import IS_BOW, IS_STERN, MAX_COLS, MAX_ROWS
+from engine.ogallala.cards import BOW_MASK, IS_BOW, IS_STERN, MAX_COLS, MAX_ROWS, STERN_MASK
 
 EMPTY = -1
 
@@ -91,29 +91,39 @@ class Display:
         """All segments: runs of adjacent cards cut before every bow and after every stern."""
         found: list[Segment] = []
         for r in range(self.height):
-            cells = self.rows[r]
-            first = -1
-            for c in range(self.width):
-                kind = cells[c]
-                if kind == EMPTY:
-                    if first >= 0:
-                        found.append((r, first, c - 1))
-                        first = -1
-                    continue
-                if first < 0:
-                    first = c
-                elif IS_BOW[kind]:
-                    found.append((r, first, c - 1))
-                    first = c
-                if IS_STERN[kind]:
-                    found.append((r, first, c))
-                    first = -1
-            if first >= 0:
-                found.append((r, first, self.width - 1))
+            found.extend(self._row_segments(r))
         return found
 
     def complete_boats(self) -> list[Segment]:
-        return [segment for segment in self.segments() if self.is_complete(segment)]
+        boats: list[Segment] = []
+        for r in range(self.height):
+            row_kinds = self.kinds[r]
+            if row_kinds & BOW_MASK and row_kinds & STERN_MASK:  # else no boat can be complete
+                boats.extend(seg for seg in self._row_segments(r) if self.is_complete(seg))
+        return boats
+
+    def _row_segments(self, r: int) -> list[Segment]:
+        found: list[Segment] = []
+        cells = self.rows[r]
+        first = -1
+        for c in range(self.width):
+            kind = cells[c]
+            if kind == EMPTY:
+                if first >= 0:
+                    found.append((r, first, c - 1))
+                    first = -1
+                continue
+            if first < 0:
+                first = c
+            elif IS_BOW[kind]:
+                found.append((r, first, c - 1))
+                first = c
+            if IS_STERN[kind]:
+                found.append((r, first, c))
+                first = -1
+        if first >= 0:
+            found.append((r, first, self.width - 1))
+        return found
 
     def segment_kinds(self, segment: Segment) -> list[int]:
         row, first, last = segment

@@ -53,7 +53,8 @@ def render_display(display: Display) -> list[str]:
 
 def render_state(state: OgallalaState) -> str:
     if state.decision is None:
-        head = f"Ogallala, turn {state.turn}: game over ({state.end_reason.name.lower()})"  # type: ignore[union-attr]
+        reason = state.end_reason.name.lower() if state.end_reason else ""
+        head = f"Ogallala, turn {state.turn}: game over ({reason})"
     else:
         card = f", card {short(state.card)}" if state.card >= 0 else ""
         head = f"Ogallala, turn {state.turn}: seat {state.active} {state.decision.name}{card}"

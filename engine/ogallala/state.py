@@ -23,9 +23,12 @@ from engine.ogallala.actions import (
     STOP,
     Action,
     Attack,
+    Declare,
     Discard,
+    Draw,
     NoAttack,
     PlaceCell,
+    PlaceShift,
     Side,
     SinkBoat,
     Stop,
@@ -315,7 +318,7 @@ class OgallalaState(GameState):
         if not self._ask(Decision.CHOOSE_STACK):
             self._finish(EndReason.CARDS_EXHAUSTED)
 
-    def _put(self, action: Action) -> int:
+    def _put(self, action: PlaceCell | PlaceShift) -> int:
         """Place ``self.card`` on the active display. Returns the card's row when a cell placement
         completed a boat with it, else -1 (a shift never completes one, 4.3)."""
         own = self.displays[self.active]
@@ -325,7 +328,7 @@ class OgallalaState(GameState):
             if action.row < 0 and self.attack_row >= 0:
                 self.attack_row += 1  # a new top row moved the attack card down
             return row if own.is_complete(own.segment_at(row, col)) else -1
-        own.insert(action.row, action.col, action.side is Side.RIGHT, self.card)  # type: ignore[union-attr]
+        own.insert(action.row, action.col, action.side is Side.RIGHT, self.card)
         return -1
 
     def _end_turn(self) -> None:
@@ -371,11 +374,11 @@ class OgallalaState(GameState):
         self.card = NO_CARD
 
     # --- decision handlers ----------------------------------------------------------------------
-    def _on_choose_stack(self, action: Action) -> None:
+    def _on_choose_stack(self, action: Draw | Stop) -> None:
         if type(action) is Stop:
             self._end_turn()
             return
-        kind = self.stacks[action.stack].pop()  # type: ignore[union-attr]
+        kind = self.stacks[action.stack].pop()
         self.draws += 1
         self.card = kind
         own = self.displays[self.active]
@@ -385,7 +388,7 @@ class OgallalaState(GameState):
         self.duplicate = own.holds_kind(kind)
         self._ask(Decision.PLACE_CARD)
 
-    def _on_place_card(self, action: Action) -> None:
+    def _on_place_card(self, action: PlaceCell | PlaceShift | Discard) -> None:
         kind = self.card
         discarded = type(action) is Discard
         completed = False
@@ -407,20 +410,20 @@ class OgallalaState(GameState):
         else:
             self._begin_draw()
 
-    def _on_lasso_target(self, action: Action) -> None:
-        victim = self.displays[action.seat]  # type: ignore[union-attr]
-        (self.card,) = victim.remove([(action.row, action.col)])  # type: ignore[union-attr]
+    def _on_lasso_target(self, action: Target) -> None:
+        victim = self.displays[action.seat]
+        (self.card,) = victim.remove([(action.row, action.col)])
         self.changed = True
         self._ask(Decision.PLACE_STOLEN)  # never empty: only placeable cards are targets
 
-    def _on_place_stolen(self, action: Action) -> None:
+    def _on_place_stolen(self, action: PlaceCell | PlaceShift) -> None:
         if self._put(action) >= 0:
             self.completed = True  # R23: counts for the end check, gives no attack
         self._end_turn()
 
-    def _on_archer_target(self, action: Action) -> None:
-        victim = self.displays[action.seat]  # type: ignore[union-attr]
-        self.discard.extend(victim.remove([(action.row, action.col)]))  # type: ignore[union-attr]
+    def _on_archer_target(self, action: Target) -> None:
+        victim = self.displays[action.seat]
+        self.discard.extend(victim.remove([(action.row, action.col)]))
         self.changed = True
         self._end_turn()
 
@@ -429,22 +432,22 @@ class OgallalaState(GameState):
             self.discard.append(CRAZY_AXE)
             self._end_turn()
 
-    def _on_axe_boat(self, action: Action) -> None:
+    def _on_axe_boat(self, action: SinkBoat) -> None:
         own = self.displays[self.active]
-        row, first, last = own.segment_at(action.row, action.col)  # type: ignore[union-attr]
+        row, first, last = own.segment_at(action.row, action.col)
         self.discard.extend(own.remove([(row, col) for col in range(first, last + 1)]))
         self.discard.append(CRAZY_AXE)
         self.changed = True
         self._end_turn()
 
-    def _on_attack(self, action: Action) -> None:
+    def _on_attack(self, action: NoAttack | Attack) -> None:
         self.attack_row = -1
         self.attack_kind = NO_CARD
         if type(action) is NoAttack:
             self._end_check()
             return
-        victim = self.displays[action.seat]  # type: ignore[union-attr]
-        row, first, last = victim.segment_at(action.row, action.col)  # type: ignore[union-attr]
+        victim = self.displays[action.seat]
+        row, first, last = victim.segment_at(action.row, action.col)
         taken = victim.remove([(row, col) for col in range(first, last + 1)])
         self.changed = True
         self.discard.extend(kind for kind in taken if not IS_BOOTY[kind])
@@ -458,20 +461,21 @@ class OgallalaState(GameState):
         self.card = self.captured.pop(0)
         self._ask(Decision.PLACE_CAPTURED)
 
-    def _on_place_captured(self, action: Action) -> None:
+    def _on_place_captured(self, action: PlaceCell | PlaceShift | Discard) -> None:
         if type(action) is Discard:
             self.discard.append(self.card)
         elif self._put(action) >= 0:
             self.completed = True  # R23
         self._next_captured()
 
-    def _on_declare_end(self, action: Action) -> None:
-        if action.declare:  # type: ignore[union-attr]
+    def _on_declare_end(self, action: Declare) -> None:
+        if action.declare:
             self._finish(EndReason.DECLARED)
         else:
             self._next_turn()
 
-    _HANDLERS: ClassVar[dict[Decision, Callable[[OgallalaState, Action], None]]] = {
+    # Each handler receives an action of its decision's option list.
+    _HANDLERS: ClassVar[dict[Decision, Callable[..., None]]] = {
         Decision.CHOOSE_STACK: _on_choose_stack,
         Decision.PLACE_CARD: _on_place_card,
         Decision.LASSO_TARGET: _on_lasso_target,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from engine.ogallala import GAME
 from engine.ogallala.display import EMPTY, Display
 from engine.ogallala.render import SHORT_KIND, short
 from engine.ogallala.state import OgallalaState
@@ -60,5 +59,3 @@ def start_of_turn(
 def options(state: OgallalaState) -> list:
     return list(state.legal_actions())
 
-
-__all__ = ["GAME", "display", "grid", "kinds", "options", "start_of_turn"]
