@@ -83,3 +83,20 @@ def test_game_over_rejects_actions_and_reports_the_end():
     result = state.result()
     assert result.ranks == (1, 1)  # both score 0 and share the win
     assert result.details[0] == "0 points; game end: cards exhausted"
+
+
+def test_shifts_move_only_their_side_and_keep_every_card():
+    from engine.ogallala.actions import PlaceShift, Side
+
+    lower = "Bi W1 W2 W3 W4 W5"
+    cases = {
+        ("Bp HF CB . . .", Side.LEFT, 1): ["Bp HB HF CB . . .", ". Bi W1 W2 W3 W4 W5"],
+        ("Bp HF CB . . .", Side.RIGHT, 1): ["Bp HF HB CB . .", "Bi W1 W2 W3 W4 W5"],
+        (". W7 HF CB . .", Side.LEFT, 2): ["W7 HB HF CB . .", "Bi W1 W2 W3 W4 W5"],
+    }
+    for (upper, side, anchor), expected in cases.items():
+        state = start_of_turn(2, {0: (upper, lower)}, stacks=("HB W1", "W1", "W1"))
+        state.apply(Draw(0))
+        state.apply(PlaceShift(0, anchor, side))
+        assert grid(state.displays[0]) == expected, (upper, side)
+        assert state.displays[0].card_count() == 10
