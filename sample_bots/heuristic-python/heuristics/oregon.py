@@ -1,0 +1,113 @@
+"""Oregon strategy: score every option by what it earns now and what it sets up.
+
+``choose`` rebuilds a full state from the seat's view with the engine's sampler (hidden cards and
+tiles are drawn at random and never read: only the board, tokens, stacks and the seat's own hand
+and tiles are used) and ranks the options with ``oregon_plays.best_play``. ``rollout`` is the
+cheap greedy version for the search bot's playouts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.oregon import GAME, data
+from engine.oregon.actions import DiscardWhenStuck, Draw, PlaceStartTile
+from engine.oregon.enums import DecisionKind, Deck
+from engine.oregon.state import OregonState
+from engine.oregon.views import OregonView
+from heuristics.oregon_plays import (
+    SITE_VALUE, best_play, best_play_value, greedy_play, farmer_reach,
+)
+
+_S = data.NUM_SYMBOLS
+_NO, _YES = 0, 1  # USE_EXTRA_TURN options: False, True
+EXTRA_PLAY_THRESHOLD = 3.0  # save the token unless the extra play is worth at least this
+REACH_WEIGHT = (0.2, 0.5, 1.0)  # start tile: a neighbour we cannot reach / reach by joker / by a pair
+WANTED_BUILDING_CARDS = (1, 2)  # live building cards to hold: few farmers out / several
+FARMERS_FOR_TWO_BUILDINGS = 4
+
+
+def choose(view: OregonView, actions: Sequence, rng: random.Random) -> int:
+    state = GAME.sample_state(view, rng)
+    kind = view.decision
+    if kind is DecisionKind.PLAY:
+        return best_play(state, rng)
+    if kind is DecisionKind.USE_EXTRA_TURN:
+        return _YES if _extra_play_pays(state) else _NO
+    if kind is DecisionKind.DRAW:
+        return _deck_index(actions, preferred_deck(state))
+    if kind is DecisionKind.DISCARD_WHEN_STUCK:
+        return discard_index(state, actions)
+    return start_tile_index(state, actions)
+
+
+def rollout(state: OregonState, rng: random.Random) -> int:
+    phase = state.phase
+    if phase is DecisionKind.PLAY:
+        return greedy_play(state, rng)
+    if phase is DecisionKind.USE_EXTRA_TURN:
+        return _YES
+    if phase is DecisionKind.DRAW:
+        return _deck_index(state.legal_actions(), preferred_deck(state))
+    if phase is DecisionKind.DISCARD_WHEN_STUCK:
+        return discard_index(state, state.legal_actions())
+    return rng.randrange(len(state.legal_actions()))
+
+
+def _extra_play_pays(state: OregonState) -> bool:
+    """Take the extra play if it earns enough now, or if the game ends this round anyway."""
+    after = state.clone()
+    after.apply_index(_YES)
+    if after.phase is not DecisionKind.PLAY or after.active != state.active:
+        return True  # the engine applied the only play itself
+    return state.end_triggered or best_play_value(after) >= EXTRA_PLAY_THRESHOLD
+
+
+def preferred_deck(state: OregonState) -> Deck:
+    """Keep one live building card, two once several farmers wait for buildings around them."""
+    a = state.active
+    hand = state.hands[a]
+    live = sum(hand[_S + b] for b in range(data.NUM_BUILDINGS) if state.stacks[b])
+    farmers = state.farmer_mask[a].bit_count()
+    wanted = WANTED_BUILDING_CARDS[farmers >= FARMERS_FOR_TWO_BUILDINGS]
+    return Deck.BUILDING if live < wanted else Deck.LANDSCAPE
+
+
+def _deck_index(actions: Sequence[Draw], deck: Deck) -> int:
+    for i, action in enumerate(actions):
+        if action.deck is deck:
+            return i
+    return 0
+
+
+def discard_index(state: OregonState, actions: Sequence[DiscardWhenStuck]) -> int:
+    """Throw away dead building cards first, then spare copies of a landscape symbol."""
+    hand = state.hands[state.active]
+
+    def keep_value(card: int) -> float:
+        if card >= _S:
+            return 2.0 if state.stacks[card - _S] else -10.0
+        return 0.5 if hand[card] >= 2 else 1.0
+
+    return min(range(len(actions)),
+               key=lambda i: sum(keep_value(c - 1) for c in actions[i].cards))
+
+
+def start_tile_index(state: OregonState, actions: Sequence[PlaceStartTile]) -> int:
+    """The space whose free neighbours our hand can fill with farmers soonest."""
+    a = state.active
+    per_farmer = SITE_VALUE[state.start_tile[a]]
+    by_pair = farmer_reach(state.hands[a], (), False)
+    by_joker = farmer_reach(state.hands[a], (), state.joker[a])
+
+    def value(action: PlaceStartTile) -> float:
+        sp = data.space(action.row, action.col)
+        free = data.NEIGHBOUR_MASK[sp] & state.free & data.FARMER_LEGAL
+        pair = (free & by_pair).bit_count()
+        joker = (free & by_joker).bit_count() - pair
+        rest = free.bit_count() - pair - joker
+        return per_farmer * (REACH_WEIGHT[2] * pair + REACH_WEIGHT[1] * joker
+                             + REACH_WEIGHT[0] * rest)
+
+    return max(range(len(actions)), key=lambda i: value(actions[i]))
