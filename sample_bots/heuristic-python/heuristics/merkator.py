@@ -1,0 +1,47 @@
+"""Merkator strategies: ``choose`` for the heuristic bot, ``rollout`` for the search bot.
+
+``choose`` draws one full state consistent with the seat's view (``GAME.sample_state``; only the
+view is used), then judges every legal option by a one-decision look-ahead: apply it on a copy,
+let the fast policy finish the seat's part of the turn (cube split, spoilage, fulfilments and
+trades), and score the position with ``merkator_value.relative_value`` (the seat's value minus the
+best opponent's). ``rollout`` is the fast policy alone (``merkator_policy``), on the state itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from engine.merkator import GAME
+from engine.merkator.state import MerkatorState
+from engine.merkator.types import Decision, MerkatorView
+from heuristics.merkator_policy import policy
+from heuristics.merkator_value import relative_value
+
+# a look-ahead stops at the next decision that starts a new plan: an invest step, a trip, or
+# another seat's choice to join
+_STOP = (Decision.INVEST.value, Decision.TRAVEL.value)
+_JOIN = Decision.JOIN.value
+
+
+def choose(view: MerkatorView, actions: Sequence[Any], rng: random.Random) -> int:
+    if len(actions) == 1:
+        return 0
+    state = GAME.sample_state(view, rng)
+    scores = [_look_ahead(state, i, view.seat, rng) for i in range(len(actions))]
+    return max(range(len(actions)), key=scores.__getitem__)
+
+
+def rollout(state: MerkatorState, rng: random.Random) -> int:
+    return policy(state, rng)
+
+
+def _look_ahead(state: MerkatorState, index: int, seat: int, rng: random.Random) -> float:
+    after = state.clone()
+    after.apply_index(index)
+    while not after.is_over and after.stage not in _STOP and not (
+        after.stage == _JOIN and after.deciding != seat
+    ):
+        after.apply_index(policy(after, rng))
+    return relative_value(after, seat)

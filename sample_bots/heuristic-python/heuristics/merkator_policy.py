@@ -1,0 +1,208 @@
+"""A fast rule-based Merkator policy on a full engine state: one cheap rule per decision kind, no
+copying of the state. It plays the search bot's rollouts and finishes the heuristic bot's
+look-ahead (the rest of a turn after the option being judged).
+
+The rules: travel where held contracts become payable with the cubes waiting there, else where
+the most needed cubes lie; split cubes by what the contracts still lack; fulfil whatever is
+payable, fewest trades first; pay trades and spoilage with the cubes the contracts need least;
+join a trip only to fulfil there; sell the least valuable contract when forced; buy a building
+only when the coins would otherwise be lost to the 15-coin limit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from engine.merkator import catalog as cat
+from engine.merkator import data
+from engine.merkator.state import MerkatorState
+from engine.merkator.types import Decision, InvestOption
+from heuristics.merkator_needs import GOOD_A, GOOD_B, demand, is_payable, missing_units, surplus
+
+REWARD_WEIGHT = 1.0  # points per value of a contract payable at the destination
+NEEDED_CUBE = 0.6  # a cube the contracts still lack
+SPARE_CUBE = 0.15  # any other cube
+MARKER = 0.4  # a time marker gained or paid by the trip
+KEEP_MARKERS = 8  # pay trades with markers only above this many
+
+
+def policy(state: MerkatorState, rng: random.Random) -> int:
+    """Index of the chosen option among ``state.legal_actions()``."""
+    return _RULES[state.stage](state, rng)
+
+
+def _invest(state: MerkatorState, rng: random.Random) -> int:
+    legal = state.legal_actions()
+    seat = state.active
+    if cat.INVEST_DONE in legal:
+        return legal.index(cat.INVEST_DONE)
+    buys = [i for i, a in enumerate(legal) if a.option == InvestOption.BUY_BUILDING]
+    if cat.DISCARD_COIN in legal:
+        if buys:  # coins above the limit would be lost: the dearest building keeps most of them
+            return max(buys, key=lambda i: data.BUILDING_COST[state.building_slots[legal[i].slot - 1]])
+        return legal.index(cat.DISCARD_COIN)
+    # six or more contracts: sell the one whose goods are furthest from being held
+    kontor, tile = state.kontor[seat], state.tile[seat]
+
+    def keep_worth(i: int) -> float:
+        c = data.CONTRACT_INDEX[legal[i].contract]
+        missing, _ = missing_units(kontor, tile, c)
+        return data.CONTRACT_VALUE[c] - 0.5 * missing
+
+    sells = [i for i, a in enumerate(legal) if a.option == InvestOption.SELL]
+    return min(sells, key=keep_worth)
+
+
+def travel_score(state: MerkatorState, seat: int, loc: int) -> float:
+    """How good a trip to ``loc`` looks: contracts payable there with the cubes it gives, other
+    needed cubes, and the time markers won or paid."""
+    kontor = list(state.kontor[seat])
+    tile = state.tile[seat]
+    wanted = demand(state, seat)
+    score = MARKER * data.LOCATION_TIME[loc]
+    colour = data.LOCATION_COLOUR[loc]
+    cubes = state.map_cubes[loc] if colour >= 0 else 0
+    if cubes:
+        a, b = GOOD_A[colour], GOOD_B[colour]
+        lack_a, lack_b = max(0, wanted[a] - kontor[a]), max(0, wanted[b] - kontor[b])
+        useful = min(cubes, lack_a + lack_b)
+        score += NEEDED_CUBE * useful + SPARE_CUBE * (cubes - useful)
+        to_a = min(lack_a, cubes)
+        kontor[a] += to_a
+        kontor[b] += cubes - to_a
+    for b in state.bonus[seat]:
+        if data.BONUS_LOCATION[b] == loc:
+            kontor[data.BONUS_GOOD[b]] += data.BONUS_TRAVEL[b]
+            score += 2 * SPARE_CUBE
+    free = sum(kontor) + sum(tile)
+    trades = state.markers[seat] // data.TRADE_MARKERS
+    for c in state.contracts[seat]:
+        if data.CONTRACT_LOCATION[c] != loc:
+            continue
+        missing, used = missing_units(kontor, tile, c)
+        if missing <= trades + (free - used) // data.TRADE_CUBES:
+            score += REWARD_WEIGHT * data.CONTRACT_VALUE[c] - missing
+    return score
+
+
+def _travel(state: MerkatorState, rng: random.Random) -> int:
+    seat = state.active
+    legal = state.legal_actions()
+    scores = [travel_score(state, seat, a.location - 1) + 0.01 * rng.random() for a in legal]
+    return max(range(len(legal)), key=scores.__getitem__)
+
+
+def _split(state: MerkatorState, rng: random.Random) -> int:
+    seat = state.active
+    legal = state.legal_actions()
+    colour = data.LOCATION_COLOUR[state.figure]
+    a, b = GOOD_A[colour], GOOD_B[colour]
+    cubes = state.map_cubes[state.figure]
+    spare = surplus(state, seat)
+    lack_a, lack_b = max(0, -spare[a]), max(0, -spare[b])
+    to_a = min(lack_a, cubes)
+    to_b = min(lack_b, cubes - to_a)
+    rest = cubes - to_a - to_b
+    if lack_a >= lack_b:  # the rest goes to the good asked for more
+        to_a += rest
+    lowest, highest = legal[0].good_a, legal[-1].good_a
+    return min(max(to_a, lowest), highest) - lowest
+
+
+def _reflip(state: MerkatorState, rng: random.Random) -> int:
+    """REFLIP (index 1) when the known letter costs this seat more, relative to the others, than
+    an unknown marker would on average."""
+    seat = state.active
+
+    def relative_loss(letters: str) -> float:
+        column = data.COLUMN_GOODS[letters[0]]
+        losses = [min(len(letters), sum(state.kontor[q][g] for g in column))
+                  for q in range(state.num_players)]
+        return losses[seat] - sum(losses) / len(losses)
+
+    keep = relative_loss(state.spoil_letters)
+    unknown = sum(map(relative_loss, data.MARKER_LETTERS)) / len(data.MARKER_LETTERS)
+    return 1 if unknown < keep else 0
+
+
+def _least_needed(state: MerkatorState, seat: int, skip: int = -1) -> Callable[[int], float]:
+    """Sort key for GOOD/TILE options: the cube whose loss hurts the seat's contracts least."""
+    legal = state.legal_actions()
+    spare = surplus(state, seat, skip)
+
+    def key(i: int) -> float:
+        action = legal[i]
+        if action.good is not None:
+            return spare[action.good - 1]
+        colour = action.tile - 1  # a tile cube fits two goods and never spoils: keep it longest
+        return max(spare[GOOD_A[colour]], spare[GOOD_B[colour]]) - 3
+
+    return key
+
+
+def _spoil(state: MerkatorState, rng: random.Random) -> int:
+    legal = state.legal_actions()
+    return max(range(len(legal)), key=_least_needed(state, state.deciding))
+
+
+def _fulfil(state: MerkatorState, rng: random.Random) -> int:
+    legal = state.legal_actions()
+    seat = state.deciding
+    kontor, tile = state.kontor[seat], state.tile[seat]
+
+    def trades_then_value(i: int) -> tuple[int, int]:
+        c = data.CONTRACT_INDEX[legal[i].contract]
+        return missing_units(kontor, tile, c)[0], -data.CONTRACT_VALUE[c]
+
+    return min(range(len(legal) - 1), key=trades_then_value)  # the last option is DONE
+
+
+def _trade(state: MerkatorState, rng: random.Random) -> int:
+    legal = state.legal_actions()
+    seat = state.deciding
+    if legal[0] == cat.TRADE_MARKERS and state.markers[seat] >= KEEP_MARKERS:
+        return 0
+    cubes = [i for i, a in enumerate(legal) if not a.markers]
+    if not cubes:
+        return 0
+    return max(cubes, key=_least_needed(state, seat, state.trade_contract))
+
+
+def _join(state: MerkatorState, rng: random.Random) -> int:
+    seat, loc = state.deciding, state.figure
+    payable = any(
+        data.CONTRACT_LOCATION[c] == loc and is_payable(state, seat, c)
+        for c in state.contracts[seat]
+    )
+    return 0 if payable else 1  # JOIN, PASS
+
+
+def _permit(state: MerkatorState, rng: random.Random) -> int:
+    return 1  # REFUSE: a joiner's fulfilment is worth more to it than its markers to us
+
+
+def _final_place(state: MerkatorState, rng: random.Random) -> int:
+    """The good (A or B) that more of the seat's buildings count."""
+    seat = state.deciding
+    colour = state.final_place_colour
+    counts = [0, 0]
+    for k in state.buildings[seat]:
+        goods = data.scoring_goods(data.BUILDING_SCORING[k])
+        counts[0] += GOOD_A[colour] in goods
+        counts[1] += GOOD_B[colour] in goods
+    return 1 if counts[1] > counts[0] else 0
+
+
+_RULES: dict[int, Callable[[MerkatorState, random.Random], int]] = {
+    Decision.INVEST.value: _invest,
+    Decision.TRAVEL.value: _travel,
+    Decision.SPLIT_CUBES.value: _split,
+    Decision.SPOILAGE_REFLIP.value: _reflip,
+    Decision.SPOIL_CHOOSE.value: _spoil,
+    Decision.FULFIL.value: _fulfil,
+    Decision.TRADE_INPUT.value: _trade,
+    Decision.JOIN.value: _join,
+    Decision.PERMIT_JOIN.value: _permit,
+    Decision.FINAL_PLACE.value: _final_place,
+}
