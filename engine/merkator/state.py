@@ -178,6 +178,26 @@ class MerkatorState(GameState):
         self._handle(self._legal[index])
         self._settle()
 
+    def default_index(self) -> int:
+        """The option rules 8.17 name for a seat whose answer is missing or invalid: INVEST ->
+        DONE, else DISCARD_COIN, else SELL of the lowest-value contract; FULFIL -> DONE;
+        JOIN -> PASS; every other kind -> the first option (KEEP, ALLOW, good A, ...)."""
+        if self.stage == OVER:
+            raise GameOverError("merkator: the game is over; no action can be applied")
+        legal = self._legal
+        if self.stage == Decision.INVEST.value:
+            for fallback in (cat.INVEST_DONE, cat.DISCARD_COIN):
+                if fallback in legal:
+                    return legal.index(fallback)
+            # SELL options come in ID order, so min() keeps the lowest ID among equal values
+            sells = [i for i, a in enumerate(legal) if a.option == InvestOption.SELL]
+            return min(sells, key=lambda i: _value_of(legal[i].contract))
+        if self.stage == Decision.FULFIL.value:
+            return legal.index(cat.FULFIL_DONE)
+        if self.stage == Decision.JOIN.value:
+            return legal.index(cat.PASS)
+        return 0
+
     def result(self) -> Result:
         if self._result is None:
             raise EngineError("merkator: the game is not over")
@@ -693,6 +713,10 @@ class MerkatorState(GameState):
     def render(self, seat: int | None = None) -> str:
         # every seat sees the same public information (rules 6)
         return render_view(build_view(self, 0 if seat is None else seat))
+
+
+def _value_of(contract_id: str) -> int:
+    return data.CONTRACT_VALUE[data.CONTRACT_INDEX[contract_id]]
 
 
 _LIST_FIELDS = (

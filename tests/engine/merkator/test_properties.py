@@ -218,3 +218,31 @@ def test_setup_follows_the_rules():
         # seat 0 has no markers and so cannot pay for a time cost before its first trip
         assert [s.markers[q] for q in range(players)] == expected_markers
         assert all(s.map_cubes[m] == 1 for m in data.MAJORS)
+
+
+def test_default_option_for_a_replaced_seat():
+    """Rules 8.17: the option used when a seat's answer is missing or invalid."""
+    seen = set()
+    for state in harness.random_decision_points(GAME, 4, seed=12, every=1):
+        if state.is_over:
+            continue
+        action = state.legal_actions()[state.default_index()]
+        kind = state.decision_kind
+        seen.add(kind)
+        if kind == "INVEST":
+            options = state.legal_actions()
+            if cat.INVEST_DONE in options:
+                assert action == cat.INVEST_DONE
+            elif cat.DISCARD_COIN in options:
+                assert action == cat.DISCARD_COIN
+            else:
+                held = state.contracts[state.active]
+                cheapest = min(held, key=lambda c: (data.CONTRACT_VALUE[c], c))
+                assert action == cat.SELL[cheapest]
+        elif kind == "FULFIL":
+            assert action == cat.FULFIL_DONE
+        elif kind == "JOIN":
+            assert action == cat.PASS
+        else:
+            assert action == state.legal_actions()[0]
+    assert {"INVEST", "FULFIL", "JOIN", "TRAVEL"} <= seen
