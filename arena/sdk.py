@@ -113,6 +113,9 @@ def run(choose: Choose, *, on_start: StartHook | None = None, on_end: EndHook | 
 def run_replies(reply: Reply, *, on_start: StartHook | None = None,
                 on_end: EndHook | None = None, manifest: Path = Path("bot.toml")) -> None:
     """Like ``run``, for bots that build the whole DecisionReply (e.g. to add a comment)."""
+    if "ARENA_BOT_ADDRESS" not in os.environ:
+        raise SystemExit("ARENA_BOT_ADDRESS is not set: the arena starts bots and sets it "
+                         "(README, \"Write a bot\")")
     server = serve(reply, address=os.environ["ARENA_BOT_ADDRESS"],
                    token=os.environ.get("ARENA_BOT_TOKEN", ""), manifest=manifest,
                    on_start=on_start, on_end=on_end)

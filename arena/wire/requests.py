@@ -45,21 +45,28 @@ _LEGAL_ACTIONS_KEY = _varint(
     bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name["legal_actions"].number << 3 | 2)
 
 
+# Wire forms of actions, per game, shared by all matches; cleared when it grows past the limit.
+_ACTION_CACHE_LIMIT = 200_000
+_action_caches: dict[str, dict[Any, bytes]] = {}
+
+
 class DecisionEncoder:
     """Encodes the decision requests of one game, serialized: this is the referee's hot path.
 
-    Actions are frozen dataclasses that recur across decisions, so each one's wire form (as an
-    element of ``legal_actions``) is cached and a request is the serialized rest of the message
-    followed by those elements; protobuf parsers accept a message's fields in any order."""
+    Actions are frozen dataclasses that recur across decisions and games, so each one's wire form
+    (as an element of ``legal_actions``) is cached and a request is the serialized rest of the
+    message followed by those elements; protobuf parsers accept a message's fields in any order."""
 
     def __init__(self, game: str) -> None:
         self.game = game
         self._encode_view = encoder_for(get_game(game).view_type)
-        self._actions: dict[Any, bytes] = {}
+        self._actions = _action_caches.setdefault(game, {})
 
     def _action(self, action: Any) -> bytes:
         wire = self._actions.get(action)
         if wire is None:
+            if len(self._actions) >= _ACTION_CACHE_LIMIT:
+                self._actions.clear()
             body = encode_action(self.game, action).SerializeToString()
             wire = self._actions[action] = _LEGAL_ACTIONS_KEY + _varint(len(body)) + body
         return wire

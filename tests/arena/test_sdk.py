@@ -1,0 +1,43 @@
+"""The Python bot SDK answers the handshake from bot.toml, checks the arena's token and echoes the
+decision number."""
+
+import grpc
+import pytest
+
+from arena import sdk
+from arena.bot.v1 import bot_pb2, bot_pb2_grpc
+from arena.client import TOKEN_METADATA_KEY
+
+MANIFEST = 'name = "t"\nversion = "0.1"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
+
+
+@pytest.fixture
+def stub(tmp_path):
+    (tmp_path / "bot.toml").write_text(MANIFEST)
+    address = f"unix:{tmp_path}/bot.sock"
+    server = sdk.serve(sdk.replying_with(lambda request: len(request.legal_actions) - 1),
+                       address=address, token="s3cret", manifest=tmp_path / "bot.toml")
+    channel = grpc.insecure_channel(address)
+    yield bot_pb2_grpc.BotStub(channel)
+    channel.close()
+    server.stop(None).wait()
+
+
+def test_handshake_comes_from_the_manifest(stub):
+    reply = stub.Handshake(bot_pb2.HandshakeRequest(), metadata=[(TOKEN_METADATA_KEY, "s3cret")])
+    assert (reply.name, reply.version, list(reply.games)) == ("t", "0.1", ["oregon"])
+    assert reply.protocol_version == bot_pb2.PROTOCOL_VERSION_1
+
+
+def test_decide_echoes_the_decision_number(stub):
+    request = bot_pb2.DecisionRequest(decision_number=41,
+                                      legal_actions=[bot_pb2.Action(), bot_pb2.Action()])
+    reply = stub.Decide(request, metadata=[(TOKEN_METADATA_KEY, "s3cret")])
+    assert (reply.decision_number, reply.action_index) == (41, 1)
+
+
+@pytest.mark.parametrize("metadata", [[], [(TOKEN_METADATA_KEY, "wrong")]])
+def test_calls_without_the_token_are_refused(stub, metadata):
+    with pytest.raises(grpc.RpcError) as error:
+        stub.Handshake(bot_pb2.HandshakeRequest(), metadata=metadata)
+    assert error.value.code() == grpc.StatusCode.PERMISSION_DENIED
