@@ -3,6 +3,7 @@ scoring (section 5). Views, sampling and rendering live in their own modules."""
 
 from __future__ import annotations
 
+import marshal
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -185,10 +186,12 @@ class OregonState(GameState):
             self.owner, self.building_at, self.start_mask, self.hands, self.score, self.supply,
             self.joker, self.extra, self.coal, self.gold, self.start_tile, self.start_placed,
             self.turns, self.stacks, self.decks, self.discards, self.out_of_game,
-            self.coal_stack, self.gold_stack, self.round, self.active, self.phase,
+            self.coal_stack, self.gold_stack, self.round, self.active,
+            0 if self.phase is None else int(self.phase),
             self.in_extra, self.end_triggered, self.rng.getstate(),
         )
-        return repr(fields).encode()
+        # marshal format 2 has no back-references, so equal values give equal bytes.
+        return marshal.dumps(fields, 2)
 
     # --- options of the pending decision --------------------------------------------------------
     def _current_options(self) -> list:

@@ -30,12 +30,12 @@ def build_view(state: OregonState, seat: int) -> OregonView:
         hand=_cards_of(state.hands[seat]),
         farmers=tuple(
             PlacedFarmer(*data.row_col(sp), state.owner[sp])
-            for sp in range(data.SPACES) if state.owner[sp] >= 0
+            for sp in data.spaces_of(state.all_farmers())
         ),
         buildings=tuple(
             PlacedBuilding(*data.row_col(sp), BUILDING_TYPES[state.building_at[sp]],
                            bool(state.start_mask >> sp & 1))
-            for sp in range(data.SPACES) if state.building_at[sp] >= 0
+            for sp in data.spaces_of(_all_buildings(state))
         ),
         stacks=tuple(state.stacks),
         landscape_deck_size=len(state.decks[0]),
@@ -46,6 +46,13 @@ def build_view(state: OregonState, seat: int) -> OregonView:
         coal_stack_size=len(state.coal_stack),
         gold_stack_size=len(state.gold_stack),
     )
+
+
+def _all_buildings(state: OregonState) -> int:
+    mask = 0
+    for m in state.building_mask:
+        mask |= m
+    return mask
 
 
 def _cards_of(hand: list[int]):

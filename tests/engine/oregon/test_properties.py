@@ -11,6 +11,7 @@ from tests.engine.harness import (
     check_clone_independence, check_determinism, check_illegal_actions_rejected, play_random_game,
     property_game_count,
 )
+from tests.engine.oregon.positions import deep_check_count
 
 PLAYER_COUNTS = (2, 3, 4)
 _COPIES = data.LANDSCAPE_COPIES + data.BUILDING_CARD_COPIES
@@ -63,19 +64,19 @@ def test_random_games_keep_the_invariants(players):
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_determinism_and_replay(players):
-    for seed in range(property_game_count(5)):
+    for seed in range(deep_check_count(5)):
         check_determinism(GAME, players, seed)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_clones_are_independent(players):
-    for seed in range(property_game_count(3)):
+    for seed in range(deep_check_count(3)):
         check_clone_independence(GAME, players, seed)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_illegal_actions_are_rejected_and_change_nothing(players):
-    for seed in range(property_game_count(3)):
+    for seed in range(deep_check_count(3)):
         check_illegal_actions_rejected(GAME, players, seed)
 
 
@@ -96,3 +97,21 @@ def test_wrong_player_count_and_unknown_options_are_refused():
         GAME.new_game(5, 1)
     with pytest.raises(OptionError):
         GAME.new_game(3, 1, {"variant": True})
+
+
+def test_an_illegal_play_is_refused_with_a_clear_error():
+    from engine.core import IllegalActionError
+    from engine.oregon.actions import Draw, Play
+    from engine.oregon.enums import Card, Deck, Piece
+
+    state = GAME.new_game(3, 4)
+    while state.decision_kind != "PLAY":
+        state.apply_index(0)
+    before = state.digest()
+    on_water = Play(Piece.FARMER, None, (Card.WAGON, Card.WAGON), False, 7, 10)
+    for bad in (on_water, Draw(Deck.LANDSCAPE)):
+        with pytest.raises(IllegalActionError, match="is not a legal PLAY action"):
+            state.apply(bad)
+    with pytest.raises(IllegalActionError, match="not a legal PLAY option index"):
+        state.apply_index(len(state.legal_actions()))
+    assert state.digest() == before

@@ -6,14 +6,15 @@ import pytest
 
 from engine.oregon import GAME, data
 from engine.oregon.enums import DecisionKind
-from tests.engine.harness import check_views_survive_resampling, property_game_count, random_decision_points
+from tests.engine.harness import check_views_survive_resampling, random_decision_points
+from tests.engine.oregon.positions import deep_check_count
 
 PLAYER_COUNTS = (2, 3, 4)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_views_survive_resampling_of_hidden_information(players):
-    for seed in range(property_game_count(3)):
+    for seed in range(deep_check_count(3)):
         check_views_survive_resampling(GAME, players, seed)
 
 
