@@ -16,6 +16,7 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import tempfile
@@ -40,17 +41,21 @@ TIME_CONTROL = TimeControl(move_seconds=5.0)
 
 
 class _Timeline(MatchObserver):
-    """Records when play began and when each decision was applied."""
+    """Records when play began and when each decision was applied, and the referee process's CPU
+    time (all its threads) over the play."""
 
     def __init__(self) -> None:
         self.play_started = 0.0
         self.decision_times: list[float] = []
+        self.cpu_started = self.cpu_ended = 0.0
 
     def match_started(self, state: GameState, players: Any) -> None:
         self.play_started = time.perf_counter()
+        self.cpu_started = time.process_time()
 
     def decision_made(self, *args: Any) -> None:
         self.decision_times.append(time.perf_counter())
+        self.cpu_ended = time.process_time()
 
 
 class _Barrier:
@@ -119,16 +124,19 @@ async def bare_round_trip(spec: BotSpec, game: str, requests: list[bot_pb2.Decis
                 _blocking_round_trips, bot.address, bot.token, requests, calls)
 
 
-async def referee_per_decision(spec: BotSpec, game: str, players: int, matches: int) -> float:
-    play_seconds, decisions = 0.0, 0
+async def referee_per_decision(spec: BotSpec, game: str, players: int,
+                               matches: int) -> tuple[float, float]:
+    """Wall time and referee CPU time per decision during the play of sequential matches."""
+    play_seconds, cpu_seconds, decisions = 0.0, 0.0, 0
     for seed in range(matches):
         timeline = _Timeline()
         record = await play_match(game, [spec] * players, seed, time_control=TIME_CONTROL,
                                   observer=timeline)
         assert not record.voided, record.void_reason
         play_seconds += timeline.decision_times[-1] - timeline.play_started
+        cpu_seconds += timeline.cpu_ended - timeline.cpu_started
         decisions += len(timeline.decision_times)
-    return play_seconds / decisions
+    return play_seconds / decisions, cpu_seconds / decisions
 
 
 async def concurrent_throughput(spec: BotSpec, game: str, players: int, concurrent: int,
@@ -166,7 +174,10 @@ async def protocol(args: argparse.Namespace) -> None:
     print(f"typical {args.game} decision request: {statistics.mean(sizes):.0f} bytes on average, "
           f"{len(requests)} requests of one {args.players}-player game")
     bare = await bare_round_trip(python_bot, args.game, requests, args.calls)
-    referee = await referee_per_decision(python_bot, args.game, args.players, args.matches)
+    referee, referee_cpu = await referee_per_decision(python_bot, args.game, args.players,
+                                                      args.matches)
+    print(f"referee CPU time per decision (all its threads): {referee_cpu * 1e6:.0f} us; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"protocol bare_grpc_round_trip_us={bare * 1e6:.0f} "
           f"referee_per_decision_us={referee * 1e6:.0f} ratio={referee / bare:.2f}")
 
