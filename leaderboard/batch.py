@@ -18,6 +18,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
+import choix
 import numpy as np
 
 from leaderboard.elo import INITIAL_RATING
@@ -77,8 +78,6 @@ def _pair_table(games: Sequence[GameResult]) -> _PairTable:
 
 
 def _fit(table: _PairTable, pair_weight: np.ndarray, start: np.ndarray | None) -> np.ndarray:
-    import choix  # here, not at the top: it imports scipy.stats (~1 s), which most CLI runs skip
-
     n = len(table.players)
     wins = np.bincount(table.winner * n + table.loser, weights=pair_weight, minlength=n * n)
     theta = choix.ilsr_pairwise_dense(

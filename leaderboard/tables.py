@@ -5,10 +5,13 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from leaderboard.batch import BatchRating
 from leaderboard.elo import INITIAL_RATING
 from leaderboard.results import GameResult, pair_score
+
+if TYPE_CHECKING:  # the batch module imports choix and scipy, slow to load
+    from leaderboard.batch import BatchRating
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

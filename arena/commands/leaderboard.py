@@ -17,7 +17,6 @@ from arena.commands.database import db_option, open_or_fail
 from arena.storage import bots, games
 from arena.storage.database import Database, StorageError
 from engine.registry import game_names
-from leaderboard.batch import fit_batch
 from leaderboard.tables import HeadToHead, LeaderboardRow, cross_table, leaderboard_rows
 
 console = Console(highlight=False)
@@ -27,7 +26,7 @@ console = Console(highlight=False)
 class Board:
     game: str
     rows: list[LeaderboardRow]
-    crosstable: dict[tuple[str, str], HeadToHead]
+    crosstable: dict[tuple[str, str], HeadToHead] | None  # only when asked for
     versions: dict[int, bots.RegisteredVersion]
 
     def bot(self, player: str) -> str:
@@ -38,24 +37,28 @@ class Board:
         return f"{version.version} {version.content_hash[:6]}"
 
 
-def build_board(session: Session, game: str) -> Board:
+def build_board(session: Session, game: str, with_crosstable: bool = False) -> Board:
+    # Imported here: choix imports scipy.stats (1-3 s), which the other commands do not need.
+    from leaderboard.batch import fit_batch
+
     results = games.finished_game_results(session, game)
     rows = leaderboard_rows(results, games.stored_elo(session, game), fit_batch(results))
     versions = bots.versions_by_id(session, [int(row.player) for row in rows])
-    return Board(game, rows, cross_table(results), versions)
+    return Board(game, rows, cross_table(results) if with_crosstable else None, versions)
 
 
-def load_boards(database: Database, game: str | None) -> list[Board]:
+def load_boards(database: Database, game: str | None,
+                with_crosstable: bool = False) -> list[Board]:
     with database.read() as session:
         names = [game] if game else games.games_played(session)
-        return [build_board(session, name) for name in names]
+        return [build_board(session, name, with_crosstable) for name in names]
 
 
 def _forfeits(row: LeaderboardRow) -> str:
     return ", ".join(f"{reason} {count}" for reason, count in row.forfeits.items()) or "-"
 
 
-def print_board(board: Board, with_crosstable: bool) -> None:
+def print_board(board: Board) -> None:
     if not board.rows:
         console.print(f"{board.game}: no rated games yet")
         return
@@ -68,7 +71,7 @@ def print_board(board: Board, with_crosstable: bool) -> None:
                       f"{row.elo:.0f}", batch, str(row.games), f"{row.average_rank:.2f}",
                       f"{row.average_score:.1f}", _forfeits(row))
     console.print(table)
-    if with_crosstable:
+    if board.crosstable is not None:
         players = [row.player for row in board.rows]
         cross = Table("row vs column", *[board.bot(p) for p in players],
                       title=f"{board.game} head to head: points share (games)")
@@ -96,7 +99,7 @@ def board_json(board: Board) -> dict[str, Any]:
             "games": row.games, "average_rank": row.average_rank,
             "average_score": row.average_score, "forfeits": row.forfeits,
         } for row in board.rows],
-        "crosstable": [{
+        "crosstable": None if board.crosstable is None else [{
             "bot": board.bot(a), "version": board.version(a), "opponent": board.bot(b),
             "opponent_version": board.version(b), "games": record.games, "points": record.score,
         } for (a, b), record in board.crosstable.items()],
@@ -114,7 +117,7 @@ def leaderboard(
         fail(f"unknown game {game!r}; known games: {', '.join(game_names())}")
     database = open_or_fail(db, create=False)
     try:
-        boards = load_boards(database, game.lower() if game else None)
+        boards = load_boards(database, game.lower() if game else None, crosstable)
     except StorageError as exc:
         fail(str(exc))
     finally:
@@ -125,7 +128,7 @@ def leaderboard(
     if not boards:
         console.print("no rated games yet")
     for board in boards:
-        print_board(board, crosstable)
+        print_board(board)
 
 
 def register(app: typer.Typer) -> None:

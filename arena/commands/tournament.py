@@ -19,7 +19,7 @@ from arena.commands.submit import SubmitError, check_local_bot
 from arena.manifest import ManifestError, load_manifest
 from arena.match import MatchSetupError
 from arena.storage import bots, tournaments
-from arena.storage.database import Database, StorageError
+from arena.storage.database import Database, StorageError, check_creatable
 from arena.storage.models import Tournament
 from arena.tournament.runner import run_tournament
 from arena.tournament.schedule import schedule_size
@@ -121,7 +121,11 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
     game.check_setup(players, options)
     if deals < 1 or concurrency < 1 or move_time <= 0:
         raise TournamentSetupError("--deals and --concurrency must be >= 1, --move-time > 0")
-    database = open_or_fail(db, create=True) if db.exists() else None
+    if db.exists():
+        database = open_or_fail(db, create=True)
+    else:
+        database = None
+        check_creatable(db)
     try:
         entrants = resolve_entrants(database, bot_texts, game.name)
         if len(entrants) < players:
@@ -206,7 +210,7 @@ def tournament(
     finally:
         database.close()
     for board in boards:
-        print_board(board, with_crosstable=False)
+        print_board(board)
     if summary.stopped or not summary.complete:
         why = "stopped" if summary.stopped else "incomplete (voided games remain)"
         typer.echo(f"{why}: {summary.done}/{summary.total} games recorded; continue with "

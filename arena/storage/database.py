@@ -126,6 +126,13 @@ class Database:
         self.engine.dispose()
 
 
+def check_creatable(path: Path) -> None:
+    """Fail early (before slow work) if a new database cannot be made at ``path``."""
+    if not path.parent.is_dir():
+        raise StorageError(f"{path}: cannot create the database: {path.parent} is not an "
+                           "existing directory")
+
+
 def open_database(path: Path, *, create: bool) -> Database:
     """Open (and with ``create``, create or migrate) the arena database at ``path``.
 
@@ -135,10 +142,8 @@ def open_database(path: Path, *, create: bool) -> Database:
     elif not create:
         raise StorageError(f"{path}: no arena database here (submit a bot or run a tournament "
                            "first, or pass --db PATH)")
-    elif not path.parent.is_dir():
-        raise StorageError(f"{path}: cannot create the database: {path.parent} is not an "
-                           "existing directory")
     else:
+        check_creatable(path)
         version = None
     if version is None and not create:
         raise StorageError(f"{path}: empty database (submit a bot or run a tournament first)")

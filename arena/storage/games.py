@@ -81,12 +81,13 @@ def record_game(database: Database, record: MatchRecord, version_ids: Sequence[i
 def finished_game_results(session: Session, game: str) -> list[GameResult]:
     """Every rated game of type ``game`` in the order it was rated (ids are assigned inside the
     serialised write transactions, so id order is commit order)."""
-    rows = session.exec(
+    # Core rows, not ORM objects: ten thousand games are forty thousand seats.
+    rows = session.connection().execute(
         select(SeatRecordRow.game_id, GameRecord.pod, SeatRecordRow.bot_version_id,
                SeatRecordRow.rank, SeatRecordRow.score, SeatRecordRow.outcome)
         .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
         .where(GameRecord.game == game, GameRecord.status == FINISHED)
-        .order_by(SeatRecordRow.game_id, SeatRecordRow.seat))
+        .order_by(GameRecord.id, SeatRecordRow.seat))
     results: list[GameResult] = []
     seats: list[SeatResult] = []
     current: tuple[int, str] | None = None

@@ -167,7 +167,7 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path):
     ids = register_bots(database, ["a", "b", "c", "d"])
     database.close()
     spawn = multiprocessing.get_context("spawn")
-    workers = [spawn.Process(target=_write_games, args=(str(path), ids, seed, 150))
+    workers = [spawn.Process(target=_write_games, args=(str(path), ids, seed, 100))
                for seed in (1, 2)]
     for worker in workers:
         worker.start()
@@ -176,8 +176,8 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path):
         assert worker.exitcode == 0
     database = open_database(path, create=False)
     with database.read() as session:
-        assert len(session.exec(select(GameRecord)).all()) == 300
-        assert len(session.exec(select(RatingHistory)).all()) == 900
+        assert len(session.exec(select(GameRecord)).all()) == 200
+        assert len(session.exec(select(RatingHistory)).all()) == 600
         stored, recomputed = stored_elo(session, "oregon"), recomputed_elo(session, "oregon")
     assert stored == pytest.approx(recomputed, abs=1e-9)
     database.close()

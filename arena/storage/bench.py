@@ -1,0 +1,99 @@
+"""Benchmark of the leaderboard over games stored in SQLite.
+
+    python -m arena.storage.bench --games 10000 --players 10 --seats 4
+
+Stores synthetic games (known strengths, Plackett-Luce rankings) in a fresh SQLite file, then
+times the batch rating of one game type as ``arena leaderboard`` computes it: loading every rated
+game (``load_s``) and the fit with its bootstrap (``fit_s``); ``total_s`` is their sum. Importing
+the fit's libraries (choix, scipy) is a one-off cost per process, reported apart (``import_s``).
+Also times recording games one transaction each with their Elo updates, as a tournament does
+(``record_game_ms``). The last line is machine-readable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import tempfile
+import time
+from pathlib import Path
+
+from arena.match import MatchRecord, Outcome, SeatRecord
+from arena.manifest import BotSpec
+from arena.storage import bots
+from arena.storage.database import Database, open_database
+from arena.storage.games import finished_game_results, record_game
+from arena.storage.models import GameRecord, SeatRecordRow
+from leaderboard.results import GameResult
+from leaderboard.synthetic import round_robin
+
+
+def _register(database: Database, names: list[str]) -> dict[str, int]:
+    with database.write() as session:
+        return {name: bots.register(session, BotSpec(name, "1", ("oregon",), Path("/bench"),
+                                                     ("python", "bot.py")), name)[0].version.id
+                for name in names}
+
+
+def _bulk_store(database: Database, games: list[GameResult], ids: dict[str, int]) -> None:
+    """All games in one transaction (setup only; a tournament commits each game alone)."""
+    with database.write() as session:
+        for number, game in enumerate(games):
+            row = GameRecord(pod=game.pod, game="oregon", rules_version="bench", options={},
+                             seed=number, num_players=len(game.seats), status="finished",
+                             actions=[], termination="completed", duration=0.0)
+            session.add(row)
+            session.flush()
+            session.add_all(SeatRecordRow(game_id=row.id, seat=seat, bot_version_id=ids[s.player],
+                                          score=s.score, rank=s.rank, outcome="FINISHED",
+                                          reason="", time_used=0.0, decisions=0)
+                            for seat, s in enumerate(game.seats))
+
+
+def _record_one_by_one(database: Database, games: list[GameResult], ids: dict[str, int]) -> float:
+    start = time.perf_counter()
+    for number, game in enumerate(games):
+        seats = [SeatRecord(i, s.player, s.score, s.rank, Outcome.FINISHED, "", 0.0, 0)
+                 for i, s in enumerate(game.seats)]
+        record = MatchRecord("oregon", "bench", {}, number, len(seats), [], seats, False, "", 0.0)
+        record_game(database, record, [ids[s.player] for s in game.seats], pod=game.pod)
+    return (time.perf_counter() - start) / len(games)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m arena.storage.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--players", type=int, default=10)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--recorded", type=int, default=300,
+                        help="games recorded one transaction each, for the write timing")
+    args = parser.parse_args(argv)
+    strengths = {f"bot{i:02d}": 1300.0 + 400.0 * i / max(1, args.players - 1)
+                 for i in range(args.players)}
+    games = round_robin(strengths, args.seats, args.games, seed=1)
+    with tempfile.TemporaryDirectory() as directory:
+        database = open_database(Path(directory) / "bench.db", create=True)
+        ids = _register(database, sorted(strengths))
+        _bulk_store(database, games, ids)
+        start = time.perf_counter()
+        batch = importlib.import_module("leaderboard.batch")
+        import_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        with database.read() as session:
+            stored = finished_game_results(session, "oregon")
+        load_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        batch.fit_batch(stored)
+        fit_seconds = time.perf_counter() - start
+        assert len(stored) == args.games
+        per_game = _record_one_by_one(database, games[:args.recorded], ids)
+        database.close()
+    print(f"stored_batch_fit games={args.games} players={args.players} seats={args.seats} "
+          f"load_s={load_seconds:.3f} fit_s={fit_seconds:.3f} "
+          f"total_s={load_seconds + fit_seconds:.3f} import_s={import_seconds:.3f} "
+          f"record_game_ms={per_game * 1000:.2f}")
+
+
+if __name__ == "__main__":
+    main()
