@@ -12,7 +12,7 @@ ARENA = Path(sys.executable).parent / "arena"
 
 
 async def test_play_match_is_deterministic_for_a_fixed_seed():
-    bots = [sample_bot("random-python"), sample_bot("random-node"), sample_bot("random-python")]
+    bots = [sample_bot("random-python"), sample_bot("random-node")]
     first = await play_match("oregon", bots, seed=77)
     second = await play_match("oregon", bots, seed=77)
     other = await play_match("oregon", bots, seed=78)
