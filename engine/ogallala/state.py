@@ -78,8 +78,8 @@ class OgallalaState(GameState):
         options: Mapping[str, OptionValue],
         rng: random.Random,
     ) -> None:
-        """An empty table: no cards anywhere, no decision. ``new_game`` deals; ``position`` and
-        sampling fill in the rest."""
+        """An empty table: no cards anywhere, no decision. ``deal`` starts a real game; sampling
+        (and test positions) set the fields directly and then call ``resume``."""
         self.num_players = num_players
         self.seed = seed
         self.options = options

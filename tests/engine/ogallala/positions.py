@@ -7,7 +7,6 @@ import random
 from engine.ogallala.display import EMPTY, Display
 from engine.ogallala.render import SHORT_KIND, short
 from engine.ogallala.state import OgallalaState
-from engine.ogallala.views import Decision
 
 
 def kinds(names: str) -> list[int]:
@@ -52,7 +51,7 @@ def start_of_turn(
     state.discard = kinds(discard)
     state.active = active
     state.turn = turn
-    state.resume(Decision.CHOOSE_STACK)
+    state._begin_draw()  # the refill step, then CHOOSE_STACK
     return state
 
 

@@ -379,13 +379,9 @@ def test_e13_stack_exhaustion_and_reshuffle():
 
 
 def test_e13_later_refill_fills_only_the_first_empty_stack():
-    state = start_of_turn(3, {}, stacks=("W1", "W2", "W1 W1 W1 W1 W1"),
-                          discard="W3 W4 W5 W6 W7")
-    state.stacks[0] = []
-    state.stacks[1] = []
-    state._begin_draw()
-    assert [len(stack) for stack in state.stacks] == [5, 0, 5]
-    assert state.discard == []
+    state = start_of_turn(3, {}, stacks=("", "", "W1 W1 W1 W1"), discard="W3 W4 W5 W6 W7")
+    assert [len(stack) for stack in state.stacks] == [5, 0, 4]
+    assert state.refilled == [True, False, False] and state.discard == []
     assert options(state) == [Draw(0), Draw(2)]
 
 
