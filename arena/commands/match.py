@@ -12,9 +12,12 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.commands import fail
+from arena.commands.database import db_option
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
 from arena.match import (MatchObserver, MatchRecord, MatchSetupError, Outcome, TimeControl,
                          play_match)
+from arena.storage.bots import UnknownBotError, latest_version, to_spec
+from arena.storage.database import StorageError, open_database
 from engine.core import EngineError, Game, GameState, OptionValue
 from engine.registry import get_game
 
@@ -29,16 +32,37 @@ def load_game(name: str) -> Game:
         raise MatchSetupError(f"the {name} engine cannot be loaded: {exc}") from None
 
 
-def resolve_bot(text: str, game: str) -> BotSpec:
-    """A bot directory (with bot.toml), or NAME@HOST:PORT for a bot already running elsewhere."""
+def resolve_bot(text: str, game: str, db: Path) -> BotSpec:
+    """A bot directory (with bot.toml), NAME@HOST:PORT for a bot already running elsewhere, or
+    the name of a bot registered (``arena submit``) in the database ``db``."""
     if "@" in text and not Path(text).exists():
         name, address = text.split("@", 1)
         return remote_bot(address, name, games=(game,))
-    spec = load_manifest(Path(text))
+    if "/" in text or Path(text).exists():
+        spec = load_manifest(Path(text))
+        where = f"{Path(text) / 'bot.toml'}: bot"
+    else:
+        spec = registered_bot(text, db)
+        where = "registered bot"
     if game not in spec.games:
-        raise ManifestError(f"{Path(text) / 'bot.toml'}: bot {spec.name!r} does not play {game} "
-                            f"(games: {', '.join(spec.games)})")
+        raise MatchSetupError(f"{where} {spec.name!r} does not play {game} "
+                              f"(games: {', '.join(spec.games)})")
     return spec
+
+
+def registered_bot(name: str, db: Path) -> BotSpec:
+    if not db.exists():
+        raise MatchSetupError(f"{name!r} is neither a bot directory nor a registered bot "
+                              f"(no arena database {db})")
+    try:
+        database = open_database(db, create=False)
+        try:
+            with database.read() as session:
+                return to_spec(latest_version(session, name))
+        finally:
+            database.close()
+    except (StorageError, UnknownBotError) as exc:
+        raise MatchSetupError(str(exc)) from None
 
 
 def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
@@ -102,19 +126,21 @@ def print_record(record: MatchRecord) -> None:
 
 
 def match(
-    bots: list[str] = typer.Argument(..., metavar="BOT...",
-                                     help="bot directories (with bot.toml) or NAME@HOST:PORT"),
+    bots: list[str] = typer.Argument(
+        ..., metavar="BOT...",
+        help="bot directories (with bot.toml), registered bot names, or NAME@HOST:PORT"),
     game: str = typer.Option(..., "--game", "-g", help="game to play, see `arena games`"),
     seed: int = typer.Option(None, "--seed", "-s", help="game seed (default: random, printed)"),
     move_time: float = typer.Option(2.0, "--move-time", help="seconds per decision"),
     bank_time: float = typer.Option(0.0, "--bank-time", help="time bank per seat, seconds"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
     show: bool = typer.Option(False, "--show", help="print every decision and the board"),
+    db: Path = db_option(),
 ) -> None:
     """Play one game between bots, one per seat in the order given."""
     try:
         game = load_game(game).name
-        specs = [resolve_bot(text, game) for text in bots]
+        specs = [resolve_bot(text, game, db) for text in bots]
         options = parse_options(game, option)
         get_game(game).check_setup(len(specs), options)
     except (ManifestError, MatchSetupError, EngineError) as exc:

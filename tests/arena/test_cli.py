@@ -37,11 +37,25 @@ def wrong_game(tmp_path):
     (lambda tmp: ["--game", "oregon", *wrong_game(tmp)], "does not play oregon"),
     (lambda tmp: ["--game", "oregon", "-o", "nope=1", PYTHON_BOT, PYTHON_BOT], "option 'nope=1'"),
     (lambda tmp: ["--game", "oregon", "--move-time", "0", PYTHON_BOT, PYTHON_BOT], "--move-time"),
+    (lambda tmp: ["--game", "oregon", "--db", str(tmp / "none.db"), "nobody", PYTHON_BOT],
+     "'nobody' is neither a bot directory nor a registered bot"),
 ], ids=["unknown-game", "too-few", "too-many", "no-manifest", "bad-manifest", "wrong-game",
-        "bad-option", "bad-move-time"])
+        "bad-option", "bad-move-time", "unknown-name"])
 def test_match_errors_are_one_line_with_nonzero_exit(arguments, message, tmp_path):
     result = runner.invoke(app, ["match", *arguments(tmp_path)])
     assert result.exit_code != 0
     assert result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_match_plays_registered_bots_by_name(tmp_path):
+    db = str(tmp_path / "arena.db")
+    assert runner.invoke(app, ["submit", PYTHON_BOT, "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["match", "--game", "oregon", "--db", db, "--seed", "3",
+                                 "random-python", "random-python"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("random-python") == 2
+    unknown = runner.invoke(app, ["match", "--game", "oregon", "--db", db, "nobody", PYTHON_BOT])
+    assert unknown.exit_code != 0
+    assert "unknown bot 'nobody' (registered: random-python)" in unknown.stderr
