@@ -1,7 +1,12 @@
 """Full games between real bot processes (Python and Node.js) over real gRPC."""
 
-import pytest
+import os
+import sys
 
+import pytest
+import trio
+
+from arena.manifest import remote_bot
 from arena.match import Outcome, play_match
 from engine.registry import get_game
 from tests.arena.conftest import playable_games, sample_bot
@@ -36,3 +41,21 @@ async def test_python_and_node_bots_play_a_full_game(game, seating):
     assert final.is_over
     assert tuple(s.score for s in record.seats) == final.result().scores
     assert tuple(s.rank for s in record.seats) == final.result().ranks
+
+
+async def test_a_bot_already_running_elsewhere_plays_by_address(tmp_path):
+    local = sample_bot("random-python")
+    address = f"unix:{tmp_path}/remote.sock"
+    process = await trio.lowlevel.open_process(
+        [sys.executable, "bot.py"], cwd=local.directory,
+        env={**os.environ, "ARENA_BOT_ADDRESS": address, "ARENA_BOT_SEED": "9"})
+    try:
+        remote = remote_bot(address, "far-away", games=["oregon"])
+        record = await play_match("oregon", [remote, local], seed=4)
+        assert process.poll() is None, "the arena does not stop a bot it did not start"
+    finally:
+        process.kill()
+        await process.wait()
+    assert not record.voided, record.void_reason
+    assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
+    assert record.seats[0].player == "far-away" and record.seats[0].decisions > 0
