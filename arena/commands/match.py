@@ -150,9 +150,12 @@ def match(
     if seed is None:
         seed = secrets.randbelow(2**31)
     time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
-    record = trio.run(lambda: play_match(game, specs, seed, options=options,
-                                         time_control=time_control,
-                                         observer=ShowDecisions() if show else None))
+    try:
+        record = trio.run(lambda: play_match(game, specs, seed, options=options,
+                                             time_control=time_control,
+                                             observer=ShowDecisions() if show else None))
+    except KeyboardInterrupt:
+        fail("interrupted; the game was abandoned and its bots stopped", code=130)
     print_record(record)
     if record.voided:
         fail(f"game voided: {record.void_reason}", code=1)

@@ -1,12 +1,14 @@
 """The same seed with the same seeded bots gives the same game, through play_match and through
-the ``arena match`` command."""
+the ``arena match`` command; Ctrl-C stops the command and its bots."""
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from arena.match import play_match
-from tests.arena.conftest import ROOT, SAMPLE_BOTS, sample_bot
+from tests.arena.conftest import ROOT, SAMPLE_BOTS, bot_processes, sample_bot
 
 ARENA = Path(sys.executable).parent / "arena"
 
@@ -42,3 +44,19 @@ def test_arena_match_command_is_deterministic_for_a_fixed_seed():
         assert "seed 4242" in run.stdout
     assert len(result_rows(runs[0].stdout)) == 2
     assert result_rows(runs[0].stdout) == result_rows(runs[1].stdout)
+
+
+def test_ctrl_c_stops_arena_match_and_its_bots():
+    sleeper = ROOT / "tests" / "bots" / "sleeper"
+    command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
+               str(SAMPLE_BOTS / "random-python"), "--move-time", "600", "--seed", "1"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 60
+    while len(bot_processes()) < 3 and time.monotonic() < deadline:  # the arena and two bots
+        time.sleep(0.1)
+    time.sleep(1.0)  # let the game reach the sleeper's hanging decision
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert stderr == "error: interrupted; the game was abandoned and its bots stopped\n"
