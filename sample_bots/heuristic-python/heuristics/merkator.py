@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.merkator import GAME
 from engine.merkator.state import MerkatorState
-from engine.merkator.types import Decision, MerkatorView
+from engine.merkator.types import Decision, InvestOption, MerkatorView
 from heuristics.merkator_policy import policy
 from heuristics.merkator_value import relative_value
 
@@ -29,12 +29,28 @@ def choose(view: MerkatorView, actions: Sequence[Any], rng: random.Random) -> in
     if len(actions) == 1:
         return 0
     state = GAME.sample_state(view, rng)
-    scores = [_look_ahead(state, i, view.seat, rng) for i in range(len(actions))]
+    if view.decision == Decision.INVEST:
+        scores = [_invest_value(state, i, view.seat) for i in range(len(actions))]
+    else:
+        scores = [_look_ahead(state, i, view.seat, rng) for i in range(len(actions))]
     return max(range(len(actions)), key=scores.__getitem__)
 
 
 def rollout(state: MerkatorState, rng: random.Random) -> int:
     return policy(state, rng)
+
+
+def _invest_value(state: MerkatorState, index: int, seat: int, follow_up: bool = True) -> float:
+    """The value after an invest option; a sale is judged with the best option that follows
+    it, since its coins only pay off in a purchase."""
+    after = state.clone()
+    after.apply_index(index)
+    best = relative_value(after, seat)
+    sale = state.legal_actions()[index].option == InvestOption.SELL
+    if follow_up and sale and after.stage == Decision.INVEST.value:
+        for follow in range(len(after.legal_actions())):
+            best = max(best, _invest_value(after, follow, seat, follow_up=False))
+    return best
 
 
 def _look_ahead(state: MerkatorState, index: int, seat: int, rng: random.Random) -> float:

@@ -44,6 +44,14 @@ def turns_left(state: MerkatorState, seat: int) -> float:
     return board_left / (n * MARKERS_PER_TURN) + current
 
 
+def _invests_again(state: MerkatorState, seat: int) -> bool:
+    """Whether the seat has an invest step after the current one (coins are only spent there)."""
+    if not state.final_phase:
+        return True
+    offset = (seat - state.active) % state.num_players
+    return 0 < offset < state.final_turns_left
+
+
 def contract_points(values: list[int], final: bool) -> float:
     """Points of held contract values (sorted, highest first) at the end of the game."""
     extra = sum(values[_FULL:])
@@ -66,8 +74,9 @@ def value(state: MerkatorState, seat: int) -> float:
         CUBE * sum(state.kontor[seat])
         + TILE_CUBE * sum(state.tile[seat])
         + MARKER * state.markers[seat]
-        + COIN * state.coins[seat]
     )
+    if _invests_again(state, seat):
+        total += COIN * state.coins[seat]
     total += BONUS_CARD * len(state.bonus[seat]) * min(1.0, turns / 4)
     return total + 0.01 * state.markers[seat]  # markers break ties (rules 5.3)
 
