@@ -120,7 +120,8 @@ def building_rule_text(scoring: dict[str, Any]) -> str:
     """A one-line English statement of a building's scoring rule, for views and renderings."""
     kind, points = scoring["kind"], scoring.get("points", 0)
     goods = scoring.get("goods", "ALL")
-    names = "any goods" if goods == "ALL" else "/".join(GOOD_NAMES[g] for g in scoring_goods(scoring))
+    listed = "/".join(GOOD_NAMES[g] for g in scoring_goods(scoring))
+    names = "any goods" if goods == "ALL" else listed
     per = scoring.get("per", 1)
     each = "" if per == 1 else f" {per}"
     if kind == "types_present":

@@ -1,5 +1,6 @@
 """Terminal rendering of a Merkator view: the map, the time board (revealed letters only), the
-contract piles and displays, and every player's Kontor, tile, contracts, coins, markers and cards."""
+contract piles and displays, and every player's Kontor, tile, contracts, coins, markers and
+cards."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ def _time_board(view: MerkatorView) -> list[str]:
     occupied = {(m.row, m.space): m.letters or "?" for m in view.time_board}
     lines = []
     for row in range(1, data.BOARD_ROWS + 1):
-        cells = [occupied.get((row, space), ".").ljust(2) for space in range(1, data.ROW_SPACES + 1)]
+        spaces = range(1, data.ROW_SPACES + 1)
+        cells = [occupied.get((row, space), ".").ljust(2) for space in spaces]
         lines.append(f"  row {row}: " + " ".join(cells))
     return lines
 
@@ -28,7 +30,9 @@ def render_view(view: MerkatorView) -> str:
         pending = "game over"
     else:
         pending = f"{view.decision.name} by seat {view.deciding_seat}"
-    phase = " final phase," if view.final_phase else (" end triggered," if view.end_triggered else "")
+    phase = " end triggered," if view.end_triggered else ""
+    if view.final_phase:
+        phase = " final phase,"
     out = [
         f"Merkator turn {view.turn} (round {view.round}),{phase} active seat {view.active_seat}; "
         f"{pending}",
@@ -64,7 +68,9 @@ def render_view(view: MerkatorView) -> str:
             f"[{' '.join(c.name.lower() for c in p.tile)}]",
             f"  Kontor: {kontor or 'empty'}",
             "  Contracts: "
-            + " ".join(_contract(h.contract) + ("*" if h.fulfilled_this_turn else "") for h in p.contracts),
+            + " ".join(
+                _contract(h.contract) + ("*" if h.fulfilled_this_turn else "") for h in p.contracts
+            ),
             "  Bonus: " + (" ".join(b.id for b in p.bonus_cards) or "-")
             + "  Buildings: " + (" ".join(f"{b.id} {b.name}" for b in p.buildings) or "-"),
         ]

@@ -67,7 +67,9 @@ def _copy_public(state: MerkatorState, view: MerkatorView) -> None:
         }
         state.bonus[q] = sorted(data.BONUS_IDS.index(b.id) for b in p.bonus_cards)
         state.buildings[q] = sorted(data.BUILDING_IDS.index(b.id) for b in p.buildings)
-    state.bonus_slots = [data.BONUS_IDS.index(s.card.id) if s.card else -1 for s in view.bonus_slots]
+    state.bonus_slots = [
+        data.BONUS_IDS.index(s.card.id) if s.card else -1 for s in view.bonus_slots
+    ]
     state.building_slots = [
         data.BUILDING_IDS.index(s.card.id) if s.card else -1 for s in view.building_slots
     ]

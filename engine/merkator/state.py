@@ -30,7 +30,12 @@ from engine.merkator.types import (
 )
 from engine.merkator.views import build_view
 
-# automatic steps (never visible at a decision point); decision stages are Decision values
+# decision stages: the Decision values as plain ints (enum attribute access is slow here)
+(
+    INVEST, TRAVEL, SPLIT_CUBES, SPOILAGE_REFLIP, SPOIL_CHOOSE, FULFIL, TRADE_INPUT, JOIN,
+    PERMIT_JOIN, FINAL_PLACE,
+) = (int(kind) for kind in Decision)
+# automatic steps (never visible at a decision point)
 GAIN = 20  # take the travel gain's markers one by one (4.4 e)
 SPOIL = 21  # find the next player who loses cubes to spoilage
 JOIN_NEXT = 22  # find the next eligible joiner
@@ -43,6 +48,16 @@ _LAST_ROW_START = data.BOARD_SPACES - _S
 _GOOD_A = tuple(a for a, _ in data.COLOUR_GOODS)
 _GOOD_B = tuple(b for _, b in data.COLOUR_GOODS)
 _MAJORS = data.MAJORS
+# TRAVEL options by the traveller's markers (capped at the highest time cost)
+_MAX_TIME_COST = -min(data.LOCATION_TIME)
+_TRAVEL_OPTIONS = tuple(
+    tuple(
+        cat.TRAVEL[loc]
+        for loc in range(data.NUM_LOCATIONS)
+        if markers + data.LOCATION_TIME[loc] >= 0
+    )
+    for markers in range(_MAX_TIME_COST + 1)
+)
 
 
 class MerkatorState(GameState):
@@ -89,7 +104,7 @@ class MerkatorState(GameState):
         self.final_phase = False
         self.final_turns_left = 0
         # the pending step and its context
-        self.stage = Decision.INVEST.value
+        self.stage = INVEST
         self.deciding = 0
         self.gain_left = 0
         self.spoil_letters = ""
@@ -146,7 +161,7 @@ class MerkatorState(GameState):
         self.building_deck = list(range(data.NUM_BUILDINGS))
         rng.shuffle(self.building_deck)
         self.building_slots = [self.building_deck.pop() for _ in range(data.DISPLAY_SIZE)]
-        self.stage = Decision.INVEST.value
+        self.stage = INVEST
         self.deciding = 0
         self._settle()
 
@@ -185,16 +200,16 @@ class MerkatorState(GameState):
         if self.stage == OVER:
             raise GameOverError("merkator: the game is over; no action can be applied")
         legal = self._legal
-        if self.stage == Decision.INVEST.value:
+        if self.stage == INVEST:
             for fallback in (cat.INVEST_DONE, cat.DISCARD_COIN):
                 if fallback in legal:
                     return legal.index(fallback)
             # SELL options come in ID order, so min() keeps the lowest ID among equal values
             sells = [i for i, a in enumerate(legal) if a.option == InvestOption.SELL]
             return min(sells, key=lambda i: _value_of(legal[i].contract))
-        if self.stage == Decision.FULFIL.value:
+        if self.stage == FULFIL:
             return legal.index(cat.FULFIL_DONE)
-        if self.stage == Decision.JOIN.value:
+        if self.stage == JOIN:
             return legal.index(cat.PASS)
         return 0
 
@@ -247,7 +262,7 @@ class MerkatorState(GameState):
         p = self.active
         option = action.option
         if option == InvestOption.DONE:
-            self.stage = Decision.TRAVEL.value
+            self.stage = TRAVEL
         elif option == InvestOption.SELL:
             c = data.CONTRACT_INDEX[action.contract]
             self.contracts[p].remove(c)
@@ -270,18 +285,13 @@ class MerkatorState(GameState):
 
     # --- step 2: travel ---------------------------------------------------------------------------
     def _legal_travel(self) -> tuple[Any, ...]:
-        markers = self.markers[self.active]
-        return tuple(
-            cat.TRAVEL[loc]
-            for loc in range(data.NUM_LOCATIONS)
-            if markers + data.LOCATION_TIME[loc] >= 0
-        )
+        return _TRAVEL_OPTIONS[min(self.markers[self.active], _MAX_TIME_COST)]
 
     def _on_travel(self, action: Any) -> None:
         loc = action.location - 1
         self.figure = loc
         if self.map_cubes[loc] > 0:
-            self.stage = Decision.SPLIT_CUBES.value
+            self.stage = SPLIT_CUBES
         else:
             self._after_map_cubes()
 
@@ -331,10 +341,10 @@ class MerkatorState(GameState):
             self.pools[colour] -= 1
             self.map_cubes[major] += 1
 
-    # --- time gain and spoilage ----------------------------------------------------------------------
+    # --- time gain and spoilage -------------------------------------------------------------------
     def _step_gain(self) -> None:
         if self.gain_left == 0:
-            self.stage = Decision.FULFIL.value
+            self.stage = FULFIL
             self.deciding = self.active
             return
         self.gain_left -= 1
@@ -352,7 +362,7 @@ class MerkatorState(GameState):
             self._trigger_end()
         if len(letters) == 1 and i < _LAST_ROW_START:
             self.spoil_letters = letters
-            self.stage = Decision.SPOILAGE_REFLIP.value
+            self.stage = SPOILAGE_REFLIP
             self.deciding = self.active
         else:
             self._begin_spoilage(letters)
@@ -375,7 +385,7 @@ class MerkatorState(GameState):
         q = self.deciding
         kontor = self.kontor[q]
         if self.spoil_loss_left and any(kontor[g] for g in column):
-            self.stage = Decision.SPOIL_CHOOSE.value
+            self.stage = SPOIL_CHOOSE
             return
         q = (q + 1) % self.num_players
         if q == self.active:
@@ -466,7 +476,7 @@ class MerkatorState(GameState):
         self.trades_left = missing
         self.trade_inputs = 0
         if missing:
-            self.stage = Decision.TRADE_INPUT.value
+            self.stage = TRADE_INPUT
         else:
             self._contract_fulfilled()
 
@@ -508,7 +518,7 @@ class MerkatorState(GameState):
         self.fulfilled[q].add(c)
         self.trade_contract = -1
         self._draw_reward(q, data.CONTRACT_VALUE[c])
-        self.stage = Decision.FULFIL.value
+        self.stage = FULFIL
 
     def _draw_reward(self, q: int, value: int) -> None:
         """Reward draw with its fallbacks (rules 4.5, R23)."""
@@ -541,7 +551,7 @@ class MerkatorState(GameState):
                 or any(data.BONUS_LOCATION[b] == loc for b in self.bonus[q])
             ):
                 self.deciding = q
-                self.stage = Decision.JOIN.value
+                self.stage = JOIN
                 return
 
     def _legal_join(self) -> tuple[Any, ...]:
@@ -553,7 +563,7 @@ class MerkatorState(GameState):
         elif self.permission:
             self.joiner = self.deciding
             self.deciding = self.active
-            self.stage = Decision.PERMIT_JOIN.value
+            self.stage = PERMIT_JOIN
         else:
             self._join(self.deciding)
 
@@ -577,7 +587,7 @@ class MerkatorState(GameState):
             if data.BONUS_LOCATION[b] == loc:
                 self._bonus_goods(q, b, data.BONUS_JOIN[b])
         self.deciding = q
-        self.stage = Decision.FULFIL.value
+        self.stage = FULFIL
 
     # --- end of turn and game end (4.8, 5.1) ------------------------------------------------------
     def _trigger_end(self) -> None:
@@ -600,16 +610,16 @@ class MerkatorState(GameState):
         self.active = (self.active + 1) % n
         self.turn += 1
         self.deciding = self.active
-        self.stage = Decision.INVEST.value
+        self.stage = INVEST
 
-    # --- scoring (5.2) ------------------------------------------------------------------------------
+    # --- scoring (5.2) ----------------------------------------------------------------------------
     def _step_place_next(self) -> None:
         q = self.deciding
         tile = self.tile[q]
         if any(tile):
             if any(is_type_dependent(b, self.misprint) for b in self.buildings[q]):
                 self.final_place_colour = tile.index(1)
-                self.stage = Decision.FINAL_PLACE.value
+                self.stage = FINAL_PLACE
                 return
             for colour in range(data.NUM_COLOURS):
                 if tile[colour]:
@@ -655,28 +665,28 @@ class MerkatorState(GameState):
         ]
 
     _LEGAL = {
-        Decision.INVEST.value: _legal_invest,
-        Decision.TRAVEL.value: _legal_travel,
-        Decision.SPLIT_CUBES.value: _legal_split,
-        Decision.SPOILAGE_REFLIP.value: lambda self: (cat.KEEP, cat.REFLIP),
-        Decision.SPOIL_CHOOSE.value: _legal_spoil,
-        Decision.FULFIL.value: _legal_fulfil,
-        Decision.TRADE_INPUT.value: _legal_trade,
-        Decision.JOIN.value: _legal_join,
-        Decision.PERMIT_JOIN.value: _legal_permit,
-        Decision.FINAL_PLACE.value: _legal_final_place,
+        INVEST: _legal_invest,
+        TRAVEL: _legal_travel,
+        SPLIT_CUBES: _legal_split,
+        SPOILAGE_REFLIP: lambda self: (cat.KEEP, cat.REFLIP),
+        SPOIL_CHOOSE: _legal_spoil,
+        FULFIL: _legal_fulfil,
+        TRADE_INPUT: _legal_trade,
+        JOIN: _legal_join,
+        PERMIT_JOIN: _legal_permit,
+        FINAL_PLACE: _legal_final_place,
     }
     _HANDLE = {
-        Decision.INVEST.value: _on_invest,
-        Decision.TRAVEL.value: _on_travel,
-        Decision.SPLIT_CUBES.value: _on_split,
-        Decision.SPOILAGE_REFLIP.value: _on_reflip,
-        Decision.SPOIL_CHOOSE.value: _on_spoil,
-        Decision.FULFIL.value: _on_fulfil,
-        Decision.TRADE_INPUT.value: _on_trade,
-        Decision.JOIN.value: _on_join,
-        Decision.PERMIT_JOIN.value: _on_permit,
-        Decision.FINAL_PLACE.value: _on_final_place,
+        INVEST: _on_invest,
+        TRAVEL: _on_travel,
+        SPLIT_CUBES: _on_split,
+        SPOILAGE_REFLIP: _on_reflip,
+        SPOIL_CHOOSE: _on_spoil,
+        FULFIL: _on_fulfil,
+        TRADE_INPUT: _on_trade,
+        JOIN: _on_join,
+        PERMIT_JOIN: _on_permit,
+        FINAL_PLACE: _on_final_place,
     }
     _STEP = {
         GAIN: _step_gain,
@@ -686,7 +696,7 @@ class MerkatorState(GameState):
         PLACE_NEXT: _step_place_next,
     }
 
-    # --- copies, digest, views, rendering --------------------------------------------------------------
+    # --- copies, digest, views, rendering ---------------------------------------------------------
     def clone(self) -> MerkatorState:
         other = MerkatorState.__new__(MerkatorState)
         other.__dict__.update(self.__dict__)

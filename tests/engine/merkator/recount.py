@@ -63,7 +63,9 @@ def _building(state, seat: int, building: int) -> int:
         return points * len([p for p in places if _LOCATION_TYPE[p] == rule["location_type"]])
     if kind == "sole_most":
         mine = _measure(state, seat, rule["measure"])
-        others = [_measure(state, q, rule["measure"]) for q in range(state.num_players) if q != seat]
+        others = [
+            _measure(state, q, rule["measure"]) for q in range(state.num_players) if q != seat
+        ]
         return points if mine > max(others) else 0
     raise AssertionError(kind)
 

@@ -299,7 +299,7 @@ def test_e7_travel_options_and_costs():
     assert data.JOIN_COST[LOC["DEN"]] == 2 and data.LOCATION_TIME[LOC["DEN"]] == -1
 
 
-# --- E8: fulfilling with a trade -------------------------------------------------------------------
+# --- E8: fulfilling with a trade ------------------------------------------------------------------
 
 
 def _e8_position(markers: int = 3):
@@ -557,7 +557,7 @@ def test_e12_two_bonus_cards_at_a_minor_and_a_tile_cube_for_c25():
     assert s.markers[1] == 0 and s.markers[0] == 2
 
 
-# --- E13: once per turn ----------------------------------------------------------------------------
+# --- E13: once per turn ---------------------------------------------------------------------------
 
 
 def test_e13_once_per_turn_and_a_reward_fulfilled_at_once():
@@ -659,7 +659,7 @@ def test_e14_peace_taken_by_a_joiner_gives_the_same_final_turns():
     assert _play_out(s) == [3, 0, 1, 2]
 
 
-# --- E15, E16: scoring and the tie-break -----------------------------------------------------------
+# --- E15, E16: scoring and the tie-break ----------------------------------------------------------
 
 
 def _scoring_position(b_markers: int):
@@ -705,7 +705,9 @@ def test_e16_tie_broken_by_time_markers():
     s = _scoring_position(b_markers=6)
     s.apply(FinalPlace(Good.SPICES))
     assert s.result().scores == (57.5, 57.5)
-    assert s.result().details[1].startswith("57.5 points: contracts 46.5, Waisenhaus 3, Admiralitaet 8")
+    assert s.result().details[1].startswith(
+        "57.5 points: contracts 46.5, Waisenhaus 3, Admiralitaet 8"
+    )
     assert s.result().ranks == (2, 1)
     equal = _scoring_position(b_markers=4)
     equal.apply(FinalPlace(Good.SPICES))
