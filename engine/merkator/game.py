@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Game, OptionValue
+from engine.core import Game, OptionError, OptionValue
 from engine.merkator import data
 from engine.merkator.sampling import sample_state
 from engine.merkator.state import MerkatorState
@@ -26,7 +26,10 @@ class MerkatorGame(Game):
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
     ) -> MerkatorState:
-        state = MerkatorState(num_players, seed, self.check_setup(num_players, options))
+        resolved = self.check_setup(num_players, options)
+        if resolved["max_rounds"] < 1:
+            raise OptionError("merkator: option 'max_rounds' must be at least 1")
+        state = MerkatorState(num_players, seed, resolved)
         state.setup()
         return state
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.core import IllegalActionError
+from engine.core import EngineError, IllegalActionError, OptionError
 from engine.merkator import GAME, data
 from engine.merkator import catalog as cat
 from engine.merkator.state import MerkatorState
@@ -246,3 +246,14 @@ def test_default_option_for_a_replaced_seat():
         else:
             assert action == state.legal_actions()[0]
     assert {"INVEST", "FULFIL", "JOIN", "TRAVEL"} <= seen
+
+
+def test_bad_options_are_rejected():
+    with pytest.raises(OptionError):
+        GAME.new_game(3, 1, {"max_rounds": 0})
+    with pytest.raises(OptionError):
+        GAME.new_game(3, 1, {"join_needs_permission": 1})
+    with pytest.raises(OptionError):
+        GAME.new_game(3, 1, {"solo": True})
+    with pytest.raises(EngineError):
+        GAME.new_game(5, 1)
