@@ -149,9 +149,10 @@ async def concurrent_throughput(spec: BotSpec, game: str, players: int, concurre
         timelines = [_Timeline() for _ in range(concurrent)]
         async with trio.open_nursery() as nursery:
             for i, timeline in enumerate(timelines):
-                nursery.start_soon(lambda t=timeline, s=round_number * concurrent + i: play_match(
+                nursery.start_soon(lambda t=timeline, s=round_number * concurrent + i,
+                                   gate=barrier.wait: play_match(
                     game, [spec] * players, s, time_control=TIME_CONTROL, observer=t,
-                    ready_gate=barrier.wait))
+                    ready_gate=gate))
         window_end = min(t.decision_times[-1] for t in timelines)
         window_seconds += window_end - barrier.opened_at
         window_decisions += sum(1 for t in timelines for at in t.decision_times if at <= window_end)

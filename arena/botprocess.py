@@ -101,7 +101,8 @@ class RunningBot:
 
 
 @asynccontextmanager
-async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path) -> AsyncIterator[RunningBot]:
+async def run_bot(spec: BotSpec, seat: int, game_seed: int,
+                  workdir: Path) -> AsyncIterator[RunningBot]:
     """Start ``spec``'s process for ``seat`` (a remote bot is just addressed) and stop its whole
     process group on exit, also when the surrounding scope is cancelled."""
     if spec.is_remote:
@@ -137,7 +138,8 @@ async def stop_process_group(process: trio.Process) -> None:
     await process.wait()
 
 
-async def connect(bot: RunningBot, game: str, timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
+async def connect(bot: RunningBot, game: str,
+                  timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
     """Open a channel and wait for the handshake; fail fast if the process exits meanwhile.
     Raises NotReadyError or HandshakeMismatchError; the client is closed then."""
     client = BotClient(bot.address, bot.token)

@@ -2,7 +2,7 @@
 
     name = "random-python"
     version = "1.0.0"
-    command = ["python", "bot.py"]   # run in the bot's directory; "python" = the arena's interpreter
+    command = ["python", "bot.py"]   # run in the bot's directory; "python": the arena's Python
     games = ["oregon", "ogallala", "merkator"]
     [env]                             # optional extra environment variables
     LOG_LEVEL = "info"
@@ -54,7 +54,8 @@ def load_manifest(bot_dir: Path) -> BotSpec:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ManifestError(f"{path}: file not found (every bot directory needs a bot.toml)") from None
+        raise ManifestError(
+            f"{path}: file not found (every bot directory needs a bot.toml)") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:

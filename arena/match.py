@@ -22,7 +22,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +30,14 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
-from arena.botprocess import (HandshakeMismatchError, NotReadyError, RunningBot, connect,
-                              run_bot, stop_process_group)
+from arena.botprocess import (
+    HandshakeMismatchError,
+    NotReadyError,
+    RunningBot,
+    connect,
+    run_bot,
+    stop_process_group,
+)
 from arena.client import BotClient
 from arena.manifest import BotSpec
 from arena.wire.requests import DecisionEncoder, options_to_proto

@@ -14,8 +14,14 @@ from rich.table import Table
 from arena.commands import fail
 from arena.commands.database import db_option
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
-from arena.match import (MatchObserver, MatchRecord, MatchSetupError, Outcome, TimeControl,
-                         play_match)
+from arena.match import (
+    MatchObserver,
+    MatchRecord,
+    MatchSetupError,
+    Outcome,
+    TimeControl,
+    play_match,
+)
 from arena.storage.bots import UnknownBotError, latest_version, to_spec
 from arena.storage.database import StorageError, open_database
 from engine.core import EngineError, Game, GameState, OptionValue

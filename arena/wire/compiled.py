@@ -41,7 +41,7 @@ def encoder_for(cls: type) -> Encoder:
         else:  # repeated message or variant
             encode = encoder_for(inner) if kind == "repeated-message" else variant_encoder(inner)
             namespace[f"e{number}"] = encode
-            lines += [f"    if value:",
+            lines += ["    if value:",
                       f"        add = message.{name}.add",
                       f"        for item in value: e{number}(item, add())"]
     if len(lines) == 1:

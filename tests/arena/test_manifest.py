@@ -34,7 +34,7 @@ def test_remote_bot_has_an_address_and_no_command():
     ("name = ", "invalid TOML"),
     (VALID.replace('name = "b"\n', ""), "'name' must be a non-empty string"),
     (VALID.replace('"2.0"', "2"), "'version' must be a non-empty string"),
-    (VALID.replace('["python", "bot.py"]', '"python bot.py"'), "'command' must be a non-empty list"),
+    (VALID.replace('["python", "bot.py"]', '"x y"'), "'command' must be a non-empty list"),
     (VALID.replace('["python", "bot.py"]', "[]"), "'command' must be a non-empty list"),
     (VALID.replace('["Oregon"]', '"oregon"'), "'games' must be a non-empty list"),
     (VALID + 'colour = "red"\n', "unknown key(s) colour"),

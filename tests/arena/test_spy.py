@@ -66,7 +66,7 @@ async def test_spies_receive_only_their_own_view(game, tmp_path):
         assert isinstance(end, bot_pb2.EndGameRequest)
         mine = [(n, st) for n, s, st in expected if s == seat]
         assert [d.decision_number for d in decisions] == [n for n, _ in mine]
-        for request, (number, truth) in zip(decisions, mine):
+        for request, (number, truth) in zip(decisions, mine, strict=True):
             view = truth.view(seat)
             assert repr(decode_view(game, request.view)) == repr(view), f"decision {number}"
             legal = [decode_action(game, a) for a in request.legal_actions]

@@ -15,7 +15,8 @@ log.write(f"Environment {os.environ['ARENA_BOT_SEED']}\n")
 
 
 def record(message) -> None:
-    log.write(f"{type(message).__name__} {base64.b64encode(message.SerializeToString()).decode()}\n")
+    payload = base64.b64encode(message.SerializeToString()).decode()
+    log.write(f"{type(message).__name__} {payload}\n")
 
 
 def choose(request) -> int:
