@@ -15,6 +15,7 @@ percentiles of the bootstrap ratings.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -22,10 +23,13 @@ import choix
 import numpy as np
 
 from leaderboard.elo import INITIAL_RATING
-from leaderboard.results import GameResult, seat_pairs
+from leaderboard.results import GameResult
 
 ALPHA = 0.01
 BOOTSTRAP_SAMPLES = 400
+# Convergence: L1 change of the natural-scale parameters between iterations; 1e-6 is far below
+# 0.01 Elo points, and half the iterations of choix's default.
+TOLERANCE = 1e-6
 ELO_PER_NATURAL_UNIT = 400.0 / math.log(10.0)
 
 
@@ -37,52 +41,49 @@ class BatchRating:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class _PairTable:
-    """All weighted pairwise results: winner index, loser index, weight, pod index."""
+class _PodWins:
+    """Weighted wins per pod: ``wins[pod, i * n + j]`` is what player i won against j there."""
 
     players: list[str]
-    winner: np.ndarray
-    loser: np.ndarray
-    weight: np.ndarray
-    pod: np.ndarray
-    num_pods: int
+    wins: np.ndarray  # shape (pods, n * n)
 
 
-def _pair_table(games: Sequence[GameResult]) -> _PairTable:
+def _pair_scores(rank_a: np.ndarray, rank_b: np.ndarray, forfeit_a: np.ndarray,
+                 forfeit_b: np.ndarray) -> np.ndarray:
+    """``leaderboard.results.pair_score`` over arrays of seat pairs."""
+    by_rank = np.where(rank_a == rank_b, 0.5, (rank_a < rank_b).astype(float))
+    return np.where(forfeit_a == forfeit_b, by_rank, forfeit_b.astype(float))
+
+
+def _pod_wins(games: Sequence[GameResult]) -> _PodWins:
     players = sorted({seat.player for game in games for seat in game.seats})
     index = {player: i for i, player in enumerate(players)}
     pods = {pod: i for i, pod in enumerate(sorted({game.pod for game in games}))}
-    winner: list[int] = []
-    loser: list[int] = []
-    weight: list[float] = []
-    pod: list[int] = []
-    for game in games:
-        share = 1.0 / (len(game.seats) - 1) if len(game.seats) > 1 else 0.0
-        for i, j, score in seat_pairs(game.seats):
-            a, b = index[game.seats[i].player], index[game.seats[j].player]
-            # a draw is half a win for each side
-            for first, second, part in ((a, b, score), (b, a, 1.0 - score)):
-                if part:
-                    winner.append(first)
-                    loser.append(second)
-                    weight.append(share * part)
-                    pod.append(pods[game.pod])
-    return _PairTable(
-        players,
-        np.asarray(winner, dtype=np.intp),
-        np.asarray(loser, dtype=np.intp),
-        np.asarray(weight, dtype=float),
-        np.asarray(pod, dtype=np.intp),
-        len(pods),
-    )
+    n = len(players)
+    keys: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
+    for size in sorted({len(game.seats) for game in games} - {0, 1}):
+        group = [game for game in games if len(game.seats) == size]
+        who = np.array([[index[seat.player] for seat in game.seats] for game in group])
+        rank = np.array([[seat.rank for seat in game.seats] for game in group])
+        forfeit = np.array([[bool(seat.forfeit) for seat in game.seats] for game in group])
+        base = np.array([pods[game.pod] for game in group]) * n * n
+        for i, j in itertools.combinations(range(size), 2):
+            # a player meeting itself (two seats) tells nothing about its strength
+            share = (who[:, i] != who[:, j]) / (size - 1)
+            score = _pair_scores(rank[:, i], rank[:, j], forfeit[:, i], forfeit[:, j])
+            keys += [base + who[:, i] * n + who[:, j], base + who[:, j] * n + who[:, i]]
+            weights += [share * score, share * (1.0 - score)]  # a draw: half a win each way
+    flat = np.bincount(np.concatenate(keys), weights=np.concatenate(weights),
+                       minlength=len(pods) * n * n) if keys else np.zeros(len(pods) * n * n)
+    return _PodWins(players, flat.reshape(len(pods), n * n))
 
 
-def _fit(table: _PairTable, pair_weight: np.ndarray, start: np.ndarray | None) -> np.ndarray:
-    n = len(table.players)
-    wins = np.bincount(table.winner * n + table.loser, weights=pair_weight, minlength=n * n)
-    theta = choix.ilsr_pairwise_dense(
-        wins.reshape(n, n), alpha=ALPHA, initial_params=start, max_iter=500
-    )
+def _fit(wins: np.ndarray, start: np.ndarray | None) -> np.ndarray:
+    """Elo-scale ratings from a flat n * n matrix of weighted wins."""
+    n = math.isqrt(wins.size)
+    theta = choix.ilsr_pairwise_dense(wins.reshape(n, n), alpha=ALPHA, initial_params=start,
+                                      max_iter=500, tol=TOLERANCE)
     return INITIAL_RATING + ELO_PER_NATURAL_UNIT * (theta - theta.mean())
 
 
@@ -92,15 +93,15 @@ def fit_batch(
     """Batch ratings with 95% intervals for every player of ``games``.
 
     ``seed`` fixes the bootstrap draws, so the same games always give the same table."""
-    table = _pair_table(games)
+    table = _pod_wins(games)
     if not table.players:
         return {}
-    point = _fit(table, table.weight, None)
+    pods = table.wins.shape[0]
+    point = _fit(table.wins.sum(axis=0), None)
     start = (point - INITIAL_RATING) / ELO_PER_NATURAL_UNIT
-    rng = np.random.default_rng(seed)
-    draws = rng.multinomial(table.num_pods, np.full(table.num_pods, 1.0 / table.num_pods),
-                            size=bootstrap)
-    samples = np.array([_fit(table, table.weight * draw[table.pod], start) for draw in draws])
+    draws = np.random.default_rng(seed).multinomial(pods, np.full(pods, 1.0 / pods),
+                                                    size=bootstrap)
+    samples = np.array([_fit(wins, start) for wins in draws @ table.wins])
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)
     return {
         player: BatchRating(float(point[i]), float(low[i]), float(high[i]))

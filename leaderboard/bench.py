@@ -3,13 +3,15 @@
     python -m leaderboard.bench --games 10000 --players 10 --seats 4
 
 The last line is machine-readable: ``batch_fit games=... players=... seats=... pods=...
-bootstrap=... seconds=...``. The same fit over games stored in SQLite, loading included, is
+bootstrap=... seconds=... cpu_seconds=... load_average=...``: on a busy machine the wall
+time exceeds the CPU time, so both are shown with the load average. The same fit over games stored in SQLite, loading included, is
 measured by ``python -m arena.storage.bench``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 from leaderboard.batch import BOOTSTRAP_SAMPLES, fit_batch
@@ -27,12 +29,13 @@ def main(argv: list[str] | None = None) -> None:
     strengths = {f"bot{i:02d}": 1300.0 + 400.0 * i / max(1, args.players - 1)
                  for i in range(args.players)}
     games = round_robin(strengths, args.seats, args.games, seed=1)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     fit_batch(games, bootstrap=args.bootstrap)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     pods = len({game.pod for game in games})
     print(f"batch_fit games={args.games} players={args.players} seats={args.seats} pods={pods} "
-          f"bootstrap={args.bootstrap} seconds={seconds:.3f}")
+          f"bootstrap={args.bootstrap} seconds={seconds:.3f} cpu_seconds={cpu:.3f} "
+          f"load_average={os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
