@@ -175,6 +175,8 @@ class OregonState(GameState):
         return self.score[seat] + sum(self.coal[seat]) + sum(self.gold[seat])
 
     def view(self, seat: int) -> OregonView:
+        if not 0 <= seat < self.num_players:
+            raise EngineError(f"oregon: no seat {seat} in a {self.num_players}-player game")
         return build_view(self, seat)
 
     def render(self, seat: int | None = None) -> str:
