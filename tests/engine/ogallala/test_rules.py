@@ -100,3 +100,15 @@ def test_shifts_move_only_their_side_and_keep_every_card():
         state.apply(PlaceShift(0, anchor, side))
         assert grid(state.displays[0]) == expected, (upper, side)
         assert state.displays[0].card_count() == 10
+
+
+def test_actions_outside_the_legal_list_raise_and_change_nothing():
+    from engine import IllegalActionError
+
+    state = start_of_turn(2, {0: ("Bp W3",)}, stacks=("W3 W1", "W1", "W1"))
+    state.apply(Draw(0))  # a duplicate: row 0 is closed to it
+    before = state.digest()
+    for wrong in (Draw(0), PlaceCell(0, 2), PlaceCell(5, 5), NO_ATTACK):
+        with pytest.raises(IllegalActionError):
+            state.apply(wrong)
+    assert state.digest() == before and state.history == [0]
