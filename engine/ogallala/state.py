@@ -488,9 +488,10 @@ class OgallalaState(GameState):
     }
 
     def _score_details(self, display: Display) -> str:
-        boats = [
-            f"boat ({row},{first}) {card_points(kinds)}+{boat_points(kinds) - card_points(kinds)}"
-            for row, first, last in display.complete_boats()
-            for kinds in [display.segment_kinds((row, first, last))]
-        ]
+        """E.g. "53 points: boat (0,0) 4+10, boat (1,0) 5+20" (card points + booty points)."""
+        boats = []
+        for boat in display.complete_boats():
+            kinds = display.segment_kinds(boat)
+            cards = card_points(kinds)
+            boats.append(f"boat ({boat[0]},{boat[1]}) {cards}+{boat_points(kinds) - cards}")
         return f"{display_score(display)} points" + (": " + ", ".join(boats) if boats else "")
