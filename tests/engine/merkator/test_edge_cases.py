@@ -1,0 +1,64 @@
+"""Edge cases of rules section 8 that no worked example covers."""
+
+from __future__ import annotations
+
+from engine.merkator import catalog as cat
+from engine.merkator import data
+from engine.merkator.types import Decision, Location, Travel
+from tests.engine.merkator.scenario import (
+    BONUS,
+    COLOUR,
+    blank,
+    goods_of,
+    hand,
+    legal,
+    map_cubes,
+    set_map,
+    start,
+)
+
+
+def test_empty_pools_skip_restock_and_shorten_bonus_goods():
+    """8.6 / R14: a cube due from an empty pool is not placed; bonus goods take what is there."""
+    s = blank(4)
+    set_map(s, 2, 1, 1, 1, 1, 1, 1, 1)
+    s.pools[COLOUR["yellow"]] = 0
+    s.pools[COLOUR["blue"]] = 1
+    s.bonus[0] = [BONUS["B01"]]  # Hamburg: Wine (blue)
+    start(s, Decision.TRAVEL)
+    s.apply(Travel(Location.HAM))
+    assert map_cubes(s) == [0, 2, 1, 2, 1, 1, 1, 1]  # Danzig (yellow) got nothing
+    assert goods_of(s, 0) == {"LIVESTOCK": 1, "MUSKETS": 1, "WINE": 1}
+    assert s.pools[COLOUR["blue"]] == 0
+
+
+def test_a_single_contract_cannot_be_sold():
+    """8.3 / R5."""
+    s = blank(3)
+    hand(s, 0, "C30")
+    s.coins[0] = 3
+    start(s, Decision.INVEST)
+    assert cat.SELL[data.CONTRACT_INDEX["C30"]] not in legal(s)
+    affordable = [k for k in range(4) if data.BONUS_COST[s.bonus_slots[k]] <= 3]
+    assert legal(s) == [cat.BUY_BONUS[k] for k in affordable] + [cat.INVEST_DONE]
+
+
+def test_peace_sold_in_a_final_turn_goes_to_the_discard_pile_without_a_new_trigger():
+    """8.10 / 8.11 / R24: selling the Peace pays 14 and DONE waits until 15 coins or fewer."""
+    s = blank(3)
+    s.end_triggered = s.final_phase = True
+    s.final_turns_left = 3
+    hand(s, 0, "C78", "C02")
+    s.bonus_slots = [BONUS["B09"], -1, -1, -1]  # costs 4
+    s.bonus_deck = []
+    s.building_slots = [-1] * 4
+    s.coins[0] = 5
+    start(s, Decision.INVEST)
+    s.apply(cat.SELL[data.PEACE])
+    assert s.coins[0] == 19 and data.PEACE in s.discard
+    assert legal(s) == [cat.BUY_BONUS[0], cat.DISCARD_COIN]
+    s.apply(cat.DISCARD_COIN)
+    # 18 coins: buying is still possible; after buying, 14 coins and DONE is the only option
+    s.apply(cat.BUY_BONUS[0])
+    assert s.coins[0] == 14 and s.decision_kind == "TRAVEL"
+    assert s.final_turns_left == 3 and s.end_triggered
