@@ -163,7 +163,14 @@ def open_for_resume(db: Path, name: str) -> tuple[Database, int]:
     try:
         with database.read() as session:
             tournament = tournaments.by_name(session, name)
-    except tournaments.UnknownTournamentError as exc:
+            entrants = tournaments.entrants(session, tournament.id)
+        for entrant in entrants:
+            directory = entrant.version.directory
+            if directory and bots.directory_hash(Path(directory)) != entrant.version.content_hash:
+                raise TournamentSetupError(
+                    f"bot {entrant.bot.name!r} changed in {directory} since the tournament "
+                    "started; restore it, or start a new tournament")
+    except (tournaments.UnknownTournamentError, TournamentSetupError) as exc:
         database.close()
         raise TournamentSetupError(str(exc)) from None
     typer.echo(f"resuming tournament {name!r} ({tournament.game}, state {tournament.state})")
@@ -200,12 +207,14 @@ def tournament(
     except (TournamentSetupError, ManifestError, SubmitError, MatchSetupError, EngineError,
             StorageError) as exc:
         fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted before the tournament started; nothing was stored", code=130)
     try:
         summary = trio.run(run_tournament, database, tournament_id)
         with database.read() as session:
             stored = session.get(Tournament, tournament_id)
         boards = load_boards(database, stored.game)
-    except StorageError as exc:
+    except (StorageError, MatchSetupError) as exc:
         fail(str(exc))
     finally:
         database.close()

@@ -6,13 +6,15 @@ from pathlib import Path
 import pytest
 
 from arena.commands import submit
-
-from tests.tournament.helpers import SAMPLE_BOTS, run_cli, snapshot
+from arena.manifest import load_manifest
+from arena.storage import bots, tournaments
+from arena.storage.database import open_database
+from tests.tournament.helpers import SAMPLE_BOTS, renamed_bot, run_cli, snapshot
 
 
 @pytest.fixture(scope="module")
 def registered_db(tmp_path_factory) -> Path:
-    """A database with the Python random bot registered and one finished game."""
+    """A database with the Python random bot registered."""
     db = tmp_path_factory.mktemp("db") / "arena.db"
     assert run_cli("submit", str(SAMPLE_BOTS / "random-python"), "--db", str(db)).exit_code == 0
     return db
@@ -84,3 +86,16 @@ def test_unwritable_path_is_refused(tmp_path: Path):
 def test_reading_commands_do_not_create_a_database(tmp_path: Path):
     assert_refused(tmp_path / "arena.db", "leaderboard", message="no arena database")
     assert not (tmp_path / "arena.db").exists()
+
+
+def test_resume_refuses_a_bot_changed_since_the_tournament_started(tmp_path: Path):
+    bot = renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / "bot", "changing")
+    db = tmp_path / "arena.db"
+    database = open_database(db, create=True)
+    with database.write() as session:
+        entrant, _ = bots.register(session, load_manifest(bot), bots.directory_hash(bot))
+        settings = {"players": 2, "deals": 1, "concurrency": 1, "move_time": 1.0}
+        tournaments.create(session, "t", "oregon", 1, settings, [entrant])
+    database.close()
+    (bot / "bot.py").write_text((bot / "bot.py").read_text() + "\n# changed\n")
+    assert_refused(db, "tournament", "--resume", "t", message="changed")

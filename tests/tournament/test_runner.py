@@ -1,0 +1,43 @@
+"""The runner re-runs voided games with the same seed. A void is a fault on the arena's side,
+which real bots cannot cause, so ``play_match`` is replaced by one that voids each game once."""
+
+from pathlib import Path
+
+from arena.manifest import BotSpec
+from arena.match import MatchRecord
+from arena.storage import bots, tournaments
+from arena.storage.database import open_database
+from arena.tournament import runner
+from tests.tournament.helpers import query
+from tests.tournament.records import match_record
+
+
+async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeypatch):
+    tried: set[tuple] = set()
+
+    async def voiding_play_match(game, specs, seed, **_) -> MatchRecord:
+        seating = (seed, *(spec.name for spec in specs))
+        first_try = seating not in tried
+        tried.add(seating)
+        return match_record([1, 2], seed=seed, voided=first_try)
+
+    monkeypatch.setattr(runner, "play_match", voiding_play_match)
+    database = open_database(tmp_path / "arena.db", create=True)
+    with database.write() as session:
+        entrants = [bots.register(session, BotSpec(name, "1", ("oregon",), tmp_path,
+                                                   ("python", "bot.py")), name)[0]
+                    for name in ("a", "b")]
+        tournament = tournaments.create(session, "t", "oregon", 5, {
+            "players": 2, "deals": 2, "concurrency": 2, "move_time": 1.0, "options": {}},
+            entrants)
+    summary = await runner.run_tournament(database, tournament.id)
+    database.close()
+
+    assert (summary.total, summary.done, summary.voided, summary.stopped) == (4, 4, 4, False)
+    rows = query(tmp_path / "arena.db",
+                 "SELECT schedule_key, seed, status FROM game ORDER BY schedule_key, id")
+    assert len(rows) == 8
+    for voided, rerun in zip(rows[::2], rows[1::2]):
+        assert voided[0] == rerun[0] and voided[1] == rerun[1]
+        assert (voided[2], rerun[2]) == ("voided", "finished")
+    assert query(tmp_path / "arena.db", "SELECT state FROM tournament") == [("finished",)]
