@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.merkator import GAME
+from engine.merkator import GAME, data
 from engine.merkator.state import MerkatorState
 from engine.merkator.types import Decision, InvestOption, MerkatorView
 from heuristics.merkator_policy import policy
@@ -23,17 +23,38 @@ from heuristics.merkator_value import relative_value
 # another seat's choice to join
 _STOP = (Decision.INVEST.value, Decision.TRAVEL.value)
 _JOIN = Decision.JOIN.value
+_PURCHASES = (InvestOption.BUY_BONUS, InvestOption.BUY_BUILDING)
+MAX_TIME_GAIN = max(data.LOCATION_TIME)
+ROW_END_SAMPLES = 4
 
 
 def choose(view: MerkatorView, actions: Sequence[Any], rng: random.Random) -> int:
     if len(actions) == 1:
         return 0
     state = GAME.sample_state(view, rng)
+    if view.decision == Decision.SPOILAGE_REFLIP:
+        return policy(state, rng)  # weighs every letter the hidden marker may show
     if view.decision == Decision.INVEST:
         scores = [_invest_value(state, i, view.seat) for i in range(len(actions))]
-    else:
-        scores = [_look_ahead(state, i, view.seat, rng) for i in range(len(actions))]
+        return max(range(len(actions)), key=scores.__getitem__)
+    scores = [0.0] * len(actions)
+    for sample in range(_samples(view)):
+        if sample:
+            state = GAME.sample_state(view, rng)
+        for i in range(len(actions)):
+            scores[i] += _look_ahead(state, i, view.seat, rng)
     return max(range(len(actions)), key=scores.__getitem__)
+
+
+def _samples(view: MerkatorView) -> int:
+    """How many hidden states to average over: several when a trip may empty the top row of
+    the time board, so that the letter it reveals is weighed by its odds, not by one guess."""
+    board = view.time_board
+    if view.decision == Decision.TRAVEL and board:
+        top_row_left = sum(1 for marker in board if marker.row == board[0].row)
+        if top_row_left <= MAX_TIME_GAIN:
+            return ROW_END_SAMPLES
+    return 1
 
 
 def rollout(state: MerkatorState, rng: random.Random) -> int:
@@ -41,15 +62,16 @@ def rollout(state: MerkatorState, rng: random.Random) -> int:
 
 
 def _invest_value(state: MerkatorState, index: int, seat: int, follow_up: bool = True) -> float:
-    """The value after an invest option; a sale is judged with the best option that follows
+    """The value after an invest option; a sale is judged with the best purchase that may follow
     it, since its coins only pay off in a purchase."""
     after = state.clone()
     after.apply_index(index)
     best = relative_value(after, seat)
     sale = state.legal_actions()[index].option == InvestOption.SELL
     if follow_up and sale and after.stage == Decision.INVEST.value:
-        for follow in range(len(after.legal_actions())):
-            best = max(best, _invest_value(after, follow, seat, follow_up=False))
+        for follow, action in enumerate(after.legal_actions()):
+            if action.option in _PURCHASES:
+                best = max(best, _invest_value(after, follow, seat, follow_up=False))
     return best
 
 

@@ -67,8 +67,9 @@ def value(state: MerkatorState, seat: int) -> float:
     values = sorted((data.CONTRACT_VALUE[c] for c in contracts), reverse=True)
     points = contract_points(values, final)
     total = points + _potential(state, seat, values, points, final) * min(1.0, turns / 2)
-    holdings = state.holdings()
-    total += sum(building_points(b, seat, holdings, state.misprint) for b in state.buildings[seat])
+    if state.buildings[seat]:
+        holdings = state.holdings()
+        total += sum(building_points(b, seat, holdings, state.misprint) for b in state.buildings[seat])
     live = min(1.0, turns)
     total += live * (
         CUBE * sum(state.kontor[seat])
