@@ -34,27 +34,32 @@ def play_segments(
 
     ``hand`` holds counts per card index; ``free`` is the mask of empty spaces."""
     segments: list[Segment] = []
+    add = segments.append
     lands = [x for x in range(_S) if hand[x]]
     if has_farmer:
         for i, x in enumerate(lands):
             if joker:  # FJ (x) sorts before every F2 (x, y)
-                _add(segments, data.FARMER_JOKER_TARGETS[x] & free, (x,), True, -1)
+                mask = data.FARMER_JOKER_TARGETS[x] & free
+                if mask:
+                    add(Segment(mask, mask.bit_count(), (x,), True, -1))
             for y in lands[i:]:
                 if y != x or hand[x] >= 2:
-                    _add(segments, data.FARMER_PAIR_TARGETS[x][y] & free, (x, y), False, -1)
+                    mask = data.FARMER_PAIR_TARGETS[x][y] & free
+                    if mask:
+                        add(Segment(mask, mask.bit_count(), (x, y), False, -1))
     live = [b for b in range(data.NUM_BUILDINGS) if hand[_S + b] and stacks[b]]
     for x in lands:
+        targets = data.BUILDING_PAIR_TARGETS[x]
         for b in live:
-            _add(segments, data.BUILDING_PAIR_TARGETS[x][b] & free, (x, _S + b), False, b)
+            mask = targets[b] & free
+            if mask:
+                add(Segment(mask, mask.bit_count(), (x, _S + b), False, b))
     if joker:  # BJ (b) sorts after every B2 (x, b): building cards follow landscapes
         for b in live:
-            _add(segments, data.BUILDING_LEGAL[b] & free, (_S + b,), True, b)
+            mask = data.BUILDING_LEGAL[b] & free
+            if mask:
+                add(Segment(mask, mask.bit_count(), (_S + b,), True, b))
     return segments
-
-
-def _add(segments: list[Segment], mask: int, cards: tuple[int, ...], joker: bool, b: int) -> None:
-    if mask:
-        segments.append(Segment(mask, mask.bit_count(), cards, joker, b))
 
 
 def locate(segments: Sequence[Segment], index: int) -> tuple[Segment, int]:

@@ -23,6 +23,13 @@ _S = data.NUM_SYMBOLS
 _LANDSCAPE = 0  # deck indices, as in Deck - 1
 _BUILDING = 1
 _PLAY = DecisionKind.PLAY
+# Allowed decks of a draw, by (landscape allowed, building allowed); at least one always is.
+_DECK_CHOICES = {(True, False): (_LANDSCAPE,), (False, True): (_BUILDING,),
+                 (True, True): (_LANDSCAPE, _BUILDING)}
+_DRAW_ACTIONS = {choice: tuple(Draw(DECKS[deck]) for deck in choice)
+                 for choice in _DECK_CHOICES.values()}
+_EXTRA_TURN_OPTIONS = (False, True)
+_EXTRA_TURN_ACTIONS = (UseExtraTurn(False), UseExtraTurn(True))
 
 
 class OregonState(GameState):
@@ -139,10 +146,10 @@ class OregonState(GameState):
         if self.phase is DecisionKind.PLACE_START_TILE:
             return tuple(PlaceStartTile(*data.row_col(sp)) for sp in options)
         if self.phase is DecisionKind.USE_EXTRA_TURN:
-            return tuple(UseExtraTurn(use) for use in options)
+            return _EXTRA_TURN_ACTIONS
         if self.phase is DecisionKind.DISCARD_WHEN_STUCK:
             return tuple(DiscardWhenStuck((CARDS[a], CARDS[b])) for a, b in options)
-        return tuple(Draw(DECKS[deck]) for deck in options)
+        return _DRAW_ACTIONS[options]
 
     def apply_index(self, index: int) -> None:
         if self.phase is None:
@@ -196,14 +203,14 @@ class OregonState(GameState):
         return marshal.dumps(fields, 2)
 
     # --- options of the pending decision --------------------------------------------------------
-    def _current_options(self) -> list:
+    def _current_options(self) -> Sequence[Any]:
         """Raw options of the pending decision, cached until the state changes: PLAY segments,
         spaces, bools, card-index pairs or deck indices."""
         if self._options is None:
             self._set_options(self._compute_options())
         return self._options
 
-    def _set_options(self, options: list) -> None:
+    def _set_options(self, options: Sequence[Any]) -> None:
         self._options = options
         self._count = sum(seg.count for seg in options) if self.phase is _PLAY else len(options)
 
@@ -212,14 +219,14 @@ class OregonState(GameState):
             self._set_options(self._compute_options())
         return self._count
 
-    def _compute_options(self) -> list:
+    def _compute_options(self) -> Sequence[Any]:
         phase, a = self.phase, self.active
         if phase is _PLAY:
             return self._play_segments(a)
         if phase is DecisionKind.PLACE_START_TILE:
             return data.spaces_of(data.BUILDING_LEGAL[self.start_tile[a]] & self.free)
         if phase is DecisionKind.USE_EXTRA_TURN:
-            return [False, True]
+            return _EXTRA_TURN_OPTIONS
         if phase is DecisionKind.DISCARD_WHEN_STUCK:
             hand = self.hands[a]
             held = [c for c in range(data.NUM_CARDS) if hand[c]]
@@ -347,21 +354,21 @@ class OregonState(GameState):
             self.stacks[card - _S] for card in self.discards[_BUILDING]
         )
 
-    def _allowed_decks(self, seat: int) -> list[int]:
+    def _allowed_decks(self, seat: int) -> tuple[int, ...]:
         hand = self.hands[seat]
         needs_landscape = not any(hand[:_S])
         available = self.building_available()
-        needs_building = available and not any(
-            hand[_S + b] and self.stacks[b] for b in range(data.NUM_BUILDINGS)
-        )
+        needs_building = available
+        if available:
+            for b, tiles in enumerate(self.stacks):
+                if tiles and hand[_S + b]:
+                    needs_building = False
+                    break
         missing = needs_landscape + needs_building
         draws_left = data.HAND_SIZE - sum(hand)
-        allowed = []
-        if missing - needs_landscape <= draws_left - 1:
-            allowed.append(_LANDSCAPE)
-        if available and missing - needs_building <= draws_left - 1:
-            allowed.append(_BUILDING)
-        return allowed
+        landscape_ok = missing - needs_landscape <= draws_left - 1
+        building_ok = available and missing - needs_building <= draws_left - 1
+        return _DECK_CHOICES[landscape_ok, building_ok]
 
     def _draw(self, deck: int) -> None:
         hand = self.hands[self.active]
