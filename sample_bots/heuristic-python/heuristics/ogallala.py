@@ -18,7 +18,6 @@ from engine.ogallala.actions import (
     Action,
     Attack,
     Discard,
-    PlaceCell,
     PlaceShift,
     Side,
     SinkBoat,
@@ -39,16 +38,18 @@ from engine.ogallala.cards import (
 from engine.ogallala.display import Display
 from engine.ogallala.placement import placements
 from engine.ogallala.scoring import boat_points, display_score
-from engine.ogallala.views import Decision, OgallalaView
+from engine.ogallala.views import Decision, KindCount, OgallalaView
 from heuristics.ogallala_rollout import rollout
-from heuristics.ogallala_value import BOAT_BONUS, display_value
+from heuristics.ogallala_value import BOAT_BONUS, display_value, placement_gain, row_values
 
 __all__ = ["choose", "rollout"]
 
 WIN = 1000.0  # an option that wins (or loses) the game outright
-# Expected gain of one more draw: what placing a card that lets the turn go on is worth on top
-# of the card itself, and what the crazy axe's risk is weighed against before drawing.
+# What placing a card that lets the turn go on is worth on top of the card itself: the next draw.
 DRAW_GAIN = 1.0
+# Below this expected loss to the crazy axe a draw from an original stack is taken without
+# weighing what the card could bring.
+NEGLIGIBLE_RISK = 0.2
 # Opponents' losses count this much more when the opponent leads the others (3+ players).
 LEADER_WEIGHT = 1.5
 
@@ -70,8 +71,11 @@ class Table:
             for s in self.opponents
         }
         self.own = self.displays[self.seat]
-        self.own_value = display_value(self.own)
-        self._placement_gains: dict[int, float] = {}
+        self.own_rows = row_values(self.own)
+        self.own_value = sum(self.own_rows)
+        self.own_boats = len(self.own.complete_boats())
+        self._placement_gains: dict[tuple[int, bool], float] = {}
+        self._attack_targets: list[tuple[Attack, int, float]] | None = None
 
     def leads_after(self, score: int, attack_fight: int | None) -> bool:
         """Whether ``score`` beats every opponent, after the best attack with a boat of fight
@@ -91,33 +95,59 @@ class Table:
 
     def placement_value(self, kind: int, action: Action, can_attack: bool) -> tuple[float, bool]:
         """Own gain from placing ``kind`` by ``action`` (not Discard), and whether it completes a
-        boat. The end of the game counts: a completion that leaves 3+ boats while ahead wins (the
-        bot then declares), and one that makes 5 boats while behind loses."""
+        boat. A completion by the drawn card (``can_attack``) adds the best attack it allows. The
+        end of the game counts: a completion that leaves 3+ boats while ahead wins (the bot then
+        declares), and one that makes 5 boats while behind loses."""
         display = self.own.copy()
-        boats_before = len(display.complete_boats())
-        cell = _place(display, kind, action)
-        gain = display_value(display) - self.own_value
-        if cell is None:  # a shift never completes a boat
+        if type(action) is PlaceShift:  # a shift never completes a boat
+            display.insert(action.row, action.col, action.side is Side.RIGHT, kind)
+            return display_value(display) - self.own_value, False
+        row, col = display.place(action.row, action.col, kind)
+        gain = placement_gain(self.own_rows, self.own.width, display, row)
+        boat = display.segment_at(row, col)
+        if not display.is_complete(boat):
             return gain, False
-        boats = len(display.complete_boats())
-        if boats <= boats_before:
-            return gain, False
-        if boats < min(DECLARE_WITH_BOATS):
-            return gain, True
-        fight = None
-        if can_attack:
-            fight = sum(FIGHT[k] for k in display.segment_kinds(display.segment_at(*cell)))
-        if self.leads_after(display_score(display), fight):
+        boats = self.own_boats + 1
+        fight = sum(FIGHT[k] for k in display.segment_kinds(boat)) if can_attack else None
+        if boats >= min(DECLARE_WITH_BOATS) and self.leads_after(display_score(display), fight):
             return gain + WIN, True
-        return (gain - WIN if boats >= ENDING_BOATS else gain), True
+        if boats >= ENDING_BOATS:
+            return gain - WIN, True
+        return gain + (self.best_attack(fight) if fight is not None else 0.0), True
 
-    def best_placement_gain(self, kind: int) -> float:
-        """The most a card of ``kind`` adds to the own display (0 when it is best discarded)."""
-        if kind not in self._placement_gains:
-            self._placement_gains[kind] = max(
-                [0.0] + [self.placement_value(kind, a, False)[0] for a in placements(self.own, kind)]
+    def attack_targets(self) -> list[tuple[Attack, int, float]]:
+        """Every unprotected opponent segment as (its Attack action, fight value, worth of the
+        attack: the owner's loss, weighted, plus the captured booty's gain for this seat)."""
+        if self._attack_targets is None:
+            self._attack_targets = []
+            for seat in self.opponents:
+                display = self.displays[seat]
+                for segment in display.segments():
+                    kinds = display.segment_kinds(segment)
+                    if any(IS_TOTEM[k] for k in kinds):
+                        continue
+                    row, first, last = segment
+                    loss, _ = self.loss(seat, [(row, col) for col in range(first, last + 1)])
+                    booty = sum(self.best_placement_gain(k) for k in kinds if IS_BOOTY[k])
+                    self._attack_targets.append(
+                        (Attack(seat, row, first), sum(FIGHT[k] for k in kinds),
+                         loss * self.weights[seat] + booty)
+                    )
+        return self._attack_targets
+
+    def best_attack(self, fight: int) -> float:
+        """Worth of the best attack a boat of fight value ``fight`` can make (0: none)."""
+        return max((worth for _, f, worth in self.attack_targets() if f < fight), default=0.0)
+
+    def best_placement_gain(self, kind: int, drawn: bool = False) -> float:
+        """The most a card of ``kind`` adds to the own display (0 when it is best discarded);
+        a ``drawn`` card may attack when it completes a boat, a stolen or captured one not."""
+        key = (kind, drawn)
+        if key not in self._placement_gains:
+            self._placement_gains[key] = max(
+                [0.0] + [self.placement_value(kind, a, drawn)[0] for a in placements(self.own, kind)]
             )
-        return self._placement_gains[kind]
+        return self._placement_gains[key]
 
     def loss(self, seat: int, cells: list[tuple[int, int]]) -> tuple[float, list[int]]:
         """Worth lost by ``seat`` when the cards on ``cells`` leave its display, and their kinds."""
@@ -160,17 +190,8 @@ def choose(view: OgallalaView, actions: Sequence[Action], rng: random.Random) ->
             lambda t: table.loss(t.seat, [(t.row, t.col)])[0] * table.weights[t.seat],
         )
     if decision is Decision.ATTACK:
-
-        def attacking(action: Action) -> float:
-            if type(action) is not Attack:
-                return 0.0
-            victim = table.displays[action.seat]
-            row, first, last = victim.segment_at(action.row, action.col)
-            loss, kinds = table.loss(action.seat, [(row, col) for col in range(first, last + 1)])
-            booty = sum(table.best_placement_gain(k) for k in kinds if IS_BOOTY[k])
-            return loss * table.weights[action.seat] + booty
-
-        return _best(actions, attacking)
+        worth = {attack: value for attack, _, value in table.attack_targets()}
+        return _best(actions, lambda action: worth.get(action, 0.0))
     if decision is Decision.AXE_BOAT:
 
         def sinking(action: SinkBoat) -> float:
@@ -182,36 +203,37 @@ def choose(view: OgallalaView, actions: Sequence[Action], rng: random.Random) ->
 
 
 def _choose_stack(view: OgallalaView, table: Table, actions: Sequence[Action]) -> int:
-    """Draw from the stack least likely to hold the crazy axe on top; stop when even that risk
-    (losing the cheapest own boat) outweighs what a draw brings."""
+    """Draw from the stack whose top card is worth most on average (a refilled stack's contents
+    are known; the original stacks share the unseen cards), net of the risk that it is the crazy
+    axe and sinks the cheapest own boat; stop when no draw is worth that risk."""
     own = table.own
     at_stake = min(
         (boat_points(own.segment_kinds(b)) + BOAT_BONUS for b in own.complete_boats()), default=0.0
     )
-    unseen_total = sum(entry.count for entry in view.unseen)
-    unseen_axes = sum(entry.count for entry in view.unseen if KIND_INDEX[entry.kind] == CRAZY_AXE)
+    unseen = _counts(view.unseen)
+    refilled = {stack.index: _counts(stack.contents) for stack in view.stacks if stack.refilled}
+    if not refilled and _axe_odds(unseen) * at_stake < NEGLIGIBLE_RISK:
+        return 0  # every stack is alike and safe enough: draw, without weighing each card
 
     def drawing(action: Action) -> float:
         if type(action) is Stop:
             return 0.0
-        stack = view.stacks[action.stack]
-        if stack.refilled:
-            axes = sum(e.count for e in stack.contents if KIND_INDEX[e.kind] == CRAZY_AXE)
-            odds = axes / stack.size
-        else:
-            odds = unseen_axes / unseen_total if unseen_total else 0.0
-        return DRAW_GAIN - odds * at_stake
+        pool = refilled.get(action.stack, unseen)
+        total = sum(pool.values())
+        worth = sum(n * table.best_placement_gain(k, drawn=True) for k, n in pool.items()
+                    if k != CRAZY_AXE)
+        return worth / total - _axe_odds(pool) * at_stake
 
     return _best(actions, drawing)
 
 
-def _place(display: Display, kind: int, action: Action) -> tuple[int, int] | None:
-    """Apply a placement to ``display``; the card's cell for a cell placement, None for a shift."""
-    if type(action) is PlaceCell:
-        return display.place(action.row, action.col, kind)
-    assert type(action) is PlaceShift
-    display.insert(action.row, action.col, action.side is Side.RIGHT, kind)
-    return None
+def _counts(entries: Sequence[KindCount]) -> dict[int, int]:
+    return {KIND_INDEX[entry.kind]: entry.count for entry in entries}
+
+
+def _axe_odds(pool: dict[int, int]) -> float:
+    total = sum(pool.values())
+    return pool.get(CRAZY_AXE, 0) / total if total else 0.0
 
 
 def _best(actions: Sequence, value) -> int:

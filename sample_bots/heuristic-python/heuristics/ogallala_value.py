@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.ogallala.cards import (
     BOW_MASK,
     FIGHT,
+    IS_BOOTY,
     IS_BOW,
     IS_STERN,
     IS_TOTEM,
@@ -33,6 +34,9 @@ SAFE_FIGHT = 25
 # Card points of a boat by its number of cards (a segment may reach MAX_COLS + 2 when counting the
 # ends it still lacks).
 CARD_POINTS_OF = tuple(card_points([0] * cards) for cards in range(MAX_COLS + 3))
+
+
+BOOTY_MASK = sum(1 << kind for kind, booty in enumerate(IS_BOOTY) if booty)
 
 
 def _row_segments(cells: list[int], width: int) -> list[tuple[int, int]]:
@@ -71,6 +75,7 @@ def _attack_discount(kinds: list[int]) -> float:
 def row_value(cells: list[int], kinds_mask: int, width: int) -> float:
     """Worth of one row of a display ``width`` columns wide."""
     can_widen = width < MAX_COLS
+    booty = booty_points if kinds_mask & BOOTY_MASK else _no_booty
     free_bows = (BOW_MASK & ~kinds_mask).bit_count()
     free_sterns = (STERN_MASK & ~kinds_mask).bit_count()
     value = 0.0
@@ -81,7 +86,7 @@ def row_value(cells: list[int], kinds_mask: int, width: int) -> float:
         has_bow = IS_BOW[kinds[0]]
         has_stern = IS_STERN[kinds[-1]]
         if has_bow and has_stern:
-            value += (card_points(kinds) + booty_points(kinds)) * _attack_discount(kinds) + BOAT_BONUS
+            value += (card_points(kinds) + booty(kinds)) * _attack_discount(kinds) + BOAT_BONUS
             continue
         # An open end needs a free cell next to it (or room to widen the frame there); an
         # occupied neighbour is another boat's stern or bow, which blocks this end for good.
@@ -105,13 +110,31 @@ def row_value(cells: list[int], kinds_mask: int, width: int) -> float:
             odds *= stern_share
         if odds:
             finished = len(kinds) + needs_bow + needs_stern
-            points = CARD_POINTS_OF[finished] + booty_points(kinds)
+            points = CARD_POINTS_OF[finished] + booty(kinds)
             value += odds * points * _attack_discount(kinds)
     return value
 
 
-def display_value(display: Display) -> float:
+def _no_booty(kinds: list[int]) -> int:
+    return 0
+
+
+def row_values(display: Display) -> list[float]:
     width = display.width
-    return sum(
-        row_value(display.rows[r], display.kinds[r], width) for r in range(display.height)
-    )
+    return [row_value(display.rows[r], display.kinds[r], width) for r in range(display.height)]
+
+
+def display_value(display: Display) -> float:
+    return sum(row_values(display))
+
+
+def placement_gain(before: list[float], before_width: int, after: Display, row: int) -> float:
+    """Worth added by a cell placement that put a card on ``row`` of ``after``, given the row
+    values ``before`` it (``row_values``) and the width then. Only that row changes unless the
+    frame reached its full width (then every row's open ends may have closed)."""
+    if after.width != before_width and after.width == MAX_COLS:
+        return display_value(after) - sum(before)
+    new = row_value(after.rows[row], after.kinds[row], after.width)
+    if after.height > len(before):  # a new row
+        return new
+    return new - before[row]
