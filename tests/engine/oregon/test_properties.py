@@ -41,6 +41,21 @@ def _check_conservation(state: OregonState) -> None:
     assert state.free == data.FARMER_LEGAL & ~data.mask_of(occupied)
 
 
+def _check_groups(state: OregonState) -> None:
+    """Union-find sizes equal the orthogonal components found by a plain search."""
+    for sp in range(data.SPACES):
+        seat = state.owner[sp]
+        if seat < 0:
+            continue
+        seen, todo = set(), [sp]
+        while todo:
+            here = todo.pop()
+            if here not in seen:
+                seen.add(here)
+                todo.extend(n for n in data.ORTHOGONAL[here] if state.owner[n] == seat)
+        assert state.size[state._find(sp)] == len(seen)
+
+
 def _on_step(state, before, index) -> None:
     _check_conservation(state)
     if not state.is_over:
@@ -57,6 +72,7 @@ def _on_step(state, before, index) -> None:
 def test_random_games_keep_the_invariants(players):
     for seed in range(property_game_count()):
         state = play_random_game(GAME, players, seed, on_step=_on_step)
+        _check_groups(state)
         assert state.turns == [state.round - 1] * players, "seats had different turn counts"
         assert state.round <= data.ROUND_CAP
         assert state.end_triggered or state.round == data.ROUND_CAP
