@@ -7,8 +7,9 @@ A small regularisation (``ALPHA``) keeps a perfect record finite. Ratings are ce
 ``rating = 1500 + 400 / ln(10) * theta`` with mean theta 0, so 200 points between two players mean
 a 76% expected score, as in Elo.
 
-The 95% interval comes from a bootstrap over pods: games of one pod (same entrants, same deals)
-are correlated, so whole pods are drawn with replacement; the interval is the 2.5 and 97.5
+The 95% interval comes from a bootstrap over groups of correlated games (``GameResult.group_key``;
+the arena groups the seat rotations of one deal of one pod, which share the deal's luck): whole
+groups are drawn with replacement, never single games; the interval is the 2.5 and 97.5
 percentiles of the bootstrap ratings.
 """
 
@@ -41,11 +42,11 @@ class BatchRating:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class _PodWins:
-    """Weighted wins per pod: ``wins[pod, i * n + j]`` is what player i won against j there."""
+class _GroupWins:
+    """Weighted wins per group: ``wins[g, i * n + j]`` is what player i won against j in group g."""
 
     players: list[str]
-    wins: np.ndarray  # shape (pods, n * n)
+    wins: np.ndarray  # shape (groups, n * n)
 
 
 def _pair_scores(rank_a: np.ndarray, rank_b: np.ndarray, forfeit_a: np.ndarray,
@@ -55,19 +56,19 @@ def _pair_scores(rank_a: np.ndarray, rank_b: np.ndarray, forfeit_a: np.ndarray,
     return np.where(forfeit_a == forfeit_b, by_rank, forfeit_b.astype(float))
 
 
-def _pod_wins(games: Sequence[GameResult]) -> _PodWins:
+def _group_wins(games: Sequence[GameResult]) -> _GroupWins:
     players = sorted({seat.player for game in games for seat in game.seats})
     index = {player: i for i, player in enumerate(players)}
-    pods = {pod: i for i, pod in enumerate(sorted({game.pod for game in games}))}
+    groups = {key: i for i, key in enumerate(sorted({game.group_key for game in games}))}
     n = len(players)
     keys: list[np.ndarray] = []
     weights: list[np.ndarray] = []
     for size in sorted({len(game.seats) for game in games} - {0, 1}):
-        group = [game for game in games if len(game.seats) == size]
-        who = np.array([[index[seat.player] for seat in game.seats] for game in group])
-        rank = np.array([[seat.rank for seat in game.seats] for game in group])
-        forfeit = np.array([[bool(seat.forfeit) for seat in game.seats] for game in group])
-        base = np.array([pods[game.pod] for game in group]) * n * n
+        same_size = [game for game in games if len(game.seats) == size]
+        who = np.array([[index[seat.player] for seat in game.seats] for game in same_size])
+        rank = np.array([[seat.rank for seat in game.seats] for game in same_size])
+        forfeit = np.array([[bool(seat.forfeit) for seat in game.seats] for game in same_size])
+        base = np.array([groups[game.group_key] for game in same_size]) * n * n
         for i, j in itertools.combinations(range(size), 2):
             # a player meeting itself (two seats) tells nothing about its strength
             share = (who[:, i] != who[:, j]) / (size - 1)
@@ -75,8 +76,8 @@ def _pod_wins(games: Sequence[GameResult]) -> _PodWins:
             keys += [base + who[:, i] * n + who[:, j], base + who[:, j] * n + who[:, i]]
             weights += [share * score, share * (1.0 - score)]  # a draw: half a win each way
     flat = np.bincount(np.concatenate(keys), weights=np.concatenate(weights),
-                       minlength=len(pods) * n * n) if keys else np.zeros(len(pods) * n * n)
-    return _PodWins(players, flat.reshape(len(pods), n * n))
+                       minlength=len(groups) * n * n) if keys else np.zeros(len(groups) * n * n)
+    return _GroupWins(players, flat.reshape(len(groups), n * n))
 
 
 def _fit(wins: np.ndarray, start: np.ndarray | None) -> np.ndarray:
@@ -93,13 +94,13 @@ def fit_batch(
     """Batch ratings with 95% intervals for every player of ``games``.
 
     ``seed`` fixes the bootstrap draws, so the same games always give the same table."""
-    table = _pod_wins(games)
+    table = _group_wins(games)
     if not table.players:
         return {}
-    pods = table.wins.shape[0]
+    groups = table.wins.shape[0]
     point = _fit(table.wins.sum(axis=0), None)
     start = (point - INITIAL_RATING) / ELO_PER_NATURAL_UNIT
-    draws = np.random.default_rng(seed).multinomial(pods, np.full(pods, 1.0 / pods),
+    draws = np.random.default_rng(seed).multinomial(groups, np.full(groups, 1.0 / groups),
                                                     size=bootstrap)
     samples = np.array([_fit(wins, start) for wins in draws @ table.wins])
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)

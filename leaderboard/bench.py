@@ -2,7 +2,7 @@
 
     python -m leaderboard.bench --games 10000 --players 10 --seats 4
 
-The last line is machine-readable: ``batch_fit games=... players=... seats=... pods=...
+The last line is machine-readable: ``batch_fit games=... players=... seats=... groups=...
 bootstrap=... seconds=... cpu_seconds=... load_average=...``: on a busy machine the wall
 time exceeds the CPU time, so both are shown with the load average. The same fit over games stored in SQLite, loading included, is
 measured by ``python -m arena.storage.bench``.
@@ -32,8 +32,8 @@ def main(argv: list[str] | None = None) -> None:
     start, cpu_start = time.perf_counter(), time.process_time()
     fit_batch(games, bootstrap=args.bootstrap)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    pods = len({game.pod for game in games})
-    print(f"batch_fit games={args.games} players={args.players} seats={args.seats} pods={pods} "
+    groups = len({game.group_key for game in games})
+    print(f"batch_fit games={args.games} players={args.players} seats={args.seats} groups={groups} "
           f"bootstrap={args.bootstrap} seconds={seconds:.3f} cpu_seconds={cpu:.3f} "
           f"load_average={os.getloadavg()[0]:.1f}")
 

@@ -17,9 +17,9 @@ class SeatResult:
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameResult:
     seats: tuple[SeatResult, ...]
-    # Games of one pod share entrants (and deals), so their outcomes are correlated: the
-    # bootstrap of the batch fit resamples whole pods.
-    pod: str = ""
+    # Games with correlated outcomes (in a tournament: the seat rotations of one deal, which
+    # share its luck); the batch fit's bootstrap resamples whole groups, never single games.
+    group_key: str = ""
 
 
 def pair_score(a: SeatResult, b: SeatResult) -> float:

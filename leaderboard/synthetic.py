@@ -28,15 +28,18 @@ def plackett_luce_ranking(strengths: Mapping[str, float], players: tuple[str, ..
 
 def round_robin(strengths: Mapping[str, float], seats: int, games: int,
                 seed: int = 0) -> list[GameResult]:
-    """``games`` games cycling over every pod of ``seats`` players (scores = seats - rank)."""
+    """``games`` games cycling over every pod of ``seats`` players, like a tournament: each run of
+    ``seats`` consecutive games (a deal and its rotations) is one pod and one bootstrap group.
+    Scores are seats - rank."""
     rng = random.Random(seed)
     pods = list(itertools.combinations(sorted(strengths), seats))
     results: list[GameResult] = []
     for number in range(games):
-        pod = pods[number % len(pods)]
+        deal = number // seats
+        pod = pods[deal % len(pods)]
         order = plackett_luce_ranking(strengths, pod, rng)
         results.append(GameResult(
             tuple(SeatResult(p, order.index(p) + 1, float(seats - order.index(p))) for p in pod),
-            pod="+".join(pod),
+            group_key=f"{'+'.join(pod)}/{deal}",
         ))
     return results

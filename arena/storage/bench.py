@@ -41,7 +41,7 @@ def _bulk_store(database: Database, games: list[GameResult], ids: dict[str, int]
     """All games in one transaction (setup only; a tournament commits each game alone)."""
     with database.write() as session:
         for number, game in enumerate(games):
-            row = GameRecord(pod=game.pod, game="oregon", rules_version="bench", options={},
+            row = GameRecord(group_key=game.group_key, game="oregon", rules_version="bench", options={},
                              seed=number, num_players=len(game.seats), status="finished",
                              actions=[], termination="completed", duration=0.0)
             session.add(row)
@@ -58,7 +58,8 @@ def _record_one_by_one(database: Database, games: list[GameResult], ids: dict[st
         seats = [SeatRecord(i, s.player, s.score, s.rank, Outcome.FINISHED, "", 0.0, 0)
                  for i, s in enumerate(game.seats)]
         record = MatchRecord("oregon", "bench", {}, number, len(seats), [], seats, False, "", 0.0)
-        record_game(database, record, [ids[s.player] for s in game.seats], pod=game.pod)
+        record_game(database, record, [ids[s.player] for s in game.seats],
+                    group_key=game.group_key)
     return (time.perf_counter() - start) / len(games)
 
 

@@ -26,11 +26,11 @@ def _termination(record: MatchRecord) -> str:
     return "; ".join(forfeits) if forfeits else "completed"
 
 
-def _game_result(record: MatchRecord, version_ids: Sequence[int], pod: str) -> GameResult:
+def _game_result(record: MatchRecord, version_ids: Sequence[int], group_key: str) -> GameResult:
     return GameResult(tuple(
         SeatResult(str(version_ids[s.seat]), s.rank, s.score,
                    "" if s.outcome is Outcome.FINISHED else s.outcome.value)
-        for s in record.seats), pod=pod)
+        for s in record.seats), group_key=group_key)
 
 
 def _rate(session: Session, game_id: int, game: str, result: GameResult) -> None:
@@ -49,7 +49,7 @@ def _rate(session: Session, game_id: int, game: str, result: GameResult) -> None
 
 
 def record_game(database: Database, record: MatchRecord, version_ids: Sequence[int], *,
-                pod: str, tournament_id: int | None = None,
+                group_key: str, tournament_id: int | None = None,
                 schedule_key: str | None = None) -> int | None:
     """Store one game with its seats and, unless voided, its Elo updates, in ONE transaction.
 
@@ -59,7 +59,7 @@ def record_game(database: Database, record: MatchRecord, version_ids: Sequence[i
     try:
         with database.write() as session:
             game = GameRecord(
-                tournament_id=tournament_id, schedule_key=schedule_key, pod=pod,
+                tournament_id=tournament_id, schedule_key=schedule_key, group_key=group_key,
                 game=record.game, rules_version=record.rules_version, options=record.options,
                 seed=record.seed, num_players=record.num_players, status=status,
                 actions=list(record.actions), termination=_termination(record),
@@ -72,7 +72,7 @@ def record_game(database: Database, record: MatchRecord, version_ids: Sequence[i
                     score=seat.score, rank=seat.rank, outcome=seat.outcome.value,
                     reason=seat.reason, time_used=seat.time_used, decisions=seat.decisions))
             if status == FINISHED:
-                _rate(session, game.id, record.game, _game_result(record, version_ids, pod))
+                _rate(session, game.id, record.game, _game_result(record, version_ids, group_key))
             return game.id
     except IntegrityError:
         return None
@@ -83,7 +83,7 @@ def finished_game_results(session: Session, game: str) -> list[GameResult]:
     serialised write transactions, so id order is commit order)."""
     # Core rows, not ORM objects: ten thousand games are forty thousand seats.
     rows = session.connection().execute(
-        select(SeatRecordRow.game_id, GameRecord.pod, SeatRecordRow.bot_version_id,
+        select(SeatRecordRow.game_id, GameRecord.group_key, SeatRecordRow.bot_version_id,
                SeatRecordRow.rank, SeatRecordRow.score, SeatRecordRow.outcome)
         .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
         .where(GameRecord.game == game, GameRecord.status == FINISHED)
@@ -91,15 +91,15 @@ def finished_game_results(session: Session, game: str) -> list[GameResult]:
     results: list[GameResult] = []
     seats: list[SeatResult] = []
     current: tuple[int, str] | None = None
-    for game_id, pod, version_id, rank, score, outcome in rows:
+    for game_id, group_key, version_id, rank, score, outcome in rows:
         if current is not None and current[0] != game_id:
-            results.append(GameResult(tuple(seats), pod=current[1]))
+            results.append(GameResult(tuple(seats), group_key=current[1]))
             seats = []
-        current = (game_id, pod)
+        current = (game_id, group_key)
         seats.append(SeatResult(str(version_id), rank, score,
                                 "" if outcome == Outcome.FINISHED.value else outcome))
     if current is not None:
-        results.append(GameResult(tuple(seats), pod=current[1]))
+        results.append(GameResult(tuple(seats), group_key=current[1]))
     return results
 
 

@@ -77,7 +77,9 @@ class GameRecord(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: int | None = Field(default=None, foreign_key="tournament.id", index=True)
     schedule_key: str | None = None
-    pod: str  # games sharing entrants and deals; the batch fit's bootstrap resamples whole pods
+    # Games with correlated outcomes, resampled together by the batch fit's bootstrap: in a
+    # tournament "tournament id/pod/deal", the seat rotations of one deal (they share its luck).
+    group_key: str
     game: str = Field(index=True)
     rules_version: str
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))

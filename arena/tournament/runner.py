@@ -94,7 +94,8 @@ async def run_tournament(database: Database, tournament_id: int,
                     raise
                 game_id = await trio.to_thread.run_sync(partial(
                     record_game, database, record, seat_versions,
-                    pod=f"{tournament_id}/{scheduled.pod}", tournament_id=tournament_id,
+                    group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
+                    tournament_id=tournament_id,
                     schedule_key=scheduled.key))
                 # game_id None: another process resuming this tournament recorded it first
                 progress.game_ended(

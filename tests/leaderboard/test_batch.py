@@ -1,4 +1,5 @@
-"""The batch fit recovers known strengths, ignores game order, and bootstraps over pods."""
+"""The batch fit recovers known strengths, ignores game order, and bootstraps over groups of
+correlated games."""
 
 import random
 
@@ -40,7 +41,7 @@ def test_does_not_depend_on_the_order_of_games():
             (rating.rating, rating.low, rating.high))
 
 
-def test_copies_of_games_inside_their_pods_give_no_extra_confidence():
+def test_copies_of_games_inside_their_groups_give_no_extra_confidence():
     games = round_robin(STRENGTHS, 2, 500, seed=3)
     copied = [game for game in games for _ in range(5)]
     single = fit_batch(games, bootstrap=300)
@@ -51,7 +52,7 @@ def test_copies_of_games_inside_their_pods_give_no_extra_confidence():
 
 
 def test_perfect_record_stays_finite_and_on_top():
-    games = [GameResult((SeatResult("strong", 1, 1), SeatResult("weak", 2, 0)), pod=str(i % 3))
+    games = [GameResult((SeatResult("strong", 1, 1), SeatResult("weak", 2, 0)), group_key=str(i % 3))
              for i in range(30)]
     fitted = fit_batch(games, bootstrap=20)
     assert 1500 < fitted["strong"].rating < 3000
@@ -64,11 +65,11 @@ def test_no_games_no_ratings():
 
 def test_forfeits_and_ties_count_as_in_elo():
     """A forfeit ranked above a finisher still loses to it; equal ranks are draws."""
-    from leaderboard.batch import _pod_wins
+    from leaderboard.batch import _group_wins
 
     game = GameResult((SeatResult("a", 1, 0, "TIMEOUT"), SeatResult("b", 2, 0),
-                       SeatResult("c", 2, 0), SeatResult("a", 3, 0)), pod="p")
-    table = _pod_wins([game])
+                       SeatResult("c", 2, 0), SeatResult("a", 3, 0)), group_key="p")
+    table = _group_wins([game])
     wins = dict(zip([(x, y) for x in "abc" for y in "abc"], table.wins[0] * 3))
     # a's forfeiting seat loses to b and c; a's other seat (rank 3) loses to both too
     assert wins["b", "a"] == wins["c", "a"] == 2 and wins["a", "b"] == wins["a", "c"] == 0

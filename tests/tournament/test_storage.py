@@ -109,7 +109,7 @@ def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):
     ids = register_bots(database, ["a", "b", "c"])
     game_id = record_game(database, match_record([2, 1, 3], [Outcome.FINISHED,
                                                              Outcome.FINISHED, Outcome.CRASH]),
-                          ids, pod="t/0+1+2", tournament_id=None, schedule_key=None)
+                          ids, group_key="t/0+1+2", tournament_id=None, schedule_key=None)
     with database.read() as session:
         seats = session.exec(select(SeatRecordRow).where(SeatRecordRow.game_id == game_id)).all()
         assert [(s.bot_version_id, s.rank, s.outcome) for s in seats] == [
@@ -119,14 +119,14 @@ def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):
             ids[0]: 0.0, ids[1]: 16.0, ids[2]: -16.0}
         assert stored_elo(session, "oregon") == recomputed_elo(session, "oregon")
         [result] = finished_game_results(session, "oregon")
-        assert result.seats[2].forfeit == "CRASH" and result.pod == "t/0+1+2"
+        assert result.seats[2].forfeit == "CRASH" and result.group_key == "t/0+1+2"
     database.close()
 
 
 def test_voided_games_are_kept_but_not_rated(tmp_path: Path):
     database = open_database(tmp_path / "arena.db", create=True)
     ids = register_bots(database, ["a", "b"])
-    record_game(database, match_record([1, 2], voided=True), ids, pod="p")
+    record_game(database, match_record([1, 2], voided=True), ids, group_key="p")
     with database.read() as session:
         assert session.exec(select(GameRecord.status)).all() == ["voided"]
         assert session.exec(select(RatingHistory)).all() == []
@@ -140,9 +140,9 @@ def test_a_scheduled_game_is_recorded_once(tmp_path: Path):
     with database.write() as session:
         entrants = bots.all_versions(session)
         tournament_id = tournaments.create(session, "t", "oregon", 1, {}, entrants).id
-    first = record_game(database, match_record([1, 2]), ids, pod="p",
+    first = record_game(database, match_record([1, 2]), ids, group_key="p",
                         tournament_id=tournament_id, schedule_key="k")
-    again = record_game(database, match_record([2, 1]), ids, pod="p",
+    again = record_game(database, match_record([2, 1]), ids, group_key="p",
                         tournament_id=tournament_id, schedule_key="k")
     assert first is not None and again is None
     with database.read() as session:
@@ -157,7 +157,7 @@ def _write_games(path: str, ids: list[int], seed: int, count: int) -> None:
     for number in range(count):
         seats = rng.sample(ids, 3)
         record_game(database, match_record(random_ranks(rng, 3), seed=number), seats,
-                    pod=f"{seed}/{number % 7}")
+                    group_key=f"{seed}/{number % 7}")
     database.close()
 
 
