@@ -1,0 +1,26 @@
+"""Without --bots: the registered bots that play the game, else every sample bot."""
+
+from pathlib import Path
+
+from arena.commands.tournament import SAMPLE_BOTS, resolve_entrants
+from arena.manifest import BotSpec
+from arena.storage import bots
+from arena.storage.database import open_database
+
+
+def test_a_new_user_gets_the_sample_bots():
+    entrants = resolve_entrants(None, [], "oregon")
+    expected = sorted(p for p in SAMPLE_BOTS.iterdir() if (p / "bot.toml").is_file())
+    assert sorted(entrant.directory for entrant in entrants) == expected
+    assert all(entrant.registered is None for entrant in entrants)
+
+
+def test_registered_bots_that_play_the_game_come_first(tmp_path: Path):
+    database = open_database(tmp_path / "arena.db", create=True)
+    with database.write() as session:
+        for name, games in (("plays-oregon", ("oregon",)), ("plays-merkator", ("merkator",))):
+            spec = BotSpec(name, "1", games, None, None, address="127.0.0.1:5000")
+            bots.register(session, spec, bots.remote_hash("127.0.0.1:5000", name))
+    entrants = resolve_entrants(database, [], "oregon")
+    database.close()
+    assert [entrant.name for entrant in entrants] == ["plays-oregon"]
