@@ -89,16 +89,28 @@ def typical_requests(game: str, players: int, seed: int) -> list[bot_pb2.Decisio
     return requests
 
 
-async def start_to_ready(spec: BotSpec, game: str, times: int) -> list[float]:
-    seconds = []
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux /proc), NaN where unavailable."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def start_to_ready(spec: BotSpec, game: str, times: int) -> tuple[list[float], list[float]]:
+    """Wall time from process start to the handshake's answer, and the bot's CPU time by then
+    (which a busy machine does not inflate)."""
+    seconds, cpu = [], []
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as workdir:
         for attempt in range(times):
             began = time.perf_counter()
             async with run_bot(spec, 0, attempt, Path(workdir)) as bot:
                 client, _ = await connect(bot, game, timeout=10.0)
                 seconds.append(time.perf_counter() - began)
+                cpu.append(_cpu_seconds(bot.process.pid))
                 client.close()
-    return seconds
+    return seconds, cpu
 
 
 def _blocking_round_trips(address: str, token: str, requests: list[bot_pb2.DecisionRequest],
@@ -163,9 +175,10 @@ async def protocol(args: argparse.Namespace) -> None:
     python_bot = load_manifest(SAMPLE_BOTS / "random-python")
     node_bot = load_manifest(SAMPLE_BOTS / "random-node")
     for spec in (python_bot, node_bot):
-        seconds = await start_to_ready(spec, args.game, args.starts)
+        seconds, cpu = await start_to_ready(spec, args.game, args.starts)
         print(f"start-to-ready {spec.name}: median {statistics.median(seconds) * 1000:.0f} ms, "
-              f"max {max(seconds) * 1000:.0f} ms over {len(seconds)} starts")
+              f"max {max(seconds) * 1000:.0f} ms over {len(seconds)} starts; the bot's CPU time "
+              f"to ready: median {statistics.median(cpu) * 1000:.0f} ms")
     rate, counted = await concurrent_throughput(python_bot, args.game, args.players,
                                                 args.concurrent, args.rounds)
     print(f"{args.concurrent} concurrent {args.game} matches ({args.players} random-python bots "
