@@ -41,9 +41,10 @@ def _bulk_store(database: Database, games: list[GameResult], ids: dict[str, int]
     """All games in one transaction (setup only; a tournament commits each game alone)."""
     with database.write() as session:
         for number, game in enumerate(games):
-            row = GameRecord(group_key=game.group_key, game="oregon", rules_version="bench", options={},
-                             seed=number, num_players=len(game.seats), status="finished",
-                             actions=[], termination="completed", duration=0.0)
+            row = GameRecord(group_key=game.group_key, game="oregon", rules_version="bench",
+                             options={}, seed=number, num_players=len(game.seats),
+                             status="finished", actions=[], termination="completed",
+                             duration=0.0)
             session.add(row)
             session.flush()
             session.add_all(SeatRecordRow(game_id=row.id, seat=seat, bot_version_id=ids[s.player],

@@ -25,7 +25,8 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
 def create_schema(connection: Connection) -> None:
     SQLModel.metadata.create_all(connection)
     connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
-    connection.execute(models.SchemaVersion.__table__.insert().values(id=1, version=CURRENT_VERSION))
+    connection.execute(
+        models.SchemaVersion.__table__.insert().values(id=1, version=CURRENT_VERSION))
 
 
 def migrate(connection: Connection, version: int) -> None:

@@ -10,6 +10,7 @@ fault on the arena's side) is recorded as voided and re-run with the same seed, 
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 
@@ -18,7 +19,7 @@ from rich.console import Console
 
 from arena.match import Outcome, TimeControl, play_match
 from arena.storage import tournaments
-from arena.storage.bots import to_spec
+from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database
 from arena.storage.games import record_game
 from arena.storage.models import Tournament
@@ -40,7 +41,8 @@ class RunSummary:
         return self.done == self.total
 
 
-def _load(database: Database, tournament_id: int) -> tuple[Tournament, list, set[str]]:
+def _load(database: Database,
+          tournament_id: int) -> tuple[Tournament, list[RegisteredVersion], set[str]]:
     with database.read() as session:
         tournament = session.get(Tournament, tournament_id)
         assert tournament is not None
@@ -73,12 +75,12 @@ async def run_tournament(database: Database, tournament_id: int,
     specs = [to_spec(entrant) for entrant in entrants]
     version_ids = [entrant.version.id for entrant in entrants]
     time_control = TimeControl(move_seconds=settings["move_time"])
-    done = len(schedule) - len(pending)
     voided = 0
     stopped = False
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
 
-    with TournamentProgress(tournament.name, len(schedule), done, progress_console) as progress:
+    with TournamentProgress(tournament.name, len(schedule), len(schedule) - len(pending),
+                            progress_console) as progress:
 
         async def play(scheduled: ScheduledGame) -> None:
             nonlocal voided
@@ -106,7 +108,7 @@ async def run_tournament(database: Database, tournament_id: int,
                     continue
                 return
 
-        async def worker(queue) -> None:  # type: ignore[no-untyped-def]
+        async def worker(queue: Iterator[ScheduledGame]) -> None:
             for scheduled in queue:  # shared iterator: each game goes to exactly one worker
                 await play(scheduled)
 

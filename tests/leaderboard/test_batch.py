@@ -52,8 +52,8 @@ def test_copies_of_games_inside_their_groups_give_no_extra_confidence():
 
 
 def test_perfect_record_stays_finite_and_on_top():
-    games = [GameResult((SeatResult("strong", 1, 1), SeatResult("weak", 2, 0)), group_key=str(i % 3))
-             for i in range(30)]
+    games = [GameResult((SeatResult("strong", 1, 1), SeatResult("weak", 2, 0)),
+                        group_key=str(i % 3)) for i in range(30)]
     fitted = fit_batch(games, bootstrap=20)
     assert 1500 < fitted["strong"].rating < 3000
     assert fitted["weak"].rating == pytest.approx(3000 - fitted["strong"].rating)
