@@ -276,9 +276,8 @@ class _Referee:
                                       seat.reason, seat.time_used, seat.decisions))
         return records
 
-    async def end_game(self, records: list[SeatRecord]) -> None:
-        request = self.encoder.end_request(self.game_id, self.state, records)
-
+    async def end_game(self, request: bot_pb2.EndGameRequest) -> None:
+        """Tell every seat still playing that the game is over (or voided)."""
         async def end(seat: _Seat) -> None:
             try:
                 await seat.client.end_game(request, _ENDGAME_SECONDS)
@@ -322,10 +321,13 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
                 await referee.start_game()
                 await referee.play()
                 records = referee.seat_records()
-                await referee.end_game(records)
+                await referee.end_game(
+                    referee.encoder.end_request(referee.game_id, state, records))
             except Exception as exc:  # noqa: BLE001 - any fault of ours voids the game
                 void_reason = f"arena fault: {type(exc).__name__}: {exc}"
                 records = referee.seat_records()
+                await referee.end_game(
+                    bot_pb2.EndGameRequest(game_id=referee.game_id, voided=True))
             finally:
                 referee.close_clients()
     finally:

@@ -5,7 +5,7 @@ import pytest
 import trio
 
 from arena.manifest import load_manifest
-from arena.match import FORFEIT_INDEX, Outcome, TimeControl, play_match
+from arena.match import FORFEIT_INDEX, MatchObserver, Outcome, TimeControl, play_match
 from engine.registry import get_game
 from tests.arena.conftest import misbehaving_bot, sample_bot
 
@@ -91,3 +91,20 @@ async def test_bot_that_does_not_play_the_game_forfeits_at_the_handshake(tmp_pat
     assert "says it plays ['merkator'], not 'oregon'" in record.seats[0].reason
     assert record.seats[0].decisions == 0
     assert record.seats[1].outcome is Outcome.FINISHED
+
+
+class _FaultyObserver(MatchObserver):
+    def decision_made(self, number, *args):
+        if number == 5:
+            raise RuntimeError("observer broke")
+
+
+async def test_a_fault_on_the_arena_side_voids_the_game():
+    bots = [sample_bot("random-python"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=FAST, observer=_FaultyObserver())
+
+    assert record.voided
+    assert record.void_reason == "arena fault: RuntimeError: observer broke"
+    assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2, "no bot is blamed"
+    assert len(record.actions) == 6
