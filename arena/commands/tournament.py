@@ -147,11 +147,15 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
                 "move_time": move_time, "options": options}
     seed = secrets.randbelow(2**31) if seed is None else seed
     database = database or open_or_fail(db, create=True)
-    with database.write() as session:
-        registered = [entrant.registered
-                      or bots.register(session, specs[entrant.name], hashes[entrant.name])[0]
-                      for entrant in entrants]
-        tournament = tournaments.create(session, name, game.name, seed, settings, registered)
+    try:
+        with database.write() as session:
+            registered = [entrant.registered
+                          or bots.register(session, specs[entrant.name], hashes[entrant.name])[0]
+                          for entrant in entrants]
+            tournament = tournaments.create(session, name, game.name, seed, settings, registered)
+    except StorageError:
+        database.close()
+        raise
     typer.echo(f"tournament {name!r}: {game.name}, {len(registered)} entrants "
                f"({', '.join(e.label for e in registered)}), {players} players, {deals} deal(s) "
                f"per pod, {schedule_size(len(registered), players, deals)} games, seed {seed}")
@@ -159,7 +163,7 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
 
 
 def open_for_resume(db: Path, name: str) -> tuple[Database, int]:
-    database = open_or_fail(db, create=True)
+    database = open_or_fail(db, create=db.exists())  # an old schema is migrated; none is made
     try:
         with database.read() as session:
             tournament = tournaments.by_name(session, name)

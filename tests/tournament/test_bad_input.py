@@ -83,9 +83,11 @@ def test_unwritable_path_is_refused(tmp_path: Path):
                    message="cannot open the database for writing")
 
 
-def test_reading_commands_do_not_create_a_database(tmp_path: Path):
-    assert_refused(tmp_path / "arena.db", "leaderboard", message="no arena database")
-    assert not (tmp_path / "arena.db").exists()
+@pytest.mark.parametrize("command", [("leaderboard",), ("bots",), ("replay", "1"),
+                                     ("tournament", "--resume", "t")])
+def test_reading_commands_do_not_create_a_database(tmp_path: Path, command):
+    assert_refused(tmp_path / "arena.db", *command, message="no arena database")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_resume_refuses_a_bot_changed_since_the_tournament_started(tmp_path: Path):
