@@ -5,8 +5,8 @@ option's index is the segment's offset plus the space's rank in the segment's ma
 (segment, space) pairs directly with ``oregon_scoring`` and turn the best pair into its index.
 
 Two depths share the same immediate scoring:
-- ``best_play``: every option, plus positional terms (what a farmer sets up for later buildings
-  and groups, what a building leaves for farmers we can reach next) and end-of-game timing;
+- ``best_play``: every option, plus positional terms (the building sites and the group a
+  farmer prepares) and, with the extra-turn token, what the extra play after it would earn;
 - ``greedy_play``: for playouts, only the spaces where something scores now (around buildings,
   next to own farmers), falling back to a random option when nothing scores.
 """
@@ -16,14 +16,14 @@ from __future__ import annotations
 import random
 
 from engine.oregon import data
+from engine.oregon.enums import DecisionKind
 from engine.oregon.play_options import Segment, play_segments
 from engine.oregon.state import OregonState
 from heuristics.oregon_scoring import (
     CHURCH, COAL_PIT, COAL_VALUE, EXTRA_TURN_VALUE, GOLD_MINE, GOLD_VALUE, JOKER_VALUE, PER_FARMER,
-    TRAIN_STATION, WAREHOUSE, Board, group_bonus,
+    TRAIN_STATION, WAREHOUSE, Board, merged_group,
 )
 
-_S = data.NUM_SYMBOLS
 _FULL = (1 << data.SPACES) - 1
 _NOT_FIRST_COL = data.mask_of(sp for sp in range(data.SPACES) if sp % data.COLS)
 _NOT_LAST_COL = data.mask_of(sp for sp in range(data.SPACES) if sp % data.COLS != data.COLS - 1)
@@ -34,12 +34,10 @@ SITE_VALUE = tuple(
     else PER_FARMER[b] + (1.0 if b in (WAREHOUSE, TRAIN_STATION) else 0.0)
     for b in range(data.NUM_BUILDINGS)
 )
-SETUP_WEIGHT = 0.2  # share of a neighbouring building site's value a farmer banks for later
+SETUP_WEIGHT = 0.1  # share of a neighbouring building site's value a farmer banks for later
 PAIR_VALUE = 1.5  # a farmer that makes an unscored pair: a step towards the group bonus
-REACHABLE_WEIGHT = 0.5  # share of a new building's farmer value we expect to collect ourselves
-OTHERS_WEIGHT = 0.15  # ... and the share on spaces we cannot reach with the cards we keep
-TRIGGER_STAKE = 15.0  # ending the game while ahead wins it; while behind loses it
-POINTS_PER_LATER_TURN = 8.0  # what an opponent still to move this round is expected to gain
+EXTRA_PLAY_THRESHOLD = 3.0  # keep the extra-turn token unless the extra play earns this much
+FOLLOW_UP_CANDIDATES = 4  # first plays whose extra play is looked at (each costs a full ranking)
 
 
 def segments(state: OregonState) -> list[Segment]:
@@ -67,30 +65,32 @@ def orthogonal(mask: int) -> int:
 
 
 def greedy_play(state: OregonState, rng: random.Random) -> int:
-    """The playout policy: the best immediate gain among the spaces that can score now."""
+    """The playout policy: the best immediate gain among the spaces that can score now.
+
+    A space's gain does not depend on the cards spent, so each space is valued once: first in
+    the segments that keep the joker, then, on the spaces only the joker reaches, at the
+    joker's price."""
     a = state.active
     segs = segments(state)
     board = Board(state, a)
-    buildings = 0
-    for mask in state.building_mask:
-        buildings |= mask
-    farmer_hot = dilate(buildings) | orthogonal(board.mine)
-    building_hot = dilate(board.mine)
+    hot_for_farmer = dilate(board.buildings) | orthogonal(board.mine)
+    hot_for_building = dilate(board.mine)
     joker, extra = state.joker[a], state.extra[a]
+    seen = [0] * (data.NUM_BUILDINGS + 1)  # spaces valued so far, per building type (-1: farmer)
     best, best_value = None, 0.0
-    for i, seg in enumerate(segs):
-        joker_after = joker and not seg.joker
-        penalty = JOKER_VALUE if seg.joker else 0.0
-        if seg.building < 0:
-            hot = seg.mask & farmer_hot
+    for with_joker in (False, True):
+        penalty = JOKER_VALUE if with_joker else 0.0
+        for i, seg in enumerate(segs):
+            if seg.joker is not with_joker:
+                continue
+            b = seg.building
+            hot = seg.mask & (hot_for_farmer if b < 0 else hot_for_building) & ~seen[b]
+            seen[b] |= hot
             for sp in data.spaces_of(hot):
-                value = board.farmer_gain(sp, joker_after, extra) - penalty
-                if value > best_value:
-                    best, best_value = (i, sp), value
-        else:
-            hot = seg.mask & building_hot
-            for sp in data.spaces_of(hot):
-                value = board.building_gain(sp, seg.building, joker_after, extra) - penalty
+                if b < 0:
+                    value = board.farmer_gain(sp, joker, extra) - penalty
+                else:
+                    value = board.building_gain(sp, b, joker, extra) - penalty
                 if value > best_value:
                     best, best_value = (i, sp), value
     if best is None:
@@ -99,8 +99,27 @@ def greedy_play(state: OregonState, rng: random.Random) -> int:
 
 
 def best_play(state: OregonState, rng: random.Random) -> int:
-    """The heuristic bot's PLAY: immediate gain plus positional terms over every option."""
-    return max(evaluate_plays(state), key=lambda scored: (scored[0], rng.random()))[1]
+    """The heuristic bot's PLAY: immediate gain plus positional terms over every option; with
+    the extra-turn token in hand, the best few first plays also count what the extra play
+    after them would earn with the cards left."""
+    ranked = sorted(evaluate_plays(state), key=lambda scored: (-scored[0], rng.random()))
+    a = state.active
+    if not state.extra[a] or state.in_extra:
+        return ranked[0][1]
+    return max(ranked[:FOLLOW_UP_CANDIDATES],
+               key=lambda scored: scored[0] + _extra_play_surplus(state, scored[1]))[1]
+
+
+def _extra_play_surplus(state: OregonState, index: int) -> float:
+    """What taking the extra play after option ``index`` earns beyond keeping the token."""
+    after = state.clone()
+    after.apply_index(index)
+    if after.phase is not DecisionKind.USE_EXTRA_TURN:
+        return 0.0
+    after.apply_index(1)  # use the extra turn
+    if after.phase is not DecisionKind.PLAY or after.active != state.active:
+        return 0.0  # the engine played the only option itself: nothing to compare
+    return max(0.0, best_play_value(after) - EXTRA_PLAY_THRESHOLD)
 
 
 def best_play_value(state: OregonState) -> float:
@@ -122,48 +141,35 @@ def evaluate_plays(state: OregonState) -> list[tuple[float, int]]:
 
 
 class _Planner:
-    """Values one (segment, space) option; caches what does not depend on the cards spent."""
+    """Values one (segment, space) option of the active seat."""
 
     def __init__(self, state: OregonState, board: Board) -> None:
         self.state, self.board = state, board
-        a = board.seat
-        self.seat = a
-        self.hand = state.hands[a]
-        self.joker, self.extra = state.joker[a], state.extra[a]
+        self.joker, self.extra = state.joker[board.seat], state.extra[board.seat]
         # Positional terms pay off only if the game goes on after this round.
         self.future = 0.0 if state.end_triggered else 1.0
         self.site_values: dict[int, float] = {}
-        self.lead = _estimated_lead(state, a)
-        self.empty_stacks = sum(1 for tiles in state.stacks if tiles == 0)
-        self.later_seats = state.num_players - 1 - a  # seats still to move this round
 
     def value(self, seg: Segment, sp: int) -> float:
         joker_after = self.joker and not seg.joker
         value = -JOKER_VALUE if seg.joker else 0.0
-        if seg.building < 0:
-            gain = self.board.farmer_gain(sp, joker_after, self.extra)
-            value += gain + self.future * self._farmer_setup(sp)
-            triggers = self.state.supply[self.seat] == 1
-        else:
-            gain = self.board.building_gain(sp, seg.building, joker_after, self.extra)
-            value += gain + self.future * self._building_setup(seg, sp, joker_after)
-            triggers = (self.state.stacks[seg.building] == 1 and self.empty_stacks + 1
-                        >= data.EMPTY_STACKS_TO_END[self.state.num_players])
-        if triggers and not self.state.end_triggered:
-            margin = self.lead + gain - self.later_seats * POINTS_PER_LATER_TURN
-            value += TRIGGER_STAKE if margin > 0 else -TRIGGER_STAKE
-        return value
+        if seg.building >= 0:
+            return value + self.board.building_gain(sp, seg.building, joker_after, self.extra)
+        value += self.board.farmer_gain(sp, joker_after, self.extra)
+        return value + self.future * self._farmer_setup(sp)
 
     def _farmer_setup(self, sp: int) -> float:
         """Building sites around the farmer (a later building there pays per farmer) and a
-        first step towards a group."""
+        first step towards a group bonus."""
         free = data.NEIGHBOUR_MASK[sp] & self.state.free
         value = SETUP_WEIGHT * sum(self._site_value(n) for n in data.spaces_of(free))
-        if not group_bonus(self.state, sp, self.seat) and _joins_own(self.state, sp, self.seat):
+        size, scored = merged_group(self.state, sp, self.board.seat)
+        if size == data.GROUP_MIN_SIZE - 1 and not scored:
             value += PAIR_VALUE
         return value
 
     def _site_value(self, sp: int) -> float:
+        """The best per-farmer value of a building that may still go on ``sp``."""
         if sp not in self.site_values:
             stacks = self.state.stacks
             self.site_values[sp] = max(
@@ -172,44 +178,3 @@ class _Planner:
                 default=0.0,
             )
         return self.site_values[sp]
-
-    def _building_setup(self, seg: Segment, sp: int, joker_after: bool) -> float:
-        """Farmer spaces the new building leaves open: worth more where the cards we keep can
-        put a farmer next turn."""
-        free = data.NEIGHBOUR_MASK[sp] & self.state.free & data.FARMER_LEGAL
-        if not free:
-            return 0.0
-        reach = farmer_reach(self.hand, seg.cards, joker_after)
-        near = (free & reach).bit_count()
-        far = free.bit_count() - near
-        per_farmer = SITE_VALUE[seg.building]
-        if seg.building == TRAIN_STATION:
-            per_farmer += EXTRA_TURN_VALUE * 0.2
-        return per_farmer * (REACHABLE_WEIGHT * near + OTHERS_WEIGHT * far)
-
-
-def _joins_own(state: OregonState, sp: int, seat: int) -> bool:
-    return any(state.owner[n] == seat for n in data.ORTHOGONAL[sp])
-
-
-def farmer_reach(hand: list[int], spent: tuple[int, ...], joker: bool) -> int:
-    """Spaces a farmer can reach with the landscape cards left after spending ``spent``."""
-    left = [hand[x] - spent.count(x) for x in range(_S)]
-    lands = [x for x in range(_S) if left[x]]
-    reach = 0
-    for i, x in enumerate(lands):
-        if joker:
-            reach |= data.FARMER_JOKER_TARGETS[x]
-        for y in lands[i:]:
-            if y != x or left[x] >= 2:
-                reach |= data.FARMER_PAIR_TARGETS[x][y]
-    return reach
-
-
-def _estimated_lead(state: OregonState, seat: int) -> float:
-    """The seat's total minus the best other total, others' tiles at their mean value."""
-    def total(s: int) -> float:
-        if s == seat:
-            return state.score[s] + sum(state.coal[s]) + sum(state.gold[s])
-        return state.score[s] + len(state.coal[s]) * COAL_VALUE + len(state.gold[s]) * GOLD_VALUE
-    return total(seat) - max(total(s) for s in range(state.num_players) if s != seat)

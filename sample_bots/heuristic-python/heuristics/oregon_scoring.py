@@ -30,7 +30,7 @@ PER_FARMER = tuple(effect.points_per_farmer for effect in data.EFFECTS)
 class Board:
     """The public facts one decision of ``seat`` needs, extracted once from the state."""
 
-    __slots__ = ("state", "seat", "everyone", "mine", "coal_left", "gold_left",
+    __slots__ = ("state", "seat", "everyone", "mine", "buildings", "coal_left", "gold_left",
                  "opponent_weight")
 
     def __init__(self, state: OregonState, seat: int) -> None:
@@ -38,6 +38,9 @@ class Board:
         self.seat = seat
         self.everyone = state.all_farmers()
         self.mine = state.farmer_mask[seat]
+        self.buildings = 0
+        for mask in state.building_mask:
+            self.buildings |= mask
         self.coal_left = len(state.coal_stack)
         self.gold_left = len(state.gold_stack)
         # A point given to one of several opponents hurts less than one given to the only one.
@@ -46,14 +49,11 @@ class Board:
     def farmer_gain(self, sp: int, joker_after: bool, extra_after: bool) -> float:
         """Points (tiles and tokens at their value) the seat gets for a new farmer on ``sp``;
         ``joker_after``/``extra_after`` are the token states once the play's cards are spent."""
-        state = self.state
-        building_at = state.building_at
+        building_at = self.state.building_at
         gain = 0.0
         joker_woken = extra_woken = False
-        for n in data.NEIGHBOURS[sp]:
+        for n in data.spaces_of(data.NEIGHBOUR_MASK[sp] & self.buildings):
             b = building_at[n]
-            if b < 0:
-                continue
             if b == CHURCH:
                 gain += (data.NEIGHBOUR_MASK[n] & self.everyone).bit_count() + 1
             elif b == COAL_PIT:
@@ -68,7 +68,7 @@ class Board:
             gain += JOKER_VALUE
         if extra_woken and not extra_after:
             gain += EXTRA_TURN_VALUE
-        return gain + group_bonus(state, sp, self.seat)
+        return gain + group_bonus(self.state, sp, self.seat)
 
     def building_gain(self, sp: int, b: int, joker_after: bool, extra_after: bool) -> float:
         """The seat's points minus the weighted points of the others for building ``b`` on
@@ -107,13 +107,18 @@ class Board:
 
 
 def group_bonus(state: OregonState, sp: int, seat: int) -> int:
-    """5.3: the bonus a new farmer of ``seat`` on ``sp`` would score (read-only union-find)."""
+    """5.3: the bonus a new farmer of ``seat`` on ``sp`` would score."""
+    size, scored = merged_group(state, sp, seat)
+    return data.GROUP_POINTS if size >= data.GROUP_MIN_SIZE and not scored else 0
+
+
+def merged_group(state: OregonState, sp: int, seat: int) -> tuple[int, bool]:
+    """Size of the group a new farmer on ``sp`` would form, and whether a merged part has
+    already scored (size >= 3, see the engine's union-find). Reads the union-find only."""
     owner = state.owner
     roots = {_root(state.parent, n) for n in data.ORTHOGONAL[sp] if owner[n] == seat}
     parts = [state.size[r] for r in roots]
-    if 1 + sum(parts) >= data.GROUP_MIN_SIZE and all(p < data.GROUP_MIN_SIZE for p in parts):
-        return data.GROUP_POINTS
-    return 0
+    return 1 + sum(parts), any(p >= data.GROUP_MIN_SIZE for p in parts)
 
 
 def _root(parent: list[int], sp: int) -> int:
