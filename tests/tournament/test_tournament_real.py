@@ -60,10 +60,12 @@ def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, player
     assert {row["games"] for row in oregon["rows"]} == {expected_games * players // 3}
 
 
-def test_replay_verifies_a_stored_game(tmp_path: Path, three_bots):
+def test_cross_table_and_replay_of_a_stored_game(tmp_path: Path, three_bots):
     db = tmp_path / "arena.db"
     assert run_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, three_bots[:2])),
                    "--deals", "1", "--seed", "3", "--db", str(db)).exit_code == 0
+    table = run_cli("leaderboard", "--game", "oregon", "--crosstable", "--db", str(db))
+    assert table.exit_code == 0 and "head to head" in table.stdout
     replayed = run_cli("replay", "1", "--db", str(db))
     assert replayed.exit_code == 0, replayed.stderr
     assert "verified" in replayed.stdout
