@@ -1,19 +1,19 @@
 """Real tournaments: real bot processes (Python and Node), real gRPC, a real SQLite file."""
 
 import json
+import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
+from arena.storage.database import open_database
+from arena.storage.games import recomputed_elo, stored_elo
 from arena.tournament.schedule import build_schedule
 from tests.tournament.helpers import query, run_cli
 
 
 def check_ratings_recomputed_equal_stored(db: Path) -> None:
-    from arena.storage.database import open_database
-    from arena.storage.games import recomputed_elo, stored_elo
-
     database = open_database(db, create=False)
     with database.read() as session:
         assert stored_elo(session, "oregon") == pytest.approx(recomputed_elo(session, "oregon"))
@@ -71,7 +71,6 @@ def test_cross_table_and_replay_of_a_stored_game(tmp_path: Path, three_bots):
     assert "verified" in replayed.stdout
     assert run_cli("replay", "2", "--seat", "1", "--db", str(db)).exit_code == 0
 
-    import sqlite3
     with sqlite3.connect(db) as raw:
         raw.execute("UPDATE seat SET score = score + 1 WHERE game_id = 1 AND seat = 0")
     tampered = run_cli("replay", "1", "--db", str(db))
