@@ -149,6 +149,7 @@ class _Planner:
         # Positional terms pay off only if the game goes on after this round.
         self.future = 0.0 if state.end_triggered else 1.0
         self.site_values: dict[int, float] = {}
+        self.setups: dict[int, float] = {}  # the same space recurs under several card choices
 
     def value(self, seg: Segment, sp: int) -> float:
         joker_after = self.joker and not seg.joker
@@ -156,7 +157,9 @@ class _Planner:
         if seg.building >= 0:
             return value + self.board.building_gain(sp, seg.building, joker_after, self.extra)
         value += self.board.farmer_gain(sp, joker_after, self.extra)
-        return value + self.future * self._farmer_setup(sp)
+        if sp not in self.setups:
+            self.setups[sp] = self.future * self._farmer_setup(sp)
+        return value + self.setups[sp]
 
     def _farmer_setup(self, sp: int) -> float:
         """Building sites around the farmer (a later building there pays per farmer) and a
