@@ -2,9 +2,9 @@
 
 Only complete boats score (rules 5.3), so a display is worth its complete boats' points plus, for
 every unfinished segment that can still become a boat, its cards' share of the points the boat
-would score when finished, discounted by the odds of getting the missing bow and/or stern. A segment that can never be
-finished (its open end is blocked by another boat's card, or the row already holds both kinds of
-bow or stern) is worth nothing. Segments an opponent could attack (no totem, low fight value) are
+would score when finished, discounted by the odds of getting the missing bow and/or stern. A
+segment that can never be finished (its open end is blocked by another boat's card, or the row
+already holds both kinds of bow or stern) is worth nothing. Segments an opponent could attack (no totem, low fight value) are
 discounted a little, so the bot likes strong crews and totems in valuable boats.
 """
 
@@ -27,8 +27,6 @@ from engine.ogallala.scoring import booty_points, card_points
 FINISH_ODDS = (1.0, 0.7, 0.4)
 # Extra worth of every complete boat beyond its points: boats count for ending the game (5.2).
 BOAT_BONUS = 3.0
-# Worth of a card in a segment that can never be finished: it only takes room.
-DEAD_CARD = 0.0
 # Attack risk: an unprotected segment with fight value f loses up to ATTACK_RISK of its worth,
 # falling linearly to nothing at SAFE_FIGHT (boats that can attack rarely exceed that).
 ATTACK_RISK = 0.25
@@ -93,10 +91,8 @@ def row_value(cells: list[int], kinds_mask: int, width: int) -> float:
         # An open end needs a free cell next to it (or room to widen the frame there); an
         # occupied neighbour is another boat's stern or bow, which blocks this end for good.
         if not has_bow and not (can_widen if first == 0 else cells[first - 1] == EMPTY):
-            value += DEAD_CARD * (last - first + 1)
             continue
         if not has_stern and not (can_widen if last == width - 1 else cells[last + 1] == EMPTY):
-            value += DEAD_CARD * (last - first + 1)
             continue
         open_segments.append((kinds, not has_bow, not has_stern))
         bows_needed += not has_bow
