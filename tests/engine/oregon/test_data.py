@@ -1,7 +1,10 @@
 """The board data and derived geometry agree with the figures printed in oregon.md (2.2, 2.3, 4.2)."""
 
+from itertools import combinations_with_replacement
+
 from engine.oregon import data
 from engine.oregon.enums import Building
+from engine.oregon.play_options import play_segments
 
 HARBOR = Building.HARBOR - 1
 
@@ -51,3 +54,21 @@ def test_neighbourhoods():
     assert len(data.NEIGHBOURS[data.space(5, 5)]) == 8
     assert len(data.ORTHOGONAL[data.space(5, 5)]) == 4
     assert data.nth_space(data.AREA[0][0], 4) == data.space(1, 1)
+
+
+def _max_options(hand_size: int, joker: bool) -> int:
+    """The largest PLAY option list over all hands of this size, on an empty board."""
+    best = 0
+    for cards in combinations_with_replacement(range(data.NUM_CARDS), hand_size):
+        hand = [cards.count(c) for c in range(data.NUM_CARDS)]
+        if any(n > copies for n, copies in zip(hand, data.LANDSCAPE_COPIES + data.BUILDING_CARD_COPIES)):
+            continue
+        segments = play_segments(hand, joker, True, data.STACK_TILES, data.FARMER_LEGAL)
+        best = max(best, sum(seg.count for seg in segments))
+    return best
+
+
+def test_play_option_maxima_of_section_4_3():
+    assert _max_options(4, joker=True) == 312
+    assert _max_options(4, joker=False) == 102
+    assert max(_max_options(2, joker=True), _max_options(3, joker=True)) == 213

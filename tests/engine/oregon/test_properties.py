@@ -5,7 +5,10 @@ from collections import Counter
 
 import pytest
 
+from engine.core import EngineError, IllegalActionError, OptionError
 from engine.oregon import GAME, data
+from engine.oregon.actions import Draw, Play
+from engine.oregon.enums import Card, Deck, Piece
 from engine.oregon.state import OregonState
 from tests.engine.harness import (
     check_clone_independence, check_determinism, check_illegal_actions_rejected, play_random_game,
@@ -107,8 +110,6 @@ def test_setup_follows_section_3():
 
 
 def test_wrong_player_count_and_unknown_options_are_refused():
-    from engine.core import EngineError, OptionError
-
     with pytest.raises(EngineError):
         GAME.new_game(5, 1)
     with pytest.raises(OptionError):
@@ -116,10 +117,6 @@ def test_wrong_player_count_and_unknown_options_are_refused():
 
 
 def test_an_illegal_play_is_refused_with_a_clear_error():
-    from engine.core import IllegalActionError
-    from engine.oregon.actions import Draw, Play
-    from engine.oregon.enums import Card, Deck, Piece
-
     state = GAME.new_game(3, 4)
     while state.decision_kind != "PLAY":
         state.apply_index(0)
