@@ -30,7 +30,10 @@ def list_bots(db: Path = db_option()) -> None:
         table.add_row(entry.bot.name, version.version, version.content_hash[:12],
                       ", ".join(version.games), version.address or version.directory or "",
                       version.created_at.strftime("%Y-%m-%d %H:%M"))
-    Console(highlight=False).print(table)
+    console = Console(highlight=False)
+    if not console.is_terminal:  # logs and pipes: rich's default of 80 columns would wrap rows
+        console.width = max(console.width, 120)
+    console.print(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -20,6 +20,8 @@ from engine.registry import game_names
 from leaderboard.tables import HeadToHead, LeaderboardRow, cross_table, leaderboard_rows
 
 console = Console(highlight=False)
+if not console.is_terminal:  # logs and pipes: rich's default of 80 columns would wrap every row
+    console.width = max(console.width, 120)
 
 
 @dataclass
