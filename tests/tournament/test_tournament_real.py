@@ -76,3 +76,18 @@ def test_cross_table_and_replay_of_a_stored_game(tmp_path: Path, three_bots):
     tampered = run_cli("replay", "1", "--db", str(db))
     assert tampered.exit_code == 1
     assert "differs from the stored result" in tampered.stderr
+
+
+@pytest.mark.parametrize("game", ["ogallala", "merkator"])
+def test_other_games_are_stored_rated_and_replayed(tmp_path: Path, three_bots, game: str):
+    db = tmp_path / "arena.db"
+    bots = f"{three_bots[0]},{three_bots[2]}"
+    result = run_cli("tournament", "--game", game, "--bots", bots, "--deals", "1", "--seed", "5",
+                     "--move-time", "10", "--db", str(db))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert query(db, "SELECT count(*), min(game), max(game) FROM game "
+                     "WHERE status = 'finished'") == [(2, game, game)]
+    assert query(db, "SELECT count(*) FROM rating_history")[0][0] == 4
+    for game_id in (1, 2):
+        replayed = run_cli("replay", str(game_id), "--db", str(db))
+        assert replayed.exit_code == 0 and "verified" in replayed.stdout, replayed.stderr
