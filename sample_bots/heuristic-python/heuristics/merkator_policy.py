@@ -18,12 +18,15 @@ from engine.merkator import catalog as cat
 from engine.merkator import data
 from engine.merkator.state import MerkatorState
 from engine.merkator.types import Decision, InvestOption
-from heuristics.merkator_needs import GOOD_A, GOOD_B, demand, is_payable, missing_units, surplus
+from heuristics.merkator_needs import (
+    GOOD_A,
+    GOOD_B,
+    is_payable,
+    missing_units,
+    surplus,
+    trip_scores,
+)
 
-REWARD_WEIGHT = 1.0  # points per value of a contract payable at the destination
-NEEDED_CUBE = 0.6  # a cube the contracts still lack
-SPARE_CUBE = 0.15  # any other cube
-MARKER = 0.4  # a time marker gained or paid by the trip
 KEEP_MARKERS = 8  # pay trades with markers only above this many
 
 
@@ -54,43 +57,9 @@ def _invest(state: MerkatorState, rng: random.Random) -> int:
     return min(sells, key=keep_worth)
 
 
-def travel_score(state: MerkatorState, seat: int, loc: int) -> float:
-    """How good a trip to ``loc`` looks: contracts payable there with the cubes it gives, other
-    needed cubes, and the time markers won or paid."""
-    kontor = list(state.kontor[seat])
-    tile = state.tile[seat]
-    wanted = demand(state, seat)
-    score = MARKER * data.LOCATION_TIME[loc]
-    colour = data.LOCATION_COLOUR[loc]
-    cubes = state.map_cubes[loc] if colour >= 0 else 0
-    if cubes:
-        a, b = GOOD_A[colour], GOOD_B[colour]
-        lack_a, lack_b = max(0, wanted[a] - kontor[a]), max(0, wanted[b] - kontor[b])
-        useful = min(cubes, lack_a + lack_b)
-        score += NEEDED_CUBE * useful + SPARE_CUBE * (cubes - useful)
-        to_a = min(lack_a, cubes)
-        kontor[a] += to_a
-        kontor[b] += cubes - to_a
-    for b in state.bonus[seat]:
-        if data.BONUS_LOCATION[b] == loc:
-            kontor[data.BONUS_GOOD[b]] += data.BONUS_TRAVEL[b]
-            score += 2 * SPARE_CUBE
-    free = sum(kontor) + sum(tile)
-    trades = state.markers[seat] // data.TRADE_MARKERS
-    for c in state.contracts[seat]:
-        if data.CONTRACT_LOCATION[c] != loc:
-            continue
-        missing, used = missing_units(kontor, tile, c)
-        if missing <= trades + (free - used) // data.TRADE_CUBES:
-            score += REWARD_WEIGHT * data.CONTRACT_VALUE[c] - missing
-    return score
-
-
 def _travel(state: MerkatorState, rng: random.Random) -> int:
-    seat = state.active
-    legal = state.legal_actions()
-    scores = [travel_score(state, seat, a.location - 1) + 0.01 * rng.random() for a in legal]
-    return max(range(len(legal)), key=scores.__getitem__)
+    scores = trip_scores(state, state.active)
+    return max(range(len(scores)), key=lambda i: scores[i] + 0.01 * rng.random())
 
 
 def _split(state: MerkatorState, rng: random.Random) -> int:

@@ -17,7 +17,7 @@ from engine.merkator import data
 from engine.merkator.scoring import building_points
 from engine.merkator.state import MerkatorState
 from engine.merkator.types import Decision
-from heuristics.merkator_needs import UNITS
+from heuristics.merkator_needs import UNITS, trip_scores
 
 COIN = 0.35  # a coin buys roughly this many building points
 MARKER = 0.3  # a quarter of a trade, a trip to a minor, a join
@@ -25,6 +25,7 @@ CUBE = 0.12  # a Kontor cube: trade material that spoilage may take
 TILE_CUBE = 0.2  # a supply-tile cube: fits either good of its colour and cannot spoil
 BONUS_CARD = 0.6  # two free goods on each trip to its location
 POTENTIAL = 0.5  # share of a reward's worth credited to a fully covered contract
+NEXT_TRIP = 0.2  # share of the best next trip's worth (merkator_needs.trip_scores)
 MARKERS_PER_TURN = 1.2  # board markers taken per turn, to estimate the game's remaining length
 
 _FULL = data.FULL_VALUE_CONTRACTS
@@ -79,6 +80,8 @@ def value(state: MerkatorState, seat: int) -> float:
     if _invests_again(state, seat):
         total += COIN * state.coins[seat]
     total += BONUS_CARD * len(state.bonus[seat]) * min(1.0, turns / 4)
+    if turns >= 1:
+        total += NEXT_TRIP * max(trip_scores(state, seat))
     return total + 0.01 * state.markers[seat]  # markers break ties (rules 5.3)
 
 

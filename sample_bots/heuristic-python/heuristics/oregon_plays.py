@@ -93,9 +93,15 @@ def greedy_play(state: OregonState, rng: random.Random) -> int:
                     value = board.building_gain(sp, b, joker, extra) - penalty
                 if value > best_value:
                     best, best_value = (i, sp), value
-    if best is None:
+    if best is not None:
+        return option_index(segs, *best)
+    # Nothing scores: a farmer without the joker at least gets on the board; a building
+    # would waste its card and could feed the others' farmers.
+    plain = [i for i, seg in enumerate(segs) if seg.building < 0 and not seg.joker]
+    if not plain:
         return rng.randrange(sum(seg.count for seg in segs))
-    return option_index(segs, *best)
+    i = rng.choice(plain)
+    return option_index(segs, i, data.nth_space(segs[i].mask, rng.randrange(segs[i].count)))
 
 
 def best_play(state: OregonState, rng: random.Random) -> int:
