@@ -74,7 +74,9 @@ def record_game(database: Database, record: MatchRecord, version_ids: Sequence[i
             if status == FINISHED:
                 _rate(session, game.id, record.game, _game_result(record, version_ids, group_key))
             return game.id
-    except IntegrityError:
+    except IntegrityError as exc:
+        if "game.tournament_id, game.schedule_key" not in str(exc.orig):
+            raise
         return None
 
 
