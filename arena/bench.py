@@ -7,7 +7,8 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
 * aggregate decisions/s with ``--concurrent`` matches at once (default 8), counted while all of
   them are playing (their bots are started first, then all begin together);
 * (a) a bare grpcio unary Decide round trip from a blocking client, cycling through the decision
-  requests of a whole random game, against the random-python bot;
+  requests of a whole random game, against the random-python bot (and, for comparison, against
+  ``--players`` such bots in turn, as in a match);
 * (b) the referee's time per decision in sequential matches of random-python bots (engine step,
   view and action encoding, the trio-bridged call, the bot's reply), and the ratio b / a, which
   the last line prints.
@@ -21,6 +22,7 @@ import random
 import statistics
 import tempfile
 import time
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,7 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
-from arena.botprocess import connect, run_bot
+from arena.botprocess import RunningBot, connect, run_bot
 from arena.client import TOKEN_METADATA_KEY
 from arena.manifest import BotSpec, load_manifest
 from arena.match import MatchObserver, TimeControl, play_match
@@ -113,27 +115,37 @@ async def start_to_ready(spec: BotSpec, game: str, times: int) -> tuple[list[flo
     return seconds, cpu
 
 
-def _blocking_round_trips(address: str, token: str, requests: list[bot_pb2.DecisionRequest],
+def _blocking_round_trips(bots: list[RunningBot], requests: list[bot_pb2.DecisionRequest],
                           calls: int) -> float:
-    with grpc.insecure_channel(address) as channel:
-        decide = bot_pb2_grpc.BotStub(channel).Decide
-        metadata = ((TOKEN_METADATA_KEY, token),)
-        for request in requests[:50]:  # warm up
-            decide(request, timeout=5.0, metadata=metadata)
+    """Mean seconds per blocking Decide call, taking the bots in turn as the seats of a game."""
+    channels = [grpc.insecure_channel(bot.address) for bot in bots]
+    try:
+        targets = [(bot_pb2_grpc.BotStub(channel).Decide, ((TOKEN_METADATA_KEY, bot.token),))
+                   for channel, bot in zip(channels, bots, strict=True)]
+        for i in range(50):  # warm up
+            decide, metadata = targets[i % len(targets)]
+            decide(requests[i % len(requests)], timeout=5.0, metadata=metadata)
         began = time.perf_counter()
         for i in range(calls):
+            decide, metadata = targets[i % len(targets)]
             decide(requests[i % len(requests)], timeout=5.0, metadata=metadata)
         return (time.perf_counter() - began) / calls
+    finally:
+        for channel in channels:
+            channel.close()
 
 
 async def bare_round_trip(spec: BotSpec, game: str, requests: list[bot_pb2.DecisionRequest],
-                          calls: int) -> float:
+                          calls: int, bots: int) -> float:
+    """(a) with one bot; with ``bots`` > 1, the calls go to that many bot processes in turn."""
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as workdir:
-        async with run_bot(spec, 0, 1, Path(workdir)) as bot:
-            client, _ = await connect(bot, game, timeout=10.0)
-            client.close()
-            return await trio.to_thread.run_sync(
-                _blocking_round_trips, bot.address, bot.token, requests, calls)
+        async with AsyncExitStack() as stack:
+            running = [await stack.enter_async_context(run_bot(spec, seat, 1, Path(workdir)))
+                       for seat in range(bots)]
+            for bot in running:
+                client, _ = await connect(bot, game, timeout=10.0)
+                client.close()
+            return await trio.to_thread.run_sync(_blocking_round_trips, running, requests, calls)
 
 
 async def referee_per_decision(spec: BotSpec, game: str, players: int,
@@ -187,7 +199,11 @@ async def protocol(args: argparse.Namespace) -> None:
     sizes = [r.ByteSize() for r in requests]
     print(f"typical {args.game} decision request: {statistics.mean(sizes):.0f} bytes on average, "
           f"{len(requests)} requests of one {args.players}-player game")
-    bare = await bare_round_trip(python_bot, args.game, requests, args.calls)
+    bare = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=1)
+    rotating = await bare_round_trip(python_bot, args.game, requests, args.calls,
+                                     bots=args.players)
+    print(f"bare grpcio round trip, {args.players} bot processes in turn as in a match: "
+          f"{rotating * 1e6:.0f} us")
     referee, referee_cpu = await referee_per_decision(python_bot, args.game, args.players,
                                                       args.matches)
     print(f"referee CPU time per decision (all its threads): {referee_cpu * 1e6:.0f} us; "
