@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,13 +34,16 @@ class RegisteredVersion:
 
 
 def directory_hash(directory: Path) -> str:
-    """sha256 over the relative path and content of every file of a bot directory."""
+    """sha256 over the relative path and content of every file of a bot directory. Linked
+    directories are followed: a bot that links shared code (search-python links the heuristic
+    bot's strategies) gets a new version when that code changes."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
-        relative = path.relative_to(directory)
-        if _IGNORED_PARTS.intersection(relative.parts) or path.suffix == ".pyc":
-            continue
-        digest.update(relative.as_posix().encode() + b"\0")
+    files = []
+    for root, dirs, names in os.walk(directory, followlinks=True):
+        dirs[:] = [d for d in dirs if d not in _IGNORED_PARTS]
+        files.extend(Path(root, name) for name in names if not name.endswith(".pyc"))
+    for path in sorted(files):
+        digest.update(path.relative_to(directory).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 

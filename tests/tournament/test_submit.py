@@ -45,3 +45,18 @@ def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
     finally:
         bot.kill()
         bot.wait()
+
+
+def test_code_in_a_linked_directory_is_part_of_the_version(tmp_path: Path):
+    from arena.storage.bots import directory_hash
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "strategy.py").write_text("X = 1\n")
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text("import strategy\n")
+    (bot / "strategies").symlink_to(shared)
+    before = directory_hash(bot)
+    (shared / "strategy.py").write_text("X = 2\n")
+    assert directory_hash(bot) != before
