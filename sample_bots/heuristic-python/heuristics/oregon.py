@@ -49,7 +49,7 @@ def rollout(state: OregonState, rng: random.Random) -> int:
         return _deck_index(state.legal_actions(), preferred_deck(state))
     if phase is DecisionKind.DISCARD_WHEN_STUCK:
         return discard_index(state, state.legal_actions())
-    return rng.randrange(len(state.legal_actions()))
+    return start_tile_index(state, state.legal_actions())
 
 
 def _extra_play_pays(state: OregonState) -> bool:
@@ -62,9 +62,9 @@ def _extra_play_pays(state: OregonState) -> bool:
 
 
 def preferred_deck(state: OregonState) -> Deck:
-    """Hold a single live building card and fill up with landscape cards: farmers score more
-    often than buildings, and every play needs landscape cards (measured: always drawing
-    buildings up to two cards loses about 60% of games against this rule)."""
+    """Hold a single live building card and fill up with landscape cards: every play needs
+    landscape cards, and more of them reach more farmer spaces (measured in self-play: this
+    rule wins about 2 games of 3 against keeping two building cards once farmers are out)."""
     a = state.active
     hand = state.hands[a]
     live = any(hand[_S + b] and state.stacks[b] for b in range(data.NUM_BUILDINGS))
