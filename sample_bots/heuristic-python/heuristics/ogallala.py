@@ -40,14 +40,7 @@ from engine.ogallala.placement import placements
 from engine.ogallala.scoring import boat_points, display_score
 from engine.ogallala.views import Decision, KindCount, OgallalaView
 from heuristics.ogallala_rollout import rollout
-from heuristics.ogallala_value import (
-    BOAT_BONUS,
-    FINISH_ODDS,
-    HURRIED_ODDS,
-    display_value,
-    placement_gain,
-    row_values,
-)
+from heuristics.ogallala_value import BOAT_BONUS, display_value, placement_gain, row_values
 
 __all__ = ["choose", "rollout"]
 
@@ -78,11 +71,7 @@ class Table:
             for s in self.opponents
         }
         self.own = self.displays[self.seat]
-        # Hurry when an opponent's next completion may let it declare the end.
-        hurried = any(view.displays[s].complete_boats >= min(DECLARE_WITH_BOATS) - 1
-                      for s in self.opponents)
-        self.finish_odds = HURRIED_ODDS if hurried else FINISH_ODDS
-        self.own_rows = row_values(self.own, self.finish_odds)
+        self.own_rows = row_values(self.own)
         self.own_value = sum(self.own_rows)
         self.own_boats = len(self.own.complete_boats())
         self._placement_gains: dict[tuple[int, bool], float] = {}
@@ -112,9 +101,9 @@ class Table:
         display = self.own.copy()
         if type(action) is PlaceShift:  # a shift never completes a boat
             display.insert(action.row, action.col, action.side is Side.RIGHT, kind)
-            return display_value(display, self.finish_odds) - self.own_value, False
+            return display_value(display) - self.own_value, False
         row, col = display.place(action.row, action.col, kind)
-        gain = placement_gain(self.own_rows, self.own.width, display, row, self.finish_odds)
+        gain = placement_gain(self.own_rows, self.own.width, display, row)
         boat = display.segment_at(row, col)
         if not display.is_complete(boat):
             return gain, False

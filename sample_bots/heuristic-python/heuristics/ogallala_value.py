@@ -25,9 +25,6 @@ from engine.ogallala.scoring import booty_points, card_points
 
 # Odds that an unfinished segment gets finished, by the number of ends (bow, stern) it lacks.
 FINISH_ODDS = (1.0, 0.7, 0.4)
-# The same when an opponent may end the game with its next boat: unfinished boats are then
-# unlikely to be finished in time, and points in complete boats count more.
-HURRIED_ODDS = (1.0, 0.45, 0.2)
 # Extra worth of every complete boat beyond its points: boats count for ending the game (5.2).
 BOAT_BONUS = 3.0
 # Attack risk: an unprotected segment with fight value f loses up to ATTACK_RISK of its worth,
@@ -75,9 +72,7 @@ def _attack_discount(kinds: list[int]) -> float:
     return 1.0 - ATTACK_RISK * max(0.0, 1.0 - fight / SAFE_FIGHT)
 
 
-def row_value(
-    cells: list[int], kinds_mask: int, width: int, finish_odds: tuple[float, ...] = FINISH_ODDS
-) -> float:
+def row_value(cells: list[int], kinds_mask: int, width: int) -> float:
     """Worth of one row of a display ``width`` columns wide."""
     can_widen = width < MAX_COLS
     booty = booty_points if kinds_mask & BOOTY_MASK else _no_booty
@@ -108,7 +103,7 @@ def row_value(
     bow_share = 1.0 if bows_needed <= free_bows else free_bows / bows_needed
     stern_share = 1.0 if sterns_needed <= free_sterns else free_sterns / sterns_needed
     for kinds, needs_bow, needs_stern in open_segments:
-        odds = finish_odds[needs_bow + needs_stern]
+        odds = FINISH_ODDS[needs_bow + needs_stern]
         if needs_bow:
             odds *= bow_share
         if needs_stern:
@@ -128,31 +123,22 @@ def _no_booty(kinds: list[int]) -> int:
     return 0
 
 
-def row_values(display: Display, finish_odds: tuple[float, ...] = FINISH_ODDS) -> list[float]:
+def row_values(display: Display) -> list[float]:
     width = display.width
-    return [
-        row_value(display.rows[r], display.kinds[r], width, finish_odds)
-        for r in range(display.height)
-    ]
+    return [row_value(display.rows[r], display.kinds[r], width) for r in range(display.height)]
 
 
-def display_value(display: Display, finish_odds: tuple[float, ...] = FINISH_ODDS) -> float:
-    return sum(row_values(display, finish_odds))
+def display_value(display: Display) -> float:
+    return sum(row_values(display))
 
 
-def placement_gain(
-    before: list[float],
-    before_width: int,
-    after: Display,
-    row: int,
-    finish_odds: tuple[float, ...] = FINISH_ODDS,
-) -> float:
+def placement_gain(before: list[float], before_width: int, after: Display, row: int) -> float:
     """Worth added by a cell placement that put a card on ``row`` of ``after``, given the row
     values ``before`` it (``row_values``) and the width then. Only that row changes unless the
     frame reached its full width (then every row's open ends may have closed)."""
     if after.width != before_width and after.width == MAX_COLS:
-        return display_value(after, finish_odds) - sum(before)
-    new = row_value(after.rows[row], after.kinds[row], after.width, finish_odds)
+        return display_value(after) - sum(before)
+    new = row_value(after.rows[row], after.kinds[row], after.width)
     if after.height > len(before):  # a new row
         return new
     return new - before[row]
