@@ -11,6 +11,7 @@ discounted a little, so the bot likes strong crews and totems in valuable boats.
 from __future__ import annotations
 
 from engine.ogallala.cards import (
+    BOOTY_VALUE,
     BOW_MASK,
     FIGHT,
     IS_BOOTY,
@@ -18,6 +19,7 @@ from engine.ogallala.cards import (
     IS_STERN,
     IS_TOTEM,
     MAX_COLS,
+    SET_PIECES,
     STERN_MASK,
 )
 from engine.ogallala.display import EMPTY, Display
@@ -37,6 +39,9 @@ CARD_POINTS_OF = tuple(card_points([0] * cards) for cards in range(MAX_COLS + 3)
 
 
 BOOTY_MASK = sum(1 << kind for kind, booty in enumerate(IS_BOOTY) if booty)
+# Per set: bit mask of its two halves. Without both halves of a set in a row no set bonus is
+# possible there, and booty is simply worth its face value.
+HALVES_MASKS = tuple((1 << left) | (1 << right) for _, left, right in SET_PIECES)
 
 
 def _row_segments(cells: list[int], width: int) -> list[tuple[int, int]]:
@@ -75,7 +80,12 @@ def _attack_discount(kinds: list[int]) -> float:
 def row_value(cells: list[int], kinds_mask: int, width: int) -> float:
     """Worth of one row of a display ``width`` columns wide."""
     can_widen = width < MAX_COLS
-    booty = booty_points if kinds_mask & BOOTY_MASK else _no_booty
+    if not kinds_mask & BOOTY_MASK:
+        booty = _no_booty
+    elif any(kinds_mask & halves == halves for halves in HALVES_MASKS):
+        booty = booty_points
+    else:
+        booty = _face_value
     free_bows = (BOW_MASK & ~kinds_mask).bit_count()
     free_sterns = (STERN_MASK & ~kinds_mask).bit_count()
     value = 0.0
@@ -121,6 +131,10 @@ def row_value(cells: list[int], kinds_mask: int, width: int) -> float:
 
 def _no_booty(kinds: list[int]) -> int:
     return 0
+
+
+def _face_value(kinds: list[int]) -> int:
+    return sum(BOOTY_VALUE[kind] for kind in kinds)
 
 
 def row_values(display: Display) -> list[float]:
