@@ -75,7 +75,9 @@ def to_proto(obj: Any, message: Message) -> Message:
             if kind == "scalar" or kind == "enum":
                 setattr(message, name, value)
             elif kind == "message":
-                to_proto(value, getattr(message, name))
+                nested = getattr(message, name)
+                nested.SetInParent()  # present even when every field has its default
+                to_proto(value, nested)
             elif kind == "variant":
                 to_proto_variant(value, getattr(message, name))
             elif kind == "repeated-message":
@@ -130,7 +132,9 @@ def variant_field(cls: type) -> str:
 def to_proto_variant(obj: Any, message: Message) -> Message:
     """Fill a message whose single ``oneof`` has one member per dataclass of a union type
     (e.g. a game's action type ``PlaceStartTile | Play | Draw``), named by ``variant_field``."""
-    return to_proto(obj, getattr(message, variant_field(type(obj))))
+    member = getattr(message, variant_field(type(obj)))
+    member.SetInParent()  # marks the oneof member as set even when it has no fields
+    return to_proto(obj, member)
 
 
 def from_proto_variant(message: Message, union: Any) -> Any:
