@@ -8,8 +8,9 @@ Failure policy, per seat:
 * CRASH: the process died, the connection was lost, the bot never became ready or failed a call.
 
 A forfeiting seat is stopped at once and ranked last (after all finishers; forfeiters share that
-rank). The arena makes its remaining decisions by the fixed rule FORFEIT_RULE ("first legal
-action", index 0), so the others finish their game. A fault on the arena's side (an engine or
+rank). The arena makes its remaining decisions by the game's fixed default
+(``GameState.default_action_index``: the first legal action unless the rules name another, as
+Merkator's rule 8.17 does), so the others finish their game. A fault on the arena's side (an engine or
 encoding error) voids the game: ``voided=True``, not rated, to be re-run with the same seed.
 """
 
@@ -44,8 +45,6 @@ from arena.wire.requests import DecisionEncoder, options_to_proto
 from engine.core import EngineError, GameState
 from engine.registry import get_game
 
-FORFEIT_RULE = "first legal action (index 0)"
-FORFEIT_INDEX = 0
 COMMENT_LIMIT = 200
 _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
@@ -253,7 +252,7 @@ class _Referee:
             legal = state.legal_actions()
             started = time.perf_counter()
             reply = await self.ask(seat, number, legal) if seat.playing else None
-            index = FORFEIT_INDEX if reply is None else reply.action_index
+            index = state.default_action_index() if reply is None else reply.action_index
             state.apply_index(index)
             self.observer.decision_made(
                 number, seat.index, kind, legal[index], index, time.perf_counter() - started,

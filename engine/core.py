@@ -102,6 +102,11 @@ class GameState(abc.ABC):
             ) from None
         self.apply_index(index)
 
+    def default_action_index(self) -> int:
+        """The arena's choice for a seat that has forfeited or failed to answer (DESIGN.md,
+        failure policy): the first legal action, unless the game's rules name another default."""
+        return 0
+
     # --- the end ------------------------------------------------------------------------------
     @property
     @abc.abstractmethod

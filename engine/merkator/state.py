@@ -193,7 +193,7 @@ class MerkatorState(GameState):
         self._handle(self._legal[index])
         self._settle()
 
-    def default_index(self) -> int:
+    def default_action_index(self) -> int:
         """The option rules 8.17 name for a seat whose answer is missing or invalid: INVEST ->
         DONE, else DISCARD_COIN, else SELL of the lowest-value contract; FULFIL -> DONE;
         JOIN -> PASS; every other kind -> the first option (KEEP, ALLOW, good A, ...)."""

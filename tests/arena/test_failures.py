@@ -5,7 +5,7 @@ import pytest
 import trio
 
 from arena.manifest import load_manifest
-from arena.match import FORFEIT_INDEX, MatchObserver, Outcome, TimeControl, play_match
+from arena.match import MatchObserver, Outcome, TimeControl, play_match
 from engine.registry import get_game
 from tests.arena.conftest import misbehaving_bot, sample_bot
 
@@ -46,15 +46,17 @@ async def test_forfeited_seat_is_played_by_the_fixed_rule():
 
     record = await play_match("oregon", bots, SEED, time_control=FAST)
 
-    # Replay up to each of seat 0's later decisions: the arena chose index 0 every time.
+    # Replay up to each of seat 0's later decisions: the arena chose the game's default each time.
     state = get_game("oregon").new_game(2, SEED)
-    culprit_choices = []
+    culprit_choices, defaults = [], []
     for index in record.actions:
         if state.current_seat == 0:
             culprit_choices.append(index)
+            defaults.append(state.default_action_index())
         state.apply_index(index)
     answered = record.seats[0].decisions - 1  # the out-of-range reply is counted, not applied
-    assert culprit_choices[answered:] == [FORFEIT_INDEX] * len(culprit_choices[answered:])
+    assert culprit_choices[answered:] == defaults[answered:]
+    assert set(defaults) == {0}, "Oregon names no default of its own: the first legal action"
     assert len(culprit_choices) > answered + 1
 
 

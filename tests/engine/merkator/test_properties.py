@@ -226,7 +226,7 @@ def test_default_option_for_a_replaced_seat():
     for state in harness.random_decision_points(GAME, 4, seed=12, every=1):
         if state.is_over:
             continue
-        action = state.legal_actions()[state.default_index()]
+        action = state.legal_actions()[state.default_action_index()]
         kind = state.decision_kind
         seen.add(kind)
         if kind == "INVEST":
