@@ -154,7 +154,7 @@ def match(
     if move_time <= 0 or bank_time < 0:
         fail("--move-time must be > 0 and --bank-time >= 0")
     if seed is None:
-        seed = secrets.randbelow(2**31)
+        seed = secrets.randbits(63)  # large, so a bot cannot search for it
     time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
     try:
         record = trio.run(lambda: play_match(game, specs, seed, options=options,

@@ -145,7 +145,7 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
     hashes = {name: bots.directory_hash(spec.directory) for name, spec in specs.items()}
     settings = {"players": players, "deals": deals, "concurrency": concurrency,
                 "move_time": move_time, "options": options}
-    seed = secrets.randbelow(2**31) if seed is None else seed
+    seed = secrets.randbits(63) if seed is None else seed  # large: bots cannot guess deals
     database = database or open_or_fail(db, create=True)
     try:
         with database.write() as session:
