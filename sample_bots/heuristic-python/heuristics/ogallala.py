@@ -12,7 +12,8 @@ to cost more than a draw brings. ``rollout`` is the cheap version for the search
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.ogallala.actions import (
     Action,
@@ -158,7 +159,8 @@ class Table:
 
 
 def choose(view: OgallalaView, actions: Sequence[Action], rng: random.Random) -> int:
-    """Index of the chosen action among ``actions`` (the legal actions of ``view``'s decision)."""
+    """Index of the chosen action among ``actions`` (the legal actions of ``view``'s decision).
+    Deterministic: ``rng`` is part of the strategy interface but not needed here."""
     table = Table(view)
     decision = view.decision
     if decision is Decision.CHOOSE_STACK:
@@ -236,7 +238,7 @@ def _axe_odds(pool: dict[int, int]) -> float:
     return pool.get(CRAZY_AXE, 0) / total if total else 0.0
 
 
-def _best(actions: Sequence, value) -> int:
+def _best(actions: Sequence[Action], value: Callable[[Any], float]) -> int:
     """Index of the first action with the highest ``value``."""
     best_index, best_value = 0, float("-inf")
     for index, action in enumerate(actions):
