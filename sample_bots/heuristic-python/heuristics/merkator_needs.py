@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from engine.merkator import data
 from engine.merkator.state import MerkatorState
 
-REWARD_WEIGHT = 1.0  # points per value of a contract payable at the destination
+REWARD_WEIGHT = 0.6  # points per value of a contract payable at the destination
 NEEDED_CUBE = 0.6  # a cube the contracts still lack
-SPARE_CUBE = 0.15  # any other cube
+SPARE_CUBE = 0.3  # any other cube
 MARKER = 0.4  # a time marker gained or paid by the trip
 
 GOOD_A = tuple(a for a, _ in data.COLOUR_GOODS)

@@ -6,16 +6,18 @@ The rules: travel where held contracts become payable with the cubes waiting the
 the most needed cubes lie; split cubes by what the contracts still lack; fulfil whatever is
 payable, fewest trades first; pay trades and spoilage with the cubes the contracts need least;
 join a trip only to fulfil there; sell the least valuable contract when forced; buy a building
-only when the coins would otherwise be lost to the 15-coin limit.
+when the points it already scores beat what its coins are worth kept.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine.merkator import catalog as cat
 from engine.merkator import data
+from engine.merkator.scoring import building_points
 from engine.merkator.state import MerkatorState
 from engine.merkator.types import Decision, InvestOption
 from heuristics.merkator_needs import (
@@ -27,7 +29,8 @@ from heuristics.merkator_needs import (
     trip_scores,
 )
 
-KEEP_MARKERS = 8  # pay trades with markers only above this many
+KEEP_MARKERS = 4  # pay trades with markers only from this many on
+BUY_RATIO = 0.35  # buy a building when it already scores this many points per coin
 
 
 def policy(state: MerkatorState, rng: random.Random) -> int:
@@ -38,9 +41,14 @@ def policy(state: MerkatorState, rng: random.Random) -> int:
 def _invest(state: MerkatorState, rng: random.Random) -> int:
     legal = state.legal_actions()
     seat = state.active
+    buys = [i for i, a in enumerate(legal) if a.option == InvestOption.BUY_BUILDING]
+    if buys:
+        worth = _building_worth(state, seat, legal, buys)
+        best = max(buys, key=worth.__getitem__)
+        if worth[best] > 0:
+            return best
     if cat.INVEST_DONE in legal:
         return legal.index(cat.INVEST_DONE)
-    buys = [i for i, a in enumerate(legal) if a.option == InvestOption.BUY_BUILDING]
     if cat.DISCARD_COIN in legal:
         if buys:  # coins above the limit would be lost: the dearest building keeps most of them
             return max(buys, key=lambda i: data.BUILDING_COST[state.building_slots[legal[i].slot - 1]])
@@ -55,6 +63,22 @@ def _invest(state: MerkatorState, rng: random.Random) -> int:
 
     sells = [i for i, a in enumerate(legal) if a.option == InvestOption.SELL]
     return min(sells, key=keep_worth)
+
+
+def _building_worth(
+    state: MerkatorState, seat: int, legal: Sequence[Any], buys: list[int]
+) -> dict[int, float]:
+    """Points each affordable building would score on the current holdings, less what its coins
+    are worth kept (nothing in the seat's last invest step)."""
+    holdings = state.holdings()
+    last_invest = state.final_phase
+    worth = {}
+    for i in buys:
+        building = state.building_slots[legal[i].slot - 1]
+        points = building_points(building, seat, holdings, state.misprint)
+        kept = 0.0 if last_invest else BUY_RATIO * data.BUILDING_COST[building]
+        worth[i] = points - kept
+    return worth
 
 
 def _travel(state: MerkatorState, rng: random.Random) -> int:
