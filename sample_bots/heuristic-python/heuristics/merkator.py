@@ -25,7 +25,7 @@ _STOP = (Decision.INVEST.value, Decision.TRAVEL.value)
 _JOIN = Decision.JOIN.value
 _PURCHASES = (InvestOption.BUY_BONUS, InvestOption.BUY_BUILDING)
 MAX_TIME_GAIN = max(data.LOCATION_TIME)
-ROW_END_SAMPLES = 4
+ROW_END_SAMPLES = 3
 
 
 def choose(view: MerkatorView, actions: Sequence[Any], rng: random.Random) -> int:
