@@ -13,16 +13,22 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine.merkator import GAME  # noqa: E402
+from engine.merkator.state import MerkatorState  # noqa: E402
 from heuristics import merkator  # noqa: E402
 
+Policy = Callable[[MerkatorState, random.Random], int]
 
-def play(seed: int, heuristic_seat: int, players: int, timings: list[float]) -> tuple[float, float, float]:
-    """(win share, heuristic score, best other score) of one game."""
+
+def play(
+    seed: int, heuristic_seat: int, players: int, timings: list[float]
+) -> tuple[float, float, float]:
+    """(win share, heuristic score, best other score) of one game against random seats."""
     state = GAME.new_game(players, seed)
     rng = random.Random(seed * 31 + heuristic_seat)
     while not state.is_over:
@@ -41,8 +47,9 @@ def play(seed: int, heuristic_seat: int, players: int, timings: list[float]) -> 
     return win, result.scores[heuristic_seat], max(others)
 
 
-def playout_seconds(policy, games: int) -> float:
-    """Seconds per decision of whole games played by ``policy`` for every seat (incl. the engine)."""
+def playout_cost(policy: Policy, games: int) -> tuple[float, float]:
+    """(seconds per decision, seconds per game) of whole 2-player games that ``policy`` plays for
+    every seat, the engine's own work included: what a search bot pays per playout."""
     decisions = 0
     start = time.perf_counter()
     for seed in range(games):
@@ -51,7 +58,12 @@ def playout_seconds(policy, games: int) -> float:
         while not state.is_over:
             state.apply_index(policy(state, rng))
             decisions += 1
-    return (time.perf_counter() - start) / decisions
+    seconds = time.perf_counter() - start
+    return seconds / decisions, seconds / games
+
+
+def random_pick(state: MerkatorState, rng: random.Random) -> int:
+    return rng.randrange(len(state.legal_actions()))
 
 
 def main() -> None:
@@ -75,10 +87,12 @@ def main() -> None:
     print(f"choose: mean {1000 * sum(timings) / len(timings):.2f} ms, "
           f"p99 {1000 * timings[int(0.99 * len(timings))]:.2f} ms, "
           f"max {1000 * timings[-1]:.2f} ms over {len(timings)} decisions")
-    randomly = playout_seconds(lambda s, r: r.randrange(len(s.legal_actions())), 40)
-    by_policy = playout_seconds(merkator.rollout, 40)
-    print(f"playout step: random {1e6 * randomly:.1f} us, rollout {1e6 * by_policy:.1f} us "
-          f"({by_policy / randomly:.1f}x)")
+    random_step, random_game = playout_cost(random_pick, 100)
+    rollout_step, rollout_game = playout_cost(merkator.rollout, 100)
+    print(f"playouts: random {1e6 * random_step:.1f} us/decision, {1e3 * random_game:.2f} ms/game; "
+          f"rollout {1e6 * rollout_step:.1f} us/decision, {1e3 * rollout_game:.2f} ms/game "
+          f"({rollout_step / random_step:.1f}x per decision, {rollout_game / random_game:.1f}x "
+          f"per game)")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def _invest(state: MerkatorState, rng: random.Random) -> int:
         return legal.index(cat.INVEST_DONE)
     if cat.DISCARD_COIN in legal:
         if buys:  # coins above the limit would be lost: the dearest building keeps most of them
-            return max(buys, key=lambda i: data.BUILDING_COST[state.building_slots[legal[i].slot - 1]])
+            return max(buys, key=lambda i: data.BUILDING_COST[_slot_building(state, legal[i])])
         return legal.index(cat.DISCARD_COIN)
     # six or more contracts: sell the one whose goods are furthest from being held
     kontor, tile = state.kontor[seat], state.tile[seat]
@@ -65,6 +65,10 @@ def _invest(state: MerkatorState, rng: random.Random) -> int:
     return min(sells, key=keep_worth)
 
 
+def _slot_building(state: MerkatorState, action: Any) -> int:
+    return state.building_slots[action.slot - 1]
+
+
 def _building_worth(
     state: MerkatorState, seat: int, legal: Sequence[Any], buys: list[int]
 ) -> dict[int, float]:
@@ -74,7 +78,7 @@ def _building_worth(
     last_invest = state.final_phase
     worth = {}
     for i in buys:
-        building = state.building_slots[legal[i].slot - 1]
+        building = _slot_building(state, legal[i])
         points = building_points(building, seat, holdings, state.misprint)
         kept = 0.0 if last_invest else BUY_RATIO * data.BUILDING_COST[building]
         worth[i] = points - kept

@@ -7,8 +7,11 @@ plus discounted worth of what it can still turn into points (rules 5.2 for the e
   keeps it and draws a reward card of the next value. Each contract adds a share of that reward's
   marginal worth, growing with the square of the fraction of its goods covered (cubes are shared
   out over contracts from the highest value down, so one cube is never counted twice).
-- Cubes, time markers, coins and bonus cards: small per-item worths that fade as the seat's
-  remaining turns run out; buildings: the points their rule gives on the current holdings.
+- The next trip: a share of the best score ``merkator_needs.trip_scores`` gives a trip the seat
+  could make next (contracts it could fulfil there, needed cubes waiting there).
+- Cubes, time markers and bonus cards: small per-item worths that fade as the seat's remaining
+  turns run out; coins: worth their building points until the seat's last invest step is over;
+  buildings: the points their rule gives on the current holdings.
 """
 
 from __future__ import annotations
@@ -68,9 +71,10 @@ def value(state: MerkatorState, seat: int) -> float:
     values = sorted((data.CONTRACT_VALUE[c] for c in contracts), reverse=True)
     points = contract_points(values, final)
     total = points + _potential(state, seat, values, points, final) * min(1.0, turns / 2)
-    if state.buildings[seat]:
+    buildings = state.buildings[seat]
+    if buildings:
         holdings = state.holdings()
-        total += sum(building_points(b, seat, holdings, state.misprint) for b in state.buildings[seat])
+        total += sum(building_points(b, seat, holdings, state.misprint) for b in buildings)
     live = min(1.0, turns)
     total += live * (
         CUBE * sum(state.kontor[seat])
