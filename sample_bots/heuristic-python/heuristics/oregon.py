@@ -22,7 +22,8 @@ from heuristics.oregon_plays import (
 
 _S = data.NUM_SYMBOLS
 _NO, _YES = 0, 1  # USE_EXTRA_TURN options: False, True
-REACH_WEIGHT = (0.2, 0.5, 1.0)  # start tile: a neighbour we cannot reach / reach by joker / by a pair
+# Start tile: weight of a free neighbour we cannot reach / reach with the joker / with a card pair.
+REACH_WEIGHT = (0.2, 0.5, 1.0)
 
 
 def choose(view: OregonView, actions: Sequence, rng: random.Random) -> int:

@@ -20,8 +20,8 @@ from engine.oregon.enums import DecisionKind
 from engine.oregon.play_options import Segment, play_segments
 from engine.oregon.state import OregonState
 from heuristics.oregon_scoring import (
-    CHURCH, COAL_PIT, COAL_VALUE, EXTRA_TURN_VALUE, GOLD_MINE, GOLD_VALUE, JOKER_VALUE, PER_FARMER,
-    TRAIN_STATION, WAREHOUSE, Board, merged_group,
+    CHURCH, COAL_PIT, COAL_VALUE, GOLD_MINE, GOLD_VALUE, JOKER_VALUE, PER_FARMER, TRAIN_STATION,
+    WAREHOUSE, Board, merged_group,
 )
 
 _FULL = (1 << data.SPACES) - 1
