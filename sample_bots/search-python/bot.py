@@ -33,10 +33,10 @@ def choose(request):
     name = games[request.game_id]
     clock = request.clock
     budget = min(BUDGET_S, SHARE * (clock.move_seconds + clock.bank_seconds))
-    policy = importlib.import_module(f"heuristics.{name}").rollout
+    strategy = importlib.import_module(f"heuristics.{name}")
     return search(get_game(name), decode_view(name, request.view),
                   random.Random(rng.getrandbits(64)), iterations=ITERATIONS, budget_s=budget,
-                  rollout=policy)
+                  prior=strategy.choose, rollout=strategy.rollout)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,9 @@ rollout policy, and scores the outcome from the bot's seat. Statistics are kept 
 across determinizations (perfect-information Monte Carlo with a UCB root, a simple and robust
 form of information-set search).
 
-Some decisions have hundreds of options (an Oregon PLAY can have 200), far more than the few
+Some decisions have hundreds of options (an Oregon PLAY can have 300), far more than the few
 hundred playouts a decision can afford, so the root considers at most ``width`` candidates: the
-rollout policy's own picks on a few samples first (a strong prior), then random others.
+prior's pick (the heuristic bot's choice) and the rollout policy's picks on a few samples.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.core import Game, GameState, Result
 
 RolloutPolicy = Callable[[GameState, random.Random], int]
+Prior = Callable[[Any, Sequence[Any], random.Random], int]  # (view, legal actions, rng) -> index
 
 
 def random_rollout(state: GameState, rng: random.Random) -> int:
@@ -40,18 +41,19 @@ def utility(result: Result, seat: int) -> float:
     return beaten / len(others) + 0.01 * math.tanh(margin / 10.0)
 
 
-def candidates(game: Game, view: Any, n_actions: int, width: int, rollout: RolloutPolicy,
-               rng: random.Random) -> list[int]:
-    """At most ``width`` root actions: the policy's picks on a few samples, then random ones."""
-    if n_actions <= width:
-        return list(range(n_actions))
-    chosen: list[int] = []
-    for _ in range(3):
+def candidates(game: Game, view: Any, actions: Sequence[Any], width: int, prior: Prior,
+               rollout: RolloutPolicy, rng: random.Random) -> list[int]:
+    """At most ``width`` root actions worth searching: the prior's pick first, then the playout
+    policy's picks on a few samples. Options no policy would consider are never played out:
+    with a few hundred playouts, spreading them over hundreds of options only adds noise."""
+    chosen = [prior(view, actions, rng)]
+    for _ in range(2 * width):
+        if len(chosen) >= width:
+            break
         pick = rollout(game.sample_state(view, rng), rng)
         if pick not in chosen:
             chosen.append(pick)
-    rest = [a for a in range(n_actions) if a not in chosen]
-    return chosen + rng.sample(rest, width - len(chosen))
+    return chosen
 
 
 def choose(
@@ -61,17 +63,20 @@ def choose(
     *,
     iterations: int,
     budget_s: float,
+    prior: Prior,
     rollout: RolloutPolicy = random_rollout,
-    width: int = 16,
+    width: int = 4,
     exploration: float = 0.7,
 ) -> int:
     """Index of the root action with the best mean utility after ``iterations`` playouts, or
     fewer if ``budget_s`` seconds run out first (the hard cap that keeps the bot in time)."""
     deadline = time.perf_counter() + budget_s
-    n_actions = len(game.sample_state(view, rng).legal_actions())
-    if n_actions == 1:
+    actions = game.sample_state(view, rng).legal_actions()
+    if len(actions) == 1:
         return 0
-    roots = candidates(game, view, n_actions, width, rollout, rng)
+    roots = candidates(game, view, actions, width, prior, rollout, rng)
+    if len(roots) == 1:
+        return roots[0]
     visits = [0] * len(roots)
     totals = [0.0] * len(roots)
     for iteration in range(max(iterations, len(roots))):
@@ -89,6 +94,7 @@ def choose(
         totals[arm] += utility(state.result(), view.seat)
         if time.perf_counter() >= deadline:
             break
+    # Ties go to the earlier candidate, so the prior's pick stands unless beaten.
     best = max((a for a in range(len(roots)) if visits[a]),
-               key=lambda a: (totals[a] / visits[a], visits[a]))
+               key=lambda a: (totals[a] / visits[a], -a))
     return roots[best]

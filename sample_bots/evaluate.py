@@ -1,0 +1,97 @@
+"""In-process strength check of the Python sample strategies (no gRPC, no processes): quick to
+iterate on; the arena's own `arena tournament` gives the official numbers.
+
+    .venv/bin/python sample_bots/evaluate.py oregon --player search --opponent heuristic --deals 20
+
+Every deal is played twice, the player under test once in seat 0 and once in the last seat, and
+the opponent policy takes every other seat. A shared first place counts half.
+Players: random, heuristic (the heuristic bot on its view), rollout (the playout policy on the
+sampled state, as the search bot uses it), search (the search bot; --iterations playouts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE / "heuristic-python"), str(HERE / "search-python")]
+
+import search  # noqa: E402
+from engine import get_game  # noqa: E402
+from engine.core import GameState  # noqa: E402
+
+Policy = Callable[[GameState, random.Random], int]
+
+
+def policies(game_name: str, iterations: int) -> dict[str, Policy]:
+    game = get_game(game_name)
+    strategy = importlib.import_module(f"heuristics.{game_name}")
+
+    def heuristic(state: GameState, rng: random.Random) -> int:
+        return strategy.choose(state.view(state.current_seat), state.legal_actions(), rng)
+
+    def searching(state: GameState, rng: random.Random) -> int:
+        return search.choose(game, state.view(state.current_seat), rng, iterations=iterations,
+                             budget_s=60.0, prior=strategy.choose, rollout=strategy.rollout)
+
+    return {
+        "random": lambda state, rng: rng.randrange(len(state.legal_actions())),
+        "heuristic": heuristic,
+        "rollout": lambda state, rng: strategy.rollout(game.sample_state(
+            state.view(state.current_seat), rng), rng),
+        "search": searching,
+    }
+
+
+def play(game_name: str, players: int, seed: int, seat: int, player: Policy, opponent: Policy,
+         clock: list[float]) -> float:
+    """One game; the player's share of first place. ``clock`` collects its seconds per decision."""
+    state = get_game(game_name).new_game(players, seed)
+    rng = random.Random(seed * 31 + seat)
+    while not state.is_over:
+        if len(state.legal_actions()) == 1:
+            index = 0
+        elif state.current_seat == seat:
+            start = time.perf_counter()
+            index = player(state, rng)
+            clock.append(time.perf_counter() - start)
+        else:
+            index = opponent(state, rng)
+        state.apply_index(index)
+    ranks = state.result().ranks
+    winners = [s for s, rank in enumerate(ranks) if rank == 1]
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game")
+    parser.add_argument("--player", default="search")
+    parser.add_argument("--opponent", default="heuristic")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--iterations", type=int, default=200)
+    args = parser.parse_args()
+    table = policies(args.game, args.iterations)
+    shares: list[float] = []
+    clock: list[float] = []
+    for seed in range(args.first_seed, args.first_seed + args.deals):
+        for seat in (0, args.players - 1):
+            shares.append(play(args.game, args.players, seed, seat, table[args.player],
+                               table[args.opponent], clock))
+    print(f"{args.game} {args.player} vs {args.opponent} players={args.players} "
+          f"games={len(shares)} win_share={statistics.mean(shares):.3f} "
+          f"ms_per_decision={1000 * statistics.mean(clock):.1f}")
+
+
+if __name__ == "__main__":
+    main()
