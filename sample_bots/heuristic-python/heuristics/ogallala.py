@@ -40,7 +40,7 @@ from engine.ogallala.display import Display
 from engine.ogallala.placement import placements
 from engine.ogallala.scoring import boat_points, display_score
 from engine.ogallala.views import Decision, KindCount, OgallalaView
-from heuristics.ogallala_rollout import rollout
+from heuristics.ogallala_rollout import promising, rollout
 from heuristics.ogallala_value import BOAT_BONUS, display_value, placement_gain, row_values
 
 __all__ = ["choose", "rollout"]
@@ -141,12 +141,15 @@ class Table:
         return max((worth for _, f, worth in self.attack_targets() if f < fight), default=0.0)
 
     def best_placement_gain(self, kind: int, drawn: bool = False) -> float:
-        """The most a card of ``kind`` adds to the own display (0 when it is best discarded);
-        a ``drawn`` card may attack when it completes a boat, a stolen or captured one not."""
+        """About the most a card of ``kind`` adds to the own display (0 when it is best
+        discarded), weighing only the promising placements; a ``drawn`` card may attack when it
+        completes a boat, a stolen or captured one not."""
         key = (kind, drawn)
         if key not in self._placement_gains:
+            options = placements(self.own, kind)
             self._placement_gains[key] = max(
-                [0.0] + [self.placement_value(kind, a, drawn)[0] for a in placements(self.own, kind)]
+                [0.0] + [self.placement_value(kind, a, drawn)[0]
+                         for _, a in promising(self.own, options)]
             )
         return self._placement_gains[key]
 

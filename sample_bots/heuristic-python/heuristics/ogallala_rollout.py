@@ -8,8 +8,9 @@ declares the end when ahead.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 
-from engine.ogallala.actions import Attack, Discard, PlaceCell, Side, SinkBoat, Stop
+from engine.ogallala.actions import Action, Attack, Discard, PlaceCell, Side, SinkBoat, Stop
 from engine.ogallala.cards import ARCHER, LASSO, MAX_COLS
 from engine.ogallala.display import Display
 from engine.ogallala.scoring import display_score
@@ -62,28 +63,35 @@ def _boat_length(display: Display, action: SinkBoat) -> int:
     return last - first + 1
 
 
-def _place(display: Display, kind: int, legal, goes_on: bool) -> int:
-    """The placement that adds most to the display, or Discard (worth 0) when none adds value.
-    For speed it skips cells that touch their row's cards only diagonally (stray fragments) and
-    tries one cell per empty row (a lone card is worth the same anywhere in it)."""
-    before = row_values(display)
-    total = sum(before)
-    best_index, best_value = 0, float("-inf")
+def promising(display: Display, legal: Sequence[Action]) -> Iterator[tuple[int, Action]]:
+    """(index, action) of the placements worth weighing: every shift and Discard, but no cell that
+    touches its row's cards only diagonally (a stray fragment), and one cell per empty or new row
+    (a lone card is worth the same anywhere in it)."""
     empty_rows_tried = set()
     for index, action in enumerate(legal):
-        if type(action) is Discard:
-            value = 0.0
-        elif type(action) is PlaceCell:
-            row, col = action.row, action.col
+        if type(action) is PlaceCell:
+            row = action.row
             occupied = display.occ[row] if 0 <= row < display.height else 0
             if not occupied:
                 if row in empty_rows_tried:
                     continue
                 empty_rows_tried.add(row)
-            elif not occupied & _HORIZONTAL_NEIGHBOURS[col + 1]:
+            elif not occupied & _HORIZONTAL_NEIGHBOURS[action.col + 1]:
                 continue
+        yield index, action
+
+
+def _place(display: Display, kind: int, legal: Sequence[Action], goes_on: bool) -> int:
+    """The placement that adds most to the display, or Discard (worth 0) when none adds value."""
+    before = row_values(display)
+    total = sum(before)
+    best_index, best_value = 0, float("-inf")
+    for index, action in promising(display, legal):
+        if type(action) is Discard:
+            value = 0.0
+        elif type(action) is PlaceCell:
             after = display.copy()
-            row, col = after.place(row, col, kind)
+            row, col = after.place(action.row, action.col, kind)
             value = placement_gain(before, display.width, after, row)
             if goes_on and not after.is_complete(after.segment_at(row, col)):
                 value += DRAW_GAIN
