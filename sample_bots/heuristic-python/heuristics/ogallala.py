@@ -41,13 +41,17 @@ from engine.ogallala.placement import placements
 from engine.ogallala.scoring import boat_points, display_score
 from engine.ogallala.views import Decision, KindCount, OgallalaView
 from heuristics.ogallala_rollout import promising, rollout
-from heuristics.ogallala_value import BOAT_BONUS, display_value, placement_gain, row_values
+from heuristics.ogallala_value import (
+    BOAT_BONUS,
+    DRAW_GAIN,
+    display_value,
+    placement_gain,
+    row_values,
+)
 
 __all__ = ["choose", "rollout"]
 
 WIN = 1000.0  # an option that wins (or loses) the game outright
-# What placing a card that lets the turn go on is worth on top of the card itself: the next draw.
-DRAW_GAIN = 1.0
 # Below this expected loss to the crazy axe a draw from an original stack is taken without
 # weighing what the card could bring.
 NEGLIGIBLE_RISK = 0.2

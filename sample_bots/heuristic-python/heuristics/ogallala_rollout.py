@@ -14,19 +14,18 @@ from engine.ogallala.actions import Action, Attack, Discard, PlaceCell, Side, Si
 from engine.ogallala.cards import ARCHER, LASSO, MAX_COLS
 from engine.ogallala.display import Display
 from engine.ogallala.scoring import display_score
+from engine.ogallala.state import OgallalaState
 from engine.ogallala.views import Decision
-from heuristics.ogallala_value import display_value, placement_gain, row_values
+from heuristics.ogallala_value import DRAW_GAIN, display_value, placement_gain, row_values
 
 _PLACING = (Decision.PLACE_CARD, Decision.PLACE_STOLEN, Decision.PLACE_CAPTURED)
 # _HORIZONTAL_NEIGHBOURS[col + 1]: bit mask of the columns left and right of ``col`` (-1..MAX_COLS).
 _HORIZONTAL_NEIGHBOURS = tuple(
     ((1 << (col - 1)) if col > 0 else 0) | (1 << (col + 1)) for col in range(-1, MAX_COLS + 1)
 )
-# What placing a card that lets the turn go on is worth on top of the card itself: the next draw.
-DRAW_GAIN = 1.0
 
 
-def rollout(state, rng: random.Random) -> int:
+def rollout(state: OgallalaState, rng: random.Random) -> int:
     """Index of the action the fast policy picks in ``state`` (a full OgallalaState)."""
     legal = state.legal_actions()
     decision = state.decision
@@ -51,7 +50,7 @@ def rollout(state, rng: random.Random) -> int:
     return rng.randrange(len(legal))  # lasso and archer targets
 
 
-def _attacked_length(state, action) -> int:
+def _attacked_length(state: OgallalaState, action: Action) -> int:
     if type(action) is not Attack:
         return 0
     _, first, last = state.displays[action.seat].segment_at(action.row, action.col)

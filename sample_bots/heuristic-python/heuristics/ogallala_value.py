@@ -27,6 +27,8 @@ from engine.ogallala.scoring import booty_points, card_points
 
 # Odds that an unfinished segment gets finished, by the number of ends (bow, stern) it lacks.
 FINISH_ODDS = (1.0, 0.7, 0.4)
+# What placing a card that lets the turn go on is worth on top of the card itself: the next draw.
+DRAW_GAIN = 1.0
 # Extra worth of every complete boat beyond its points: boats count for ending the game (5.2).
 BOAT_BONUS = 3.0
 # Attack risk: an unprotected segment with fight value f loses up to ATTACK_RISK of its worth,
