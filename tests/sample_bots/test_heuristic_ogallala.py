@@ -9,8 +9,9 @@ import random
 import pytest
 from heuristics import ogallala
 
-from engine.ogallala.actions import Declare, PlaceCell
+from engine.ogallala.actions import Action, Attack, Declare, PlaceCell
 from engine.ogallala.game import GAME
+from engine.ogallala.state import OgallalaState
 from engine.ogallala.views import Decision
 from tests.engine.harness import random_decision_points
 from tests.engine.ogallala.positions import start_of_turn
@@ -31,7 +32,7 @@ def test_choose_is_legal_at_random_decision_points(players: int) -> None:
     assert {Decision.CHOOSE_STACK, Decision.PLACE_CARD} <= asked
 
 
-def play(players: int, seed: int, policy_of_seat) -> object:
+def play(players: int, seed: int, policy_of_seat) -> OgallalaState:
     """A whole game; ``policy_of_seat(seat)`` returns (state, rng) -> index."""
     state = GAME.new_game(players, seed)
     rng = random.Random(seed)
@@ -53,7 +54,7 @@ def random_policy(state, rng: random.Random) -> int:
 
 @pytest.mark.parametrize("players", [2, GAME.max_players])
 def test_heuristic_self_play_reaches_every_late_decision(players: int) -> None:
-    """Self-play builds boats, so attacks, lassos and end declarations come up and stay legal."""
+    """Self-play builds boats, so attacks and end declarations come up, and every choice is legal."""
     decided = set()
     for seed in range(3):
         state = play(players, seed, lambda seat: heuristic)
@@ -82,7 +83,7 @@ def test_heuristic_outscores_random_in_a_short_series() -> None:
     assert mine > theirs
 
 
-def choice(state) -> object:
+def choice(state: OgallalaState) -> Action:
     actions = state.legal_actions()
     return actions[ogallala.choose(state.view(state.active), actions, random.Random(0))]
 
@@ -127,3 +128,17 @@ def test_does_not_declare_while_behind() -> None:
     state.apply_index(state.legal_actions().index(PlaceCell(2, 3)))
     assert state.decision is Decision.DECLARE_END
     assert choice(state) == Declare(False)
+
+
+def test_attacks_the_boat_worth_most() -> None:
+    """Completing 'Bi W5 CH W3 Si' (fight 20) may sink either boat of seat 1; the one with two
+    booty cards (25 points, and booty to capture) beats the 3-point one."""
+    state = start_of_turn(
+        2,
+        {0: ("Bi W5 CH W3",), 1: ("Bp W1 Sp", "Bi SQ CA W2 Si")},
+        stacks=("Si W1", "W1", "W1"),
+    )
+    state.apply_index(0)
+    state.apply_index(state.legal_actions().index(PlaceCell(0, 4)))
+    assert state.decision is Decision.ATTACK
+    assert choice(state) == Attack(1, 1, 0)
