@@ -24,8 +24,8 @@ from heuristics.merkator_needs import UNITS, trip_scores
 
 COIN = 0.35  # a coin buys roughly this many building points
 MARKER = 0.3  # a quarter of a trade, a trip to a minor, a join
-CUBE = 0.12  # a Kontor cube: trade material that spoilage may take
-TILE_CUBE = 0.2  # a supply-tile cube: fits either good of its colour and cannot spoil
+CUBE = 0.25  # a Kontor cube: trade material that spoilage may take
+TILE_CUBE = 0.35  # a supply-tile cube: fits either good of its colour and cannot spoil
 BONUS_CARD = 0.6  # two free goods on each trip to its location
 POTENTIAL = 0.5  # share of a reward's worth credited to a fully covered contract
 NEXT_TRIP = 0.2  # share of the best next trip's worth (merkator_needs.trip_scores)
