@@ -4,7 +4,10 @@
 view is used), then judges every legal option by a one-decision look-ahead: apply it on a copy,
 let the fast policy finish the seat's part of the turn (cube split, spoilage, fulfilments and
 trades), and score the position with ``merkator_value.relative_value`` (the seat's value minus the
-best opponent's). ``rollout`` is the fast policy alone (``merkator_policy``), on the state itself.
+best opponent's). Three refinements: a sale in the invest step is judged together with the best
+purchase it pays for; a trip that may empty a time-board row is judged on several sampled states
+(the letter it reveals is hidden); the re-flip choice uses the policy's expected-loss rule over
+every letter. ``rollout`` is the fast policy alone (``merkator_policy``), on the state itself.
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ from heuristics.merkator_value import relative_value
 _STOP = (Decision.INVEST.value, Decision.TRAVEL.value)
 _JOIN = Decision.JOIN.value
 _PURCHASES = (InvestOption.BUY_BONUS, InvestOption.BUY_BUILDING)
-MAX_TIME_GAIN = max(data.LOCATION_TIME)
-ROW_END_SAMPLES = 3
+MAX_TIME_GAIN = max(data.LOCATION_TIME)  # markers one trip may take from the board
+ROW_END_SAMPLES = 3  # sampled states per trip option when the top row may empty
 
 
 def choose(view: MerkatorView, actions: Sequence[Any], rng: random.Random) -> int:
