@@ -27,6 +27,23 @@ def test_choose_returns_a_legal_index(players: int, seed: int) -> None:
     assert checked > 10
 
 
+def test_choose_handles_the_rule_options() -> None:
+    """PERMIT_JOIN exists only with join_needs_permission; the misprinted Alsterhaus changes
+    a building's rule and whether FINAL_PLACE is asked."""
+    options = {"join_needs_permission": True, "alsterhaus_misprint": True}
+    kinds = set()
+    for seed in (4, 5):
+        state = GAME.new_game(3, seed, options)
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            kinds.add(state.decision_kind)
+            index = merkator.choose(state.view(state.current_seat), legal, rng)
+            assert 0 <= index < len(legal), state.decision_kind
+            state.apply_index(index)
+    assert "PERMIT_JOIN" in kinds
+
+
 @pytest.mark.parametrize("players", [2, GAME.max_players])
 def test_rollout_plays_whole_games_with_legal_indices(players: int) -> None:
     for seed in range(3):
