@@ -28,9 +28,12 @@ from heuristics.merkator_needs import (
     surplus,
     trip_scores,
 )
+from heuristics.merkator_value import contract_points
 
 KEEP_MARKERS = 4  # pay trades with markers only from this many on
 BUY_RATIO = 0.35  # buy a building when it already scores this many points per coin
+TRADE_COST = 1.5  # points a trade gives away (four cubes or four markers)
+JOIN_MARKER = 0.6  # points a marker paid to the active player costs a joiner
 
 
 def policy(state: MerkatorState, rng: random.Random) -> int:
@@ -143,16 +146,25 @@ def _spoil(state: MerkatorState, rng: random.Random) -> int:
     return max(range(len(legal)), key=_least_needed(state, state.deciding))
 
 
+def fulfil_worth(state: MerkatorState, seat: int, contract: int) -> float:
+    """What fulfilling a payable contract now gains: the marginal points of its reward card, less
+    the trades it needs (the contract itself stays in hand)."""
+    missing, _ = missing_units(state.kontor[seat], state.tile[seat], contract)
+    values = sorted((data.CONTRACT_VALUE[c] for c in state.contracts[seat]), reverse=True)
+    reward = data.REWARD_TARGET[data.CONTRACT_VALUE[contract]]
+    with_reward = sorted([*values, reward], reverse=True)
+    final = state.final_phase
+    gain = contract_points(with_reward, final) - contract_points(values, final)
+    return gain - TRADE_COST * missing
+
+
 def _fulfil(state: MerkatorState, rng: random.Random) -> int:
     legal = state.legal_actions()
     seat = state.deciding
-    kontor, tile = state.kontor[seat], state.tile[seat]
-
-    def trades_then_value(i: int) -> tuple[int, int]:
-        c = data.CONTRACT_INDEX[legal[i].contract]
-        return missing_units(kontor, tile, c)[0], -data.CONTRACT_VALUE[c]
-
-    return min(range(len(legal) - 1), key=trades_then_value)  # the last option is DONE
+    contracts = range(len(legal) - 1)  # the last option is DONE
+    worth = [fulfil_worth(state, seat, data.CONTRACT_INDEX[legal[i].contract]) for i in contracts]
+    best = max(contracts, key=worth.__getitem__)
+    return best if worth[best] > 0 else len(legal) - 1
 
 
 def _trade(state: MerkatorState, rng: random.Random) -> int:
@@ -167,12 +179,15 @@ def _trade(state: MerkatorState, rng: random.Random) -> int:
 
 
 def _join(state: MerkatorState, rng: random.Random) -> int:
+    """JOIN (index 0) when a contract there is worth fulfilling, beyond the markers paid to the
+    active player (a loss for us and a gain for a rival)."""
     seat, loc = state.deciding, state.figure
-    payable = any(
-        data.CONTRACT_LOCATION[c] == loc and is_payable(state, seat, c)
-        for c in state.contracts[seat]
+    worth = max(
+        (fulfil_worth(state, seat, c) for c in state.contracts[seat]
+         if data.CONTRACT_LOCATION[c] == loc and is_payable(state, seat, c)),
+        default=0.0,
     )
-    return 0 if payable else 1  # JOIN, PASS
+    return 0 if worth > JOIN_MARKER * data.JOIN_COST[loc] else 1
 
 
 def _permit(state: MerkatorState, rng: random.Random) -> int:

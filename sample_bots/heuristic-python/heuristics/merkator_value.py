@@ -44,8 +44,8 @@ def turns_left(state: MerkatorState, seat: int) -> float:
             return 1.0 if state.stage in _PLANNING else 0.0
         return 1.0 if offset < state.final_turns_left else 0.0
     board_left = data.BOARD_SPACES - state.board_next
-    current = 1.0 if offset or state.stage in _PLANNING else 0.0
-    return board_left / (n * MARKERS_PER_TURN) + current
+    current = 1.0 if offset == 0 and state.stage in _PLANNING else 0.0
+    return board_left / (n * MARKERS_PER_TURN) + 1.0 + current  # 1: every seat's final turn
 
 
 def _invests_again(state: MerkatorState, seat: int) -> bool:
