@@ -3,10 +3,11 @@ copying of the state. It plays the search bot's rollouts and finishes the heuris
 look-ahead (the rest of a turn after the option being judged).
 
 The rules: travel where held contracts become payable with the cubes waiting there, else where
-the most needed cubes lie; split cubes by what the contracts still lack; fulfil whatever is
-payable, fewest trades first; pay trades and spoilage with the cubes the contracts need least;
-join a trip only to fulfil there; sell the least valuable contract when forced; buy a building
-when the points it already scores beat what its coins are worth kept.
+the most needed cubes lie; split cubes by what the contracts still lack; fulfil the contract
+whose reward adds the most points beyond the trades it needs, and stop when none does; pay
+trades and spoilage with the cubes the contracts need least (markers from 4 on); join a trip
+only for such a fulfilment; sell the least covered contract when forced; buy a building when the
+points it already scores beat what its coins are worth kept.
 """
 
 from __future__ import annotations
