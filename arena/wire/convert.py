@@ -58,16 +58,18 @@ def _field_kind(tp: Any) -> tuple[str, Any]:
 
 
 @functools.cache
-def _plan(cls: type) -> tuple[tuple[str, str, Any], ...]:
+def _plan(cls: type) -> tuple[tuple[str, str, Any, bool], ...]:
+    """Per field: (name, kind, inner type, optional). Computed once per class."""
     hints = typing.get_type_hints(cls)
     return tuple(
-        (f.name, *_field_kind(hints[f.name])) for f in dataclasses.fields(cls)
+        (f.name, *_field_kind(hints[f.name]), _unwrap_optional(hints[f.name])[1])
+        for f in dataclasses.fields(cls)
     )
 
 
 def to_proto(obj: Any, message: Message) -> Message:
     """Fill ``message`` (an empty instance of the matching proto class) from dataclass ``obj``."""
-    for name, kind, inner in _plan(type(obj)):
+    for name, kind, inner, _ in _plan(type(obj)):
         value = getattr(obj, name)
         if value is None:
             continue
@@ -100,9 +102,7 @@ def to_proto(obj: Any, message: Message) -> Message:
 def from_proto(message: Message, cls: type) -> Any:
     """Build a dataclass of type ``cls`` from ``message`` (the inverse of ``to_proto``)."""
     values = {}
-    hints = typing.get_type_hints(cls)
-    for name, kind, inner in _plan(cls):
-        _, optional = _unwrap_optional(hints[name])
+    for name, kind, inner, optional in _plan(cls):
         if kind in ("scalar", "enum", "message", "variant") and optional and not message.HasField(name):
             values[name] = None
         elif kind == "scalar":
