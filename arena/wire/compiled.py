@@ -16,7 +16,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from arena.wire.convert import _plan, variant_field
+from arena.wire.convert import field_plan, variant_field
 
 Encoder = Callable[[Any, Message], None]
 
@@ -26,7 +26,7 @@ def encoder_for(cls: type) -> Encoder:
     """An encoder filling a message of ``cls``'s proto type from an instance of ``cls``."""
     namespace: dict[str, Any] = {}
     lines = [f"def encode_{cls.__name__}(obj, message):"]
-    for number, (name, kind, inner) in enumerate(_plan(cls)):
+    for number, (name, kind, inner, _) in enumerate(field_plan(cls)):
         lines.append(f"    value = obj.{name}")
         if kind in ("scalar", "enum"):
             lines.append(f"    if value is not None: message.{name} = value")

@@ -58,7 +58,7 @@ def _field_kind(tp: Any) -> tuple[str, Any]:
 
 
 @functools.cache
-def _plan(cls: type) -> tuple[tuple[str, str, Any, bool], ...]:
+def field_plan(cls: type) -> tuple[tuple[str, str, Any, bool], ...]:
     """Per field: (name, kind, inner type, optional). Computed once per class."""
     hints = typing.get_type_hints(cls)
     return tuple(
@@ -69,7 +69,7 @@ def _plan(cls: type) -> tuple[tuple[str, str, Any, bool], ...]:
 
 def to_proto(obj: Any, message: Message) -> Message:
     """Fill ``message`` (an empty instance of the matching proto class) from dataclass ``obj``."""
-    for name, kind, inner, _ in _plan(type(obj)):
+    for name, kind, inner, _ in field_plan(type(obj)):
         value = getattr(obj, name)
         if value is None:
             continue
@@ -102,7 +102,7 @@ def to_proto(obj: Any, message: Message) -> Message:
 def from_proto(message: Message, cls: type) -> Any:
     """Build a dataclass of type ``cls`` from ``message`` (the inverse of ``to_proto``)."""
     values = {}
-    for name, kind, inner, optional in _plan(cls):
+    for name, kind, inner, optional in field_plan(cls):
         if kind in ("scalar", "enum", "message", "variant") and optional and not message.HasField(name):
             values[name] = None
         elif kind == "scalar":
