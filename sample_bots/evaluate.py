@@ -2,11 +2,14 @@
 iterate on; the arena's own `arena tournament` gives the official numbers.
 
     .venv/bin/python sample_bots/evaluate.py oregon --player search --opponent heuristic --deals 20
+    .venv/bin/python sample_bots/evaluate.py merkator --playout-cost 200
 
 Every deal is played twice, the player under test once in seat 0 and once in the last seat, and
 the opponent policy takes every other seat. A shared first place counts half.
 Players: random, heuristic (the heuristic bot on its view), rollout (the playout policy on the
 sampled state, as the search bot uses it), search (the search bot; --iterations playouts).
+``--playout-cost GAMES`` instead times whole 2-player games played by the rollout policy and by
+random picks for every seat (engine work included): what the search bot pays per playout.
 """
 
 from __future__ import annotations
@@ -70,6 +73,20 @@ def play(game_name: str, players: int, seed: int, seat: int, player: Policy, opp
     return 1.0 / len(winners) if seat in winners else 0.0
 
 
+def playout_cost(game_name: str, policy: Policy, games: int) -> tuple[float, float]:
+    """(seconds per decision, seconds per game) of whole 2-player games ``policy`` plays."""
+    decisions = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        state = get_game(game_name).new_game(2, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply_index(policy(state, rng))
+            decisions += 1
+    seconds = time.perf_counter() - start
+    return seconds / decisions, seconds / games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -80,8 +97,19 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--playout-cost", type=int, metavar="GAMES", default=0)
     args = parser.parse_args()
     table = policies(args.game, args.iterations)
+    if args.playout_cost:
+        strategy = importlib.import_module(f"heuristics.{args.game}")
+        costs = {name: playout_cost(args.game, policy, args.playout_cost)
+                 for name, policy in (("rollout", strategy.rollout), ("random", table["random"]))}
+        for name, (per_decision, per_game) in costs.items():
+            print(f"{args.game} {name}: {per_decision * 1e6:.1f} us/decision, "
+                  f"{per_game * 1e3:.2f} ms/game")
+        print(f"ratio per decision {costs['rollout'][0] / costs['random'][0]:.1f}, "
+              f"per game {costs['rollout'][1] / costs['random'][1]:.1f}")
+        return
     shares: list[float] = []
     clock: list[float] = []
     for seed in range(args.first_seed, args.first_seed + args.deals):
