@@ -3,7 +3,7 @@
 Each bot connection has one worker thread that makes the blocking gRPC calls with a gRPC deadline
 and hands each result back to the waiting trio task through the trio token, so nothing blocks the
 trio thread. If the waiting trio task is cancelled, the channel is closed, which ends its calls at
-once, and the worker thread exits. Measured (arena/README-protocol.md): this is faster than
+once, and the worker thread exits. Measured (README.md, "Benchmarks"): this is faster than
 ``.future()``, which starts a new polling thread for each call on an otherwise idle channel.
 """
 
