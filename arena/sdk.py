@@ -13,8 +13,9 @@
 ``run`` serves the ``arena.bot.v1.Bot`` gRPC service on ``ARENA_BOT_ADDRESS``, answers the
 handshake with the name, version and games of the ``bot.toml`` in the working directory (the arena
 starts a bot in its directory), checks the ``ARENA_BOT_TOKEN`` of every call and echoes the
-decision number. ``arena.wire.codec.decode_view`` turns ``request.view`` into the engine's view
-dataclass for bots that search with the engine.
+decision number. ``game_of(request)`` names the game of a decision, and
+``arena.wire.codec.decode_view`` turns ``request.view`` into the engine's view dataclass for bots
+that search with the engine.
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ Choose = Callable[[bot_pb2.DecisionRequest], int]
 Reply = Callable[[bot_pb2.DecisionRequest], bot_pb2.DecisionReply]
 StartHook = Callable[[bot_pb2.StartGameRequest], None]
 EndHook = Callable[[bot_pb2.EndGameRequest], None]
+
+
+_games: dict[str, str] = {}  # game_id -> game name, filled by StartGame
+
+
+def game_of(request: bot_pb2.DecisionRequest) -> str:
+    """The name of the game a decision belongs to ("oregon", ...), as its StartGame said."""
+    return _games[request.game_id]
 
 
 def seeded_random() -> random.Random:
@@ -62,6 +71,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
 
     def StartGame(self, request, context):
         self._check_token(context)
+        _games[request.game_id] = request.game
         if self._on_start:
             self._on_start(request)
         return bot_pb2.StartGameReply()

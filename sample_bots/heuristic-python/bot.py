@@ -10,17 +10,12 @@ from arena import sdk
 from arena.wire.codec import decode_action, decode_view
 
 rng = sdk.seeded_random()
-games: dict[str, str] = {}  # game_id -> game name
-
-
-def on_start(request):
-    games[request.game_id] = request.game
 
 
 def choose(request):
     if len(request.legal_actions) == 1:
         return 0
-    name = games[request.game_id]
+    name = sdk.game_of(request)
     strategy = importlib.import_module(f"heuristics.{name}")
     view = decode_view(name, request.view)
     actions = [decode_action(name, action) for action in request.legal_actions]
@@ -28,4 +23,4 @@ def choose(request):
 
 
 if __name__ == "__main__":
-    sdk.run(choose, on_start=on_start)
+    sdk.run(choose)

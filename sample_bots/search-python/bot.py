@@ -20,17 +20,12 @@ ITERATIONS = int(os.environ.get("SEARCH_ITERATIONS", "200"))
 BUDGET_S = float(os.environ.get("SEARCH_BUDGET_S", "0.5"))
 SHARE = float(os.environ.get("SEARCH_SHARE", "0.5"))
 rng = sdk.seeded_random()
-games: dict[str, str] = {}  # game_id -> game name
-
-
-def on_start(request):
-    games[request.game_id] = request.game
 
 
 def choose(request):
     if len(request.legal_actions) == 1:
         return 0
-    name = games[request.game_id]
+    name = sdk.game_of(request)
     clock = request.clock
     budget = min(BUDGET_S, SHARE * (clock.move_seconds + clock.bank_seconds))
     strategy = importlib.import_module(f"heuristics.{name}")
@@ -40,4 +35,4 @@ def choose(request):
 
 
 if __name__ == "__main__":
-    sdk.run(choose, on_start=on_start)
+    sdk.run(choose)

@@ -41,3 +41,11 @@ def test_calls_without_the_token_are_refused(stub, metadata):
     with pytest.raises(grpc.RpcError) as error:
         stub.Handshake(bot_pb2.HandshakeRequest(), metadata=metadata)
     assert error.value.code() == grpc.StatusCode.PERMISSION_DENIED
+
+
+def test_a_decision_knows_its_game_from_the_start_of_that_game(stub):
+    token = [(TOKEN_METADATA_KEY, "s3cret")]
+    stub.StartGame(bot_pb2.StartGameRequest(game_id="g1", game="ogallala"), metadata=token)
+    stub.StartGame(bot_pb2.StartGameRequest(game_id="g2", game="oregon"), metadata=token)
+    assert sdk.game_of(bot_pb2.DecisionRequest(game_id="g1")) == "ogallala"
+    assert sdk.game_of(bot_pb2.DecisionRequest(game_id="g2")) == "oregon"
