@@ -1,4 +1,4 @@
-"""Helpers for the referee's tests: bot specs, the games that can be played, and a check that no
+"""Helpers for the referee's tests: bot specs, and a check that no
 bot process and no client thread outlives a test."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from arena.manifest import BotSpec, load_manifest
-from engine.registry import game_names, get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_BOTS = ROOT / "sample_bots"
@@ -33,18 +32,6 @@ def sample_bot(name: str) -> BotSpec:
 
 def misbehaving_bot(name: str) -> BotSpec:
     return load_manifest(TEST_BOTS / name)
-
-
-def playable_games() -> list[str]:
-    """Games whose engine imports (the engines land one by one)."""
-    names = []
-    for name in game_names():
-        try:
-            get_game(name)
-        except (ImportError, AttributeError):
-            continue
-        names.append(name)
-    return names
 
 
 def bot_processes() -> list[str]:

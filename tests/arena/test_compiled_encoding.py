@@ -7,12 +7,11 @@ from arena.bot.v1 import bot_pb2
 from arena.wire.codec import encode_action, encode_view
 from arena.wire.compiled import encoder_for
 from arena.wire.requests import DecisionEncoder
-from engine.registry import get_game
-from tests.arena.conftest import playable_games
+from engine.registry import game_names, get_game
 from tests.engine.harness import random_decision_points
 
 
-@pytest.mark.parametrize("game", playable_games())
+@pytest.mark.parametrize("game", game_names())
 def test_compiled_encoding_equals_the_generic_codec(game):
     engine = get_game(game)
     encoder = DecisionEncoder(game)

@@ -8,8 +8,8 @@ import trio
 
 from arena.manifest import remote_bot
 from arena.match import Outcome, play_match
-from engine.registry import get_game
-from tests.arena.conftest import playable_games, sample_bot
+from engine.registry import game_names, get_game
+from tests.arena.conftest import sample_bot
 
 SEATINGS = [
     ("random-python", "random-node"),
@@ -20,7 +20,7 @@ SEATINGS = [
 
 # Oregon with every seating; each other game with the 3-seat mix (keeps the suite fast).
 CASES = [("oregon", seating) for seating in SEATINGS] + [
-    (game, SEATINGS[1]) for game in playable_games() if game != "oregon"]
+    (game, SEATINGS[1]) for game in game_names() if game != "oregon"]
 
 
 @pytest.mark.parametrize("game, seating", CASES, ids=[f"{g}-{len(s)}-seats" for g, s in CASES])

@@ -12,8 +12,8 @@ import pytest
 from arena.bot.v1 import bot_pb2
 from arena.match import play_match
 from arena.wire.codec import decode_action, decode_view
-from engine.registry import get_game
-from tests.arena.conftest import misbehaving_bot, playable_games, sample_bot
+from engine.registry import game_names, get_game
+from tests.arena.conftest import misbehaving_bot, sample_bot
 
 SEED = 918_273_645  # distinctive, so that finding it in a message would be telling
 
@@ -40,7 +40,7 @@ def seed_encodings(seed):
             str(seed).encode()]
 
 
-@pytest.mark.parametrize("game", playable_games())
+@pytest.mark.parametrize("game", game_names())
 async def test_spies_receive_only_their_own_view(game, tmp_path):
     engine = get_game(game)
     spy = misbehaving_bot("spy")
