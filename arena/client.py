@@ -18,8 +18,8 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
+from arena.sdk import TOKEN_METADATA_KEY  # one definition for both ends of the call
 
-TOKEN_METADATA_KEY = "x-arena-token"
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
 # start-to-ready fast.

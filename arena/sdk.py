@@ -31,6 +31,7 @@ import grpc
 
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 
+# Request metadata key of the arena token (bot.proto); the referee's client imports it too.
 TOKEN_METADATA_KEY = "x-arena-token"
 
 Choose = Callable[[bot_pb2.DecisionRequest], int]

@@ -59,9 +59,7 @@ def play(game_name: str, players: int, seed: int, seat: int, player: Policy, opp
     state = get_game(game_name).new_game(players, seed)
     rng = random.Random(seed * 31 + seat)
     while not state.is_over:
-        if len(state.legal_actions()) == 1:
-            index = 0
-        elif state.current_seat == seat:
+        if state.current_seat == seat:
             start = time.perf_counter()
             index = player(state, rng)
             clock.append(time.perf_counter() - start)

@@ -23,8 +23,6 @@ rng = sdk.seeded_random()
 
 
 def choose(request):
-    if len(request.legal_actions) == 1:
-        return 0
     name = sdk.game_of(request)
     clock = request.clock
     budget = min(BUDGET_S, SHARE * (clock.move_seconds + clock.bank_seconds))

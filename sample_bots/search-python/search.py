@@ -73,9 +73,9 @@ def choose(
     all, or fewer if ``budget_s`` seconds run out first (the hard cap that keeps the bot in time).
     Ties go to the earlier candidate, so the prior's pick stands unless something beats it."""
     deadline = time.perf_counter() + budget_s
+    # Decisions with a single option never reach a bot (the engine applies them), so there is
+    # always a choice to make.
     actions = game.sample_state(view, rng).legal_actions()
-    if len(actions) == 1:
-        return 0
     roots = candidates(game, view, actions, width, prior, rollout, rng)
     if len(roots) == 1:
         return roots[0]
