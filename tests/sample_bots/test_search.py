@@ -100,7 +100,8 @@ def test_search_overrules_a_weak_prior_with_what_the_playouts_show():
 def test_the_prior_stands_when_no_candidate_beats_it():
     game = PickGame()
     pick = search.choose(game, PickView(0), random.Random(1), iterations=40, budget_s=30.0,
-                         prior=lambda view, actions, rng: 4, rollout=lambda state, rng: 4)
+                         prior=lambda view, actions, rng: 4,
+                         rollout=lambda state, rng: 0)  # candidates: 4 and a worse 0
     assert pick == 4
 
 
