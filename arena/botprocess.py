@@ -164,6 +164,7 @@ async def _handshake_or_exit(client: BotClient, bot: RunningBot,
     async def handshake(scope: trio.CancelScope) -> None:
         nonlocal reply, failure
         try:
+            await _until_listening(bot.address)
             reply = await client.handshake(timeout)
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
@@ -179,9 +180,25 @@ async def _handshake_or_exit(client: BotClient, bot: RunningBot,
             failure = "exited before answering the handshake"
             scope.cancel()
 
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(handshake, nursery.cancel_scope)
-        nursery.start_soon(watch_exit, nursery.cancel_scope)
+    with trio.move_on_after(timeout):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(handshake, nursery.cancel_scope)
+            nursery.start_soon(watch_exit, nursery.cancel_scope)
     if reply is None:
-        raise NotReadyError(bot.crash_reason(failure))
+        raise NotReadyError(bot.crash_reason(
+            failure or f"did not answer the handshake within {timeout:g} s"))
     return reply
+
+
+# How often to look for a starting bot's Unix socket. A gRPC channel that finds no listener
+# backs off before it tries again (tens of milliseconds even with the low back-off of
+# arena.client), so the first attempt waits until the socket file exists.
+_SOCKET_POLL_SECONDS = 0.002
+
+
+async def _until_listening(address: str) -> None:
+    """Return once a ``unix:`` address's socket file exists (at once for other addresses)."""
+    if address.startswith("unix:"):
+        path = Path(address.removeprefix("unix:"))
+        while not path.exists():
+            await trio.sleep(_SOCKET_POLL_SECONDS)
