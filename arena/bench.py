@@ -5,10 +5,15 @@
 Measures, with the real sample bots over the referee's own transport (Unix sockets):
 * start-to-ready: bot process start until it answers the handshake (random-python, random-node);
 * aggregate decisions/s with ``--concurrent`` matches at once (default 8), counted while all of
-  them are playing (their bots are started first, then all begin together);
+  them are playing (their bots are started first, then all begin together), next to two bounds
+  measured on the same bots: the referee's transport alone (the same concurrent tasks sending
+  ready-made requests through the trio bridge, no engine, no encoding) and a ceiling no Python
+  referee can pass (one blocking client *process* per match calling its bots in turn: no trio, no
+  engine, no shared interpreter lock);
 * (a) a bare grpcio unary Decide round trip from a blocking client, cycling through the decision
   requests of a whole random game, against the random-python bot (and, for comparison, against
-  ``--players`` such bots in turn, as in a match);
+  ``--players`` such bots in turn, as in a match, and through the referee's trio bridge);
+* the engine's and the request encoding's time per decision, in process;
 * (b) the referee's time per decision in sequential matches of random-python bots (engine step,
   view and action encoding, the trio-bridged call, the bot's reply), and the ratio b / a, which
   the last line prints.
@@ -17,21 +22,25 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
 from __future__ import annotations
 
 import argparse
+import itertools
+import multiprocessing
 import os
 import random
 import statistics
 import tempfile
 import time
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import grpc
 import trio
 
-from arena.bot.v1 import bot_pb2, bot_pb2_grpc
+from arena.bot.v1 import bot_pb2
 from arena.botprocess import RunningBot, connect, run_bot
-from arena.client import TOKEN_METADATA_KEY
+from arena.client import DECIDE_METHOD, BotClient
+from arena.sdk import TOKEN_METADATA_KEY
 from arena.manifest import BotSpec, load_manifest
 from arena.match import MatchObserver, TimeControl, play_match
 from arena.wire.requests import DecisionEncoder
@@ -76,19 +85,40 @@ class _Barrier:
         await self.opened.wait()
 
 
-def typical_requests(game: str, players: int, seed: int) -> list[bot_pb2.DecisionRequest]:
-    """The decision requests of one random game, as the referee sends them."""
+def typical_requests(game: str, players: int, seed: int) -> list[bytes]:
+    """The serialized decision requests of one random game, as the referee sends them."""
     state = get_game(game).new_game(players, seed)
     encoder = DecisionEncoder(game)
     rng = random.Random(seed)
     requests = []
     while not state.is_over:
         legal = state.legal_actions()
-        requests.append(bot_pb2.DecisionRequest.FromString(encoder.request(
-            "bench", len(requests), state, state.current_seat, legal,
-            TIME_CONTROL.move_seconds, 0.0)))
+        requests.append(encoder.request("bench", len(requests), state, state.current_seat, legal,
+                                        TIME_CONTROL.move_seconds, 0.0))
         state.apply_index(rng.randrange(len(legal)))
     return requests
+
+
+def engine_and_encoding(game: str, players: int, games: int) -> tuple[float, float]:
+    """Seconds per decision of the engine (legal actions, apply) and of encoding the request
+    (the seat's view and the legal actions), in random games, in process."""
+    encoder = DecisionEncoder(game)
+    engine_seconds = encoding_seconds = 0.0
+    decisions = 0
+    for seed in range(games):
+        state = get_game(game).new_game(players, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            began = time.perf_counter()
+            legal = state.legal_actions()
+            listed = time.perf_counter()
+            encoder.request("bench", decisions, state, state.current_seat, legal, 1.0, 0.0)
+            encoded = time.perf_counter()
+            state.apply_index(rng.randrange(len(legal)))
+            engine_seconds += (listed - began) + (time.perf_counter() - encoded)
+            encoding_seconds += encoded - listed
+            decisions += 1
+    return engine_seconds / decisions, encoding_seconds / decisions
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -115,37 +145,140 @@ async def start_to_ready(spec: BotSpec, game: str, times: int) -> tuple[list[flo
     return seconds, cpu
 
 
-def _blocking_round_trips(bots: list[RunningBot], requests: list[bot_pb2.DecisionRequest],
-                          calls: int) -> float:
-    """Mean seconds per blocking Decide call, taking the bots in turn as the seats of a game."""
-    channels = [grpc.insecure_channel(bot.address) for bot in bots]
+@asynccontextmanager
+async def running_bots(spec: BotSpec, game: str, count: int) -> AsyncIterator[list[RunningBot]]:
+    """``count`` processes of ``spec``, each past its handshake; stopped on exit."""
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as workdir:
+        async with AsyncExitStack() as stack:
+            bots = [await stack.enter_async_context(run_bot(spec, seat, 1, Path(workdir)))
+                    for seat in range(count)]
+            for bot in bots:
+                client, _ = await connect(bot, game, timeout=10.0)
+                client.close()
+            yield bots
+
+
+Target = tuple[str, str]  # a bot's (address, token)
+
+
+def _blocking_decides(targets: Sequence[Target], requests: Sequence[bytes], *,
+                      calls: int = 0, seconds: float = 0.0,
+                      barrier: Any = None) -> tuple[int, float]:
+    """Blocking Decide calls to the targets in turn, as the seats of a game: ``calls`` of them,
+    or as many as fit in ``seconds``, after a warm-up (and ``barrier.wait()`` if given).
+    Returns (calls made, seconds taken)."""
+    channels = [grpc.insecure_channel(address) for address, _ in targets]
     try:
-        targets = [(bot_pb2_grpc.BotStub(channel).Decide, ((TOKEN_METADATA_KEY, bot.token),))
-                   for channel, bot in zip(channels, bots, strict=True)]
-        for i in range(50):  # warm up
-            decide, metadata = targets[i % len(targets)]
+        stubs = [(channel.unary_unary(DECIDE_METHOD, request_serializer=None,
+                                      response_deserializer=bot_pb2.DecisionReply.FromString),
+                  ((TOKEN_METADATA_KEY, token),))
+                 for channel, (_, token) in zip(channels, targets, strict=True)]
+
+        def call(i: int) -> None:
+            decide, metadata = stubs[i % len(stubs)]
             decide(requests[i % len(requests)], timeout=5.0, metadata=metadata)
+
+        for i in range(50):
+            call(i)
+        if barrier is not None:
+            barrier.wait()
         began = time.perf_counter()
-        for i in range(calls):
-            decide, metadata = targets[i % len(targets)]
-            decide(requests[i % len(requests)], timeout=5.0, metadata=metadata)
-        return (time.perf_counter() - began) / calls
+        made = 0
+        while (made < calls) if calls else (time.perf_counter() - began < seconds):
+            call(made)
+            made += 1
+        return made, time.perf_counter() - began
     finally:
         for channel in channels:
             channel.close()
 
 
-async def bare_round_trip(spec: BotSpec, game: str, requests: list[bot_pb2.DecisionRequest],
-                          calls: int, bots: int) -> float:
-    """(a) with one bot; with ``bots`` > 1, the calls go to that many bot processes in turn."""
-    with tempfile.TemporaryDirectory(prefix="arena-bench-") as workdir:
-        async with AsyncExitStack() as stack:
-            running = [await stack.enter_async_context(run_bot(spec, seat, 1, Path(workdir)))
-                       for seat in range(bots)]
-            for bot in running:
-                client, _ = await connect(bot, game, timeout=10.0)
+def _blocking_client_process(targets: Sequence[Target], requests: Sequence[bytes],
+                             seconds: float, barrier: Any, results: Any) -> None:
+    """Body of one ceiling client process (module level: ``spawn`` imports it by name)."""
+    results.put(_blocking_decides(targets, requests, seconds=seconds, barrier=barrier))
+
+
+def _targets(bots: Sequence[RunningBot]) -> list[Target]:
+    return [(bot.address, bot.token) for bot in bots]
+
+
+async def bare_round_trip(spec: BotSpec, game: str, requests: list[bytes], calls: int,
+                          bots: int) -> float:
+    """(a) seconds per call with one bot; with ``bots`` > 1, the calls go to that many bot
+    processes in turn."""
+    async with running_bots(spec, game, bots) as running:
+        made, seconds = await trio.to_thread.run_sync(
+            lambda: _blocking_decides(_targets(running), requests, calls=calls))
+    return seconds / made
+
+
+async def bridged_round_trip(spec: BotSpec, game: str, requests: list[bytes], calls: int,
+                             bots: int) -> float:
+    """Seconds per call through the referee's trio bridge (``arena.client``), to ``bots`` bot
+    processes in turn: the referee's transport without engine or encoding."""
+    async with running_bots(spec, game, bots) as running:
+        clients = [BotClient(bot.address, bot.token) for bot in running]
+        try:
+            for i in range(50 + calls):
+                if i == 50:
+                    began = time.perf_counter()
+                await clients[i % bots].decide(requests[i % len(requests)], 5.0)
+            return (time.perf_counter() - began) / calls
+        finally:
+            for client in clients:
                 client.close()
-            return await trio.to_thread.run_sync(_blocking_round_trips, running, requests, calls)
+
+
+async def transport_throughput(spec: BotSpec, game: str, requests: list[bytes], players: int,
+                               concurrent: int, seconds: float) -> float:
+    """Calls/s of ``concurrent`` trio tasks, each sending ready-made requests through the
+    referee's bridge to its own ``players`` bots in turn: concurrent matches without the engine."""
+    async with running_bots(spec, game, players * concurrent) as running:
+        clients = [BotClient(bot.address, bot.token) for bot in running]
+        made = 0
+        counting = False
+
+        async def play(first: int) -> None:
+            nonlocal made
+            for i in itertools.count():
+                await clients[first + i % players].decide(requests[i % len(requests)], 5.0)
+                made += counting
+
+        try:
+            async with trio.open_nursery() as nursery:
+                for match in range(concurrent):
+                    nursery.start_soon(play, match * players)
+                await trio.sleep(0.5)  # warm up
+                counting, began = True, time.perf_counter()
+                await trio.sleep(seconds)
+                nursery.cancel_scope.cancel()
+            return made / (time.perf_counter() - began)
+        finally:
+            for client in clients:
+                client.close()
+
+
+async def ceiling_throughput(spec: BotSpec, game: str, requests: list[bytes], players: int,
+                             concurrent: int, seconds: float) -> float:
+    """Calls/s of ``concurrent`` blocking client processes, each calling its own ``players`` bots
+    in turn: no trio, no engine, no shared interpreter lock. No Python referee can beat it on the
+    same bots and machine."""
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: gRPC is fork-unsafe
+    barrier = context.Barrier(concurrent)
+    results = context.Queue()
+    async with running_bots(spec, game, players * concurrent) as running:
+        targets = _targets(running)
+        clients = [context.Process(target=_blocking_client_process, daemon=True,
+                                   args=(targets[m * players:(m + 1) * players], requests,
+                                         seconds, barrier, results))
+                   for m in range(concurrent)]
+        for client in clients:
+            client.start()
+        outcomes = [await trio.to_thread.run_sync(results.get) for _ in clients]
+        for client in clients:
+            await trio.to_thread.run_sync(client.join)
+    return sum(made / taken for made, taken in outcomes)
 
 
 async def referee_per_decision(spec: BotSpec, game: str, players: int,
@@ -186,30 +319,46 @@ async def concurrent_throughput(spec: BotSpec, game: str, players: int, concurre
 async def protocol(args: argparse.Namespace) -> None:
     python_bot = load_manifest(SAMPLE_BOTS / "random-python")
     node_bot = load_manifest(SAMPLE_BOTS / "random-node")
+    us = 1e6
     for spec in (python_bot, node_bot):
         seconds, cpu = await start_to_ready(spec, args.game, args.starts)
         print(f"start-to-ready {spec.name}: median {statistics.median(seconds) * 1000:.0f} ms, "
               f"max {max(seconds) * 1000:.0f} ms over {len(seconds)} starts; the bot's CPU time "
               f"to ready: median {statistics.median(cpu) * 1000:.0f} ms")
+    requests = typical_requests(args.game, args.players, seed=12345)
+    print(f"typical {args.game} decision request: "
+          f"{statistics.mean(map(len, requests)):.0f} bytes on average, "
+          f"{len(requests)} requests of one {args.players}-player game")
+
     rate, counted = await concurrent_throughput(python_bot, args.game, args.players,
                                                 args.concurrent, args.rounds)
     print(f"{args.concurrent} concurrent {args.game} matches ({args.players} random-python bots "
           f"each): {rate:.0f} decisions/s ({counted} decisions while all were playing)")
-    requests = typical_requests(args.game, args.players, seed=12345)
-    sizes = [r.ByteSize() for r in requests]
-    print(f"typical {args.game} decision request: {statistics.mean(sizes):.0f} bytes on average, "
-          f"{len(requests)} requests of one {args.players}-player game")
+    transport = await transport_throughput(python_bot, args.game, requests, args.players,
+                                           args.concurrent, args.seconds)
+    print(f"  the referee's transport alone (same tasks and bots, ready-made requests): "
+          f"{transport:.0f} calls/s")
+    ceiling = await ceiling_throughput(python_bot, args.game, requests, args.players,
+                                       args.concurrent, args.seconds)
+    print(f"  ceiling: {args.concurrent} blocking client processes, no referee: "
+          f"{ceiling:.0f} calls/s")
+
     bare = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=1)
     rotating = await bare_round_trip(python_bot, args.game, requests, args.calls,
                                      bots=args.players)
-    print(f"bare grpcio round trip, {args.players} bot processes in turn as in a match: "
-          f"{rotating * 1e6:.0f} us")
+    bridged = await bridged_round_trip(python_bot, args.game, requests, args.calls,
+                                       bots=args.players)
+    engine, encoding = engine_and_encoding(args.game, args.players, games=20)
+    print(f"round trip, {args.players} bot processes in turn as in a match: bare "
+          f"{rotating * us:.0f} us, through the referee's trio bridge {bridged * us:.0f} us; "
+          f"in process per decision: engine {engine * us:.0f} us, request encoding "
+          f"{encoding * us:.0f} us")
     referee, referee_cpu = await referee_per_decision(python_bot, args.game, args.players,
                                                       args.matches)
-    print(f"referee CPU time per decision (all its threads): {referee_cpu * 1e6:.0f} us; "
+    print(f"referee CPU time per decision (all its threads): {referee_cpu * us:.0f} us; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"protocol bare_grpc_round_trip_us={bare * 1e6:.0f} "
-          f"referee_per_decision_us={referee * 1e6:.0f} ratio={referee / bare:.2f}")
+    print(f"protocol bare_grpc_round_trip_us={bare * us:.0f} "
+          f"referee_per_decision_us={referee * us:.0f} ratio={referee / bare:.2f}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -219,9 +368,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default="oregon")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--matches", type=int, default=20, help="sequential matches for (b)")
-    parser.add_argument("--calls", type=int, default=3000, help="bare round trips for (a)")
+    parser.add_argument("--calls", type=int, default=3000, help="round trips for (a)")
     parser.add_argument("--concurrent", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3, help="rounds of concurrent matches")
+    parser.add_argument("--seconds", type=float, default=4.0,
+                        help="length of the transport and ceiling throughput runs")
     parser.add_argument("--starts", type=int, default=10, help="bot starts per sample bot")
     args = parser.parse_args(argv)
     trio.run(protocol, args)

@@ -31,6 +31,8 @@ _CHANNEL_OPTIONS = (
     ("grpc.max_receive_message_length", 16 * 1024 * 1024),
 )
 _STOP = None
+# Decide's full method name, for calls that send an already serialized request.
+DECIDE_METHOD = "/arena.bot.v1.Bot/Decide"
 
 
 class _Call:
@@ -54,7 +56,7 @@ class BotClient:
         self._stub = bot_pb2_grpc.BotStub(self._channel)
         # Decide takes the request already serialized (arena.wire.requests builds it as bytes).
         self._decide = self._channel.unary_unary(
-            "/arena.bot.v1.Bot/Decide", request_serializer=None,
+            DECIDE_METHOD, request_serializer=None,
             response_deserializer=bot_pb2.DecisionReply.FromString, _registered_method=True)
         self._metadata = ((TOKEN_METADATA_KEY, token),)
         self._token = trio.lowlevel.current_trio_token()
