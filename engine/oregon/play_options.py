@@ -71,16 +71,27 @@ def locate(segments: Sequence[Segment], index: int) -> tuple[Segment, int]:
     raise IndexError(index)
 
 
+# Every Play built so far, by (cards, joker, building, space). Building a frozen dataclass costs
+# microseconds and a turn can list hundreds of plays, which the referee encodes and bots' searches
+# walk at every decision; the key space is bounded by the rules' data (card combinations times
+# board spaces: a few thousand plays in all), so the cache cannot grow without bound.
+_PLAYS: dict[tuple[tuple[int, ...], bool, int, int], Play] = {}
+
+
 def to_action(seg: Segment, sp: int) -> Play:
-    r, c = data.row_col(sp)
-    return Play(
-        piece=Piece.FARMER if seg.building < 0 else Piece.BUILDING,
-        building=None if seg.building < 0 else BUILDING_TYPES[seg.building],
-        cards=tuple(CARDS[i] for i in seg.cards),
-        joker=seg.joker,
-        row=r,
-        col=c,
-    )
+    key = (seg.cards, seg.joker, seg.building, sp)
+    play = _PLAYS.get(key)
+    if play is None:
+        r, c = data.row_col(sp)
+        play = _PLAYS[key] = Play(
+            piece=Piece.FARMER if seg.building < 0 else Piece.BUILDING,
+            building=None if seg.building < 0 else BUILDING_TYPES[seg.building],
+            cards=tuple(CARDS[i] for i in seg.cards),
+            joker=seg.joker,
+            row=r,
+            col=c,
+        )
+    return play
 
 
 class PlayActions(Sequence[Play]):
