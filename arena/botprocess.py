@@ -4,13 +4,14 @@ The arena passes the bot three environment variables (README, "Write a bot"):
 ``ARENA_BOT_ADDRESS`` (where to listen), ``ARENA_BOT_TOKEN`` (a secret sent with every call) and
 ``ARENA_BOT_SEED`` (for the bot's own randomness; derived from the game seed by a hash, so the bot
 cannot learn the game seed from it). Each bot runs in its own session (process group) so that
-stopping it also stops whatever it started.
+stopping it also stops whatever it started, under the resource limits of ``arena.limits``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import secrets
 import signal
 import socket
@@ -26,6 +27,7 @@ import trio
 
 from arena.bot.v1 import bot_pb2
 from arena.client import BotClient
+from arena.limits import BotLimits, limited_argv, prlimit_path
 from arena.manifest import BotSpec
 
 _UNIX_PATH_MAX = 107
@@ -57,6 +59,21 @@ def _listen_address(workdir: Path, seat: int) -> str:
         return f"127.0.0.1:{probe.getsockname()[1]}"
 
 
+def kept_log_name(game_seed: int, seat: int, bot_name: str) -> str:
+    """The file name of a seat's kept log: unique per game seed, seat and bot within a directory
+    (a tournament plays each deal once per rotation of the seats)."""
+    safe_name = re.sub(r"[^A-Za-z0-9._-]", "_", bot_name)
+    return f"{game_seed}-seat{seat}-{safe_name}.log"
+
+
+# Last lines of output like these mean the bot ran out of memory: Python (an allocation, or a
+# thread's stack), Node/V8 ("Fatal process OOM in ..."), C++, C.
+_OUT_OF_MEMORY = re.compile(r"MemoryError|can't start new thread|out of memory|\bOOM\b|bad_alloc"
+                            r"|Cannot allocate memory", re.IGNORECASE)
+_OUT_OF_MEMORY_LINES = 3
+_LOG_TAIL_BYTES = 4096
+
+
 def _argv(command: tuple[str, ...]) -> list[str]:
     # "python" in a manifest means the arena's own interpreter (it has the SDK and the engines).
     return [sys.executable if command[0] == "python" else command[0], *command[1:]]
@@ -71,6 +88,8 @@ class RunningBot:
     token: str
     process: trio.Process | None = None
     log_path: Path | None = None
+    log_kept: bool = False  # the log outlives the match (``--bot-logs``)
+    limits: BotLimits | None = None  # as enforced; None if the bot runs without limits
 
     def exit_description(self) -> str | None:
         """How the process ended ("exited with code 3", "killed by SIGKILL"), None if running."""
@@ -81,36 +100,67 @@ class RunningBot:
             return f"killed by {signal.Signals(-code).name}"
         return f"exited with code {code}"
 
+    def _log_tail(self) -> tuple[int, list[str]]:
+        """The log's size and its last lines that say something (Node frames its fatal errors
+        with lines of a lone "#"); the log may be as large as the file-size limit."""
+        if self.log_path is None:
+            return 0, []
+        try:
+            with open(self.log_path, "rb") as log:
+                size = log.seek(0, os.SEEK_END)
+                log.seek(max(0, size - _LOG_TAIL_BYTES))
+                text = log.read().decode(errors="replace")
+        except OSError:
+            return 0, []
+        return size, [line for line in text.splitlines() if re.search(r"\w", line)]
+
     def last_log_line(self) -> str:
         """The last line the bot wrote to stdout/stderr, to explain a crash."""
-        if self.log_path is None:
+        _, lines = self._log_tail()
+        return lines[-1].strip()[:200] if lines else ""
+
+    def limit_hit(self) -> str:
+        """Which resource limit the bot's end and its log point to, or ""."""
+        if self.limits is None:
             return ""
-        try:
-            lines = self.log_path.read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return ""
-        return lines[-1][:200] if lines else ""
+        size, lines = self._log_tail()
+        if self.exit_description() == "killed by SIGXFSZ" or size >= self.limits.file_mib << 20:
+            return f"its output reached the {self.limits.file_mib} MiB file-size limit"
+        if any(_OUT_OF_MEMORY.search(line) for line in lines[-_OUT_OF_MEMORY_LINES:]):
+            return f"out of memory under the {self.limits.memory_mib} MiB address-space limit"
+        return ""
 
     def crash_reason(self, what: str) -> str:
+        """One line: what failed, how the process ended, its last output, the limit it hit and
+        where its log is kept."""
         parts = [what]
         if exit_text := self.exit_description():
             parts.append(f"process {exit_text}")
         if line := self.last_log_line():
             parts.append(f"last output: {line}")
+        if limit := self.limit_hit():
+            parts.append(limit)
+        if self.log_kept:
+            parts.append(f"log: {self.log_path}")
         return "; ".join(parts)
 
 
 @asynccontextmanager
-async def run_bot(spec: BotSpec, seat: int, game_seed: int,
-                  workdir: Path) -> AsyncIterator[RunningBot]:
-    """Start ``spec``'s process for ``seat`` (a remote bot is just addressed) and stop its whole
-    process group on exit, also when the surrounding scope is cancelled."""
+async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
+                  limits: BotLimits = BotLimits(),
+                  log_dir: Path | None = None) -> AsyncIterator[RunningBot]:
+    """Start ``spec``'s process for ``seat`` under ``limits`` (a remote bot is just addressed)
+    and stop its whole process group on exit, also when the surrounding scope is cancelled.
+    The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given."""
     if spec.is_remote:
         yield RunningBot(spec, spec.address, token="")
         return
     assert spec.command is not None and spec.directory is not None
+    log_path = (log_dir / kept_log_name(game_seed, seat, spec.name) if log_dir is not None
+                else workdir / f"seat{seat}.log")
     bot = RunningBot(spec, _listen_address(workdir, seat), secrets.token_hex(16),
-                     log_path=workdir / f"seat{seat}.log")
+                     log_path=log_path, log_kept=log_dir is not None,
+                     limits=limits if prlimit_path() is not None else None)
     env = {**os.environ, **spec.env,
            "ARENA_BOT_ADDRESS": bot.address,
            "ARENA_BOT_TOKEN": bot.token,
@@ -118,7 +168,7 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int,
     with open(bot.log_path, "wb") as log:
         try:
             bot.process = await trio.lowlevel.open_process(
-                _argv(spec.command), cwd=spec.directory, env=env, stdin=subprocess.DEVNULL,
+                limited_argv(_argv(spec.command), limits), cwd=spec.directory, env=env, stdin=subprocess.DEVNULL,
                 stdout=log, stderr=log, start_new_session=True)
         except OSError as exc:
             raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None

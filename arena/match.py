@@ -40,6 +40,7 @@ from arena.botprocess import (
     stop_process_group,
 )
 from arena.client import BotClient
+from arena.limits import BotLimits
 from arena.manifest import BotSpec
 from arena.wire.requests import DecisionEncoder, options_to_proto
 from engine.core import EngineError, GameState
@@ -165,11 +166,13 @@ class _Referee:
         await self.forfeit(seat, Outcome.CRASH, seat.bot.crash_reason(what) if seat.bot else what)
 
     # --- phases --------------------------------------------------------------------------------
-    async def start_bots(self, stack: AsyncExitStack, workdir: Path) -> None:
+    async def start_bots(self, stack: AsyncExitStack, workdir: Path, limits: BotLimits,
+                         bot_logs: Path | None) -> None:
         for seat in self.seats:
             try:
                 seat.bot = await stack.enter_async_context(
-                    run_bot(seat.spec, seat.index, self.state.seed, workdir))
+                    run_bot(seat.spec, seat.index, self.state.seed, workdir, limits=limits,
+                            log_dir=bot_logs))
             except NotReadyError as exc:
                 await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
         async with trio.open_nursery() as nursery:
@@ -297,11 +300,14 @@ class _Referee:
 async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
                      options: Mapping | None = None, time_control: TimeControl = TimeControl(),
                      observer: MatchObserver | None = None,
-                     ready_gate: Callable[[], Awaitable[None]] | None = None) -> MatchRecord:
+                     ready_gate: Callable[[], Awaitable[None]] | None = None,
+                     limits: BotLimits = BotLimits(),
+                     bot_logs: Path | None = None) -> MatchRecord:
     """Play one game; never raises for a bot's misbehaviour (see the module's failure policy).
     Raises MatchSetupError before starting anything if the game cannot be set up.
     ``ready_gate`` is awaited once every bot is ready, before StartGame (the benchmark uses it to
-    start several matches' play at the same moment)."""
+    start several matches' play at the same moment). Local bots run under ``limits``; their logs
+    are kept in the existing directory ``bot_logs`` if given (else deleted after the game)."""
     began = time.perf_counter()
     try:
         engine = get_game(game)
@@ -314,7 +320,7 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
     try:
         async with AsyncExitStack() as stack:
             try:
-                await referee.start_bots(stack, workdir)
+                await referee.start_bots(stack, workdir, limits, bot_logs)
                 if ready_gate is not None:
                     await ready_gate()
                 await referee.start_game()

@@ -20,6 +20,7 @@ that search with the engine.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import tomllib
@@ -127,6 +128,9 @@ def run_replies(reply: Reply, *, on_start: StartHook | None = None,
     if "ARENA_BOT_ADDRESS" not in os.environ:
         raise SystemExit("ARENA_BOT_ADDRESS is not set: the arena starts bots and sets it "
                          "(README, \"Write a bot\")")
+    # gRPC logs an exception raised by the bot's code (e.g. a MemoryError under the arena's
+    # memory limit) but has no handler of its own: send it to stderr, the bot's log.
+    logging.basicConfig()
     server = serve(reply, address=os.environ["ARENA_BOT_ADDRESS"],
                    token=os.environ.get("ARENA_BOT_TOKEN", ""), manifest=manifest,
                    on_start=on_start, on_end=on_end)

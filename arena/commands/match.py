@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import secrets
+import sys
+import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +16,7 @@ from rich.table import Table
 
 from arena.commands import fail
 from arena.commands.database import db_option
+from arena.limits import MIN_MEMORY_MIB, BotLimits, LimitsUnavailableWarning, prlimit_path
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
 from arena.match import (
     MatchObserver,
@@ -93,6 +97,52 @@ def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
     return options
 
 
+def bot_memory_option() -> Any:
+    return typer.Option(None, "--bot-memory", metavar="MB",
+                        help=f"address-space limit of each bot process in MiB (default "
+                             f"{BotLimits().memory_mib}, at least {MIN_MEMORY_MIB})")
+
+
+def bot_logs_option() -> Any:
+    return typer.Option(None, "--bot-logs", metavar="DIR",
+                        help="keep each seat's stdout/stderr log in DIR (created if missing)")
+
+
+def parse_limits(bot_memory: str | None) -> BotLimits:
+    """The limits asked for with ``--bot-memory MB``; raises MatchSetupError (one line)."""
+    if bot_memory is None:
+        return BotLimits()
+    try:
+        return BotLimits(memory_mib=int(bot_memory))
+    except ValueError:
+        raise MatchSetupError(f"--bot-memory {bot_memory!r}: give a whole number of MiB, at least "
+                              f"{MIN_MEMORY_MIB}") from None
+
+
+def prepare_bot_logs(directory: Path | None) -> Path | None:
+    """Create ``--bot-logs DIR`` if missing and check a file can be written there, before any
+    game starts; raises MatchSetupError (one line)."""
+    if directory is None:
+        return None
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as exc:
+        raise MatchSetupError(f"--bot-logs {directory}: cannot write there: "
+                              f"{exc.strerror or exc}") from None
+    return directory.resolve()
+
+
+def warn_unless_limits_enforced() -> None:
+    """Say in one line on stderr that bots will run without resource limits, if so."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LimitsUnavailableWarning)
+        prlimit_path()
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
+
+
 class ShowDecisions(MatchObserver):
     """Prints every decision and the board after it (``--show``)."""
 
@@ -141,6 +191,8 @@ def match(
     bank_time: float = typer.Option(0.0, "--bank-time", help="time bank per seat, seconds"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
     show: bool = typer.Option(False, "--show", help="print every decision and the board"),
+    bot_memory: str = bot_memory_option(),
+    bot_logs: Path = bot_logs_option(),
     db: Path = db_option(),
 ) -> None:
     """Play one game between bots, one per seat in the order given."""
@@ -149,17 +201,21 @@ def match(
         specs = [resolve_bot(text, game, db) for text in bots]
         options = parse_options(game, option)
         get_game(game).check_setup(len(specs), options)
+        if move_time <= 0 or bank_time < 0:
+            raise MatchSetupError("--move-time must be > 0 and --bank-time >= 0")
+        limits = parse_limits(bot_memory)
+        bot_logs = prepare_bot_logs(bot_logs)
     except (ManifestError, MatchSetupError, EngineError) as exc:
         fail(str(exc))
-    if move_time <= 0 or bank_time < 0:
-        fail("--move-time must be > 0 and --bank-time >= 0")
     if seed is None:
         seed = secrets.randbits(63)  # large, so a bot cannot search for it
     time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
+    warn_unless_limits_enforced()
     try:
         record = trio.run(lambda: play_match(game, specs, seed, options=options,
                                              time_control=time_control,
-                                             observer=ShowDecisions() if show else None))
+                                             observer=ShowDecisions() if show else None,
+                                             limits=limits, bot_logs=bot_logs))
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
     print_record(record)

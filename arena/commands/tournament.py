@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 
 import trio
@@ -14,8 +15,17 @@ import typer
 from arena.commands import fail
 from arena.commands.database import db_option, open_or_fail
 from arena.commands.leaderboard import load_boards, print_board
-from arena.commands.match import load_game, parse_options
+from arena.commands.match import (
+    bot_logs_option,
+    bot_memory_option,
+    load_game,
+    parse_limits,
+    parse_options,
+    prepare_bot_logs,
+    warn_unless_limits_enforced,
+)
 from arena.commands.submit import SubmitError, check_local_bot
+from arena.limits import BotLimits
 from arena.manifest import ManifestError, load_manifest
 from arena.match import MatchSetupError
 from arena.storage import bots, tournaments
@@ -113,7 +123,7 @@ def _default_name(game: str) -> str:
 
 def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: int, deals: int,
                       concurrency: int, seed: int | None, move_time: float, name: str | None,
-                      option_texts: list[str]) -> tuple[Database, int]:
+                      option_texts: list[str], limits: BotLimits) -> tuple[Database, int]:
     """Validate everything, then (and only then) submit bot directories given as entrants and
     store the tournament, in one transaction."""
     game = load_game(game_name)
@@ -144,7 +154,7 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
         raise
     hashes = {name: bots.directory_hash(spec.directory) for name, spec in specs.items()}
     settings = {"players": players, "deals": deals, "concurrency": concurrency,
-                "move_time": move_time, "options": options}
+                "move_time": move_time, "options": options, "bot_memory_mib": limits.memory_mib}
     seed = secrets.randbits(63) if seed is None else seed  # large: bots cannot guess deals
     database = database or open_or_fail(db, create=True)
     try:
@@ -193,13 +203,18 @@ def tournament(
     move_time: float = typer.Option(2.0, "--move-time", help="seconds per decision"),
     name: str = typer.Option(None, "--name", "-n", help="tournament name (default: game-time)"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
+    bot_memory: str = bot_memory_option(),
+    bot_logs: Path = bot_logs_option(),
     resume: str = typer.Option(None, "--resume", help="continue the tournament of this name "
-                               "(its stored settings apply; other options are ignored)"),
+                               "(its stored settings, --bot-memory included, apply; other "
+                               "options but --bot-logs are ignored)"),
     db: Path = db_option(),
 ) -> None:
     """Round robin: every combination of --players entrants (a pod) plays --deals deals, each
     deal once per rotation of the seats. Ctrl-C stops; --resume NAME continues."""
     try:
+        limits = parse_limits(bot_memory)
+        bot_logs = prepare_bot_logs(bot_logs)
         if resume is not None:
             database, tournament_id = open_for_resume(db, resume)
         elif game is None:
@@ -207,14 +222,16 @@ def tournament(
         else:
             texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
             database, tournament_id = create_tournament(
-                db, game, texts, players, deals, concurrency, seed, move_time, name, option)
+                db, game, texts, players, deals, concurrency, seed, move_time, name, option,
+                limits)
     except (TournamentSetupError, ManifestError, SubmitError, MatchSetupError, EngineError,
             StorageError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         fail("interrupted before the tournament started; nothing was stored", code=130)
+    warn_unless_limits_enforced()
     try:
-        summary = trio.run(run_tournament, database, tournament_id)
+        summary = trio.run(partial(run_tournament, database, tournament_id, bot_logs=bot_logs))
         with database.read() as session:
             stored = session.get(Tournament, tournament_id)
         boards = load_boards(database, stored.game)

@@ -13,10 +13,12 @@ import signal
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 import trio
 from rich.console import Console
 
+from arena.limits import BotLimits
 from arena.match import Outcome, TimeControl, play_match
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
@@ -64,9 +66,17 @@ def _finish(database: Database, tournament_id: int, total: int) -> int:
     return done
 
 
+def _limits(settings: dict) -> BotLimits:
+    """The bot limits stored with the tournament; the defaults for one stored without them."""
+    memory = settings.get("bot_memory_mib")
+    return BotLimits() if memory is None else BotLimits(memory_mib=memory)
+
+
 async def run_tournament(database: Database, tournament_id: int,
-                         progress_console: Console | None = None) -> RunSummary:
-    """Play every scheduled game of the tournament that is not recorded as finished yet."""
+                         progress_console: Console | None = None, *,
+                         bot_logs: Path | None = None) -> RunSummary:
+    """Play every scheduled game of the tournament that is not recorded as finished yet; keep
+    the bots' logs in the existing directory ``bot_logs`` if given."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = tournament.settings
     schedule = build_schedule(len(entrants), settings["players"], settings["deals"],
@@ -75,6 +85,7 @@ async def run_tournament(database: Database, tournament_id: int,
     specs = [to_spec(entrant) for entrant in entrants]
     version_ids = [entrant.version.id for entrant in entrants]
     time_control = TimeControl(move_seconds=settings["move_time"])
+    limits = _limits(settings)
     voided = 0
     stopped = False
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
@@ -90,7 +101,8 @@ async def run_tournament(database: Database, tournament_id: int,
                 try:
                     record = await play_match(
                         tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
-                        options=settings.get("options") or None, time_control=time_control)
+                        options=settings.get("options") or None, time_control=time_control,
+                        limits=limits, bot_logs=bot_logs)
                 except trio.Cancelled:
                     progress.game_abandoned()
                     raise

@@ -1,0 +1,56 @@
+"""The resource limits the arena imposes on a bot process: its address space and the largest file
+it may write (which also caps its log).
+
+A bot's command is wrapped with util-linux ``prlimit``, which sets the limits on itself and execs
+the bot: the PID, process group and exit status stay the bot's. (Setting the limits in a
+``preexec_fn`` instead makes gRPC warn about forking.) Without ``prlimit`` on PATH, bots run
+without limits and a warning says so once.
+"""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+from dataclasses import dataclass
+from functools import cache
+
+# Below this a bot's runtime barely starts: with 64 MiB a Python gRPC bot hangs instead of exiting.
+MIN_MEMORY_MIB = 256
+
+
+class LimitsUnavailableWarning(UserWarning):
+    """Bots run without resource limits on this machine."""
+
+
+@dataclass(frozen=True)
+class BotLimits:
+    # Address space (RLIMIT_AS), not resident memory: Node's V8 reserves about 1 GiB of it at start,
+    # an unlimited Python gRPC bot about 700 MiB (VmPeak in /proc/PID/status).
+    memory_mib: int = 4096
+    file_mib: int = 64  # largest file the bot may write, its log included (RLIMIT_FSIZE)
+
+    def __post_init__(self) -> None:
+        if self.memory_mib < MIN_MEMORY_MIB:
+            raise ValueError(f"bot memory must be at least {MIN_MEMORY_MIB} MiB, "
+                             f"not {self.memory_mib}")
+        if self.file_mib < 1:
+            raise ValueError(f"bot file size limit must be at least 1 MiB, not {self.file_mib}")
+
+
+@cache
+def prlimit_path() -> str | None:
+    """Where ``prlimit`` is; None (with a LimitsUnavailableWarning, once) if it is not on PATH."""
+    path = shutil.which("prlimit")
+    if path is None:
+        warnings.warn("prlimit (util-linux) is not on PATH: bots run without memory and "
+                      "file-size limits", LimitsUnavailableWarning, stacklevel=2)
+    return path
+
+
+def limited_argv(argv: list[str], limits: BotLimits) -> list[str]:
+    """``argv`` run under ``limits`` (unchanged when ``prlimit`` is missing)."""
+    prlimit = prlimit_path()
+    if prlimit is None:
+        return argv
+    return [prlimit, f"--as={limits.memory_mib << 20}", f"--fsize={limits.file_mib << 20}",
+            "--", *argv]

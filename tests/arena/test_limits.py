@@ -1,0 +1,192 @@
+"""Resource limits of bot processes (``arena.limits``) and kept bot logs (``--bot-logs``): a bot
+over a limit forfeits with a reason that says which, the others finish; the sample bots play under
+the default limits. (The autouse fixture checks that no process or thread remains.)"""
+
+import json
+import sqlite3
+import warnings
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.botprocess import connect, run_bot
+from arena.cli import app
+from arena.limits import BotLimits, LimitsUnavailableWarning, limited_argv, prlimit_path
+from arena.manifest import load_manifest
+from arena.match import Outcome, TimeControl, play_match
+from tests.arena.conftest import SAMPLE_BOTS, TEST_BOTS, sample_bot
+
+LIMIT_BOTS = Path(__file__).parent / "limit_bots"
+FAST = TimeControl(move_seconds=2.0)
+SEED = 5
+# A Python gRPC bot needs 300-400 MiB of address space to start its threads (glibc reserves an
+# arena per thread): 512 MiB lets it play, yet refuses a 1 GiB allocation.
+PYTHON_BOT_MEMORY = BotLimits(memory_mib=512)
+runner = CliRunner()
+
+needs_prlimit = pytest.mark.skipif(prlimit_path() is None, reason="util-linux prlimit missing")
+
+
+def limit_bot(name: str):
+    return load_manifest(LIMIT_BOTS / name)
+
+
+@pytest.fixture
+def fresh_prlimit_lookup():
+    """Forget where prlimit was found, before and after the test (it is looked up once)."""
+    prlimit_path.cache_clear()
+    yield
+    prlimit_path.cache_clear()
+
+
+@needs_prlimit
+def test_the_bot_command_is_wrapped_with_prlimit():
+    argv = limited_argv(["node", "index.js"], BotLimits(memory_mib=300, file_mib=2))
+
+    assert argv == [prlimit_path(), f"--as={300 * 2**20}", f"--fsize={2 * 2**20}", "--",
+                    "node", "index.js"]
+
+
+def test_without_prlimit_bots_run_unlimited_after_one_warning(fresh_prlimit_lookup, monkeypatch,
+                                                              tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+
+    with pytest.warns(LimitsUnavailableWarning, match="bots run without memory and file-size"):
+        assert limited_argv(["bot"], BotLimits()) == ["bot"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert limited_argv(["bot"], BotLimits()) == ["bot"], "warned only once"
+
+
+@pytest.mark.parametrize("limits", [{"memory_mib": 255}, {"file_mib": 0}])
+def test_limits_too_small_to_run_a_bot_are_refused(limits):
+    with pytest.raises(ValueError, match="at least"):
+        BotLimits(**limits)
+
+
+@needs_prlimit
+async def test_the_bot_process_itself_runs_under_the_limits(tmp_path):
+    limits = BotLimits(memory_mib=1000, file_mib=3)
+
+    async with run_bot(sample_bot("random-python"), 0, SEED, tmp_path, limits=limits) as bot:
+        client, _ = await connect(bot, "oregon", timeout=10)  # prlimit has exec'd the bot
+        client.close()
+        proc_limits = Path(f"/proc/{bot.process.pid}/limits").read_text().splitlines()
+
+    # Lines like "Max file size    3145728    3145728    bytes": the soft and the hard limit.
+    values = {line[:25].strip(): line[25:].split()[:2] for line in proc_limits[1:]}
+    assert values["Max address space"] == [str(1000 * 2**20)] * 2
+    assert values["Max file size"] == [str(3 * 2**20)] * 2
+
+
+@needs_prlimit
+async def test_a_bot_over_its_memory_limit_crashes_and_the_others_finish():
+    bots = [sample_bot("random-python"), limit_bot("memory-hog"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=FAST, limits=PYTHON_BOT_MEMORY)
+
+    hog = record.seats[1]
+    assert hog.outcome is Outcome.CRASH
+    assert "last output: MemoryError" in hog.reason
+    assert "out of memory under the 512 MiB address-space limit" in hog.reason
+    assert hog.rank == 3
+    assert [record.seats[i].outcome for i in (0, 2)] == [Outcome.FINISHED] * 2
+
+
+@needs_prlimit
+async def test_bots_writing_past_the_file_limit_crash_and_their_log_stops_there(tmp_path):
+    one_mib = BotLimits(file_mib=1)
+    # A Python bot ignores SIGXFSZ and gets an error; another program is killed by the signal.
+    bots = [limit_bot("output-flood"), sample_bot("random-python"), limit_bot("flood-at-start")]
+
+    record = await play_match("oregon", bots, SEED, time_control=FAST, limits=one_mib,
+                              bot_logs=tmp_path)
+
+    python_flood, other, flood_at_start = record.seats
+    assert python_flood.outcome is Outcome.CRASH
+    assert "[Errno 27] File too large" in python_flood.reason
+    assert "its output reached the 1 MiB file-size limit" in python_flood.reason
+    assert flood_at_start.outcome is Outcome.CRASH
+    assert "process killed by SIGXFSZ" in flood_at_start.reason
+    assert other.outcome is Outcome.FINISHED
+    assert (tmp_path / f"{SEED}-seat0-output-flood.log").stat().st_size == 2**20
+
+
+async def test_sample_bots_play_a_full_game_under_the_default_limits():
+    bots = [sample_bot("random-python"), sample_bot("random-node")]
+
+    record = await play_match("oregon", bots, SEED, time_control=FAST, limits=BotLimits())
+
+    assert [(s.outcome, s.reason) for s in record.seats] == [(Outcome.FINISHED, "")] * 2
+    assert not record.voided
+
+
+def test_match_keeps_each_seats_log_and_a_crash_reason_names_it(tmp_path):
+    logs = tmp_path / "new" / "logs"
+
+    result = runner.invoke(app, ["match", "--game", "oregon", "--seed", "3", "--bot-logs",
+                                 str(logs), str(SAMPLE_BOTS / "random-python"),
+                                 str(TEST_BOTS / "exits-midgame")])
+
+    assert result.exit_code == 0, result.output
+    kept = logs / "3-seat1-exits-midgame.log"
+    assert sorted(p.name for p in logs.iterdir()) == ["3-seat0-random-python.log", kept.name]
+    assert "misbehave: exiting on purpose" in kept.read_text()
+    assert f"log: {kept.resolve()}" in result.stdout.replace("\n", "")
+
+
+def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(tmp_path):
+    db, logs = tmp_path / "arena.db", tmp_path / "logs"
+    bots = f"{SAMPLE_BOTS / 'random-python'},{TEST_BOTS / 'exits-midgame'}"
+
+    result = runner.invoke(app, ["tournament", "--game", "oregon", "--bots", bots, "--deals", "1",
+                                 "--name", "t", "--bot-memory", "2048", "--bot-logs", str(logs),
+                                 "--db", str(db)])
+
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in logs.iterdir())
+    assert len(names) == 4, "2 games (the deal once per seat rotation) x 2 seats"
+    assert {name.split("-", 1)[1] for name in names} == {
+        "seat0-random-python.log", "seat1-random-python.log",
+        "seat0-exits-midgame.log", "seat1-exits-midgame.log"}
+    with sqlite3.connect(db) as connection:
+        (settings,), = connection.execute("SELECT settings FROM tournament").fetchall()
+    assert json.loads(settings)["bot_memory_mib"] == 2048
+
+
+def _file_in(tmp_path: Path) -> Path:
+    (tmp_path / "file").write_text("not a directory")
+    return tmp_path / "file" / "logs"
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+@pytest.mark.parametrize("arguments, message", [
+    (lambda tmp: ["--bot-memory", "255"], "--bot-memory '255': give a whole number of MiB, at "
+                                          "least 256"),
+    (lambda tmp: ["--bot-memory", "lots"], "--bot-memory 'lots'"),
+    (lambda tmp: ["--bot-logs", str(_file_in(tmp))], "cannot write there: Not a directory"),
+], ids=["too-small", "nonsense", "unwritable-logs"])
+def test_bad_limit_and_log_options_are_one_line_errors(command, arguments, message, tmp_path):
+    bot = str(SAMPLE_BOTS / "random-python")
+    bots = [bot, bot] if command == "match" else ["--bots", f"{bot},{TEST_BOTS / 'slow'}"]
+
+    result = runner.invoke(app, [command, "--game", "oregon", *arguments(tmp_path), *bots,
+                                 "--db", str(tmp_path / "arena.db")])
+
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr
+    assert not (tmp_path / "arena.db").exists(), "nothing started, nothing stored"
+
+
+def test_the_cli_says_once_in_one_line_that_bots_run_unlimited(fresh_prlimit_lookup, monkeypatch,
+                                                                tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    bot = str(SAMPLE_BOTS / "random-python")
+
+    result = runner.invoke(app, ["match", "--game", "oregon", "--seed", "3", bot, bot])
+
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ("warning: prlimit (util-linux) is not on PATH: bots run without "
+                             "memory and file-size limits\n")
