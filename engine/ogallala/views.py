@@ -122,7 +122,24 @@ def kind_counts(kinds: list[int]) -> tuple[KindCount, ...]:
     return tuple(KindCount(KIND_NAMES[k], n) for k, n in enumerate(counts) if n)
 
 
+# Display views by content. A view shows every seat's display and a turn changes at most two of
+# them, so most are rebuilt unchanged at every decision the referee encodes or a search samples;
+# cleared when it grows past the limit, so memory stays bounded.
+_DISPLAY_VIEW_LIMIT = 50_000
+_display_views: dict[tuple, DisplayView] = {}
+
+
 def display_view(seat: int, display: Display) -> DisplayView:
+    key = (seat, display.width, *map(tuple, display.rows[: display.height]))
+    view = _display_views.get(key)
+    if view is None:
+        if len(_display_views) >= _DISPLAY_VIEW_LIMIT:
+            _display_views.clear()
+        view = _display_views[key] = _build_display_view(seat, display)
+    return view
+
+
+def _build_display_view(seat: int, display: Display) -> DisplayView:
     segments = []
     boats = 0
     score = 0
