@@ -15,6 +15,7 @@ from arena.cli import app
 from arena.limits import BotLimits, LimitsUnavailableWarning, limited_argv, prlimit_path
 from arena.manifest import load_manifest
 from arena.match import Outcome, TimeControl, play_match
+from arena.tournament.runner import _limits as tournament_limits
 from tests.arena.conftest import SAMPLE_BOTS, TEST_BOTS, sample_bot
 
 LIMIT_BOTS = Path(__file__).parent / "limit_bots"
@@ -153,6 +154,11 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
     with sqlite3.connect(db) as connection:
         (settings,), = connection.execute("SELECT settings FROM tournament").fetchall()
     assert json.loads(settings)["bot_memory_mib"] == 2048
+
+
+def test_a_tournament_stored_before_limits_existed_resumes_with_the_defaults():
+    assert tournament_limits({"players": 2, "deals": 1}) == BotLimits()
+    assert tournament_limits({"bot_memory_mib": 1024}) == BotLimits(memory_mib=1024)
 
 
 def _file_in(tmp_path: Path) -> Path:
