@@ -168,8 +168,8 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
     with open(bot.log_path, "wb") as log:
         try:
             bot.process = await trio.lowlevel.open_process(
-                limited_argv(_argv(spec.command), limits), cwd=spec.directory, env=env, stdin=subprocess.DEVNULL,
-                stdout=log, stderr=log, start_new_session=True)
+                limited_argv(_argv(spec.command), limits), cwd=spec.directory, env=env,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         except OSError as exc:
             raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
     try:

@@ -113,10 +113,13 @@ def parse_limits(bot_memory: str | None) -> BotLimits:
     if bot_memory is None:
         return BotLimits()
     try:
-        return BotLimits(memory_mib=int(bot_memory))
+        memory = int(bot_memory)
     except ValueError:
-        raise MatchSetupError(f"--bot-memory {bot_memory!r}: give a whole number of MiB, at least "
-                              f"{MIN_MEMORY_MIB}") from None
+        raise MatchSetupError(f"--bot-memory {bot_memory!r}: not a whole number of MiB") from None
+    try:
+        return BotLimits(memory_mib=memory)
+    except ValueError as exc:
+        raise MatchSetupError(f"--bot-memory: {exc}") from None
 
 
 def prepare_bot_logs(directory: Path | None) -> Path | None:

@@ -168,9 +168,9 @@ def _file_in(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("command", ["match", "tournament"])
 @pytest.mark.parametrize("arguments, message", [
-    (lambda tmp: ["--bot-memory", "255"], "--bot-memory '255': give a whole number of MiB, at "
-                                          "least 256"),
-    (lambda tmp: ["--bot-memory", "lots"], "--bot-memory 'lots'"),
+    (lambda tmp: ["--bot-memory", "255"], "--bot-memory: bot memory must be at least 256 MiB, "
+                                          "not 255"),
+    (lambda tmp: ["--bot-memory", "4G"], "--bot-memory '4G': not a whole number of MiB"),
     (lambda tmp: ["--bot-logs", str(_file_in(tmp))], "cannot write there: Not a directory"),
 ], ids=["too-small", "nonsense", "unwritable-logs"])
 def test_bad_limit_and_log_options_are_one_line_errors(command, arguments, message, tmp_path):
