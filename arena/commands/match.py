@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -14,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from arena.commands import fail
+from arena.commands import fail, warn, warn_if_guessable
 from arena.commands.database import db_option
 from arena.limits import MIN_MEMORY_MIB, BotLimits, LimitsUnavailableWarning, prlimit_path
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
@@ -143,7 +142,7 @@ def warn_unless_limits_enforced() -> None:
         warnings.simplefilter("always", LimitsUnavailableWarning)
         prlimit_path()
     for warning in caught:
-        print(f"warning: {warning.message}", file=sys.stderr)
+        warn(str(warning.message))
 
 
 class ShowDecisions(MatchObserver):
@@ -212,6 +211,8 @@ def match(
         fail(str(exc))
     if seed is None:
         seed = secrets.randbits(63)  # large, so a bot cannot search for it
+    else:
+        warn_if_guessable(seed)
     time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
     warn_unless_limits_enforced()
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 import trio
 import typer
 
-from arena.commands import fail
+from arena.commands import fail, warn_if_guessable
 from arena.commands.database import db_option, open_or_fail
 from arena.commands.leaderboard import load_boards, print_board
 from arena.commands.match import (
@@ -155,7 +155,10 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
     hashes = {name: bots.directory_hash(spec.directory) for name, spec in specs.items()}
     settings = {"players": players, "deals": deals, "concurrency": concurrency,
                 "move_time": move_time, "options": options, "bot_memory_mib": limits.memory_mib}
-    seed = secrets.randbits(63) if seed is None else seed  # large: bots cannot guess deals
+    if seed is None:
+        seed = secrets.randbits(63)  # large: bots cannot guess deals
+    else:
+        warn_if_guessable(seed)
     database = database or open_or_fail(db, create=True)
     try:
         with database.write() as session:

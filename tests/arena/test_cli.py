@@ -59,3 +59,12 @@ def test_match_plays_registered_bots_by_name(tmp_path):
     unknown = runner.invoke(app, ["match", "--game", "oregon", "--db", db, "nobody", PYTHON_BOT])
     assert unknown.exit_code != 0
     assert "unknown bot 'nobody' (registered: random-python)" in unknown.stderr
+
+
+@pytest.mark.parametrize("seed, warned", [("7", True), ("-7", True), (str(1 << 48), False)])
+def test_a_guessable_seed_is_warned_about_and_the_game_still_plays(seed, warned):
+    result = runner.invoke(app, ["match", "--game", "oregon", "--seed", seed,
+                                 PYTHON_BOT, PYTHON_BOT])
+    assert result.exit_code == 0, result.output
+    assert ("small enough for a bot to find" in result.stderr) is warned
+    assert f"seed {seed}" in result.stdout
