@@ -162,7 +162,9 @@ class _Referee:
         if seat.bot is not None and seat.bot.process is not None:
             with trio.move_on_after(_EXIT_WAIT_SECONDS):  # let a dying process be reaped
                 await seat.bot.process.wait()
-        what = f"{call} failed: {code.name}: {exc.details()}"
+        # gRPC reports a bot's exception without a message as "Exception calling application: ".
+        details = (exc.details() or "").rstrip(": ")
+        what = f"{call} failed: {code.name}: {details}" if details else f"{call} failed: {code.name}"
         await self.forfeit(seat, Outcome.CRASH, seat.bot.crash_reason(what) if seat.bot else what)
 
     # --- phases --------------------------------------------------------------------------------

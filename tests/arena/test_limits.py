@@ -191,7 +191,7 @@ def test_the_cli_says_once_in_one_line_that_bots_run_unlimited(fresh_prlimit_loo
     monkeypatch.setenv("PATH", str(tmp_path))
     bot = str(SAMPLE_BOTS / "random-python")
 
-    result = runner.invoke(app, ["match", "--game", "oregon", "--seed", "3", bot, bot])
+    result = runner.invoke(app, ["match", "--game", "oregon", bot, bot])
 
     assert result.exit_code == 0, result.output
     assert result.stderr == ("warning: prlimit (util-linux) is not on PATH: bots run without "

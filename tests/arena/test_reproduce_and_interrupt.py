@@ -49,7 +49,7 @@ def test_arena_match_command_is_deterministic_for_a_fixed_seed():
 def test_ctrl_c_stops_arena_match_and_its_bots():
     sleeper = ROOT / "tests" / "bots" / "sleeper"
     command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
-               str(SAMPLE_BOTS / "random-python"), "--move-time", "600", "--seed", "1"]
+               str(SAMPLE_BOTS / "random-python"), "--move-time", "600"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     deadline = time.monotonic() + 60
