@@ -7,7 +7,8 @@ iterate on; the arena's own `arena tournament` gives the official numbers.
 Every deal is played twice, the player under test once in seat 0 and once in the last seat, and
 the opponent policy takes every other seat. A shared first place counts half.
 Players: random, heuristic (the heuristic bot on its view), rollout (the playout policy on the
-sampled state, as the search bot uses it), search (the search bot; --iterations playouts).
+sampled state, as the search bot uses it), search (the search bot; --iterations playouts, at
+most --budget seconds per decision as in the bot).
 ``--playout-cost GAMES`` instead times whole 2-player games played by the rollout policy and by
 random picks for every seat (engine work included): what the search bot pays per playout.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import random
 import statistics
 import sys
@@ -27,22 +29,24 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE / "heuristic-python"), str(HERE / "search-python")]
 
 import search  # noqa: E402
+from settings import search_settings  # noqa: E402
 from engine import get_game  # noqa: E402
 from engine.core import GameState  # noqa: E402
 
 Policy = Callable[[GameState, random.Random], int]
 
 
-def policies(game_name: str, iterations: int) -> dict[str, Policy]:
+def policies(game_name: str, iterations: int, budget_s: float) -> dict[str, Policy]:
     game = get_game(game_name)
     strategy = importlib.import_module(f"heuristics.{game_name}")
+    settings = search_settings(game_name)
 
     def heuristic(state: GameState, rng: random.Random) -> int:
         return strategy.choose(state.view(state.current_seat), state.legal_actions(), rng)
 
     def searching(state: GameState, rng: random.Random) -> int:
         return search.choose(game, state.view(state.current_seat), rng, iterations=iterations,
-                             budget_s=60.0, prior=strategy.choose, rollout=strategy.rollout)
+                             budget_s=budget_s, **settings)
 
     return {
         "random": lambda state, rng: rng.randrange(len(state.legal_actions())),
@@ -94,10 +98,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--first-seed", type=int, default=1)
-    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--iterations", type=int, default=400)
+    parser.add_argument("--budget", type=float, default=0.5,
+                        help="the search's cap in seconds per decision (the bot's default)")
     parser.add_argument("--playout-cost", type=int, metavar="GAMES", default=0)
     args = parser.parse_args()
-    table = policies(args.game, args.iterations)
+    table = policies(args.game, args.iterations, args.budget)
     if args.playout_cost:
         strategy = importlib.import_module(f"heuristics.{args.game}")
         costs = {name: playout_cost(args.game, policy, args.playout_cost)
@@ -114,9 +120,10 @@ def main() -> None:
         for seat in (0, args.players - 1):
             shares.append(play(args.game, args.players, seed, seat, table[args.player],
                                table[args.opponent], clock))
+    half_width = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares))
     print(f"{args.game} {args.player} vs {args.opponent} players={args.players} "
           f"games={len(shares)} win_share={statistics.mean(shares):.3f} "
-          f"ms_per_decision={1000 * statistics.mean(clock):.1f}")
+          f"(95% interval +-{half_width:.3f}) ms_per_decision={1000 * statistics.mean(clock):.1f}")
 
 
 if __name__ == "__main__":

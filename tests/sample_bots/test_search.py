@@ -1,13 +1,13 @@
 """The search bot's algorithm (sample_bots/search-python/search.py), in-process."""
 
 import dataclasses
-import importlib
 import random
 from typing import Any
 
 import pytest
 
 import search
+from settings import search_settings
 from engine import game_names, get_game
 from engine.core import Game, GameState, Result
 from tests.engine.harness import random_decision_points
@@ -18,7 +18,7 @@ def test_choice_depends_only_on_the_view_and_the_seed(name):
     """Resampling everything the seat cannot see leaves its view, and so its choice, unchanged:
     the search reads the hidden state only through its own samples."""
     game = get_game(name)
-    strategy = importlib.import_module(f"heuristics.{name}")
+    settings = search_settings(name)
     checked = 0
     for state in random_decision_points(game, 2, seed=21, every=9):
         if state.is_over or len(state.legal_actions()) == 1:
@@ -27,8 +27,8 @@ def test_choice_depends_only_on_the_view_and_the_seed(name):
         view = state.view(seat)
         resampled_view = game.sample_state(view, random.Random(checked)).view(seat)
         assert repr(resampled_view) == repr(view)
-        picks = [search.choose(game, v, random.Random(5), iterations=8, budget_s=30.0,
-                               prior=strategy.choose, rollout=strategy.rollout)
+        picks = [search.choose(game, v, random.Random(5), iterations=48, budget_s=30.0,
+                               **settings)
                  for v in (view, resampled_view)]
         assert picks[0] == picks[1]
         assert 0 <= picks[0] < len(state.legal_actions())
@@ -103,6 +103,81 @@ def test_the_prior_stands_when_no_candidate_beats_it():
                          prior=lambda view, actions, rng: 4,
                          rollout=lambda state, rng: 0)  # candidates: 4 and a worse 0
     assert pick == 4
+
+
+class NoisyPickState(PickState):
+    """Seat 0's pick k is worth ``WORTH[k]`` plus noise that differs between picks on the same
+    sample, so common random numbers cannot cancel it."""
+
+    WORTH = (0.0, 0.0, 1.0)
+
+    def __init__(self, luck: int = 0) -> None:
+        super().__init__()
+        self.luck = luck
+
+    def legal_actions(self) -> list[int]:
+        return list(range(len(self.WORTH)))
+
+    def worth(self) -> float:
+        noise = random.Random(self.luck * 10 + self.pick).gauss(0.0, 1.0)
+        return self.WORTH[self.pick] + noise
+
+    def clone(self) -> "NoisyPickState":
+        copy = NoisyPickState(self.luck)
+        copy.pick = self.pick
+        return copy
+
+
+class NoisyPickGame(PickGame):
+    def sample_state(self, view: PickView, rng: random.Random) -> NoisyPickState:
+        return NoisyPickState(rng.randrange(10**9))
+
+
+NOISY_PLAYOUT = search.Playout(lambda state, rng: 0,
+                               evaluate=lambda state, seat: state.worth())
+
+
+def noisy_pick(prior_pick: int, other: int, seed: int, z: float = 2.0) -> int:
+    """The search's choice between the prior's pick and one ``other`` candidate."""
+    return search.choose(NoisyPickGame(), PickView(0), random.Random(seed), iterations=300,
+                         budget_s=30.0, prior=lambda view, actions, rng: prior_pick,
+                         ranking=lambda view, actions, rng, k: [other], playout=NOISY_PLAYOUT,
+                         width=2, z=z)
+
+
+def test_the_prior_stands_against_an_alternative_that_is_better_only_by_noise():
+    """Picks 0 and 1 are worth the same, so the sample means favour the alternative on about half
+    of the seeds (a plain best-mean rule would switch that often); the significance test lets
+    chance overrule the prior on a few percent of them at most."""
+    overruled = sum(noisy_pick(0, 1, seed) == 1 for seed in range(40))
+    overruled += sum(noisy_pick(1, 0, seed) == 0 for seed in range(40))
+    assert overruled <= 3
+
+
+def test_a_clearly_better_alternative_replaces_the_prior():
+    assert [noisy_pick(0, 2, seed) for seed in range(40)] == [2] * 40
+
+
+def test_a_cut_off_playout_stops_when_the_seat_starts_its_next_turn():
+    """Seats alternate one decision each; with ``turns=1`` the playout evaluates the position
+    when the searching seat is about to move again, after each opponent has moved once."""
+
+    class Alternating:
+        def __init__(self) -> None:
+            self.moves: list[int] = []
+
+        current_seat = property(lambda self: len(self.moves) % 3)
+        is_over = property(lambda self: len(self.moves) >= 30)
+
+        def apply_index(self, index: int) -> None:
+            self.moves.append(self.current_seat)
+
+    for turns, moves in ((1, [0, 1, 2]), (2, [0, 1, 2, 0, 1, 2])):
+        played = Alternating()
+        played.apply_index(0)  # the searching seat 0 has played its candidate
+        search.Playout(lambda s, rng: 0, evaluate=lambda s, seat: 0.0,
+                       turns=turns).value(played, 0, random.Random(0))
+        assert played.moves == moves
 
 
 def test_utility_ranks_wins_above_losses_and_grades_margins():

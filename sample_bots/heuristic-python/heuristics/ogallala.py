@@ -39,6 +39,7 @@ from engine.ogallala.cards import (
 from engine.ogallala.display import Display
 from engine.ogallala.placement import placements
 from engine.ogallala.scoring import boat_points, display_score
+from engine.ogallala.state import OgallalaState
 from engine.ogallala.views import Decision, KindCount, OgallalaView
 from heuristics.ogallala_rollout import promising, rollout
 from heuristics.ogallala_value import (
@@ -49,9 +50,10 @@ from heuristics.ogallala_value import (
     row_values,
 )
 
-__all__ = ["choose", "rollout"]
+__all__ = ["choose", "policy", "position_value", "ranking", "rollout"]
 
 WIN = 1000.0  # an option that wins (or loses) the game outright
+END_BONUS = 20.0  # the search's static evaluation: what winning an ended game adds to its margin
 # Below this expected loss to the crazy axe a draw from an original stack is taken without
 # weighing what the card could bring.
 NEGLIGIBLE_RISK = 0.2
@@ -166,14 +168,47 @@ class Table:
 
 
 def choose(view: OgallalaView, actions: Sequence[Action], rng: random.Random) -> int:
-    """Index of the chosen action among ``actions`` (the legal actions of ``view``'s decision).
-    Deterministic: ``rng`` is part of the strategy interface but not needed here."""
+    """Index of the chosen action among ``actions`` (the legal actions of ``view``'s decision):
+    the first of the highest value. Deterministic: ``rng`` is part of the strategy interface but
+    not needed here."""
+    values = option_values(view, actions)
+    return values.index(max(values))
+
+
+def ranking(view: OgallalaView, actions: Sequence[Action], rng: random.Random, k: int) -> list[int]:
+    """The ``k`` options valued most, best first (the search bot's candidates)."""
+    values = option_values(view, actions)
+    return sorted(range(len(actions)), key=lambda i: -values[i])[:k]
+
+
+def policy(state: OgallalaState, rng: random.Random) -> int:
+    """The heuristic bot's pick for the active seat of a full state (from that seat's view)."""
+    return choose(state.view(state.current_seat), state.legal_actions(), rng)
+
+
+def position_value(state: OgallalaState, seat: int) -> float:
+    """The search bot's static evaluation: the seat's display value minus the best opponent's
+    (``display_value``: complete boats plus the likely worth of unfinished ones); once the game is
+    over, the score margin plus ``END_BONUS`` for a win (minus for a loss)."""
+    if state.is_over:
+        scores = [display_score(display) for display in state.displays]
+        mine = scores.pop(seat)
+        best_other = max(scores)
+        return mine - best_other + END_BONUS * ((mine > best_other) - (mine < best_other))
+    values = [display_value(display) for display in state.displays]
+    mine = values.pop(seat)
+    return mine - max(values)
+
+
+def option_values(view: OgallalaView, actions: Sequence[Action]) -> list[float]:
+    """The heuristic's value of every option of ``view``'s decision."""
     table = Table(view)
     decision = view.decision
     if decision is Decision.CHOOSE_STACK:
-        return _choose_stack(view, table, actions)
+        return _stack_values(view, table, actions)
     if decision is Decision.DECLARE_END:
-        return _best(actions, lambda a: a.declare == table.leads_after(table.scores[view.seat], None))
+        leads = table.leads_after(table.scores[view.seat], None)
+        return _values(actions, lambda a: float(a.declare == leads))
     kind = KIND_INDEX[view.card]
     if decision in (Decision.PLACE_CARD, Decision.PLACE_STOLEN, Decision.PLACE_CAPTURED):
         goes_on = decision is Decision.PLACE_CARD and not view.duplicate and kind not in (LASSO, ARCHER)
@@ -185,33 +220,33 @@ def choose(view: OgallalaView, actions: Sequence[Action], rng: random.Random) ->
             value, completes = table.placement_value(kind, action, attacks)
             return value + DRAW_GAIN if goes_on and not completes else value
 
-        return _best(actions, placing)
+        return _values(actions, placing)
     if decision is Decision.LASSO_TARGET:
 
         def stealing(target: Target) -> float:
             loss, (stolen,) = table.loss(target.seat, [(target.row, target.col)])
             return loss * table.weights[target.seat] + table.best_placement_gain(stolen)
 
-        return _best(actions, stealing)
+        return _values(actions, stealing)
     if decision is Decision.ARCHER_TARGET:
-        return _best(
+        return _values(
             actions,
             lambda t: table.loss(t.seat, [(t.row, t.col)])[0] * table.weights[t.seat],
         )
     if decision is Decision.ATTACK:
         worth = {attack: value for attack, _, value in table.attack_targets()}
-        return _best(actions, lambda action: worth.get(action, 0.0))
+        return _values(actions, lambda action: worth.get(action, 0.0))
     if decision is Decision.AXE_BOAT:
 
         def sinking(action: SinkBoat) -> float:
             row, first, last = table.own.segment_at(action.row, action.col)
             return -table.loss(table.seat, [(row, col) for col in range(first, last + 1)])[0]
 
-        return _best(actions, sinking)
+        return _values(actions, sinking)
     raise ValueError(f"ogallala heuristic: unknown decision {decision}")
 
 
-def _choose_stack(view: OgallalaView, table: Table, actions: Sequence[Action]) -> int:
+def _stack_values(view: OgallalaView, table: Table, actions: Sequence[Action]) -> list[float]:
     """Draw from the stack whose top card is worth most on average (a refilled stack's contents
     are known; the original stacks share the unseen cards), net of the risk that it is the crazy
     axe and sinks the cheapest own boat; stop when no draw is worth that risk."""
@@ -222,7 +257,8 @@ def _choose_stack(view: OgallalaView, table: Table, actions: Sequence[Action]) -
     unseen = _counts(view.unseen)
     refilled = {stack.index: _counts(stack.contents) for stack in view.stacks if stack.refilled}
     if not refilled and _axe_odds(unseen) * at_stake < NEGLIGIBLE_RISK:
-        return 0  # every stack is alike and safe enough: draw, without weighing each card
+        # every stack is alike and safe enough: draw, without weighing each card
+        return [1.0] + [0.0] * (len(actions) - 1)
 
     def drawing(action: Action) -> float:
         if type(action) is Stop:
@@ -233,7 +269,7 @@ def _choose_stack(view: OgallalaView, table: Table, actions: Sequence[Action]) -
                     if k != CRAZY_AXE)
         return worth / total - _axe_odds(pool) * at_stake
 
-    return _best(actions, drawing)
+    return _values(actions, drawing)
 
 
 def _counts(entries: Sequence[KindCount]) -> dict[int, int]:
@@ -245,11 +281,5 @@ def _axe_odds(pool: dict[int, int]) -> float:
     return pool.get(CRAZY_AXE, 0) / total if total else 0.0
 
 
-def _best(actions: Sequence[Action], value: Callable[[Any], float]) -> int:
-    """Index of the first action with the highest ``value``."""
-    best_index, best_value = 0, float("-inf")
-    for index, action in enumerate(actions):
-        v = value(action)
-        if v > best_value:
-            best_index, best_value = index, v
-    return best_index
+def _values(actions: Sequence[Action], value: Callable[[Any], float]) -> list[float]:
+    return [value(action) for action in actions]

@@ -17,8 +17,9 @@ from engine.oregon.enums import DecisionKind, Deck
 from engine.oregon.state import OregonState
 from engine.oregon.views import OregonView
 from heuristics.oregon_plays import (
-    EXTRA_PLAY_THRESHOLD, SITE_VALUE, best_play, best_play_value, greedy_play,
+    EXTRA_PLAY_THRESHOLD, SITE_VALUE, best_play, best_play_value, evaluate_plays, greedy_play,
 )
+from heuristics.oregon_scoring import EXTRA_TURN_VALUE, JOKER_VALUE
 
 _S = data.NUM_SYMBOLS
 _NO, _YES = 0, 1  # USE_EXTRA_TURN options: False, True
@@ -27,17 +28,49 @@ REACH_WEIGHT = (0.2, 0.5, 1.0)
 
 
 def choose(view: OregonView, actions: Sequence, rng: random.Random) -> int:
-    state = GAME.sample_state(view, rng)
-    kind = view.decision
+    return policy(GAME.sample_state(view, rng), rng)
+
+
+def policy(state: OregonState, rng: random.Random) -> int:
+    """The heuristic bot's pick for the active seat of a full state (it reads only that seat's
+    own hand and the public parts): the search bot's playout policy as well."""
+    kind = state.phase
     if kind is DecisionKind.PLAY:
         return best_play(state, rng)
     if kind is DecisionKind.USE_EXTRA_TURN:
         return _YES if _extra_play_pays(state) else _NO
     if kind is DecisionKind.DRAW:
-        return _deck_index(actions, preferred_deck(state))
+        return _deck_index(state.legal_actions(), preferred_deck(state))
     if kind is DecisionKind.DISCARD_WHEN_STUCK:
-        return discard_index(state, actions)
-    return start_tile_index(state, actions)
+        return discard_index(state, state.legal_actions())
+    return start_tile_index(state, state.legal_actions())
+
+
+def ranking(view: OregonView, actions: Sequence, rng: random.Random, k: int) -> list[int]:
+    """The ``k`` options the heuristic values most, best first (the search bot's candidates)."""
+    state = GAME.sample_state(view, rng)
+    kind = view.decision
+    if kind is DecisionKind.PLAY:
+        scored = sorted(evaluate_plays(state), key=lambda pair: (-pair[0], rng.random()))
+        return [index for _, index in scored[:k]]
+    if kind is DecisionKind.DISCARD_WHEN_STUCK:
+        values = [-discard_cost(state, action) for action in actions]
+    elif kind is DecisionKind.PLACE_START_TILE:
+        values = start_tile_values(state, actions)
+    else:  # DRAW and USE_EXTRA_TURN have at most 3 options: the search weighs them all
+        values = [0.0] * len(actions)
+    return sorted(range(len(actions)), key=lambda i: -values[i])[:k]
+
+
+def position_value(state: OregonState, seat: int) -> float:
+    """The search bot's static evaluation: the seat's points (coal and gold included) and active
+    tokens, minus the best opponent's. Tokens are worth nothing once the game is over."""
+    tokens = 0.0 if state.is_over else 1.0
+    worth = [state.final_total(s) + tokens * (JOKER_VALUE * state.joker[s]
+                                             + EXTRA_TURN_VALUE * state.extra[s])
+             for s in range(state.num_players)]
+    mine = worth.pop(seat)
+    return mine - max(worth)
 
 
 def rollout(state: OregonState, rng: random.Random) -> int:
@@ -81,6 +114,10 @@ def _deck_index(actions: Sequence[Draw], deck: Deck) -> int:
 
 def discard_index(state: OregonState, actions: Sequence[DiscardWhenStuck]) -> int:
     """Throw away dead building cards first, then spare copies of a landscape symbol."""
+    return min(range(len(actions)), key=lambda i: discard_cost(state, actions[i]))
+
+
+def discard_cost(state: OregonState, action: DiscardWhenStuck) -> float:
     hand = state.hands[state.active]
 
     def keep_value(card: int) -> float:
@@ -88,12 +125,16 @@ def discard_index(state: OregonState, actions: Sequence[DiscardWhenStuck]) -> in
             return 2.0 if state.stacks[card - _S] else -10.0
         return 0.5 if hand[card] >= 2 else 1.0
 
-    return min(range(len(actions)),
-               key=lambda i: sum(keep_value(c - 1) for c in actions[i].cards))
+    return sum(keep_value(c - 1) for c in action.cards)
 
 
 def start_tile_index(state: OregonState, actions: Sequence[PlaceStartTile]) -> int:
     """The space whose free neighbours our hand can fill with farmers soonest."""
+    values = start_tile_values(state, actions)
+    return max(range(len(actions)), key=values.__getitem__)
+
+
+def start_tile_values(state: OregonState, actions: Sequence[PlaceStartTile]) -> list[float]:
     a = state.active
     per_farmer = SITE_VALUE[state.start_tile[a]]
     by_pair = farmer_reach(state.hands[a], joker=False)
@@ -108,7 +149,7 @@ def start_tile_index(state: OregonState, actions: Sequence[PlaceStartTile]) -> i
         return per_farmer * (REACH_WEIGHT[2] * pair + REACH_WEIGHT[1] * joker
                              + REACH_WEIGHT[0] * rest)
 
-    return max(range(len(actions)), key=lambda i: value(actions[i]))
+    return [value(action) for action in actions]
 
 
 def farmer_reach(hand: list[int], joker: bool) -> int:
