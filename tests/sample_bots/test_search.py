@@ -1,6 +1,7 @@
 """The search bot's algorithm (sample_bots/search-python/search.py), in-process."""
 
 import dataclasses
+import importlib
 import random
 from typing import Any
 
@@ -185,3 +186,21 @@ def test_utility_ranks_wins_above_losses_and_grades_margins():
     win_small = search.utility(Result((51.0, 50.0), (1, 2)), 0)
     loss = search.utility(Result((49.0, 50.0), (2, 1)), 0)
     assert win_big > win_small > 0.5 > loss
+
+
+@pytest.mark.parametrize("name", ["oregon", "ogallala"])
+def test_ranking_and_position_value_of_the_cut_off_games(name):
+    """The ranking proposes distinct legal options; in 2-player games the static evaluation is
+    zero-sum (each seat's worth is its lead over the other)."""
+    strategy = importlib.import_module(f"heuristics.{name}")
+    checked = 0
+    for state in random_decision_points(get_game(name), 2, seed=4, every=5):
+        assert strategy.position_value(state, 0) == -strategy.position_value(state, 1)
+        if state.is_over:
+            continue
+        actions = state.legal_actions()
+        ranked = strategy.ranking(state.view(state.current_seat), actions, random.Random(0), 4)
+        assert len(ranked) == min(4, len(actions)) == len(set(ranked))
+        assert all(0 <= index < len(actions) for index in ranked)
+        checked += 1
+    assert checked >= 5

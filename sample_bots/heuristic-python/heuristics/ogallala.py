@@ -6,7 +6,8 @@ damage done to opponents. On top of that the bot knows the end of the game: comp
 (or later) boat while ahead wins at once, because it then declares the end; a fifth boat ends the
 game even when behind, so it avoids that. It keeps drawing unless the crazy axe is likely enough
 to cost more than a draw brings. ``rollout`` is the cheap version for the search bot's playouts
-(``ogallala_rollout``).
+(``ogallala_rollout``); ``ranking`` and ``position_value`` give the search bot its candidates and
+the static evaluation where its playouts stop.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from heuristics.ogallala_value import (
     row_values,
 )
 
-__all__ = ["choose", "policy", "position_value", "ranking", "rollout"]
+__all__ = ["choose", "position_value", "ranking", "rollout"]
 
 WIN = 1000.0  # an option that wins (or loses) the game outright
 END_BONUS = 20.0  # the search's static evaluation: what winning an ended game adds to its margin
@@ -179,11 +180,6 @@ def ranking(view: OgallalaView, actions: Sequence[Action], rng: random.Random, k
     """The ``k`` options valued most, best first (the search bot's candidates)."""
     values = option_values(view, actions)
     return sorted(range(len(actions)), key=lambda i: -values[i])[:k]
-
-
-def policy(state: OgallalaState, rng: random.Random) -> int:
-    """The heuristic bot's pick for the active seat of a full state (from that seat's view)."""
-    return choose(state.view(state.current_seat), state.legal_actions(), rng)
 
 
 def position_value(state: OgallalaState, seat: int) -> float:

@@ -3,7 +3,8 @@
 ``choose`` rebuilds a full state from the seat's view with the engine's sampler (hidden cards and
 tiles are drawn at random and never read: only the board, tokens, stacks and the seat's own hand
 and tiles are used) and ranks the options with ``oregon_plays.best_play``. ``rollout`` is the
-cheap greedy version for the search bot's playouts.
+cheap greedy version for the search bot's playouts; ``ranking`` and ``position_value`` give the
+search bot its candidates and the static evaluation where its playouts stop.
 """
 
 from __future__ import annotations
@@ -28,22 +29,17 @@ REACH_WEIGHT = (0.2, 0.5, 1.0)
 
 
 def choose(view: OregonView, actions: Sequence, rng: random.Random) -> int:
-    return policy(GAME.sample_state(view, rng), rng)
-
-
-def policy(state: OregonState, rng: random.Random) -> int:
-    """The heuristic bot's pick for the active seat of a full state (it reads only that seat's
-    own hand and the public parts): the search bot's playout policy as well."""
-    kind = state.phase
+    state = GAME.sample_state(view, rng)
+    kind = view.decision
     if kind is DecisionKind.PLAY:
         return best_play(state, rng)
     if kind is DecisionKind.USE_EXTRA_TURN:
         return _YES if _extra_play_pays(state) else _NO
     if kind is DecisionKind.DRAW:
-        return _deck_index(state.legal_actions(), preferred_deck(state))
+        return _deck_index(actions, preferred_deck(state))
     if kind is DecisionKind.DISCARD_WHEN_STUCK:
-        return discard_index(state, state.legal_actions())
-    return start_tile_index(state, state.legal_actions())
+        return discard_index(state, actions)
+    return start_tile_index(state, actions)
 
 
 def ranking(view: OregonView, actions: Sequence, rng: random.Random, k: int) -> list[int]:
