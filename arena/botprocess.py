@@ -9,10 +9,12 @@ stopping it also stops whatever it started, under the resource limits of ``arena
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -77,6 +79,20 @@ _LOG_TAIL_BYTES = 4096
 def _argv(command: tuple[str, ...]) -> list[str]:
     # "python" in a manifest means the arena's own interpreter (it has the SDK and the engines).
     return [sys.executable if command[0] == "python" else command[0], *command[1:]]
+
+
+@functools.cache
+def _setpriv() -> str | None:
+    return shutil.which("setpriv")
+
+
+def _tied_to_arena(argv: list[str]) -> list[str]:
+    """``argv`` run so that the kernel kills the bot when the arena process dies, however it dies
+    (SIGKILL, SIGTERM, a crash): a bot lives in its own session, so nothing else would stop it.
+    util-linux ``setpriv`` sets the parent-death signal and execs the bot (the same process).
+    Without ``setpriv`` only an orderly exit of the arena (including Ctrl-C) stops its bots."""
+    setpriv = _setpriv()
+    return argv if setpriv is None else [setpriv, "--pdeathsig", "KILL", "--", *argv]
 
 
 @dataclass
@@ -168,8 +184,8 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
     with open(bot.log_path, "wb") as log:
         try:
             bot.process = await trio.lowlevel.open_process(
-                limited_argv(_argv(spec.command), limits), cwd=spec.directory, env=env,
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+                _tied_to_arena(limited_argv(_argv(spec.command), limits)), cwd=spec.directory,
+                env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         except OSError as exc:
             raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
     try:

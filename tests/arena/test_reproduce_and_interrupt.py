@@ -60,3 +60,23 @@ def test_ctrl_c_stops_arena_match_and_its_bots():
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130
     assert stderr == "error: interrupted; the game was abandoned and its bots stopped\n"
+
+
+def test_bots_die_with_the_arena_even_when_it_is_killed():
+    """SIGKILL leaves the arena no chance to stop its bots: the kernel does (parent-death
+    signal), so no bot outlives a killed tournament or match."""
+    sleeper = ROOT / "tests" / "bots" / "sleeper"
+    command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
+               str(SAMPLE_BOTS / "random-python"), "--move-time", "600"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(bot_processes()) < 3 and time.monotonic() < deadline:  # the arena and two bots
+        time.sleep(0.1)
+    assert len(bot_processes()) == 3, bot_processes()
+    process.kill()
+    process.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while bot_processes() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert bot_processes() == []
