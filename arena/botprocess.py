@@ -4,17 +4,16 @@ The arena passes the bot three environment variables (README, "Write a bot"):
 ``ARENA_BOT_ADDRESS`` (where to listen), ``ARENA_BOT_TOKEN`` (a secret sent with every call) and
 ``ARENA_BOT_SEED`` (for the bot's own randomness; derived from the game seed by a hash, so the bot
 cannot learn the game seed from it). Each bot runs in its own session (process group) so that
-stopping it also stops whatever it started, under the resource limits of ``arena.limits``.
+stopping it also stops whatever it started, under the resource limits of ``arena.limits``, and
+tied to the arena (``arena.child``): it dies when the arena dies.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import re
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -28,6 +27,7 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
+from arena.child import ChildProcess, start_tied
 from arena.client import BotClient
 from arena.limits import BotLimits, limited_argv, prlimit_path
 from arena.manifest import BotSpec
@@ -81,20 +81,6 @@ def _argv(command: tuple[str, ...]) -> list[str]:
     return [sys.executable if command[0] == "python" else command[0], *command[1:]]
 
 
-@functools.cache
-def _setpriv() -> str | None:
-    return shutil.which("setpriv")
-
-
-def _tied_to_arena(argv: list[str]) -> list[str]:
-    """``argv`` run so that the kernel kills the bot when the arena process dies, however it dies
-    (SIGKILL, SIGTERM, a crash): a bot lives in its own session, so nothing else would stop it.
-    util-linux ``setpriv`` sets the parent-death signal and execs the bot (the same process).
-    Without ``setpriv`` only an orderly exit of the arena (including Ctrl-C) stops its bots."""
-    setpriv = _setpriv()
-    return argv if setpriv is None else [setpriv, "--pdeathsig", "KILL", "--", *argv]
-
-
 @dataclass
 class RunningBot:
     """A bot that can be called: a local process we own, or a remote address."""
@@ -102,7 +88,7 @@ class RunningBot:
     spec: BotSpec
     address: str
     token: str
-    process: trio.Process | None = None
+    process: ChildProcess | None = None
     log_path: Path | None = None
     log_kept: bool = False  # the log outlives the match (``--bot-logs``)
     limits: BotLimits | None = None  # as enforced; None if the bot runs without limits
@@ -183,9 +169,9 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
            "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name))}
     with open(bot.log_path, "wb") as log:
         try:
-            bot.process = await trio.lowlevel.open_process(
-                _tied_to_arena(limited_argv(_argv(spec.command), limits)), cwd=spec.directory,
-                env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+            bot.process = start_tied(
+                limited_argv(_argv(spec.command), limits), cwd=spec.directory, env=env,
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         except OSError as exc:
             raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
     try:
@@ -195,7 +181,7 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
             await stop_process_group(bot.process)
 
 
-async def stop_process_group(process: trio.Process) -> None:
+async def stop_process_group(process: ChildProcess) -> None:
     """Kill the process and everything in its group, then reap it."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
