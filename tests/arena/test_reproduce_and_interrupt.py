@@ -1,11 +1,14 @@
 """The same seed with the same seeded bots gives the same game, through play_match and through
-the ``arena match`` command; Ctrl-C stops the command and its bots."""
+the ``arena match`` command; Ctrl-C or SIGTERM stops the command and its bots, and even a killed
+arena leaves no bot behind."""
 
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from arena.match import play_match
 from tests.arena.conftest import ROOT, SAMPLE_BOTS, bot_processes, sample_bot
@@ -46,7 +49,8 @@ def test_arena_match_command_is_deterministic_for_a_fixed_seed():
     assert result_rows(runs[0].stdout) == result_rows(runs[1].stdout)
 
 
-def test_ctrl_c_stops_arena_match_and_its_bots():
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_stops_arena_match_and_its_bots(stop):
     sleeper = ROOT / "tests" / "bots" / "sleeper"
     command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
                str(SAMPLE_BOTS / "random-python"), "--move-time", "600"]
@@ -56,7 +60,7 @@ def test_ctrl_c_stops_arena_match_and_its_bots():
     while len(bot_processes()) < 3 and time.monotonic() < deadline:  # the arena and two bots
         time.sleep(0.1)
     time.sleep(1.0)  # let the game reach the sleeper's hanging decision
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130
     assert stderr == "error: interrupted; the game was abandoned and its bots stopped\n"
