@@ -116,16 +116,11 @@ class RunningBot:
             return 0, []
         return size, [line for line in text.splitlines() if re.search(r"\w", line)]
 
-    def last_log_line(self) -> str:
-        """The last line the bot wrote to stdout/stderr, to explain a crash."""
-        _, lines = self._log_tail()
-        return lines[-1].strip()[:200] if lines else ""
-
-    def limit_hit(self) -> str:
-        """Which resource limit the bot's end and its log point to, or ""."""
+    def limit_hit(self, size: int, lines: list[str]) -> str:
+        """Which resource limit the bot's end and its log (``size`` bytes, ending in ``lines``)
+        point to, or ""."""
         if self.limits is None:
             return ""
-        size, lines = self._log_tail()
         if self.exit_description() == "killed by SIGXFSZ" or size >= self.limits.file_mib << 20:
             return f"its output reached the {self.limits.file_mib} MiB file-size limit"
         if any(_OUT_OF_MEMORY.search(line) for line in lines[-_OUT_OF_MEMORY_LINES:]):
@@ -138,13 +133,19 @@ class RunningBot:
         parts = [what]
         if exit_text := self.exit_description():
             parts.append(f"process {exit_text}")
-        if line := self.last_log_line():
+        size, lines = self._log_tail()  # read once: the log can be as large as the file limit
+        if line := _last_line(lines):
             parts.append(f"last output: {line}")
-        if limit := self.limit_hit():
+        if limit := self.limit_hit(size, lines):
             parts.append(limit)
         if self.log_kept:
             parts.append(f"log: {self.log_path}")
         return "; ".join(parts)
+
+
+def _last_line(lines: list[str]) -> str:
+    """The last line the bot wrote to stdout/stderr, shortened, to explain a crash."""
+    return lines[-1].strip()[:200] if lines else ""
 
 
 @asynccontextmanager

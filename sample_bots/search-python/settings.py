@@ -4,6 +4,7 @@ candidates, and how a candidate is played out."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any
 
@@ -17,8 +18,9 @@ from search import Playout
 CUT_OFF_TURNS = {"oregon": 8, "ogallala": 6}
 
 
+@functools.cache  # the bot asks at every decision; the answer never changes
 def search_settings(game_name: str) -> dict[str, Any]:
-    """Keyword arguments of ``search.choose`` for ``game_name``."""
+    """Keyword arguments of ``search.choose`` for ``game_name`` (do not modify the result)."""
     strategy = importlib.import_module(f"heuristics.{game_name}")
     turns = CUT_OFF_TURNS.get(game_name)
     playout = (Playout(strategy.rollout, strategy.position_value, turns) if turns
