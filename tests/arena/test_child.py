@@ -1,6 +1,7 @@
 """Bot processes are tied to the arena: the kernel kills them when the thread that started them
 ends, so they are started from trio's own thread and never from one of its worker threads."""
 
+import os
 import signal
 import threading
 import time
@@ -19,7 +20,7 @@ async def test_wait_returns_the_exit_code_and_can_be_cancelled():
     with trio.move_on_after(0.1):
         await sleeper.wait()
     assert sleeper.poll() is None
-    sleeper._popen.kill()
+    os.kill(sleeper.pid, signal.SIGKILL)
     assert await sleeper.wait() == -signal.SIGKILL
     assert sleeper.returncode == -signal.SIGKILL
 
