@@ -31,8 +31,8 @@ _CHANNEL_OPTIONS = (
     ("grpc.max_receive_message_length", 16 * 1024 * 1024),
 )
 _STOP = None
-# Decide's full method name, for calls that send an already serialized request.
-DECIDE_METHOD = "/arena.bot.v1.Bot/Decide"
+# Decide's method path, for calls that send an already serialized request (from bot.proto).
+DECIDE_METHOD = f"/{bot_pb2.DESCRIPTOR.services_by_name['Bot'].full_name}/Decide"
 
 
 class _Call:
