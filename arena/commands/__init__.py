@@ -1,4 +1,5 @@
-"""One module per CLI command; each exposes ``register(app: typer.Typer) -> None``."""
+"""One module per CLI command; each exposes ``register(app: typer.Typer) -> None``. Helpers the
+commands share: ``database`` (--db), ``match_setup`` (game, options, bot limits and logs)."""
 
 from __future__ import annotations
 

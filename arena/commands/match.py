@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import tempfile
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +11,17 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from arena.commands import fail, warn, warn_if_guessable
+from arena.commands import fail, warn_if_guessable
 from arena.commands.database import db_option
-from arena.limits import MIN_MEMORY_MIB, BotLimits, LimitsUnavailableWarning, prlimit_path
+from arena.commands.match_setup import (
+    bot_logs_option,
+    bot_memory_option,
+    load_game,
+    parse_limits,
+    parse_options,
+    prepare_bot_logs,
+    warn_unless_limits_enforced,
+)
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
 from arena.match import (
     MatchObserver,
@@ -27,18 +33,10 @@ from arena.match import (
 )
 from arena.storage.bots import UnknownBotError, latest_version, to_spec
 from arena.storage.database import StorageError, open_database
-from engine.core import EngineError, Game, GameState, OptionValue
+from engine.core import EngineError, GameState
 from engine.registry import get_game
 
 console = Console(highlight=False, markup=False)
-
-
-def load_game(name: str) -> Game:
-    """The game's engine; an engine that fails to import is reported as one line."""
-    try:
-        return get_game(name)
-    except (ImportError, AttributeError) as exc:
-        raise MatchSetupError(f"the {name} engine cannot be loaded: {exc}") from None
 
 
 def resolve_bot(text: str, game: str, db: Path) -> BotSpec:
@@ -72,77 +70,6 @@ def registered_bot(name: str, db: Path) -> BotSpec:
             database.close()
     except (StorageError, UnknownBotError) as exc:
         raise MatchSetupError(str(exc)) from None
-
-
-def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
-    """``name=value`` pairs, each value read as the type of the option's default."""
-    defaults = get_game(game).default_options
-    options: dict[str, OptionValue] = {}
-    for text in texts:
-        name, sep, raw = text.partition("=")
-        if not sep or name not in defaults:
-            known = ", ".join(defaults) or "none"
-            raise MatchSetupError(f"option {text!r}: expected NAME=VALUE with NAME one of: {known}")
-        kind = type(defaults[name])
-        try:
-            if kind is bool:
-                if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                    raise ValueError(raw)
-                options[name] = raw.lower() in ("true", "1", "yes")
-            else:
-                options[name] = kind(raw)
-        except ValueError:
-            raise MatchSetupError(f"option {name}: {raw!r} is not a {kind.__name__}") from None
-    return options
-
-
-def bot_memory_option() -> Any:
-    return typer.Option(None, "--bot-memory", metavar="MB",
-                        help=f"address-space limit of each bot process in MiB (default "
-                             f"{BotLimits().memory_mib}, at least {MIN_MEMORY_MIB})")
-
-
-def bot_logs_option() -> Any:
-    return typer.Option(None, "--bot-logs", metavar="DIR",
-                        help="keep each seat's stdout/stderr log in DIR (created if missing)")
-
-
-def parse_limits(bot_memory: str | None) -> BotLimits:
-    """The limits asked for with ``--bot-memory MB``; raises MatchSetupError (one line)."""
-    if bot_memory is None:
-        return BotLimits()
-    try:
-        memory = int(bot_memory)
-    except ValueError:
-        raise MatchSetupError(f"--bot-memory {bot_memory!r}: not a whole number of MiB") from None
-    try:
-        return BotLimits(memory_mib=memory)
-    except ValueError as exc:
-        raise MatchSetupError(f"--bot-memory: {exc}") from None
-
-
-def prepare_bot_logs(directory: Path | None) -> Path | None:
-    """Create ``--bot-logs DIR`` if missing and check a file can be written there, before any
-    game starts; raises MatchSetupError (one line)."""
-    if directory is None:
-        return None
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=directory):
-            pass
-    except OSError as exc:
-        raise MatchSetupError(f"--bot-logs {directory}: cannot write there: "
-                              f"{exc.strerror or exc}") from None
-    return directory.resolve()
-
-
-def warn_unless_limits_enforced() -> None:
-    """Say in one line on stderr that bots will run without resource limits, if so."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", LimitsUnavailableWarning)
-        prlimit_path()
-    for warning in caught:
-        warn(str(warning.message))
 
 
 class ShowDecisions(MatchObserver):

@@ -14,7 +14,7 @@ from sqlmodel import select
 
 from arena.commands import fail
 from arena.commands.database import db_option, open_or_fail
-from arena.commands.match import load_game
+from arena.commands.match_setup import load_game
 from arena.match import MatchSetupError, Outcome
 from arena.storage import bots
 from arena.storage.database import StorageError

@@ -12,10 +12,10 @@ from pathlib import Path
 import trio
 import typer
 
-from arena.commands import fail, warn_if_guessable
+from arena.commands import fail, warn, warn_if_guessable
 from arena.commands.database import db_option, open_or_fail
 from arena.commands.leaderboard import load_boards, print_board
-from arena.commands.match import (
+from arena.commands.match_setup import (
     bot_logs_option,
     bot_memory_option,
     load_game,
@@ -219,6 +219,12 @@ def tournament(
         limits = parse_limits(bot_memory)
         bot_logs = prepare_bot_logs(bot_logs)
         if resume is not None:
+            given = {"--game": game, "--bots": bot_list, "--seed": seed, "--name": name,
+                     "--option": option or None, "--bot-memory": bot_memory}
+            ignored = [flag for flag, value in given.items() if value is not None]
+            if ignored:
+                warn(f"--resume continues with the tournament's stored settings; ignored: "
+                     f"{', '.join(ignored)}")
             database, tournament_id = open_for_resume(db, resume)
         elif game is None:
             fail("give --game GAME for a new tournament, or --resume NAME")

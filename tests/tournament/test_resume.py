@@ -90,7 +90,10 @@ def test_stopped_then_killed_tournament_resumes_without_losing_or_repeating_game
         if process.poll() is None:
             process.kill()
 
-    process = start_cli("tournament", "--resume", "long", "--db", str(db))
+    # settings given with --resume are ignored, and the user is told so: the games stay the
+    # schedule of seed 21 (check_complete)
+    process = start_cli("tournament", "--resume", "long", "--seed", "5", "--db", str(db))
     out, err = process.communicate(timeout=180)
     assert process.returncode == 0, out + err
+    assert "stored settings; ignored: --seed" in err
     check_complete(db)
