@@ -18,6 +18,9 @@ a decision can afford, so the search considers at most ``width`` candidates: the
 the next best of the strategy's ranking (or, without a ranking, the playout policy's picks on a
 few samples).
 
+Options the seat cannot tell apart (an Ogallala seat's draws from two stacks that share the unseen
+cards at random) are searched once: a strategy's ``alike`` maps every option to one representative.
+
 A playout either runs to the end of the game (utility of the result) or, with a static
 ``evaluate``, stops once the searching seat has started ``turns`` more turns and values the
 position there: shorter playouts with a stronger policy, many more samples in the same time.
@@ -39,6 +42,9 @@ Prior = Callable[[Any, Sequence[Any], random.Random], int]  # (view, legal actio
 # (view, legal actions, rng, k) -> up to k option indices, best first
 Ranking = Callable[[Any, Sequence[Any], random.Random, int], list[int]]
 Evaluation = Callable[[GameState, int], float]  # a seat's worth of a position (ended or not)
+# (view, legal actions) -> for every option, the index of the option it is alike to (itself if
+# it is the first of its kind)
+Alike = Callable[[Any, Sequence[Any]], list[int]]
 
 MIN_SAMPLES = 8  # paired samples before an alternative may be dropped or chosen
 
@@ -90,13 +96,17 @@ class Playout:
 
 
 def candidates(game: Game, view: Any, actions: Sequence[Any], width: int, prior: Prior,
-               ranking: Ranking | None, rollout: Policy, rng: random.Random) -> list[int]:
-    """At most ``width`` root actions worth searching, the prior's pick first. Options neither
-    the ranking nor the playout policy would consider are never played out: with a few hundred
-    playouts, spreading them over hundreds of options only adds noise."""
-    chosen = [prior(view, actions, rng)]
-    if len(actions) <= width:
-        return chosen + [i for i in range(len(actions)) if i != chosen[0]]
+               ranking: Ranking | None, rollout: Policy, rng: random.Random,
+               alike: Alike | None = None) -> list[int]:
+    """At most ``width`` root actions worth searching, the prior's pick first, one per group of
+    ``alike`` options. Options neither the ranking nor the playout policy would consider are never
+    played out: with a few hundred playouts, spreading them over hundreds of options only adds
+    noise."""
+    first_alike = alike(view, actions) if alike else range(len(actions))
+    distinct = [i for i in range(len(actions)) if first_alike[i] == i]
+    chosen = [first_alike[prior(view, actions, rng)]]
+    if len(distinct) <= width:
+        return chosen + [i for i in distinct if i != chosen[0]]
     if ranking is not None:
         picks = ranking(view, actions, rng, width)
     else:
@@ -104,8 +114,8 @@ def candidates(game: Game, view: Any, actions: Sequence[Any], width: int, prior:
     for pick in picks:
         if len(chosen) >= width:
             break
-        if pick not in chosen:
-            chosen.append(pick)
+        if first_alike[pick] not in chosen:
+            chosen.append(first_alike[pick])
     return chosen
 
 
@@ -147,6 +157,7 @@ def choose(
     prior: Prior,
     rollout: Policy = random_rollout,
     ranking: Ranking | None = None,
+    alike: Alike | None = None,
     playout: Playout | None = None,
     width: int = 4,
     z: float = 2.0,
@@ -160,7 +171,7 @@ def choose(
     # Decisions with a single option never reach a bot (the engine applies them), so there is
     # always a choice to make.
     actions = game.sample_state(view, rng).legal_actions()
-    roots = candidates(game, view, actions, width, prior, ranking, rollout, rng)
+    roots = candidates(game, view, actions, width, prior, ranking, rollout, rng, alike)
     arms = {arm: PairedArm() for arm in range(1, len(roots))}
     playouts = 0
     while arms and playouts < iterations and time.perf_counter() < deadline:

@@ -9,7 +9,7 @@ import random
 import pytest
 from heuristics import ogallala
 
-from engine.ogallala.actions import Action, Attack, Declare, PlaceCell
+from engine.ogallala.actions import Action, Attack, Declare, Draw, PlaceCell, Stop
 from engine.ogallala.game import GAME
 from engine.ogallala.state import OgallalaState
 from engine.ogallala.views import Decision
@@ -142,3 +142,16 @@ def test_attacks_the_boat_worth_most() -> None:
     state.apply_index(state.legal_actions().index(PlaceCell(0, 4)))
     assert state.decision is Decision.ATTACK
     assert choice(state) == Attack(1, 1, 0)
+
+
+def test_draws_from_original_stacks_are_alike_and_a_refilled_stack_is_not() -> None:
+    state = GAME.new_game(2, seed=4)
+    view = state.view(state.current_seat)
+    assert view.decision is Decision.CHOOSE_STACK
+    assert ogallala.alike(view, state.legal_actions()) == [0, 0, 0]  # the turn's first draw
+
+    state.stacks[1] = state.stacks[1][:3]
+    state.refilled[1] = True  # as if it were the shuffled discard pile
+    view = state.view(state.current_seat)
+    actions = [Draw(0), Draw(1), Draw(2), Stop()]
+    assert ogallala.alike(view, actions) == [0, 1, 0, 3]

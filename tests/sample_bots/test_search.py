@@ -106,6 +106,17 @@ def test_the_prior_stands_when_no_candidate_beats_it():
     assert pick == 4
 
 
+def test_alike_options_are_searched_once_as_their_first():
+    """Picks 3 and 4 are alike to 2 (and 1 to 0): the prior's pick 4 is searched as 2, and no
+    other member of a group becomes a candidate."""
+    groups = [0, 0, 2, 2, 2]
+    roots = search.candidates(PickGame(), PickView(0), range(5), 4,
+                              prior=lambda view, actions, rng: 4, ranking=None,
+                              rollout=lambda state, rng: 0, rng=random.Random(1),
+                              alike=lambda view, actions: groups)
+    assert roots == [2, 0]
+
+
 class NoisyPickState(PickState):
     """Seat 0's pick k is worth ``WORTH[k]`` plus noise that differs between picks on the same
     sample, so common random numbers cannot cancel it."""

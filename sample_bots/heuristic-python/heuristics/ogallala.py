@@ -20,6 +20,7 @@ from engine.ogallala.actions import (
     Action,
     Attack,
     Discard,
+    Draw,
     PlaceShift,
     Side,
     SinkBoat,
@@ -51,7 +52,7 @@ from heuristics.ogallala_value import (
     row_values,
 )
 
-__all__ = ["choose", "position_value", "ranking", "rollout"]
+__all__ = ["alike", "choose", "position_value", "ranking", "rollout"]
 
 WIN = 1000.0  # an option that wins (or loses) the game outright
 END_BONUS = 20.0  # the search's static evaluation: what winning an ended game adds to its margin
@@ -180,6 +181,23 @@ def ranking(view: OgallalaView, actions: Sequence[Action], rng: random.Random, k
     """The ``k`` options valued most, best first (the search bot's candidates)."""
     values = option_values(view, actions)
     return sorted(range(len(actions)), key=lambda i: -values[i])[:k]
+
+
+def alike(view: OgallalaView, actions: Sequence[Action]) -> list[int]:
+    """For every option, the first option that is alike to it for this seat (the search bot
+    searches each group once): draws from original stacks are alike, because the unseen cards
+    split among them at random, so each top card is a uniform draw from the same pool (only when
+    each stack runs out differs). Every other option is its own group."""
+    first_original = None
+    groups = []
+    for index, action in enumerate(actions):
+        if type(action) is Draw and not view.stacks[action.stack].refilled:
+            if first_original is None:
+                first_original = index
+            groups.append(first_original)
+        else:
+            groups.append(index)
+    return groups
 
 
 def position_value(state: OgallalaState, seat: int) -> float:

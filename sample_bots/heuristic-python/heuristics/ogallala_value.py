@@ -79,8 +79,24 @@ def _attack_discount(kinds: list[int]) -> float:
     return 1.0 - ATTACK_RISK * max(0.0, 1.0 - fight / SAFE_FIGHT)
 
 
+# row_value by (row's cells..., width): playouts of one decision keep meeting the same rows, so
+# most calls are lookups (measured in a search decision: about 3x fewer evaluations).
+_ROW_VALUES: dict[tuple[int, ...], float] = {}
+_ROW_VALUES_LIMIT = 200_000  # entries (~40 MB); the cache starts afresh beyond it
+
+
 def row_value(cells: list[int], kinds_mask: int, width: int) -> float:
-    """Worth of one row of a display ``width`` columns wide."""
+    """Worth of one row of a display ``width`` columns wide (``kinds_mask``: its kinds' bits)."""
+    key = (*cells, width)
+    value = _ROW_VALUES.get(key)
+    if value is None:
+        if len(_ROW_VALUES) >= _ROW_VALUES_LIMIT:
+            _ROW_VALUES.clear()
+        value = _ROW_VALUES[key] = _row_value(cells, kinds_mask, width)
+    return value
+
+
+def _row_value(cells: list[int], kinds_mask: int, width: int) -> float:
     can_widen = width < MAX_COLS
     if not kinds_mask & BOOTY_MASK:
         booty = _no_booty
