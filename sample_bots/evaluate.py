@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE / "heuristic-python"), str(HERE / "search-python")]
 
 import search  # noqa: E402
-from settings import budget_s, search_settings  # noqa: E402
+from settings import search_settings  # noqa: E402
 from engine import get_game  # noqa: E402
 from engine.core import GameState  # noqa: E402
 
@@ -99,13 +99,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=400)
-    parser.add_argument("--budget", type=float, default=None,
-                        help="the search's cap in seconds per decision (default: the bot's for "
-                             "the game, settings.py)")
+    parser.add_argument("--budget", type=float, default=0.5,
+                        help="the search's cap in seconds per decision (the bot's default)")
     parser.add_argument("--playout-cost", type=int, metavar="GAMES", default=0)
     args = parser.parse_args()
-    table = policies(args.game, args.iterations,
-                     budget_s(args.game) if args.budget is None else args.budget)
+    table = policies(args.game, args.iterations, args.budget)
     if args.playout_cost:
         strategy = importlib.import_module(f"heuristics.{args.game}")
         costs = {name: playout_cost(args.game, policy, args.playout_cost)

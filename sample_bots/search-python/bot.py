@@ -4,7 +4,7 @@ It decodes its seat's view from the request, samples hidden information through 
 sampler, and improves on the heuristic bot's pick with playouts of the heuristic bot's playout
 policies (``heuristics/``, a link to ../heuristic-python/heuristics; per-game settings in
 settings.py). SEARCH_ITERATIONS playouts per decision keep its games reproducible from its seed;
-SEARCH_BUDGET_S caps the time per decision (default: per game, settings.py), and it never uses more than SEARCH_SHARE of the time
+SEARCH_BUDGET_S caps the time per decision, and it never uses more than SEARCH_SHARE of the time
 the referee's clock leaves (a safety margin for network and start-up).
 """
 
@@ -15,10 +15,10 @@ from arena import sdk
 from arena.wire.codec import decode_view
 from engine import get_game
 from search import choose as search
-from settings import budget_s, search_settings
+from settings import search_settings
 
 ITERATIONS = int(os.environ.get("SEARCH_ITERATIONS", "200"))
-BUDGET_S = os.environ.get("SEARCH_BUDGET_S")  # unset: the game's default in settings.py
+BUDGET_S = float(os.environ.get("SEARCH_BUDGET_S", "0.5"))
 SHARE = float(os.environ.get("SEARCH_SHARE", "0.5"))
 rng = sdk.seeded_random()
 
@@ -26,8 +26,7 @@ rng = sdk.seeded_random()
 def choose(request):
     name = sdk.game_of(request)
     clock = request.clock
-    budget = min(float(BUDGET_S) if BUDGET_S else budget_s(name),
-                 SHARE * (clock.move_seconds + clock.bank_seconds))
+    budget = min(BUDGET_S, SHARE * (clock.move_seconds + clock.bank_seconds))
     return search(get_game(name), decode_view(name, request.view),
                   random.Random(rng.getrandbits(64)), iterations=ITERATIONS, budget_s=budget,
                   **search_settings(name))

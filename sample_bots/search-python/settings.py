@@ -17,17 +17,6 @@ from search import Playout
 # full-length playouts 23 of 40; Ogallala 6 turns 25 of 40, 2 turns 20 of 40.
 CUT_OFF_TURNS = {"oregon": 8, "ogallala": 6}
 
-# Seconds per decision unless SEARCH_BUDGET_S says otherwise (always capped by the referee's clock,
-# see bot.py). Ogallala gets more: about half its decisions are draws whose stacks are alike
-# (``alike``), settled in milliseconds, so its placements get twice the playouts for games that
-# take about as long as before.
-DEFAULT_BUDGET_S = 0.5
-BUDGET_S = {"ogallala": 1.0}
-
-
-def budget_s(game_name: str) -> float:
-    return BUDGET_S.get(game_name, DEFAULT_BUDGET_S)
-
 
 @functools.cache  # the bot asks at every decision; the answer never changes
 def search_settings(game_name: str) -> dict[str, Any]:
