@@ -79,10 +79,10 @@ def _attack_discount(kinds: list[int]) -> float:
     return 1.0 - ATTACK_RISK * max(0.0, 1.0 - fight / SAFE_FIGHT)
 
 
-# row_value by (row's cells..., width): playouts of one decision keep meeting the same rows, so
-# most calls are lookups (measured in a search decision: about 3x fewer evaluations).
+# row_value by (row's cells..., width): playouts of one decision keep meeting the same rows
+# (measured over 20 search decisions: 244,072 calls, 123,492 of them evaluated).
 _ROW_VALUES: dict[tuple[int, ...], float] = {}
-_ROW_VALUES_LIMIT = 200_000  # entries (~40 MB); the cache starts afresh beyond it
+_ROW_VALUES_LIMIT = 200_000  # entries (about 47 MB, tracemalloc); the cache starts afresh beyond
 
 
 def row_value(cells: list[int], kinds_mask: int, width: int) -> float:
