@@ -11,17 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from arena.commands import fail, warn_if_guessable
+from arena.commands import fail, match_setup, warn_if_guessable
 from arena.commands.database import db_option
-from arena.commands.match_setup import (
-    bot_logs_option,
-    bot_memory_option,
-    load_game,
-    parse_limits,
-    parse_options,
-    prepare_bot_logs,
-    warn_unless_limits_enforced,
-)
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
 from arena.match import (
     MatchObserver,
@@ -120,20 +111,20 @@ def match(
     bank_time: float = typer.Option(0.0, "--bank-time", help="time bank per seat, seconds"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
     show: bool = typer.Option(False, "--show", help="print every decision and the board"),
-    bot_memory: str = bot_memory_option(),
-    bot_logs: Path = bot_logs_option(),
+    bot_memory: str = match_setup.bot_memory_option(),
+    bot_logs: Path = match_setup.bot_logs_option(),
     db: Path = db_option(),
 ) -> None:
     """Play one game between bots, one per seat in the order given."""
     try:
-        game = load_game(game).name
+        game = match_setup.load_game(game).name
         specs = [resolve_bot(text, game, db) for text in bots]
-        options = parse_options(game, option)
+        options = match_setup.parse_options(game, option)
         get_game(game).check_setup(len(specs), options)
         if move_time <= 0 or bank_time < 0:
             raise MatchSetupError("--move-time must be > 0 and --bank-time >= 0")
-        limits = parse_limits(bot_memory)
-        bot_logs = prepare_bot_logs(bot_logs)
+        limits = match_setup.parse_limits(bot_memory)
+        bot_logs = match_setup.prepare_bot_logs(bot_logs)
     except (ManifestError, MatchSetupError, EngineError) as exc:
         fail(str(exc))
     if seed is None:
@@ -141,7 +132,7 @@ def match(
     else:
         warn_if_guessable(seed)
     time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
-    warn_unless_limits_enforced()
+    match_setup.warn_unless_limits_enforced()
     try:
         record = trio.run(lambda: play_match(game, specs, seed, options=options,
                                              time_control=time_control,

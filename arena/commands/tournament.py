@@ -12,18 +12,9 @@ from pathlib import Path
 import trio
 import typer
 
-from arena.commands import fail, warn, warn_if_guessable
+from arena.commands import fail, match_setup, warn, warn_if_guessable
 from arena.commands.database import db_option, open_or_fail
 from arena.commands.leaderboard import load_boards, print_board
-from arena.commands.match_setup import (
-    bot_logs_option,
-    bot_memory_option,
-    load_game,
-    parse_limits,
-    parse_options,
-    prepare_bot_logs,
-    warn_unless_limits_enforced,
-)
 from arena.commands.submit import SubmitError, check_local_bot
 from arena.limits import BotLimits
 from arena.manifest import ManifestError, load_manifest
@@ -126,8 +117,8 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
                       option_texts: list[str], limits: BotLimits) -> tuple[Database, int]:
     """Validate everything, then (and only then) submit bot directories given as entrants and
     store the tournament, in one transaction."""
-    game = load_game(game_name)
-    options = parse_options(game.name, option_texts)
+    game = match_setup.load_game(game_name)
+    options = match_setup.parse_options(game.name, option_texts)
     game.check_setup(players, options)
     if deals < 1 or concurrency < 1 or move_time <= 0:
         raise TournamentSetupError("--deals and --concurrency must be >= 1, --move-time > 0")
@@ -206,8 +197,8 @@ def tournament(
     move_time: float = typer.Option(2.0, "--move-time", help="seconds per decision"),
     name: str = typer.Option(None, "--name", "-n", help="tournament name (default: game-time)"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
-    bot_memory: str = bot_memory_option(),
-    bot_logs: Path = bot_logs_option(),
+    bot_memory: str = match_setup.bot_memory_option(),
+    bot_logs: Path = match_setup.bot_logs_option(),
     resume: str = typer.Option(None, "--resume", help="continue the tournament of this name "
                                "(its stored settings, --bot-memory included, apply; other "
                                "options but --bot-logs are ignored)"),
@@ -216,8 +207,8 @@ def tournament(
     """Round robin: every combination of --players entrants (a pod) plays --deals deals, each
     deal once per rotation of the seats. Ctrl-C stops; --resume NAME continues."""
     try:
-        limits = parse_limits(bot_memory)
-        bot_logs = prepare_bot_logs(bot_logs)
+        limits = match_setup.parse_limits(bot_memory)
+        bot_logs = match_setup.prepare_bot_logs(bot_logs)
         if resume is not None:
             given = {"--game": game, "--bots": bot_list, "--seed": seed, "--name": name,
                      "--option": option or None, "--bot-memory": bot_memory}
@@ -238,7 +229,7 @@ def tournament(
         fail(str(exc))
     except KeyboardInterrupt:
         fail("interrupted before the tournament started; nothing was stored", code=130)
-    warn_unless_limits_enforced()
+    match_setup.warn_unless_limits_enforced()
     try:
         summary = trio.run(partial(run_tournament, database, tournament_id, bot_logs=bot_logs))
         with database.read() as session:
