@@ -49,8 +49,9 @@ def test_arena_match_command_is_deterministic_for_a_fixed_seed():
     assert result_rows(runs[0].stdout) == result_rows(runs[1].stdout)
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_ctrl_c_or_sigterm_stops_arena_match_and_its_bots(stop):
+def start_match_with_a_hanging_bot() -> subprocess.Popen:
+    """``arena match`` between the sleeper (which never answers its decision) and random-python,
+    once the arena and both bots run."""
     sleeper = ROOT / "tests" / "bots" / "sleeper"
     command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
                str(SAMPLE_BOTS / "random-python"), "--move-time", "600"]
@@ -59,6 +60,13 @@ def test_ctrl_c_or_sigterm_stops_arena_match_and_its_bots(stop):
     deadline = time.monotonic() + 60
     while len(bot_processes()) < 3 and time.monotonic() < deadline:  # the arena and two bots
         time.sleep(0.1)
+    assert len(bot_processes()) == 3, bot_processes()
+    return process
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_stops_arena_match_and_its_bots(stop):
+    process = start_match_with_a_hanging_bot()
     time.sleep(1.0)  # let the game reach the sleeper's hanging decision
     process.send_signal(stop)
     _, stderr = process.communicate(timeout=30)
@@ -69,17 +77,9 @@ def test_ctrl_c_or_sigterm_stops_arena_match_and_its_bots(stop):
 def test_bots_die_with_the_arena_even_when_it_is_killed():
     """SIGKILL leaves the arena no chance to stop its bots: the kernel does (parent-death
     signal), so no bot outlives a killed tournament or match."""
-    sleeper = ROOT / "tests" / "bots" / "sleeper"
-    command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
-               str(SAMPLE_BOTS / "random-python"), "--move-time", "600"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while len(bot_processes()) < 3 and time.monotonic() < deadline:  # the arena and two bots
-        time.sleep(0.1)
-    assert len(bot_processes()) == 3, bot_processes()
+    process = start_match_with_a_hanging_bot()
     process.kill()
-    process.wait(timeout=10)
+    process.communicate(timeout=10)
     deadline = time.monotonic() + 10
     while bot_processes() and time.monotonic() < deadline:
         time.sleep(0.1)
