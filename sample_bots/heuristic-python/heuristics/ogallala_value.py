@@ -79,8 +79,9 @@ def _attack_discount(kinds: list[int]) -> float:
     return 1.0 - ATTACK_RISK * max(0.0, 1.0 - fight / SAFE_FIGHT)
 
 
-# row_value by (row's cells..., width): playouts of one decision keep meeting the same rows
-# (measured over 20 search decisions: 244,072 calls, 123,492 of them evaluated).
+# row_value by (row's cells..., width): playouts of one decision keep meeting the same rows.
+# Measured on 20 search decisions of 150 playouts: 42% of 448,622 calls evaluated, the search
+# 9-10% faster (4.92-5.15 s vs 5.38-5.73 s).
 _ROW_VALUES: dict[tuple[int, ...], float] = {}
 _ROW_VALUES_LIMIT = 200_000  # entries (about 47 MB, tracemalloc); the cache starts afresh beyond
 
