@@ -24,7 +24,8 @@ K_FACTOR = 32.0
 
 def expected_score(rating: float, opponent: float) -> float:
     """Expected score of a player rated ``rating`` against one rated ``opponent``."""
-    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))  # float ** float is Any to mypy
+    # math.pow, not **: float ** float may be complex, so mypy types it Any.
+    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 
 
 def seat_deltas(
