@@ -83,9 +83,11 @@ def _group_wins(games: Sequence[GameResult]) -> _GroupWins:
 def _fit(wins: np.ndarray, start: np.ndarray | None) -> np.ndarray:
     """Elo-scale ratings from a flat n * n matrix of weighted wins."""
     n = math.isqrt(wins.size)
-    theta = choix.ilsr_pairwise_dense(wins.reshape(n, n), alpha=ALPHA, initial_params=start,
-                                      max_iter=500, tol=TOLERANCE)
-    return INITIAL_RATING + ELO_PER_NATURAL_UNIT * (theta - theta.mean())
+    theta: np.ndarray = choix.ilsr_pairwise_dense(wins.reshape(n, n), alpha=ALPHA,
+                                                  initial_params=start, max_iter=500,
+                                                  tol=TOLERANCE)
+    centred: np.ndarray = theta - theta.mean()
+    return INITIAL_RATING + ELO_PER_NATURAL_UNIT * centred
 
 
 def fit_batch(

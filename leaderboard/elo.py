@@ -13,6 +13,7 @@ K = 32 (the common choice for players with few games: fast to move away from the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from leaderboard.results import GameResult, SeatResult, seat_pairs
@@ -23,7 +24,8 @@ K_FACTOR = 32.0
 
 def expected_score(rating: float, opponent: float) -> float:
     """Expected score of a player rated ``rating`` against one rated ``opponent``."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    # math.pow, not **: float ** float may be complex, so mypy types it Any.
+    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 
 
 def seat_deltas(

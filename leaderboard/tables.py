@@ -79,7 +79,7 @@ def leaderboard_rows(
 def cross_table(games: Sequence[GameResult]) -> dict[tuple[str, str], HeadToHead]:
     """{(row player, column player): their head-to-head record}, both directions."""
     counts: Counter[tuple[str, str]] = Counter()
-    points: Counter[tuple[str, str]] = Counter()
+    points: defaultdict[tuple[str, str], float] = defaultdict(float)  # a draw is worth 0.5
     for game in games:
         for a in game.seats:
             for b in game.seats:

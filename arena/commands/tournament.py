@@ -86,8 +86,14 @@ def _default_entrants(database: Database | None, game: str) -> list[Entrant]:
                 continue  # plays another game, or changed on disk: not an entrant by default
         if entrants:
             return entrants
+    if not SAMPLE_BOTS.is_dir():
+        # The sample bots are not package data (the Node bot needs `npm ci` in its own
+        # directory): an installed wheel has none to fall back on.
+        raise TournamentSetupError("no bots given and none registered, and the sample bots come "
+                                   "only with a source checkout: give --bots DIR,DIR,... or run "
+                                   "`arena submit DIR` first")
     found = []
-    for directory in sorted(SAMPLE_BOTS.iterdir()) if SAMPLE_BOTS.is_dir() else []:
+    for directory in sorted(SAMPLE_BOTS.iterdir()):
         if (directory / "bot.toml").is_file():
             try:
                 found.append(_directory_entrant(directory, game))

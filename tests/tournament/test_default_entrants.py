@@ -2,7 +2,9 @@
 
 from pathlib import Path
 
-from arena.commands.tournament import SAMPLE_BOTS, resolve_entrants
+import pytest
+
+from arena.commands.tournament import SAMPLE_BOTS, TournamentSetupError, resolve_entrants
 from arena.manifest import BotSpec
 from arena.storage import bots
 from arena.storage.database import open_database
@@ -24,3 +26,10 @@ def test_registered_bots_that_play_the_game_come_first(tmp_path: Path):
     entrants = resolve_entrants(database, [], "oregon")
     database.close()
     assert [entrant.name for entrant in entrants] == ["plays-oregon"]
+
+
+def test_without_a_checkout_the_missing_sample_bots_are_named(monkeypatch, tmp_path: Path):
+    # An installed wheel has no sample_bots/ beside the package.
+    monkeypatch.setattr("arena.commands.tournament.SAMPLE_BOTS", tmp_path / "sample_bots")
+    with pytest.raises(TournamentSetupError, match="only with a source checkout"):
+        resolve_entrants(None, [], "oregon")
