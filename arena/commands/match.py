@@ -14,14 +14,9 @@ from rich.table import Table
 from arena.commands import fail, match_setup, warn_if_guessable
 from arena.commands.database import db_option
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
-from arena.match import (
-    MatchObserver,
-    MatchRecord,
-    MatchSetupError,
-    Outcome,
-    TimeControl,
-    play_match,
-)
+from arena.errors import SetupError
+from arena.records import MatchRecord, Outcome, TimeControl
+from arena.referee.match import MatchObserver, play_match
 from arena.storage.bots import UnknownBotError, latest_version, to_spec
 from arena.storage.database import StorageError, open_database
 from engine.core import EngineError, GameState
@@ -43,14 +38,14 @@ def resolve_bot(text: str, game: str, db: Path) -> BotSpec:
         spec = registered_bot(text, db)
         where = "registered bot"
     if game not in spec.games:
-        raise MatchSetupError(f"{where} {spec.name!r} does not play {game} "
+        raise SetupError(f"{where} {spec.name!r} does not play {game} "
                               f"(games: {', '.join(spec.games)})")
     return spec
 
 
 def registered_bot(name: str, db: Path) -> BotSpec:
     if not db.exists():
-        raise MatchSetupError(f"{name!r} is neither a bot directory nor a registered bot "
+        raise SetupError(f"{name!r} is neither a bot directory nor a registered bot "
                               f"(no arena database {db})")
     try:
         database = open_database(db, create=False)
@@ -60,7 +55,7 @@ def registered_bot(name: str, db: Path) -> BotSpec:
         finally:
             database.close()
     except (StorageError, UnknownBotError) as exc:
-        raise MatchSetupError(str(exc)) from None
+        raise SetupError(str(exc)) from None
 
 
 class ShowDecisions(MatchObserver):
@@ -122,10 +117,10 @@ def match(
         options = match_setup.parse_options(game, option)
         get_game(game).check_setup(len(specs), options)
         if move_time <= 0 or bank_time < 0:
-            raise MatchSetupError("--move-time must be > 0 and --bank-time >= 0")
+            raise SetupError("--move-time must be > 0 and --bank-time >= 0")
         limits = match_setup.parse_limits(bot_memory)
         bot_logs = match_setup.prepare_bot_logs(bot_logs)
-    except (ManifestError, MatchSetupError, EngineError) as exc:
+    except (ManifestError, SetupError, EngineError) as exc:
         fail(str(exc))
     if seed is None:
         seed = secrets.randbits(63)  # large, so a bot cannot search for it

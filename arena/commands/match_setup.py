@@ -1,6 +1,6 @@
 """What ``arena match`` and ``arena tournament`` both check before any bot starts: the game and
 its options, and the limits and log directory of the bot processes (``--bot-memory``,
-``--bot-logs``). Every problem is a MatchSetupError with a one-line reason."""
+``--bot-logs``). Every problem is a SetupError with a one-line reason."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 import typer
 
 from arena.commands import warn
-from arena.limits import MIN_MEMORY_MIB, BotLimits, LimitsUnavailableWarning, prlimit_path
-from arena.match import MatchSetupError
+from arena.referee.limits import MIN_MEMORY_MIB, BotLimits, LimitsUnavailableWarning, prlimit_path
+from arena.errors import SetupError
 from engine.core import Game, OptionValue
 from engine.registry import get_game
 
@@ -23,7 +23,7 @@ def load_game(name: str) -> Game:
     try:
         return get_game(name)
     except (ImportError, AttributeError) as exc:
-        raise MatchSetupError(f"the {name} engine cannot be loaded: {exc}") from None
+        raise SetupError(f"the {name} engine cannot be loaded: {exc}") from None
 
 
 def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
@@ -34,7 +34,7 @@ def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
         name, sep, raw = text.partition("=")
         if not sep or name not in defaults:
             known = ", ".join(defaults) or "none"
-            raise MatchSetupError(f"option {text!r}: expected NAME=VALUE with NAME one of: {known}")
+            raise SetupError(f"option {text!r}: expected NAME=VALUE with NAME one of: {known}")
         kind = type(defaults[name])
         try:
             if kind is bool:
@@ -44,7 +44,7 @@ def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
             else:
                 options[name] = kind(raw)
         except ValueError:
-            raise MatchSetupError(f"option {name}: {raw!r} is not a {kind.__name__}") from None
+            raise SetupError(f"option {name}: {raw!r} is not a {kind.__name__}") from None
     return options
 
 
@@ -60,22 +60,22 @@ def bot_logs_option() -> Any:
 
 
 def parse_limits(bot_memory: str | None) -> BotLimits:
-    """The limits asked for with ``--bot-memory MB``; raises MatchSetupError (one line)."""
+    """The limits asked for with ``--bot-memory MB``; raises SetupError (one line)."""
     if bot_memory is None:
         return BotLimits()
     try:
         memory = int(bot_memory)
     except ValueError:
-        raise MatchSetupError(f"--bot-memory {bot_memory!r}: not a whole number of MiB") from None
+        raise SetupError(f"--bot-memory {bot_memory!r}: not a whole number of MiB") from None
     try:
         return BotLimits(memory_mib=memory)
     except ValueError as exc:
-        raise MatchSetupError(f"--bot-memory: {exc}") from None
+        raise SetupError(f"--bot-memory: {exc}") from None
 
 
 def prepare_bot_logs(directory: Path | None) -> Path | None:
     """Create ``--bot-logs DIR`` if missing and check a file can be written there, before any
-    game starts; raises MatchSetupError (one line)."""
+    game starts; raises SetupError (one line)."""
     if directory is None:
         return None
     try:
@@ -83,7 +83,7 @@ def prepare_bot_logs(directory: Path | None) -> Path | None:
         with tempfile.TemporaryFile(dir=directory):
             pass
     except OSError as exc:
-        raise MatchSetupError(f"--bot-logs {directory}: cannot write there: "
+        raise SetupError(f"--bot-logs {directory}: cannot write there: "
                               f"{exc.strerror or exc}") from None
     return directory.resolve()
 

@@ -15,7 +15,8 @@ from sqlmodel import select
 from arena.commands import fail
 from arena.commands.database import db_option, open_or_fail
 from arena.commands.match_setup import load_game
-from arena.match import MatchSetupError, Outcome
+from arena.errors import SetupError
+from arena.records import Outcome, arena_ranks
 from arena.storage import bots
 from arena.storage.database import StorageError
 from arena.storage.games import VOIDED
@@ -25,18 +26,9 @@ from engine.core import EngineError, Result
 console = Console(highlight=False)
 
 
-def arena_ranks(result: Result, forfeited: Sequence[bool]) -> list[int]:
-    """Ranks as the referee gives them: finishers by the engine's ranks among finishers,
-    forfeiting seats all share the last rank."""
-    finishers = [seat for seat, out in enumerate(forfeited) if not out]
-    return [len(finishers) + 1 if forfeited[seat]
-            else 1 + sum(result.ranks[other] < result.ranks[seat] for other in finishers)
-            for seat in range(len(forfeited))]
-
-
 def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:
     forfeited = [seat.outcome != Outcome.FINISHED.value for seat in seats]
-    ranks = arena_ranks(result, forfeited)
+    ranks = arena_ranks(result.ranks, forfeited)
     problems = []
     for seat in seats:
         replayed_score = result.scores[seat.seat]
@@ -71,7 +63,7 @@ def replay(
     try:
         state = load_game(game.game).replay(game.num_players, game.seed, game.actions,
                                             game.options, rules_version=game.rules_version)
-    except (EngineError, MatchSetupError) as exc:
+    except (EngineError, SetupError) as exc:
         fail(f"game {game_id} cannot be replayed: {exc}")
     console.print(state.render(seat), markup=False)
     table = Table("seat", "bot", "score", "rank", "outcome", "time used", "decisions",

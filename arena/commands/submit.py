@@ -11,8 +11,9 @@ import trio
 import typer
 
 from arena.bot.v1 import bot_pb2
-from arena.botprocess import NotReadyError, connect, run_bot
-from arena.client import BotClient
+from arena.errors import NotReadyError, SubmitError
+from arena.referee.botprocess import connect, run_bot
+from arena.referee.client import BotClient
 from arena.commands import fail
 from arena.commands.database import db_option, open_or_fail
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
@@ -20,10 +21,6 @@ from arena.storage import bots
 from arena.storage.database import Database, StorageError
 
 HANDSHAKE_SECONDS = 10.0
-
-
-class SubmitError(Exception):
-    """The bot cannot be registered; one line."""
 
 
 async def _local_handshake(spec: BotSpec) -> bot_pb2.HandshakeReply:

@@ -16,9 +16,9 @@ from arena.commands import fail, match_setup, warn, warn_if_guessable
 from arena.commands.database import db_option, open_or_fail
 from arena.commands.leaderboard import load_boards, print_board
 from arena.commands.submit import SubmitError, check_local_bot
-from arena.limits import BotLimits
+from arena.referee.limits import BotLimits
 from arena.manifest import ManifestError, load_manifest
-from arena.match import MatchSetupError
+from arena.errors import SetupError
 from arena.storage import bots, tournaments
 from arena.storage.database import Database, StorageError, check_creatable
 from arena.storage.models import Tournament
@@ -224,7 +224,7 @@ def tournament(
             database, tournament_id = create_tournament(
                 db, game, texts, players, deals, concurrency, seed, move_time, name, option,
                 limits)
-    except (TournamentSetupError, ManifestError, SubmitError, MatchSetupError, EngineError,
+    except (TournamentSetupError, ManifestError, SubmitError, SetupError, EngineError,
             StorageError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -235,7 +235,7 @@ def tournament(
         with database.read() as session:
             stored = session.get(Tournament, tournament_id)
         boards = load_boards(database, stored.game)
-    except (StorageError, MatchSetupError) as exc:
+    except (StorageError, SetupError) as exc:
         fail(str(exc))
     finally:
         database.close()

@@ -18,8 +18,9 @@ from pathlib import Path
 import trio
 from rich.console import Console
 
-from arena.limits import BotLimits
-from arena.match import Outcome, TimeControl, play_match
+from arena.referee.limits import BotLimits
+from arena.records import Outcome, TimeControl
+from arena.referee.match import play_match
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database

@@ -1,6 +1,6 @@
-"""Resource limits of bot processes (``arena.limits``) and kept bot logs (``--bot-logs``): a bot
-over a limit forfeits with a reason that says which, the others finish; the sample bots play under
-the default limits. (The autouse fixture checks that no process or thread remains.)"""
+"""Resource limits of bot processes (``arena.referee.limits``) and kept bot logs
+(``--bot-logs``): a bot over a limit forfeits with a reason that says which, the others finish;
+the sample bots play under the default limits. (The autouse fixture checks that no process or thread remains.)"""
 
 import json
 import sqlite3
@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.botprocess import connect, run_bot
+from arena.referee.botprocess import connect, run_bot
 from arena.cli import app
-from arena.limits import BotLimits, LimitsUnavailableWarning, limited_argv, prlimit_path
+from arena.referee.limits import (BotLimits, LimitsUnavailableWarning, limited_argv,
+                                  prlimit_path)
 from arena.manifest import load_manifest
-from arena.match import Outcome, TimeControl, play_match
+from arena.records import Outcome, TimeControl
+from arena.referee.match import play_match
 from arena.tournament.runner import _limits as tournament_limits
 from tests.arena.conftest import SAMPLE_BOTS, TEST_BOTS, sample_bot
 

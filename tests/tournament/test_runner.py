@@ -4,7 +4,7 @@ which real bots cannot cause, so ``play_match`` is replaced by one that voids ea
 from pathlib import Path
 
 from arena.manifest import BotSpec
-from arena.match import MatchRecord
+from arena.records import MatchRecord
 from arena.storage import bots, tournaments
 from arena.storage.database import open_database
 from arena.tournament import runner
