@@ -9,9 +9,14 @@ from typing import NoReturn
 import typer
 
 
+def print_error(message: str) -> None:
+    """The one line on stderr that reports an error."""
+    print(f"error: {message}", file=sys.stderr)
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """End the command with a one-line error on stderr and a non-zero exit code."""
-    print(f"error: {message}", file=sys.stderr)
+    print_error(message)
     raise typer.Exit(code)
 
 
