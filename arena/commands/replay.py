@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -13,12 +13,12 @@ from rich.table import Table
 from sqlmodel import select
 
 from arena.commands import fail
-from arena.commands.database import db_option, open_or_fail
-from arena.commands.match_setup import load_game
+from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.errors import SetupError
+from arena.game_setup import load_game
 from arena.records import Outcome, arena_ranks
 from arena.storage import bots
-from arena.storage.database import StorageError
+from arena.storage.database import open_database
 from arena.storage.games import VOIDED
 from arena.storage.models import GameRecord, SeatRecordRow
 from engine.core import EngineError, Result
@@ -40,12 +40,13 @@ def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:
 
 
 def replay(
-    game_id: int = typer.Argument(..., help="id of a stored game"),
-    seat: int = typer.Option(None, "--seat", help="show the final position as this seat sees it"),
-    db: Path = db_option(),
+    game_id: Annotated[int, typer.Argument(help="id of a stored game")],
+    seat: Annotated[int | None, typer.Option(
+        "--seat", help="show the final position as this seat sees it")] = None,
+    db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Replay a stored game, verify its result, and render its final position."""
-    database = open_or_fail(db, create=False)
+    database = open_database(db, create=False)
     try:
         with database.read() as session:
             game = session.get(GameRecord, game_id)
@@ -54,8 +55,6 @@ def replay(
             seats = list(session.exec(select(SeatRecordRow).where(SeatRecordRow.game_id == game_id)
                                       .order_by(SeatRecordRow.seat)))
             versions = bots.versions_by_id(session, [s.bot_version_id for s in seats])
-    except StorageError as exc:
-        fail(str(exc))
     finally:
         database.close()
     if seat is not None and not 0 <= seat < game.num_players:

@@ -17,7 +17,7 @@ from arena.referee.limits import (BotLimits, LimitsUnavailableWarning, limited_a
 from arena.manifest import load_manifest
 from arena.records import Outcome, TimeControl
 from arena.referee.match import play_match
-from arena.tournament.runner import _limits as tournament_limits
+from arena.tournament.settings import TournamentSettings
 from tests.arena.conftest import SAMPLE_BOTS, TEST_BOTS, sample_bot
 
 LIMIT_BOTS = Path(__file__).parent / "limit_bots"
@@ -159,8 +159,11 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
 
 
 def test_a_tournament_stored_before_limits_existed_resumes_with_the_defaults():
-    assert tournament_limits({"players": 2, "deals": 1}) == BotLimits()
-    assert tournament_limits({"bot_memory_mib": 1024}) == BotLimits(memory_mib=1024)
+    def stored_limits(stored: dict) -> BotLimits:
+        return TournamentSettings.from_stored(stored).limits
+
+    assert stored_limits({"players": 2, "deals": 1}) == BotLimits()
+    assert stored_limits({"bot_memory_mib": 1024}) == BotLimits(memory_mib=1024)
 
 
 def _file_in(tmp_path: Path) -> Path:

@@ -2,16 +2,16 @@
 
 from pathlib import Path
 
-from arena.commands.tournament import SAMPLE_BOTS, resolve_entrants
 from arena.manifest import BotSpec
 from arena.storage import bots
 from arena.storage.database import open_database
+from arena.tournament.setup import SAMPLE_BOTS, resolve_entrants
 
 
 def test_a_new_user_gets_the_sample_bots():
     entrants = resolve_entrants(None, [], "oregon")
     expected = sorted(p for p in SAMPLE_BOTS.iterdir() if (p / "bot.toml").is_file())
-    assert sorted(entrant.directory for entrant in entrants) == expected
+    assert sorted(entrant.spec.directory for entrant in entrants) == expected
     assert all(entrant.registered is None for entrant in entrants)
 
 

@@ -1,32 +1,38 @@
-"""What ``arena match`` and ``arena tournament`` both check before any bot starts: the game and
-its options, and the limits and log directory of the bot processes (``--bot-memory``,
-``--bot-logs``). Every problem is a SetupError with a one-line reason."""
+"""What a match and a tournament both check before any bot starts: the game and its options, the
+time control, and the limits and log directory of the bot processes. Every problem is a
+SetupError with a one-line reason."""
 
 from __future__ import annotations
 
 import tempfile
-import warnings
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
-import typer
-
-from arena.commands import warn
-from arena.referee.limits import MIN_MEMORY_MIB, BotLimits, LimitsUnavailableWarning, prlimit_path
 from arena.errors import SetupError
-from engine.core import Game, OptionValue
+from arena.referee.limits import BotLimits
+from engine.core import EngineError, Game, OptionValue
 from engine.registry import get_game
 
 
 def load_game(name: str) -> Game:
-    """The game's engine; an engine that fails to import is reported as one line."""
+    """The game's engine; an unknown game or one whose engine fails to import is one line."""
     try:
         return get_game(name)
+    except EngineError as exc:
+        raise SetupError(str(exc)) from None
     except (ImportError, AttributeError) as exc:
         raise SetupError(f"the {name} engine cannot be loaded: {exc}") from None
 
 
-def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
+def check_players(game: Game, players: int, options: dict[str, OptionValue]) -> None:
+    """The game can be played by ``players`` seats with ``options``."""
+    try:
+        game.check_setup(players, options)
+    except EngineError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def parse_options(game: str, texts: Iterable[str]) -> dict[str, OptionValue]:
     """``name=value`` pairs, each value read as the type of the option's default."""
     defaults = get_game(game).default_options
     options: dict[str, OptionValue] = {}
@@ -48,19 +54,8 @@ def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
     return options
 
 
-def bot_memory_option() -> Any:
-    return typer.Option(None, "--bot-memory", metavar="MB",
-                        help=f"address-space limit of each bot process in MiB (default "
-                             f"{BotLimits().memory_mib}, at least {MIN_MEMORY_MIB})")
-
-
-def bot_logs_option() -> Any:
-    return typer.Option(None, "--bot-logs", metavar="DIR",
-                        help="keep each seat's stdout/stderr log in DIR (created if missing)")
-
-
 def parse_limits(bot_memory: str | None) -> BotLimits:
-    """The limits asked for with ``--bot-memory MB``; raises SetupError (one line)."""
+    """The limits asked for with ``--bot-memory MB``."""
     if bot_memory is None:
         return BotLimits()
     try:
@@ -75,7 +70,7 @@ def parse_limits(bot_memory: str | None) -> BotLimits:
 
 def prepare_bot_logs(directory: Path | None) -> Path | None:
     """Create ``--bot-logs DIR`` if missing and check a file can be written there, before any
-    game starts; raises SetupError (one line)."""
+    game starts."""
     if directory is None:
         return None
     try:
@@ -84,14 +79,5 @@ def prepare_bot_logs(directory: Path | None) -> Path | None:
             pass
     except OSError as exc:
         raise SetupError(f"--bot-logs {directory}: cannot write there: "
-                              f"{exc.strerror or exc}") from None
+                         f"{exc.strerror or exc}") from None
     return directory.resolve()
-
-
-def warn_unless_limits_enforced() -> None:
-    """Say in one line on stderr that bots will run without resource limits, if so."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", LimitsUnavailableWarning)
-        prlimit_path()
-    for warning in caught:
-        warn(str(warning.message))
