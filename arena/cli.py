@@ -10,6 +10,7 @@ import importlib
 import signal
 import sys
 from collections.abc import Sequence
+from functools import partial
 from types import FrameType
 from typing import Any
 
@@ -19,10 +20,10 @@ from typer.core import TyperGroup
 from arena.commands import print_error
 from arena.errors import InputError
 
-try:  # typer vendors click from 0.2x on; before, it uses the click package
+try:  # recent typer vendors click; older typer uses the click package
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 except ImportError:  # pragma: no cover - depends on the installed typer
-    from click.exceptions import ClickException, NoArgsIsHelpError
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
 
 COMMAND_MODULES = [
     "arena.commands.games",
@@ -41,13 +42,15 @@ class OneLineErrors(TyperGroup):
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        # Never standalone below: a usage error reaches us instead of being drawn as a box,
+        # and an Exit's code is returned.
+        run = partial(super().main, args, prog_name, complete_var, standalone_mode=False,
+                      windows_expand_args=windows_expand_args, **extra)
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+            return run()
         try:
-            # Not standalone: usage errors reach us instead of being drawn, and an Exit's code
-            # is returned.
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            code = run()
         except NoArgsIsHelpError as exc:  # `arena` alone: the help (typer has printed it)
             if exc.format_message():
                 typer.echo(exc.format_message(), err=True)

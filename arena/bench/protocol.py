@@ -216,8 +216,8 @@ async def bare_round_trip(spec: BotSpec, game: str, requests: list[bytes], calls
 
 async def bridged_round_trip(spec: BotSpec, game: str, requests: list[bytes], calls: int,
                              bots: int) -> float:
-    """Seconds per call through the referee's trio bridge (``arena.referee.client``), to ``bots`` bot
-    processes in turn: the referee's transport without engine or encoding."""
+    """Seconds per call through the referee's trio bridge (``arena.referee.client``), to
+    ``bots`` bot processes in turn: the referee's transport without engine or encoding."""
     async with running_bots(spec, game, bots) as running:
         clients = [BotClient(bot.address, bot.token) for bot in running]
         try:

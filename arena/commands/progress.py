@@ -4,8 +4,15 @@ observer of ``arena.tournament.runner``."""
 from __future__ import annotations
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 
 class ProgressBar:

@@ -22,7 +22,6 @@ from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 from arena.errors import MalformedReplyError
 from arena.protocol import DECIDE_METHOD, TOKEN_METADATA_KEY
 
-
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
 # start-to-ready fast.
 _CHANNEL_OPTIONS = (

@@ -76,6 +76,12 @@ class _Seat:
     def playing(self) -> bool:
         return self.outcome is Outcome.FINISHED and self.client is not None
 
+    @property
+    def connected(self) -> BotClient:
+        """The client of a seat still playing (the only seats the referee calls)."""
+        assert self.client is not None, "a seat without a connection is not called"
+        return self.client
+
 
 class _Referee:
     def __init__(self, game: str, state: GameState, specs: Sequence[BotSpec],
@@ -152,7 +158,7 @@ class _Referee:
             request.CopyFrom(base)
             request.seat = seat.index
             try:
-                await seat.client.start_game(request, tc.ready_seconds)
+                await seat.connected.start_game(request, tc.ready_seconds)
             except grpc.RpcError as exc:
                 await self.rpc_failure(seat, "StartGame", exc, tc.ready_seconds)
             except MalformedReplyError:
@@ -172,7 +178,7 @@ class _Referee:
                                        move, seat.bank_left)
         started = time.perf_counter()
         try:
-            reply = await seat.client.decide(request, timeout)
+            reply = await seat.connected.decide(request, timeout)
         except grpc.RpcError as exc:
             seat.time_used += time.perf_counter() - started
             await self.rpc_failure(seat, "Decide", exc, timeout)
@@ -203,8 +209,8 @@ class _Referee:
         state = self.state
         self.observer.match_started(state, [seat.spec.name for seat in self.seats])
         number = 0
-        while not state.is_over:
-            seat = self.seats[state.current_seat]
+        while (current := state.current_seat) is not None:  # None once the game is over
+            seat = self.seats[current]
             kind = state.decision_kind
             legal = state.legal_actions()
             started = time.perf_counter()
@@ -233,7 +239,7 @@ class _Referee:
         """Tell every seat still playing that the game is over (or voided)."""
         async def end(seat: _Seat) -> None:
             try:
-                await seat.client.end_game(request, _ENDGAME_SECONDS)
+                await seat.connected.end_game(request, _ENDGAME_SECONDS)
             except grpc.RpcError:
                 pass  # the game is decided; a bot failing to listen to its end changes nothing
 

@@ -159,6 +159,7 @@ def open_for_resume(db: Path, name: str) -> ReadyTournament:
     try:
         with database.read() as session:
             tournament = tournaments.by_name(session, name)
+            assert tournament.id is not None  # stored
             entrants = tournaments.entrants(session, tournament.id)
         for entrant in entrants:
             _check_unchanged(entrant, "the tournament started; restore it, or start a new "
@@ -167,7 +168,6 @@ def open_for_resume(db: Path, name: str) -> ReadyTournament:
     except BaseException:
         database.close()
         raise
-    assert tournament.id is not None
     return ReadyTournament(database, tournament.id, tournament.name, tournament.game,
                            tournament.state, [entrant.label for entrant in entrants],
                            tournament.seed,

@@ -1,6 +1,7 @@
 """Resource limits of bot processes (``arena.referee.limits``) and kept bot logs
 (``--bot-logs``): a bot over a limit forfeits with a reason that says which, the others finish;
-the sample bots play under the default limits. (The autouse fixture checks that no process or thread remains.)"""
+the sample bots play under the default limits. (The autouse fixture checks that no process or
+thread remains.)"""
 
 import json
 import sqlite3
@@ -10,12 +11,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.referee.botprocess import connect, run_bot
 from arena.cli import app
-from arena.referee.limits import (BotLimits, LimitsUnavailableWarning, limited_argv,
-                                  prlimit_path)
 from arena.manifest import load_manifest
 from arena.records import Outcome, TimeControl
+from arena.referee.botprocess import connect, run_bot
+from arena.referee.limits import (
+    BotLimits,
+    LimitsUnavailableWarning,
+    limited_argv,
+    prlimit_path,
+)
 from arena.referee.match import play_match
 from arena.tournament.settings import TournamentSettings
 from tests.arena.conftest import SAMPLE_BOTS, TEST_BOTS, sample_bot

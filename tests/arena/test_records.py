@@ -1,11 +1,10 @@
 """The shared records: one ranking of forfeiting seats (referee and replay alike), and every
 outcome mapped to its wire enum."""
 
-from engine.core import Result
-
 from arena.bot.v1 import bot_pb2
 from arena.protocol import OUTCOME_TO_PROTO
 from arena.records import Outcome, arena_ranks
+from engine.core import Result
 
 
 def test_finishers_keep_their_order_and_forfeits_share_the_last_rank():
