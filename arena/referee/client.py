@@ -20,7 +20,7 @@ from google.protobuf.message import DecodeError, Message
 
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 from arena.errors import MalformedReplyError
-from arena.protocol import DECIDE_METHOD, TOKEN_METADATA_KEY
+from arena.protocol import DECIDE_METHOD, PROTOCOL_VERSION, TOKEN_METADATA_KEY
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
 # start-to-ready fast.
@@ -112,7 +112,7 @@ class BotClient:
 
     async def handshake(self, timeout: float) -> bot_pb2.HandshakeReply:
         """Wait up to ``timeout`` seconds for the bot to listen and answer."""
-        request = bot_pb2.HandshakeRequest(protocol_version=bot_pb2.PROTOCOL_VERSION_1)
+        request = bot_pb2.HandshakeRequest(protocol_version=PROTOCOL_VERSION)
         return await self._call(self._stub.Handshake, request, timeout, wait_for_ready=True)
 
     async def start_game(self, request: bot_pb2.StartGameRequest,
