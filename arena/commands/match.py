@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from typing import Annotated, Any
 
@@ -11,12 +10,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from arena import game_setup
 from arena.commands import fail, warn_if_guessable, warn_unless_limits_enforced
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
-from arena.entrants import resolve_match_bots
-from arena.errors import SetupError
+from arena.match_setup import plan_match
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
 from engine.core import GameState
@@ -79,25 +76,17 @@ def match(
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Play one game between bots, one per seat in the order given."""
-    engine = game_setup.load_game(game)
-    specs = [entrant.spec for entrant in resolve_match_bots(bots, engine.name, db)]
-    options = game_setup.parse_options(engine.name, option)
-    game_setup.check_players(engine, len(specs), options)
-    if move_time <= 0 or bank_time < 0:
-        raise SetupError("--move-time must be > 0 and --bank-time >= 0")
-    limits = game_setup.parse_limits(bot_memory)
-    bot_logs = game_setup.prepare_bot_logs(bot_logs)
-    if seed is None:
-        seed = secrets.randbits(63)  # large, so a bot cannot search for it
-    else:
+    plan = plan_match(game, bots, db, seed=seed, option_texts=option, move_seconds=move_time,
+                      bank_seconds=bank_time, bot_memory=bot_memory, bot_logs=bot_logs)
+    if seed is not None:
         warn_if_guessable(seed)
-    time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
     warn_unless_limits_enforced()
     try:
-        record = trio.run(lambda: play_match(engine.name, specs, seed, options=options,
-                                             time_control=time_control,
+        record = trio.run(lambda: play_match(plan.game, plan.bots, plan.seed,
+                                             options=plan.options,
+                                             time_control=plan.time_control,
                                              observer=ShowDecisions() if show else None,
-                                             limits=limits, bot_logs=bot_logs))
+                                             limits=plan.limits, bot_logs=plan.bot_logs))
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
     print_record(record)
