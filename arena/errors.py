@@ -9,7 +9,9 @@
     │   ├── SubmitError         a bot cannot be registered
     │   ├── StorageError        the database file cannot be used
     │   ├── UnknownBotError     no registered bot of that name
-    │   └── UnknownTournamentError
+    │   ├── UnknownTournamentError
+    │   ├── UnknownGameError    no stored game of that id
+    │   └── ReplayError         a stored game cannot be replayed
     ├── BotError                a bot broke the protocol: the referee makes it a forfeit
     │   ├── NotReadyError       never answered the handshake
     │   ├── HandshakeMismatchError
@@ -51,6 +53,14 @@ class UnknownBotError(InputError, LookupError):
 
 class UnknownTournamentError(InputError, LookupError):
     """No tournament of that name."""
+
+
+class UnknownGameError(InputError, LookupError):
+    """No stored game of that id."""
+
+
+class ReplayError(InputError):
+    """A stored game cannot be replayed (its engine is missing or refuses its actions)."""
 
 
 class BotError(ArenaError):
