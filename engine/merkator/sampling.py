@@ -14,7 +14,7 @@ import random
 from engine.core import EngineError
 from engine.merkator import data
 from engine.merkator.state import OVER, MerkatorState
-from engine.merkator.types import MerkatorView
+from engine.merkator.views import MerkatorView
 
 
 def sample_state(view: MerkatorView, rng: random.Random) -> MerkatorState:

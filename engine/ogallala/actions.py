@@ -1,4 +1,5 @@
-"""Action types of Ogallala (ogallala.md 4.5), mirrored by ``OgallalaAction`` in ogallala.proto.
+"""Decision kinds and action types of Ogallala (ogallala.md 4.5); ``OgallalaAction``, the union
+of the action types, is mirrored by ``OgallalaAction`` in ogallala.proto.
 
 Coordinates are those of the display's normal form at the moment of the decision (4.1). Marker
 actions (Stop, Discard, NoAttack) carry a constant ``True`` field so that every action is a
@@ -10,7 +11,21 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from engine.ogallala.cards import MAX_COLS, MAX_ROWS, NUM_STACKS
+from engine.ogallala.data import MAX_COLS, MAX_ROWS, NUM_STACKS
+
+
+class DecisionKind(enum.IntEnum):
+    """The decision kinds of 4.5."""
+
+    CHOOSE_STACK = 1
+    PLACE_CARD = 2
+    LASSO_TARGET = 3
+    PLACE_STOLEN = 4
+    ARCHER_TARGET = 5
+    AXE_BOAT = 6
+    ATTACK = 7
+    PLACE_CAPTURED = 8
+    DECLARE_END = 9
 
 
 class Side(enum.IntEnum):
@@ -101,7 +116,9 @@ class Declare:
     declare: bool
 
 
-Action = Draw | Stop | PlaceCell | PlaceShift | Discard | Target | SinkBoat | NoAttack | Attack | Declare
+OgallalaAction = (
+    Draw | Stop | PlaceCell | PlaceShift | Discard | Target | SinkBoat | NoAttack | Attack | Declare
+)
 
 DRAWS: tuple[Draw, ...] = tuple(Draw(stack) for stack in range(NUM_STACKS))
 STOP = Stop()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.ogallala.cards import (
+from engine.ogallala.data import (
     BOOTY_VALUE,
     CARD_POINTS,
     LONG_BOAT_CARD_POINTS,

@@ -15,9 +15,10 @@ from engine.oregon.views import OregonView
 _S = data.NUM_SYMBOLS
 
 
-def state_from_view(view: OregonView, rng: random.Random) -> OregonState:
+def sample_state(view: OregonView, rng: random.Random) -> OregonState:
     p = view.num_players
-    state = OregonState.blank(p, 0, {}, random.Random(rng.getrandbits(64)))
+    state = OregonState(p, 0, {})
+    state.rng = random.Random(rng.getrandbits(64))
     for farmer in view.farmers:
         state.add_farmer(data.space(farmer.row, farmer.col), farmer.seat)
     for building in view.buildings:

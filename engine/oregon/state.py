@@ -3,7 +3,6 @@ scoring (section 5). Views, sampling and rendering live in their own modules."""
 
 from __future__ import annotations
 
-import marshal
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -12,11 +11,13 @@ from engine.core import (
     EngineError, GameOverError, GameState, IllegalActionError, OptionValue, Result, ranks_from_keys,
 )
 from engine.oregon import data
-from engine.oregon.actions import DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn
-from engine.oregon.enums import CARDS, DECKS, DecisionKind
+from engine.oregon.actions import (
+    DecisionKind, DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn,
+)
+from engine.oregon.enums import CARDS, DECKS
 from engine.oregon.play_options import PlayActions, Segment, locate, play_segments
-from engine.oregon.rendering import render
-from engine.oregon.viewing import build_view
+from engine.oregon.observe import build_view
+from engine.oregon.render import render
 from engine.oregon.views import OregonView
 
 _S = data.NUM_SYMBOLS
@@ -36,48 +37,63 @@ class OregonState(GameState):
     """One game of Oregon. Seats' data is kept in parallel lists indexed by seat; sets of spaces
     are bit masks (see ``engine.oregon.data``); cards are card indices 0..11 (``Card`` - 1)."""
 
+    copied_fields = (
+        "owner", "building_at", "building_mask", "parent", "size", "farmer_mask", "score",
+        "supply", "joker", "extra", "start_tile", "start_placed", "turns", "stacks",
+        "out_of_game", "coal_stack", "gold_stack",
+    )
+    deep_copied_fields = ("hands", "coal", "gold", "decks", "discards")
+    # The bit masks and the union-find follow from ``owner`` and ``building_at``; the option
+    # cache from the rest.
+    derived_fields = frozenset(
+        ("building_mask", "free", "parent", "size", "farmer_mask", "_options", "_count")
+    )
+
     # --- setup ------------------------------------------------------------------------------
-    @classmethod
-    def blank(cls, num_players: int, seed: int, options: Mapping[str, OptionValue],
-              rng: random.Random) -> OregonState:
-        """Empty board, empty piles, full supplies; no cards dealt (setup or sampling fills in)."""
-        s = cls.__new__(cls)
+    def __init__(self, num_players: int, seed: int, options: Mapping[str, OptionValue]) -> None:
+        """Empty board, empty piles, full supplies, no cards dealt: ``new`` deals a real game,
+        sampling and test positions fill the fields in directly."""
         p = num_players
-        s.num_players, s.seed, s.options, s.history, s.rng = p, seed, options, [], rng
-        s.owner = [-1] * data.SPACES  # seat of the farmer on each space, -1 if none
-        s.building_at = [-1] * data.SPACES  # building type on each space, -1 if none
-        s.building_mask = [0] * data.NUM_BUILDINGS
-        s.start_mask = 0  # spaces holding start tiles
-        s.free = data.FARMER_LEGAL  # empty non-water spaces
-        s.parent = list(range(data.SPACES))  # union-find over each seat's farmers
-        s.size = [1] * data.SPACES
-        s.farmer_mask = [0] * p
-        s.hands = [[0] * data.NUM_CARDS for _ in range(p)]
-        s.score = [0] * p
-        s.supply = [data.FARMERS_PER_PLAYER] * p
-        s.joker = [True] * p
-        s.extra = [True] * p
-        s.coal = [[] for _ in range(p)]
-        s.gold = [[] for _ in range(p)]
-        s.start_tile = [0] * p
-        s.start_placed = [False] * p
-        s.turns = [0] * p
-        s.stacks = list(data.STACK_TILES)
-        s.decks = [[], []]  # landscape, building; top of deck = end of list
-        s.discards = [[], []]  # bottom first
-        s.out_of_game = []
-        s.coal_stack, s.gold_stack = [], []
-        s.round, s.active = 1, 0
-        s.phase = DecisionKind.PLACE_START_TILE
-        s.in_extra = False
-        s.end_triggered = False
-        s._options, s._count = None, 0
-        return s
+        self.num_players, self.seed, self.options = p, seed, options
+        self.history: list[int] = []
+        self.rng = random.Random(seed)
+        self.owner = [-1] * data.SPACES  # seat of the farmer on each space, -1 if none
+        self.building_at = [-1] * data.SPACES  # building type on each space, -1 if none
+        self.building_mask = [0] * data.NUM_BUILDINGS
+        self.start_mask = 0  # spaces holding start tiles
+        self.free = data.FARMER_LEGAL  # empty non-water spaces
+        self.parent = list(range(data.SPACES))  # union-find over each seat's farmers
+        self.size = [1] * data.SPACES
+        self.farmer_mask = [0] * p
+        self.hands = [[0] * data.NUM_CARDS for _ in range(p)]  # count per card index
+        self.score = [0] * p
+        self.supply = [data.FARMERS_PER_PLAYER] * p
+        self.joker = [True] * p
+        self.extra = [True] * p
+        self.coal: list[list[int]] = [[] for _ in range(p)]
+        self.gold: list[list[int]] = [[] for _ in range(p)]
+        self.start_tile = [0] * p
+        self.start_placed = [False] * p
+        self.turns = [0] * p
+        self.stacks = list(data.STACK_TILES)
+        self.decks: list[list[int]] = [[], []]  # landscape, building; top of deck = end of list
+        self.discards: list[list[int]] = [[], []]  # bottom first
+        self.out_of_game: list[int] = []
+        self.coal_stack: list[int] = []
+        self.gold_stack: list[int] = []
+        self.round, self.active = 1, 0
+        self.phase: DecisionKind | None = DecisionKind.PLACE_START_TILE
+        self.in_extra = False
+        self.end_triggered = False
+        # Raw options of the pending decision and how many actions they make (None: not computed).
+        self._options: Sequence[Any] | None = None
+        self._count = 0
 
     @classmethod
     def new(cls, num_players: int, seed: int, options: Mapping[str, OptionValue]) -> OregonState:
-        rng = random.Random(seed)
-        s = cls.blank(num_players, seed, options, rng)
+        """Setup (section 3), advanced to the first real decision."""
+        s = cls(num_players, seed, options)
+        rng = s.rng
         landscape = [x for x in range(_S) for _ in range(data.LANDSCAPE_COPIES[x])]
         buildings = [_S + b for b in range(data.NUM_BUILDINGS)
                      for _ in range(data.BUILDING_CARD_COPIES[b])]
@@ -98,30 +114,6 @@ class OregonState(GameState):
         # The 7 - P undrawn start tiles leave the game unseen: they are simply not kept.
         s.start_tile = start_tiles[:num_players]
         s._settle()
-        return s
-
-    def clone(self) -> OregonState:
-        s = OregonState.__new__(OregonState)
-        s.num_players, s.seed, s.options = self.num_players, self.seed, self.options
-        s.history = self.history.copy()
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
-        s.owner, s.building_at = self.owner.copy(), self.building_at.copy()
-        s.building_mask, s.start_mask, s.free = self.building_mask.copy(), self.start_mask, self.free
-        s.parent, s.size, s.farmer_mask = self.parent.copy(), self.size.copy(), self.farmer_mask.copy()
-        s.hands = [h.copy() for h in self.hands]
-        s.score, s.supply = self.score.copy(), self.supply.copy()
-        s.joker, s.extra = self.joker.copy(), self.extra.copy()
-        s.coal, s.gold = [c.copy() for c in self.coal], [g.copy() for g in self.gold]
-        s.start_tile, s.start_placed = self.start_tile.copy(), self.start_placed.copy()
-        s.turns, s.stacks = self.turns.copy(), self.stacks.copy()
-        s.decks = [d.copy() for d in self.decks]
-        s.discards = [d.copy() for d in self.discards]
-        s.out_of_game = self.out_of_game.copy()
-        s.coal_stack, s.gold_stack = self.coal_stack.copy(), self.gold_stack.copy()
-        s.round, s.active, s.phase = self.round, self.active, self.phase
-        s.in_extra, s.end_triggered = self.in_extra, self.end_triggered
-        s._options, s._count = self._options, self._count
         return s
 
     # --- the contract -------------------------------------------------------------------------
@@ -188,19 +180,6 @@ class OregonState(GameState):
 
     def render(self, seat: int | None = None) -> str:
         return render(self, seat)
-
-    def state_digest(self) -> bytes:
-        fields = (
-            self.num_players, self.seed, sorted(self.options.items()), self.history,
-            self.owner, self.building_at, self.start_mask, self.hands, self.score, self.supply,
-            self.joker, self.extra, self.coal, self.gold, self.start_tile, self.start_placed,
-            self.turns, self.stacks, self.decks, self.discards, self.out_of_game,
-            self.coal_stack, self.gold_stack, self.round, self.active,
-            0 if self.phase is None else int(self.phase),
-            self.in_extra, self.end_triggered, self.rng.getstate(),
-        )
-        # marshal format 2 has no back-references, so equal values give equal bytes.
-        return marshal.dumps(fields, 2)
 
     # --- options of the pending decision --------------------------------------------------------
     def _current_options(self) -> Sequence[Any]:

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.oregon import GAME
-from engine.oregon.enums import DecisionKind
+from engine.oregon.actions import DecisionKind
 from engine.oregon.play_options import locate
 from heuristics import oregon, oregon_plays, oregon_scoring
 from tests.engine.harness import random_decision_points

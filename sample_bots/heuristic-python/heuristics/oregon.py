@@ -13,8 +13,8 @@ import random
 from collections.abc import Sequence
 
 from engine.oregon import GAME, data
-from engine.oregon.actions import DiscardWhenStuck, Draw, PlaceStartTile
-from engine.oregon.enums import DecisionKind, Deck
+from engine.oregon.actions import DecisionKind, DiscardWhenStuck, Draw, PlaceStartTile
+from engine.oregon.enums import Deck
 from engine.oregon.state import OregonState
 from engine.oregon.views import OregonView
 from heuristics.oregon_plays import (

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from engine.oregon import data
-from engine.oregon.enums import DecisionKind
+from engine.oregon.actions import DecisionKind
 from engine.oregon.play_options import Segment, play_segments
 from engine.oregon.state import OregonState
 from heuristics.oregon_scoring import (

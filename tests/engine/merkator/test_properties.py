@@ -11,7 +11,7 @@ from engine.core import EngineError, IllegalActionError, OptionError
 from engine.merkator import GAME, data
 from engine.merkator import catalog as cat
 from engine.merkator.state import MerkatorState
-from engine.merkator.types import (
+from engine.merkator.actions import (
     FinalPlace,
     Fulfil,
     Invest,

@@ -5,9 +5,9 @@ import pytest
 
 from engine import EngineError, OptionError
 from engine.ogallala import GAME
-from engine.ogallala.actions import DISCARD, NO_ATTACK, Attack, Draw, PlaceCell
-from engine.ogallala.cards import COUNT, DATA, INITIAL_STACK_SIZES, KIND_NAMES, full_deck
-from engine.ogallala.views import Cell, Decision, EndReason
+from engine.ogallala.actions import DISCARD, NO_ATTACK, Attack, DecisionKind, Draw, PlaceCell
+from engine.ogallala.data import COUNT, DATA, INITIAL_STACK_SIZES, KIND_NAMES, full_deck
+from engine.ogallala.views import Cell, EndReason
 from tests.engine.ogallala.positions import grid, kinds, options, start_of_turn
 
 
@@ -67,11 +67,11 @@ def test_attack_card_is_followed_when_a_new_top_row_moves_it():
     state = start_of_turn(2, displays, stacks=("LA", "W1", "W1"))
     state.apply(Draw(0))
     state.apply(PlaceCell(0, 3))  # completes Bp W3 W5 LA Sp, fight 10; the only lasso target
-    assert state.decision is Decision.PLACE_STOLEN and state.card == kinds("TO")[0]
+    assert state.decision is DecisionKind.PLACE_STOLEN and state.card == kinds("TO")[0]
     assert state.view(0).attack_card == Cell(0, 3)
     state.apply(PlaceCell(-1, 0))
     assert grid(state.displays[0]) == ["TO . . . .", "Bp W3 W5 LA Sp"]
-    assert state.decision is Decision.ATTACK and state.view(1).attack_card == Cell(1, 3)
+    assert state.decision is DecisionKind.ATTACK and state.view(1).attack_card == Cell(1, 3)
     assert options(state) == [NO_ATTACK, Attack(1, 0, 0)]  # Bp MM: fight 9 < 10
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from engine.ogallala import GAME
-from engine.ogallala.cards import KIND_NAMES
+from engine.ogallala.data import KIND_NAMES
 from engine.ogallala.views import KindCount
 from tests.engine.harness import check_views_survive_resampling, random_decision_points
 

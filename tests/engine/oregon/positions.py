@@ -3,11 +3,9 @@ hands, full stacks unless told otherwise, and decks holding the remaining cards 
 
 from __future__ import annotations
 
-import random
-
 from engine.oregon import data
-from engine.oregon.actions import Play
-from engine.oregon.enums import Building, Card, DecisionKind, Piece
+from engine.oregon.actions import DecisionKind, Play
+from engine.oregon.enums import Building, Card, Piece
 from engine.oregon.state import OregonState
 from tests.engine.harness import property_game_count
 
@@ -38,7 +36,7 @@ def position(
 ) -> OregonState:
     """A mid-game position (round ``round_``) with nobody to move yet; see ``start_turn``.
     Seats not in ``hands`` hold no cards; the decks hold every other card, ``*_top`` on top."""
-    state = OregonState.blank(players, 0, {}, random.Random(0))
+    state = OregonState(players, 0, {})
     state.round = round_
     state.start_placed = [True] * players
     state.joker = [tokens_active] * players

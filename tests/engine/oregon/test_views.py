@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine.oregon import GAME, data
-from engine.oregon.enums import DecisionKind
+from engine.oregon.actions import DecisionKind
 from tests.engine.harness import check_views_survive_resampling, random_decision_points
 from tests.engine.oregon.positions import deep_check_count
 
