@@ -3,7 +3,6 @@ stacks (R12), and the attack card followed through a renormalisation."""
 
 import pytest
 
-from engine import EngineError, OptionError
 from engine.ogallala import GAME
 from engine.ogallala.actions import DISCARD, NO_ATTACK, Attack, DecisionKind, Draw, PlaceCell
 from engine.ogallala.data import COUNT, DATA, INITIAL_STACK_SIZES, KIND_NAMES, full_deck
@@ -28,14 +27,6 @@ def test_setup_deals_three_stacks_and_seat_0_must_draw(players):
     assert state.current_seat == 0 and state.decision_kind == "CHOOSE_STACK"
     assert options(state) == [Draw(0), Draw(1), Draw(2)]
     assert all(display.height == 0 for display in state.displays) and state.discard == []
-
-
-def test_player_count_and_options_are_checked():
-    for players in (1, 6):
-        with pytest.raises(EngineError, match="2-5 players"):
-            GAME.new_game(players, seed=1)
-    with pytest.raises(OptionError):
-        GAME.new_game(3, seed=1, options={"turn_cap": 10})
 
 
 def test_stall_ends_the_game_after_60_turns_without_a_display_change():

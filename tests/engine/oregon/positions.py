@@ -7,16 +7,8 @@ from engine.oregon import data
 from engine.oregon.actions import DecisionKind, Play
 from engine.oregon.enums import Building, Card, Piece
 from engine.oregon.state import OregonState
-from tests.engine.harness import property_game_count
 
 RED, BLUE, GREEN = 0, 1, 2
-# Games per player count for the costly whole-game checks (determinism, clones, bad input, leak
-# test): a few in CI, 100 in the full run (the cheap random-play properties run 1,000 there).
-DEEP_CHECKS_IN_FULL_RUN = 100
-
-
-def deep_check_count(ci_default: int) -> int:
-    return min(property_game_count(ci_default), DEEP_CHECKS_IN_FULL_RUN)
 
 
 def sp(r: int, c: int) -> int:
