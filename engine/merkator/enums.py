@@ -7,9 +7,11 @@ import enum
 
 from engine.merkator import data
 
-Good = enum.IntEnum("Good", list(data.GOOD_IDS))
-Colour = enum.IntEnum("Colour", [c.upper() for c in data.COLOUR_IDS])
-Location = enum.IntEnum("Location", list(data.LOCATION_IDS))
+# The members come from the data file, so mypy cannot list them (it needs literal member names);
+# code refers to members by value or by iteration, never by a name mypy would have to know.
+Good = enum.IntEnum("Good", list(data.GOOD_IDS))  # type: ignore[misc]
+Colour = enum.IntEnum("Colour", [c.upper() for c in data.COLOUR_IDS])  # type: ignore[misc]
+Location = enum.IntEnum("Location", list(data.LOCATION_IDS))  # type: ignore[misc]
 GOODS: tuple[Good, ...] = tuple(Good)
 COLOURS: tuple[Colour, ...] = tuple(Colour)
 LOCATIONS: tuple[Location, ...] = tuple(Location)

@@ -29,7 +29,7 @@ class MerkatorGame(Game):
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
     ) -> MerkatorState:
         resolved = self.check_setup(num_players, options)
-        if resolved["max_rounds"] < 1:
+        if int(resolved["max_rounds"]) < 1:
             raise OptionError("merkator: option 'max_rounds' must be at least 1")
         return MerkatorState.new(num_players, seed, resolved)
 

@@ -513,6 +513,7 @@ class MerkatorState(GameState):
                 self.kontor[q][good] -= 1
                 self.pools[data.GOOD_COLOUR[good]] += 1
             else:
+                assert action.tile is not None  # a TradeInput holds markers, a good or a tile
                 colour = action.tile - 1
                 self.tile[q][colour] = 0
                 self.pools[colour] += 1

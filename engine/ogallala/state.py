@@ -130,7 +130,7 @@ class OgallalaState(GameState):
     def is_over(self) -> bool:
         return self.decision is None
 
-    def legal_actions(self) -> Sequence[Action]:
+    def legal_actions(self) -> Sequence[OgallalaAction]:
         return self.legal
 
     def apply_index(self, index: int) -> None:
@@ -335,9 +335,9 @@ class OgallalaState(GameState):
 
     def _on_place_card(self, action: PlaceCell | PlaceShift | Discard) -> None:
         kind = self.card
-        discarded = type(action) is Discard
-        completed = False
-        if discarded:
+        discarded = completed = False
+        if type(action) is Discard:
+            discarded = True
             self.discard.append(kind)
         else:
             row = self._put(action)

@@ -49,7 +49,7 @@ def sample_state(view: OregonView, rng: random.Random) -> OregonState:
 def _turns_taken(view: OregonView, seat: int) -> int:
     if view.round == 1:
         return 0
-    if view.game_over:
+    if view.active_seat is None:  # the game is over
         return view.round - 1
     return view.round - 1 if seat <= view.active_seat else view.round - 2
 

@@ -85,8 +85,9 @@ class OregonState(GameState):
         self.phase: DecisionKind | None = DecisionKind.PLACE_START_TILE
         self.in_extra = False
         self.end_triggered = False
-        # Raw options of the pending decision and how many actions they make (None: not computed).
-        self._options: Sequence[Any] | None = None
+        # Raw options of the pending decision (None: not computed yet) and how many actions they
+        # make. Their type depends on the phase (see _current_options), hence Any.
+        self._options: Any = None
         self._count = 0
 
     @classmethod
@@ -182,16 +183,16 @@ class OregonState(GameState):
         return render(self, seat)
 
     # --- options of the pending decision --------------------------------------------------------
-    def _current_options(self) -> Sequence[Any]:
-        """Raw options of the pending decision, cached until the state changes: PLAY segments,
-        spaces, bools, card-index pairs or deck indices."""
+    def _current_options(self) -> Any:
+        """Raw options of the pending decision, cached until the state changes: a list of PLAY
+        segments, spaces, bools, card-index pairs, or a tuple of deck indices."""
         if self._options is None:
             self._set_options(self._compute_options())
         return self._options
 
     def _set_options(self, options: Sequence[Any]) -> None:
         self._options = options
-        self._count = sum(seg.count for seg in options) if self.phase is _PLAY else len(options)
+        self._count = sum(seg.size for seg in options) if self.phase is _PLAY else len(options)
 
     def _option_count(self) -> int:
         if self._options is None:
