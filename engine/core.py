@@ -1,4 +1,5 @@
-"""The contract every game engine follows (DESIGN.md, "The engine contract").
+"""The contract every game engine follows; engine/README.md describes it and the template of a
+game package.
 
 A game is a sequence of decision points. At each one exactly one seat chooses one option from a
 finite list of legal actions, enumerated by the engine in a stable order. Chance is resolved by
@@ -110,8 +111,8 @@ class GameState(abc.ABC):
         self.apply_index(index)
 
     def default_action_index(self) -> int:
-        """The arena's choice for a seat that has forfeited or failed to answer (DESIGN.md,
-        failure policy): the first legal action, unless the game's rules name another default."""
+        """The arena's choice for a seat that has forfeited or failed to answer (the failure
+        policy): the first legal action, unless the game's rules name another default."""
         return 0
 
     # --- the end ------------------------------------------------------------------------------
