@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import EngineError, GameOverError, GameState, IllegalActionError, Result
-from engine.core import ranks_from_keys
 from engine.merkator import catalog as cat
 from engine.merkator import data
 from engine.merkator.actions import (
@@ -22,7 +21,7 @@ from engine.merkator.actions import (
 )
 from engine.merkator.observe import build_view
 from engine.merkator.render import render
-from engine.merkator.scoring import Holdings, is_type_dependent, score_x2
+from engine.merkator.scoring import Holdings, final_result, is_type_dependent
 from engine.merkator.views import MerkatorView
 
 # decision stages: the DecisionKind values as plain ints (enum attribute access is slow here)
@@ -654,14 +653,7 @@ class MerkatorState(GameState):
 
     def _finish(self) -> None:
         self.stage = OVER
-        holdings = self.holdings()
-        scored = [score_x2(q, holdings, self.misprint) for q in range(self.num_players)]
-        keys = [(total, self.markers[q]) for q, (total, _) in enumerate(scored)]
-        self._result = Result(
-            scores=tuple(total / 2 for total, _ in scored),
-            ranks=ranks_from_keys(keys),
-            details=tuple(text for _, text in scored),
-        )
+        self._result = final_result(self.holdings(), self.misprint)
 
     def holdings(self) -> list[Holdings]:
         return [

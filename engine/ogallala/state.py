@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import EngineError, GameOverError, GameState, IllegalActionError, OptionValue
-from engine.core import Result, ranks_from_keys
+from engine.core import Result
 from engine.ogallala.actions import (
     DECLARE_CHOICES,
     DISCARD,
@@ -56,7 +56,7 @@ from engine.ogallala.display import Display
 from engine.ogallala.observe import build_view
 from engine.ogallala.placement import placements
 from engine.ogallala.render import render
-from engine.ogallala.scoring import boat_points, card_points, display_score
+from engine.ogallala.scoring import final_result
 from engine.ogallala.views import EndReason, OgallalaView
 
 
@@ -148,15 +148,7 @@ class OgallalaState(GameState):
     def result(self) -> Result:
         if self.decision is not None:
             raise EngineError("ogallala: the game is not over yet")
-        scores = [display_score(display) for display in self.displays]
-        ending = self.end_reason.name.lower().replace("_", " ") if self.end_reason else ""
-        return Result(
-            scores=tuple(float(score) for score in scores),
-            ranks=ranks_from_keys([(score,) for score in scores]),
-            details=tuple(
-                f"{self._score_details(display)}; game end: {ending}" for display in self.displays
-            ),
-        )
+        return final_result(self.displays, self.end_reason)
 
     def view(self, seat: int) -> OgallalaView:
         return build_view(self, seat)
@@ -431,12 +423,3 @@ class OgallalaState(GameState):
         DecisionKind.PLACE_CAPTURED: _on_place_captured,
         DecisionKind.DECLARE_END: _on_declare_end,
     }
-
-    def _score_details(self, display: Display) -> str:
-        """E.g. "53 points: boat (0,0) 4+10, boat (1,0) 5+20" (card points + booty points)."""
-        boats = []
-        for boat in display.complete_boats():
-            kinds = display.segment_kinds(boat)
-            cards = card_points(kinds)
-            boats.append(f"boat ({boat[0]},{boat[1]}) {cards}+{boat_points(kinds) - cards}")
-        return f"{display_score(display)} points" + (": " + ", ".join(boats) if boats else "")

@@ -1,5 +1,5 @@
 """The Oregon game state and its rules: setup (section 3), turn flow and decisions (section 4),
-scoring (section 5). Views, sampling and rendering live in their own modules."""
+the board. Scoring (section 5), views, sampling and rendering live in their own modules."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import (
-    EngineError, GameOverError, GameState, IllegalActionError, OptionValue, Result, ranks_from_keys,
-)
+from engine.core import EngineError, GameOverError, GameState, IllegalActionError, OptionValue
+from engine.core import Result
 from engine.oregon import data
 from engine.oregon.actions import (
     DecisionKind, DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn,
@@ -18,6 +17,7 @@ from engine.oregon.enums import CARDS, DECKS
 from engine.oregon.play_options import PlayActions, Segment, locate, play_segments
 from engine.oregon.observe import build_view
 from engine.oregon.render import render
+from engine.oregon.scoring import final_result, score_building, score_farmer
 from engine.oregon.views import OregonView
 
 _S = data.NUM_SYMBOLS
@@ -159,20 +159,7 @@ class OregonState(GameState):
     def result(self) -> Result:
         if self.phase is not None:
             raise EngineError("oregon: the game is not over yet")
-        totals = [self.final_total(seat) for seat in range(self.num_players)]
-        on_board = [self.farmer_mask[seat].bit_count() for seat in range(self.num_players)]
-        return Result(
-            scores=tuple(float(t) for t in totals),
-            ranks=ranks_from_keys([(t, f) for t, f in zip(totals, on_board)]),
-            details=tuple(
-                f"{self.score[s]} points + {sum(self.coal[s])} coal + {sum(self.gold[s])} gold"
-                f", {on_board[s]} farmers on the board"
-                for s in range(self.num_players)
-            ),
-        )
-
-    def final_total(self, seat: int) -> int:
-        return self.score[seat] + sum(self.coal[seat]) + sum(self.gold[seat])
+        return final_result(self)
 
     def view(self, seat: int) -> OregonView:
         if not 0 <= seat < self.num_players:
@@ -269,11 +256,11 @@ class OregonState(GameState):
         if seg.building < 0:
             self.supply[a] -= 1
             self._put_farmer(sp, a)
-            self._score_farmer(sp, a)
+            score_farmer(self, sp, a)
         else:
             self.stacks[seg.building] -= 1
             self._put_building(sp, seg.building)
-            self._score_building(sp, seg.building, a)
+            score_building(self, sp, seg.building, a)
         self._check_end(a)
         if not self.in_extra and self.extra[a] and self._play_segments(a):
             self.phase = DecisionKind.USE_EXTRA_TURN
@@ -384,7 +371,7 @@ class OregonState(GameState):
                 return card
             self.out_of_game.append(card)
 
-    # --- board and scoring (section 5) -------------------------------------------------------------
+    # --- the board: pieces and farmer groups (scoring is in scoring.py) ---------------------------
     def _put_building(self, sp: int, b: int) -> None:
         self.building_at[sp] = b
         self.building_mask[b] |= 1 << sp
@@ -401,7 +388,7 @@ class OregonState(GameState):
         self._put_farmer(sp, seat)
         for n in data.ORTHOGONAL[sp]:
             if self.owner[n] == seat:
-                a, b = self._find(sp), self._find(n)
+                a, b = self.group_root(sp), self.group_root(n)
                 if a != b:
                     self.parent[b] = a
                     self.size[a] += self.size[b]
@@ -418,64 +405,20 @@ class OregonState(GameState):
             mask |= m
         return mask
 
-    def _score_farmer(self, sp: int, seat: int) -> None:
-        """5.1: the active seat scores every building around its new farmer, then 5.3."""
-        around = data.NEIGHBOUR_MASK[sp]
-        gained = 0
-        for b, effect in enumerate(data.EFFECTS):
-            near = around & self.building_mask[b]
-            if not near:
-                continue
-            count = near.bit_count()
-            if effect.church:
-                farmers = self.all_farmers()
-                for church in data.spaces_of(near):
-                    gained += (data.NEIGHBOUR_MASK[church] & farmers).bit_count()
-            else:
-                gained += effect.points_per_farmer * count
-            self._gain_effect(seat, effect, count)
-        self.score[seat] += gained + self._group_bonus(sp, seat)
-
-    def _score_building(self, sp: int, b: int, active: int) -> None:
-        """5.2: every seat with own farmers around the new building scores, active seat first."""
-        around = data.NEIGHBOUR_MASK[sp]
-        effect = data.EFFECTS[b]
-        everyone = (around & self.all_farmers()).bit_count() if effect.church else 0
-        for i in range(self.num_players):
-            seat = (active + i) % self.num_players
-            k = (around & self.farmer_mask[seat]).bit_count()
-            if k:
-                self.score[seat] += k * (everyone if effect.church else effect.points_per_farmer)
-                self._gain_effect(seat, effect, k)
-
-    def _gain_effect(self, seat: int, effect: data.BuildingEffect, count: int) -> None:
-        """Token activation (R11) and coal/gold tiles while the stack lasts (R16)."""
-        if effect.activates_joker:
-            self.joker[seat] = True
-        if effect.activates_extra_turn:
-            self.extra[seat] = True
-        if effect.coal or effect.gold:
-            stack = self.coal_stack if effect.coal else self.gold_stack
-            owned = self.coal[seat] if effect.coal else self.gold[seat]
-            for _ in range(min(count, len(stack))):
-                owned.append(stack.pop())
-
-    def _find(self, sp: int) -> int:
+    def group_root(self, sp: int) -> int:
+        """The root of the union-find group of the farmer on ``sp`` (with path halving)."""
         parent = self.parent
         while parent[sp] != sp:
             parent[sp] = parent[parent[sp]]
             sp = parent[sp]
         return sp
 
-    def _group_bonus(self, sp: int, seat: int) -> int:
-        """5.3 with union-find. A component has scored exactly when its size is at least
-        GROUP_MIN_SIZE: it can only reach that size by a placement, which either scores it or
-        merges in a part that had scored. So the flag is the size test and needs no storage."""
-        roots = {self._find(n) for n in data.ORTHOGONAL[sp] if self.owner[n] == seat}
+    def join_groups(self, sp: int, seat: int) -> list[int]:
+        """Join the seat's orthogonal groups around its new farmer on ``sp`` into one, rooted at
+        ``sp``; returns the sizes the joined groups had (the group bonus, 5.3, depends on them)."""
+        roots = {self.group_root(n) for n in data.ORTHOGONAL[sp] if self.owner[n] == seat}
         parts = [self.size[r] for r in roots]
         for r in roots:
             self.parent[r] = sp
         self.size[sp] = 1 + sum(parts)
-        if self.size[sp] >= data.GROUP_MIN_SIZE and all(p < data.GROUP_MIN_SIZE for p in parts):
-            return data.GROUP_POINTS
-        return 0
+        return parts

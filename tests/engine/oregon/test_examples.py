@@ -122,7 +122,7 @@ def test_e4_one_farmer_next_to_several_buildings():
 
 # --- E5 ---------------------------------------------------------------------------------------
 def _component_size(state: OregonState, r: int, c: int) -> int:
-    return state.size[state._find(sp(r, c))]
+    return state.size[state.group_root(sp(r, c))]
 
 
 def test_e5_group_bonus_merges():

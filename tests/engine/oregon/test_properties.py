@@ -52,7 +52,7 @@ def _check_groups(state: OregonState) -> None:
             if here not in seen:
                 seen.add(here)
                 todo.extend(n for n in data.ORTHOGONAL[here] if state.owner[n] == seat)
-        assert state.size[state._find(sp)] == len(seen)
+        assert state.size[state.group_root(sp)] == len(seen)
 
 
 def _on_step(state, before, index) -> None:
