@@ -61,16 +61,3 @@ def test_perfect_record_stays_finite_and_on_top():
 
 def test_no_games_no_ratings():
     assert fit_batch([]) == {}
-
-
-def test_forfeits_and_ties_count_as_in_elo():
-    """A forfeit ranked above a finisher still loses to it; equal ranks are draws."""
-    from leaderboard.batch import _group_wins
-
-    game = GameResult((SeatResult("a", 1, 0, "TIMEOUT"), SeatResult("b", 2, 0),
-                       SeatResult("c", 2, 0), SeatResult("a", 3, 0)), group_key="p")
-    table = _group_wins([game])
-    wins = dict(zip([(x, y) for x in "abc" for y in "abc"], table.wins[0] * 3))
-    # a's forfeiting seat loses to b and c; a's other seat (rank 3) loses to both too
-    assert wins["b", "a"] == wins["c", "a"] == 2 and wins["a", "b"] == wins["a", "c"] == 0
-    assert wins["b", "c"] == wins["c", "b"] == 0.5
