@@ -54,7 +54,7 @@ def unbounded_sides(games: Sequence[GameResult], players: Sequence[str]) -> dict
     games (a perfect record against the rest), "upper" if only an upper bound, else ""."""
     index = {player: i for i, player in enumerate(players)}
     # reach[i, j]: a chain "finished ahead of or tied with" leads from i to j
-    reach = np.eye(len(players), dtype=bool)
+    reach: NDArray[np.bool_] = np.eye(len(players), dtype=bool)
     for game in games:
         blocks = finishing_blocks(game.seats)
         for place, block in enumerate(blocks):
@@ -66,7 +66,8 @@ def unbounded_sides(games: Sequence[GameResult], players: Sequence[str]) -> dict
     # i and j share a strongly connected component when each reaches the other
     same = reach & reach.T
     outside: NDArray[np.bool_] = reach & ~same
-    beaten_from_outside, beats_outside = outside.any(axis=0), outside.any(axis=1)
+    beaten_from_outside = [bool(column.any()) for column in outside.T]
+    beats_outside = [bool(row.any()) for row in outside]
 
     def side(i: int) -> Bound:
         if not beaten_from_outside[i] and beats_outside[i]:
