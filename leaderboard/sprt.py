@@ -97,7 +97,8 @@ def _constrained_multiplier(frequencies: FloatArray, score: float) -> FloatArray
 
 
 def log_likelihood_ratio(counts: ArrayLike, elo0: float, elo1: float) -> FloatArray:
-    """The GLR of H1 against H0 for pentanomial ``counts`` (..., 5); vectorised over rows."""
+    """The GLR of H1 against H0 for pentanomial ``counts`` (..., 5); vectorised over rows.
+    No pairs, no evidence: 0."""
     regularised = np.asarray(counts, dtype=np.float64)
     regularised = np.where(regularised > 0.0, regularised, UNSEEN_OUTCOME)
     frequencies = regularised / regularised.sum(axis=-1, keepdims=True)
@@ -107,7 +108,8 @@ def log_likelihood_ratio(counts: ArrayLike, elo0: float, elo1: float) -> FloatAr
     # log(p1 / p0) = log(1 + lam0 (a - s0)) - log(1 + lam1 (a - s1))
     jumps = (np.log1p(lam0[..., None] * (PER_GAME_SCORE - s0))
              - np.log1p(lam1[..., None] * (PER_GAME_SCORE - s1)))
-    result: FloatArray = (regularised * jumps).sum(axis=-1)
+    observed = np.asarray(counts, dtype=np.float64).sum(axis=-1)
+    result: FloatArray = np.where(observed > 0, (regularised * jumps).sum(axis=-1), 0.0)
     return result
 
 
