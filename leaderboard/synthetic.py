@@ -1,8 +1,10 @@
-"""Synthetic round-robin results from known strengths (for the benchmark and the tests).
+"""Synthetic results from known strengths (for the benchmarks, the coverage script and the tests).
 
-Every game's ranking is drawn from the Plackett-Luce model: seats are picked best-first with
-probability proportional to 10 ** (rating / 400). Its pairwise marginals are exactly
-Bradley-Terry on the Elo scale, so the batch fit must recover the ratings.
+Round robins: every game's ranking is drawn from the Plackett-Luce model: seats are picked
+best-first with probability proportional to 10 ** (rating / 400). Its pairwise marginals are
+exactly Bradley-Terry on the Elo scale, so the batch fit must recover the ratings.
+
+SPRT: pentanomial pair results of a known Elo difference, and whole simulated tests.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ import itertools
 import random
 from collections.abc import Mapping
 
+import numpy as np
+
 from leaderboard.results import GameResult, SeatResult
+from leaderboard.sprt import llr_bounds, log_likelihood_ratio
 
 SPRT_BLOCK = 256  # pairs simulated at once for every run still going
 
@@ -79,10 +84,6 @@ def simulate_sprt(probabilities: tuple[float, ...], elo0: float, elo1: float, al
 
     The LLR after every pair is computed (``leaderboard.sprt.log_likelihood_ratio``), vectorised
     over the runs still going, a block of pairs at a time."""
-    import numpy as np
-
-    from leaderboard.sprt import llr_bounds, log_likelihood_ratio
-
     rng = np.random.default_rng(seed)
     lower, upper = llr_bounds(alpha, beta)
     decisions = ["continue"] * runs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -21,8 +22,10 @@ class LeaderboardRow:
     elo: float
     batch: BatchRating | None
     games: int  # every game played, forfeited ones included
-    average_rank: float | None  # over the games the player finished (None: it forfeited all)
-    average_score: float | None  # idem: a forfeited game's score is the engine's, not the bot's
+    # Over the games the player finished (a forfeited game's score is the arena's default moves,
+    # not the bot's); NaN when it forfeited every game (a float, so callers' formats still work).
+    average_rank: float
+    average_score: float
     forfeits: dict[str, int]  # reason kind -> count
 
     @property
@@ -97,8 +100,8 @@ def leaderboard_rows(
     return rows
 
 
-def _mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
 
 
 def format_batch(rating: BatchRating) -> str:
