@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import zlib
 from collections.abc import Sequence
 
 import numpy as np
@@ -97,10 +98,12 @@ def fit_batch(
     ``seed`` fixes the bootstrap draws, so the same games always give the same table."""
     pools = find_pools(games)
     pool_of = {player: number for number, pool in enumerate(pools, 1) for player in pool}
-    rng = np.random.default_rng(seed)
     ratings: dict[str, BatchRating] = {}
     for number, pool in enumerate(pools, 1):
         pool_games = [game for game in games if pool_of[game.seats[0].player] == number]
+        # seeded by the pool's players: a pool's interval does not change when another pool
+        # appears
+        rng = np.random.default_rng([seed, zlib.crc32("\n".join(pool).encode())])
         players, point, low, high = _fit_pool(pool_games, bootstrap, rng)
         sides = unbounded_sides(pool_games, players)
         played = _games_with_others(pool_games)

@@ -37,6 +37,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from leaderboard.results import GameResult, pair_score
+
 FloatArray = NDArray[np.float64]
 Status = Literal["continue", "H0", "H1"]
 
@@ -142,6 +144,15 @@ def pair_index(first: float, second: float) -> int:
     if not 0 <= index <= 4 or not math.isclose(index, 2.0 * points):
         raise ValueError(f"not a pair of game scores in {{0, 1/2, 1}}: {first}, {second}")
     return index
+
+
+def game_score(game: GameResult, new: str, base: str) -> float:
+    """NEW's score against BASE in one game of the test, for ``SPRT.add_pair``: 1 win, 1/2 draw,
+    0 loss, by rank; a forfeit loses to a finisher (``leaderboard.results.pair_score``)."""
+    seats = {seat.player: seat for seat in game.seats}
+    if new not in seats or base not in seats:
+        raise ValueError(f"{new!r} and {base!r} did not both play this game")
+    return pair_score(seats[new], seats[base])
 
 
 @dataclasses.dataclass

@@ -6,7 +6,8 @@ import statistics
 
 import pytest
 
-from leaderboard.sprt import (SPRT, estimate_elo, expected_behaviour, llr_bounds,
+from leaderboard.results import GameResult, SeatResult
+from leaderboard.sprt import (SPRT, estimate_elo, expected_behaviour, game_score, llr_bounds,
                               log_likelihood_ratio, pair_index, score_of_elo)
 from leaderboard.synthetic import pair_probabilities, simulate_sprt
 
@@ -42,6 +43,18 @@ def test_pair_index_counts_news_points_over_the_pair():
             pair_index(1, 1)] == [0, 1, 2, 3, 4]
     with pytest.raises(ValueError):
         pair_index(1, 0.3)
+
+
+def test_game_score_is_news_result_against_base():
+    def game(new_rank: int, base_rank: int, forfeit: str = "") -> GameResult:
+        return GameResult((SeatResult("base", base_rank, 0), SeatResult("new", new_rank, 0,
+                                                                         forfeit)))
+
+    assert [game_score(game(1, 2), "new", "base"), game_score(game(1, 1), "new", "base"),
+            game_score(game(2, 1), "new", "base"),
+            game_score(game(1, 2, "TIMEOUT"), "new", "base")] == [1.0, 0.5, 0.0, 0.0]
+    with pytest.raises(ValueError):
+        game_score(game(1, 2), "new", "other")
 
 
 def test_elo_estimate_by_hand():
