@@ -169,7 +169,8 @@ class SPRT:
         if not self.elo0 < self.elo1:
             raise ValueError(f"elo0 ({self.elo0}) must be below elo1 ({self.elo1})")
         if not (0.0 < self.alpha < 1.0 and 0.0 < self.beta < 1.0 and self.alpha + self.beta < 1.0):
-            raise ValueError(f"need 0 < alpha, beta and alpha + beta < 1: {self.alpha}, {self.beta}")
+            raise ValueError(
+                f"need 0 < alpha, beta and alpha + beta < 1: {self.alpha}, {self.beta}")
         if len(self.counts) != 5:
             raise ValueError(f"pentanomial counts have 5 entries, not {len(self.counts)}")
 

@@ -119,7 +119,8 @@ def test_a_4_0_record_is_one_sided_wide_and_contains_the_truth_in_simulation():
         win = 1 / (1 + 10 ** (-difference / 400))
         if all(rng.random() < win for _ in range(4)):
             total += 1
-            covered += covers(winner, 1500 + difference / 2) and covers(loser, 1500 - difference / 2)
+            truth = 1500 + difference / 2
+            covered += covers(winner, truth) and covers(loser, 3000 - truth)
     assert total > 5000 and covered / total >= 0.99
 
 
