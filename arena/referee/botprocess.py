@@ -107,7 +107,7 @@ class RunningBot:
             return f"killed by {signal.Signals(-code).name}"
         return f"exited with code {code}"
 
-    def _log_tail(self) -> tuple[int, list[str]]:
+    def log_tail(self) -> tuple[int, list[str]]:
         """The log's size and its last lines that say something (Node frames its fatal errors
         with lines of a lone "#"); the log may be as large as the file-size limit."""
         if self.log_path is None:
@@ -138,7 +138,7 @@ class RunningBot:
         parts = [what]
         if exit_text := self.exit_description():
             parts.append(f"process {exit_text}")
-        size, lines = self._log_tail()  # read once: the log can be as large as the file limit
+        size, lines = self.log_tail()  # read once: the log can be as large as the file limit
         if error := error_line(lines):
             parts.append(f"error: {error}")
         elif line := _last_line(lines):
@@ -225,9 +225,8 @@ async def connect(bot: RunningBot, game: str,
     """Open a channel and wait for the handshake; fail fast if the process exits meanwhile.
     Raises NotReadyError, or HandshakeMismatchError for another protocol, games that leave out
     ``game``, or another name than the spec's; the client is closed then."""
-    client = BotClient(bot.address, bot.token)
+    client, reply = await first_handshake(bot, timeout)
     try:
-        reply = await _handshake_or_exit(client, bot, timeout)
         if reply.protocol_version != PROTOCOL_VERSION:
             raise HandshakeMismatchError(
                 f"speaks protocol version {reply.protocol_version}, the arena speaks 1")
@@ -238,6 +237,18 @@ async def connect(bot: RunningBot, game: str,
         client.close()
         raise
     return client, reply
+
+
+async def first_handshake(bot: RunningBot,
+                          timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
+    """Open a channel and wait for the handshake's reply, unjudged (``connect`` judges it, and so
+    does ``arena validate``, check by check). Raises NotReadyError; the client is closed then."""
+    client = BotClient(bot.address, bot.token)
+    try:
+        return client, await _handshake_or_exit(client, bot, timeout)
+    except BaseException:
+        client.close()
+        raise
 
 
 def check_handshake_name(reply: bot_pb2.HandshakeReply, expected: str) -> None:
