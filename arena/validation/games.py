@@ -92,7 +92,7 @@ class GamePlayer:
 
     async def check_concurrent(self, game: str, report: Report) -> None:
         """An address bot: several games at once, all against the random bot."""
-        name = f"{CONCURRENT_GAMES} games at once"
+        name = "games at once"
         records: list[MatchRecord] = []
 
         async def one() -> None:

@@ -26,6 +26,8 @@ _EXIT_SECONDS = 3.0
 
 READY_HINT = ("listen on ARENA_BOT_ADDRESS exactly as given (unix:PATH or 127.0.0.1:PORT) and "
               "answer Handshake within the limit; the error shown comes from the bot's output")
+REFUSED_HINT = (f"the bot refused the arena's token: start the arena with {REMOTE_TOKEN_VARIABLE} "
+                "set to the bot's ARENA_BOT_TOKEN (docs/bots.md, \"Remote bots\")")
 TOKEN_HINT = ("compare the x-arena-token metadata of every call with ARENA_BOT_TOKEN and refuse "
               "a mismatch with status UNAUTHENTICATED (both SDKs do)")
 
@@ -33,21 +35,23 @@ TOKEN_HINT = ("compare the x-arena-token metadata of every call with ARENA_BOT_T
 async def check_process(spec: BotSpec, report: Report, workdir: Path, ready_seconds: float,
                         games: Sequence[str]) -> bot_pb2.HandshakeReply | None:
     """Start the bot (or reach it at its address) and check it; the handshake's reply, or None
-    if it never answered (the game checks are then skipped)."""
+    if it never answered or its handshake does not fit (the game checks are then skipped)."""
     started = time.perf_counter()
     async with run_bot(spec, seat=0, game_seed=report.seed, workdir=workdir) as bot:
         try:
             client, reply = await first_handshake(bot, ready_seconds)
         except NotReadyError as exc:
-            report.add(Check.failed("start to ready", f"never became ready: {exc}", READY_HINT))
+            refused = TOKEN_REFUSED.name in str(exc)
+            report.add(Check.failed("start to ready", f"never became ready: {exc}",
+                                    REFUSED_HINT if refused else READY_HINT))
             return None
         client.close()
         report.add(_ready_check(time.perf_counter() - started, ready_seconds))
-        report.add(handshake_check(reply, spec.name, games, remote=spec.is_remote))
+        handshake = report.add(handshake_check(reply, spec.name, games, remote=spec.is_remote))
         report.add(await _token_check(bot))
         if not spec.is_remote:
             report.add(await _exit_check(bot))
-    return reply
+    return reply if handshake.status is Status.PASS else None
 
 
 def _ready_check(seconds: float, limit: float) -> Check:
