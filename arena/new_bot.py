@@ -133,7 +133,7 @@ def _check_node_sdk() -> None:
 
 def _npm_install(directory: Path) -> None:
     done = subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=directory,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=False)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise InputError(f"npm install in {directory} failed: {last}")

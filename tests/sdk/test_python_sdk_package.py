@@ -30,8 +30,8 @@ def test_the_arena_and_the_sdk_share_one_copy_of_the_generated_code():
 @pytest.mark.parametrize("imports", [
     "import arena_sdk.v1.oregon_pb2, arena.bot.v1.bot_pb2, arena.sdk",
     "import arena.bot.v1.bot_pb2, arena.sdk, arena_sdk.v1.bot_pb2",
-    "from arena.bot.v1 import merkator_pb2; from arena_sdk.v1 import merkator_pb2 as m; "
-    "assert m is merkator_pb2",
+    ("from arena.bot.v1 import merkator_pb2; from arena_sdk.v1 import merkator_pb2 as m; "
+     "assert m is merkator_pb2"),
 ])
 def test_importing_both_names_in_either_order_does_not_clash(imports):
     subprocess.run([sys.executable, "-c", imports], check=True)
