@@ -31,6 +31,7 @@ from arena.child import ChildProcess, start_tied
 from arena.client import BotClient
 from arena.limits import BotLimits, limited_argv, prlimit_path
 from arena.manifest import BotSpec
+from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
 
 _UNIX_PATH_MAX = 107
 
@@ -92,12 +93,15 @@ class RunningBot:
     log_path: Path | None = None
     log_kept: bool = False  # the log outlives the match (``--bot-logs``)
     limits: BotLimits | None = None  # as enforced; None if the bot runs without limits
+    launch: BotLaunch | None = None  # its sandbox and cgroup, if started under a SandboxPolicy
 
     def exit_description(self) -> str | None:
         """How the process ended ("exited with code 3", "killed by SIGKILL"), None if running."""
         if self.process is None or self.process.poll() is None:
             return None
         code = self.process.returncode
+        if self.launch is not None:
+            code = self.launch.exit_code_to_signal(code)
         if code < 0:
             return f"killed by {signal.Signals(-code).name}"
         return f"exited with code {code}"
@@ -119,11 +123,15 @@ class RunningBot:
     def limit_hit(self, size: int, lines: list[str]) -> str:
         """Which resource limit the bot's end and its log (``size`` bytes, ending in ``lines``)
         point to, or ""."""
+        if self.launch is not None and (hit := self.launch.limit_hit()):
+            return hit
         if self.limits is None:
             return ""
         if self.exit_description() == "killed by SIGXFSZ" or size >= self.limits.file_mib << 20:
             return f"its output reached the {self.limits.file_mib} MiB file-size limit"
-        if any(_OUT_OF_MEMORY.search(line) for line in lines[-_OUT_OF_MEMORY_LINES:]):
+        address_space = self.launch is None or self.launch.address_space_limited
+        if address_space and any(_OUT_OF_MEMORY.search(line)
+                                 for line in lines[-_OUT_OF_MEMORY_LINES:]):
             return f"out of memory under the {self.limits.memory_mib} MiB address-space limit"
         return ""
 
@@ -151,35 +159,54 @@ def _last_line(lines: list[str]) -> str:
 @asynccontextmanager
 async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
                   limits: BotLimits = BotLimits(),
-                  log_dir: Path | None = None) -> AsyncIterator[RunningBot]:
+                  log_dir: Path | None = None,
+                  sandbox: SandboxPolicy | None = None) -> AsyncIterator[RunningBot]:
     """Start ``spec``'s process for ``seat`` under ``limits`` (a remote bot is just addressed)
     and stop its whole process group on exit, also when the surrounding scope is cancelled.
-    The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given."""
+    The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given.
+    With a ``sandbox`` policy the bot runs as ``arena.sandbox`` says (its socket in a directory
+    of its own in ``workdir``); without one, as the arena's user with its environment."""
     if spec.is_remote:
         yield RunningBot(spec, spec.address, token="")
         return
     assert spec.command is not None and spec.directory is not None
     log_path = (log_dir / kept_log_name(game_seed, seat, spec.name) if log_dir is not None
                 else workdir / f"seat{seat}.log")
-    bot = RunningBot(spec, _listen_address(workdir, seat), secrets.token_hex(16),
+    socket_dir = workdir
+    if sandbox is not None:  # the sandbox shows the bot this directory only
+        socket_dir = workdir / f"seat{seat}"
+        socket_dir.mkdir(exist_ok=True)
+    bot = RunningBot(spec, _listen_address(socket_dir, seat), secrets.token_hex(16),
                      log_path=log_path, log_kept=log_dir is not None,
                      limits=limits if prlimit_path() is not None else None)
-    env = {**os.environ, **spec.env,
-           "ARENA_BOT_ADDRESS": bot.address,
-           "ARENA_BOT_TOKEN": bot.token,
-           "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name))}
+    bot_env = {**spec.env,
+               "ARENA_BOT_ADDRESS": bot.address,
+               "ARENA_BOT_TOKEN": bot.token,
+               "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name))}
+    if sandbox is None:
+        argv, env = limited_argv(_argv(spec.command), limits), {**os.environ, **bot_env}
+    else:
+        bot.launch = prepare_launch(sandbox, _argv(spec.command), bot_dir=spec.directory,
+                                    socket_dir=socket_dir, seat=seat, env=bot_env,
+                                    inherited_env=dict(os.environ), limits=limits,
+                                    wants_network=spec.network)
+        argv, env = bot.launch.argv, bot.launch.env
     with open(bot.log_path, "wb") as log:
         try:
             bot.process = start_tied(
-                limited_argv(_argv(spec.command), limits), cwd=spec.directory, env=env,
+                argv, cwd=spec.directory, env=env,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         except OSError as exc:
+            if bot.launch is not None:
+                bot.launch.close()
             raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
     try:
         yield bot
     finally:
         with trio.CancelScope(shield=True):
             await stop_process_group(bot.process)
+            if bot.launch is not None:
+                bot.launch.close()  # whatever is left in its cgroup
 
 
 async def stop_process_group(process: ChildProcess) -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import enum
 import shutil
-import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -42,6 +41,8 @@ from arena.botprocess import (
 from arena.client import BotClient
 from arena.limits import BotLimits
 from arena.manifest import BotSpec
+from arena.sandbox import SandboxPolicy
+from arena.sandbox.tempdirs import new_match_dir
 from arena.wire.requests import DecisionEncoder, options_to_proto
 from engine.core import EngineError, GameState
 from engine.registry import get_game
@@ -169,12 +170,12 @@ class _Referee:
 
     # --- phases --------------------------------------------------------------------------------
     async def start_bots(self, stack: AsyncExitStack, workdir: Path, limits: BotLimits,
-                         bot_logs: Path | None) -> None:
+                         bot_logs: Path | None, sandbox: SandboxPolicy | None) -> None:
         for seat in self.seats:
             try:
                 seat.bot = await stack.enter_async_context(
                     run_bot(seat.spec, seat.index, self.state.seed, workdir, limits=limits,
-                            log_dir=bot_logs))
+                            log_dir=bot_logs, sandbox=sandbox))
             except NotReadyError as exc:
                 await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
         async with trio.open_nursery() as nursery:
@@ -304,12 +305,14 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
                      observer: MatchObserver | None = None,
                      ready_gate: Callable[[], Awaitable[None]] | None = None,
                      limits: BotLimits = BotLimits(),
-                     bot_logs: Path | None = None) -> MatchRecord:
+                     bot_logs: Path | None = None,
+                     sandbox: SandboxPolicy | None = None) -> MatchRecord:
     """Play one game; never raises for a bot's misbehaviour (see the module's failure policy).
     Raises MatchSetupError before starting anything if the game cannot be set up.
     ``ready_gate`` is awaited once every bot is ready, before StartGame (the benchmark uses it to
     start several matches' play at the same moment). Local bots run under ``limits``; their logs
-    are kept in the existing directory ``bot_logs`` if given (else deleted after the game)."""
+    are kept in the existing directory ``bot_logs`` if given (else deleted after the game), and
+    confined as ``sandbox`` says (``arena.sandbox``; None: as the arena's user, unconfined)."""
     began = time.perf_counter()
     try:
         engine = get_game(game)
@@ -318,11 +321,11 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
         raise MatchSetupError(str(exc)) from None
     referee = _Referee(engine.name, state, bots, time_control, observer)
     void_reason = ""
-    workdir = Path(tempfile.mkdtemp(prefix="arena-"))
+    workdir = new_match_dir()
     try:
         async with AsyncExitStack() as stack:
             try:
-                await referee.start_bots(stack, workdir, limits, bot_logs)
+                await referee.start_bots(stack, workdir, limits, bot_logs, sandbox)
                 if ready_gate is not None:
                     await ready_gate()
                 await referee.start_game()
