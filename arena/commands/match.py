@@ -11,9 +11,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from arena.commands import fail, match_setup, warn_if_guessable
+from arena.commands import fail, match_setup, sandbox_options, warn_if_guessable
 from arena.commands.database import db_option
 from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
+from arena.sandbox import describe_limits
 from arena.match import (
     MatchObserver,
     MatchRecord,
@@ -113,6 +114,8 @@ def match(
     show: bool = typer.Option(False, "--show", help="print every decision and the board"),
     bot_memory: str = match_setup.bot_memory_option(),
     bot_logs: Path = match_setup.bot_logs_option(),
+    sandbox: str = sandbox_options.sandbox_option(),
+    allow_network: bool = sandbox_options.allow_network_option(),
     db: Path = db_option(),
 ) -> None:
     """Play one game between bots, one per seat in the order given."""
@@ -125,6 +128,7 @@ def match(
             raise MatchSetupError("--move-time must be > 0 and --bank-time >= 0")
         limits = match_setup.parse_limits(bot_memory)
         bot_logs = match_setup.prepare_bot_logs(bot_logs)
+        policy = sandbox_options.resolve_policy(sandbox, allow_network, strict=False)
     except (ManifestError, MatchSetupError, EngineError) as exc:
         fail(str(exc))
     if seed is None:
@@ -133,11 +137,14 @@ def match(
         warn_if_guessable(seed)
     time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
     match_setup.warn_unless_limits_enforced()
+    if any(not spec.is_remote for spec in specs):
+        console.print(describe_limits(policy, limits), soft_wrap=True)
     try:
         record = trio.run(lambda: play_match(game, specs, seed, options=options,
                                              time_control=time_control,
                                              observer=ShowDecisions() if show else None,
-                                             limits=limits, bot_logs=bot_logs))
+                                             limits=limits, bot_logs=bot_logs,
+                                             sandbox=policy))
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
     print_record(record)

@@ -12,13 +12,14 @@ from pathlib import Path
 import trio
 import typer
 
-from arena.commands import fail, match_setup, warn, warn_if_guessable
+from arena.commands import fail, match_setup, sandbox_options, warn, warn_if_guessable
 from arena.commands.database import db_option, open_or_fail
 from arena.commands.leaderboard import load_boards, print_board
 from arena.commands.submit import SubmitError, check_local_bot
 from arena.limits import BotLimits
 from arena.manifest import ManifestError, load_manifest
 from arena.match import MatchSetupError
+from arena.sandbox import SandboxPolicy
 from arena.storage import bots, tournaments
 from arena.storage.database import Database, StorageError, check_creatable
 from arena.storage.models import Tournament
@@ -114,7 +115,8 @@ def _default_name(game: str) -> str:
 
 def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: int, deals: int,
                       concurrency: int, seed: int | None, move_time: float, name: str | None,
-                      option_texts: list[str], limits: BotLimits) -> tuple[Database, int]:
+                      option_texts: list[str], limits: BotLimits,
+                      sandbox: SandboxPolicy = SandboxPolicy()) -> tuple[Database, int]:
     """Validate everything, then (and only then) submit bot directories given as entrants and
     store the tournament, in one transaction."""
     game = match_setup.load_game(game_name)
@@ -145,7 +147,8 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
         raise
     hashes = {name: bots.directory_hash(spec.directory) for name, spec in specs.items()}
     settings = {"players": players, "deals": deals, "concurrency": concurrency,
-                "move_time": move_time, "options": options, "bot_memory_mib": limits.memory_mib}
+                "move_time": move_time, "options": options, "bot_memory_mib": limits.memory_mib,
+                **sandbox.to_settings()}
     if seed is None:
         seed = secrets.randbits(63)  # large: bots cannot guess deals
     else:
@@ -178,7 +181,8 @@ def open_for_resume(db: Path, name: str) -> tuple[Database, int]:
                 raise TournamentSetupError(
                     f"bot {entrant.bot.name!r} changed in {directory} since the tournament "
                     "started; restore it, or start a new tournament")
-    except (tournaments.UnknownTournamentError, TournamentSetupError) as exc:
+        sandbox_options.check_available(SandboxPolicy.from_settings(tournament.settings))
+    except (tournaments.UnknownTournamentError, TournamentSetupError, MatchSetupError) as exc:
         database.close()
         raise TournamentSetupError(str(exc)) from None
     typer.echo(f"resuming tournament {name!r} ({tournament.game}, state {tournament.state})")
@@ -199,8 +203,11 @@ def tournament(
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
     bot_memory: str = match_setup.bot_memory_option(),
     bot_logs: Path = match_setup.bot_logs_option(),
+    sandbox: str = sandbox_options.sandbox_option(),
+    allow_network: bool = sandbox_options.allow_network_option(),
     resume: str = typer.Option(None, "--resume", help="continue the tournament of this name "
-                               "(its stored settings, --bot-memory included, apply; other "
+                               "(its stored settings, --bot-memory and --sandbox included, "
+                               "apply; other "
                                "options but --bot-logs are ignored)"),
     db: Path = db_option(),
 ) -> None:
@@ -211,7 +218,8 @@ def tournament(
         bot_logs = match_setup.prepare_bot_logs(bot_logs)
         if resume is not None:
             given = {"--game": game, "--bots": bot_list, "--seed": seed, "--name": name,
-                     "--option": option or None, "--bot-memory": bot_memory}
+                     "--option": option or None, "--bot-memory": bot_memory,
+                     "--sandbox": sandbox, "--allow-network": allow_network or None}
             ignored = [flag for flag, value in given.items() if value is not None]
             if ignored:
                 warn(f"--resume continues with the tournament's stored settings; ignored: "
@@ -221,9 +229,10 @@ def tournament(
             fail("give --game GAME for a new tournament, or --resume NAME")
         else:
             texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
+            policy = sandbox_options.resolve_policy(sandbox, allow_network, strict=True)
             database, tournament_id = create_tournament(
                 db, game, texts, players, deals, concurrency, seed, move_time, name, option,
-                limits)
+                limits, policy)
     except (TournamentSetupError, ManifestError, SubmitError, MatchSetupError, EngineError,
             StorageError) as exc:
         fail(str(exc))

@@ -90,8 +90,8 @@ def describe_limits(policy: SandboxPolicy, limits: BotLimits) -> str:
     kind = cgroups.cgroup_kind()
     if kind is not None:
         cores = f"{policy.cpu_cores:g} CPU core" + ("" if policy.cpu_cores == 1 else "s")
-        memory = (f"memory {limits.memory_mib} MiB, {policy.max_processes} processes/threads, "
-                  f"{cores} for all its processes together ({kind})")
+        memory = (f"each bot with all its processes: memory {limits.memory_mib} MiB, "
+                  f"{policy.max_processes} processes/threads, {cores} ({kind})")
     elif prlimit_path() is not None:
         memory = (f"address space {limits.memory_mib} MiB per process (rlimit; no cgroups: "
                   f"no process or CPU limit)")

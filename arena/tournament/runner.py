@@ -20,6 +20,7 @@ from rich.console import Console
 
 from arena.limits import BotLimits
 from arena.match import Outcome, TimeControl, play_match
+from arena.sandbox import SandboxPolicy
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database
@@ -86,6 +87,7 @@ async def run_tournament(database: Database, tournament_id: int,
     version_ids = [entrant.version.id for entrant in entrants]
     time_control = TimeControl(move_seconds=settings["move_time"])
     limits = _limits(settings)
+    sandbox = SandboxPolicy.from_settings(settings)
     voided = 0
     stopped = False
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
@@ -102,7 +104,7 @@ async def run_tournament(database: Database, tournament_id: int,
                     record = await play_match(
                         tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
                         options=settings.get("options") or None, time_control=time_control,
-                        limits=limits, bot_logs=bot_logs)
+                        limits=limits, bot_logs=bot_logs, sandbox=sandbox)
                 except trio.Cancelled:
                     progress.game_abandoned()
                     raise
