@@ -126,9 +126,10 @@ async def test_sample_bots_play_a_full_game_under_the_default_limits():
 def test_match_keeps_each_seats_log_and_a_crash_reason_names_it(tmp_path):
     logs = tmp_path / "new" / "logs"
 
+    # unsandboxed: the test bot runs ../misbehave.py, outside its directory
     result = runner.invoke(app, ["match", "--game", "oregon", "--seed", "3", "--bot-logs",
                                  str(logs), str(SAMPLE_BOTS / "random-python"),
-                                 str(TEST_BOTS / "exits-midgame")])
+                                 str(TEST_BOTS / "exits-midgame"), "--sandbox", "none"])
 
     assert result.exit_code == 0, result.output
     kept = logs / "3-seat1-exits-midgame.log"
