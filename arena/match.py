@@ -17,6 +17,7 @@ encoding error) voids the game: ``voided=True``, not rated, to be re-run with th
 from __future__ import annotations
 
 import enum
+import re
 import shutil
 import time
 import uuid
@@ -48,6 +49,8 @@ from engine.core import EngineError, GameState
 from engine.registry import get_game
 
 COMMENT_LIMIT = 200
+# How gRPC reports a message over the channel's receive limit (arena.client).
+_TOO_LARGE = re.compile(r"larger than max \((\d+) vs\. (\d+)\)")
 _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
 
@@ -159,6 +162,11 @@ class _Referee:
             return
         if code == grpc.StatusCode.INTERNAL and "deserializ" in (exc.details() or "").lower():
             await self.forfeit(seat, Outcome.ILLEGAL, f"malformed {call} reply")
+            return
+        if too_large := _TOO_LARGE.search(exc.details() or ""):
+            size, limit = (int(n) for n in too_large.groups())
+            await self.forfeit(seat, Outcome.ILLEGAL,
+                               f"{call} reply of {size} bytes is over the {limit} byte limit")
             return
         if seat.bot is not None and seat.bot.process is not None:
             with trio.move_on_after(_EXIT_WAIT_SECONDS):  # let a dying process be reaped

@@ -30,13 +30,13 @@ from pathlib import Path
 
 import grpc
 
-from arena.bot.v1 import bot_pb2, bot_pb2_grpc
+from arena.bot.v1 import bot_pb2
 
 MODE = os.environ["HOSTILE_MODE"]
 MY_TOKEN = os.environ["ARENA_BOT_TOKEN"]
 ADDRESS = os.environ["ARENA_BOT_ADDRESS"]
 ATTACK_AT = 2  # the decision (of this seat, from 0) at which a mid-game attack happens
-SLEEPER = [sys.executable, "-c", "import time; time.sleep(600)"]
+SLEEPER = ["sleep", "600"]
 rng = random.Random(int(os.environ.get("ARENA_BOT_SEED", "0")))
 decisions = 0
 children: list[subprocess.Popen] = []  # kept referenced: they must live until the sandbox ends
@@ -77,8 +77,9 @@ def seek_seed() -> None:
     """Write everything that could hold the game's seed to the log: every command line and
     environment this bot can see, and the names and contents of small files it can find."""
     for pid in visible_pids():
-        say(f"cmdline {pid}: {read_proc(pid, 'cmdline').replace(b'\0', b' ').decode()}")
-        say(f"environ {pid}: {read_proc(pid, 'environ').replace(b'\0', b' ').decode()}")
+        for name in ("cmdline", "environ"):
+            text = read_proc(pid, name).replace(b"\0", b" ").decode(errors="replace")
+            say(f"{name} {pid}: {text}")
     roots = ["/tmp", os.environ.get("HOME", "/"), str(Path.cwd().parent), "/run", "/var", "/root",
              "/home", "/work", "/etc", str(Path(ADDRESS.removeprefix("unix:")).parent.parent)]
     seen = 0
@@ -190,6 +191,8 @@ def fork_bomb() -> None:
         try:
             children.append(subprocess.Popen(SLEEPER))
             started += 1
+            if started % 16 == 0:
+                say(f"fork-bomb: {started} sleepers so far")
         except OSError as exc:
             say(f"fork-bomb: stopped after {started} sleepers: {exc}")
             break
@@ -229,7 +232,7 @@ ATTACKS = {"spy-tokens": spy_tokens, "seek-seed": seek_seed, "call-other-seat": 
 
 # --- the protocol -----------------------------------------------------------------------------
 
-class HostileBot(bot_pb2_grpc.BotServicer):
+class HostileBot:
     def __init__(self) -> None:
         manifest = tomllib.loads(Path("bot.toml").read_text())
         self.identity = bot_pb2.HandshakeReply(name=manifest["name"], version="1",
@@ -269,7 +272,7 @@ class HostileBot(bot_pb2_grpc.BotServicer):
             elif MODE == "raise-in-decide":
                 raise RuntimeError("hostile: an exception in Decide")
             elif MODE == "huge-reply":
-                comment = "x" * (8 << 20)
+                comment = "x" * (20 << 20)  # over the arena's 16 MiB message limit
             elif MODE in ATTACKS:
                 ATTACKS[MODE]()
         return bot_pb2.DecisionReply(decision_number=number, action_index=index, comment=comment)
@@ -280,14 +283,28 @@ class HostileBot(bot_pb2_grpc.BotServicer):
         return bot_pb2.EndGameReply()
 
 
-def malformed_decide_handler() -> grpc.GenericRpcHandler:
-    """Answers Decide with bytes that are no DecisionReply."""
-    def decide(request, context):
+def handlers(bot: HostileBot) -> grpc.GenericRpcHandler:
+    """The service's methods; in malformed-reply mode Decide answers bytes that are no
+    DecisionReply."""
+    def malformed(request, context):
         return b"\xff\xff\xff\xff not a protobuf message"
-    handler = grpc.unary_unary_rpc_method_handler(
-        decide, request_deserializer=bot_pb2.DecisionRequest.FromString,
-        response_serializer=lambda reply: reply)
-    return grpc.method_handlers_generic_handler("arena.bot.v1.Bot", {"Decide": handler})
+
+    def method(function, request_type, reply_type):
+        return grpc.unary_unary_rpc_method_handler(
+            function, request_deserializer=request_type.FromString,
+            response_serializer=reply_type.SerializeToString)
+
+    decide = (grpc.unary_unary_rpc_method_handler(
+                  malformed, request_deserializer=bot_pb2.DecisionRequest.FromString,
+                  response_serializer=lambda raw: raw)
+              if MODE == "malformed-reply"
+              else method(bot.Decide, bot_pb2.DecisionRequest, bot_pb2.DecisionReply))
+    return grpc.method_handlers_generic_handler("arena.bot.v1.Bot", {
+        "Handshake": method(bot.Handshake, bot_pb2.HandshakeRequest, bot_pb2.HandshakeReply),
+        "StartGame": method(bot.StartGame, bot_pb2.StartGameRequest, bot_pb2.StartGameReply),
+        "Decide": decide,
+        "EndGame": method(bot.EndGame, bot_pb2.EndGameRequest, bot_pb2.EndGameReply),
+    })
 
 
 def main() -> None:
@@ -296,9 +313,7 @@ def main() -> None:
     if MODE == "slow-start":
         time.sleep(float(os.environ["HOSTILE_DELAY"]))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-    if MODE == "malformed-reply":
-        server.add_generic_rpc_handlers([malformed_decide_handler()])
-    bot_pb2_grpc.add_BotServicer_to_server(HostileBot(), server)
+    server.add_generic_rpc_handlers([handlers(HostileBot())])
     server.add_insecure_port(ADDRESS)
     server.start()
     threading.Event().wait()
