@@ -8,44 +8,18 @@ import sqlite3
 
 import pytest
 
-from arena.botprocess import kept_log_name
-from arena.limits import BotLimits
-from arena.manifest import load_manifest
-from arena.match import MatchRecord, Outcome, TimeControl, play_match
+from arena.match import Outcome
 from arena.sandbox import SandboxPolicy, cgroups
-from tests.sandbox.conftest import hostile_dir, needs_bwrap, opponent
+from tests.sandbox.conftest import (
+    FAST,
+    MEMORY_MIB,
+    PATIENT,
+    assert_other_seat_unharmed,
+    needs_bwrap,
+    play,
+)
 
 pytestmark = needs_bwrap
-
-SEED = 11
-FAST = TimeControl(move_seconds=1.0, ready_seconds=4.0)
-# For attacks that take time before they reply (starting processes, touching memory) on a
-# loaded machine; their bots cannot use more than one CPU core.
-PATIENT = TimeControl(move_seconds=15.0, ready_seconds=4.0)
-MEMORY_MIB = 512
-
-
-async def play(tmp_path, mode: str, *, time_control: TimeControl = FAST,
-               policy: SandboxPolicy = SandboxPolicy(), network: bool = False,
-               **env: str) -> tuple[MatchRecord, str]:
-    """A game of the hostile bot in ``mode`` (seat 0) against random-python; the record and
-    the hostile seat's log."""
-    hostile = load_manifest(hostile_dir(tmp_path, mode, network=network, **env))
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    record = await play_match("oregon", [hostile, opponent()], SEED, time_control=time_control,
-                              limits=BotLimits(memory_mib=MEMORY_MIB), bot_logs=logs,
-                              sandbox=policy)
-    log = (logs / kept_log_name(SEED, 0, hostile.name)).read_text(errors="replace")
-    return record, log
-
-
-def assert_other_seat_unharmed(record: MatchRecord) -> None:
-    other = record.seats[1]
-    assert not record.voided, record.void_reason
-    assert (other.outcome, other.reason) == (Outcome.FINISHED, "")
-    assert other.decisions > 0
-
 
 @pytest.mark.parametrize(("mode", "outcome", "reason"), [
     ("hang-handshake", Outcome.CRASH, "never became ready: did not answer the handshake"),
