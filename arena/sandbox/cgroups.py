@@ -200,7 +200,8 @@ class BotCgroup:
                           for d in self.dirs.values())
         return ["/bin/sh", "-c", f'{joins}; exec "$@"', "arena-cgroup-join", *argv]
 
-    def _pids(self) -> list[int]:
+    def pids(self) -> list[int]:
+        """The processes in the cgroup now."""
         directory = self._dir("pids") or next(iter(self.dirs.values()))
         try:
             return [int(pid) for pid in (directory / "cgroup.procs").read_text().split()]
@@ -230,7 +231,7 @@ class BotCgroup:
                 pass
         freezer = self._dir("freezer") if self.version == 1 else None
         for _ in range(_KILL_ROUNDS):
-            pids = self._pids()
+            pids = self.pids()
             if not pids:
                 return
             self._freeze(freezer, "FROZEN")
