@@ -50,8 +50,10 @@ def parse_options(game: str, texts: list[str]) -> dict[str, OptionValue]:
 
 def bot_memory_option() -> Any:
     return typer.Option(None, "--bot-memory", metavar="MB",
-                        help=f"address-space limit of each bot process in MiB (default "
-                             f"{BotLimits().memory_mib}, at least {MIN_MEMORY_MIB})")
+                        help=f"memory limit of each bot in MiB: all its processes together "
+                             f"where the arena can make cgroups, else each process's address "
+                             f"space (default {BotLimits().memory_mib}, at least "
+                             f"{MIN_MEMORY_MIB})")
 
 
 def bot_logs_option() -> Any:
