@@ -46,7 +46,8 @@ BOT_UID_BASE = 1000
 
 @functools.cache
 def bwrap_path() -> str | None:
-    return shutil.which("bwrap")
+    """bwrap on PATH, else where the system's package installs it."""
+    return shutil.which("bwrap") or shutil.which("bwrap", path="/usr/local/bin:/usr/bin:/bin")
 
 
 def _package_dirs() -> list[Path]:

@@ -142,9 +142,10 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
     db, logs = tmp_path / "arena.db", tmp_path / "logs"
     bots = f"{SAMPLE_BOTS / 'random-python'},{TEST_BOTS / 'exits-midgame'}"
 
+    # unsandboxed: the test bot runs ../misbehave.py, outside its directory
     result = runner.invoke(app, ["tournament", "--game", "oregon", "--bots", bots, "--deals", "1",
                                  "--name", "t", "--bot-memory", "2048", "--bot-logs", str(logs),
-                                 "--db", str(db)])
+                                 "--db", str(db), "--sandbox", "none"])
 
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in logs.iterdir())
