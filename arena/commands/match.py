@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import math
 import secrets
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +32,7 @@ from engine.core import EngineError, GameState
 from engine.registry import get_game
 
 console = Console(highlight=False, markup=False)
+error_console = Console(highlight=False, markup=False, stderr=True)
 
 
 def resolve_bot(text: str, game: str, db: Path) -> BotSpec:
@@ -102,6 +106,20 @@ def print_record(record: MatchRecord) -> None:
                           soft_wrap=True)
 
 
+# Exit code of `arena match` when the game was played but a seat forfeited (ILLEGAL, TIMEOUT,
+# CRASH): the result stands, but a script may want to know.
+FORFEIT_EXIT_CODE = 3
+
+
+def record_json(record: MatchRecord) -> str:
+    """The match's result as one JSON object (``--json``)."""
+    data = asdict(record)
+    data["decisions"] = len(data.pop("actions"))
+    for seat in data["seats"]:
+        seat["outcome"] = seat["outcome"].value
+    return json.dumps(data)
+
+
 def match(
     bots: list[str] = typer.Argument(
         ..., metavar="BOT...",
@@ -112,20 +130,25 @@ def match(
     bank_time: float = typer.Option(0.0, "--bank-time", help="time bank per seat, seconds"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
     show: bool = typer.Option(False, "--show", help="print every decision and the board"),
+    as_json: bool = typer.Option(False, "--json", help="print the result as one JSON object "
+                                 "instead of the table"),
     bot_memory: str = match_setup.bot_memory_option(),
     bot_logs: Path = match_setup.bot_logs_option(),
     sandbox: str = sandbox_options.sandbox_option(),
     allow_network: bool = sandbox_options.allow_network_option(),
     db: Path = db_option(),
 ) -> None:
-    """Play one game between bots, one per seat in the order given."""
+    """Play one game between bots, one per seat in the order given. Exit code 0: played, 1: the
+    game was voided (a fault of the arena), 3: played, but a seat forfeited."""
     try:
         game = match_setup.load_game(game).name
         specs = [resolve_bot(text, game, db) for text in bots]
         options = match_setup.parse_options(game, option)
         get_game(game).check_setup(len(specs), options)
-        if move_time <= 0 or bank_time < 0:
-            raise MatchSetupError("--move-time must be > 0 and --bank-time >= 0")
+        if not (math.isfinite(move_time) and move_time > 0
+                and math.isfinite(bank_time) and bank_time >= 0):
+            raise MatchSetupError("--move-time must be a finite number > 0 and --bank-time a "
+                                  "finite number >= 0")
         limits = match_setup.parse_limits(bot_memory)
         bot_logs = match_setup.prepare_bot_logs(bot_logs)
         policy = sandbox_options.resolve_policy(sandbox, allow_network, strict=False)
@@ -138,7 +161,8 @@ def match(
     time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
     match_setup.warn_unless_limits_enforced()
     if any(not spec.is_remote for spec in specs):
-        console.print(describe_limits(policy, limits), soft_wrap=True)
+        (error_console if as_json else console).print(describe_limits(policy, limits),
+                                                      soft_wrap=True)
     try:
         record = trio.run(lambda: play_match(game, specs, seed, options=options,
                                              time_control=time_control,
@@ -147,9 +171,14 @@ def match(
                                              sandbox=policy))
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
-    print_record(record)
+    if as_json:
+        print(record_json(record))
+    else:
+        print_record(record)
     if record.voided:
         fail(f"game voided: {record.void_reason}", code=1)
+    if any(seat.outcome is not Outcome.FINISHED for seat in record.seats):
+        raise typer.Exit(FORFEIT_EXIT_CODE)
 
 
 def register(app: typer.Typer) -> None:

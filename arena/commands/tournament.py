@@ -3,6 +3,7 @@ continues a stopped or killed one."""
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -28,6 +29,7 @@ from arena.tournament.schedule import schedule_size
 from engine.core import EngineError
 
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
+MAX_SEED = (1 << 63) - 1  # stored as SQLite's signed 64-bit integer
 
 
 class TournamentSetupError(Exception):
@@ -122,8 +124,11 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
     game = match_setup.load_game(game_name)
     options = match_setup.parse_options(game.name, option_texts)
     game.check_setup(players, options)
-    if deals < 1 or concurrency < 1 or move_time <= 0:
-        raise TournamentSetupError("--deals and --concurrency must be >= 1, --move-time > 0")
+    if deals < 1 or concurrency < 1 or not (math.isfinite(move_time) and move_time > 0):
+        raise TournamentSetupError("--deals and --concurrency must be >= 1, --move-time a "
+                                   "finite number > 0")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise TournamentSetupError(f"--seed must be between 0 and {MAX_SEED} (2^63-1)")
     if db.exists():
         database = open_or_fail(db, create=True)
     else:
