@@ -92,7 +92,7 @@ def seek_seed() -> None:
                     return
                 try:
                     if path.stat().st_size < 1 << 20:
-                        say(f"file {path}: {path.read_bytes()[:4096]!r}")
+                        say(f"file {path}: {path.read_bytes()[:256]!r}")
                 except OSError:
                     pass
 
