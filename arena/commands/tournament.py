@@ -161,11 +161,14 @@ def create_tournament(db: Path, game_name: str, bot_texts: list[str], players: i
     database = database or open_or_fail(db, create=True)
     try:
         with database.write() as session:
+            if tournaments.name_taken(session, name):  # another process made it meanwhile
+                raise TournamentSetupError(f"a tournament named {name!r} exists; "
+                                           f"continue it with --resume {name}")
             registered = [entrant.registered
                           or bots.register(session, specs[entrant.name], hashes[entrant.name])[0]
                           for entrant in entrants]
             tournament = tournaments.create(session, name, game.name, seed, settings, registered)
-    except StorageError:
+    except (StorageError, TournamentSetupError):
         database.close()
         raise
     typer.echo(f"tournament {name!r}: {game.name}, {len(registered)} entrants "

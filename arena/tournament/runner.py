@@ -2,7 +2,9 @@
 updates) in one transaction as soon as it ends.
 
 Ctrl-C (or SIGTERM) cancels the running games; they are abandoned, not recorded, and the
-tournament is marked "stopped" so ``arena tournament --resume`` continues it. A voided game (a
+tournament is marked "stopped" so ``arena tournament --resume`` continues it. A storage fault
+while recording a game (disk full, the database locked past its timeout, a read-only file) stops
+the tournament the same way and raises one StorageError naming the fault. A voided game (a
 fault on the arena's side) is recorded as voided and re-run with the same seed, up to
 ``VOID_ATTEMPTS`` times per run; a game still voided after that is left for a resume.
 """
@@ -23,7 +25,7 @@ from arena.match import Outcome, TimeControl, play_match
 from arena.sandbox import SandboxPolicy
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
-from arena.storage.database import Database
+from arena.storage.database import Database, StorageError
 from arena.storage.games import record_game
 from arena.storage.models import Tournament
 from arena.tournament.progress import TournamentProgress
@@ -67,6 +69,15 @@ def _finish(database: Database, tournament_id: int, total: int) -> int:
     return done
 
 
+def _stop_after_fault(database: Database, tournament_id: int) -> None:
+    """Mark the tournament stopped after a storage fault, if the storage lets us (if not, it
+    stays "running", which --resume continues just the same)."""
+    try:
+        _set_state(database, tournament_id, tournaments.STOPPED)
+    except StorageError:
+        pass
+
+
 def _limits(settings: dict) -> BotLimits:
     """The bot limits stored with the tournament; the defaults for one stored without them."""
     memory = settings.get("bot_memory_mib")
@@ -90,6 +101,8 @@ async def run_tournament(database: Database, tournament_id: int,
     sandbox = SandboxPolicy.from_settings(settings)
     voided = 0
     stopped = False
+    storage_fault: StorageError | None = None
+    halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
 
     with TournamentProgress(tournament.name, len(schedule), len(schedule) - len(pending),
@@ -108,11 +121,18 @@ async def run_tournament(database: Database, tournament_id: int,
                 except trio.Cancelled:
                     progress.game_abandoned()
                     raise
-                game_id = await trio.to_thread.run_sync(partial(
-                    record_game, database, record, seat_versions,
-                    group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
-                    tournament_id=tournament_id,
-                    schedule_key=scheduled.key))
+                try:
+                    game_id = await trio.to_thread.run_sync(partial(
+                        record_game, database, record, seat_versions,
+                        group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
+                        tournament_id=tournament_id,
+                        schedule_key=scheduled.key))
+                except StorageError as exc:  # disk full, locked too long, ...: stop everything
+                    nonlocal storage_fault
+                    storage_fault = storage_fault or exc
+                    progress.game_abandoned()
+                    halt.cancel()
+                    return
                 # game_id None: another process resuming this tournament recorded it first
                 progress.game_ended(
                     recorded=game_id is not None, voided=record.voided,
@@ -134,13 +154,19 @@ async def run_tournament(database: Database, tournament_id: int,
                     scope.cancel()
                     return
 
-        async with trio.open_nursery() as outer:
-            outer.start_soon(stop_on_signal, outer.cancel_scope)
-            async with trio.open_nursery() as workers:
-                queue = iter(pending)
-                for _ in range(min(settings["concurrency"], len(pending))):
-                    workers.start_soon(worker, queue)
-            outer.cancel_scope.cancel()
+        with halt:
+            async with trio.open_nursery() as outer:
+                outer.start_soon(stop_on_signal, outer.cancel_scope)
+                async with trio.open_nursery() as workers:
+                    queue = iter(pending)
+                    for _ in range(min(settings["concurrency"], len(pending))):
+                        workers.start_soon(worker, queue)
+                outer.cancel_scope.cancel()
+
+    if storage_fault is not None:
+        await trio.to_thread.run_sync(_stop_after_fault, database, tournament_id)
+        raise StorageError(f"{storage_fault}; the tournament stopped (games recorded before are "
+                           f"kept): continue it with --resume {tournament.name}")
 
     done = await trio.to_thread.run_sync(_finish, database, tournament_id, len(schedule))
     return RunSummary(total=len(schedule), done=done, stopped=stopped, voided=voided)
