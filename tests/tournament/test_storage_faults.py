@@ -1,10 +1,12 @@
-"""Faults of the arena's own storage: a tournament whose database fails stops with one line and
-resumes; two processes creating the same database, or the same tournament, at the same instant."""
+"""Faults of the arena's own storage: a tournament whose database fails (locked too long, a full
+disk) stops with one line and resumes; two processes creating the same database, or the same tournament, at the same instant."""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -113,3 +115,56 @@ def test_the_same_tournament_created_twice_at_once_gives_one_success_and_one_err
     outcomes = sorted(results.get(timeout=5) for _ in processes)
     assert outcomes == ["a tournament named 'same' exists; continue it with --resume same", "ok"]
     assert query(db, "SELECT name FROM tournament") == [("same",)]
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 4 MiB file system of its own (tmpfs; mounting one needs root)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs",
+                                            str(disk)], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small file system here (needs root)")
+    yield disk
+    # lazily: sqlite3 connections of the query helper close only when collected
+    subprocess.run(["umount", "--lazy", str(disk)], check=True)
+
+
+def fill(disk: Path) -> Path:
+    """Fill ``disk`` up with one file; the file."""
+    filler = disk / "filler"
+    with open(filler, "wb", buffering=0) as handle:
+        try:
+            while handle.write(b"\0" * 4096):
+                pass
+        except OSError:
+            pass  # full
+    return filler
+
+
+def test_a_tournament_on_a_full_disk_stops_cleanly_and_resumes(small_disk, monkeypatch):
+    db = small_disk / "arena.db"
+    real_record_game = runner.record_game
+    fillers = []
+
+    def record_on_a_full_disk(*args, **kwargs):
+        if not fillers:
+            fillers.append(fill(small_disk))
+        return real_record_game(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "record_game", record_on_a_full_disk)
+    stopped = run_cli("tournament", "--game", "oregon", "--bots", BOTS, "--deals", "1",
+                      "--concurrency", "1", "--name", "t", "--sandbox", "none", "--db", str(db))
+
+    assert stopped.exit_code == 2, stopped.output
+    assert stopped.stderr.count("\n") == 1, stopped.stderr
+    assert "full" in stopped.stderr and "--resume t" in stopped.stderr
+    assert "Traceback" not in stopped.output
+
+    fillers[0].unlink()
+    monkeypatch.setattr(runner, "record_game", real_record_game)
+    resumed = run_cli("tournament", "--resume", "t", "--db", str(db))
+
+    assert resumed.exit_code == 0, resumed.output
+    assert query(db, "SELECT state FROM tournament") == [("finished",)]
+    assert query(db, "SELECT count(*) FROM game WHERE status = 'finished'")[0][0] == 2
