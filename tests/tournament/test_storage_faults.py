@@ -1,5 +1,6 @@
 """Faults of the arena's own storage: a tournament whose database fails (locked too long, a full
-disk) stops with one line and resumes; two processes creating the same database, or the same tournament, at the same instant."""
+disk) stops with one line and resumes; two processes create the same database, or the same
+tournament, at the same instant."""
 
 from __future__ import annotations
 
