@@ -93,7 +93,9 @@ def _read_only_binds(paths: Iterable[Path]) -> list[str]:
     for path in paths:
         wanted.add(Path(os.path.abspath(path)))
         wanted.add(path.resolve())
-    wanted = {path for path in wanted if path.exists() and not str(path).startswith("/usr/")}
+    # /usr is bound already; "/" (a prefix of "/") would show the bot the whole machine
+    wanted = {path for path in wanted
+              if path.exists() and path != Path("/") and not str(path).startswith("/usr/")}
     args: list[str] = []
     for path in sorted(wanted, key=lambda p: len(p.parts)):
         if not _covered(path, wanted):
