@@ -32,6 +32,7 @@ from arena.client import BotClient
 from arena.limits import BotLimits, limited_argv, prlimit_path
 from arena.manifest import BotSpec
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
+from arena.sandbox.sockets import NotASocketError, link_socket
 
 _UNIX_PATH_MAX = 107
 
@@ -94,6 +95,8 @@ class RunningBot:
     log_kept: bool = False  # the log outlives the match (``--bot-logs``)
     limits: BotLimits | None = None  # as enforced; None if the bot runs without limits
     launch: BotLaunch | None = None  # its sandbox and cgroup, if started under a SandboxPolicy
+    # Where the arena calls a sandboxed bot: a link to its socket out of its reach (sockets.py).
+    call_address: str | None = None
 
     def exit_description(self) -> str | None:
         """How the process ended ("exited with code 3", "killed by SIGKILL"), None if running."""
@@ -179,6 +182,8 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
     bot = RunningBot(spec, _listen_address(socket_dir, seat), secrets.token_hex(16),
                      log_path=log_path, log_kept=log_dir is not None,
                      limits=limits if prlimit_path() is not None else None)
+    if sandbox is not None and bot.address.startswith("unix:"):
+        bot.call_address = f"unix:{workdir / f'seat{seat}.sock'}"
     bot_env = {**spec.env,
                "ARENA_BOT_ADDRESS": bot.address,
                "ARENA_BOT_TOKEN": bot.token,
@@ -222,7 +227,7 @@ async def connect(bot: RunningBot, game: str,
                   timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
     """Open a channel and wait for the handshake; fail fast if the process exits meanwhile.
     Raises NotReadyError or HandshakeMismatchError; the client is closed then."""
-    client = BotClient(bot.address, bot.token)
+    client = BotClient(bot.call_address or bot.address, bot.token)
     try:
         reply = await _handshake_or_exit(client, bot, timeout)
         if reply.protocol_version != bot_pb2.PROTOCOL_VERSION_1:
@@ -244,8 +249,12 @@ async def _handshake_or_exit(client: BotClient, bot: RunningBot,
     async def handshake(scope: trio.CancelScope) -> None:
         nonlocal reply, failure
         try:
-            await _until_listening(bot.address)
+            await _until_listening(bot)
             reply = await client.handshake(timeout)
+        except NotASocketError as exc:
+            failure = str(exc)
+        except OSError as exc:
+            failure = f"cannot link its socket: {exc.strerror}"
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
                 failure = f"did not answer the handshake within {timeout:g} s"
@@ -276,9 +285,12 @@ async def _handshake_or_exit(client: BotClient, bot: RunningBot,
 _SOCKET_POLL_SECONDS = 0.002
 
 
-async def _until_listening(address: str) -> None:
-    """Return once a ``unix:`` address's socket file exists (at once for other addresses)."""
-    if address.startswith("unix:"):
-        path = Path(address.removeprefix("unix:"))
-        while not path.exists():
+async def _until_listening(bot: RunningBot) -> None:
+    """Return once a ``unix:`` address's socket file exists (at once for other addresses), and
+    link a sandboxed bot's socket where the arena calls it. Raises NotASocketError, OSError."""
+    if bot.address.startswith("unix:"):
+        path = Path(bot.address.removeprefix("unix:"))
+        while not os.path.lexists(path):
             await trio.sleep(_SOCKET_POLL_SECONDS)
+        if bot.call_address is not None:
+            link_socket(path, Path(bot.call_address.removeprefix("unix:")))

@@ -23,6 +23,7 @@ pytestmark = needs_bwrap
 
 @pytest.mark.parametrize(("mode", "outcome", "reason"), [
     ("hang-handshake", Outcome.CRASH, "never became ready: did not answer the handshake"),
+    ("socket-link", Outcome.CRASH, "never became ready: its address"),
     ("hang-start", Outcome.TIMEOUT, "no StartGame reply within 4 s"),
     ("hang-decide", Outcome.TIMEOUT, "no Decide reply within 1 s"),
     ("hang-end", Outcome.FINISHED, ""),

@@ -13,7 +13,7 @@ Modes: hang-handshake, hang-start, hang-decide, hang-end, exit-midgame, index-ou
 index-negative, stale-number, malformed-reply, raise-in-decide, slow-start (HOSTILE_DELAY
 seconds before listening), memory-hog, memory-split, fork-bomb, stdout-flood, setsid-escape,
 spy-tokens, call-other-seat, signal-others, open-database (HOSTILE_DB), seek-seed, huge-reply,
-ignore-sigterm, many-children, inspect (HOSTILE_PORT: a TCP port on the host to try).
+ignore-sigterm, many-children, socket-link, inspect (HOSTILE_PORT: a TCP port on the host to try).
 """
 
 import glob
@@ -307,7 +307,18 @@ def handlers(bot: HostileBot) -> grpc.GenericRpcHandler:
     })
 
 
+def link_to_other_seat() -> None:
+    """Instead of listening, leave at its address a link to the other seat's socket, so that the
+    arena would call the other seat as this one."""
+    own = Path(ADDRESS.removeprefix("unix:"))
+    os.symlink(own.parent.parent / "seat1" / "seat1.sock", own)
+    say("socket-link: linked my address to seat 1's socket")
+    hang()
+
+
 def main() -> None:
+    if MODE == "socket-link":
+        link_to_other_seat()
     if MODE == "ignore-sigterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if MODE == "slow-start":
