@@ -335,8 +335,16 @@ async def protocol(args: argparse.Namespace) -> None:
     if bwrap_problem() is None:
         sandboxes.append((SandboxPolicy(), " (sandboxed)"))
     for spec in (python_bot, node_bot):
-        for sandbox, label in sandboxes:  # the same run: the sandbox's cost is the difference
-            seconds, cpu = await start_to_ready(spec, args.game, args.starts, sandbox)
+        # Starts with and without the sandbox alternate, so that a busy machine slows both alike:
+        # the sandbox's cost is the difference.
+        samples: dict[str, tuple[list[float], list[float]]] = {label: ([], []) for _, label
+                                                                in sandboxes}
+        for _ in range(args.starts):
+            for sandbox, label in sandboxes:
+                seconds, cpu = await start_to_ready(spec, args.game, 1, sandbox)
+                samples[label][0].extend(seconds)
+                samples[label][1].extend(cpu)
+        for label, (seconds, cpu) in samples.items():
             print(f"start-to-ready {spec.name}{label}: median "
                   f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms "
                   f"over {len(seconds)} starts; the bot's CPU time to ready: median "
