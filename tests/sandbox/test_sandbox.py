@@ -5,10 +5,12 @@ interrupted arena."""
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -197,3 +199,26 @@ async def test_an_unsandboxed_policy_still_finishes_a_game(tmp_path):
 
     assert record.seats[0].outcome is Outcome.FINISHED
     assert_other_seat_unharmed(record)
+
+
+def test_a_tournament_stores_its_sandbox_and_resume_keeps_it(tmp_path):
+    db = tmp_path / "arena.db"
+    bots = f"{SAMPLE_BOTS / 'random-python'},{SAMPLE_BOTS / 'heuristic-python'}"
+
+    result = runner.invoke(app, ["tournament", "--game", "oregon", "--bots", bots, "--deals", "1",
+                                 "--name", "t", "--sandbox", "none", "--allow-network",
+                                 "--db", str(db)])
+    resumed = runner.invoke(app, ["tournament", "--resume", "t", "--sandbox", "bwrap",
+                                  "--db", str(db)])
+
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(db) as connection:
+        (settings,), = connection.execute("SELECT settings FROM tournament").fetchall()
+    assert SandboxPolicy.from_settings(json.loads(settings)) == SandboxPolicy(
+        tool="none", allow_network=True)
+    assert resumed.exit_code == 0, resumed.output
+    assert "ignored: --sandbox" in resumed.stderr
+
+
+def test_a_tournament_stored_before_sandboxes_resumes_sandboxed():
+    assert SandboxPolicy.from_settings({"players": 2, "deals": 1}) == SandboxPolicy()
