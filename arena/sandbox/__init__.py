@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.limits import BotLimits, prlimit_path
@@ -112,7 +112,7 @@ class BotLaunch:
     sandboxed: bool
     limits: BotLimits
     cgroup: cgroups.BotCgroup | None = None
-    address_space_limited: bool = field(default=False)
+    address_space_limited: bool = False  # memory limited per process (no cgroup)
 
     def exit_code_to_signal(self, code: int) -> int:
         """bwrap reports a command killed by signal N as exit code 128 + N: the negative code
@@ -134,6 +134,8 @@ class BotLaunch:
 
 
 def _rlimits(argv: list[str], limits: BotLimits, address_space: bool) -> list[str]:
+    """``arena.limits.limited_argv``, without the address-space limit where a cgroup counts the
+    bot's memory (an address space is no measure of memory: V8 reserves 1 GiB at start)."""
     prlimit = prlimit_path()
     if prlimit is None:
         return argv
