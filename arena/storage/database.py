@@ -179,10 +179,8 @@ def _create_exclusively(path: Path) -> bool:
     """Create ``path`` as an empty file if nothing is there; whether this call created it."""
     try:
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-    except FileExistsError:
-        return False
-    except OSError as exc:
-        raise StorageError(f"{path}: cannot create the database: {exc.strerror}") from None
+    except OSError:
+        return False  # there already, or not creatable: opening it below reports why
     return True
 
 
