@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "arena.commands.tournament",
     "arena.commands.leaderboard",
     "arena.commands.replay",
+    "arena.commands.serve",
 ]
 
 app = typer.Typer(help="Bots in any language play board and card games over gRPC.",

@@ -1,0 +1,59 @@
+// Ogallala: every seat's display of canoe cards (complete boats outlined), the draw stacks, and
+// the card being placed. All of it is public; only the order of the stacks is hidden.
+"use strict";
+(function (Arena) {
+  const W = 62, H = 40;
+  function cardColour(kind) {
+    if (kind.startsWith("bow") || kind.startsWith("stern")) return "#c8a97e";
+    if (kind.startsWith("warrior")) return "#e8b4a0";
+    if (["lasso", "archer", "crazy_axe", "cannon"].includes(kind)) return "#f2d27c";
+    if (kind === "totem") return "#c5a3d9";
+    if (["chief", "medicine_man", "squaw", "tepee", "cauldron", "tobacco"].includes(kind)) return "#b8d8c8";
+    return "#cfe0f3";
+  }
+  const short = (kind) => kind.replace("warrior_", "warrior ").replace("medicine_man", "medicine").replaceAll("_", " ");
+
+  function display(view, d, frame) {
+    const {s} = Arena;
+    const cols = Math.max(d.width, 1), rows = Math.max(d.height, 1);
+    const width = cols * (W + 4) + 20, height = rows * (H + 4) + 36;
+    const svg = Arena.svg(width, height);
+    svg.setAttribute("aria-label", `display of seat ${d.seat}`);
+    svg.append(s("circle", {cx: 10, cy: 12, r: 6, class: `seat-fill-${d.seat}`}));
+    svg.append(s("text", {x: 22, y: 16, class: "title", text: `${Arena.seatLabel(d.seat)} · ${d.score} points · ${d.complete_boats} boats`}));
+    for (const seg of d.segments) {
+      const x = 10 + seg.col * (W + 4) - 2, y = 26 + seg.row * (H + 4) - 2;
+      svg.append(s("rect", {x, y, width: seg.length * (W + 4), height: H + 4, rx: 5, fill: "none",
+        stroke: seg.complete ? "#2f855a" : "#c9c6bd", "stroke-width": seg.complete ? 3 : 1},
+        [s("title", {text: `${seg.complete ? "complete boat" : "segment"}: fight ${seg.fight}${seg.protected ? ", protected by a totem" : ""}${seg.points ? `, ${seg.points} points` : ""}`})]));
+    }
+    for (const card of d.cards) {
+      const x = 10 + card.col * (W + 4), y = 26 + card.row * (H + 4);
+      svg.append(s("rect", {x, y, width: W, height: H, rx: 4, fill: cardColour(card.kind), stroke: "#7a6a55"}, [s("title", {text: card.kind})]));
+      svg.append(s("text", {x: x + W / 2, y: y + H / 2 + 3, "text-anchor": "middle", class: "label-small", text: short(card.kind)}));
+    }
+    const action = frame.action;
+    if (action && frame.seat === d.seat && "row" in action && !("seat" in action)) {
+      svg.append(s("rect", {x: 10 + action.col * (W + 4), y: 26 + action.row * (H + 4), width: W, height: H, class: "target"}));
+    }
+    if (action && "seat" in action && action.seat === d.seat) {
+      svg.append(s("rect", {x: 10 + action.col * (W + 4), y: 26 + action.row * (H + 4), width: W, height: H, class: "target"}));
+    }
+    return svg;
+  }
+
+  Arena.boards.ogallala = function ({board, players, frame}) {
+    const {h} = Arena;
+    const views = frame.views;
+    const view = views[Object.keys(views)[0]];
+    const status = view.decision
+      ? `turn ${view.turn} · seat ${view.active_seat} to play${view.card ? ` · card: ${short(view.card)}` : ""}${view.captured.length ? ` · captured to place: ${view.captured.map(short).join(", ")}` : ""}`
+      : `game over (${Arena.words(view.end_reason)})`;
+    board.append(h("div", {class: "info", text: status}));
+    for (const d of view.displays) board.append(display(view, d, frame));
+    const stacks = view.stacks.map((stack) => `stack ${stack.index}: ${stack.size}${stack.refilled ? " (refilled)" : ""}`);
+    board.append(h("div", {class: "info", text: `${stacks.join(" · ")} · discard pile ${view.discard.length} · stall ${view.stall_turns}`}));
+    const unseen = view.unseen.map((k) => `${short(k.kind)} ×${k.count}`).join(", ");
+    players.append(h("div", {class: "player"}, [h("h4", {text: "Cards not yet seen"}), h("div", {class: "small", text: unseen || "none"})]));
+  };
+})(window.Arena);
