@@ -38,7 +38,7 @@ def public_scores(game: str, view: Any) -> list[float]:
         return [float(player.score) for player in view.players]
     if game == "ogallala":  # what each display would score if the game ended now
         return [float(display.score) for display in view.displays]
-    if game == "merkator":  # contract value held (fulfilled contracts are kept)
+    if game == "merkator":  # value of the contracts in hand
         return [float(sum(held.contract.value for held in player.contracts))
                 for player in view.players]
     return []
@@ -46,7 +46,7 @@ def public_scores(game: str, view: Any) -> list[float]:
 
 SCORE_LABELS = {"oregon": "track points (without coal and gold)",
                 "ogallala": "points of complete boats",
-                "merkator": "value of contracts held"}
+                "merkator": "value of the contracts in hand"}
 
 
 def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -15,29 +15,31 @@
 
   function display(view, d, frame) {
     const {s} = Arena;
-    const cols = Math.max(d.width, 1), rows = Math.max(d.height, 1);
-    const width = cols * (W + 4) + 20, height = rows * (H + 4) + 36;
+    // One spare cell on every side: a card may be placed left of or above the display (-1).
+    const cols = Math.max(d.width, 1) + 2, rows = Math.max(d.height, 1) + 2;
+    const width = Math.max(cols * (W + 4) + 20, 460), height = rows * (H + 4) + 30;
+    const X = (col) => 10 + (col + 1) * (W + 4), Y = (row) => 26 + (row + 1) * (H + 4);
     const svg = Arena.svg(width, height);
     svg.setAttribute("aria-label", `display of seat ${d.seat}`);
     svg.append(s("circle", {cx: 10, cy: 12, r: 6, class: `seat-fill-${d.seat}`}));
     svg.append(s("text", {x: 22, y: 16, class: "title", text: `${Arena.seatLabel(d.seat)} · ${d.score} points · ${d.complete_boats} boats`}));
     for (const seg of d.segments) {
-      const x = 10 + seg.col * (W + 4) - 2, y = 26 + seg.row * (H + 4) - 2;
+      const x = X(seg.col) - 2, y = Y(seg.row) - 2;
       svg.append(s("rect", {x, y, width: seg.length * (W + 4), height: H + 4, rx: 5, fill: "none",
         stroke: seg.complete ? "#2f855a" : "#c9c6bd", "stroke-width": seg.complete ? 3 : 1},
         [s("title", {text: `${seg.complete ? "complete boat" : "segment"}: fight ${seg.fight}${seg.protected ? ", protected by a totem" : ""}${seg.points ? `, ${seg.points} points` : ""}`})]));
     }
     for (const card of d.cards) {
-      const x = 10 + card.col * (W + 4), y = 26 + card.row * (H + 4);
+      const x = X(card.col), y = Y(card.row);
       svg.append(s("rect", {x, y, width: W, height: H, rx: 4, fill: cardColour(card.kind), stroke: "#7a6a55"}, [s("title", {text: card.kind})]));
       svg.append(s("text", {x: x + W / 2, y: y + H / 2 + 3, "text-anchor": "middle", class: "label-small", text: short(card.kind)}));
     }
     const action = frame.action;
     if (action && frame.seat === d.seat && "row" in action && !("seat" in action)) {
-      svg.append(s("rect", {x: 10 + action.col * (W + 4), y: 26 + action.row * (H + 4), width: W, height: H, class: "target"}));
+      svg.append(s("rect", {x: X(action.col), y: Y(action.row), width: W, height: H, class: "target"}));
     }
     if (action && "seat" in action && action.seat === d.seat) {
-      svg.append(s("rect", {x: 10 + action.col * (W + 4), y: 26 + action.row * (H + 4), width: W, height: H, class: "target"}));
+      svg.append(s("rect", {x: X(action.col), y: Y(action.row), width: W, height: H, class: "target"}));
     }
     return svg;
   }
