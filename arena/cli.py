@@ -1,13 +1,29 @@
 """The ``arena`` command line. Each command lives in its own module under ``arena.commands`` and
-exposes ``register(app)``; add new commands to COMMAND_MODULES."""
+exposes ``register(app)``; add new commands to COMMAND_MODULES.
+
+Every error a user can cause is one line on stderr, ``error: ...``, and exit code 2: the
+library's ``InputError`` and typer's usage errors alike (which typer would draw as a box)."""
 
 from __future__ import annotations
 
 import importlib
 import signal
+import sys
+from collections.abc import Sequence
+from functools import partial
 from types import FrameType
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
+
+from arena.commands import print_error
+from arena.errors import InputError
+
+try:  # recent typer vendors click; older typer uses the click package
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+except ImportError:  # pragma: no cover - depends on the installed typer
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
 
 COMMAND_MODULES = [
     "arena.commands.games",
@@ -19,8 +35,48 @@ COMMAND_MODULES = [
     "arena.commands.replay",
     "arena.commands.serve",
 ]
+USAGE_ERROR_CODE = 2
 
-app = typer.Typer(help="Bots in any language play board and card games over gRPC.",
+
+class OneLineErrors(TyperGroup):
+    """The ``arena`` group: runs a command and turns what the user got wrong into one line."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        # Never standalone below: a usage error reaches us instead of being drawn as a box,
+        # and an Exit's code is returned.
+        run = partial(super().main, args, prog_name, complete_var, standalone_mode=False,
+                      windows_expand_args=windows_expand_args, **extra)
+        if not standalone_mode:
+            return run()
+        try:
+            code = run()
+        except NoArgsIsHelpError as exc:  # `arena` alone: the help (typer has printed it)
+            if exc.format_message():
+                typer.echo(exc.format_message(), err=True)
+            sys.exit(USAGE_ERROR_CODE)
+        except ClickException as exc:
+            print_error(_usage_error_line(exc))
+            sys.exit(USAGE_ERROR_CODE)
+        except InputError as exc:
+            print_error(str(exc))
+            sys.exit(USAGE_ERROR_CODE)
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_error_line(exc: ClickException) -> str:
+    """``exc``'s message, and where to look for help, on one line."""
+    message = " ".join(exc.format_message().split())
+    ctx = getattr(exc, "ctx", None)
+    return f"{message} (see `{ctx.command_path} --help`)" if ctx is not None else message
+
+
+app = typer.Typer(name="arena", cls=OneLineErrors,
+                  help="Bots in any language play board and card games over gRPC.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 for module in COMMAND_MODULES:
     importlib.import_module(module).register(app)

@@ -16,11 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from arena.errors import ManifestError
+
 MANIFEST_NAME = "bot.toml"
-
-
-class ManifestError(Exception):
-    """A missing or malformed bot.toml; ``str(exc)`` is one line naming the file and the problem."""
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,7 @@ from pathlib import Path
 import grpc
 
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
-
-# Request metadata key of the arena token (bot.proto); the referee's client imports it too.
-TOKEN_METADATA_KEY = "x-arena-token"
+from arena.protocol import PROTOCOL_VERSION, TOKEN_METADATA_KEY
 
 Choose = Callable[[bot_pb2.DecisionRequest], int]
 Reply = Callable[[bot_pb2.DecisionRequest], bot_pb2.DecisionReply]
@@ -92,7 +90,7 @@ class _Servicer(bot_pb2_grpc.BotServicer):
 def _identity_from_manifest(manifest: Path) -> bot_pb2.HandshakeReply:
     data = tomllib.loads(manifest.read_text(encoding="utf-8"))
     return bot_pb2.HandshakeReply(name=data["name"], version=data["version"],
-                                  protocol_version=bot_pb2.PROTOCOL_VERSION_1, games=data["games"])
+                                  protocol_version=PROTOCOL_VERSION, games=data["games"])
 
 
 def replying_with(choose: Choose) -> Reply:

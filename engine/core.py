@@ -1,4 +1,5 @@
-"""The contract every game engine follows (DESIGN.md, "The engine contract").
+"""The contract every game engine follows; engine/README.md describes it and the template of a
+game package.
 
 A game is a sequence of decision points. At each one exactly one seat chooses one option from a
 finite list of legal actions, enumerated by the engine in a stable order. Chance is resolved by
@@ -22,7 +23,7 @@ import dataclasses
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 OptionValue = bool | int | float | str
 
@@ -51,6 +52,13 @@ class Result:
     ranks: tuple[int, ...]
     # Human-readable per-seat details of the score (e.g. "42 points + 7 coal/gold").
     details: tuple[str, ...] = ()
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state as ``rng``."""
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
 
 
 def ranks_from_keys(keys: Sequence[tuple]) -> tuple[int, ...]:
@@ -103,8 +111,8 @@ class GameState(abc.ABC):
         self.apply_index(index)
 
     def default_action_index(self) -> int:
-        """The arena's choice for a seat that has forfeited or failed to answer (DESIGN.md,
-        failure policy): the first legal action, unless the game's rules name another default."""
+        """The arena's choice for a seat that has forfeited or failed to answer (the failure
+        policy): the first legal action, unless the game's rules name another default."""
         return 0
 
     # --- the end ------------------------------------------------------------------------------
@@ -117,18 +125,49 @@ class GameState(abc.ABC):
         """Scores and ranks with the game's tie-breaks. Raises EngineError before the end."""
 
     # --- copies, views, sampling ----------------------------------------------------------------
-    @abc.abstractmethod
-    def clone(self) -> GameState:
-        """A deep, independent copy, RNG state included."""
+    # What the default ``clone`` copies besides ``history`` and ``rng``; every other field is
+    # shared with the copy, so it must be immutable (ints, enums, tuples, frozen dataclasses) or
+    # replaced, never changed in place. Lists of immutables go in ``copied_fields`` (the copy
+    # gets ``value.copy()``); lists of mutable parts (lists, sets, objects with a ``copy()``
+    # method) go in ``deep_copied_fields`` (the copy gets ``[part.copy() for part in value]``).
+    copied_fields: ClassVar[tuple[str, ...]] = ()
+    deep_copied_fields: ClassVar[tuple[str, ...]] = ()
+    # Fields left out of the default ``state_digest``: caches and whatever is derived from the
+    # other fields (two states that differ only there are the same position).
+    derived_fields: ClassVar[frozenset[str]] = frozenset()
+
+    rng: random.Random
+
+    def clone(self) -> Self:
+        """A deep, independent copy, RNG state included. The default copies the instance's
+        fields as ``copied_fields`` and ``deep_copied_fields`` say (one dict copy and a loop over
+        the mutable fields: search bots clone at every node, so this stays lean)."""
+        fields = self.__dict__.copy()
+        for name in self.copied_fields:
+            fields[name] = fields[name].copy()
+        for name in self.deep_copied_fields:
+            fields[name] = [part.copy() for part in fields[name]]
+        fields["history"] = self.history.copy()
+        fields["rng"] = copy_rng(self.rng)
+        other = object.__new__(type(self))
+        other.__dict__ = fields
+        return other
 
     @abc.abstractmethod
     def view(self, seat: int) -> Any:
         """Everything ``seat`` may know and nothing more (the rules' section 6), as a frozen
         dataclass of the game's view type. The only road by which state reaches a bot."""
 
-    @abc.abstractmethod
+    def digest_fields(self) -> dict[str, Any]:
+        """The fields ``state_digest`` covers: by default every instance field except ``rng``
+        (added separately) and ``derived_fields``. A game overrides this to put a field whose
+        ``repr`` is not canonical (a set, an object without a value ``repr``) in canonical form."""
+        derived = self.derived_fields
+        return {k: v for k, v in self.__dict__.items() if k != "rng" and k not in derived}
+
     def state_digest(self) -> bytes:
         """Canonical bytes of the full state (RNG included) for determinism checks."""
+        return repr((sorted(self.digest_fields().items()), self.rng.getstate())).encode()
 
     def digest(self) -> str:
         return hashlib.sha256(self.state_digest()).hexdigest()

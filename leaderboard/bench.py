@@ -5,7 +5,7 @@
 The last line is machine-readable: ``batch_fit games=... players=... seats=... groups=...
 bootstrap=... seconds=... cpu_seconds=... load_average=...``: on a busy machine the wall
 time exceeds the CPU time, so both are shown with the load average. The same fit over games
-stored in SQLite, loading included, is measured by ``python -m arena.storage.bench``.
+stored in SQLite, loading included, is measured by ``python -m arena.bench storage``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,27 @@
-"""One module per CLI command; each exposes ``register(app: typer.Typer) -> None``. Helpers the
-commands share: ``database`` (--db), ``match_setup`` (game, options, bot limits and logs)."""
+"""One module per CLI command; each exposes ``register(app: typer.Typer) -> None``. A command
+parses its arguments, calls the library and prints; what the user got wrong arrives as an
+``arena.errors.InputError``, which ``arena.cli`` prints as one line. Shared here: the one-line
+messages; ``database`` (--db) and ``options`` (bot limits and logs, game options)."""
 
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import NoReturn
 
 import typer
 
+from arena.referee.limits import LimitsUnavailableWarning, prlimit_path
+
+
+def print_error(message: str) -> None:
+    """The one line on stderr that reports an error."""
+    print(f"error: {message}", file=sys.stderr)
+
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """End the command with a one-line error on stderr and a non-zero exit code."""
-    print(f"error: {message}", file=sys.stderr)
+    print_error(message)
     raise typer.Exit(code)
 
 
@@ -30,3 +40,12 @@ def warn_if_guessable(seed: int) -> None:
     if abs(seed) < GUESSABLE_SEED_BOUND:
         warn(f"--seed {seed} is small enough for a bot to find by trying seeds against its own "
              f"cards; leave --seed out (a random 63-bit seed) when the results count")
+
+
+def warn_unless_limits_enforced() -> None:
+    """Say in one line on stderr that bots will run without resource limits, if so."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LimitsUnavailableWarning)
+        prlimit_path()
+    for warning in caught:
+        warn(str(warning.message))

@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from arena.commands import fail
-from arena.commands.database import db_option, open_or_fail
+from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.storage import bots as stored_bots
-from arena.storage.database import StorageError
+from arena.storage.database import open_database
 
 
-def list_bots(db: Path = db_option()) -> None:
+def list_bots(db: DbPath = DEFAULT_PATH) -> None:
     """List every registered bot version, oldest first."""
-    database = open_or_fail(db, create=False)
+    database = open_database(db, create=False)
     try:
         with database.read() as session:
             versions = stored_bots.all_versions(session)
-    except StorageError as exc:
-        fail(str(exc))
     finally:
         database.close()
     table = Table("bot", "version", "content hash", "games", "runs from", "registered (UTC)")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -13,9 +12,9 @@ from rich.table import Table
 from sqlmodel import Session
 
 from arena.commands import fail
-from arena.commands.database import db_option, open_or_fail
+from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.storage import bots, games
-from arena.storage.database import Database, StorageError
+from arena.storage.database import Database, open_database
 from engine.registry import game_names
 from leaderboard.tables import HeadToHead, LeaderboardRow, cross_table, leaderboard_rows
 
@@ -109,19 +108,18 @@ def board_json(board: Board) -> dict[str, Any]:
 
 
 def leaderboard(
-    game: str = typer.Option(None, "--game", "-g", help="only this game type"),
-    as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
-    crosstable: bool = typer.Option(False, "--crosstable", help="also the head-to-head table"),
-    db: Path = db_option(),
+    game: Annotated[str | None, typer.Option("--game", "-g", help="only this game type")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    crosstable: Annotated[bool, typer.Option(
+        "--crosstable", help="also the head-to-head table")] = False,
+    db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Elo, batch rating with 95% interval, games, average position and score, forfeits."""
     if game is not None and game.lower() not in game_names():
         fail(f"unknown game {game!r}; known games: {', '.join(game_names())}")
-    database = open_or_fail(db, create=False)
+    database = open_database(db, create=False)
     try:
         boards = load_boards(database, game.lower() if game else None, crosstable)
-    except StorageError as exc:
-        fail(str(exc))
     finally:
         database.close()
     if as_json:

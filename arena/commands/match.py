@@ -2,66 +2,23 @@
 
 from __future__ import annotations
 
-import secrets
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import trio
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from arena.commands import fail, match_setup, warn_if_guessable
-from arena.commands.database import db_option
-from arena.manifest import BotSpec, ManifestError, load_manifest, remote_bot
-from arena.match import (
-    MatchObserver,
-    MatchRecord,
-    MatchSetupError,
-    Outcome,
-    TimeControl,
-    play_match,
-)
-from arena.storage.bots import UnknownBotError, latest_version, to_spec
-from arena.storage.database import StorageError, open_database
-from engine.core import EngineError, GameState
-from engine.registry import get_game
+from arena.commands import fail, warn_if_guessable, warn_unless_limits_enforced
+from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
+from arena.match_setup import plan_match
+from arena.records import MatchRecord, Outcome, TimeControl
+from arena.referee.match import MatchObserver, play_match
+from engine.core import GameState
 
 console = Console(highlight=False, markup=False)
-
-
-def resolve_bot(text: str, game: str, db: Path) -> BotSpec:
-    """A bot directory (with bot.toml), NAME@HOST:PORT for a bot already running elsewhere, or
-    the name of a bot registered (``arena submit``) in the database ``db``."""
-    if "@" in text and not Path(text).exists():
-        name, address = text.split("@", 1)
-        return remote_bot(address, name, games=(game,))
-    if "/" in text or Path(text).exists():
-        spec = load_manifest(Path(text))
-        where = f"{Path(text) / 'bot.toml'}: bot"
-    else:
-        spec = registered_bot(text, db)
-        where = "registered bot"
-    if game not in spec.games:
-        raise MatchSetupError(f"{where} {spec.name!r} does not play {game} "
-                              f"(games: {', '.join(spec.games)})")
-    return spec
-
-
-def registered_bot(name: str, db: Path) -> BotSpec:
-    if not db.exists():
-        raise MatchSetupError(f"{name!r} is neither a bot directory nor a registered bot "
-                              f"(no arena database {db})")
-    try:
-        database = open_database(db, create=False)
-        try:
-            with database.read() as session:
-                return to_spec(latest_version(session, name))
-        finally:
-            database.close()
-    except (StorageError, UnknownBotError) as exc:
-        raise MatchSetupError(str(exc)) from None
-
 
 class ShowDecisions(MatchObserver):
     """Prints every decision and the board after it (``--show``)."""
@@ -69,7 +26,7 @@ class ShowDecisions(MatchObserver):
     def __init__(self) -> None:
         self.players: list[str] = []
 
-    def match_started(self, state: GameState, players: list[str]) -> None:
+    def match_started(self, state: GameState, players: Sequence[str]) -> None:
         self.players = list(players)
         console.print(state.render(), soft_wrap=True)
 
@@ -102,42 +59,34 @@ def print_record(record: MatchRecord) -> None:
 
 
 def match(
-    bots: list[str] = typer.Argument(
-        ..., metavar="BOT...",
-        help="bot directories (with bot.toml), registered bot names, or NAME@HOST:PORT"),
-    game: str = typer.Option(..., "--game", "-g", help="game to play, see `arena games`"),
-    seed: int = typer.Option(None, "--seed", "-s", help="game seed (default: random, printed)"),
-    move_time: float = typer.Option(2.0, "--move-time", help="seconds per decision"),
-    bank_time: float = typer.Option(0.0, "--bank-time", help="time bank per seat, seconds"),
-    option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
-    show: bool = typer.Option(False, "--show", help="print every decision and the board"),
-    bot_memory: str = match_setup.bot_memory_option(),
-    bot_logs: Path = match_setup.bot_logs_option(),
-    db: Path = db_option(),
+    bots: Annotated[list[str], typer.Argument(
+        metavar="BOT...",
+        help="bot directories (with bot.toml), registered bot names, or NAME@HOST:PORT")],
+    game: Annotated[str, typer.Option("--game", "-g", help="game to play, see `arena games`")],
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", help="game seed (default: random, printed)")] = None,
+    move_time: MoveTime = TimeControl.move_seconds,
+    bank_time: Annotated[float, typer.Option(
+        "--bank-time", help="time bank per seat, seconds")] = TimeControl.bank_seconds,
+    option: GameOptions = [],  # noqa: B006 - typer copies the default
+    show: Annotated[bool, typer.Option(
+        "--show", help="print every decision and the board")] = False,
+    bot_memory: BotMemory = None,
+    bot_logs: BotLogs = None,
+    db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Play one game between bots, one per seat in the order given."""
-    try:
-        game = match_setup.load_game(game).name
-        specs = [resolve_bot(text, game, db) for text in bots]
-        options = match_setup.parse_options(game, option)
-        get_game(game).check_setup(len(specs), options)
-        if move_time <= 0 or bank_time < 0:
-            raise MatchSetupError("--move-time must be > 0 and --bank-time >= 0")
-        limits = match_setup.parse_limits(bot_memory)
-        bot_logs = match_setup.prepare_bot_logs(bot_logs)
-    except (ManifestError, MatchSetupError, EngineError) as exc:
-        fail(str(exc))
-    if seed is None:
-        seed = secrets.randbits(63)  # large, so a bot cannot search for it
-    else:
+    plan = plan_match(game, bots, db, seed=seed, option_texts=option, move_seconds=move_time,
+                      bank_seconds=bank_time, bot_memory=bot_memory, bot_logs=bot_logs)
+    if seed is not None:
         warn_if_guessable(seed)
-    time_control = TimeControl(move_seconds=move_time, bank_seconds=bank_time)
-    match_setup.warn_unless_limits_enforced()
+    warn_unless_limits_enforced()
     try:
-        record = trio.run(lambda: play_match(game, specs, seed, options=options,
-                                             time_control=time_control,
+        record = trio.run(lambda: play_match(plan.game, plan.bots, plan.seed,
+                                             options=plan.options,
+                                             time_control=plan.time_control,
                                              observer=ShowDecisions() if show else None,
-                                             limits=limits, bot_logs=bot_logs))
+                                             limits=plan.limits, bot_logs=plan.bot_logs))
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
     print_record(record)

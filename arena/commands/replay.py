@@ -3,83 +3,39 @@ check that the result equals the stored one, and show the final position."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
-from sqlmodel import select
 
 from arena.commands import fail
-from arena.commands.database import db_option, open_or_fail
-from arena.commands.match_setup import load_game
-from arena.match import MatchSetupError, Outcome
-from arena.storage import bots
-from arena.storage.database import StorageError
+from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.replay import load_stored_game, mismatches, replayed_state
 from arena.storage.games import VOIDED
-from arena.storage.models import GameRecord, SeatRecordRow
-from engine.core import EngineError, Result
 
 console = Console(highlight=False)
 
 
-def arena_ranks(result: Result, forfeited: Sequence[bool]) -> list[int]:
-    """Ranks as the referee gives them: finishers by the engine's ranks among finishers,
-    forfeiting seats all share the last rank."""
-    finishers = [seat for seat, out in enumerate(forfeited) if not out]
-    return [len(finishers) + 1 if forfeited[seat]
-            else 1 + sum(result.ranks[other] < result.ranks[seat] for other in finishers)
-            for seat in range(len(forfeited))]
-
-
-def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:
-    forfeited = [seat.outcome != Outcome.FINISHED.value for seat in seats]
-    ranks = arena_ranks(result, forfeited)
-    problems = []
-    for seat in seats:
-        replayed_score = result.scores[seat.seat]
-        if not math.isclose(replayed_score, seat.score, rel_tol=1e-9, abs_tol=1e-9):
-            problems.append(f"seat {seat.seat} score {replayed_score:g} != stored {seat.score:g}")
-        if ranks[seat.seat] != seat.rank:
-            problems.append(f"seat {seat.seat} rank {ranks[seat.seat]} != stored {seat.rank}")
-    return problems
-
-
 def replay(
-    game_id: int = typer.Argument(..., help="id of a stored game"),
-    seat: int = typer.Option(None, "--seat", help="show the final position as this seat sees it"),
-    db: Path = db_option(),
+    game_id: Annotated[int, typer.Argument(help="id of a stored game")],
+    seat: Annotated[int | None, typer.Option(
+        "--seat", help="show the final position as this seat sees it")] = None,
+    db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Replay a stored game, verify its result, and render its final position."""
-    database = open_or_fail(db, create=False)
-    try:
-        with database.read() as session:
-            game = session.get(GameRecord, game_id)
-            if game is None:
-                fail(f"no game {game_id} in {db}")
-            seats = list(session.exec(select(SeatRecordRow).where(SeatRecordRow.game_id == game_id)
-                                      .order_by(SeatRecordRow.seat)))
-            versions = bots.versions_by_id(session, [s.bot_version_id for s in seats])
-    except StorageError as exc:
-        fail(str(exc))
-    finally:
-        database.close()
+    stored = load_stored_game(db, game_id)
+    game = stored.game
     if seat is not None and not 0 <= seat < game.num_players:
         fail(f"--seat must be 0..{game.num_players - 1} for game {game_id}")
-    try:
-        state = load_game(game.game).replay(game.num_players, game.seed, game.actions,
-                                            game.options, rules_version=game.rules_version)
-    except (EngineError, MatchSetupError) as exc:
-        fail(f"game {game_id} cannot be replayed: {exc}")
+    state = replayed_state(game)
     console.print(state.render(seat), markup=False)
     table = Table("seat", "bot", "score", "rank", "outcome", "time used", "decisions",
                   title=f"game {game_id}: {game.game} ({game.rules_version}), seed {game.seed}, "
                         f"{len(game.actions)} decisions, {game.status}")
-    for row in seats:
+    for row in stored.seats:
         outcome = row.outcome + (f": {row.reason}" if row.reason else "")
-        table.add_row(str(row.seat), versions[row.bot_version_id].label, f"{row.score:g}",
+        table.add_row(str(row.seat), stored.versions[row.bot_version_id].label, f"{row.score:g}",
                       str(row.rank), outcome, f"{row.time_used:.3f} s", str(row.decisions))
     console.print(table)
     if game.status == VOIDED:
@@ -88,7 +44,7 @@ def replay(
     if not state.is_over:
         fail(f"game {game_id}: the replayed game is not over after its {len(game.actions)} "
              "stored actions", code=1)
-    problems = mismatches(state.result(), seats)
+    problems = mismatches(state.result(), stored.seats)
     if problems:
         fail(f"game {game_id}: replay differs from the stored result: {'; '.join(problems)}",
              code=1)

@@ -10,15 +10,12 @@ from pathlib import Path
 
 from sqlmodel import Session, col, select
 
+from arena.errors import UnknownBotError
 from arena.manifest import BotSpec
 from arena.storage.models import Bot, BotVersion
 
 # Not part of a bot's code: caches and installed dependencies (their lock files are hashed).
 _IGNORED_PARTS = {"__pycache__", "node_modules", ".git", ".mypy_cache", ".pytest_cache"}
-
-
-class UnknownBotError(LookupError):
-    """No registered bot of that name; ``str(exc)`` is one line."""
 
 
 @dataclass(frozen=True)

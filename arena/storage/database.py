@@ -21,16 +21,13 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
+from arena.errors import StorageError
 from arena.storage import migrations
 
 DEFAULT_PATH = Path("arena.db")
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _BUSY_SECONDS = 60.0
 _READ_ONLY_OPTION = "arena_read_only"
-
-
-class StorageError(Exception):
-    """The database cannot be used; ``str(exc)`` is one line naming the file."""
 
 
 def _inspect(path: Path) -> int | None:

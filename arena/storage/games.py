@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from arena.match import MatchRecord, Outcome
+from arena.records import MatchRecord, Outcome
 from arena.storage.database import Database
 from arena.storage.models import EloRating, GameRecord, RatingHistory, SeatRecordRow
 from leaderboard.elo import EloTable, replay_elo
@@ -56,28 +55,39 @@ def record_game(database: Database, record: MatchRecord, version_ids: Sequence[i
     Returns the game's id, or None when the scheduled game was already recorded as finished
     (by another process resuming the same tournament): then nothing is written."""
     status = VOIDED if record.voided else FINISHED
-    try:
-        with database.write() as session:
-            game = GameRecord(
-                tournament_id=tournament_id, schedule_key=schedule_key, group_key=group_key,
-                game=record.game, rules_version=record.rules_version, options=record.options,
-                seed=record.seed, num_players=record.num_players, status=status,
-                actions=list(record.actions), termination=_termination(record),
-                duration=record.duration)
-            session.add(game)
-            session.flush()
-            for seat in record.seats:
-                session.add(SeatRecordRow(
-                    game_id=game.id, seat=seat.seat, bot_version_id=version_ids[seat.seat],
-                    score=seat.score, rank=seat.rank, outcome=seat.outcome.value,
-                    reason=seat.reason, time_used=seat.time_used, decisions=seat.decisions))
-            if status == FINISHED:
-                _rate(session, game.id, record.game, _game_result(record, version_ids, group_key))
-            return game.id
-    except IntegrityError as exc:
-        if "game.tournament_id, game.schedule_key" not in str(exc.orig):
-            raise
-        return None
+    with database.write() as session:
+        # Write transactions are serialised (BEGIN IMMEDIATE), so nobody can record the game
+        # between this look and the insert; the unique index "game_finished_once" stays the
+        # guarantee underneath.
+        if status == FINISHED and _finished_already(session, tournament_id, schedule_key):
+            return None
+        game = GameRecord(
+            tournament_id=tournament_id, schedule_key=schedule_key, group_key=group_key,
+            game=record.game, rules_version=record.rules_version, options=record.options,
+            seed=record.seed, num_players=record.num_players, status=status,
+            actions=list(record.actions), termination=_termination(record),
+            duration=record.duration)
+        session.add(game)
+        session.flush()
+        assert game.id is not None  # assigned by the flush
+        for seat in record.seats:
+            session.add(SeatRecordRow(
+                game_id=game.id, seat=seat.seat, bot_version_id=version_ids[seat.seat],
+                score=seat.score, rank=seat.rank, outcome=seat.outcome.value,
+                reason=seat.reason, time_used=seat.time_used, decisions=seat.decisions))
+        if status == FINISHED:
+            _rate(session, game.id, record.game, _game_result(record, version_ids, group_key))
+        return game.id
+
+
+def _finished_already(session: Session, tournament_id: int | None,
+                      schedule_key: str | None) -> bool:
+    """Whether this scheduled game of the tournament is already recorded as finished."""
+    if tournament_id is None or schedule_key is None:
+        return False
+    return session.exec(select(GameRecord.id).where(
+        GameRecord.tournament_id == tournament_id, GameRecord.schedule_key == schedule_key,
+        GameRecord.status == FINISHED)).first() is not None
 
 
 def finished_game_results(session: Session, game: str) -> list[GameResult]:

@@ -6,16 +6,13 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from arena.errors import UnknownTournamentError
 from arena.storage.bots import RegisteredVersion, versions_by_id
 from arena.storage.models import GameRecord, Tournament, TournamentEntrant, utc_now
 
 RUNNING = "running"
 STOPPED = "stopped"
 FINISHED = "finished"
-
-
-class UnknownTournamentError(LookupError):
-    """No tournament of that name; ``str(exc)`` is one line."""
 
 
 def create(session: Session, name: str, game: str, seed: int, settings: dict[str, Any],

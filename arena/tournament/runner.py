@@ -14,21 +14,49 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 import trio
-from rich.console import Console
 
-from arena.limits import BotLimits
-from arena.match import Outcome, TimeControl, play_match
+from arena.records import Outcome, TimeControl
+from arena.referee.match import play_match
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database
 from arena.storage.games import record_game
 from arena.storage.models import Tournament
-from arena.tournament.progress import TournamentProgress
 from arena.tournament.schedule import ScheduledGame, build_schedule
+from arena.tournament.settings import TournamentSettings
 
 VOID_ATTEMPTS = 3
+
+
+class TournamentObserver(Protocol):
+    """What a running tournament reports as it goes (the CLI draws its progress bar from it)."""
+
+    def tournament_started(self, name: str, total: int, done: int) -> None:
+        """``done`` of the ``total`` scheduled games were recorded by earlier runs."""
+
+    def game_started(self) -> None: ...
+
+    def game_finished(self, *, recorded: bool, forfeit: bool, voided: bool) -> None:
+        """``recorded`` False: another process had recorded the game first (still done);
+        ``voided`` games are played again with the same seed."""
+
+    def game_abandoned(self) -> None:
+        """The game was cancelled (Ctrl-C) and is not recorded."""
+
+    def tournament_ended(self) -> None: ...
+
+
+class QuietObserver:
+    """Reports nothing."""
+
+    def tournament_started(self, name: str, total: int, done: int) -> None: ...
+    def game_started(self) -> None: ...
+    def game_finished(self, *, recorded: bool, forfeit: bool, voided: bool) -> None: ...
+    def game_abandoned(self) -> None: ...
+    def tournament_ended(self) -> None: ...
 
 
 @dataclass
@@ -66,79 +94,74 @@ def _finish(database: Database, tournament_id: int, total: int) -> int:
     return done
 
 
-def _limits(settings: dict) -> BotLimits:
-    """The bot limits stored with the tournament; the defaults for one stored without them."""
-    memory = settings.get("bot_memory_mib")
-    return BotLimits() if memory is None else BotLimits(memory_mib=memory)
-
-
 async def run_tournament(database: Database, tournament_id: int,
-                         progress_console: Console | None = None, *,
+                         observer: TournamentObserver | None = None, *,
                          bot_logs: Path | None = None) -> RunSummary:
-    """Play every scheduled game of the tournament that is not recorded as finished yet; keep
-    the bots' logs in the existing directory ``bot_logs`` if given."""
+    """Play every scheduled game of the tournament that is not recorded as finished yet,
+    reporting to ``observer``; keep the bots' logs in the existing directory ``bot_logs`` if
+    given."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
-    settings = tournament.settings
-    schedule = build_schedule(len(entrants), settings["players"], settings["deals"],
-                              tournament.seed)
+    settings = TournamentSettings.from_stored(tournament.settings)
+    schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
     pending = [game for game in schedule if game.key not in done_keys]
     specs = [to_spec(entrant) for entrant in entrants]
     version_ids = [entrant.version.id for entrant in entrants]
-    time_control = TimeControl(move_seconds=settings["move_time"])
-    limits = _limits(settings)
+    time_control = TimeControl(move_seconds=settings.move_time)
+    progress = observer or QuietObserver()
     voided = 0
     stopped = False
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
 
-    with TournamentProgress(tournament.name, len(schedule), len(schedule) - len(pending),
-                            progress_console) as progress:
+    async def play(scheduled: ScheduledGame) -> None:
+        nonlocal voided
+        seat_versions = [version_ids[position] for position in scheduled.seats]
+        for _ in range(VOID_ATTEMPTS):
+            progress.game_started()
+            try:
+                record = await play_match(
+                    tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
+                    options=settings.options or None, time_control=time_control,
+                    limits=settings.limits, bot_logs=bot_logs)
+            except trio.Cancelled:
+                progress.game_abandoned()
+                raise
+            game_id = await trio.to_thread.run_sync(partial(
+                record_game, database, record, seat_versions,
+                group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
+                tournament_id=tournament_id,
+                schedule_key=scheduled.key))
+            # game_id None: another process resuming this tournament recorded it first
+            progress.game_finished(
+                recorded=game_id is not None, voided=record.voided,
+                forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats))
+            if record.voided:
+                voided += 1
+                continue
+            return
 
-        async def play(scheduled: ScheduledGame) -> None:
-            nonlocal voided
-            seat_versions = [version_ids[position] for position in scheduled.seats]
-            for _ in range(VOID_ATTEMPTS):
-                progress.game_started()
-                try:
-                    record = await play_match(
-                        tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
-                        options=settings.get("options") or None, time_control=time_control,
-                        limits=limits, bot_logs=bot_logs)
-                except trio.Cancelled:
-                    progress.game_abandoned()
-                    raise
-                game_id = await trio.to_thread.run_sync(partial(
-                    record_game, database, record, seat_versions,
-                    group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
-                    tournament_id=tournament_id,
-                    schedule_key=scheduled.key))
-                # game_id None: another process resuming this tournament recorded it first
-                progress.game_ended(
-                    recorded=game_id is not None, voided=record.voided,
-                    forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats))
-                if record.voided:
-                    voided += 1
-                    continue
+    async def worker(queue: Iterator[ScheduledGame]) -> None:
+        for scheduled in queue:  # shared iterator: each game goes to exactly one worker
+            await play(scheduled)
+
+    async def stop_on_signal(scope: trio.CancelScope) -> None:
+        nonlocal stopped
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                stopped = True
+                scope.cancel()
                 return
 
-        async def worker(queue: Iterator[ScheduledGame]) -> None:
-            for scheduled in queue:  # shared iterator: each game goes to exactly one worker
-                await play(scheduled)
-
-        async def stop_on_signal(scope: trio.CancelScope) -> None:
-            nonlocal stopped
-            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                async for _ in signals:
-                    stopped = True
-                    scope.cancel()
-                    return
-
+    progress.tournament_started(tournament.name, len(schedule), len(schedule) - len(pending))
+    try:
         async with trio.open_nursery() as outer:
             outer.start_soon(stop_on_signal, outer.cancel_scope)
             async with trio.open_nursery() as workers:
                 queue = iter(pending)
-                for _ in range(min(settings["concurrency"], len(pending))):
+                for _ in range(min(settings.concurrency, len(pending))):
                     workers.start_soon(worker, queue)
             outer.cancel_scope.cancel()
+    finally:
+        progress.tournament_ended()
 
     done = await trio.to_thread.run_sync(_finish, database, tournament_id, len(schedule))
     return RunSummary(total=len(schedule), done=done, stopped=stopped, voided=voided)

@@ -21,11 +21,9 @@ from typing import Any
 
 from google.protobuf.message import Message
 
+from arena.errors import WireError
+
 _SCALARS = (int, float, bool, str)
-
-
-class WireError(Exception):
-    """A dataclass and its proto message do not fit each other."""
 
 
 def _unwrap_optional(tp: Any) -> tuple[Any, bool]:

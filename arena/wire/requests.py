@@ -5,16 +5,15 @@ by ``arena.wire.codec``."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.bot.v1 import bot_pb2
+from arena.protocol import OUTCOME_TO_PROTO
+from arena.records import SeatRecord
 from arena.wire.codec import encode_action, encode_view
 from arena.wire.compiled import encoder_for
 from engine.core import GameState, OptionValue
 from engine.registry import get_game
-
-if TYPE_CHECKING:
-    from arena.match import SeatRecord
 
 
 def options_to_proto(options: Mapping[str, OptionValue]) -> list[bot_pb2.GameOption]:
@@ -85,7 +84,7 @@ class DecisionEncoder:
         return bot_pb2.EndGameRequest(
             game_id=game_id,
             results=[bot_pb2.SeatResult(seat=r.seat, player_name=r.player, score=r.score,
-                                        rank=r.rank, outcome=f"OUTCOME_{r.outcome.value}",
+                                        rank=r.rank, outcome=OUTCOME_TO_PROTO[r.outcome],
                                         reason=r.reason) for r in records],
             final_views=[encode_view(self.game, state.view(seat))
                          for seat in range(state.num_players)])

@@ -1,10 +1,11 @@
-"""Merkator (Uwe Rosenberg, 2010): the trading game for 2-4 players, as specified in
-shared/rules/merkator.md. The registry reads ``GAME``."""
+"""Merkator (Uwe Rosenberg, 2010): the trading game for 2-4 players, as specified by
+docs/rules/merkator.md.
 
-from engine.merkator.game import MerkatorGame
+``GAME`` is the engine's entry for the registry; README.md in this package lists the modules."""
+
+from engine.merkator.actions import DecisionKind, MerkatorAction
+from engine.merkator.game import GAME, MerkatorGame
 from engine.merkator.state import MerkatorState
+from engine.merkator.views import MerkatorView
 
-GAME = MerkatorGame()
-MerkatorState.game = GAME
-
-__all__ = ["GAME", "MerkatorGame", "MerkatorState"]
+__all__ = ["GAME", "DecisionKind", "MerkatorAction", "MerkatorGame", "MerkatorState", "MerkatorView"]

@@ -7,16 +7,9 @@ almost nothing per decision.
 from __future__ import annotations
 
 from engine.merkator import data
-from engine.merkator.types import (
-    COLOURS,
-    GOODS,
-    LOCATIONS,
-    BonusCard,
-    Building,
-    Contract,
+from engine.merkator.actions import (
     FinalPlace,
     Fulfil,
-    GoodCount,
     Invest,
     InvestOption,
     Join,
@@ -27,6 +20,8 @@ from engine.merkator.types import (
     TradeInput,
     Travel,
 )
+from engine.merkator.enums import COLOURS, GOODS, LOCATIONS
+from engine.merkator.views import BonusCard, Building, Contract, GoodCount
 
 SELL = tuple(Invest(InvestOption.SELL, contract=c) for c in data.CONTRACT_IDS)
 BUY_BONUS = tuple(Invest(InvestOption.BUY_BONUS, slot=k + 1) for k in range(data.DISPLAY_SIZE))

@@ -1,4 +1,5 @@
-"""The Merkator game type: metadata, options and factories (engine.core.Game)."""
+"""Merkator's entry in the engine contract: metadata, options and factories. ``GAME`` is the one
+instance."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from typing import Any, ClassVar
 
 from engine.core import Game, OptionError, OptionValue
 from engine.merkator import data
+from engine.merkator.actions import MerkatorAction
 from engine.merkator.sampling import sample_state
 from engine.merkator.state import MerkatorState
-from engine.merkator.types import MerkatorAction, MerkatorView
+from engine.merkator.views import MerkatorView
 
 
 class MerkatorGame(Game):
@@ -27,11 +29,13 @@ class MerkatorGame(Game):
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
     ) -> MerkatorState:
         resolved = self.check_setup(num_players, options)
-        if resolved["max_rounds"] < 1:
+        if int(resolved["max_rounds"]) < 1:
             raise OptionError("merkator: option 'max_rounds' must be at least 1")
-        state = MerkatorState(num_players, seed, resolved)
-        state.setup()
-        return state
+        return MerkatorState.new(num_players, seed, resolved)
 
     def sample_state(self, view: MerkatorView, rng: random.Random) -> MerkatorState:
         return sample_state(view, rng)
+
+
+GAME = MerkatorGame()
+MerkatorState.game = GAME

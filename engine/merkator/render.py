@@ -1,11 +1,18 @@
-"""Terminal rendering of a Merkator view: the map, the time board (revealed letters only), the
-contract piles and displays, and every player's Kontor, tile, contracts, coins, markers and
-cards."""
+"""Terminal rendering of a Merkator state, drawn from a view (every seat sees the same): the
+map, the time board (revealed letters only), the contract piles and displays, and every player's
+Kontor, tile, contracts, coins, markers and cards."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.merkator import data
-from engine.merkator.types import GOODS, Contract, MerkatorView
+from engine.merkator.enums import GOODS
+from engine.merkator.observe import build_view
+from engine.merkator.views import Contract, MerkatorView
+
+if TYPE_CHECKING:
+    from engine.merkator.state import MerkatorState
 
 
 def _contract(card: Contract) -> str:
@@ -22,6 +29,11 @@ def _time_board(view: MerkatorView) -> list[str]:
         cells = [occupied.get((row, space), ".").ljust(2) for space in spaces]
         lines.append(f"  row {row}: " + " ".join(cells))
     return lines
+
+
+def render(state: MerkatorState, seat: int | None = None) -> str:
+    """The public state; the same for every seat (rules 6), so ``seat`` changes nothing."""
+    return render_view(build_view(state, 0 if seat is None else seat))
 
 
 def render_view(view: MerkatorView) -> str:

@@ -14,7 +14,7 @@ import random
 from engine.core import EngineError
 from engine.merkator import data
 from engine.merkator.state import OVER, MerkatorState
-from engine.merkator.types import MerkatorView
+from engine.merkator.views import MerkatorView
 
 
 def sample_state(view: MerkatorView, rng: random.Random) -> MerkatorState:
@@ -43,6 +43,7 @@ def sample_state(view: MerkatorView, rng: random.Random) -> MerkatorState:
         state.stage = OVER
         state._finish()
     else:
+        assert view.deciding_seat is not None  # a pending decision always has a deciding seat
         state.stage = view.decision.value
         state.deciding = view.deciding_seat
         state._legal = state._LEGAL[state.stage](state)

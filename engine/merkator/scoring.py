@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import Result, ranks_from_keys
 from engine.merkator import data
 
 
@@ -111,3 +112,14 @@ def score_x2(owner: int, players: Sequence[Holdings], misprint: bool) -> tuple[i
         total += 2 * points
         parts.append(f"{data.BUILDING_NAMES[building]} {points}")
     return total, f"{total / 2:g} points: " + ", ".join(parts) + f"; {mine.markers} markers"
+
+
+def final_result(players: Sequence[Holdings], misprint: bool) -> Result:
+    """Scores (exact halves) and ranks; equal totals are broken by time markers (5.3)."""
+    scored = [score_x2(q, players, misprint) for q in range(len(players))]
+    keys = [(total, players[q].markers) for q, (total, _) in enumerate(scored)]
+    return Result(
+        scores=tuple(total / 2 for total, _ in scored),
+        ranks=ranks_from_keys(keys),
+        details=tuple(text for _, text in scored),
+    )

@@ -14,27 +14,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import EngineError, GameOverError, GameState, IllegalActionError, Result
-from engine.core import ranks_from_keys
 from engine.merkator import catalog as cat
 from engine.merkator import data
-from engine.merkator.render import render_view
-from engine.merkator.scoring import Holdings, is_type_dependent, score_x2
-from engine.merkator.types import (
-    Decision,
-    FinalPlace,
-    Fulfil,
-    Invest,
-    InvestOption,
-    MerkatorView,
-    TradeInput,
+from engine.merkator.actions import (
+    DecisionKind, FinalPlace, Fulfil, Invest, InvestOption, TradeInput,
 )
-from engine.merkator.views import build_view
+from engine.merkator.observe import build_view
+from engine.merkator.render import render
+from engine.merkator.scoring import Holdings, final_result, is_type_dependent
+from engine.merkator.views import MerkatorView
 
-# decision stages: the Decision values as plain ints (enum attribute access is slow here)
+# decision stages: the DecisionKind values as plain ints (enum attribute access is slow here)
 (
     INVEST, TRAVEL, SPLIT_CUBES, SPOILAGE_REFLIP, SPOIL_CHOOSE, FULFIL, TRADE_INPUT, JOIN,
     PERMIT_JOIN, FINAL_PLACE,
-) = (int(kind) for kind in Decision)
+) = (int(kind) for kind in DecisionKind)
 # automatic steps (never visible at a decision point)
 GAIN = 20  # take the travel gain's markers one by one (4.4 e)
 SPOIL = 21  # find the next player who loses cubes to spoilage
@@ -63,7 +57,16 @@ _TRAVEL_OPTIONS = tuple(
 class MerkatorState(GameState):
     """One Merkator game. Indices (goods, colours, locations, cards) follow ``data``."""
 
+    copied_fields = (
+        "pools", "map_cubes", "board_letters", "board_face_up", "coins", "markers", "discard",
+        "bonus_deck", "bonus_slots", "building_deck", "building_slots",
+    )
+    deep_copied_fields = ("kontor", "tile", "contracts", "fulfilled", "bonus", "buildings")
+    derived_fields = frozenset(("_legal",))  # the pending decision's options
+
     def __init__(self, num_players: int, seed: int, options: Mapping[str, Any]) -> None:
+        """An empty table before setup: ``new`` sets up a real game, sampling fills the fields
+        in directly."""
         self.num_players = num_players
         self.seed = seed
         self.options = dict(options)
@@ -118,7 +121,14 @@ class MerkatorState(GameState):
         self._result: Result | None = None
 
     # --- setup (rules 3) ----------------------------------------------------------------------
-    def setup(self) -> None:
+    @classmethod
+    def new(cls, num_players: int, seed: int, options: Mapping[str, Any]) -> MerkatorState:
+        """Setup (rules 3), advanced to the first real decision."""
+        state = cls(num_players, seed, options)
+        state._set_up()
+        return state
+
+    def _set_up(self) -> None:
         n, rng = self.num_players, self.rng
         for loc in _MAJORS:
             self._cube_to_map(loc)
@@ -172,7 +182,7 @@ class MerkatorState(GameState):
 
     @property
     def decision_kind(self) -> str:
-        return "" if self.stage == OVER else Decision(self.stage).name
+        return "" if self.stage == OVER else DecisionKind(self.stage).name
 
     @property
     def is_over(self) -> bool:
@@ -502,6 +512,7 @@ class MerkatorState(GameState):
                 self.kontor[q][good] -= 1
                 self.pools[data.GOOD_COLOUR[good]] += 1
             else:
+                assert action.tile is not None  # a TradeInput holds markers, a good or a tile
                 colour = action.tile - 1
                 self.tile[q][colour] = 0
                 self.pools[colour] += 1
@@ -642,14 +653,7 @@ class MerkatorState(GameState):
 
     def _finish(self) -> None:
         self.stage = OVER
-        holdings = self.holdings()
-        scored = [score_x2(q, holdings, self.misprint) for q in range(self.num_players)]
-        keys = [(total, self.markers[q]) for q, (total, _) in enumerate(scored)]
-        self._result = Result(
-            scores=tuple(total / 2 for total, _ in scored),
-            ranks=ranks_from_keys(keys),
-            details=tuple(text for _, text in scored),
-        )
+        self._result = final_result(self.holdings(), self.misprint)
 
     def holdings(self) -> list[Holdings]:
         return [
@@ -698,39 +702,22 @@ class MerkatorState(GameState):
 
     # --- copies, digest, views, rendering ---------------------------------------------------------
     def clone(self) -> MerkatorState:
-        other = MerkatorState.__new__(MerkatorState)
-        other.__dict__.update(self.__dict__)
-        other.options = dict(self.options)
-        other.history = list(self.history)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        for name in _LIST_FIELDS:
-            setattr(other, name, list(getattr(self, name)))
-        for name in _NESTED_FIELDS:
-            setattr(other, name, [list(row) for row in getattr(self, name)])
-        other.fulfilled = [set(marks) for marks in self.fulfilled]
-        other.piles = {v: list(pile) for v, pile in self.piles.items()}
+        other = super().clone()
+        other.piles = {value: pile.copy() for value, pile in self.piles.items()}
         return other
 
-    def state_digest(self) -> bytes:
-        fields = {k: v for k, v in self.__dict__.items() if k not in ("rng", "_legal", "history")}
-        fields["fulfilled"] = [sorted(marks) for marks in self.fulfilled]
-        return repr((sorted(fields.items()), self.rng.getstate())).encode()
+    def digest_fields(self) -> dict[str, Any]:
+        fields = super().digest_fields()
+        fields["fulfilled"] = [sorted(marks) for marks in self.fulfilled]  # sets: order not canonical
+        return fields
 
     def view(self, seat: int) -> MerkatorView:
         return build_view(self, seat)
 
     def render(self, seat: int | None = None) -> str:
-        # every seat sees the same public information (rules 6)
-        return render_view(build_view(self, 0 if seat is None else seat))
+        return render(self, seat)
 
 
 def _value_of(contract_id: str) -> int:
     return data.CONTRACT_VALUE[data.CONTRACT_INDEX[contract_id]]
 
-
-_LIST_FIELDS = (
-    "pools", "map_cubes", "board_letters", "board_face_up", "coins", "markers", "discard",
-    "bonus_deck", "bonus_slots", "building_deck", "building_slots",
-)
-_NESTED_FIELDS = ("kontor", "tile", "contracts", "bonus", "buildings")

@@ -1,10 +1,10 @@
-"""Ogallala (Amigo 2002 card game) for 2-5 players, as specified in shared/rules/ogallala.md.
+"""Ogallala (Amigo 2002 card game) for 2-5 players, as specified by docs/rules/ogallala.md.
 
-Modules: ``cards`` (deck data), ``display`` (the floating frame), ``placement`` (legal placements),
-``scoring``, ``actions`` and ``views`` (wire types), ``state`` (rules of play), ``sampling``
-(states from a view), ``render`` (terminal text) and ``game`` (the contract's Game object).
-"""
+``GAME`` is the engine's entry for the registry; README.md in this package lists the modules."""
 
-from engine.ogallala.game import GAME, Ogallala
+from engine.ogallala.actions import DecisionKind, OgallalaAction
+from engine.ogallala.game import GAME, OgallalaGame
+from engine.ogallala.state import OgallalaState
+from engine.ogallala.views import OgallalaView
 
-__all__ = ["GAME", "Ogallala"]
+__all__ = ["GAME", "DecisionKind", "OgallalaAction", "OgallalaGame", "OgallalaState", "OgallalaView"]

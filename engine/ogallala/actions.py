@@ -1,16 +1,33 @@
-"""Action types of Ogallala (ogallala.md 4.5), mirrored by ``OgallalaAction`` in ogallala.proto.
+"""Decision kinds and action types of Ogallala (ogallala.md 4.5); ``OgallalaAction``, the union
+of the action types, is mirrored by ``OgallalaAction`` in ogallala.proto.
 
 Coordinates are those of the display's normal form at the moment of the decision (4.1). Marker
 actions (Stop, Discard, NoAttack) carry a constant ``True`` field so that every action is a
 non-empty protobuf message. Actions are immutable, so the frequent ones are built once here.
+They are ``@final`` so that the state's ``type(action) is X`` tests narrow the union for mypy.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import final
 
-from engine.ogallala.cards import MAX_COLS, MAX_ROWS, NUM_STACKS
+from engine.ogallala.data import MAX_COLS, MAX_ROWS, NUM_STACKS
+
+
+class DecisionKind(enum.IntEnum):
+    """The decision kinds of 4.5."""
+
+    CHOOSE_STACK = 1
+    PLACE_CARD = 2
+    LASSO_TARGET = 3
+    PLACE_STOLEN = 4
+    ARCHER_TARGET = 5
+    AXE_BOAT = 6
+    ATTACK = 7
+    PLACE_CAPTURED = 8
+    DECLARE_END = 9
 
 
 class Side(enum.IntEnum):
@@ -20,6 +37,7 @@ class Side(enum.IntEnum):
     RIGHT = 2
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Draw:
     """CHOOSE_STACK: draw the top card of stack ``stack`` (0, 1 or 2)."""
@@ -27,6 +45,7 @@ class Draw:
     stack: int
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Stop:
     """CHOOSE_STACK: end the turn without drawing (not offered before the turn's first draw)."""
@@ -34,6 +53,7 @@ class Stop:
     stop: bool = True
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class PlaceCell:
     """PLACE_CARD, PLACE_STOLEN, PLACE_CAPTURED: put the card on cell (row, col). Row -1 / column
@@ -43,6 +63,7 @@ class PlaceCell:
     col: int
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class PlaceShift:
     """PLACE_CARD, PLACE_STOLEN, PLACE_CAPTURED: insert a set card next to the anchor (row, col),
@@ -53,6 +74,7 @@ class PlaceShift:
     side: Side
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Discard:
     """PLACE_CARD, PLACE_CAPTURED: put the card on the discard pile."""
@@ -60,6 +82,7 @@ class Discard:
     discard: bool = True
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Target:
     """LASSO_TARGET (take the card) or ARCHER_TARGET (shoot it): the card on (row, col) of
@@ -70,6 +93,7 @@ class Target:
     col: int
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class SinkBoat:
     """AXE_BOAT: sink the own complete boat whose bow lies on (row, col)."""
@@ -78,6 +102,7 @@ class SinkBoat:
     col: int
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class NoAttack:
     """ATTACK: do not attack."""
@@ -85,6 +110,7 @@ class NoAttack:
     none: bool = True
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Attack:
     """ATTACK: attack seat ``seat``'s segment whose leftmost card lies on (row, col)."""
@@ -94,6 +120,7 @@ class Attack:
     col: int
 
 
+@final
 @dataclass(frozen=True, slots=True)
 class Declare:
     """DECLARE_END: ``True`` ends the game now, ``False`` plays on."""
@@ -101,7 +128,9 @@ class Declare:
     declare: bool
 
 
-Action = Draw | Stop | PlaceCell | PlaceShift | Discard | Target | SinkBoat | NoAttack | Attack | Declare
+OgallalaAction = (
+    Draw | Stop | PlaceCell | PlaceShift | Discard | Target | SinkBoat | NoAttack | Attack | Declare
+)
 
 DRAWS: tuple[Draw, ...] = tuple(Draw(stack) for stack in range(NUM_STACKS))
 STOP = Stop()

@@ -9,7 +9,7 @@ operations. Every mutation leaves the display in normal form (smallest used row 
 
 from __future__ import annotations
 
-from engine.ogallala.cards import BOW_MASK, IS_BOW, IS_STERN, MAX_COLS, MAX_ROWS, STERN_MASK
+from engine.ogallala.data import BOW_MASK, IS_BOW, IS_STERN, MAX_COLS, MAX_ROWS, STERN_MASK
 
 EMPTY = -1
 

@@ -1,39 +1,36 @@
-"""The Ogallala game object: metadata and factory for the engine contract (engine.core.Game)."""
+"""Ogallala's entry in the engine contract: metadata and factories. ``GAME`` is the one instance."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.core import Game, OptionValue
-from engine.ogallala.actions import Action
-from engine.ogallala.cards import DATA
+from engine.ogallala.actions import OgallalaAction
+from engine.ogallala.data import DATA
 from engine.ogallala.sampling import sample_state
 from engine.ogallala.state import OgallalaState
 from engine.ogallala.views import OgallalaView
 
 
-class Ogallala(Game):
-    name = "ogallala"
-    title = "Ogallala"
-    min_players = DATA["players"]["min"]
-    max_players = DATA["players"]["max"]
-    rules_version = "ogallala-1"
-    view_type = OgallalaView
-    action_type = Action
+class OgallalaGame(Game):
+    name: ClassVar[str] = "ogallala"
+    title: ClassVar[str] = "Ogallala"
+    min_players: ClassVar[int] = DATA["players"]["min"]
+    max_players: ClassVar[int] = DATA["players"]["max"]
+    rules_version: ClassVar[str] = "ogallala-1"
+    view_type: ClassVar[type] = OgallalaView
+    action_type: ClassVar[Any] = OgallalaAction
 
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
     ) -> OgallalaState:
-        resolved = self.check_setup(num_players, options)
-        state = OgallalaState(num_players, seed, resolved, random.Random(seed))
-        state.deal()
-        return state
+        return OgallalaState.new(num_players, seed, self.check_setup(num_players, options))
 
-    def sample_state(self, view: Any, rng: random.Random) -> OgallalaState:
+    def sample_state(self, view: OgallalaView, rng: random.Random) -> OgallalaState:
         return sample_state(view, rng)
 
 
-GAME = Ogallala()
+GAME = OgallalaGame()
 OgallalaState.game = GAME

@@ -4,10 +4,10 @@ as actions in the spec's order (cells by row then column, then shifts by anchor,
 from __future__ import annotations
 
 from engine.ogallala.actions import CELLS, PlaceCell, PlaceShift, Side
-from engine.ogallala.cards import MAX_COLS, MAX_ROWS, SET_MASK, SET_OF
+from engine.ogallala.data import MAX_COLS, MAX_ROWS, SET_MASK, SET_OF
 from engine.ogallala.display import EMPTY, Display
 
-_ORIGIN = [CELLS[1][1]]  # the only cell of an empty display: (0, 0)
+_ORIGIN: list[PlaceCell | PlaceShift] = [CELLS[1][1]]  # the only cell of an empty display
 
 
 def placements(display: Display, kind: int) -> list[PlaceCell | PlaceShift]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.ogallala.cards import KIND_NAMES, KIND_INDEX
+from engine.ogallala.data import KIND_NAMES, KIND_INDEX
 from engine.ogallala.display import EMPTY, Display
 from engine.ogallala.scoring import display_score
 
@@ -51,7 +51,8 @@ def render_display(display: Display) -> list[str]:
     return lines
 
 
-def render_state(state: OgallalaState) -> str:
+def render(state: OgallalaState, seat: int | None = None) -> str:
+    """Every display and the public piles; the same for every seat (all of it is public)."""
     if state.decision is None:
         reason = state.end_reason.name.lower() if state.end_reason else ""
         head = f"Ogallala, turn {state.turn}: game over ({reason})"

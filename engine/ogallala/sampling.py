@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from engine.ogallala.cards import KIND_INDEX
+from engine.ogallala.data import KIND_INDEX, NO_CARD
 from engine.ogallala.display import Display
-from engine.ogallala.state import NO_CARD, OgallalaState
+from engine.ogallala.state import OgallalaState
 from engine.ogallala.views import KindCount, OgallalaView
 
 
@@ -16,8 +16,7 @@ def _expand(counts: tuple[KindCount, ...]) -> list[int]:
 
 
 def sample_state(view: OgallalaView, rng: random.Random) -> OgallalaState:
-    seed = rng.getrandbits(63)
-    state = OgallalaState(view.num_players, seed, {}, random.Random(seed))
+    state = OgallalaState(view.num_players, rng.getrandbits(63), {})
     state.displays = [
         Display.from_cards([(card.row, card.col, KIND_INDEX[card.kind]) for card in seat.cards])
         for seat in view.displays

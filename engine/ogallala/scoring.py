@@ -1,8 +1,9 @@
-"""Final scoring of ogallala.md 5.3: card points and booty points of complete boats."""
+"""Final scoring of ogallala.md 5.3: card points and booty points of complete boats, and the
+result (the highest score wins; equal scores share a rank)."""
 
 from __future__ import annotations
 
-from engine.ogallala.cards import (
+from engine.ogallala.data import (
     BOOTY_VALUE,
     CARD_POINTS,
     LONG_BOAT_CARD_POINTS,
@@ -11,7 +12,9 @@ from engine.ogallala.cards import (
     SET_PIECES,
     TRIPLE_MULTIPLIER,
 )
+from engine.core import Result, ranks_from_keys
 from engine.ogallala.display import Display
+from engine.ogallala.views import EndReason
 
 
 def card_points(kinds: list[int]) -> int:
@@ -45,3 +48,23 @@ def boat_points(kinds: list[int]) -> int:
 def display_score(display: Display) -> int:
     """A seat's score: the sum over its complete boats; unfinished boats score nothing."""
     return sum(boat_points(display.segment_kinds(boat)) for boat in display.complete_boats())
+
+
+def final_result(displays: list[Display], end_reason: EndReason | None) -> Result:
+    scores = [display_score(display) for display in displays]
+    ending = end_reason.name.lower().replace("_", " ") if end_reason else ""
+    return Result(
+        scores=tuple(float(score) for score in scores),
+        ranks=ranks_from_keys([(score,) for score in scores]),
+        details=tuple(f"{_score_details(display)}; game end: {ending}" for display in displays),
+    )
+
+
+def _score_details(display: Display) -> str:
+    """E.g. "53 points: boat (0,0) 4+10, boat (1,0) 5+20" (card points + booty points)."""
+    boats = []
+    for boat in display.complete_boats():
+        kinds = display.segment_kinds(boat)
+        cards = card_points(kinds)
+        boats.append(f"boat ({boat[0]},{boat[1]}) {cards}+{boat_points(kinds) - cards}")
+    return f"{display_score(display)} points" + (": " + ", ".join(boats) if boats else "")

@@ -10,23 +10,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from engine.core import EngineError, Game, GameOverError, GameState, IllegalActionError, Result
-from engine.core import OptionValue, ranks_from_keys
-from engine.ogallala import render
+from engine.core import EngineError, GameOverError, GameState, IllegalActionError, OptionValue
+from engine.core import Result
 from engine.ogallala.actions import (
     DECLARE_CHOICES,
     DISCARD,
     DRAWS,
     NO_ATTACK,
     STOP,
-    Action,
     Attack,
     Declare,
+    DecisionKind,
     Discard,
     Draw,
     NoAttack,
+    OgallalaAction,
     PlaceCell,
     PlaceShift,
     Side,
@@ -34,7 +34,7 @@ from engine.ogallala.actions import (
     Stop,
     Target,
 )
-from engine.ogallala.cards import (
+from engine.ogallala.data import (
     ARCHER,
     CRAZY_AXE,
     DECLARE_WITH_BOATS,
@@ -45,46 +45,34 @@ from engine.ogallala.cards import (
     IS_FIGURE,
     IS_LASSO_PREY,
     IS_TOTEM,
-    KIND_NAMES,
     LASSO,
+    NO_CARD,
     STALL_TURNS,
     START_SEAT,
     TURN_CAP,
     full_deck,
 )
 from engine.ogallala.display import Display
+from engine.ogallala.observe import build_view
 from engine.ogallala.placement import placements
-from engine.ogallala.scoring import boat_points, card_points, display_score
-from engine.ogallala.views import (
-    Cell,
-    Decision,
-    EndReason,
-    OgallalaView,
-    StackView,
-    display_view,
-    kind_counts,
-)
+from engine.ogallala.render import render
+from engine.ogallala.scoring import final_result
+from engine.ogallala.views import EndReason, OgallalaView
 
-NO_CARD = -1
 
 
 class OgallalaState(GameState):
-    game: ClassVar[Game]
+    copied_fields = ("refilled", "discard", "captured")
+    deep_copied_fields = ("stacks", "displays")
 
-    def __init__(
-        self,
-        num_players: int,
-        seed: int,
-        options: Mapping[str, OptionValue],
-        rng: random.Random,
-    ) -> None:
-        """An empty table: no cards anywhere, no decision. ``deal`` starts a real game; sampling
+    def __init__(self, num_players: int, seed: int, options: Mapping[str, OptionValue]) -> None:
+        """An empty table: no cards anywhere, no decision. ``new`` deals a real game; sampling
         (and test positions) set the fields directly and then call ``resume``."""
         self.num_players = num_players
         self.seed = seed
         self.options = options
         self.history: list[int] = []
-        self.rng = rng
+        self.rng = random.Random(seed)
         # Stacks hold kind indices with the top card LAST (drawing pops it).
         self.stacks: list[list[int]] = [[] for _ in INITIAL_STACK_SIZES]
         self.refilled: list[bool] = [False] * len(INITIAL_STACK_SIZES)
@@ -102,23 +90,26 @@ class OgallalaState(GameState):
         self.attack_row = -1  # the attack card: its row on the active display (-1: none) ...
         self.attack_kind = NO_CARD  # ... and its kind, unique in that row (R2)
         self.captured: list[int] = []  # captured cards still to place after ``card``
-        self.decision: Decision | None = None
+        self.decision: DecisionKind | None = None
         self.end_reason: EndReason | None = None
-        self.legal: tuple[Action, ...] = ()
+        self.legal: tuple[OgallalaAction, ...] = ()
 
     # --- setting up ---------------------------------------------------------------------------
-    def deal(self) -> None:
+    @classmethod
+    def new(cls, num_players: int, seed: int, options: Mapping[str, OptionValue]) -> OgallalaState:
         """Setup (section 3): shuffle the deck into the three stacks; the first turn begins."""
+        state = cls(num_players, seed, options)
         deck = full_deck()
-        self.rng.shuffle(deck)
+        state.rng.shuffle(deck)
         start = 0
         for index, size in enumerate(INITIAL_STACK_SIZES):
-            self.stacks[index] = deck[start : start + size][::-1]
+            state.stacks[index] = deck[start : start + size][::-1]
             start += size
-        self._begin_draw()
-        self._settle()
+        state._begin_draw()
+        state._settle()
+        return state
 
-    def resume(self, decision: Decision | None) -> None:
+    def resume(self, decision: DecisionKind | None) -> None:
         """Put the pending ``decision`` (None: the game is over) in place after the fields were
         set directly (sampling, prepared positions). Its option list must not be empty."""
         self.decision = decision
@@ -139,7 +130,7 @@ class OgallalaState(GameState):
     def is_over(self) -> bool:
         return self.decision is None
 
-    def legal_actions(self) -> Sequence[Action]:
+    def legal_actions(self) -> Sequence[OgallalaAction]:
         return self.legal
 
     def apply_index(self, index: int) -> None:
@@ -157,79 +148,25 @@ class OgallalaState(GameState):
     def result(self) -> Result:
         if self.decision is not None:
             raise EngineError("ogallala: the game is not over yet")
-        scores = [display_score(display) for display in self.displays]
-        ending = self.end_reason.name.lower().replace("_", " ") if self.end_reason else ""
-        return Result(
-            scores=tuple(float(score) for score in scores),
-            ranks=ranks_from_keys([(score,) for score in scores]),
-            details=tuple(
-                f"{self._score_details(display)}; game end: {ending}" for display in self.displays
-            ),
-        )
-
-    def clone(self) -> OgallalaState:
-        other = OgallalaState.__new__(OgallalaState)
-        other.__dict__.update(self.__dict__)
-        other.history = self.history[:]
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.stacks = [stack[:] for stack in self.stacks]
-        other.refilled = self.refilled[:]
-        other.discard = self.discard[:]
-        other.displays = [display.copy() for display in self.displays]
-        other.captured = self.captured[:]
-        return other
+        return final_result(self.displays, self.end_reason)
 
     def view(self, seat: int) -> OgallalaView:
-        active = self.displays[self.active]
-        attack_card = None
-        if self.attack_row >= 0:
-            attack_card = Cell(self.attack_row, active.rows[self.attack_row].index(self.attack_kind))
-        originals = [card for stack, refilled in zip(self.stacks, self.refilled) if not refilled
-                     for card in stack]
-        return OgallalaView(
-            seat=seat,
-            num_players=self.num_players,
-            turn=self.turn,
-            stall_turns=self.stall,
-            active_seat=self.active,
-            decision=self.decision,
-            card="" if self.card == NO_CARD else KIND_NAMES[self.card],
-            duplicate=self.duplicate,
-            draws=self.draws,
-            completed=self.completed,
-            display_changed=self.changed,
-            attack_card=attack_card,
-            captured=tuple(KIND_NAMES[kind] for kind in self.captured),
-            displays=tuple(display_view(s, d) for s, d in enumerate(self.displays)),
-            stacks=tuple(
-                StackView(
-                    index=index,
-                    size=len(stack),
-                    refilled=refilled,
-                    contents=kind_counts(stack) if refilled else (),
-                )
-                for index, (stack, refilled) in enumerate(zip(self.stacks, self.refilled))
-            ),
-            unseen=kind_counts(originals),
-            discard=tuple(KIND_NAMES[kind] for kind in self.discard),
-            end_reason=self.end_reason,
-        )
+        return build_view(self, seat)
 
-    def state_digest(self) -> bytes:
-        fields = {k: v for k, v in self.__dict__.items() if k not in ("rng", "displays", "legal")}
-        displays = [(d.rows, d.occ, d.kinds, d.height, d.width) for d in self.displays]
-        return repr((sorted(fields.items()), displays, self.legal, self.rng.getstate())).encode()
+    def digest_fields(self) -> dict[str, Any]:
+        fields = super().digest_fields()
+        fields["displays"] = [(d.rows, d.occ, d.kinds, d.height, d.width) for d in self.displays]
+        return fields
 
     def render(self, seat: int | None = None) -> str:
-        return render.render_state(self)
+        return render(self, seat)
 
     # --- automatic steps and transitions ----------------------------------------------------------
     def _settle(self) -> None:
         while self.decision is not None and len(self.legal) == 1:
             self._HANDLERS[self.decision](self, self.legal[0])
 
-    def _ask(self, decision: Decision) -> bool:
+    def _ask(self, decision: DecisionKind) -> bool:
         """Make ``decision`` pending; False (nothing changes) when it has no option."""
         options = self._options(decision)
         if not options:
@@ -238,22 +175,22 @@ class OgallalaState(GameState):
         self.legal = options
         return True
 
-    def _options(self, decision: Decision) -> tuple[Action, ...]:
+    def _options(self, decision: DecisionKind) -> tuple[OgallalaAction, ...]:
         own = self.displays[self.active]
-        if decision is Decision.CHOOSE_STACK:
+        if decision is DecisionKind.CHOOSE_STACK:
             draws = [DRAWS[i] for i, stack in enumerate(self.stacks) if stack]
             return (*draws, STOP) if self.draws else tuple(draws)
-        if decision is Decision.PLACE_CARD or decision is Decision.PLACE_CAPTURED:
+        if decision is DecisionKind.PLACE_CARD or decision is DecisionKind.PLACE_CAPTURED:
             return (*placements(own, self.card), DISCARD)
-        if decision is Decision.PLACE_STOLEN:
+        if decision is DecisionKind.PLACE_STOLEN:
             return tuple(placements(own, self.card))
-        if decision is Decision.LASSO_TARGET:
+        if decision is DecisionKind.LASSO_TARGET:
             return self._targets(IS_LASSO_PREY, placeable=True)
-        if decision is Decision.ARCHER_TARGET:
+        if decision is DecisionKind.ARCHER_TARGET:
             return self._targets(IS_FIGURE, placeable=False)
-        if decision is Decision.AXE_BOAT:
+        if decision is DecisionKind.AXE_BOAT:
             return tuple(SinkBoat(row, first) for row, first, _ in own.complete_boats())
-        if decision is Decision.ATTACK:
+        if decision is DecisionKind.ATTACK:
             return (NO_ATTACK, *self._attack_targets())
         return DECLARE_CHOICES
 
@@ -315,7 +252,7 @@ class OgallalaState(GameState):
                 self.refilled[index] = True
                 self.discard = []
         self.card = NO_CARD
-        if not self._ask(Decision.CHOOSE_STACK):
+        if not self._ask(DecisionKind.CHOOSE_STACK):
             self._finish(EndReason.CARDS_EXHAUSTED)
 
     def _put(self, action: PlaceCell | PlaceShift) -> int:
@@ -335,7 +272,7 @@ class OgallalaState(GameState):
         """Step 8 of 4.4: attack, end check, turn counter, next seat."""
         if self.attack_row >= 0:
             self.card = self.attack_kind
-            self._ask(Decision.ATTACK)
+            self._ask(DecisionKind.ATTACK)
             return
         self._end_check()
 
@@ -347,7 +284,7 @@ class OgallalaState(GameState):
                 return
             if boats in DECLARE_WITH_BOATS:
                 self.card = NO_CARD
-                self._ask(Decision.DECLARE_END)
+                self._ask(DecisionKind.DECLARE_END)
                 return
         self._next_turn()
 
@@ -386,13 +323,13 @@ class OgallalaState(GameState):
             self._crazy_axe()
             return
         self.duplicate = own.holds_kind(kind)
-        self._ask(Decision.PLACE_CARD)
+        self._ask(DecisionKind.PLACE_CARD)
 
     def _on_place_card(self, action: PlaceCell | PlaceShift | Discard) -> None:
         kind = self.card
-        discarded = type(action) is Discard
-        completed = False
-        if discarded:
+        discarded = completed = False
+        if type(action) is Discard:
+            discarded = True
             self.discard.append(kind)
         else:
             row = self._put(action)
@@ -400,10 +337,10 @@ class OgallalaState(GameState):
                 completed = self.completed = True
                 self.attack_row, self.attack_kind = row, kind
         if kind == LASSO:
-            if not self._ask(Decision.LASSO_TARGET):
+            if not self._ask(DecisionKind.LASSO_TARGET):
                 self._end_turn()
         elif kind == ARCHER:
-            if not self._ask(Decision.ARCHER_TARGET):
+            if not self._ask(DecisionKind.ARCHER_TARGET):
                 self._end_turn()
         elif discarded or completed or self.duplicate:
             self._end_turn()
@@ -414,7 +351,7 @@ class OgallalaState(GameState):
         victim = self.displays[action.seat]
         (self.card,) = victim.remove([(action.row, action.col)])
         self.changed = True
-        self._ask(Decision.PLACE_STOLEN)  # never empty: only placeable cards are targets
+        self._ask(DecisionKind.PLACE_STOLEN)  # never empty: only placeable cards are targets
 
     def _on_place_stolen(self, action: PlaceCell | PlaceShift) -> None:
         if self._put(action) >= 0:
@@ -428,7 +365,7 @@ class OgallalaState(GameState):
         self._end_turn()
 
     def _crazy_axe(self) -> None:
-        if not self._ask(Decision.AXE_BOAT):  # no complete boat: the axe is simply discarded
+        if not self._ask(DecisionKind.AXE_BOAT):  # no complete boat: the axe is simply discarded
             self.discard.append(CRAZY_AXE)
             self._end_turn()
 
@@ -459,7 +396,7 @@ class OgallalaState(GameState):
             self._end_check()
             return
         self.card = self.captured.pop(0)
-        self._ask(Decision.PLACE_CAPTURED)
+        self._ask(DecisionKind.PLACE_CAPTURED)
 
     def _on_place_captured(self, action: PlaceCell | PlaceShift | Discard) -> None:
         if type(action) is Discard:
@@ -475,23 +412,14 @@ class OgallalaState(GameState):
             self._next_turn()
 
     # Each handler receives an action of its decision's option list.
-    _HANDLERS: ClassVar[dict[Decision, Callable[..., None]]] = {
-        Decision.CHOOSE_STACK: _on_choose_stack,
-        Decision.PLACE_CARD: _on_place_card,
-        Decision.LASSO_TARGET: _on_lasso_target,
-        Decision.PLACE_STOLEN: _on_place_stolen,
-        Decision.ARCHER_TARGET: _on_archer_target,
-        Decision.AXE_BOAT: _on_axe_boat,
-        Decision.ATTACK: _on_attack,
-        Decision.PLACE_CAPTURED: _on_place_captured,
-        Decision.DECLARE_END: _on_declare_end,
+    _HANDLERS: ClassVar[dict[DecisionKind, Callable[..., None]]] = {
+        DecisionKind.CHOOSE_STACK: _on_choose_stack,
+        DecisionKind.PLACE_CARD: _on_place_card,
+        DecisionKind.LASSO_TARGET: _on_lasso_target,
+        DecisionKind.PLACE_STOLEN: _on_place_stolen,
+        DecisionKind.ARCHER_TARGET: _on_archer_target,
+        DecisionKind.AXE_BOAT: _on_axe_boat,
+        DecisionKind.ATTACK: _on_attack,
+        DecisionKind.PLACE_CAPTURED: _on_place_captured,
+        DecisionKind.DECLARE_END: _on_declare_end,
     }
-
-    def _score_details(self, display: Display) -> str:
-        """E.g. "53 points: boat (0,0) 4+10, boat (1,0) 5+20" (card points + booty points)."""
-        boats = []
-        for boat in display.complete_boats():
-            kinds = display.segment_kinds(boat)
-            cards = card_points(kinds)
-            boats.append(f"boat ({boat[0]},{boat[1]}) {cards}+{boat_points(kinds) - cards}")
-        return f"{display_score(display)} points" + (": " + ", ".join(boats) if boats else "")

@@ -1,11 +1,10 @@
-"""Oregon (Åse & Henrik Berg, 2007) for 2-4 players, as specified by shared/rules/oregon.md.
+"""Oregon (Åse & Henrik Berg, 2007) for 2-4 players, as specified by docs/rules/oregon.md.
 
-``GAME`` is the engine's entry for the registry; see README.md in this package."""
+``GAME`` is the engine's entry for the registry; README.md in this package lists the modules."""
 
-from engine.oregon.game import OregonGame
+from engine.oregon.actions import DecisionKind, OregonAction
+from engine.oregon.game import GAME, OregonGame
 from engine.oregon.state import OregonState
+from engine.oregon.views import OregonView
 
-GAME = OregonGame()
-OregonState.game = GAME
-
-__all__ = ["GAME", "OregonGame", "OregonState"]
+__all__ = ["GAME", "DecisionKind", "OregonAction", "OregonGame", "OregonState", "OregonView"]

@@ -1,11 +1,21 @@
-"""The five action types of Oregon, one per decision kind (rules 4.2-4.6). ``Game.action_type``
-is their union; on the wire each is one member of ``OregonAction``'s oneof."""
+"""Oregon's decision kinds and its five action types, one per kind (rules 4.2-4.6).
+``OregonAction`` (``Game.action_type``) is their union; on the wire each is one member of the
+``OregonAction`` message's oneof."""
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from engine.oregon.enums import Building, Card, Deck, Piece
+
+
+class DecisionKind(enum.IntEnum):
+    PLACE_START_TILE = 1
+    PLAY = 2
+    USE_EXTRA_TURN = 3
+    DISCARD_WHEN_STUCK = 4
+    DRAW = 5
 
 
 @dataclass(frozen=True, slots=True)

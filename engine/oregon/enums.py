@@ -1,4 +1,4 @@
-"""Oregon's enumerations. Values start at 1 and equal the numbers of the proto enums
+"""Oregon's board and card enumerations, shared by actions and views. Values start at 1 and equal the numbers of the proto enums
 (0 is the proto's ``*_UNSPECIFIED``); internal indices are ``value - 1``."""
 
 from __future__ import annotations
@@ -41,14 +41,6 @@ class Piece(enum.IntEnum):
 class Deck(enum.IntEnum):
     LANDSCAPE = 1
     BUILDING = 2
-
-
-class DecisionKind(enum.IntEnum):
-    PLACE_START_TILE = 1
-    PLAY = 2
-    USE_EXTRA_TURN = 3
-    DISCARD_WHEN_STUCK = 4
-    DRAW = 5
 
 
 CARDS: tuple[Card, ...] = tuple(Card)

@@ -1,15 +1,15 @@
-"""Oregon's entry in the engine contract: metadata and factories."""
+"""Oregon's entry in the engine contract: metadata and factories. ``GAME`` is the one instance."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.core import Game, OptionValue
 from engine.oregon import data
 from engine.oregon.actions import OregonAction
-from engine.oregon.sampling import state_from_view
+from engine.oregon.sampling import sample_state
 from engine.oregon.state import OregonState
 from engine.oregon.views import OregonView
 
@@ -21,7 +21,7 @@ class OregonGame(Game):
     max_players: ClassVar[int] = data.MAX_PLAYERS
     rules_version: ClassVar[str] = "oregon-1"
     view_type: ClassVar[type] = OregonView
-    action_type: ClassVar[type] = OregonAction  # type: ignore[assignment]
+    action_type: ClassVar[Any] = OregonAction
 
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
@@ -29,4 +29,8 @@ class OregonGame(Game):
         return OregonState.new(num_players, seed, self.check_setup(num_players, options))
 
     def sample_state(self, view: OregonView, rng: random.Random) -> OregonState:
-        return state_from_view(view, rng)
+        return sample_state(view, rng)
+
+
+GAME = OregonGame()
+OregonState.game = GAME

@@ -20,7 +20,7 @@ _S = data.NUM_SYMBOLS
 
 class Segment(NamedTuple):
     mask: int  # target spaces
-    count: int  # mask.bit_count()
+    size: int  # mask.bit_count(): how many plays the segment holds
     cards: tuple[int, ...]  # card indices spent, canonical order
     joker: bool
     building: int  # building type index, -1 for a farmer
@@ -65,9 +65,9 @@ def play_segments(
 def locate(segments: Sequence[Segment], index: int) -> tuple[Segment, int]:
     """The segment and space of option ``index`` (0 <= index < total)."""
     for seg in segments:
-        if index < seg.count:
+        if index < seg.size:
             return seg, data.nth_space(seg.mask, index)
-        index -= seg.count
+        index -= seg.size
     raise IndexError(index)
 
 
@@ -106,7 +106,7 @@ class PlayActions(Sequence[Play]):
     def __len__(self) -> int:
         return self._total
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return tuple(self)[index]
         if index < 0:

@@ -15,9 +15,10 @@ from engine.oregon.views import OregonView
 _S = data.NUM_SYMBOLS
 
 
-def state_from_view(view: OregonView, rng: random.Random) -> OregonState:
+def sample_state(view: OregonView, rng: random.Random) -> OregonState:
     p = view.num_players
-    state = OregonState.blank(p, 0, {}, random.Random(rng.getrandbits(64)))
+    state = OregonState(p, 0, {})
+    state.rng = random.Random(rng.getrandbits(64))
     for farmer in view.farmers:
         state.add_farmer(data.space(farmer.row, farmer.col), farmer.seat)
     for building in view.buildings:
@@ -48,7 +49,7 @@ def state_from_view(view: OregonView, rng: random.Random) -> OregonState:
 def _turns_taken(view: OregonView, seat: int) -> int:
     if view.round == 1:
         return 0
-    if view.game_over:
+    if view.active_seat is None:  # the game is over
         return view.round - 1
     return view.round - 1 if seat <= view.active_seat else view.round - 2
 

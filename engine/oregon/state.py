@@ -1,22 +1,23 @@
 """The Oregon game state and its rules: setup (section 3), turn flow and decisions (section 4),
-scoring (section 5). Views, sampling and rendering live in their own modules."""
+the board. Scoring (section 5), views, sampling and rendering live in their own modules."""
 
 from __future__ import annotations
 
-import marshal
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import (
-    EngineError, GameOverError, GameState, IllegalActionError, OptionValue, Result, ranks_from_keys,
-)
+from engine.core import EngineError, GameOverError, GameState, IllegalActionError, OptionValue
+from engine.core import Result
 from engine.oregon import data
-from engine.oregon.actions import DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn
-from engine.oregon.enums import CARDS, DECKS, DecisionKind
+from engine.oregon.actions import (
+    DecisionKind, DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn,
+)
+from engine.oregon.enums import CARDS, DECKS
 from engine.oregon.play_options import PlayActions, Segment, locate, play_segments
-from engine.oregon.rendering import render
-from engine.oregon.viewing import build_view
+from engine.oregon.observe import build_view
+from engine.oregon.render import render
+from engine.oregon.scoring import final_result, score_building, score_farmer
 from engine.oregon.views import OregonView
 
 _S = data.NUM_SYMBOLS
@@ -36,48 +37,64 @@ class OregonState(GameState):
     """One game of Oregon. Seats' data is kept in parallel lists indexed by seat; sets of spaces
     are bit masks (see ``engine.oregon.data``); cards are card indices 0..11 (``Card`` - 1)."""
 
+    copied_fields = (
+        "owner", "building_at", "building_mask", "parent", "size", "farmer_mask", "score",
+        "supply", "joker", "extra", "start_tile", "start_placed", "turns", "stacks",
+        "out_of_game", "coal_stack", "gold_stack",
+    )
+    deep_copied_fields = ("hands", "coal", "gold", "decks", "discards")
+    # The bit masks and the union-find follow from ``owner`` and ``building_at``; the option
+    # cache from the rest.
+    derived_fields = frozenset(
+        ("building_mask", "free", "parent", "size", "farmer_mask", "_options", "_count")
+    )
+
     # --- setup ------------------------------------------------------------------------------
-    @classmethod
-    def blank(cls, num_players: int, seed: int, options: Mapping[str, OptionValue],
-              rng: random.Random) -> OregonState:
-        """Empty board, empty piles, full supplies; no cards dealt (setup or sampling fills in)."""
-        s = cls.__new__(cls)
+    def __init__(self, num_players: int, seed: int, options: Mapping[str, OptionValue]) -> None:
+        """Empty board, empty piles, full supplies, no cards dealt: ``new`` deals a real game,
+        sampling and test positions fill the fields in directly."""
         p = num_players
-        s.num_players, s.seed, s.options, s.history, s.rng = p, seed, options, [], rng
-        s.owner = [-1] * data.SPACES  # seat of the farmer on each space, -1 if none
-        s.building_at = [-1] * data.SPACES  # building type on each space, -1 if none
-        s.building_mask = [0] * data.NUM_BUILDINGS
-        s.start_mask = 0  # spaces holding start tiles
-        s.free = data.FARMER_LEGAL  # empty non-water spaces
-        s.parent = list(range(data.SPACES))  # union-find over each seat's farmers
-        s.size = [1] * data.SPACES
-        s.farmer_mask = [0] * p
-        s.hands = [[0] * data.NUM_CARDS for _ in range(p)]
-        s.score = [0] * p
-        s.supply = [data.FARMERS_PER_PLAYER] * p
-        s.joker = [True] * p
-        s.extra = [True] * p
-        s.coal = [[] for _ in range(p)]
-        s.gold = [[] for _ in range(p)]
-        s.start_tile = [0] * p
-        s.start_placed = [False] * p
-        s.turns = [0] * p
-        s.stacks = list(data.STACK_TILES)
-        s.decks = [[], []]  # landscape, building; top of deck = end of list
-        s.discards = [[], []]  # bottom first
-        s.out_of_game = []
-        s.coal_stack, s.gold_stack = [], []
-        s.round, s.active = 1, 0
-        s.phase = DecisionKind.PLACE_START_TILE
-        s.in_extra = False
-        s.end_triggered = False
-        s._options, s._count = None, 0
-        return s
+        self.num_players, self.seed, self.options = p, seed, options
+        self.history: list[int] = []
+        self.rng = random.Random(seed)
+        self.owner = [-1] * data.SPACES  # seat of the farmer on each space, -1 if none
+        self.building_at = [-1] * data.SPACES  # building type on each space, -1 if none
+        self.building_mask = [0] * data.NUM_BUILDINGS
+        self.start_mask = 0  # spaces holding start tiles
+        self.free = data.FARMER_LEGAL  # empty non-water spaces
+        self.parent = list(range(data.SPACES))  # union-find over each seat's farmers
+        self.size = [1] * data.SPACES
+        self.farmer_mask = [0] * p
+        self.hands = [[0] * data.NUM_CARDS for _ in range(p)]  # count per card index
+        self.score = [0] * p
+        self.supply = [data.FARMERS_PER_PLAYER] * p
+        self.joker = [True] * p
+        self.extra = [True] * p
+        self.coal: list[list[int]] = [[] for _ in range(p)]
+        self.gold: list[list[int]] = [[] for _ in range(p)]
+        self.start_tile = [0] * p
+        self.start_placed = [False] * p
+        self.turns = [0] * p
+        self.stacks = list(data.STACK_TILES)
+        self.decks: list[list[int]] = [[], []]  # landscape, building; top of deck = end of list
+        self.discards: list[list[int]] = [[], []]  # bottom first
+        self.out_of_game: list[int] = []
+        self.coal_stack: list[int] = []
+        self.gold_stack: list[int] = []
+        self.round, self.active = 1, 0
+        self.phase: DecisionKind | None = DecisionKind.PLACE_START_TILE
+        self.in_extra = False
+        self.end_triggered = False
+        # Raw options of the pending decision (None: not computed yet) and how many actions they
+        # make. Their type depends on the phase (see _current_options), hence Any.
+        self._options: Any = None
+        self._count = 0
 
     @classmethod
     def new(cls, num_players: int, seed: int, options: Mapping[str, OptionValue]) -> OregonState:
-        rng = random.Random(seed)
-        s = cls.blank(num_players, seed, options, rng)
+        """Setup (section 3), advanced to the first real decision."""
+        s = cls(num_players, seed, options)
+        rng = s.rng
         landscape = [x for x in range(_S) for _ in range(data.LANDSCAPE_COPIES[x])]
         buildings = [_S + b for b in range(data.NUM_BUILDINGS)
                      for _ in range(data.BUILDING_CARD_COPIES[b])]
@@ -98,30 +115,6 @@ class OregonState(GameState):
         # The 7 - P undrawn start tiles leave the game unseen: they are simply not kept.
         s.start_tile = start_tiles[:num_players]
         s._settle()
-        return s
-
-    def clone(self) -> OregonState:
-        s = OregonState.__new__(OregonState)
-        s.num_players, s.seed, s.options = self.num_players, self.seed, self.options
-        s.history = self.history.copy()
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
-        s.owner, s.building_at = self.owner.copy(), self.building_at.copy()
-        s.building_mask, s.start_mask, s.free = self.building_mask.copy(), self.start_mask, self.free
-        s.parent, s.size, s.farmer_mask = self.parent.copy(), self.size.copy(), self.farmer_mask.copy()
-        s.hands = [h.copy() for h in self.hands]
-        s.score, s.supply = self.score.copy(), self.supply.copy()
-        s.joker, s.extra = self.joker.copy(), self.extra.copy()
-        s.coal, s.gold = [c.copy() for c in self.coal], [g.copy() for g in self.gold]
-        s.start_tile, s.start_placed = self.start_tile.copy(), self.start_placed.copy()
-        s.turns, s.stacks = self.turns.copy(), self.stacks.copy()
-        s.decks = [d.copy() for d in self.decks]
-        s.discards = [d.copy() for d in self.discards]
-        s.out_of_game = self.out_of_game.copy()
-        s.coal_stack, s.gold_stack = self.coal_stack.copy(), self.gold_stack.copy()
-        s.round, s.active, s.phase = self.round, self.active, self.phase
-        s.in_extra, s.end_triggered = self.in_extra, self.end_triggered
-        s._options, s._count = self._options, self._count
         return s
 
     # --- the contract -------------------------------------------------------------------------
@@ -166,20 +159,7 @@ class OregonState(GameState):
     def result(self) -> Result:
         if self.phase is not None:
             raise EngineError("oregon: the game is not over yet")
-        totals = [self.final_total(seat) for seat in range(self.num_players)]
-        on_board = [self.farmer_mask[seat].bit_count() for seat in range(self.num_players)]
-        return Result(
-            scores=tuple(float(t) for t in totals),
-            ranks=ranks_from_keys([(t, f) for t, f in zip(totals, on_board)]),
-            details=tuple(
-                f"{self.score[s]} points + {sum(self.coal[s])} coal + {sum(self.gold[s])} gold"
-                f", {on_board[s]} farmers on the board"
-                for s in range(self.num_players)
-            ),
-        )
-
-    def final_total(self, seat: int) -> int:
-        return self.score[seat] + sum(self.coal[seat]) + sum(self.gold[seat])
+        return final_result(self)
 
     def view(self, seat: int) -> OregonView:
         if not 0 <= seat < self.num_players:
@@ -189,30 +169,17 @@ class OregonState(GameState):
     def render(self, seat: int | None = None) -> str:
         return render(self, seat)
 
-    def state_digest(self) -> bytes:
-        fields = (
-            self.num_players, self.seed, sorted(self.options.items()), self.history,
-            self.owner, self.building_at, self.start_mask, self.hands, self.score, self.supply,
-            self.joker, self.extra, self.coal, self.gold, self.start_tile, self.start_placed,
-            self.turns, self.stacks, self.decks, self.discards, self.out_of_game,
-            self.coal_stack, self.gold_stack, self.round, self.active,
-            0 if self.phase is None else int(self.phase),
-            self.in_extra, self.end_triggered, self.rng.getstate(),
-        )
-        # marshal format 2 has no back-references, so equal values give equal bytes.
-        return marshal.dumps(fields, 2)
-
     # --- options of the pending decision --------------------------------------------------------
-    def _current_options(self) -> Sequence[Any]:
-        """Raw options of the pending decision, cached until the state changes: PLAY segments,
-        spaces, bools, card-index pairs or deck indices."""
+    def _current_options(self) -> Any:
+        """Raw options of the pending decision, cached until the state changes: a list of PLAY
+        segments, spaces, bools, card-index pairs, or a tuple of deck indices."""
         if self._options is None:
             self._set_options(self._compute_options())
         return self._options
 
     def _set_options(self, options: Sequence[Any]) -> None:
         self._options = options
-        self._count = sum(seg.count for seg in options) if self.phase is _PLAY else len(options)
+        self._count = sum(seg.size for seg in options) if self.phase is _PLAY else len(options)
 
     def _option_count(self) -> int:
         if self._options is None:
@@ -289,11 +256,11 @@ class OregonState(GameState):
         if seg.building < 0:
             self.supply[a] -= 1
             self._put_farmer(sp, a)
-            self._score_farmer(sp, a)
+            score_farmer(self, sp, a)
         else:
             self.stacks[seg.building] -= 1
             self._put_building(sp, seg.building)
-            self._score_building(sp, seg.building, a)
+            score_building(self, sp, seg.building, a)
         self._check_end(a)
         if not self.in_extra and self.extra[a] and self._play_segments(a):
             self.phase = DecisionKind.USE_EXTRA_TURN
@@ -404,7 +371,7 @@ class OregonState(GameState):
                 return card
             self.out_of_game.append(card)
 
-    # --- board and scoring (section 5) -------------------------------------------------------------
+    # --- the board: pieces and farmer groups (scoring is in scoring.py) ---------------------------
     def _put_building(self, sp: int, b: int) -> None:
         self.building_at[sp] = b
         self.building_mask[b] |= 1 << sp
@@ -421,7 +388,7 @@ class OregonState(GameState):
         self._put_farmer(sp, seat)
         for n in data.ORTHOGONAL[sp]:
             if self.owner[n] == seat:
-                a, b = self._find(sp), self._find(n)
+                a, b = self.group_root(sp), self.group_root(n)
                 if a != b:
                     self.parent[b] = a
                     self.size[a] += self.size[b]
@@ -438,64 +405,20 @@ class OregonState(GameState):
             mask |= m
         return mask
 
-    def _score_farmer(self, sp: int, seat: int) -> None:
-        """5.1: the active seat scores every building around its new farmer, then 5.3."""
-        around = data.NEIGHBOUR_MASK[sp]
-        gained = 0
-        for b, effect in enumerate(data.EFFECTS):
-            near = around & self.building_mask[b]
-            if not near:
-                continue
-            count = near.bit_count()
-            if effect.church:
-                farmers = self.all_farmers()
-                for church in data.spaces_of(near):
-                    gained += (data.NEIGHBOUR_MASK[church] & farmers).bit_count()
-            else:
-                gained += effect.points_per_farmer * count
-            self._gain_effect(seat, effect, count)
-        self.score[seat] += gained + self._group_bonus(sp, seat)
-
-    def _score_building(self, sp: int, b: int, active: int) -> None:
-        """5.2: every seat with own farmers around the new building scores, active seat first."""
-        around = data.NEIGHBOUR_MASK[sp]
-        effect = data.EFFECTS[b]
-        everyone = (around & self.all_farmers()).bit_count() if effect.church else 0
-        for i in range(self.num_players):
-            seat = (active + i) % self.num_players
-            k = (around & self.farmer_mask[seat]).bit_count()
-            if k:
-                self.score[seat] += k * (everyone if effect.church else effect.points_per_farmer)
-                self._gain_effect(seat, effect, k)
-
-    def _gain_effect(self, seat: int, effect: data.BuildingEffect, count: int) -> None:
-        """Token activation (R11) and coal/gold tiles while the stack lasts (R16)."""
-        if effect.activates_joker:
-            self.joker[seat] = True
-        if effect.activates_extra_turn:
-            self.extra[seat] = True
-        if effect.coal or effect.gold:
-            stack = self.coal_stack if effect.coal else self.gold_stack
-            owned = self.coal[seat] if effect.coal else self.gold[seat]
-            for _ in range(min(count, len(stack))):
-                owned.append(stack.pop())
-
-    def _find(self, sp: int) -> int:
+    def group_root(self, sp: int) -> int:
+        """The root of the union-find group of the farmer on ``sp`` (with path halving)."""
         parent = self.parent
         while parent[sp] != sp:
             parent[sp] = parent[parent[sp]]
             sp = parent[sp]
         return sp
 
-    def _group_bonus(self, sp: int, seat: int) -> int:
-        """5.3 with union-find. A component has scored exactly when its size is at least
-        GROUP_MIN_SIZE: it can only reach that size by a placement, which either scores it or
-        merges in a part that had scored. So the flag is the size test and needs no storage."""
-        roots = {self._find(n) for n in data.ORTHOGONAL[sp] if self.owner[n] == seat}
+    def join_groups(self, sp: int, seat: int) -> list[int]:
+        """Join the seat's orthogonal groups around its new farmer on ``sp`` into one, rooted at
+        ``sp``; returns the sizes the joined groups had (the group bonus, 5.3, depends on them)."""
+        roots = {self.group_root(n) for n in data.ORTHOGONAL[sp] if self.owner[n] == seat}
         parts = [self.size[r] for r in roots]
         for r in roots:
             self.parent[r] = sp
         self.size[sp] = 1 + sum(parts)
-        if self.size[sp] >= data.GROUP_MIN_SIZE and all(p < data.GROUP_MIN_SIZE for p in parts):
-            return data.GROUP_POINTS
-        return 0
+        return parts

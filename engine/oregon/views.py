@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.oregon.enums import Building, Card, DecisionKind
+from engine.oregon.actions import DecisionKind
+from engine.oregon.enums import Building, Card
 
 
 @dataclass(frozen=True, slots=True)

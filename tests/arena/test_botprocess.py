@@ -1,6 +1,6 @@
 """Bot start-up details: the seed handed to bots and the address they listen on."""
 
-from arena.botprocess import _listen_address, bot_seed
+from arena.referee.botprocess import _listen_address, bot_seed
 
 
 def test_bot_seed_is_reproducible_and_differs_by_seat_and_bot():

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import trio
 
-from arena import child
-from arena.botprocess import connect, run_bot
+from arena.referee import child
+from arena.referee.botprocess import connect, run_bot
 from tests.arena.conftest import sample_bot
 
 

@@ -68,3 +68,24 @@ def test_a_guessable_seed_is_warned_about_and_the_game_still_plays(seed, warned)
     assert result.exit_code == 0, result.output
     assert ("small enough for a bot to find" in result.stderr) is warned
     assert f"seed {seed}" in result.stdout
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["tournament", "--seed", "abc"], "Invalid value for '--seed'"),
+    (["replay", "-1"], "No such option: -1"),
+    (["replay", "one"], "Invalid value for 'game_id'"),
+    (["match", "--game", "oregon"], "Missing argument 'BOT...'"),
+    (["nosuch"], "No such command 'nosuch'"),
+], ids=["bad-int-option", "unknown-option", "bad-argument", "missing-argument", "unknown-command"])
+def test_usage_errors_are_one_line_with_exit_code_2(arguments, message):
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("error: ") and message in result.stderr
+    command = "arena" if arguments[0] == "nosuch" else f"arena {arguments[0]}"
+    assert f"(see `{command} --help`)" in result.stderr
+
+
+def test_arena_alone_prints_the_help():
+    result = runner.invoke(app, [])
+    assert "Usage:" in result.stdout and "tournament" in result.stdout

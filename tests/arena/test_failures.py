@@ -1,11 +1,17 @@
 """Misbehaving bots forfeit with the right outcome and reason; the others finish their game; a
 hanging bot cannot hang the referee. (The autouse fixture checks no process or thread remains.)"""
 
+import socket
+from concurrent import futures
+
+import grpc
 import pytest
 import trio
 
-from arena.manifest import load_manifest
-from arena.match import MatchObserver, Outcome, TimeControl, play_match
+from arena.bot.v1 import bot_pb2
+from arena.manifest import load_manifest, remote_bot
+from arena.records import Outcome, TimeControl
+from arena.referee.match import MatchObserver, play_match
 from engine.registry import get_game
 from tests.arena.conftest import misbehaving_bot, sample_bot
 
@@ -110,3 +116,50 @@ async def test_a_fault_on_the_arena_side_voids_the_game():
     assert record.void_reason == "arena fault: RuntimeError: observer broke"
     assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2, "no bot is blamed"
     assert len(record.actions) == 6
+
+
+def _garbage_decider(port: int) -> grpc.Server:
+    """A bot that answers the handshake and StartGame, then replies to Decide with bytes that
+    are no DecisionReply (a truncated varint)."""
+    identity = bot_pb2.HandshakeReply(name="garbage", version="1",
+                                      protocol_version=bot_pb2.PROTOCOL_VERSION_1,
+                                      games=["oregon"])
+    handlers = {
+        "Handshake": grpc.unary_unary_rpc_method_handler(
+            lambda request, context: identity,
+            request_deserializer=bot_pb2.HandshakeRequest.FromString,
+            response_serializer=bot_pb2.HandshakeReply.SerializeToString),
+        "StartGame": grpc.unary_unary_rpc_method_handler(
+            lambda request, context: bot_pb2.StartGameReply(),
+            request_deserializer=bot_pb2.StartGameRequest.FromString,
+            response_serializer=bot_pb2.StartGameReply.SerializeToString),
+        "Decide": grpc.unary_unary_rpc_method_handler(lambda request, context: b"\x08"),
+        "EndGame": grpc.unary_unary_rpc_method_handler(
+            lambda request, context: bot_pb2.EndGameReply(),
+            request_deserializer=bot_pb2.EndGameRequest.FromString,
+            response_serializer=bot_pb2.EndGameReply.SerializeToString),
+    }
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    server.add_generic_rpc_handlers(
+        [grpc.method_handlers_generic_handler("arena.bot.v1.Bot", handlers)])
+    server.add_insecure_port(f"127.0.0.1:{port}")
+    server.start()
+    return server
+
+
+async def test_a_reply_that_does_not_parse_is_an_illegal_forfeit():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = _garbage_decider(port)
+    try:
+        bots = [remote_bot(f"127.0.0.1:{port}", "garbage", games=("oregon",)),
+                sample_bot("random-python")]
+        record = await play_match("oregon", bots, SEED, time_control=FAST)
+    finally:
+        server.stop(grace=None)
+
+    assert not record.voided, record.void_reason
+    assert record.seats[0].outcome is Outcome.ILLEGAL
+    assert record.seats[0].reason == "malformed Decide reply"
+    assert record.seats[1].outcome is Outcome.FINISHED

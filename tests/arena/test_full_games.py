@@ -7,7 +7,8 @@ import pytest
 import trio
 
 from arena.manifest import remote_bot
-from arena.match import Outcome, play_match
+from arena.records import Outcome
+from arena.referee.match import play_match
 from engine.registry import game_names, get_game
 from tests.arena.conftest import sample_bot
 

@@ -1,6 +1,7 @@
-"""Resource limits of bot processes (``arena.limits``) and kept bot logs (``--bot-logs``): a bot
-over a limit forfeits with a reason that says which, the others finish; the sample bots play under
-the default limits. (The autouse fixture checks that no process or thread remains.)"""
+"""Resource limits of bot processes (``arena.referee.limits``) and kept bot logs
+(``--bot-logs``): a bot over a limit forfeits with a reason that says which, the others finish;
+the sample bots play under the default limits. (The autouse fixture checks that no process or
+thread remains.)"""
 
 import json
 import sqlite3
@@ -10,12 +11,18 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arena.botprocess import connect, run_bot
 from arena.cli import app
-from arena.limits import BotLimits, LimitsUnavailableWarning, limited_argv, prlimit_path
 from arena.manifest import load_manifest
-from arena.match import Outcome, TimeControl, play_match
-from arena.tournament.runner import _limits as tournament_limits
+from arena.records import Outcome, TimeControl
+from arena.referee.botprocess import connect, run_bot
+from arena.referee.limits import (
+    BotLimits,
+    LimitsUnavailableWarning,
+    limited_argv,
+    prlimit_path,
+)
+from arena.referee.match import play_match
+from arena.tournament.settings import TournamentSettings
 from tests.arena.conftest import SAMPLE_BOTS, TEST_BOTS, sample_bot
 
 LIMIT_BOTS = Path(__file__).parent / "limit_bots"
@@ -157,8 +164,11 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
 
 
 def test_a_tournament_stored_before_limits_existed_resumes_with_the_defaults():
-    assert tournament_limits({"players": 2, "deals": 1}) == BotLimits()
-    assert tournament_limits({"bot_memory_mib": 1024}) == BotLimits(memory_mib=1024)
+    def stored_limits(stored: dict) -> BotLimits:
+        return TournamentSettings.from_stored(stored).limits
+
+    assert stored_limits({"players": 2, "deals": 1}) == BotLimits()
+    assert stored_limits({"bot_memory_mib": 1024}) == BotLimits(memory_mib=1024)
 
 
 def _file_in(tmp_path: Path) -> Path:

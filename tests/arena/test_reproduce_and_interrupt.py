@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.match import play_match
+from arena.referee.match import play_match
 from tests.arena.conftest import ROOT, SAMPLE_BOTS, bot_processes, sample_bot
 
 ARENA = Path(sys.executable).parent / "arena"

@@ -6,7 +6,7 @@ import pytest
 
 from arena import sdk
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
-from arena.client import TOKEN_METADATA_KEY
+from arena.protocol import TOKEN_METADATA_KEY
 
 MANIFEST = 'name = "t"\nversion = "0.1"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
 

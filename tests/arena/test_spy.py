@@ -10,7 +10,7 @@ import random
 import pytest
 
 from arena.bot.v1 import bot_pb2
-from arena.match import play_match
+from arena.referee.match import play_match
 from arena.wire.codec import decode_action, decode_view
 from engine.registry import game_names, get_game
 from tests.arena.conftest import misbehaving_bot, sample_bot

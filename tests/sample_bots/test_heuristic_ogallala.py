@@ -9,10 +9,11 @@ import random
 import pytest
 from heuristics import ogallala
 
-from engine.ogallala.actions import Action, Attack, Declare, Draw, PlaceCell, Stop
-from engine.ogallala.game import GAME
+from engine.ogallala.actions import (
+    Attack, Declare, DecisionKind, Draw, OgallalaAction, PlaceCell, Stop,
+)
+from engine.ogallala import GAME
 from engine.ogallala.state import OgallalaState
-from engine.ogallala.views import Decision
 from tests.engine.harness import random_decision_points
 from tests.engine.ogallala.positions import start_of_turn
 
@@ -29,7 +30,7 @@ def test_choose_is_legal_at_random_decision_points(players: int) -> None:
             index = ogallala.choose(state.view(state.current_seat), actions, rng)
             assert 0 <= index < len(actions)
             asked.add(state.decision)
-    assert {Decision.CHOOSE_STACK, Decision.PLACE_CARD} <= asked
+    assert {DecisionKind.CHOOSE_STACK, DecisionKind.PLACE_CARD} <= asked
 
 
 def play(players: int, seed: int, policy_of_seat) -> OgallalaState:
@@ -62,7 +63,7 @@ def test_heuristic_self_play_reaches_every_late_decision(players: int) -> None:
         for index in state.history:
             decided.add(replay.decision)
             replay.apply_index(index)
-    assert {Decision.ATTACK, Decision.DECLARE_END, Decision.PLACE_CARD} <= decided
+    assert {DecisionKind.ATTACK, DecisionKind.DECLARE_END, DecisionKind.PLACE_CARD} <= decided
 
 
 @pytest.mark.parametrize("players", [2, GAME.max_players])
@@ -83,7 +84,7 @@ def test_heuristic_outscores_random_in_a_short_series() -> None:
     assert mine > theirs
 
 
-def choice(state: OgallalaState) -> Action:
+def choice(state: OgallalaState) -> OgallalaAction:
     actions = state.legal_actions()
     return actions[ogallala.choose(state.view(state.active), actions, random.Random(0))]
 
@@ -91,7 +92,7 @@ def choice(state: OgallalaState) -> Action:
 def test_places_the_stern_that_completes_a_long_boat() -> None:
     state = start_of_turn(2, {0: ("Bi W2 W3 W4 W5 W6 W7",)}, stacks=("Sp W1", "W1", "W1"))
     state.apply_index(0)  # draw the plain stern
-    assert state.decision is Decision.PLACE_CARD
+    assert state.decision is DecisionKind.PLACE_CARD
     assert choice(state) == PlaceCell(0, 7)
 
 
@@ -111,9 +112,9 @@ def test_completes_the_third_boat_when_that_wins_and_declares() -> None:
     state.apply_index(0)
     assert choice(state) == PlaceCell(2, 3)
     state.apply_index(state.legal_actions().index(PlaceCell(2, 3)))
-    while state.decision is Decision.ATTACK:
+    while state.decision is DecisionKind.ATTACK:
         state.apply_index(state.legal_actions().index(choice(state)))
-    assert state.decision is Decision.DECLARE_END
+    assert state.decision is DecisionKind.DECLARE_END
     assert choice(state) == Declare(True)
 
 
@@ -126,7 +127,7 @@ def test_does_not_declare_while_behind() -> None:
     )
     state.apply_index(0)
     state.apply_index(state.legal_actions().index(PlaceCell(2, 3)))
-    assert state.decision is Decision.DECLARE_END
+    assert state.decision is DecisionKind.DECLARE_END
     assert choice(state) == Declare(False)
 
 
@@ -140,14 +141,14 @@ def test_attacks_the_boat_worth_most() -> None:
     )
     state.apply_index(0)
     state.apply_index(state.legal_actions().index(PlaceCell(0, 4)))
-    assert state.decision is Decision.ATTACK
+    assert state.decision is DecisionKind.ATTACK
     assert choice(state) == Attack(1, 1, 0)
 
 
 def test_draws_from_original_stacks_are_alike_and_a_refilled_stack_is_not() -> None:
     state = GAME.new_game(2, seed=4)
     view = state.view(state.current_seat)
-    assert view.decision is Decision.CHOOSE_STACK
+    assert view.decision is DecisionKind.CHOOSE_STACK
     assert ogallala.alike(view, state.legal_actions()) == [0, 0, 0]  # the turn's first draw
 
     state.stacks[1] = state.stacks[1][:3]

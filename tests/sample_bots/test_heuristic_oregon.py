@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.oregon import GAME
-from engine.oregon.enums import DecisionKind
+from engine.oregon.actions import DecisionKind
 from engine.oregon.play_options import locate
 from heuristics import oregon, oregon_plays, oregon_scoring
 from tests.engine.harness import random_decision_points
@@ -61,7 +61,7 @@ def test_immediate_gain_matches_engine_scoring(monkeypatch: pytest.MonkeyPatch) 
         a = state.active
         board = oregon_scoring.Board(state, a)
         segments = oregon_plays.segments(state)
-        count = sum(seg.count for seg in segments)
+        count = sum(seg.size for seg in segments)
         for index in range(0, count, 7):
             seg, sp = locate(segments, index)
             after = state.clone()
@@ -82,7 +82,7 @@ def test_option_index_inverts_the_engine_enumeration() -> None:
         if state.phase is not DecisionKind.PLAY:
             continue
         segments = oregon_plays.segments(state)
-        for index in range(sum(seg.count for seg in segments)):
+        for index in range(sum(seg.size for seg in segments)):
             seg, sp = locate(segments, index)
             assert oregon_plays.option_index(segments, segments.index(seg), sp) == index
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from arena.manifest import load_manifest
-from arena.match import Outcome, TimeControl, play_match
+from arena.records import Outcome, TimeControl
+from arena.referee.match import play_match
 from engine import game_names, get_game
 
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from arena.manifest import BotSpec
-from arena.match import MatchRecord, Outcome, SeatRecord
+from arena.records import MatchRecord, Outcome, SeatRecord
 from arena.storage import bots
 from arena.storage.database import Database
 

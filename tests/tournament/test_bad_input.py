@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.commands import submit
+from arena import registration
 from arena.manifest import load_manifest
 from arena.storage import bots, tournaments
 from arena.storage.database import open_database
@@ -52,7 +52,7 @@ def test_bad_arguments_are_refused(registered_db: Path, args, message):
 
 
 def test_remote_bot_that_does_not_answer_is_not_registered(registered_db: Path, monkeypatch):
-    monkeypatch.setattr(submit, "HANDSHAKE_SECONDS", 0.5)
+    monkeypatch.setattr(registration, "HANDSHAKE_SECONDS", 0.5)
     assert_refused(registered_db, "submit", "--address", "127.0.0.1:9", "--name", "ghost",
                    message="no bot answered the handshake")
 

@@ -4,16 +4,17 @@ from pathlib import Path
 
 import pytest
 
-from arena.commands.tournament import SAMPLE_BOTS, TournamentSetupError, resolve_entrants
+from arena.errors import SetupError
 from arena.manifest import BotSpec
 from arena.storage import bots
 from arena.storage.database import open_database
+from arena.tournament.setup import SAMPLE_BOTS, resolve_entrants
 
 
 def test_a_new_user_gets_the_sample_bots():
     entrants = resolve_entrants(None, [], "oregon")
     expected = sorted(p for p in SAMPLE_BOTS.iterdir() if (p / "bot.toml").is_file())
-    assert sorted(entrant.directory for entrant in entrants) == expected
+    assert sorted(entrant.spec.directory for entrant in entrants) == expected
     assert all(entrant.registered is None for entrant in entrants)
 
 
@@ -30,6 +31,6 @@ def test_registered_bots_that_play_the_game_come_first(tmp_path: Path):
 
 def test_without_a_checkout_the_missing_sample_bots_are_named(monkeypatch, tmp_path: Path):
     # An installed wheel has no sample_bots/ beside the package.
-    monkeypatch.setattr("arena.commands.tournament.SAMPLE_BOTS", tmp_path / "sample_bots")
-    with pytest.raises(TournamentSetupError, match="only with a source checkout"):
+    monkeypatch.setattr("arena.tournament.setup.SAMPLE_BOTS", tmp_path / "sample_bots")
+    with pytest.raises(SetupError, match="only with a source checkout"):
         resolve_entrants(None, [], "oregon")

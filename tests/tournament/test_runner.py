@@ -4,12 +4,32 @@ which real bots cannot cause, so ``play_match`` is replaced by one that voids ea
 from pathlib import Path
 
 from arena.manifest import BotSpec
-from arena.match import MatchRecord
+from arena.records import MatchRecord
 from arena.storage import bots, tournaments
 from arena.storage.database import open_database
 from arena.tournament import runner
 from tests.tournament.helpers import query
 from tests.tournament.records import match_record
+
+
+class RecordingObserver:
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+
+    def tournament_started(self, name: str, total: int, done: int) -> None:
+        self.events.append(("started", name, total, done))
+
+    def game_started(self) -> None:
+        self.events.append(("game",))
+
+    def game_finished(self, *, recorded: bool, forfeit: bool, voided: bool) -> None:
+        self.events.append(("voided" if voided else "finished", recorded, forfeit))
+
+    def game_abandoned(self) -> None:
+        self.events.append(("abandoned",))
+
+    def tournament_ended(self) -> None:
+        self.events.append(("ended",))
 
 
 async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeypatch):
@@ -30,7 +50,8 @@ async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeyp
         tournament = tournaments.create(session, "t", "oregon", 5, {
             "players": 2, "deals": 2, "concurrency": 2, "move_time": 1.0, "options": {}},
             entrants)
-    summary = await runner.run_tournament(database, tournament.id)
+    observer = RecordingObserver()
+    summary = await runner.run_tournament(database, tournament.id, observer)
     database.close()
 
     assert (summary.total, summary.done, summary.voided, summary.stopped) == (4, 4, 4, False)
@@ -41,3 +62,7 @@ async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeyp
         assert voided[0] == rerun[0] and voided[1] == rerun[1]
         assert (voided[2], rerun[2]) == ("voided", "finished")
     assert query(tmp_path / "arena.db", "SELECT state FROM tournament") == [("finished",)]
+    events = observer.events
+    assert events[0] == ("started", "t", 4, 0) and events[-1] == ("ended",)
+    assert events.count(("game",)) == 8
+    assert events.count(("voided", True, False)) == events.count(("finished", True, False)) == 4

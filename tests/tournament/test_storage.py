@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
-from arena.match import Outcome
+from arena.records import Outcome
 from arena.storage import bots, migrations, tournaments
 from arena.storage.database import StorageError, open_database
 from arena.storage.games import (finished_game_results, record_game, recomputed_elo,

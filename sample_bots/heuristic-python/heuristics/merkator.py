@@ -18,14 +18,15 @@ from typing import Any
 
 from engine.merkator import GAME, data
 from engine.merkator.state import MerkatorState
-from engine.merkator.types import Decision, InvestOption, MerkatorView
+from engine.merkator.actions import DecisionKind, InvestOption
+from engine.merkator.views import MerkatorView
 from heuristics.merkator_policy import policy
 from heuristics.merkator_value import relative_value
 
 # a look-ahead stops at the next decision that starts a new plan: an invest step, a trip, or
 # another seat's choice to join
-_STOP = (Decision.INVEST.value, Decision.TRAVEL.value)
-_JOIN = Decision.JOIN.value
+_STOP = (DecisionKind.INVEST.value, DecisionKind.TRAVEL.value)
+_JOIN = DecisionKind.JOIN.value
 _PURCHASES = (InvestOption.BUY_BONUS, InvestOption.BUY_BUILDING)
 MAX_TIME_GAIN = max(data.LOCATION_TIME)  # markers one trip may take from the board
 ROW_END_SAMPLES = 3  # sampled states per trip option when the top row may empty
@@ -35,9 +36,9 @@ def choose(view: MerkatorView, actions: Sequence[Any], rng: random.Random) -> in
     if len(actions) == 1:
         return 0
     state = GAME.sample_state(view, rng)
-    if view.decision == Decision.SPOILAGE_REFLIP:
+    if view.decision == DecisionKind.SPOILAGE_REFLIP:
         return policy(state, rng)  # weighs every letter the hidden marker may show
-    if view.decision == Decision.INVEST:
+    if view.decision == DecisionKind.INVEST:
         scores = [_invest_value(state, i, view.seat) for i in range(len(actions))]
         return max(range(len(actions)), key=scores.__getitem__)
     scores = [0.0] * len(actions)
@@ -53,7 +54,7 @@ def _samples(view: MerkatorView) -> int:
     """How many hidden states to average over: several when a trip may empty the top row of
     the time board, so that the letter it reveals is weighed by its odds, not by one guess."""
     board = view.time_board
-    if view.decision == Decision.TRAVEL and board:
+    if view.decision == DecisionKind.TRAVEL and board:
         top_row_left = sum(1 for marker in board if marker.row == board[0].row)
         if top_row_left <= MAX_TIME_GAIN:
             return ROW_END_SAMPLES
@@ -71,7 +72,7 @@ def _invest_value(state: MerkatorState, index: int, seat: int, follow_up: bool =
     after.apply_index(index)
     best = relative_value(after, seat)
     sale = state.legal_actions()[index].option == InvestOption.SELL
-    if follow_up and sale and after.stage == Decision.INVEST.value:
+    if follow_up and sale and after.stage == DecisionKind.INVEST.value:
         for follow, action in enumerate(after.legal_actions()):
             if action.option in _PURCHASES:
                 best = max(best, _invest_value(after, follow, seat, follow_up=False))

@@ -20,7 +20,7 @@ from engine.merkator import catalog as cat
 from engine.merkator import data
 from engine.merkator.scoring import building_points
 from engine.merkator.state import MerkatorState
-from engine.merkator.types import Decision, InvestOption
+from engine.merkator.actions import DecisionKind, InvestOption
 from heuristics.merkator_needs import (
     GOOD_A,
     GOOD_B,
@@ -208,14 +208,14 @@ def _final_place(state: MerkatorState, rng: random.Random) -> int:
 
 
 _RULES: dict[int, Callable[[MerkatorState, random.Random], int]] = {
-    Decision.INVEST.value: _invest,
-    Decision.TRAVEL.value: _travel,
-    Decision.SPLIT_CUBES.value: _split,
-    Decision.SPOILAGE_REFLIP.value: _reflip,
-    Decision.SPOIL_CHOOSE.value: _spoil,
-    Decision.FULFIL.value: _fulfil,
-    Decision.TRADE_INPUT.value: _trade,
-    Decision.JOIN.value: _join,
-    Decision.PERMIT_JOIN.value: _permit,
-    Decision.FINAL_PLACE.value: _final_place,
+    DecisionKind.INVEST.value: _invest,
+    DecisionKind.TRAVEL.value: _travel,
+    DecisionKind.SPLIT_CUBES.value: _split,
+    DecisionKind.SPOILAGE_REFLIP.value: _reflip,
+    DecisionKind.SPOIL_CHOOSE.value: _spoil,
+    DecisionKind.FULFIL.value: _fulfil,
+    DecisionKind.TRADE_INPUT.value: _trade,
+    DecisionKind.JOIN.value: _join,
+    DecisionKind.PERMIT_JOIN.value: _permit,
+    DecisionKind.FINAL_PLACE.value: _final_place,
 }

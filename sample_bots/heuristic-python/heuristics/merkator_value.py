@@ -19,7 +19,7 @@ from __future__ import annotations
 from engine.merkator import data
 from engine.merkator.scoring import building_points
 from engine.merkator.state import MerkatorState
-from engine.merkator.types import Decision
+from engine.merkator.actions import DecisionKind
 from heuristics.merkator_needs import UNITS, trip_scores
 
 COIN = 0.35  # a coin buys roughly this many building points
@@ -32,7 +32,7 @@ NEXT_TRIP = 0.2  # share of the best next trip's worth (merkator_needs.trip_scor
 MARKERS_PER_TURN = 1.2  # board markers taken per turn, to estimate the game's remaining length
 
 _FULL = data.FULL_VALUE_CONTRACTS
-_PLANNING = (Decision.INVEST.value, Decision.TRAVEL.value)
+_PLANNING = (DecisionKind.INVEST.value, DecisionKind.TRAVEL.value)
 
 
 def turns_left(state: MerkatorState, seat: int) -> float:

@@ -17,17 +17,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.ogallala.actions import (
-    Action,
     Attack,
+    DecisionKind,
     Discard,
     Draw,
+    OgallalaAction,
     PlaceShift,
     Side,
     SinkBoat,
     Stop,
     Target,
 )
-from engine.ogallala.cards import (
+from engine.ogallala.data import (
     ARCHER,
     CRAZY_AXE,
     DECLARE_WITH_BOATS,
@@ -42,7 +43,7 @@ from engine.ogallala.display import Display
 from engine.ogallala.placement import placements
 from engine.ogallala.scoring import boat_points, display_score
 from engine.ogallala.state import OgallalaState
-from engine.ogallala.views import Decision, KindCount, OgallalaView
+from engine.ogallala.views import KindCount, OgallalaView
 from heuristics.ogallala_rollout import promising, rollout
 from heuristics.ogallala_value import (
     BOAT_BONUS,
@@ -102,7 +103,7 @@ class Table:
                 cut = max(cut, boat_points(kinds))
         return self.scores[threats[0]] - cut < score
 
-    def placement_value(self, kind: int, action: Action, can_attack: bool) -> tuple[float, bool]:
+    def placement_value(self, kind: int, action: OgallalaAction, can_attack: bool) -> tuple[float, bool]:
         """Own gain from placing ``kind`` by ``action`` (not Discard), and whether it completes a
         boat. A completion by the drawn card (``can_attack``) adds the best attack it allows. The
         end of the game counts: a completion that leaves 3+ boats while ahead wins (the bot then
@@ -169,7 +170,7 @@ class Table:
         return before - display_value(display), kinds
 
 
-def choose(view: OgallalaView, actions: Sequence[Action], rng: random.Random) -> int:
+def choose(view: OgallalaView, actions: Sequence[OgallalaAction], rng: random.Random) -> int:
     """Index of the chosen action among ``actions`` (the legal actions of ``view``'s decision):
     the first of the highest value. Deterministic: ``rng`` is part of the strategy interface but
     not needed here."""
@@ -177,13 +178,13 @@ def choose(view: OgallalaView, actions: Sequence[Action], rng: random.Random) ->
     return values.index(max(values))
 
 
-def ranking(view: OgallalaView, actions: Sequence[Action], rng: random.Random, k: int) -> list[int]:
+def ranking(view: OgallalaView, actions: Sequence[OgallalaAction], rng: random.Random, k: int) -> list[int]:
     """The ``k`` options valued most, best first (the search bot's candidates)."""
     values = option_values(view, actions)
     return sorted(range(len(actions)), key=lambda i: -values[i])[:k]
 
 
-def alike(view: OgallalaView, actions: Sequence[Action]) -> list[int]:
+def alike(view: OgallalaView, actions: Sequence[OgallalaAction]) -> list[int]:
     """For every option, the first option that is alike to it for this seat (the search bot
     searches each group once): draws from original stacks are alike, because the unseen cards
     split among them at random, so each top card is a uniform draw from the same pool (only when
@@ -214,43 +215,43 @@ def position_value(state: OgallalaState, seat: int) -> float:
     return mine - max(values)
 
 
-def option_values(view: OgallalaView, actions: Sequence[Action]) -> list[float]:
+def option_values(view: OgallalaView, actions: Sequence[OgallalaAction]) -> list[float]:
     """The heuristic's value of every option of ``view``'s decision."""
     table = Table(view)
     decision = view.decision
-    if decision is Decision.CHOOSE_STACK:
+    if decision is DecisionKind.CHOOSE_STACK:
         return _stack_values(view, table, actions)
-    if decision is Decision.DECLARE_END:
+    if decision is DecisionKind.DECLARE_END:
         leads = table.leads_after(table.scores[view.seat], None)
         return _values(actions, lambda a: float(a.declare == leads))
     kind = KIND_INDEX[view.card]
-    if decision in (Decision.PLACE_CARD, Decision.PLACE_STOLEN, Decision.PLACE_CAPTURED):
-        goes_on = decision is Decision.PLACE_CARD and not view.duplicate and kind not in (LASSO, ARCHER)
-        attacks = decision is Decision.PLACE_CARD
+    if decision in (DecisionKind.PLACE_CARD, DecisionKind.PLACE_STOLEN, DecisionKind.PLACE_CAPTURED):
+        goes_on = decision is DecisionKind.PLACE_CARD and not view.duplicate and kind not in (LASSO, ARCHER)
+        attacks = decision is DecisionKind.PLACE_CARD
 
-        def placing(action: Action) -> float:
+        def placing(action: OgallalaAction) -> float:
             if type(action) is Discard:
                 return 0.0
             value, completes = table.placement_value(kind, action, attacks)
             return value + DRAW_GAIN if goes_on and not completes else value
 
         return _values(actions, placing)
-    if decision is Decision.LASSO_TARGET:
+    if decision is DecisionKind.LASSO_TARGET:
 
         def stealing(target: Target) -> float:
             loss, (stolen,) = table.loss(target.seat, [(target.row, target.col)])
             return loss * table.weights[target.seat] + table.best_placement_gain(stolen)
 
         return _values(actions, stealing)
-    if decision is Decision.ARCHER_TARGET:
+    if decision is DecisionKind.ARCHER_TARGET:
         return _values(
             actions,
             lambda t: table.loss(t.seat, [(t.row, t.col)])[0] * table.weights[t.seat],
         )
-    if decision is Decision.ATTACK:
+    if decision is DecisionKind.ATTACK:
         worth = {attack: value for attack, _, value in table.attack_targets()}
         return _values(actions, lambda action: worth.get(action, 0.0))
-    if decision is Decision.AXE_BOAT:
+    if decision is DecisionKind.AXE_BOAT:
 
         def sinking(action: SinkBoat) -> float:
             row, first, last = table.own.segment_at(action.row, action.col)
@@ -260,7 +261,7 @@ def option_values(view: OgallalaView, actions: Sequence[Action]) -> list[float]:
     raise ValueError(f"ogallala heuristic: unknown decision {decision}")
 
 
-def _stack_values(view: OgallalaView, table: Table, actions: Sequence[Action]) -> list[float]:
+def _stack_values(view: OgallalaView, table: Table, actions: Sequence[OgallalaAction]) -> list[float]:
     """Draw from the stack whose top card is worth most on average (a refilled stack's contents
     are known; the original stacks share the unseen cards), net of the risk that it is the crazy
     axe and sinks the cheapest own boat; stop when no draw is worth that risk."""
@@ -274,7 +275,7 @@ def _stack_values(view: OgallalaView, table: Table, actions: Sequence[Action]) -
         # every stack is alike and safe enough: draw, without weighing each card
         return [1.0] + [0.0] * (len(actions) - 1)
 
-    def drawing(action: Action) -> float:
+    def drawing(action: OgallalaAction) -> float:
         if type(action) is Stop:
             return 0.0
         pool = refilled.get(action.stack, unseen)
@@ -295,5 +296,5 @@ def _axe_odds(pool: dict[int, int]) -> float:
     return pool.get(CRAZY_AXE, 0) / total if total else 0.0
 
 
-def _values(actions: Sequence[Action], value: Callable[[Any], float]) -> list[float]:
+def _values(actions: Sequence[OgallalaAction], value: Callable[[Any], float]) -> list[float]:
     return [value(action) for action in actions]

@@ -10,15 +10,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from engine.ogallala.actions import Action, Attack, Discard, PlaceCell, Side, SinkBoat, Stop
-from engine.ogallala.cards import ARCHER, LASSO, MAX_COLS
+from engine.ogallala.actions import (
+    Attack, DecisionKind, Discard, OgallalaAction, PlaceCell, Side, SinkBoat, Stop,
+)
+from engine.ogallala.data import ARCHER, LASSO, MAX_COLS
 from engine.ogallala.display import Display
 from engine.ogallala.scoring import display_score
 from engine.ogallala.state import OgallalaState
-from engine.ogallala.views import Decision
 from heuristics.ogallala_value import DRAW_GAIN, display_value, placement_gain, row_values
 
-_PLACING = (Decision.PLACE_CARD, Decision.PLACE_STOLEN, Decision.PLACE_CAPTURED)
+_PLACING = (DecisionKind.PLACE_CARD, DecisionKind.PLACE_STOLEN, DecisionKind.PLACE_CAPTURED)
 # _HORIZONTAL_NEIGHBOURS[col + 1]: bit mask of the columns left and right of ``col`` (-1..MAX_COLS).
 _HORIZONTAL_NEIGHBOURS = tuple(
     ((1 << (col - 1)) if col > 0 else 0) | (1 << (col + 1)) for col in range(-1, MAX_COLS + 1)
@@ -31,26 +32,26 @@ def rollout(state: OgallalaState, rng: random.Random) -> int:
     decision = state.decision
     if decision in _PLACING:
         goes_on = (
-            decision is Decision.PLACE_CARD
+            decision is DecisionKind.PLACE_CARD
             and not state.duplicate
             and state.card not in (LASSO, ARCHER)
         )
         return _place(state.displays[state.active], state.card, legal, goes_on)
-    if decision is Decision.CHOOSE_STACK:  # always draw on (the axe is rare)
+    if decision is DecisionKind.CHOOSE_STACK:  # always draw on (the axe is rare)
         return rng.randrange(len(legal) - (type(legal[-1]) is Stop))
-    if decision is Decision.ATTACK:  # the longest segment: most cards, usually most worth
+    if decision is DecisionKind.ATTACK:  # the longest segment: most cards, usually most worth
         return max(range(len(legal)), key=lambda i: _attacked_length(state, legal[i]))
-    if decision is Decision.AXE_BOAT:  # sink the shortest boat
+    if decision is DecisionKind.AXE_BOAT:  # sink the shortest boat
         own = state.displays[state.active]
         return min(range(len(legal)), key=lambda i: _boat_length(own, legal[i]))
-    if decision is Decision.DECLARE_END:
+    if decision is DecisionKind.DECLARE_END:
         scores = [display_score(display) for display in state.displays]
         mine = scores.pop(state.active)
         return int(mine > max(scores))  # legal is (Declare(False), Declare(True))
     return rng.randrange(len(legal))  # lasso and archer targets
 
 
-def _attacked_length(state: OgallalaState, action: Action) -> int:
+def _attacked_length(state: OgallalaState, action: OgallalaAction) -> int:
     if type(action) is not Attack:
         return 0
     _, first, last = state.displays[action.seat].segment_at(action.row, action.col)
@@ -62,7 +63,7 @@ def _boat_length(display: Display, action: SinkBoat) -> int:
     return last - first + 1
 
 
-def promising(display: Display, legal: Sequence[Action]) -> Iterator[tuple[int, Action]]:
+def promising(display: Display, legal: Sequence[OgallalaAction]) -> Iterator[tuple[int, OgallalaAction]]:
     """(index, action) of the placements worth weighing: every shift and Discard, but no cell that
     touches its row's cards only diagonally (a stray fragment), and one cell per empty or new row
     (a lone card is worth the same anywhere in it)."""
@@ -80,7 +81,7 @@ def promising(display: Display, legal: Sequence[Action]) -> Iterator[tuple[int, 
         yield index, action
 
 
-def _place(display: Display, kind: int, legal: Sequence[Action], goes_on: bool) -> int:
+def _place(display: Display, kind: int, legal: Sequence[OgallalaAction], goes_on: bool) -> int:
     """The placement that adds most to the display, or Discard (worth 0) when none adds value."""
     before = row_values(display)
     total = sum(before)

@@ -10,7 +10,7 @@ discounted a little, so the bot likes strong crews and totems in valuable boats.
 
 from __future__ import annotations
 
-from engine.ogallala.cards import (
+from engine.ogallala.data import (
     BOOTY_VALUE,
     BOW_MASK,
     FIGHT,

@@ -13,8 +13,9 @@ import random
 from collections.abc import Sequence
 
 from engine.oregon import GAME, data
-from engine.oregon.actions import DiscardWhenStuck, Draw, PlaceStartTile
-from engine.oregon.enums import DecisionKind, Deck
+from engine.oregon.actions import DecisionKind, DiscardWhenStuck, Draw, PlaceStartTile
+from engine.oregon.enums import Deck
+from engine.oregon.scoring import final_total
 from engine.oregon.state import OregonState
 from engine.oregon.views import OregonView
 from heuristics.oregon_plays import (
@@ -62,7 +63,7 @@ def position_value(state: OregonState, seat: int) -> float:
     """The search bot's static evaluation: the seat's points (coal and gold included) and active
     tokens, minus the best opponent's. Tokens are worth nothing once the game is over."""
     tokens = 0.0 if state.is_over else 1.0
-    worth = [state.final_total(s) + tokens * (JOKER_VALUE * state.joker[s]
+    worth = [final_total(state, s) + tokens * (JOKER_VALUE * state.joker[s]
                                              + EXTRA_TURN_VALUE * state.extra[s])
              for s in range(state.num_players)]
     mine = worth.pop(seat)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from engine.oregon import data
-from engine.oregon.enums import DecisionKind
+from engine.oregon.actions import DecisionKind
 from engine.oregon.play_options import Segment, play_segments
 from engine.oregon.state import OregonState
 from heuristics.oregon_scoring import (
@@ -48,7 +48,7 @@ def segments(state: OregonState) -> list[Segment]:
 
 
 def option_index(segs: list[Segment], chosen: int, sp: int) -> int:
-    offset = sum(seg.count for seg in segs[:chosen])
+    offset = sum(seg.size for seg in segs[:chosen])
     return offset + (segs[chosen].mask & ((1 << sp) - 1)).bit_count()
 
 
@@ -99,9 +99,9 @@ def greedy_play(state: OregonState, rng: random.Random) -> int:
     # would waste its card and could feed the others' farmers.
     plain = [i for i, seg in enumerate(segs) if seg.building < 0 and not seg.joker]
     if not plain:
-        return rng.randrange(sum(seg.count for seg in segs))
+        return rng.randrange(sum(seg.size for seg in segs))
     i = rng.choice(plain)
-    return option_index(segs, i, data.nth_space(segs[i].mask, rng.randrange(segs[i].count)))
+    return option_index(segs, i, data.nth_space(segs[i].mask, rng.randrange(segs[i].size)))
 
 
 def best_play(state: OregonState, rng: random.Random) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.merkator import GAME, data
 from engine.merkator.state import MerkatorState
-from engine.merkator.types import Decision
+from engine.merkator.actions import DecisionKind
 
 GOOD = {g: i for i, g in enumerate(data.GOOD_IDS)}
 COLOUR = {c: i for i, c in enumerate(data.COLOUR_IDS)}
@@ -79,7 +79,7 @@ def set_discard(state: MerkatorState, *contracts: str) -> None:
     state.discard = take_out(state, *contracts)
 
 
-def start(state: MerkatorState, decision: Decision, seat: int | None = None) -> MerkatorState:
+def start(state: MerkatorState, decision: DecisionKind, seat: int | None = None) -> MerkatorState:
     """Resume the game at ``decision`` for ``seat`` (default: the active player)."""
     state.stage = decision.value
     state.deciding = state.active if seat is None else seat

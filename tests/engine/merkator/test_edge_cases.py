@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine.merkator import catalog as cat
 from engine.merkator import data
-from engine.merkator.types import Decision, Location, Travel
+from engine.merkator.actions import DecisionKind, Travel
+from engine.merkator.enums import Location
 from tests.engine.merkator.scenario import (
     BONUS,
     COLOUR,
@@ -25,7 +26,7 @@ def test_empty_pools_skip_restock_and_shorten_bonus_goods():
     s.pools[COLOUR["yellow"]] = 0
     s.pools[COLOUR["blue"]] = 1
     s.bonus[0] = [BONUS["B01"]]  # Hamburg: Wine (blue)
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.HAM))
     assert map_cubes(s) == [0, 2, 1, 2, 1, 1, 1, 1]  # Danzig (yellow) got nothing
     assert goods_of(s, 0) == {"LIVESTOCK": 1, "MUSKETS": 1, "WINE": 1}
@@ -37,7 +38,7 @@ def test_a_single_contract_cannot_be_sold():
     s = blank(3)
     hand(s, 0, "C30")
     s.coins[0] = 3
-    start(s, Decision.INVEST)
+    start(s, DecisionKind.INVEST)
     assert cat.SELL[data.CONTRACT_INDEX["C30"]] not in legal(s)
     affordable = [k for k in range(4) if data.BONUS_COST[s.bonus_slots[k]] <= 3]
     assert legal(s) == [cat.BUY_BONUS[k] for k in affordable] + [cat.INVEST_DONE]
@@ -53,7 +54,7 @@ def test_peace_sold_in_a_final_turn_goes_to_the_discard_pile_without_a_new_trigg
     s.bonus_deck = []
     s.building_slots = [-1] * 4
     s.coins[0] = 5
-    start(s, Decision.INVEST)
+    start(s, DecisionKind.INVEST)
     s.apply(cat.SELL[data.PEACE])
     assert s.coins[0] == 19 and data.PEACE in s.discard
     assert legal(s) == [cat.BUY_BONUS[0], cat.DISCARD_COIN]

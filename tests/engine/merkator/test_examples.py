@@ -5,21 +5,19 @@ from __future__ import annotations
 from engine.merkator import catalog as cat
 from engine.merkator import data
 from engine.merkator.state import PLACE_NEXT
-from engine.merkator.types import (
-    Colour,
-    Decision,
+from engine.merkator.actions import (
+    DecisionKind,
     FinalPlace,
     Fulfil,
-    Good,
     Invest,
     InvestOption,
     Join,
-    Location,
     SplitCubes,
     SpoilChoose,
     TradeInput,
     Travel,
 )
+from engine.merkator.enums import Colour, Good, Location
 from tests.engine.merkator.scenario import (
     BONUS,
     BUILDING,
@@ -61,7 +59,7 @@ def trade_good(name: str) -> TradeInput:
 
 
 def test_e1a_one_cube_either_good_and_restock_of_russia():
-    s = start(blank(4), Decision.TRAVEL)
+    s = start(blank(4), DecisionKind.TRAVEL)
     markers = s.markers[0]
     s.apply(Travel(Location.RUS))
     assert s.decision_kind == "SPLIT_CUBES"
@@ -76,7 +74,7 @@ def test_e1a_one_cube_either_good_and_restock_of_russia():
 def test_e1b_two_cubes_split_automatically():
     s = blank(4)
     set_map(s, 1, 1, 1, 1, 2, 1, 1, 1)
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.ENG))
     assert goods_of(s, 0) == {"CLOTH": 1, "COAL": 1}
     assert s.history == [data.LOCATION_IDS.index("ENG")]  # the split was not a real decision
@@ -86,7 +84,7 @@ def test_e1c_three_cubes_and_a_bonus_card():
     s = blank(4)
     set_map(s, 1, 1, 1, 1, 1, 3, 1, 1)
     s.bonus[0] = [BONUS["B06"]]
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.FRA))
     assert legal(s) == [SplitCubes(1), SplitCubes(2)]
     black = s.pools[COLOUR["black"]]
@@ -98,7 +96,7 @@ def test_e1c_three_cubes_and_a_bonus_card():
 def test_e1d_five_cubes_give_four_options():
     s = blank(4)
     set_map(s, 5, 1, 1, 1, 1, 1, 1, 1)
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.HAM))
     assert legal(s) == [SplitCubes(a) for a in (1, 2, 3, 4)]
 
@@ -109,7 +107,7 @@ def test_e1d_five_cubes_give_four_options():
 def test_e2_restock_after_a_major():
     s = blank(4)
     set_map(s, 2, 0, 1, 3, 1, 2, 2, 4)
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     board = s.board_next
     s.apply(Travel(Location.HAM))
     assert goods_of(s, 0) == {"LIVESTOCK": 1, "MUSKETS": 1}
@@ -123,7 +121,7 @@ def test_e3_restock_after_a_minor_with_threshold():
     set_map(s, 3, 1, 2, 4, 0, 3, 2, 5)
     s.markers[0] = 3
     s.bonus[0] = [BONUS["B11"]]
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     to_newfoundland = s.clone()
     s.apply(Travel(Location.BOH))
     assert goods_of(s, 0) == {"COPPER": 2}
@@ -148,7 +146,7 @@ def _e4_position():
     kontor(s, 3, HAM=3, COPPER=1)
     tile(s, 3, "blue", "red")
     kontor(s, 0, COAL=1)
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.HOL))
     return s
 
@@ -210,7 +208,7 @@ def test_e5a_gain_across_a_row_boundary_takes_the_reflipped_marker():
     s.board_letters[18] = "FF"
     kontor(s, 1, CLOTH=3)
     kontor(s, 2, CALFSKIN=1)
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.HAM))
     assert s.spoil_letters == "C"
     s.apply(cat.REFLIP)
@@ -227,7 +225,7 @@ def test_e5b_last_marker_spoils_without_reflip_and_triggers_the_end():
     s.board_next = 35
     s.board_letters[35] = "A"
     kontor(s, 1, GRAIN=1)
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.HAM))
     assert goods_of(s, 0) == {"MUSKETS": 1}  # the Livestock spoiled (column A)
     assert goods_of(s, 1) == {}
@@ -284,15 +282,15 @@ def test_e6_double_letter_single_cube_and_tile_cubes():
 def test_e7_travel_options_and_costs():
     s = blank(4)
     s.markers[0] = 1
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     majors = [Travel(Location[m]) for m in ("HAM", "HOL", "DAN", "SWE", "ENG", "FRA", "RUS", "SPA")]
     assert legal(s) == majors + [Travel(Location.DEN)]
     s.markers[0] = 0
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     assert legal(s) == majors[:7]
     s.markers[0] = 2
     s.figure = LOC["ITA"]  # the previous player went to Italy
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.ITA))
     assert s.markers[0] == 0
     assert data.JOIN_COST[LOC["SPA"]] == 1 and data.LOCATION_TIME[LOC["SPA"]] == -1
@@ -311,7 +309,7 @@ def _e8_position(markers: int = 3):
     s.markers[0] = markers
     put_on_pile(s, "C48")
     put_on_pile(s, "C17")
-    return start(s, Decision.FULFIL)
+    return start(s, DecisionKind.FULFIL)
 
 
 def test_e8_fulfil_with_a_four_to_one_trade():
@@ -380,7 +378,7 @@ def test_e9a_empty_pile_rebuilt_from_the_discard_pile():
     s = _fulfil_position("C57", "SWE", CALFSKIN=2, WINE=2, CITRUS=2, GRAIN=1)
     empty_pile(s, 8)
     set_discard(s, "C02", "C05", "C39", "C63", "C66")
-    start(s, Decision.FULFIL)
+    start(s, DecisionKind.FULFIL)
     s.apply(Fulfil("C57"))
     eights = {CONTRACT["C63"], CONTRACT["C66"]}
     (reward,) = set(s.contracts[0]) - {CONTRACT["C57"]}
@@ -400,14 +398,14 @@ def _e9_c70_position():
 def test_e9b_same_value_fallback():
     s = _e9_c70_position()
     put_on_pile(s, "C73")
-    start(s, Decision.FULFIL)
+    start(s, DecisionKind.FULFIL)
     s.apply(Fulfil("C70"))
     assert s.contracts[0] == [CONTRACT["C70"], CONTRACT["C73"]]
 
 
 def test_e9c_no_card_at_all():
     s = _e9_c70_position()
-    start(s, Decision.FULFIL)
+    start(s, DecisionKind.FULFIL)
     s.apply(Fulfil("C70"))
     assert s.contracts[0] == [CONTRACT["C70"]]
     assert goods_of(s, 0) == {}  # C70 was still fulfilled (paid)
@@ -417,14 +415,14 @@ def test_e9d_ten_after_the_peace():
     goods = dict(SPICES=2, FISH_OIL=2, WINE=2, MUSKETS=2, GRAIN=2)
     peace_discarded = _fulfil_position("C74", "HOL", **goods)
     set_discard(peace_discarded, "C78")
-    start(peace_discarded, Decision.FULFIL)
+    start(peace_discarded, DecisionKind.FULFIL)
     peace_discarded.apply(Fulfil("C74"))
     assert data.PEACE in peace_discarded.contracts[0]
 
     no_peace = _fulfil_position("C74", "HOL", **goods)
     empty_pile(no_peace, 14)
     put_on_pile(no_peace, "C75")
-    start(no_peace, Decision.FULFIL)
+    start(no_peace, DecisionKind.FULFIL)
     no_peace.apply(Fulfil("C74"))
     assert no_peace.contracts[0] == [CONTRACT["C74"], CONTRACT["C75"]]
     assert not no_peace.end_triggered
@@ -434,7 +432,7 @@ def test_e9e_value_two_rebuilds_pile_two():
     s = _fulfil_position("C05", "SWE", MUSKETS=1, SALTPETER=1)
     empty_pile(s, 3)
     set_discard(s, "C01", "C02", "C39")
-    start(s, Decision.FULFIL)
+    start(s, DecisionKind.FULFIL)
     s.apply(Fulfil("C05"))
     twos = {CONTRACT["C01"], CONTRACT["C02"]}
     (reward,) = set(s.contracts[0]) - {CONTRACT["C05"]}
@@ -453,7 +451,7 @@ def _e10_position():
     s.bonus_slots = [BONUS[b] for b in ("B05", "B12", "B02", "B16")]
     s.building_slots = [BUILDING[b] for b in ("K05", "K14", "K21", "K08")]
     s.building_deck = [b for b in s.building_deck if b != BUILDING["K16"]] + [BUILDING["K16"]]
-    return start(s, Decision.INVEST)
+    return start(s, DecisionKind.INVEST)
 
 
 BUYS = [cat.BUY_BONUS[k] for k in range(4)] + [cat.BUY_BUILDING[k] for k in range(4)]
@@ -498,7 +496,7 @@ def _e11_position(**options):
     hand(s, 2, "C28")
     s.markers[3] = 4
     put_on_pile(s, "C43")
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.ITA))
     return s
 
@@ -543,7 +541,7 @@ def test_e12_two_bonus_cards_at_a_minor_and_a_tile_cube_for_c25():
     s.bonus[1] = [BONUS["B09"], BONUS["B10"]]
     s.markers[1] = 2
     put_on_pile(s, "C30")
-    start(s, Decision.TRAVEL)
+    start(s, DecisionKind.TRAVEL)
     s.apply(Travel(Location.DEN))
     assert goods_of(s, 0) == {"LIVESTOCK": 2, "HAM": 2, "CITRUS": 2, "SPICES": 1}
     assert map_cubes(s) == [5, 1, 2, 6, 0, 5, 2, 7]
@@ -568,7 +566,7 @@ def test_e13_once_per_turn_and_a_reward_fulfilled_at_once():
     s.markers[0] = 1
     put_on_pile(s, "C30")
     put_on_pile(s, "C43")
-    start(s, Decision.FULFIL)
+    start(s, DecisionKind.FULFIL)
     assert legal(s) == [Fulfil("C17"), FULFIL_DONE]
     s.apply(Fulfil("C17"))
     assert s.contracts[0] == [CONTRACT["C17"], CONTRACT["C30"]]
@@ -625,7 +623,7 @@ def _e14_position():
 
 
 def test_e14_peace_triggers_the_end_and_the_final_turns():
-    s = start(_e14_position(), Decision.FULFIL)
+    s = start(_e14_position(), DecisionKind.FULFIL)
     s.apply(Fulfil("C74"))
     assert s.end_triggered and not s.final_phase
     assert data.PEACE in s.contracts[2]
@@ -651,7 +649,7 @@ def test_e14_peace_taken_by_a_joiner_gives_the_same_final_turns():
     hand(s, 1, "C74")
     kontor(s, 1, SPICES=2, FISH_OIL=2, WINE=2, MUSKETS=2, GRAIN=2)
     s.markers[1] = 1
-    start(s, Decision.FULFIL)
+    start(s, DecisionKind.FULFIL)
     assert s.decision_kind == "JOIN" and s.current_seat == 1
     s.apply(Join(True))
     s.apply(Fulfil("C74"))

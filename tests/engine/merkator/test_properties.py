@@ -1,5 +1,6 @@
 """Random play: conservation and the rules' invariants (rules 8.18) at every decision point,
-determinism and replay, clone independence, illegal actions, options and the round cap."""
+actions of the wrong kind, options and the round cap. Determinism, replay, clones and bad input
+in general: tests/engine/test_contract.py."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ import random
 
 import pytest
 
-from engine.core import EngineError, IllegalActionError, OptionError
+from engine.core import IllegalActionError, OptionError
 from engine.merkator import GAME, data
 from engine.merkator import catalog as cat
 from engine.merkator.state import MerkatorState
-from engine.merkator.types import (
+from engine.merkator.actions import (
     FinalPlace,
     Fulfil,
     Invest,
@@ -172,22 +173,6 @@ def test_round_cap_triggers_the_end():
     assert state.board_next == (data.FILLED_ROWS[3][0] - 1) * data.ROW_SPACES
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_determinism_and_replay(players):
-    for seed in range(3):
-        harness.check_determinism(GAME, players, seed)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_clone_independence(players):
-    harness.check_clone_independence(GAME, players, seed=players)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_illegal_actions_are_rejected(players):
-    harness.check_illegal_actions_rejected(GAME, players, seed=players)
-
-
 def test_action_of_another_kind_or_value_is_rejected_without_change():
     wrong = [cat.INVEST_DONE, cat.TRAVEL[0], cat.SPLIT[5], cat.FULFIL[3], cat.JOIN, cat.ALLOW]
     for state in harness.random_decision_points(GAME, 4, seed=9, every=3):
@@ -248,12 +233,9 @@ def test_default_option_for_a_replaced_seat():
     assert {"INVEST", "FULFIL", "JOIN", "TRAVEL"} <= seen
 
 
-def test_bad_options_are_rejected():
+def test_bad_option_values_are_rejected():
+    """Unknown options and player counts: tests/engine/test_contract.py."""
     with pytest.raises(OptionError):
         GAME.new_game(3, 1, {"max_rounds": 0})
     with pytest.raises(OptionError):
         GAME.new_game(3, 1, {"join_needs_permission": 1})
-    with pytest.raises(OptionError):
-        GAME.new_game(3, 1, {"solo": True})
-    with pytest.raises(EngineError):
-        GAME.new_game(5, 1)

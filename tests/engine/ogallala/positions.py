@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 from engine.ogallala.display import EMPTY, Display
 from engine.ogallala.render import SHORT_KIND, short
 from engine.ogallala.state import OgallalaState
@@ -44,7 +42,7 @@ def start_of_turn(
 ) -> OgallalaState:
     """The position at the start of ``active``'s turn: the given displays (others empty), the
     stacks top card first, the discard pile oldest first. Only the cards shown are in play."""
-    state = OgallalaState(players, 0, {}, random.Random(0))
+    state = OgallalaState(players, 0, {})
     for seat, rows in displays.items():
         state.displays[seat] = display(*rows)
     state.stacks = [kinds(stack)[::-1] for stack in stacks]

@@ -6,6 +6,7 @@ from engine.ogallala.actions import (
     STOP,
     Attack,
     Declare,
+    DecisionKind,
     Draw,
     PlaceCell,
     PlaceShift,
@@ -14,7 +15,7 @@ from engine.ogallala.actions import (
     Target,
 )
 from engine.ogallala.scoring import boat_points, display_score
-from engine.ogallala.views import Cell, Decision, EndReason
+from engine.ogallala.views import Cell, EndReason
 from tests.engine.ogallala.positions import display, grid, kinds, options, start_of_turn
 
 L, R = Side.LEFT, Side.RIGHT
@@ -28,7 +29,7 @@ def cells(*pairs):
 def test_e1_new_row_above_renormalises_the_display():
     state = start_of_turn(2, {0: ("Bp W3",)}, stacks=("W5 W1", "W1", "W1"))
     state.apply(Draw(0))
-    assert state.decision is Decision.PLACE_CARD and not state.duplicate
+    assert state.decision is DecisionKind.PLACE_CARD and not state.duplicate
     assert options(state) == cells(
         (-1, -1), (-1, 0), (-1, 1), (-1, 2), (0, -1), (0, 2), (1, -1), (1, 0), (1, 1), (1, 2)
     ) + [DISCARD]
@@ -36,7 +37,7 @@ def test_e1_new_row_above_renormalises_the_display():
     own = state.displays[0]
     assert grid(own) == [". . W5", "Bp W3 ."]
     assert (own.height, own.width) == (2, 3)
-    assert state.decision is Decision.CHOOSE_STACK and options(state)[-1] == STOP
+    assert state.decision is DecisionKind.CHOOSE_STACK and options(state)[-1] == STOP
 
 
 def test_e1_limits_no_new_row_at_height_3_and_no_new_column_at_width_14():
@@ -111,17 +112,17 @@ def test_e4_completion_attack_totem_equal_strength_and_capture():
     state.apply(Draw(0))
     state.apply(PlaceCell(0, 4))
     assert grid(state.displays[0])[0] == "Bi W5 CH W3 Si"
-    assert state.decision is Decision.ATTACK
+    assert state.decision is DecisionKind.ATTACK
     assert state.view(0).attack_card == Cell(0, 4)
     assert options(state) == [NO_ATTACK, Attack(1, 1, 0), Attack(1, 2, 0)]
     state.apply(Attack(1, 1, 0))
     assert state.discard == kinds("Bi W7 CH")
     assert grid(state.displays[1]) == ["Bp W8 MM TO Sp", ". . . . .", "W6 . . . ."]
-    assert state.decision is Decision.PLACE_CAPTURED and state.card == kinds("CB")[0]
+    assert state.decision is DecisionKind.PLACE_CAPTURED and state.card == kinds("CB")[0]
     assert len(options(state)) == 19 and options(state)[-1] == DISCARD
     state.apply(PlaceCell(1, 2))
     assert grid(state.displays[0])[1] == "Bp SQ CB . ."
-    assert state.active == 1 and state.decision is Decision.CHOOSE_STACK
+    assert state.active == 1 and state.decision is DecisionKind.CHOOSE_STACK
 
 
 # --- E5 -------------------------------------------------------------------------------------------
@@ -131,7 +132,7 @@ E5 = ("Bp W4 TO Sp . .", "Bi CH MM HF HB Si", "W2 . . . . .")
 def test_e5_crazy_axe_sinks_the_chosen_boat_despite_the_totem():
     state = start_of_turn(3, {2: E5}, stacks=("AX W1", "W1", "W1"), active=2)
     state.apply(Draw(0))
-    assert state.decision is Decision.AXE_BOAT
+    assert state.decision is DecisionKind.AXE_BOAT
     assert options(state) == [SinkBoat(0, 0), SinkBoat(1, 0)]
     state.apply(SinkBoat(0, 0))
     assert state.discard == kinds("Bp W4 TO Sp AX")
@@ -167,11 +168,11 @@ def test_e6_lasso_targets_and_stolen_card_placement():
     ) + [DISCARD]
     state.apply(PlaceCell(2, 2))
     assert grid(state.displays[0])[2] == "W3 SQ LA"
-    assert state.decision is Decision.LASSO_TARGET
+    assert state.decision is DecisionKind.LASSO_TARGET
     assert options(state) == E6_TARGETS
     state.apply(Target(1, 1, 2))
     assert grid(state.displays[1])[1] == "Bi W7 . TO ."
-    assert state.decision is Decision.PLACE_STOLEN and state.card == kinds("CN")[0]
+    assert state.decision is DecisionKind.PLACE_STOLEN and state.card == kinds("CN")[0]
     assert options(state) == cells((0, -1), (0, 3), (1, -1), (1, 3), (2, -1), (2, 3))
     state.apply(PlaceCell(0, 3))
     assert grid(state.displays[0])[0] == "Bp SQ W1 CN"
@@ -182,14 +183,14 @@ def test_e6_variants_discarded_lasso_still_acts_and_lasso_lapses_without_target(
     state = start_of_turn(3, E6, stacks=("LA", "W1", "W1"))
     state.apply(Draw(0))
     state.apply(DISCARD)
-    assert state.decision is Decision.LASSO_TARGET and options(state) == E6_TARGETS
+    assert state.decision is DecisionKind.LASSO_TARGET and options(state) == E6_TARGETS
     bare = dict(E6)
     bare[1] = ("Bp CB TO W6 Sp", "Bi W7 . . .", "SQ . . . .")
     bare[2] = ("W5",)
     lapsed = start_of_turn(3, bare, stacks=("LA", "W1", "W1"))
     lapsed.apply(Draw(0))
     lapsed.apply(PlaceCell(2, 2))
-    assert lapsed.active == 1 and lapsed.decision is Decision.CHOOSE_STACK
+    assert lapsed.active == 1 and lapsed.decision is DecisionKind.CHOOSE_STACK
 
 
 # --- E7 -------------------------------------------------------------------------------------------
@@ -198,7 +199,7 @@ def test_e7_archer_hits_indian_figures_in_unfinished_boats_only():
     state = start_of_turn(3, displays, stacks=("AR W1", "W1", "W1"), active=1)
     state.apply(Draw(0))
     state.apply(PlaceCell(0, 2))
-    assert state.decision is Decision.ARCHER_TARGET
+    assert state.decision is DecisionKind.ARCHER_TARGET
     assert options(state) == [Target(2, 0, 0), Target(2, 0, 1), Target(0, 1, 0), Target(0, 1, 1)]
     state.apply(Target(0, 1, 1))
     assert state.discard == kinds("MM")
@@ -230,7 +231,7 @@ def test_e8_shift_options_and_their_results():
         assert grid(trial.displays[0]) == rows, shift
         assert trial.displays[0].width == 6
     state.apply(PlaceShift(0, 2, R))
-    assert state.decision is Decision.CHOOSE_STACK and options(state)[-1] == STOP
+    assert state.decision is DecisionKind.CHOOSE_STACK and options(state)[-1] == STOP
 
 
 def test_e8_variants_no_shift_beyond_width_14_or_with_a_free_neighbour():
@@ -254,13 +255,13 @@ def test_e9_captured_booty_completes_without_attack_and_shifts_into_a_complete_b
     state.apply(Attack(1, 0, 0))
     assert state.discard == kinds("Bi W2 W3")
     assert state.displays[1].height == 0
-    assert state.decision is Decision.PLACE_CAPTURED and state.card == kinds("GL")[0]
+    assert state.decision is DecisionKind.PLACE_CAPTURED and state.card == kinds("GL")[0]
     assert state.view(0).captured == ("gold_right",)
     assert PlaceCell(1, 3) in options(state)
     assert PlaceShift(1, 1, L) in options(state) and PlaceShift(1, 1, R) in options(state)
     state.apply(PlaceCell(1, 3))
     assert grid(state.displays[0])[1] == "Bp GD W4 GL Sp"
-    assert state.completed and state.decision is Decision.PLACE_CAPTURED  # no second attack
+    assert state.completed and state.decision is DecisionKind.PLACE_CAPTURED  # no second attack
     shifts = [PlaceShift(1, 1, L), PlaceShift(1, 1, R), PlaceShift(1, 3, L), PlaceShift(1, 3, R)]
     assert [a for a in options(state) if isinstance(a, PlaceShift)] == shifts
     rows = {
@@ -296,11 +297,11 @@ def test_e10_lasso_turn_two_completions_stolen_totem_opens_attack_then_declare()
     assert grid(state.displays[1]) == ["Bp MM"]
     state.apply(PlaceCell(2, 2))
     assert grid(state.displays[0])[2] == "Bi CH TO Si ."
-    assert state.decision is Decision.ATTACK
+    assert state.decision is DecisionKind.ATTACK
     assert options(state) == [NO_ATTACK, Attack(1, 0, 0), Attack(2, 0, 0)]
     state.apply(Attack(1, 0, 0))
     assert state.discard == kinds("Bp MM") and state.displays[1].height == 0
-    assert state.decision is Decision.DECLARE_END
+    assert state.decision is DecisionKind.DECLARE_END
     assert options(state) == [Declare(False), Declare(True)]
 
 
@@ -319,7 +320,7 @@ def test_e11_declaring_the_end_at_the_third_boat_and_final_scores():
     assert not any(isinstance(a, PlaceCell) and a.row == 0 for a in options(state))
     state.apply(PlaceCell(1, 4))
     # Every opponent segment has fight >= 9 (12, 14, 10): NONE was applied automatically.
-    assert state.decision is Decision.DECLARE_END
+    assert state.decision is DecisionKind.DECLARE_END
     assert options(state) == [Declare(False), Declare(True)]
     played_on = state.clone()
     state.apply(Declare(True))
@@ -402,7 +403,7 @@ def test_e15_five_boats_end_the_game_after_the_attack_without_declaring():
     state = start_of_turn(2, {0: rows, 1: ("W1",)}, stacks=("Sp", "W1", "W1"))
     state.apply(Draw(0))
     state.apply(PlaceCell(2, 2))
-    assert state.decision is Decision.ATTACK and options(state) == [NO_ATTACK, Attack(1, 0, 0)]
+    assert state.decision is DecisionKind.ATTACK and options(state) == [NO_ATTACK, Attack(1, 0, 0)]
     state.apply(NO_ATTACK)
     assert state.is_over and state.end_reason is EndReason.FIVE_BOATS
 
@@ -412,4 +413,4 @@ def test_e15_variant_back_at_four_boats_declaring_is_offered_again():
     state = start_of_turn(2, {0: rows}, stacks=("Sp", "W1", "W1"))
     state.apply(Draw(0))
     state.apply(PlaceCell(2, 2))
-    assert state.decision is Decision.DECLARE_END
+    assert state.decision is DecisionKind.DECLARE_END

@@ -3,22 +3,12 @@ hands, full stacks unless told otherwise, and decks holding the remaining cards 
 
 from __future__ import annotations
 
-import random
-
 from engine.oregon import data
-from engine.oregon.actions import Play
-from engine.oregon.enums import Building, Card, DecisionKind, Piece
+from engine.oregon.actions import DecisionKind, Play
+from engine.oregon.enums import Building, Card, Piece
 from engine.oregon.state import OregonState
-from tests.engine.harness import property_game_count
 
 RED, BLUE, GREEN = 0, 1, 2
-# Games per player count for the costly whole-game checks (determinism, clones, bad input, leak
-# test): a few in CI, 100 in the full run (the cheap random-play properties run 1,000 there).
-DEEP_CHECKS_IN_FULL_RUN = 100
-
-
-def deep_check_count(ci_default: int) -> int:
-    return min(property_game_count(ci_default), DEEP_CHECKS_IN_FULL_RUN)
 
 
 def sp(r: int, c: int) -> int:
@@ -38,7 +28,7 @@ def position(
 ) -> OregonState:
     """A mid-game position (round ``round_``) with nobody to move yet; see ``start_turn``.
     Seats not in ``hands`` hold no cards; the decks hold every other card, ``*_top`` on top."""
-    state = OregonState.blank(players, 0, {}, random.Random(0))
+    state = OregonState(players, 0, {})
     state.round = round_
     state.start_placed = [True] * players
     state.joker = [tokens_active] * players

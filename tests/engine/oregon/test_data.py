@@ -64,7 +64,7 @@ def _max_options(hand_size: int, joker: bool) -> int:
         if any(n > copies for n, copies in zip(hand, data.LANDSCAPE_COPIES + data.BUILDING_CARD_COPIES)):
             continue
         segments = play_segments(hand, joker, True, data.STACK_TILES, data.FARMER_LEGAL)
-        best = max(best, sum(seg.count for seg in segments))
+        best = max(best, sum(seg.size for seg in segments))
     return best
 
 

@@ -1,10 +1,8 @@
 """The worked examples E1-E14 of oregon.md section 9, with the spec's exact numbers."""
 
-import random
-
 from engine.oregon import data
-from engine.oregon.actions import DiscardWhenStuck, Draw, UseExtraTurn
-from engine.oregon.enums import Building, Card, Deck, DecisionKind, Piece
+from engine.oregon.actions import DecisionKind, DiscardWhenStuck, Draw, UseExtraTurn
+from engine.oregon.enums import Building, Card, Deck, Piece
 from engine.oregon.state import OregonState
 from tests.engine.oregon.positions import (
     BLUE, GREEN, RED, building, farmer, hand_of, play_at, plays, position, sp, spaces, start_turn,
@@ -86,7 +84,7 @@ def test_e2_harbor_legality():
 
 
 def test_e2_start_harbor_has_26_spaces_and_leaves_the_stack_alone():
-    state = OregonState.blank(3, 0, {}, random.Random(0))
+    state = OregonState(3, 0, {})
     state.start_tile = [Building.HARBOR - 1, Building.POST_OFFICE - 1, Building.CHURCH - 1]
     assert len(state.legal_actions()) == 26
     state.apply_index(0)
@@ -124,7 +122,7 @@ def test_e4_one_farmer_next_to_several_buildings():
 
 # --- E5 ---------------------------------------------------------------------------------------
 def _component_size(state: OregonState, r: int, c: int) -> int:
-    return state.size[state._find(sp(r, c))]
+    return state.size[state.group_root(sp(r, c))]
 
 
 def test_e5_group_bonus_merges():

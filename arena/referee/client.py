@@ -16,10 +16,11 @@ from typing import Any
 
 import grpc
 import trio
+from google.protobuf.message import DecodeError, Message
 
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
-from arena.sdk import TOKEN_METADATA_KEY  # one definition for both ends of the call
-
+from arena.errors import MalformedReplyError
+from arena.protocol import DECIDE_METHOD, PROTOCOL_VERSION, TOKEN_METADATA_KEY
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
 # start-to-ready fast.
@@ -31,8 +32,19 @@ _CHANNEL_OPTIONS = (
     ("grpc.max_receive_message_length", 16 * 1024 * 1024),
 )
 _STOP = None
-# Decide's method path, for calls that send an already serialized request (from bot.proto).
-DECIDE_METHOD = f"/{bot_pb2.DESCRIPTOR.services_by_name['Bot'].full_name}/Decide"
+_START_GAME_METHOD = f"/{bot_pb2.DESCRIPTOR.services_by_name['Bot'].full_name}/StartGame"
+
+
+def _parsed(call: Callable[..., bytes], reply_type: type[Message]) -> Callable[..., Any]:
+    """``call`` (which returns the reply's bytes) made to return the parsed reply, or raise
+    MalformedReplyError: a bot's garbage is told apart from a transport failure by type."""
+    def parse(*args: Any, **kwargs: Any) -> Message:
+        raw = call(*args, **kwargs)
+        try:
+            return reply_type.FromString(raw)
+        except DecodeError as exc:
+            raise MalformedReplyError(f"not a {reply_type.DESCRIPTOR.name}: {exc}") from None
+    return parse
 
 
 class _Call:
@@ -54,10 +66,15 @@ class BotClient:
         self.address = address
         self._channel = grpc.insecure_channel(address, options=_CHANNEL_OPTIONS)
         self._stub = bot_pb2_grpc.BotStub(self._channel)
+        # The replies the referee judges are parsed here, not by gRPC: a reply that does not
+        # parse is then a MalformedReplyError, not an INTERNAL status like a transport fault's.
         # Decide takes the request already serialized (arena.wire.requests builds it as bytes).
-        self._decide = self._channel.unary_unary(
-            DECIDE_METHOD, request_serializer=None,
-            response_deserializer=bot_pb2.DecisionReply.FromString, _registered_method=True)
+        self._decide = _parsed(self._channel.unary_unary(
+            DECIDE_METHOD, request_serializer=None, response_deserializer=None,
+            _registered_method=True), bot_pb2.DecisionReply)
+        self._start_game = _parsed(self._channel.unary_unary(
+            _START_GAME_METHOD, request_serializer=bot_pb2.StartGameRequest.SerializeToString,
+            response_deserializer=None, _registered_method=True), bot_pb2.StartGameReply)
         self._metadata = ((TOKEN_METADATA_KEY, token),)
         self._token = trio.lowlevel.current_trio_token()
         self._calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
@@ -95,15 +112,17 @@ class BotClient:
 
     async def handshake(self, timeout: float) -> bot_pb2.HandshakeReply:
         """Wait up to ``timeout`` seconds for the bot to listen and answer."""
-        request = bot_pb2.HandshakeRequest(protocol_version=bot_pb2.PROTOCOL_VERSION_1)
+        request = bot_pb2.HandshakeRequest(protocol_version=PROTOCOL_VERSION)
         return await self._call(self._stub.Handshake, request, timeout, wait_for_ready=True)
 
     async def start_game(self, request: bot_pb2.StartGameRequest,
                          timeout: float) -> bot_pb2.StartGameReply:
-        return await self._call(self._stub.StartGame, request, timeout)
+        """Raises MalformedReplyError for a reply that does not parse."""
+        return await self._call(self._start_game, request, timeout)
 
     async def decide(self, request: bytes, timeout: float) -> bot_pb2.DecisionReply:
-        """``request`` is a serialized DecisionRequest."""
+        """``request`` is a serialized DecisionRequest. Raises MalformedReplyError for a reply
+        that does not parse."""
         return await self._call(self._decide, request, timeout)
 
     async def end_game(self, request: bot_pb2.EndGameRequest,

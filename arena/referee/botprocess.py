@@ -4,8 +4,8 @@ The arena passes the bot three environment variables (README, "Write a bot"):
 ``ARENA_BOT_ADDRESS`` (where to listen), ``ARENA_BOT_TOKEN`` (a secret sent with every call) and
 ``ARENA_BOT_SEED`` (for the bot's own randomness; derived from the game seed by a hash, so the bot
 cannot learn the game seed from it). Each bot runs in its own session (process group) so that
-stopping it also stops whatever it started, under the resource limits of ``arena.limits``, and
-tied to the arena (``arena.child``): it dies when the arena dies.
+stopping it also stops whatever it started, under the resource limits of ``limits``, and tied
+to the arena (``child``): it dies when the arena dies.
 """
 
 from __future__ import annotations
@@ -27,20 +27,14 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
-from arena.child import ChildProcess, start_tied
-from arena.client import BotClient
-from arena.limits import BotLimits, limited_argv, prlimit_path
+from arena.errors import HandshakeMismatchError, NotReadyError
 from arena.manifest import BotSpec
+from arena.protocol import PROTOCOL_VERSION
+from arena.referee.child import ChildProcess, start_tied
+from arena.referee.client import BotClient
+from arena.referee.limits import BotLimits, limited_argv, prlimit_path
 
 _UNIX_PATH_MAX = 107
-
-
-class NotReadyError(Exception):
-    """The bot never answered the handshake (it died, hung or refused); the message says why."""
-
-
-class HandshakeMismatchError(Exception):
-    """The bot answered the handshake, but for another protocol version or other games."""
 
 
 def bot_seed(game_seed: int, seat: int, bot_name: str) -> int:
@@ -95,9 +89,9 @@ class RunningBot:
 
     def exit_description(self) -> str | None:
         """How the process ended ("exited with code 3", "killed by SIGKILL"), None if running."""
-        if self.process is None or self.process.poll() is None:
+        code = None if self.process is None else self.process.poll()
+        if code is None:
             return None
-        code = self.process.returncode
         if code < 0:
             return f"killed by {signal.Signals(-code).name}"
         return f"exited with code {code}"
@@ -155,7 +149,7 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
     """Start ``spec``'s process for ``seat`` under ``limits`` (a remote bot is just addressed)
     and stop its whole process group on exit, also when the surrounding scope is cancelled.
     The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given."""
-    if spec.is_remote:
+    if spec.address is not None:  # a remote bot
         yield RunningBot(spec, spec.address, token="")
         return
     assert spec.command is not None and spec.directory is not None
@@ -168,7 +162,7 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
            "ARENA_BOT_ADDRESS": bot.address,
            "ARENA_BOT_TOKEN": bot.token,
            "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name))}
-    with open(bot.log_path, "wb") as log:
+    with open(log_path, "wb") as log:
         try:
             bot.process = start_tied(
                 limited_argv(_argv(spec.command), limits), cwd=spec.directory, env=env,
@@ -198,7 +192,7 @@ async def connect(bot: RunningBot, game: str,
     client = BotClient(bot.address, bot.token)
     try:
         reply = await _handshake_or_exit(client, bot, timeout)
-        if reply.protocol_version != bot_pb2.PROTOCOL_VERSION_1:
+        if reply.protocol_version != PROTOCOL_VERSION:
             raise HandshakeMismatchError(
                 f"speaks protocol version {reply.protocol_version}, the arena speaks 1")
         if game not in reply.games:
@@ -245,7 +239,7 @@ async def _handshake_or_exit(client: BotClient, bot: RunningBot,
 
 # How often to look for a starting bot's Unix socket. A gRPC channel that finds no listener
 # backs off before it tries again (tens of milliseconds even with the low back-off of
-# arena.client), so the first attempt waits until the socket file exists.
+# arena.referee.client), so the first attempt waits until the socket file exists.
 _SOCKET_POLL_SECONDS = 0.002
 
 

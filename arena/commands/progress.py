@@ -1,20 +1,25 @@
-"""The progress bar of a running tournament: games done, running, failed, and an ETA."""
+"""The progress bar of a running tournament (games done, running, failed, and an ETA): the CLI's
+observer of ``arena.tournament.runner``."""
 
 from __future__ import annotations
 
-from types import TracebackType
-
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 
-class TournamentProgress:
+class ProgressBar:
     """``done`` counts recorded games; ``failed`` counts games with a forfeit plus voided
     attempts (voided games are re-run with the same seed)."""
 
-    def __init__(self, name: str, total: int, already_done: int,
-                 console: Console | None = None) -> None:
+    def __init__(self, console: Console | None = None) -> None:
         self.running = 0
         self.forfeits = 0
         self.voided = 0
@@ -23,23 +28,20 @@ class TournamentProgress:
             TextColumn("running {task.fields[running]}  failed {task.fields[failed]}"),
             TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
             console=console, transient=False)
-        self._task = self._bar.add_task(name, total=total, completed=already_done,
-                                        running=0, failed="0")
+        self._task: TaskID | None = None
 
-    def __enter__(self) -> TournamentProgress:
+    def tournament_started(self, name: str, total: int, done: int) -> None:
+        self._task = self._bar.add_task(name, total=total, completed=done, running=0, failed="0")
         self._bar.start()
-        return self
 
-    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def tournament_ended(self) -> None:
         self._bar.stop()
 
     def game_started(self) -> None:
         self.running += 1
         self._refresh()
 
-    def game_ended(self, *, recorded: bool, forfeit: bool, voided: bool) -> None:
-        """``recorded`` False: another process had recorded the game first (still done)."""
+    def game_finished(self, *, recorded: bool, forfeit: bool, voided: bool) -> None:
         self.running -= 1
         self.forfeits += forfeit and recorded and not voided
         self.voided += voided
@@ -50,6 +52,7 @@ class TournamentProgress:
         self._refresh()
 
     def _refresh(self, advance: int = 0) -> None:
+        assert self._task is not None, "tournament_started comes first"
         failed = f"{self.forfeits + self.voided}"
         if self.voided:
             failed += f" ({self.voided} voided, re-run)"

@@ -38,16 +38,17 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
-from arena.botprocess import RunningBot, connect, run_bot
-from arena.client import DECIDE_METHOD, BotClient
-from arena.sdk import TOKEN_METADATA_KEY
 from arena.manifest import BotSpec, load_manifest
-from arena.match import MatchObserver, TimeControl, play_match
+from arena.protocol import DECIDE_METHOD, TOKEN_METADATA_KEY
+from arena.records import TimeControl
+from arena.referee.botprocess import RunningBot, connect, run_bot
+from arena.referee.client import BotClient
+from arena.referee.match import MatchObserver, play_match
 from arena.wire.requests import DecisionEncoder
 from engine.core import GameState
 from engine.registry import get_game
 
-SAMPLE_BOTS = Path(__file__).resolve().parents[1] / "sample_bots"
+SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
 TIME_CONTROL = TimeControl(move_seconds=5.0)
 
 
@@ -215,8 +216,8 @@ async def bare_round_trip(spec: BotSpec, game: str, requests: list[bytes], calls
 
 async def bridged_round_trip(spec: BotSpec, game: str, requests: list[bytes], calls: int,
                              bots: int) -> float:
-    """Seconds per call through the referee's trio bridge (``arena.client``), to ``bots`` bot
-    processes in turn: the referee's transport without engine or encoding."""
+    """Seconds per call through the referee's trio bridge (``arena.referee.client``), to
+    ``bots`` bot processes in turn: the referee's transport without engine or encoding."""
     async with running_bots(spec, game, bots) as running:
         clients = [BotClient(bot.address, bot.token) for bot in running]
         try:
@@ -362,9 +363,8 @@ async def protocol(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m arena.bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m arena.bench protocol", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["protocol"])
     parser.add_argument("--game", default="oregon")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--matches", type=int, default=20, help="sequential matches for (b)")

@@ -16,7 +16,6 @@ encoding error) voids the game: ``voided=True``, not rated, to be re-run with th
 
 from __future__ import annotations
 
-import enum
 import shutil
 import tempfile
 import time
@@ -31,69 +30,19 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
-from arena.botprocess import (
-    HandshakeMismatchError,
-    NotReadyError,
-    RunningBot,
-    connect,
-    run_bot,
-    stop_process_group,
-)
-from arena.client import BotClient
-from arena.limits import BotLimits
+from arena.errors import HandshakeMismatchError, MalformedReplyError, NotReadyError, SetupError
 from arena.manifest import BotSpec
+from arena.protocol import COMMENT_LIMIT
+from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl, arena_ranks
+from arena.referee.botprocess import RunningBot, connect, run_bot, stop_process_group
+from arena.referee.client import BotClient
+from arena.referee.limits import BotLimits
 from arena.wire.requests import DecisionEncoder, options_to_proto
 from engine.core import EngineError, GameState
 from engine.registry import get_game
 
-COMMENT_LIMIT = 200
 _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
-
-
-class Outcome(str, enum.Enum):
-    FINISHED = "FINISHED"
-    ILLEGAL = "ILLEGAL"
-    TIMEOUT = "TIMEOUT"
-    CRASH = "CRASH"
-
-
-class MatchSetupError(Exception):
-    """The match cannot be set up as asked (unknown game, wrong player count, bad options)."""
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    move_seconds: float = 2.0
-    bank_seconds: float = 0.0
-    # How long a bot may take from its start to answering the handshake.
-    ready_seconds: float = 10.0
-
-
-@dataclass
-class SeatRecord:
-    seat: int
-    player: str
-    score: float
-    rank: int
-    outcome: Outcome
-    reason: str
-    time_used: float
-    decisions: int
-
-
-@dataclass
-class MatchRecord:
-    game: str
-    rules_version: str
-    options: dict
-    seed: int
-    num_players: int
-    actions: list[int]
-    seats: list[SeatRecord]
-    voided: bool
-    void_reason: str
-    duration: float
 
 
 class MatchObserver:
@@ -127,6 +76,12 @@ class _Seat:
     def playing(self) -> bool:
         return self.outcome is Outcome.FINISHED and self.client is not None
 
+    @property
+    def connected(self) -> BotClient:
+        """The client of a seat still playing (the only seats the referee calls)."""
+        assert self.client is not None, "a seat without a connection is not called"
+        return self.client
+
 
 class _Referee:
     def __init__(self, game: str, state: GameState, specs: Sequence[BotSpec],
@@ -155,9 +110,6 @@ class _Referee:
         code = exc.code()
         if code == grpc.StatusCode.DEADLINE_EXCEEDED:
             await self.forfeit(seat, Outcome.TIMEOUT, f"no {call} reply within {timeout:.3g} s")
-            return
-        if code == grpc.StatusCode.INTERNAL and "deserializ" in (exc.details() or "").lower():
-            await self.forfeit(seat, Outcome.ILLEGAL, f"malformed {call} reply")
             return
         if seat.bot is not None and seat.bot.process is not None:
             with trio.move_on_after(_EXIT_WAIT_SECONDS):  # let a dying process be reaped
@@ -206,9 +158,11 @@ class _Referee:
             request.CopyFrom(base)
             request.seat = seat.index
             try:
-                await seat.client.start_game(request, tc.ready_seconds)
+                await seat.connected.start_game(request, tc.ready_seconds)
             except grpc.RpcError as exc:
                 await self.rpc_failure(seat, "StartGame", exc, tc.ready_seconds)
+            except MalformedReplyError:
+                await self.forfeit(seat, Outcome.ILLEGAL, "malformed StartGame reply")
 
         async with trio.open_nursery() as nursery:
             for seat in self.seats:
@@ -224,10 +178,14 @@ class _Referee:
                                        move, seat.bank_left)
         started = time.perf_counter()
         try:
-            reply = await seat.client.decide(request, timeout)
+            reply = await seat.connected.decide(request, timeout)
         except grpc.RpcError as exc:
             seat.time_used += time.perf_counter() - started
             await self.rpc_failure(seat, "Decide", exc, timeout)
+            return None
+        except MalformedReplyError:
+            seat.time_used += time.perf_counter() - started
+            await self.forfeit(seat, Outcome.ILLEGAL, "malformed Decide reply")
             return None
         elapsed = time.perf_counter() - started
         seat.time_used += elapsed
@@ -251,8 +209,8 @@ class _Referee:
         state = self.state
         self.observer.match_started(state, [seat.spec.name for seat in self.seats])
         number = 0
-        while not state.is_over:
-            seat = self.seats[state.current_seat]
+        while (current := state.current_seat) is not None:  # None once the game is over
+            seat = self.seats[current]
             kind = state.decision_kind
             legal = state.legal_actions()
             started = time.perf_counter()
@@ -265,26 +223,23 @@ class _Referee:
             number += 1
 
     def seat_records(self) -> list[SeatRecord]:
-        result = self.state.result() if self.state.is_over else None
-        finishers = [s.index for s in self.seats if s.outcome is Outcome.FINISHED]
-        records = []
-        for seat in self.seats:
-            if result is None:
-                score, rank = 0.0, 0
-            elif seat.outcome is Outcome.FINISHED:
-                score = result.scores[seat.index]
-                rank = 1 + sum(result.ranks[i] < result.ranks[seat.index] for i in finishers)
-            else:
-                score, rank = result.scores[seat.index], len(finishers) + 1
-            records.append(SeatRecord(seat.index, seat.spec.name, float(score), rank, seat.outcome,
-                                      seat.reason, seat.time_used, seat.decisions))
-        return records
+        """Every seat's record; score and rank 0 when the game did not reach its end."""
+        if self.state.is_over:
+            result = self.state.result()
+            scores = [float(score) for score in result.scores]
+            ranks = arena_ranks(result.ranks,
+                                [seat.outcome is not Outcome.FINISHED for seat in self.seats])
+        else:
+            scores, ranks = [0.0] * len(self.seats), [0] * len(self.seats)
+        return [SeatRecord(seat.index, seat.spec.name, scores[seat.index], ranks[seat.index],
+                           seat.outcome, seat.reason, seat.time_used, seat.decisions)
+                for seat in self.seats]
 
     async def end_game(self, request: bot_pb2.EndGameRequest) -> None:
         """Tell every seat still playing that the game is over (or voided)."""
         async def end(seat: _Seat) -> None:
             try:
-                await seat.client.end_game(request, _ENDGAME_SECONDS)
+                await seat.connected.end_game(request, _ENDGAME_SECONDS)
             except grpc.RpcError:
                 pass  # the game is decided; a bot failing to listen to its end changes nothing
 
@@ -306,7 +261,7 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
                      limits: BotLimits = BotLimits(),
                      bot_logs: Path | None = None) -> MatchRecord:
     """Play one game; never raises for a bot's misbehaviour (see the module's failure policy).
-    Raises MatchSetupError before starting anything if the game cannot be set up.
+    Raises SetupError before starting anything if the game cannot be set up.
     ``ready_gate`` is awaited once every bot is ready, before StartGame (the benchmark uses it to
     start several matches' play at the same moment). Local bots run under ``limits``; their logs
     are kept in the existing directory ``bot_logs`` if given (else deleted after the game)."""
@@ -315,7 +270,7 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
         engine = get_game(game)
         state = engine.new_game(len(bots), seed, options)
     except EngineError as exc:
-        raise MatchSetupError(str(exc)) from None
+        raise SetupError(str(exc)) from None
     referee = _Referee(engine.name, state, bots, time_control, observer)
     void_reason = ""
     workdir = Path(tempfile.mkdtemp(prefix="arena-"))

@@ -1,6 +1,6 @@
 """Benchmark of the leaderboard over games stored in SQLite.
 
-    python -m arena.storage.bench --games 10000 --players 10 --seats 4
+    python -m arena.bench storage --games 10000 --players 10 --seats 4
 
 Stores synthetic games (known strengths, Plackett-Luce rankings) in a fresh SQLite file, then
 times the batch rating of one game type as ``arena leaderboard`` computes it: loading every rated
@@ -20,8 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.match import MatchRecord, Outcome, SeatRecord
 from arena.manifest import BotSpec
+from arena.records import MatchRecord, Outcome, SeatRecord
 from arena.storage import bots
 from arena.storage.database import Database, open_database
 from arena.storage.games import finished_game_results, record_game
@@ -65,7 +65,7 @@ def _record_one_by_one(database: Database, games: list[GameResult], ids: dict[st
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m arena.storage.bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m arena.bench storage", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=10)

@@ -1,4 +1,4 @@
-"""The card data of ogallala.md section 2.4 (RECONSTRUCTED deck), loaded once from ogallala.json.
+"""The card data of ogallala.md section 2.4 (RECONSTRUCTED deck), loaded once from data.json.
 
 Cards are identified by kind only (all copies of a kind are identical), so the engine stores a
 card as its kind index: the position of the kind in the data's card list. The per-kind tables
@@ -11,10 +11,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-DATA: dict[str, Any] = json.loads((Path(__file__).with_name("ogallala.json")).read_text())
+DATA: dict[str, Any] = json.loads((Path(__file__).with_name("data.json")).read_text())
 
 _CARDS: list[dict[str, Any]] = DATA["cards"]
 
+NO_CARD = -1  # in place of a kind index: no card
 KIND_NAMES: tuple[str, ...] = tuple(card["kind"] for card in _CARDS)
 KIND_INDEX: dict[str, int] = {name: index for index, name in enumerate(KIND_NAMES)}
 NUM_KINDS = len(KIND_NAMES)
@@ -84,9 +85,9 @@ def _check_totals() -> None:
             card["count"] for card in _CARDS if category == "all" or card["category"] == category
         )
         if counted != expected:
-            raise ValueError(f"ogallala.json: {category} has {counted} cards, expected {expected}")
+            raise ValueError(f"data.json: {category} has {counted} cards, expected {expected}")
     if sum(INITIAL_STACK_SIZES) != totals["all"] or len(INITIAL_STACK_SIZES) != NUM_STACKS:
-        raise ValueError("ogallala.json: initial stack sizes do not split the deck")
+        raise ValueError("data.json: initial stack sizes do not split the deck")
 
 
 _check_totals()

@@ -1,0 +1,87 @@
+"""Registering a bot (``arena submit``, and a tournament's entrants given as directories or
+addresses): its handshake is checked first, then a version is stored when its code changed."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import grpc
+import trio
+
+from arena.bot.v1 import bot_pb2
+from arena.errors import NotReadyError, SubmitError
+from arena.manifest import BotSpec, load_manifest, remote_bot
+from arena.protocol import PROTOCOL_VERSION
+from arena.referee.botprocess import connect, run_bot
+from arena.referee.client import BotClient
+from arena.storage import bots
+from arena.storage.database import Database
+
+HANDSHAKE_SECONDS = 10.0
+
+
+async def _local_handshake(spec: BotSpec) -> bot_pb2.HandshakeReply:
+    workdir = Path(tempfile.mkdtemp(prefix="arena-submit-"))
+    try:
+        async with run_bot(spec, seat=0, game_seed=0, workdir=workdir) as bot:
+            client, reply = await connect(bot, spec.games[0], HANDSHAKE_SECONDS)
+            client.close()
+            return reply
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def _remote_handshake(address: str) -> bot_pb2.HandshakeReply:
+    client = BotClient(address, token="")
+    try:
+        return await client.handshake(HANDSHAKE_SECONDS)
+    finally:
+        client.close()
+
+
+def check_local_bot(directory: Path) -> BotSpec:
+    """The bot's manifest, once it has answered the handshake for all the games it claims."""
+    spec = load_manifest(directory)
+    try:
+        reply = trio.run(_local_handshake, spec)
+    except NotReadyError as exc:
+        raise SubmitError(f"{directory}: bot {spec.name!r} did not answer the handshake: "
+                          f"{exc}") from None
+    missing = sorted(set(spec.games) - set(reply.games))
+    if missing:
+        raise SubmitError(f"{directory}: bot.toml lists {', '.join(missing)} but the bot's "
+                          f"handshake does not")
+    return spec
+
+
+def check_remote_bot(address: str, name: str) -> BotSpec:
+    """The bot at ``address``, as its handshake describes it."""
+    try:
+        reply = trio.run(_remote_handshake, address)
+    except grpc.RpcError as exc:
+        raise SubmitError(f"{address}: no bot answered the handshake: {exc.code().name}: "
+                          f"{exc.details()}") from None
+    if reply.protocol_version != PROTOCOL_VERSION:
+        raise SubmitError(f"{address}: speaks protocol version {reply.protocol_version}, "
+                          "the arena speaks 1")
+    return remote_bot(address, name, version=reply.version or "remote",
+                      games=[game.lower() for game in reply.games])
+
+
+def content_hash(spec: BotSpec) -> str:
+    """What identifies a version of the bot: its files' hash, or a remote bot's address and
+    version."""
+    if spec.is_remote:
+        assert spec.address is not None
+        return bots.remote_hash(spec.address, spec.version)
+    assert spec.directory is not None
+    return bots.directory_hash(spec.directory)
+
+
+def register_spec(database: Database, spec: BotSpec) -> tuple[bots.RegisteredVersion, bool]:
+    """Store the bot (a new version only when its content changed); True if a version was
+    created."""
+    with database.write() as session:
+        return bots.register(session, spec, content_hash(spec))

@@ -1,0 +1,66 @@
+"""Replaying a stored game through its engine, from its seed and action log, and checking that
+the replay's result equals the stored one (``arena replay``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlmodel import col, select
+
+from arena.errors import ReplayError, SetupError, UnknownGameError
+from arena.game_setup import load_game
+from arena.records import Outcome, arena_ranks
+from arena.storage import bots
+from arena.storage.database import open_database
+from arena.storage.models import GameRecord, SeatRecordRow
+from engine.core import EngineError, GameState, Result
+
+
+@dataclass
+class StoredGame:
+    game: GameRecord
+    seats: list[SeatRecordRow]  # in seat order
+    versions: dict[int, bots.RegisteredVersion]  # by bot version id
+
+
+def load_stored_game(db: Path, game_id: int) -> StoredGame:
+    """Game ``game_id`` of the arena database ``db`` (opened read-only), with its seats."""
+    database = open_database(db, create=False)
+    try:
+        with database.read() as session:
+            game = session.get(GameRecord, game_id)
+            if game is None:
+                raise UnknownGameError(f"no game {game_id} in {db}")
+            seats = list(session.exec(select(SeatRecordRow).where(SeatRecordRow.game_id == game_id)
+                                      .order_by(col(SeatRecordRow.seat))))
+            versions = bots.versions_by_id(session, [s.bot_version_id for s in seats])
+    finally:
+        database.close()
+    return StoredGame(game, seats, versions)
+
+
+def replayed_state(game: GameRecord) -> GameState:
+    """The game's state after replaying its stored actions."""
+    try:
+        return load_game(game.game).replay(game.num_players, game.seed, game.actions,
+                                           game.options, rules_version=game.rules_version)
+    except (EngineError, SetupError) as exc:
+        raise ReplayError(f"game {game.id} cannot be replayed: {exc}") from None
+
+
+def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:
+    """Where the replay's scores and ranks (ranked as the referee ranks forfeits) differ from the
+    stored seats; empty when they agree."""
+    forfeited = [seat.outcome != Outcome.FINISHED.value for seat in seats]
+    ranks = arena_ranks(result.ranks, forfeited)
+    problems = []
+    for seat in seats:
+        replayed_score = result.scores[seat.seat]
+        if not math.isclose(replayed_score, seat.score, rel_tol=1e-9, abs_tol=1e-9):
+            problems.append(f"seat {seat.seat} score {replayed_score:g} != stored {seat.score:g}")
+        if ranks[seat.seat] != seat.rank:
+            problems.append(f"seat {seat.seat} rank {ranks[seat.seat]} != stored {seat.rank}")
+    return problems

@@ -1,0 +1,180 @@
+"""Creating a tournament and resuming one: every check happens before anything is stored, and
+every problem is an ``InputError`` with a one-line reason.
+
+A new tournament's entrants are named as for ``arena match`` (``arena.entrants``); without
+names, they are the registered bots that play the game, else the sample bots that do. Entrants
+given as directories or addresses are registered (after a handshake) in the same transaction
+that stores the tournament."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from arena import game_setup, registration
+from arena.entrants import Entrant, resolve_bot
+from arena.errors import InputError, SetupError
+from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
+from arena.storage import bots, tournaments
+from arena.storage.database import Database, check_creatable, open_database
+from arena.tournament.schedule import schedule_size
+from arena.tournament.settings import TournamentSettings
+
+# The sample bots of a checkout: the entrants of a first tournament.
+SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
+
+
+@dataclass
+class ReadyTournament:
+    """A tournament stored and ready to run; the caller closes ``database``."""
+
+    database: Database
+    id: int
+    name: str
+    game: str
+    state: str
+    entrants: list[str]  # labels, in schedule order
+    seed: int
+    games: int  # scheduled games in all
+
+
+def _check_unchanged(version: bots.RegisteredVersion, since: str) -> None:
+    directory = version.version.directory
+    if directory and bots.directory_hash(Path(directory)) != version.version.content_hash:
+        raise SetupError(f"bot {version.bot.name!r} changed in {directory} since {since}")
+
+
+def resolve_entrant(database: Database | None, text: str, game: str) -> Entrant:
+    """The entrant ``text`` names; a registered bot must not have changed on disk since it was
+    submitted (the tournament records that version)."""
+    entrant = resolve_bot(text, game, database)
+    if entrant.registered is not None:
+        _check_unchanged(entrant.registered,
+                         "it was submitted; run `arena submit` on it again")
+    return entrant
+
+
+def default_entrants(database: Database | None, game: str) -> list[Entrant]:
+    """All registered bots that play the game, else every sample bot that does."""
+    if database is not None:
+        with database.read() as session:
+            names = sorted({entry.bot.name for entry in bots.all_versions(session)})
+        entrants = []
+        for name in names:
+            try:
+                entrants.append(resolve_entrant(database, name, game))
+            except InputError:
+                continue  # plays another game, or changed on disk: not an entrant by default
+        if entrants:
+            return entrants
+    if not SAMPLE_BOTS.is_dir():
+        # The sample bots are not package data (the Node bot needs `npm ci` in its own
+        # directory): an installed wheel has none to fall back on.
+        raise SetupError("no bots given and none registered, and the sample bots come only "
+                         "with a source checkout: give --bots DIR,DIR,... or run "
+                         "`arena submit DIR` first")
+    found = []
+    for directory in sorted(SAMPLE_BOTS.iterdir()):
+        if (directory / MANIFEST_NAME).is_file():
+            spec = load_manifest(directory)
+            if game in spec.games:
+                found.append(Entrant(spec.name, spec))
+    return found
+
+
+def resolve_entrants(database: Database | None, texts: Sequence[str],
+                     game: str) -> list[Entrant]:
+    """The entrants named by ``texts`` (the defaults if none), each entered once."""
+    entrants = ([resolve_entrant(database, text, game) for text in texts] if texts
+                else default_entrants(database, game))
+    names = [entrant.name for entrant in entrants]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise SetupError(f"bot(s) entered twice: {', '.join(duplicates)}")
+    return entrants
+
+
+def _default_name(game: str) -> str:
+    return f"{game}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"
+
+
+def _checked_spec(entrant: Entrant, game: str) -> BotSpec:
+    """An unregistered entrant's spec once its handshake has been checked."""
+    spec = entrant.spec
+    if spec.is_remote:
+        assert spec.address is not None
+        spec = registration.check_remote_bot(spec.address, spec.name)
+        if game not in spec.games:
+            raise SetupError(f"{spec.address}: bot {spec.name!r} says it plays "
+                             f"{', '.join(spec.games) or 'nothing'}, not {game}")
+        return spec
+    assert spec.directory is not None
+    return registration.check_local_bot(spec.directory)
+
+
+def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
+                      settings: TournamentSettings, seed: int | None = None,
+                      name: str | None = None) -> ReadyTournament:
+    """Check everything, then (and only then) register the entrants not registered yet and
+    store the tournament, in one transaction. ``seed`` None: a random 63-bit seed."""
+    game = game_setup.load_game(game_name)
+    game_setup.check_players(game, settings.players, dict(settings.options))
+    if db.exists():
+        database: Database | None = open_database(db, create=True)
+    else:
+        database = None
+        check_creatable(db)
+    try:
+        entrants = resolve_entrants(database, entrant_texts, game.name)
+        if len(entrants) < settings.players:
+            raise SetupError(f"{len(entrants)} entrant(s) for {settings.players}-player games; "
+                             f"need at least {settings.players}")
+        name = name or _default_name(game.name)
+        if database is not None:
+            with database.read() as session:
+                if tournaments.name_taken(session, name):
+                    raise SetupError(f"a tournament named {name!r} exists; "
+                                     f"continue it with --resume {name}")
+        specs = {e.name: _checked_spec(e, game.name) for e in entrants if e.registered is None}
+        hashes = {entrant: registration.content_hash(spec) for entrant, spec in specs.items()}
+        if seed is None:
+            seed = secrets.randbits(63)  # large: bots cannot guess deals
+        database = database or open_database(db, create=True)
+        with database.write() as session:
+            registered = [entrant.registered
+                          or bots.register(session, specs[entrant.name], hashes[entrant.name])[0]
+                          for entrant in entrants]
+            tournament = tournaments.create(session, name, game.name, seed, settings.to_stored(),
+                                            registered)
+            assert tournament.id is not None
+    except BaseException:
+        if database is not None:
+            database.close()
+        raise
+    return ReadyTournament(database, tournament.id, name, game.name, tournament.state,
+                           [version.label for version in registered], seed,
+                           schedule_size(len(registered), settings.players, settings.deals))
+
+
+def open_for_resume(db: Path, name: str) -> ReadyTournament:
+    """The stored tournament ``name``, its entrants unchanged on disk since it started."""
+    database = open_database(db, create=db.exists())  # an old schema is migrated; none is made
+    try:
+        with database.read() as session:
+            tournament = tournaments.by_name(session, name)
+            assert tournament.id is not None  # stored
+            entrants = tournaments.entrants(session, tournament.id)
+        for entrant in entrants:
+            _check_unchanged(entrant, "the tournament started; restore it, or start a new "
+                                      "tournament")
+        settings = TournamentSettings.from_stored(tournament.settings)
+    except BaseException:
+        database.close()
+        raise
+    return ReadyTournament(database, tournament.id, tournament.name, tournament.game,
+                           tournament.state, [entrant.label for entrant in entrants],
+                           tournament.seed,
+                           schedule_size(len(entrants), settings.players, settings.deals))

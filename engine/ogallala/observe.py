@@ -1,0 +1,116 @@
+"""Build a seat's view of a state (ogallala.md section 6): every display, the stacks' sizes and
+known contents, the never-shown cards as a multiset, and the pending decision's context."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.ogallala.data import FIGHT, IS_TOTEM, KIND_NAMES, NO_CARD, NUM_KINDS
+from engine.ogallala.display import Display
+from engine.ogallala.scoring import boat_points
+from engine.ogallala.views import (
+    CardView,
+    Cell,
+    DisplayView,
+    KindCount,
+    OgallalaView,
+    SegmentView,
+    StackView,
+)
+
+if TYPE_CHECKING:
+    from engine.ogallala.state import OgallalaState
+
+def build_view(state: OgallalaState, seat: int) -> OgallalaView:
+    active = state.displays[state.active]
+    attack_card = None
+    if state.attack_row >= 0:
+        attack_card = Cell(state.attack_row, active.rows[state.attack_row].index(state.attack_kind))
+    originals = [card for stack, refilled in zip(state.stacks, state.refilled) if not refilled
+                 for card in stack]
+    return OgallalaView(
+        seat=seat,
+        num_players=state.num_players,
+        turn=state.turn,
+        stall_turns=state.stall,
+        active_seat=state.active,
+        decision=state.decision,
+        card="" if state.card == NO_CARD else KIND_NAMES[state.card],
+        duplicate=state.duplicate,
+        draws=state.draws,
+        completed=state.completed,
+        display_changed=state.changed,
+        attack_card=attack_card,
+        captured=tuple(KIND_NAMES[kind] for kind in state.captured),
+        displays=tuple(display_view(s, d) for s, d in enumerate(state.displays)),
+        stacks=tuple(
+            StackView(
+                index=index,
+                size=len(stack),
+                refilled=refilled,
+                contents=kind_counts(stack) if refilled else (),
+            )
+            for index, (stack, refilled) in enumerate(zip(state.stacks, state.refilled))
+        ),
+        unseen=kind_counts(originals),
+        discard=tuple(KIND_NAMES[kind] for kind in state.discard),
+        end_reason=state.end_reason,
+    )
+
+
+def kind_counts(kinds: list[int]) -> tuple[KindCount, ...]:
+    """A multiset of kinds, in data order."""
+    counts = [0] * NUM_KINDS
+    for kind in kinds:
+        counts[kind] += 1
+    return tuple(KindCount(KIND_NAMES[k], n) for k, n in enumerate(counts) if n)
+
+
+# Display views by content. A view shows every seat's display and a turn changes at most two of
+# them, so most are rebuilt unchanged at every decision the referee encodes or a search samples;
+# cleared when it grows past the limit, so memory stays bounded.
+_DISPLAY_VIEW_LIMIT = 50_000
+_display_views: dict[tuple, DisplayView] = {}
+
+
+def display_view(seat: int, display: Display) -> DisplayView:
+    key = (seat, display.width, *map(tuple, display.rows[: display.height]))
+    view = _display_views.get(key)
+    if view is None:
+        if len(_display_views) >= _DISPLAY_VIEW_LIMIT:
+            _display_views.clear()
+        view = _display_views[key] = _build_display_view(seat, display)
+    return view
+
+
+def _build_display_view(seat: int, display: Display) -> DisplayView:
+    segments = []
+    boats = 0
+    score = 0
+    for segment in display.segments():
+        row, first, last = segment
+        kinds = display.segment_kinds(segment)
+        complete = display.is_complete(segment)
+        points = boat_points(kinds) if complete else 0
+        boats += complete
+        score += points
+        segments.append(
+            SegmentView(
+                row=row,
+                col=first,
+                length=last - first + 1,
+                complete=complete,
+                fight=sum(FIGHT[k] for k in kinds),
+                protected=any(IS_TOTEM[k] for k in kinds),
+                points=points,
+            )
+        )
+    return DisplayView(
+        seat=seat,
+        height=display.height,
+        width=display.width,
+        cards=tuple(CardView(r, c, KIND_NAMES[k]) for r, c, k in display.cards()),
+        segments=tuple(segments),
+        complete_boats=boats,
+        score=score,
+    )

@@ -1,0 +1,63 @@
+"""One bot resolver for match and tournament: a directory, NAME@HOST:PORT, or a registered name;
+each is checked to play the game."""
+
+from pathlib import Path
+
+import pytest
+
+from arena.entrants import resolve_bot, resolve_match_bots
+from arena.errors import InputError, SetupError, UnknownBotError
+from arena.manifest import load_manifest
+from arena.registration import register_spec
+from arena.storage.database import open_database
+from arena.tournament.setup import resolve_entrants
+from tests.arena.conftest import SAMPLE_BOTS
+
+PYTHON_BOT = SAMPLE_BOTS / "random-python"
+
+
+def test_a_directory_an_address_and_a_registered_name_each_resolve(tmp_path: Path):
+    database = open_database(tmp_path / "arena.db", create=True)
+    register_spec(database, load_manifest(PYTHON_BOT))
+
+    by_directory = resolve_bot(str(PYTHON_BOT), "oregon", database)
+    by_address = resolve_bot("far@127.0.0.1:5000", "oregon", database)
+    by_name = resolve_bot("random-python", "oregon", database)
+    database.close()
+
+    assert (by_directory.name, by_directory.registered) == ("random-python", None)
+    assert by_directory.spec.directory == PYTHON_BOT
+    assert by_address.name == "far" and by_address.spec.address == "127.0.0.1:5000"
+    assert by_address.registered is None
+    assert by_name.registered is not None and by_name.spec.directory == PYTHON_BOT
+
+
+def test_a_tournament_accepts_a_bot_running_elsewhere():
+    entrants = resolve_entrants(None, [str(PYTHON_BOT), "far@127.0.0.1:5000"], "oregon")
+    assert [entrant.name for entrant in entrants] == ["random-python", "far"]
+    assert entrants[1].spec.is_remote
+
+
+@pytest.mark.parametrize("text, error, message", [
+    ("nobody", UnknownBotError, "neither a bot directory nor a registered bot"),
+    ("./missing", InputError, "not a bot directory"),
+])
+def test_without_a_database_only_directories_and_addresses_resolve(text, error, message):
+    with pytest.raises(error, match=message):
+        resolve_bot(text, "oregon", None)
+
+
+def test_a_bot_that_does_not_play_the_game_is_refused(tmp_path: Path):
+    (tmp_path / "bot.toml").write_text(
+        'name = "x"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["merkator"]\n')
+    with pytest.raises(SetupError, match="does not play oregon"):
+        resolve_bot(str(tmp_path), "oregon", None)
+
+
+def test_a_match_opens_no_database_when_it_needs_none(tmp_path: Path):
+    corrupt = tmp_path / "arena.db"
+    corrupt.write_bytes(b"not a database")
+    bots = resolve_match_bots([str(PYTHON_BOT), "far@127.0.0.1:5000"], "oregon", corrupt)
+    assert [bot.name for bot in bots] == ["random-python", "far"]
+    with pytest.raises(InputError, match="not an SQLite database"):
+        resolve_match_bots(["random-python"], "oregon", corrupt)
