@@ -14,6 +14,7 @@ from arena.commands import fail, warn_if_guessable, warn_unless_limits_enforced
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
 from arena.match_setup import plan_match
+from arena.match_storage import store_match, url_if_served
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
 from engine.core import GameState
@@ -73,9 +74,13 @@ def match(
         "--show", help="print every decision and the board")] = False,
     bot_memory: BotMemory = None,
     bot_logs: BotLogs = None,
+    no_store: Annotated[bool, typer.Option(
+        "--no-store", help="do not record the game in the database (by default it is stored "
+                           "and rated, and `arena replay` and `arena serve` show it)")] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """Play one game between bots, one per seat in the order given."""
+    """Play one game between bots, one per seat in the order given; the game is stored in the
+    database unless --no-store."""
     plan = plan_match(game, bots, db, seed=seed, option_texts=option, move_seconds=move_time,
                       bank_seconds=bank_time, bot_memory=bot_memory, bot_logs=bot_logs)
     if seed is not None:
@@ -90,6 +95,12 @@ def match(
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
     print_record(record)
+    if not no_store:
+        game_id = store_match(db, record, plan.bots)
+        url = url_if_served(game_id, record)
+        console.print(f"stored as game {game_id} in {db}" + (f": {url}" if url else
+                      f" (arena replay {game_id} --moves, or arena serve to watch it)"),
+                      soft_wrap=True)
     if record.voided:
         fail(f"game voided: {record.void_reason}", code=1)
 

@@ -25,9 +25,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from arena.errors import ReplayError
 from arena.web.pages import NotFound, Pages
 from arena.web.queries import DatabaseUnavailable, GameFilter, ReadOnlyDatabase
-from arena.web.replay import FrameCache, ReplayError
+from arena.web.replay import FrameCache
 
 STATIC = Path(__file__).parent / "static"
 FRAME_CHUNK = 50

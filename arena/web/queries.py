@@ -18,6 +18,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+from arena.errors import StorageError
 from leaderboard.results import GameResult, SeatResult, pair_score
 
 # A forfeit is any outcome but this one (the referee's Outcome.FINISHED).
@@ -26,8 +27,8 @@ FINISHED_STATUS = "finished"
 _BUSY_MILLISECONDS = 5000
 
 
-class DatabaseUnavailable(Exception):
-    """The file is missing or not an arena database; ``str(exc)`` is one line."""
+class DatabaseUnavailable(StorageError):
+    """The file is missing or not an arena database, or a read failed; one line."""
 
 
 @dataclass(frozen=True)

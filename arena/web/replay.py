@@ -15,15 +15,12 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from arena.errors import ReplayError
 from arena.web.jsonable import describe_generic, to_json
 from engine.core import GameState
 from engine.registry import get_game
 
 _CACHE_LIMIT = 16
-
-
-class ReplayError(Exception):
-    """The stored game cannot be replayed by this engine (another rules version, a bad log)."""
 
 
 def describe(state: GameState, action: Any) -> str:
