@@ -35,7 +35,8 @@ class ShowDecisions(MatchObserver):
                       seconds: float, by_arena: bool, comment: str, state: GameState) -> None:
         who = "arena for " if by_arena else ""
         note = f" - {comment}" if comment else ""
-        console.print(f"#{number} seat {seat} ({who}{self.players[seat]}) {kind}: {action!r} "
+        console.print(f"#{number} seat {seat} ({who}{self.players[seat]}) {kind}: "
+                      f"{state.describe_action(action)} "
                       f"[{seconds * 1000:.1f} ms]{note}", soft_wrap=True)
         console.print(state.render(), soft_wrap=True)
 

@@ -16,17 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import ReplayError
-from arena.web.jsonable import describe_generic, to_json
-from engine.core import GameState
+from arena.web.jsonable import to_json
 from engine.registry import get_game
 
 _CACHE_LIMIT = 16
-
-
-def describe(state: GameState, action: Any) -> str:
-    """An action in words, by the engine when it can (``describe_action``), else generically."""
-    describer = getattr(state, "describe_action", None)
-    return describer(action) if describer is not None else describe_generic(action)
 
 
 def public_scores(game: str, view: Any) -> list[float]:
@@ -72,7 +65,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             if not 0 <= index < len(legal):
                 raise ReplayError(f"game {game['id']}: action {number} is index {index} of "
                                   f"{len(legal)} legal actions")
-            frame.update(legal=[describe(state, action) for action in legal], chosen=index,
+            frame.update(legal=[state.describe_action(action) for action in legal], chosen=index,
                          action=to_json(legal[index]),
                          seconds=seconds[number] if number < len(seconds) else None,
                          comment=comments[number] if number < len(comments) else "")

@@ -52,6 +52,7 @@ from engine.ogallala.data import (
     TURN_CAP,
     full_deck,
 )
+from engine.ogallala.describe import describe_action
 from engine.ogallala.display import Display
 from engine.ogallala.observe import build_view
 from engine.ogallala.placement import placements
@@ -160,6 +161,9 @@ class OgallalaState(GameState):
 
     def render(self, seat: int | None = None) -> str:
         return render(self, seat)
+
+    def describe_action(self, action: Any) -> str:
+        return describe_action(self, action)
 
     # --- automatic steps and transitions ----------------------------------------------------------
     def _settle(self) -> None:
