@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "arena.commands.tournament",
     "arena.commands.leaderboard",
     "arena.commands.replay",
+    "arena.commands.history",
     "arena.commands.serve",
 ]
 USAGE_ERROR_CODE = 2
