@@ -11,7 +11,7 @@ order of every deck, including what the other seat rotations of the same deal wi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -235,7 +235,7 @@ def create_app(db_path: Path) -> Starlette:
 class SecurityHeaders:
     """Adds the content security policy and friends to every response."""
 
-    HEADERS = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    HEADERS: ClassVar[list[tuple[bytes, bytes]]] = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
                (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
 
     def __init__(self, app: ASGIApp) -> None:

@@ -7,6 +7,7 @@ shown on the bot page)."""
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any
 
@@ -63,9 +64,9 @@ def build_board(database: ReadOnlyDatabase, game: str, players: int,
             "batch": None if batch is None else {
                 "rating": round(batch.rating, 1), "low": round(batch.low, 1),
                 "high": round(batch.high, 1),
-                # One-sided intervals and pools come with the Plackett-Luce ratings.
-                "bound": getattr(batch, "bound", ""), "pool": getattr(batch, "pool", 1),
-                "provisional": getattr(batch, "provisional", False)},
+                # "lower": a perfect record, bounded on one side only ("> low").
+                "bound": batch.bound, "pool": batch.pool, "pools": batch.pools,
+                "provisional": batch.provisional},
             "games": row.games, "average_rank": _number(row.average_rank),
             "average_score": _number(row.average_score), "forfeits": row.forfeits})
     crosstable = [{"version_id": int(a), "opponent_version_id": int(b), "games": record.games,
@@ -76,4 +77,4 @@ def build_board(database: ReadOnlyDatabase, game: str, players: int,
 
 
 def _number(value: float) -> float | None:
-    return None if value != value else round(value, 3)  # NaN: no finished game
+    return None if math.isnan(value) else round(value, 3)  # NaN: no finished game
