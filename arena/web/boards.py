@@ -24,8 +24,20 @@ class BoardCache:
     def __init__(self, database: ReadOnlyDatabase) -> None:
         self.database = database
         self._lock = threading.Lock()
+        self._building = threading.Lock()  # one fit at a time: a second visitor waits for it
         self._version: tuple[int, int] | None = None
         self._boards: dict[tuple[str, int, int | None], dict[str, Any]] = {}
+
+    def warm_up(self) -> threading.Thread:
+        """Compute every board in a background thread, so the first visitor does not wait for
+        the fit (and for importing scipy)."""
+        def build_all() -> None:
+            for entry in self.database.games_played():
+                self.board(entry["game"], entry["num_players"])
+
+        thread = threading.Thread(target=build_all, name="arena-web-boards", daemon=True)
+        thread.start()
+        return thread
 
     def board(self, game: str, players: int, tournament: int | None = None) -> dict[str, Any]:
         version = self.database.data_version()
@@ -35,7 +47,11 @@ class BoardCache:
                 self._version, self._boards = version, {}
             cached = self._boards.get(key)
         if cached is None:
-            cached = build_board(self.database, game, players, tournament)
+            with self._building:
+                with self._lock:
+                    cached = self._boards.get(key) if version == self._version else None
+                if cached is None:
+                    cached = build_board(self.database, game, players, tournament)
             with self._lock:
                 if len(self._boards) >= _CACHE_LIMIT:
                     self._boards.clear()
