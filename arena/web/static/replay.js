@@ -119,7 +119,8 @@
     }
     const details = [];
     if (data.seconds !== null && data.seconds !== undefined) details.push(`took ${(data.seconds * 1000).toFixed(1)} ms`);
-    else details.push("time not recorded");
+    else if (state.outline.has_decision_details) details.push("decided by the arena: the seat had forfeited");
+    else details.push("time not recorded (stored before schema 2)");
     details.push(`${data.legal.length} legal action${data.legal.length === 1 ? "" : "s"}`);
     panel.append(h("div", {class: "muted small", text: details.join(" · ")}));
     if (data.comment) panel.append(h("div", {class: "comment", text: data.comment}));
