@@ -110,7 +110,7 @@
       return;
     }
     panel.append(h("h3", {}, [`Decision ${data.number}: `,
-      h("span", {class: "decision-kind", text: data.kind})]));
+      h("span", {class: "decision-kind", text: data.decision || data.kind})]));
     panel.append(h("div", {class: `seat-${data.seat}`}, [h("span", {class: "swatch"}), ` ${Arena.seatLabel(data.seat)} decides`]));
     if (!("legal" in data)) {
       panel.append(h("p", {class: "hidden-note",
