@@ -18,7 +18,6 @@ from engine.ogallala.actions import (
     Stop,
     Target,
 )
-
 from engine.ogallala.data import KIND_NAMES, NO_CARD
 
 if TYPE_CHECKING:
