@@ -10,7 +10,7 @@ fault on the arena's side) is recorded as voided and re-run with the same seed, 
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import Protocol
 
 import trio
 
-from arena.records import Outcome, TimeControl
+from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import play_match
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
@@ -29,6 +29,11 @@ from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
 
 VOID_ATTEMPTS = 3
+
+# Told of every finished game this run records (the game as scheduled, and what happened);
+# returning True starts no further game (the games running then still finish and are recorded).
+# A sequential test (``arena sprt``) stops this way once it has decided.
+StopRule = Callable[[ScheduledGame, MatchRecord], bool]
 
 
 class TournamentObserver(Protocol):
@@ -96,10 +101,11 @@ def _finish(database: Database, tournament_id: int, total: int) -> int:
 
 async def run_tournament(database: Database, tournament_id: int,
                          observer: TournamentObserver | None = None, *,
-                         bot_logs: Path | None = None) -> RunSummary:
+                         bot_logs: Path | None = None,
+                         stop_when: StopRule | None = None) -> RunSummary:
     """Play every scheduled game of the tournament that is not recorded as finished yet,
-    reporting to ``observer``; keep the bots' logs in the existing directory ``bot_logs`` if
-    given."""
+    reporting to ``observer``, until ``stop_when`` says enough; keep the bots' logs in the
+    existing directory ``bot_logs`` if given."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
     schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
@@ -110,10 +116,11 @@ async def run_tournament(database: Database, tournament_id: int,
     progress = observer or QuietObserver()
     voided = 0
     stopped = False
+    enough = False  # stop_when said so
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
 
     async def play(scheduled: ScheduledGame) -> None:
-        nonlocal voided
+        nonlocal voided, enough
         seat_versions = [version_ids[position] for position in scheduled.seats]
         for _ in range(VOID_ATTEMPTS):
             progress.game_started()
@@ -131,6 +138,9 @@ async def run_tournament(database: Database, tournament_id: int,
                 tournament_id=tournament_id,
                 schedule_key=scheduled.key))
             # game_id None: another process resuming this tournament recorded it first
+            if (game_id is not None and not record.voided and stop_when is not None
+                    and stop_when(scheduled, record)):
+                enough = True
             progress.game_finished(
                 recorded=game_id is not None, voided=record.voided,
                 forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats))
@@ -141,6 +151,8 @@ async def run_tournament(database: Database, tournament_id: int,
 
     async def worker(queue: Iterator[ScheduledGame]) -> None:
         for scheduled in queue:  # shared iterator: each game goes to exactly one worker
+            if enough:
+                return
             await play(scheduled)
 
     async def stop_on_signal(scope: trio.CancelScope) -> None:

@@ -20,15 +20,21 @@ class TournamentSettings:
     move_time: float = 2.0  # seconds per decision
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     limits: BotLimits = BotLimits()
+    # An SPRT between entrants 0 (NEW) and 1 (BASE), ``arena sprt``: elo0, elo1, alpha, beta.
+    # None for a round robin.
+    sprt: Mapping[str, float] | None = None
 
     def __post_init__(self) -> None:
         if self.deals < 1 or self.concurrency < 1 or self.move_time <= 0:
             raise SetupError("--deals and --concurrency must be >= 1, --move-time > 0")
 
     def to_stored(self) -> dict[str, Any]:
-        return {"players": self.players, "deals": self.deals, "concurrency": self.concurrency,
-                "move_time": self.move_time, "options": dict(self.options),
-                "bot_memory_mib": self.limits.memory_mib}
+        stored: dict[str, Any] = {"players": self.players, "deals": self.deals, "concurrency": self.concurrency,
+                  "move_time": self.move_time, "options": dict(self.options),
+                  "bot_memory_mib": self.limits.memory_mib}
+        if self.sprt is not None:
+            stored["sprt"] = dict(self.sprt)
+        return stored
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> TournamentSettings:
@@ -41,4 +47,5 @@ class TournamentSettings:
                    concurrency=stored.get("concurrency", defaults.concurrency),
                    move_time=stored.get("move_time", defaults.move_time),
                    options=dict(stored.get("options") or {}),
-                   limits=BotLimits() if memory is None else BotLimits(memory_mib=memory))
+                   limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
+                   sprt=stored.get("sprt"))
