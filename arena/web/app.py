@@ -11,7 +11,7 @@ order of every deck, including what the other seat rotations of the same deal wi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -81,9 +81,12 @@ def _public_game(game: dict[str, Any]) -> dict[str, Any]:
         "decisions": len(game["actions"])}
 
 
-def create_app(db_path: Path) -> Starlette:
+def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
+    """The web arena over ``db_path``; ``warm_up`` starts computing the leaderboards at once."""
     database = ReadOnlyDatabase(db_path)
     pages = Pages(database)
+    if warm_up:
+        pages.boards.warm_up()
     frames = FrameCache()
     templates = _templates()
 
@@ -182,11 +185,15 @@ def create_app(db_path: Path) -> Starlette:
                             | {"outline": outline, "chunk": FRAME_CHUNK})
 
     def api_frames(request: Request) -> Response:
-        replay = replay_data(request)
+        game = game_data(request)
+        seat = seat_param(request, game["num_players"])
         start = _int(request, "start", 0) or 0
         count = _int(request, "count", FRAME_CHUNK, low=1, high=_MAX_LIST) or FRAME_CHUNK
-        return JSONResponse({"game_id": replay["game_id"], "seat": replay["seat"],
-                             "start": start, "frames": replay["frames"][start:start + count]})
+        try:
+            body = frames.chunk(game, seat, start, count)
+        except ReplayError as exc:
+            raise HTTPException(409, str(exc)) from None
+        return Response(body, media_type="application/json")
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return _error(request, 404, str(exc))
@@ -235,7 +242,7 @@ def create_app(db_path: Path) -> Starlette:
 class SecurityHeaders:
     """Adds the content security policy and friends to every response."""
 
-    HEADERS = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    HEADERS: ClassVar[list[tuple[bytes, bytes]]] = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
                (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
 
     def __init__(self, app: ASGIApp) -> None:

@@ -7,6 +7,7 @@ shown on the bot page)."""
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any
 
@@ -23,8 +24,20 @@ class BoardCache:
     def __init__(self, database: ReadOnlyDatabase) -> None:
         self.database = database
         self._lock = threading.Lock()
+        self._building = threading.Lock()  # one fit at a time: a second visitor waits for it
         self._version: tuple[int, int] | None = None
         self._boards: dict[tuple[str, int, int | None], dict[str, Any]] = {}
+
+    def warm_up(self) -> threading.Thread:
+        """Compute every board in a background thread, so the first visitor does not wait for
+        the fit (and for importing scipy)."""
+        def build_all() -> None:
+            for entry in self.database.games_played():
+                self.board(entry["game"], entry["num_players"])
+
+        thread = threading.Thread(target=build_all, name="arena-web-boards", daemon=True)
+        thread.start()
+        return thread
 
     def board(self, game: str, players: int, tournament: int | None = None) -> dict[str, Any]:
         version = self.database.data_version()
@@ -34,7 +47,11 @@ class BoardCache:
                 self._version, self._boards = version, {}
             cached = self._boards.get(key)
         if cached is None:
-            cached = build_board(self.database, game, players, tournament)
+            with self._building:
+                with self._lock:
+                    cached = self._boards.get(key) if version == self._version else None
+                if cached is None:
+                    cached = build_board(self.database, game, players, tournament)
             with self._lock:
                 if len(self._boards) >= _CACHE_LIMIT:
                     self._boards.clear()
@@ -63,9 +80,9 @@ def build_board(database: ReadOnlyDatabase, game: str, players: int,
             "batch": None if batch is None else {
                 "rating": round(batch.rating, 1), "low": round(batch.low, 1),
                 "high": round(batch.high, 1),
-                # One-sided intervals and pools come with the Plackett-Luce ratings.
-                "bound": getattr(batch, "bound", ""), "pool": getattr(batch, "pool", 1),
-                "provisional": getattr(batch, "provisional", False)},
+                # "lower": a perfect record, bounded on one side only ("> low").
+                "bound": batch.bound, "pool": batch.pool, "pools": batch.pools,
+                "provisional": batch.provisional},
             "games": row.games, "average_rank": _number(row.average_rank),
             "average_score": _number(row.average_score), "forfeits": row.forfeits})
     crosstable = [{"version_id": int(a), "opponent_version_id": int(b), "games": record.games,
@@ -76,4 +93,4 @@ def build_board(database: ReadOnlyDatabase, game: str, players: int,
 
 
 def _number(value: float) -> float | None:
-    return None if value != value else round(value, 3)  # NaN: no finished game
+    return None if math.isnan(value) else round(value, 3)  # NaN: no finished game

@@ -217,7 +217,8 @@ class ReadOnlyDatabase:
     # --- games ----------------------------------------------------------------------------------
     def games(self, wanted: GameFilter) -> dict[str, Any]:
         """Stored games newest first, with their seats, filtered; and how many match in all."""
-        where, params = ["1 = 1"], []
+        where: list[str] = ["1 = 1"]
+        params: list[Any] = []
         if wanted.game:
             where.append("g.game = ?")
             params.append(wanted.game)

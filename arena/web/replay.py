@@ -10,16 +10,18 @@ the engine, never the state.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import ReplayError
-from arena.web.jsonable import to_json
+from arena.web.jsonable import JsonConverter
 from engine.registry import get_game
 
 _CACHE_LIMIT = 16
+_CHUNK_LIMIT = 256
 
 
 def public_scores(game: str, view: Any) -> list[float]:
@@ -50,6 +52,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     seats = range(game["num_players"]) if seat is None else (seat,)
     seconds: Sequence[float | None] = game.get("decision_seconds") or []
     comments: Sequence[str] = game.get("comments") or []
+    to_json = JsonConverter()
     score_seat = 0 if seat is None else seat  # public scores are alike in every seat's view
     frames = []
     scores = []
@@ -87,11 +90,30 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 
 class FrameCache:
-    """Frames of recently watched games: stepping and seat switching do not replay again."""
+    """Frames of recently watched games, and their chunks as encoded JSON: stepping, playing
+    and seat switching neither replay nor encode again."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._frames: OrderedDict[tuple[int, int | None], dict[str, Any]] = OrderedDict()
+        self._chunks: OrderedDict[tuple[int, int | None, int, int], bytes] = OrderedDict()
+
+    def chunk(self, game: dict[str, Any], seat: int | None, start: int, count: int) -> bytes:
+        """``{"game_id", "seat", "start", "frames"}`` for frames ``start`` .. ``start+count-1``,
+        encoded."""
+        key = (game["id"], seat, start, count)
+        with self._lock:
+            body = self._chunks.get(key)
+        if body is None:
+            replay = self.frames(game, seat)
+            body = json.dumps({"game_id": replay["game_id"], "seat": seat, "start": start,
+                               "frames": replay["frames"][start:start + count]},
+                              separators=(",", ":")).encode()
+            with self._lock:
+                self._chunks[key] = body
+                while len(self._chunks) > _CHUNK_LIMIT:
+                    self._chunks.popitem(last=False)
+        return body
 
     def frames(self, game: dict[str, Any], seat: int | None) -> dict[str, Any]:
         key = (game["id"], seat)

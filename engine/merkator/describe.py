@@ -14,9 +14,9 @@ from engine.merkator.actions import (
     InvestOption,
     Join,
     PermitJoin,
+    SplitCubes,
     SpoilageReflip,
     SpoilChoose,
-    SplitCubes,
     TradeInput,
     Travel,
 )

@@ -216,9 +216,9 @@ def test_the_app_never_writes_to_the_database(arena_db, client):
     for path in PAGES + ["/api/leaderboard", "/api/games", "/api/bots/random-python"]:
         client.get(path)
     assert hashlib.sha256(arena_db.read_bytes()).hexdigest() == before
-    with pytest.raises(DatabaseUnavailable, match="readonly"):
-        with ReadOnlyDatabase(arena_db).connect() as connection:
-            connection.execute("DELETE FROM game")
+    with (pytest.raises(DatabaseUnavailable, match="readonly"),
+          ReadOnlyDatabase(arena_db).connect() as connection):
+        connection.execute("DELETE FROM game")
 
 
 def test_a_missing_or_foreign_file_is_refused(tmp_path: Path):

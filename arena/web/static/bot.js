@@ -18,7 +18,7 @@
     backgroundColor: colours[index % colours.length], pointRadius: 1.5, borderWidth: 2, tension: 0.15}));
   new Chart(canvas, {type: "line", data: {datasets}, options: {
     animation: false, maintainAspectRatio: false, parsing: true,
-    scales: {x: {type: "linear", title: {display: true, text: "rated games"}}, y: {title: {display: true, text: "Elo"}}},
+    scales: {x: {type: "linear", ticks: {precision: 0}, title: {display: true, text: "rated games"}}, y: {title: {display: true, text: "Elo"}}},
     plugins: {legend: {labels: {boxWidth: 10}}, tooltip: {callbacks: {
       afterLabel: (item) => item.raw.game ? `game #${item.raw.game}` : ""}}}}});
 })();

@@ -17,7 +17,7 @@
     const {s} = Arena;
     // One spare cell on every side: a card may be placed left of or above the display (-1).
     const cols = Math.max(d.width, 1) + 2, rows = Math.max(d.height, 1) + 2;
-    const width = Math.max(cols * (W + 4) + 20, 460), height = rows * (H + 4) + 30;
+    const width = Math.max(cols * (W + 4) + 20, 340), height = rows * (H + 4) + 30;
     const X = (col) => 10 + (col + 1) * (W + 4), Y = (row) => 26 + (row + 1) * (H + 4);
     const svg = Arena.svg(width, height);
     svg.setAttribute("aria-label", `display of seat ${d.seat}`);
@@ -52,7 +52,7 @@
       ? `turn ${view.turn} · seat ${view.active_seat} to play${view.card ? ` · card: ${short(view.card)}` : ""}${view.captured.length ? ` · captured to place: ${view.captured.map(short).join(", ")}` : ""}`
       : `game over (${Arena.words(view.end_reason)})`;
     board.append(h("div", {class: "info", text: status}));
-    for (const d of view.displays) board.append(display(view, d, frame));
+    board.append(h("div", {class: "displays"}, view.displays.map((d) => display(view, d, frame))));
     const stacks = view.stacks.map((stack) => `stack ${stack.index}: ${stack.size}${stack.refilled ? " (refilled)" : ""}`);
     board.append(h("div", {class: "info", text: `${stacks.join(" · ")} · discard pile ${view.discard.length} · stall ${view.stall_turns}`}));
     const unseen = view.unseen.map((k) => `${short(k.kind)} ×${k.count}`).join(", ");
