@@ -2,9 +2,9 @@
 
 One board per (game type, player count): the batch Plackett-Luce fit (``leaderboard.batch``) over
 every bot version that played on it, the stored incremental Elo of that board, and the rows of
-the versions asked for: by default the newest version of each bot, plus any version named. The
-fit always uses every game of the board (old versions connect the pools and inform the scale);
-only the rows shown are filtered.
+the versions asked for: by default each bot's newest version that played on the board, plus any
+version named. The fit always uses every game of the board (old versions connect the pools and
+inform the scale); only the rows shown are filtered.
 """
 
 from __future__ import annotations
@@ -91,12 +91,19 @@ def build_board(session: Session, game: str, players: int, *, tournament: str | 
            else replay_elo(results))
     rows = leaderboard_rows(results, elo, fit_batch(results))
     everything = bots.all_versions(session)
+    versions = {entry.version.id: entry for entry in everything if entry.version.id is not None}
     latest = {max(entry.version.id or 0 for entry in everything if entry.bot.id == bot_id)
               for bot_id in {entry.bot.id for entry in everything}}
     if not all_versions:
-        shown = latest | (also or set())
+        # Each bot's newest version among those that played on this board (a bot whose newest
+        # version has not played here yet keeps its last row), plus the versions asked for.
+        newest: dict[int | None, int] = {}
+        for row in rows:
+            version_id = int(row.player)
+            bot_id = versions[version_id].bot.id
+            newest[bot_id] = max(newest.get(bot_id, 0), version_id)
+        shown = set(newest.values()) | (also or set())
         rows = _renumbered([row for row in rows if int(row.player) in shown])
-    versions = {entry.version.id: entry for entry in everything if entry.version.id is not None}
     return Board(game, players, tournament, rows,
                  cross_table(results) if with_crosstable else None, versions,
                  bots.version_labels(everything), latest)

@@ -117,15 +117,14 @@ def tournament_boards(database: Database, name: str) -> list[Board]:
 def print_history(history: History, limit: int) -> None:
     afters = [entry.after for entry in history.entries]
     table = Table("game", "finished", "version", "Elo", "change",
-                  title=f"{history.bot}: Elo history, {history.game}, {history.players} players "
-                        f"({len(history.entries)} games"
-                        + (f", last {limit} shown)" if len(history.entries) > limit else ")"))
+                  title=f"{history.bot}: Elo history, {history.game}, {history.players} players")
     for entry in history.entries[-limit:]:
         table.add_row(str(entry.game_id), entry.finished_at, entry.version, f"{entry.after:.0f}",
                       f"{entry.after - entry.before:+.1f}")
     console.print(table)
-    console.print(f"{sparkline(afters)}  {min(afters):.0f}..{max(afters):.0f}, now "
-                  f"{afters[-1]:.0f}", markup=False)
+    listed = f" (last {limit} listed)" if len(afters) > limit else ""
+    console.print(f"{len(afters)} games{listed}: {sparkline(afters)}  {min(afters):.0f}.."
+                  f"{max(afters):.0f}, now {afters[-1]:.0f}", markup=False, soft_wrap=True)
 
 
 def history_json(history: History) -> dict[str, Any]:
@@ -142,8 +141,9 @@ def leaderboard(
     tournament: Annotated[str | None, typer.Option(
         "--tournament", "-t", help="only the games of this tournament (or SPRT test)")] = None,
     all_versions: Annotated[bool, typer.Option(
-        "--all-versions", help="a row for every version (default: each bot's newest, plus the "
-                               "versions named by --bot)")] = False,
+        "--all-versions", help="a row for every version (default: each bot's newest version "
+                               "that played on the board, plus the versions named by --bot)")]
+        = False,
     bot: Annotated[list[str], typer.Option(
         "--bot", help="also show this version: NAME@VERSION (a label as shown, a bot.toml "
                       "version or a content-hash prefix); repeatable")] = [],  # noqa: B006
