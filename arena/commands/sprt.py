@@ -11,11 +11,12 @@ import json
 import math
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import trio
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 from rich.progress import TimeElapsedColumn
 from rich.table import Table
@@ -29,11 +30,12 @@ from arena.storage import tournaments
 from arena.tournament.runner import run_tournament
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.setup import ReadyTournament, open_for_resume
-from arena.tournament.sprt import NEW, PairedTest, SprtParameters, create_sprt, load_test
-from arena.tournament.sprt import record_score
 
-DEFAULTS = SprtParameters()
+if TYPE_CHECKING:  # imported when the command runs: the SPRT needs numpy (0.3 s to load)
+    from arena.tournament.sprt import PairedTest
+
 DEFAULT_MAX_GAMES = 20_000
+NEW = 0  # entrant position of NEW (arena.tournament.sprt)
 
 
 class SprtProgress:
@@ -105,8 +107,8 @@ def print_result(result: dict[str, Any], console: Console) -> None:
                     f"{result['bounds'][1]:.2f})"),
             ("pairs", f"{result['pairs']} counted ({result['games']} games stored); NEW's points "
                       f"per pair 0, 1/2, 1, 3/2, 2: {result['pentanomial']}"),
-            ("Elo of NEW", f"{_signed(elo['estimate'])} [{_signed(elo['low'])}, "
-                           f"{_signed(elo['high'])}] (95%)"),
+            ("Elo of NEW", escape(f"{_signed(elo['estimate'])} [{_signed(elo['low'])}, "
+                                  f"{_signed(elo['high'])}] (95%)")),
             ("result", verdict)]:
         table.add_row(label, value)
     console.print(table)
@@ -120,13 +122,13 @@ def sprt(
         = None,
     game: Annotated[str | None, typer.Option("--game", "-g", help="game to play")] = None,
     elo0: Annotated[float, typer.Option("--elo0", help="H0: NEW is this many Elo stronger")] = (
-        DEFAULTS.elo0),
+        0.0),
     elo1: Annotated[float, typer.Option("--elo1", help="H1: NEW is this many Elo stronger")] = (
-        DEFAULTS.elo1),
+        10.0),
     alpha: Annotated[float, typer.Option("--alpha", help="chance of accepting H1 under H0")] = (
-        DEFAULTS.alpha),
+        0.05),
     beta: Annotated[float, typer.Option("--beta", help="chance of accepting H0 under H1")] = (
-        DEFAULTS.beta),
+        0.05),
     players: Annotated[int, typer.Option(
         "--players", "-p", help="seats per game: 2 only (multiplayer SPRT is not supported)")]
         = 2,
@@ -151,6 +153,8 @@ def sprt(
     = elo1). The games are stored as a tournament: `arena leaderboard --tournament NAME` shows
     them, --resume NAME continues. Multiplayer SPRT is not supported. Exit code 0: decided;
     1: undecided at --max-games; 130: stopped."""
+    from arena.tournament.sprt import SprtParameters, create_sprt
+
     try:
         bot_logs = game_setup.prepare_bot_logs(bot_logs)
         if resume is not None:
@@ -179,6 +183,8 @@ def sprt(
 
 
 def run(ready: ReadyTournament, bot_logs: Path | None, as_json: bool) -> None:
+    from arena.tournament.sprt import load_test, record_score
+
     console = Console(stderr=as_json, highlight=False)
     try:
         with ready.database.read() as session:
