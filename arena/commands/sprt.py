@@ -17,8 +17,14 @@ import trio
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
-from rich.progress import TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from arena import game_setup
@@ -101,12 +107,12 @@ def print_result(result: dict[str, Any], console: Console) -> None:
     elo = result["elo"]
     for label, value in [
             ("NEW", result["new"]), ("BASE", result["base"]),
-            ("H0 / H1", f"elo {result['elo0']:g} / {result['elo1']:g} (alpha {result['alpha']:g},"
-                        f" beta {result['beta']:g})"),
-            ("LLR", f"{result['llr']:+.2f} (bounds {result['bounds'][0]:.2f}, "
-                    f"{result['bounds'][1]:.2f})"),
-            ("pairs", f"{result['pairs']} counted ({result['games']} games stored); NEW's points "
-                      f"per pair 0, 1/2, 1, 3/2, 2: {result['pentanomial']}"),
+            ("H0 / H1", (f"elo {result['elo0']:g} / {result['elo1']:g} (alpha {result['alpha']:g},"
+                        f" beta {result['beta']:g})")),
+            ("LLR", (f"{result['llr']:+.2f} (bounds {result['bounds'][0]:.2f}, "
+                    f"{result['bounds'][1]:.2f})")),
+            ("pairs", (f"{result['pairs']} counted ({result['games']} games stored); NEW's points "
+                      f"per pair 0, 1/2, 1, 3/2, 2: {result['pentanomial']}")),
             ("Elo of NEW", escape(f"{_signed(elo['estimate'])} [{_signed(elo['low'])}, "
                                   f"{_signed(elo['high'])}] (95%)")),
             ("result", verdict)]:

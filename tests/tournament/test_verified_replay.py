@@ -76,21 +76,21 @@ def test_every_single_action_change_is_detected(arena_db: Path, tmp_path: Path):
 
 
 @pytest.mark.parametrize(("name", "sql"), [
-    ("seat swap, 2 players", "UPDATE seat SET bot_version_id = CASE seat WHEN 0 THEN "
+    ("seat swap, 2 players", ("UPDATE seat SET bot_version_id = CASE seat WHEN 0 THEN "
      "(SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 1) ELSE "
      "(SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 0) END "
-     "WHERE game_id = 1 AND seat IN (0, 1)"),
-    ("seat swap, 3 players", "UPDATE seat SET bot_version_id = CASE seat WHEN 1 THEN "
+     "WHERE game_id = 1 AND seat IN (0, 1)")),
+    ("seat swap, 3 players", ("UPDATE seat SET bot_version_id = CASE seat WHEN 1 THEN "
      "(SELECT bot_version_id FROM seat WHERE game_id = 7 AND seat = 2) ELSE "
      "(SELECT bot_version_id FROM seat WHERE game_id = 7 AND seat = 1) END "
-     "WHERE game_id = 7 AND seat IN (1, 2)"),
+     "WHERE game_id = 7 AND seat IN (1, 2)")),
     ("seed", "UPDATE game SET seed = seed + 1 WHERE id = 1"),
     ("seed, 3 players", "UPDATE game SET seed = seed - 1 WHERE id = 7"),
     ("score", "UPDATE seat SET score = score + 1 WHERE game_id = 1 AND seat = 0"),
     ("rank", "UPDATE seat SET rank = 3 - rank WHERE game_id = 1"),
     ("outcome", "UPDATE seat SET outcome = 'TIMEOUT' WHERE game_id = 1 AND seat = 1"),
-    ("bot version's code", "UPDATE bot_version SET content_hash = 'x' || content_hash "
-     "WHERE id = (SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 0)"),
+    ("bot version's code", ("UPDATE bot_version SET content_hash = 'x' || content_hash "
+     "WHERE id = (SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 0)")),
     ("options", "UPDATE game SET options = '{\"cards\": 1}' WHERE id = 1"),
     ("a log cut short", "UPDATE game SET actions = json_remove(actions, '$[#-1]') WHERE id = 1"),
 ])
