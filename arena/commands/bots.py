@@ -19,10 +19,12 @@ def list_bots(db: DbPath = DEFAULT_PATH) -> None:
             versions = stored_bots.all_versions(session)
     finally:
         database.close()
+    # the labels that name a version elsewhere (arena leaderboard --bot NAME@LABEL, arena sprt)
+    labels = stored_bots.version_labels(versions)
     table = Table("bot", "version", "content hash", "games", "runs from", "registered (UTC)")
     for entry in versions:
         version = entry.version
-        table.add_row(entry.bot.name, version.version, version.content_hash[:12],
+        table.add_row(entry.bot.name, labels[version.id or 0], version.content_hash[:12],
                       ", ".join(version.games), version.address or version.directory or "",
                       version.created_at.strftime("%Y-%m-%d %H:%M"))
     console = Console(highlight=False)
