@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.storage import bots as stored_bots
@@ -21,7 +21,8 @@ def list_bots(db: DbPath = DEFAULT_PATH) -> None:
         database.close()
     # the labels that name a version elsewhere (arena leaderboard --bot NAME@LABEL, arena sprt)
     labels = stored_bots.version_labels(versions)
-    table = Table("bot", "version", "content hash", "games", "runs from", "registered (UTC)")
+    table = Table("bot", Column("version", no_wrap=True), "content hash", "games", "runs from",
+                  "registered (UTC)")
     for entry in versions:
         version = entry.version
         table.add_row(entry.bot.name, labels[version.id or 0], version.content_hash[:12],

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
 from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
@@ -47,7 +47,7 @@ def print_board(board: Board) -> None:
     provisional = False
     for rows in pools.values():
         heading = pool_heading(rows[0].batch) if rows[0].batch else ""
-        table = Table("#", "bot", "version", "rating [95%]", "Elo", "games", "avg pos",
+        table = Table("#", "bot", Column("version", no_wrap=True), "rating [95%]", "Elo", "games", "avg pos",
                       "avg score", "forfeits",
                       title=_title(board) + (f" - {heading}" if heading else ""))
         for row in rows:

@@ -155,3 +155,18 @@ def test_schema_2_is_migrated_with_elo_rebuilt_per_board(arena_db: Path, tmp_pat
     old = run_cli("replay", "1", "--db", str(db))
     assert old.exit_code == 0, old.stderr
     assert "unverified" in old.stdout
+
+
+def test_bots_that_never_met_are_rated_in_separate_pools(tmp_path: Path, three_bots):
+    db = tmp_path / "arena.db"
+    fourth = renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / "fourth", "fourth")
+    _tournament(db, "first", three_bots[:2], 2)
+    _tournament(db, "second", [three_bots[2], fourth], 2)
+    [board] = leaderboard(db)
+    pools = {row["bot"]: (row["batch"]["pool"], row["batch"]["pools"], row["position"])
+             for row in board["rows"]}
+    assert {pool for pool, _, _ in pools.values()} == {1, 2}
+    assert all(count == 2 for _, count, _ in pools.values())
+    assert sorted(position for _, _, position in pools.values()) == [1, 1, 2, 2]
+    text = run_cli("leaderboard", "--db", str(db))
+    assert "pool 2 of 2: not comparable with pool 1" in text.stdout
