@@ -34,6 +34,8 @@ COMMAND_MODULES = [
     "arena.commands.leaderboard",
     "arena.commands.sprt",
     "arena.commands.replay",
+    "arena.commands.validate",
+    "arena.commands.new_bot",
     "arena.commands.history",
     "arena.commands.serve",
 ]

@@ -60,7 +60,7 @@ class Move:
 
     number: int
     seat: int
-    kind: str
+    decision: str  # its kind and what it is about, as the engine describes it
     words: str  # the chosen action, as its engine describes it
     seconds: float | None  # the seat's time to answer; None: the arena decided, or not recorded
     comment: str
@@ -75,14 +75,14 @@ def moves(game: GameRecord) -> Iterator[Move]:
     seconds = game.decision_seconds or []
     comments = game.comments or []
     for number, index in enumerate(game.actions):
-        seat, kind = state.current_seat, state.decision_kind
+        seat = state.current_seat
         if seat is None:
             raise ReplayError(f"game {game.id}: the log goes on after the game's end")
         legal = state.legal_actions()
         if not 0 <= index < len(legal):
             raise ReplayError(f"game {game.id}: action {number} is index {index} of "
                               f"{len(legal)} legal actions")
-        yield Move(number, seat, kind, state.describe_action(legal[index]),
+        yield Move(number, seat, state.describe_decision(), state.describe_action(legal[index]),
                    seconds[number] if number < len(seconds) else None,
                    comments[number] if number < len(comments) else "")
         state.apply_index(index)

@@ -184,9 +184,9 @@ class GameState(abc.ABC):
         return describe_fields(action)
 
     def describe_decision(self) -> str:
-        """The pending decision in words ("seat 1: PLAY"); "" once the game is over."""
-        seat = self.current_seat
-        return "" if seat is None else f"seat {seat}: {self.decision_kind}"
+        """The pending decision's kind, with what it is about when that is public
+        ("PLACE_CARD (warrior 3)"); "" once the game is over."""
+        return self.decision_kind
 
 
 def describe_fields(action: Any) -> str:

@@ -83,10 +83,11 @@ def show(stored: StoredGame, seat: int | None, show_moves: bool) -> None:
 
 
 def print_move(move: Move, names: list[str]) -> None:
-    """ "#12 seat 1 (random-python) PLAY: farmer on (3,4) with settler [1.8 ms] - a comment" """
+    """ "#12 seat 1 (random-python) PLAY: farmer on (3,4) with settler [1.8 ms] - a comment";
+    Ogallala's "PLACE_CARD (warrior 3): place on (0,1)" names the card too."""
     took = ("" if move.seconds is None else f" [{move.seconds * 1000:.1f} ms]")
     note = f" - {move.comment}" if move.comment else ""
-    console.print(f"#{move.number} seat {move.seat} ({names[move.seat]}) {move.kind}: "
+    console.print(f"#{move.number} seat {move.seat} ({names[move.seat]}) {move.decision}: "
                   f"{move.words}{took}{note}", soft_wrap=True, markup=False)
 
 

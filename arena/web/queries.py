@@ -52,9 +52,6 @@ class ReadOnlyDatabase:
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
             if not {"game", "seat", "bot", "bot_version"} <= tables:
                 raise DatabaseUnavailable(f"{path}: not an arena database (or an empty one)")
-            columns = {row[1] for row in connection.execute("PRAGMA table_info(game)")}
-        # Databases written before per-decision times and comments were stored still show.
-        self.has_decision_details = {"decision_seconds", "comments"} <= columns
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
@@ -251,8 +248,12 @@ class ReadOnlyDatabase:
 
     def game(self, game_id: int) -> dict[str, Any] | None:
         """One stored game: everything the replay needs (seed, options, actions) and its seats."""
-        extra = ", g.decision_seconds, g.comments" if self.has_decision_details else ""
         with self.connect() as db:
+            # A database of schema 1 (before per-decision times and comments) still shows; a
+            # tournament may migrate it while the server runs.
+            columns = {row[1] for row in db.execute("PRAGMA table_info(game)")}
+            extra = (", g.decision_seconds, g.comments"
+                     if {"decision_seconds", "comments"} <= columns else "")
             row = db.execute(
                 "SELECT g.id, g.game, g.rules_version, g.options, g.seed, g.num_players, "
                 "g.status, g.actions, g.termination, g.duration, g.finished_at, "

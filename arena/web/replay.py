@@ -68,7 +68,8 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             if not 0 <= index < len(legal):
                 raise ReplayError(f"game {game['id']}: action {number} is index {index} of "
                                   f"{len(legal)} legal actions")
-            frame.update(legal=[state.describe_action(action) for action in legal], chosen=index,
+            frame.update(decision=state.describe_decision(),
+                         legal=[state.describe_action(action) for action in legal], chosen=index,
                          action=to_json(legal[index]),
                          seconds=seconds[number] if number < len(seconds) else None,
                          comment=comments[number] if number < len(comments) else "")

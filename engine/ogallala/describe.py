@@ -18,9 +18,18 @@ from engine.ogallala.actions import (
     Stop,
     Target,
 )
+from engine.ogallala.data import KIND_NAMES, NO_CARD
 
 if TYPE_CHECKING:
     from engine.ogallala.state import OgallalaState
+
+def describe_decision(state: OgallalaState) -> str:
+    """The decision's kind and the card it is about (public: it lies face up)."""
+    kind = state.decision_kind
+    if state.card == NO_CARD or not kind:
+        return kind
+    return f"{kind} ({KIND_NAMES[state.card].replace('_', ' ')})"
+
 
 def describe_action(state: OgallalaState, action: Any) -> str:
     if isinstance(action, Draw):

@@ -170,4 +170,4 @@ def test_every_legal_action_has_its_own_words(game: Game, players):
             words = [state.describe_action(action) for action in state.legal_actions()]
             assert len(set(words)) == len(words), words
             assert all(w and "<" not in w and "=" not in w for w in words), words
-            assert state.describe_decision().startswith(f"seat {state.current_seat}: ")
+            assert state.describe_decision().startswith(state.decision_kind)

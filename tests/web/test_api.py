@@ -229,3 +229,19 @@ def test_a_missing_or_foreign_file_is_refused(tmp_path: Path):
         raw.execute("CREATE TABLE invoices (id INTEGER)")
     with pytest.raises(DatabaseUnavailable, match="not an arena database"):
         create_app(foreign)
+
+
+def test_a_schema_1_database_still_replays_without_times(arena_db, tmp_path):
+    old = tmp_path / "old.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(old) as copy:
+        source.backup(copy)
+    with sqlite3.connect(old) as raw:
+        raw.execute("ALTER TABLE game DROP COLUMN decision_seconds")
+        raw.execute("ALTER TABLE game DROP COLUMN comments")
+        raw.execute("UPDATE schema_version SET version = 1")
+    client = TestClient(create_app(old, warm_up=False))
+    outline = client.get("/api/games/1/replay").json()
+    assert outline["has_decision_details"] is False
+    frame = client.get("/api/games/1/frames", params={"count": 1}).json()["frames"][0]
+    assert frame["seconds"] is None and frame["comment"] == "" and frame["legal"]
+    assert client.get("/leaderboard").status_code == 200

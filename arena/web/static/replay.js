@@ -110,7 +110,7 @@
       return;
     }
     panel.append(h("h3", {}, [`Decision ${data.number}: `,
-      h("span", {class: "decision-kind", text: data.kind})]));
+      h("span", {class: "decision-kind", text: data.decision || data.kind})]));
     panel.append(h("div", {class: `seat-${data.seat}`}, [h("span", {class: "swatch"}), ` ${Arena.seatLabel(data.seat)} decides`]));
     if (!("legal" in data)) {
       panel.append(h("p", {class: "hidden-note",
@@ -119,7 +119,8 @@
     }
     const details = [];
     if (data.seconds !== null && data.seconds !== undefined) details.push(`took ${(data.seconds * 1000).toFixed(1)} ms`);
-    else details.push("time not recorded");
+    else if (state.outline.has_decision_details) details.push("decided by the arena: the seat had forfeited");
+    else details.push("time not recorded (stored before schema 2)");
     details.push(`${data.legal.length} legal action${data.legal.length === 1 ? "" : "s"}`);
     panel.append(h("div", {class: "muted small", text: details.join(" · ")}));
     if (data.comment) panel.append(h("div", {class: "comment", text: data.comment}));

@@ -4,9 +4,9 @@
 (function (Arena) {
   // Rough positions on a map of northern Europe (the game's board), in a 640 x 400 box.
   const PLACES = {NEW: [40, 140, "New World"], ENG: [150, 130, "England"], HOL: [230, 200, "Holland"],
-    FRA: [170, 300, "France"], SPA: [70, 360, "Spain"], HAM: [320, 190, "Hamburg"],
+    FRA: [170, 300, "France"], SPA: [80, 340, "Spain"], HAM: [320, 190, "Hamburg"],
     DEN: [320, 95, "Denmark"], SWE: [410, 50, "Sweden"], DAN: [450, 170, "Danzig"],
-    RUS: [580, 110, "Russia"], BOH: [420, 290, "Bohemia"], ITA: [360, 370, "Italy"]};
+    RUS: [580, 110, "Russia"], BOH: [420, 290, "Bohemia"], ITA: [360, 345, "Italy"]};
   const COLOURS = {GREEN: "#5c9e5f", YELLOW: "#e6c229", BLACK: "#333", PURPLE: "#8e6c8a",
     ORANGE: "#e08a2c", GREY: "#9aa0a6", BLUE: "#3b7dd8", RED: "#c8453b"};
 
