@@ -31,6 +31,7 @@ from arena import game_setup
 from arena.commands import fail, warn, warn_if_guessable, warn_unless_limits_enforced
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, GameOptions, MoveTime
+from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.records import MatchRecord
 from arena.storage import tournaments
 from arena.tournament.runner import run_tournament
@@ -150,6 +151,8 @@ def sprt(
     move_time: MoveTime = 2.0,
     option: GameOptions = [],  # noqa: B006 - typer copies the default
     bot_logs: BotLogs = None,
+    sandbox: SandboxTool = None,
+    allow_network: AllowNetwork = False,
     as_json: Annotated[bool, typer.Option(
         "--json", help="print the result as JSON (the progress bar goes to stderr)")] = False,
     db: DbPath = DEFAULT_PATH,
@@ -164,9 +167,10 @@ def sprt(
     try:
         bot_logs = game_setup.prepare_bot_logs(bot_logs)
         if resume is not None:
-            given = [flag for flag, value in {"NEW": new, "BASE": base, "--game": game,
-                                              "--seed": seed, "--name": name}.items()
-                     if value is not None]
+            given = [flag for flag, value in {
+                "NEW": new, "BASE": base, "--game": game, "--seed": seed, "--name": name,
+                "--sandbox": sandbox, "--allow-network": allow_network or None}.items()
+                if value is not None]
             if given:
                 warn(f"--resume continues with the test's stored settings; ignored: "
                      f"{', '.join(given)}")
@@ -180,7 +184,8 @@ def sprt(
             ready = create_sprt(db, engine.name, new, base,
                                 SprtParameters(elo0, elo1, alpha, beta), max_games=max_games,
                                 concurrency=concurrency, move_time=move_time, seed=seed,
-                                name=name, options=game_setup.parse_options(engine.name, option))
+                                name=name, options=game_setup.parse_options(engine.name, option),
+                                sandbox=resolve_policy(sandbox, allow_network, strict=True))
             if seed is not None:
                 warn_if_guessable(seed)
     except KeyboardInterrupt:

@@ -3,12 +3,14 @@ every run, so a resumed tournament plays on exactly as it began."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.errors import SetupError
 from arena.referee.limits import BotLimits
+from arena.sandbox import SandboxPolicy
 from engine.core import OptionValue
 
 
@@ -23,15 +25,19 @@ class TournamentSettings:
     # An SPRT between entrants 0 (NEW) and 1 (BASE), ``arena sprt``: elo0, elo1, alpha, beta.
     # None for a round robin.
     sprt: Mapping[str, float] | None = None
+    sandbox: SandboxPolicy = SandboxPolicy()  # how each local bot is confined
 
     def __post_init__(self) -> None:
-        if self.deals < 1 or self.concurrency < 1 or self.move_time <= 0:
-            raise SetupError("--deals and --concurrency must be >= 1, --move-time > 0")
+        if self.deals < 1 or self.concurrency < 1 or not (math.isfinite(self.move_time)
+                                                          and self.move_time > 0):
+            raise SetupError("--deals and --concurrency must be >= 1, --move-time a finite "
+                             "number > 0")
 
     def to_stored(self) -> dict[str, Any]:
-        stored: dict[str, Any] = {"players": self.players, "deals": self.deals, "concurrency": self.concurrency,
-                  "move_time": self.move_time, "options": dict(self.options),
-                  "bot_memory_mib": self.limits.memory_mib}
+        stored: dict[str, Any] = {
+            "players": self.players, "deals": self.deals, "concurrency": self.concurrency,
+            "move_time": self.move_time, "options": dict(self.options),
+            "bot_memory_mib": self.limits.memory_mib, **self.sandbox.to_settings()}
         if self.sprt is not None:
             stored["sprt"] = dict(self.sprt)
         return stored
@@ -39,7 +45,7 @@ class TournamentSettings:
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> TournamentSettings:
         """The settings as stored; a tournament stored before options or bot limits existed
-        gets their defaults."""
+        gets their defaults (a tournament stored before sandboxes existed runs sandboxed)."""
         defaults = cls()
         memory = stored.get("bot_memory_mib")
         return cls(players=stored.get("players", defaults.players),
@@ -48,4 +54,5 @@ class TournamentSettings:
                    move_time=stored.get("move_time", defaults.move_time),
                    options=dict(stored.get("options") or {}),
                    limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
+                   sandbox=SandboxPolicy.from_settings(dict(stored)),
                    sprt=stored.get("sprt"))

@@ -21,6 +21,7 @@ from sqlmodel import Session, select
 from arena.entrants import Entrant
 from arena.errors import SetupError, UnknownBotError
 from arena.records import MatchRecord, Outcome
+from arena.sandbox import SandboxPolicy
 from arena.storage import bots, tournaments
 from arena.storage.database import Database
 from arena.storage.models import GameRecord, SeatRecordRow, Tournament
@@ -160,11 +161,12 @@ def resolve_pair(database: Database | None, texts: Sequence[str], game: str) -> 
 
 def create_sprt(db: Path, game: str, new: str, base: str, parameters: SprtParameters, *,
                 max_games: int, concurrency: int, move_time: float, seed: int | None,
-                name: str | None, options: Mapping[str, OptionValue] | None = None) -> ReadyTournament:
+                name: str | None, options: Mapping[str, OptionValue] | None = None,
+                sandbox: SandboxPolicy = SandboxPolicy()) -> ReadyTournament:
     parameters.new_test()  # checks the parameters before anything is stored
     if max_games < 2:
         raise SetupError("--max-games must be at least 2 (one pair)")
     settings = TournamentSettings(players=2, deals=max_games // 2, concurrency=concurrency,
                                   move_time=move_time, options=dict(options or {}),
-                                  sprt=parameters.to_stored())
+                                  sandbox=sandbox, sprt=parameters.to_stored())
     return create_tournament(db, game, [new, base], settings, seed, name, resolve=resolve_pair)
