@@ -1,7 +1,7 @@
 """What a stored game needs so that ``arena replay --verify`` detects any change to it.
 
 A game is stored with its *seal*: the digest of the engine state after setup and after every
-decision (``states``), and one digest (``digest``) over everything that makes the game what it is:
+decision, and of the full final state with its RNG (``states``), and one digest (``digest``) over everything that makes the game what it is:
 game type, rules version, options, seed, player count, status, actions, those state digests, and
 per seat the bot version (id and content hash), score, rank and outcome. Replaying the stored seed
 and actions must give the same state digests (a changed action or seed shows at the first decision
@@ -22,7 +22,7 @@ from typing import Any
 
 from arena.errors import ReplayError, SetupError
 from arena.game_setup import load_game
-from engine.core import EngineError, OptionValue
+from engine.core import EngineError, GameState, OptionValue
 
 SEAL_FORMAT = 1
 _STATE_DIGEST_HEX = 16  # 64 bits per decision: ample against accidents, small to store
@@ -53,21 +53,25 @@ class SealedGame:
 
 
 def state_digests(game: SealedGame) -> list[str]:
-    """Digest of the engine state after setup and after each action, replaying ``game``'s log
-    (a voided game's log stops early: so does the list). Raises ReplayError if the log does not
-    fit the engine."""
+    """Digests of the engine state after setup and after each action, replaying ``game``'s log
+    (a voided game's log stops early: so does the list), and last the full ``state_digest`` of
+    the final state. Per decision the digest covers the state's fields (``digest_fields``) but
+    not its RNG, whose ``repr`` costs as much again; the RNG's state shows in the fields it
+    deals into and, in full, in the last digest. Raises ReplayError if the log does not fit the
+    engine."""
     try:
         engine = load_game(game.game)
         if engine.rules_version != game.rules_version:
             raise ReplayError(f"recorded with rules {game.rules_version}, this engine "
                               f"implements {engine.rules_version}")
         state = engine.new_game(game.num_players, game.seed, dict(game.options))
-        digests = [_short(state.state_digest())]
+        digests = [_fields_digest(state)]
         for number, index in enumerate(game.actions):
             if state.is_over:
                 raise ReplayError(f"the log goes on after the game's end (action {number})")
             state.apply_index(index)
-            digests.append(_short(state.state_digest()))
+            digests.append(_fields_digest(state))
+        digests.append(_short(state.state_digest()))
     except (EngineError, SetupError) as exc:
         raise ReplayError(f"the log does not replay: {exc}") from None
     return digests
@@ -116,12 +120,18 @@ def check(game: SealedGame, stored_seal: Mapping[str, Any]) -> list[str]:
     elif replayed != stored_states:
         first = next((i for i, (a, b) in enumerate(zip(replayed, stored_states)) if a != b),
                      min(len(replayed), len(stored_states)))
-        where = "the deal (seed or options)" if first == 0 else f"decision {first - 1}"
+        where = ("the deal (seed or options)" if first == 0
+                 else f"decision {first - 1}" if first < len(game.actions) + 1
+                 else "the end of the game")
         problems.append(f"the replayed state differs from the recorded one from {where} on")
     if seal_digest(game, stored_states) != stored_seal.get("digest"):
         problems.append("the game's seal does not match its stored seed, options, actions, "
                         "seats, bot versions or result")
     return problems
+
+
+def _fields_digest(state: GameState) -> str:
+    return _short(repr(sorted(state.digest_fields().items())).encode())
 
 
 def _short(state_digest: bytes) -> str:
