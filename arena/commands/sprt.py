@@ -123,9 +123,10 @@ def print_result(result: dict[str, Any], console: Console) -> None:
 
 def sprt(
     new: Annotated[str | None, typer.Argument(
-        help="the new version: a bot directory, a registered NAME (its newest version), "
+        metavar="NEW", help="the new version: a bot directory, a registered NAME (its newest version), "
              "NAME@VERSION, or NAME@HOST:PORT")] = None,
-    base: Annotated[str | None, typer.Argument(help="the version to beat, named the same way")]
+    base: Annotated[str | None, typer.Argument(
+        metavar="BASE", help="the version to beat, named the same way")]
         = None,
     game: Annotated[str | None, typer.Option("--game", "-g", help="game to play")] = None,
     elo0: Annotated[float, typer.Option("--elo0", help="H0: NEW is this many Elo stronger")] = (
