@@ -70,9 +70,9 @@ def print_record(record: MatchRecord) -> None:
 FORFEIT_EXIT_CODE = 3
 
 
-def record_json(record: MatchRecord) -> str:
-    """The match's result as one JSON object (``--json``)."""
-    data = asdict(record)
+def record_json(record: MatchRecord, game_id: int | None) -> str:
+    """The match's result as one JSON object (``--json``); ``game_id`` None if not stored."""
+    data = {"game_id": game_id, **asdict(record)}
     data["decisions"] = len(data.pop("actions"))
     for seat in data["seats"]:
         seat["outcome"] = seat["outcome"].value
@@ -96,11 +96,11 @@ def match(
         "--json", help="print the result as one JSON object instead of the table")] = False,
     bot_memory: BotMemory = None,
     bot_logs: BotLogs = None,
+    sandbox: SandboxTool = None,
+    allow_network: AllowNetwork = False,
     no_store: Annotated[bool, typer.Option(
         "--no-store", help="do not record the game in the database (by default it is stored "
                            "and rated, and `arena replay` and `arena serve` show it)")] = False,
-    sandbox: SandboxTool = None,
-    allow_network: AllowNetwork = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Play one game between bots, one per seat in the order given; the game is stored in the
@@ -124,16 +124,16 @@ def match(
                                              sandbox=plan.sandbox))
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
+    game_id = None if no_store else store_match(db, record, plan.bots)
     if as_json:
-        print(record_json(record))
+        print(record_json(record, game_id))
     else:
         print_record(record)
-    if not no_store:
-        game_id = store_match(db, record, plan.bots)
-        url = url_if_served(game_id, record)
-        (error_console if as_json else console).print(
-            f"stored as game {game_id} in {db}" + (f": {url}" if url else
-            f" (arena replay {game_id} --moves, or arena serve to watch it)"), soft_wrap=True)
+        if game_id is not None:
+            url = url_if_served(game_id, record)
+            console.print(f"stored as game {game_id} in {db}" + (f": {url}" if url else
+                          f" (arena replay {game_id} --moves, or arena serve to watch it)"),
+                          soft_wrap=True)
     if record.voided:
         fail(f"game voided: {record.void_reason}", code=1)
     if any(seat.outcome is not Outcome.FINISHED for seat in record.seats):
