@@ -12,7 +12,7 @@ fault on the arena's side) is recorded as voided and re-run with the same seed, 
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -20,7 +20,7 @@ from typing import Protocol
 
 import trio
 
-from arena.records import Outcome, TimeControl
+from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import play_match
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
@@ -31,6 +31,11 @@ from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
 
 VOID_ATTEMPTS = 3
+
+# Told of every finished game this run records (the game as scheduled, and what happened);
+# returning True starts no further game (the games running then still finish and are recorded).
+# A sequential test (``arena sprt``) stops this way once it has decided.
+StopRule = Callable[[ScheduledGame, MatchRecord], bool]
 
 
 class TournamentObserver(Protocol):
@@ -107,10 +112,11 @@ def _stop_after_fault(database: Database, tournament_id: int) -> None:
 
 async def run_tournament(database: Database, tournament_id: int,
                          observer: TournamentObserver | None = None, *,
-                         bot_logs: Path | None = None) -> RunSummary:
+                         bot_logs: Path | None = None,
+                         stop_when: StopRule | None = None) -> RunSummary:
     """Play every scheduled game of the tournament that is not recorded as finished yet,
-    reporting to ``observer``; keep the bots' logs in the existing directory ``bot_logs`` if
-    given."""
+    reporting to ``observer``, until ``stop_when`` says enough; keep the bots' logs in the
+    existing directory ``bot_logs`` if given."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
     schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
@@ -121,12 +127,13 @@ async def run_tournament(database: Database, tournament_id: int,
     progress = observer or QuietObserver()
     voided = 0
     stopped = False
+    enough = False  # stop_when said so
     storage_fault: StorageError | None = None
     halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
 
     async def play(scheduled: ScheduledGame) -> None:
-        nonlocal voided, storage_fault
+        nonlocal voided, storage_fault, enough
         seat_versions = [version_ids[position] for position in scheduled.seats]
         for _ in range(VOID_ATTEMPTS):
             progress.game_started()
@@ -150,6 +157,9 @@ async def run_tournament(database: Database, tournament_id: int,
                 halt.cancel()
                 return
             # game_id None: another process resuming this tournament recorded it first
+            if (game_id is not None and not record.voided and stop_when is not None
+                    and stop_when(scheduled, record)):
+                enough = True
             progress.game_finished(
                 recorded=game_id is not None, voided=record.voided,
                 forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats))
@@ -160,6 +170,8 @@ async def run_tournament(database: Database, tournament_id: int,
 
     async def worker(queue: Iterator[ScheduledGame]) -> None:
         for scheduled in queue:  # shared iterator: each game goes to exactly one worker
+            if enough:
+                return
             await play(scheduled)
 
     async def stop_on_signal(scope: trio.CancelScope) -> None:

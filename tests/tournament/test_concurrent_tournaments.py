@@ -29,5 +29,6 @@ def test_two_tournaments_at_once_on_one_database(tmp_path: Path, three_bots):
     assert query(db, "SELECT sum(games) FROM elo_rating")[0][0] == 16
     database = open_database(db, create=False)
     with database.read() as session:
-        assert stored_elo(session, "oregon") == pytest.approx(recomputed_elo(session, "oregon"))
+        assert stored_elo(session, "oregon", 2) == pytest.approx(
+            recomputed_elo(session, "oregon", 2))
     database.close()

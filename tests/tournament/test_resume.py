@@ -45,7 +45,8 @@ def check_complete(db: Path) -> None:
     assert query(db, "SELECT state FROM tournament") == [("finished",)]
     database = open_database(db, create=False)
     with database.read() as session:
-        assert stored_elo(session, "oregon") == pytest.approx(recomputed_elo(session, "oregon"))
+        assert stored_elo(session, "oregon", 2) == pytest.approx(
+            recomputed_elo(session, "oregon", 2))
     database.close()
 
 

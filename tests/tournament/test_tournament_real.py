@@ -13,10 +13,11 @@ from arena.tournament.schedule import build_schedule
 from tests.tournament.helpers import query, run_cli
 
 
-def check_ratings_recomputed_equal_stored(db: Path) -> None:
+def check_ratings_recomputed_equal_stored(db: Path, players: int = 2) -> None:
     database = open_database(db, create=False)
     with database.read() as session:
-        assert stored_elo(session, "oregon") == pytest.approx(recomputed_elo(session, "oregon"))
+        assert stored_elo(session, "oregon", players) == pytest.approx(
+            recomputed_elo(session, "oregon", players))
     database.close()
 
 
@@ -50,7 +51,7 @@ def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, player
 
     assert query(db, "SELECT count(*) FROM rating_history")[0][0] == expected_games * players
     assert len(query(db, "SELECT * FROM elo_rating")) == 3
-    check_ratings_recomputed_equal_stored(db)
+    check_ratings_recomputed_equal_stored(db, players)
     assert query(db, "SELECT state FROM tournament") == [("finished",)]
 
     board = json.loads(run_cli("leaderboard", "--json", "--db", str(db)).stdout)
