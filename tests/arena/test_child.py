@@ -11,7 +11,7 @@ import trio
 
 from arena.referee import child
 from arena.referee.botprocess import connect, run_bot
-from tests.arena.conftest import sample_bot
+from tests.support.bots import sample_bot
 
 
 async def test_wait_returns_the_exit_code_and_can_be_cancelled():

@@ -13,7 +13,7 @@ from arena.manifest import load_manifest, remote_bot
 from arena.records import Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
 from engine.registry import get_game
-from tests.arena.conftest import misbehaving_bot, sample_bot
+from tests.support.bots import misbehaving_bot, sample_bot
 
 FAST = TimeControl(move_seconds=0.5)
 # Long enough for the well-behaved bots to start even on a busy machine.

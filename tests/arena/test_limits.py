@@ -23,7 +23,7 @@ from arena.referee.limits import (
 )
 from arena.referee.match import play_match
 from arena.tournament.settings import TournamentSettings
-from tests.arena.conftest import SAMPLE_BOTS, TEST_BOTS, sample_bot
+from tests.support.bots import SAMPLE_BOTS, TEST_BOTS, sample_bot
 
 LIMIT_BOTS = Path(__file__).parent / "limit_bots"
 FAST = TimeControl(move_seconds=2.0)

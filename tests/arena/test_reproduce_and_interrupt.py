@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from arena.referee.match import play_match
-from tests.arena.conftest import ROOT, SAMPLE_BOTS, bot_processes, sample_bot
+from tests.support.bots import ROOT, SAMPLE_BOTS, sample_bot
+from tests.support.processes import bot_processes
 
 ARENA = Path(sys.executable).parent / "arena"
 

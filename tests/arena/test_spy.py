@@ -13,7 +13,7 @@ from arena.bot.v1 import bot_pb2
 from arena.referee.match import play_match
 from arena.wire.codec import decode_action, decode_view
 from engine.registry import game_names, get_game
-from tests.arena.conftest import misbehaving_bot, sample_bot
+from tests.support.bots import misbehaving_bot, sample_bot
 
 SEED = 918_273_645  # distinctive, so that finding it in a message would be telling
 

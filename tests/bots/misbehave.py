@@ -2,22 +2,28 @@
 
     python ../misbehave.py MODE
 
-Each plays random legal actions until its third decision, then: ``sleep`` hangs past any limit,
-``exit`` quits the process, ``out-of-range`` answers an index past the legal list, ``stale``
-answers with the previous decision number. ``slow`` takes 0.15 s over every decision.
-``never-ready`` never listens (and starts a grandchild
-that would outlive it unless the arena stops the whole process group).
+Each plays random legal actions until its third decision (or the decision numbered by the
+environment variable ``MISBEHAVE_AT``, counting from 1; a test sets it in a bot.toml's ``[env]``
+to misbehave at the first or the last decision), then: ``sleep`` hangs past any limit, ``exit``
+quits the process, ``out-of-range`` answers an index past the legal list, ``index-len`` answers
+exactly ``len(legal)`` (one past the end), ``index-minus-one`` answers -1, ``stale`` answers with
+the previous decision number. ``slow`` takes 0.15 s over every decision. ``protocol-2`` answers
+the handshake with protocol version 2 (the arena speaks 1). ``never-ready`` never listens (and
+starts a grandchild that would outlive it unless the arena stops the whole process group).
 """
 
 import os
 import subprocess
 import sys
 import time
+from concurrent import futures
+
+import grpc
 
 from arena import sdk
-from arena.bot.v1 import bot_pb2
+from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 
-MISBEHAVE_AT = 3
+MISBEHAVE_AT = int(os.environ.get("MISBEHAVE_AT", "3"))
 GRANDCHILD_MARKER = "arena-test-grandchild"  # tests look for it in the process table
 
 mode = sys.argv[1]
@@ -38,12 +44,30 @@ def choose(request: bot_pb2.DecisionRequest) -> int:
             os._exit(3)
         elif mode == "out-of-range":
             return len(request.legal_actions) + 5
+        elif mode == "index-len":
+            return len(request.legal_actions)
+        elif mode == "index-minus-one":
+            return -1
     return rng.randrange(len(request.legal_actions))
+
+
+class _OtherProtocolVersion(bot_pb2_grpc.BotServicer):
+    """Answers the handshake as a bot of a future protocol version would."""
+
+    def Handshake(self, request, context):
+        return bot_pb2.HandshakeReply(name="protocol-2", version="1.0.0", protocol_version=2,
+                                      games=["oregon", "ogallala", "merkator"])
 
 
 if mode == "never-ready":
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)", GRANDCHILD_MARKER])
     time.sleep(3600)
+elif mode == "protocol-2":
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    bot_pb2_grpc.add_BotServicer_to_server(_OtherProtocolVersion(), server)
+    server.add_insecure_port(os.environ["ARENA_BOT_ADDRESS"])
+    server.start()
+    server.wait_for_termination()
 elif mode == "stale":
     def reply(request: bot_pb2.DecisionRequest) -> bot_pb2.DecisionReply:
         global decisions

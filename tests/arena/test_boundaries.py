@@ -1,0 +1,172 @@
+"""The referee at its boundaries, with real bot processes: the edges of the index range, replies
+for the wrong decision, a handshake in another protocol version, several forfeits in one game
+(ranks asserted exactly), and forfeits at the very first and the very last decision. The bots are
+the protocol-boundary modes of tests/bots/misbehave.py. (The autouse fixture checks that no
+process or thread remains.)"""
+
+from __future__ import annotations
+
+import dataclasses
+from types import MappingProxyType
+
+import pytest
+
+from arena.manifest import BotSpec
+from arena.records import MatchRecord, Outcome, TimeControl
+from arena.referee.match import play_match
+from engine.registry import get_game
+from tests.support.bots import misbehaving_bot, sample_bot
+
+pytestmark = pytest.mark.slow
+
+# Random bots answer in milliseconds: a generous limit keeps a loaded machine from turning a
+# well-behaved seat into a TIMEOUT, and costs nothing.
+GENEROUS = TimeControl(move_seconds=10.0, ready_seconds=30.0)
+SEED = 5
+
+
+def _misbehaving_at(name: str, at: int, renamed: str) -> BotSpec:
+    """The ``name`` test bot misbehaving at its decision ``at`` (0: never), under the name
+    ``renamed`` (the bot's random seed depends on its name, so one name plays one game)."""
+    spec = misbehaving_bot(name)
+    return dataclasses.replace(spec, name=renamed,
+                               env=MappingProxyType({**spec.env, "MISBEHAVE_AT": str(at)}))
+
+
+def _replayed_to_the_end(record: MatchRecord) -> None:
+    final = get_game(record.game).replay(record.num_players, record.seed, record.actions)
+    assert final.is_over
+    assert tuple(s.score for s in record.seats) == final.result().scores
+
+
+@pytest.mark.parametrize("bot", ["index-len", "index-minus-one", "out-of-range"])
+async def test_an_index_just_outside_the_legal_list_is_an_illegal_forfeit(bot):
+    bots = [sample_bot("random-python"), misbehaving_bot(bot)]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    assert not record.voided, record.void_reason  # not taken for an arena fault
+    culprit = record.seats[1]
+    assert culprit.outcome is Outcome.ILLEGAL
+    assert "out of range 0.." in culprit.reason and "at decision" in culprit.reason
+    assert culprit.decisions == 3, "the third reply is the bad one, and it is counted"
+    assert [s.rank for s in record.seats] == [1, 2]
+    _replayed_to_the_end(record)
+
+
+async def test_index_len_names_the_index_and_the_range():
+    # The range in the reason ends at len(legal) - 1 and the index is exactly len(legal).
+    bots = [sample_bot("random-python"), misbehaving_bot("index-len")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    reason = record.seats[1].reason
+    index = int(reason.split()[1])
+    assert f"out of range 0..{index - 1} " in reason
+
+
+async def test_index_minus_one_is_not_taken_as_the_last_legal_action():
+    bots = [sample_bot("random-python"), misbehaving_bot("index-minus-one")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    assert record.seats[1].outcome is Outcome.ILLEGAL
+    assert record.seats[1].reason.startswith("index -1 out of range 0..")
+
+
+async def test_a_reply_for_the_previous_decision_is_an_illegal_forfeit():
+    bots = [misbehaving_bot("stale-number"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[0]
+    assert culprit.outcome is Outcome.ILLEGAL
+    number = int(culprit.reason.split()[-1])
+    assert culprit.reason == f"replied for decision {number - 1} to decision {number}"
+    assert [s.rank for s in record.seats] == [2, 1]
+    _replayed_to_the_end(record)
+
+
+async def test_a_handshake_in_another_protocol_version_is_an_illegal_forfeit():
+    bots = [misbehaving_bot("protocol-2"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[0]
+    assert culprit.outcome is Outcome.ILLEGAL
+    assert culprit.reason == "handshake: speaks protocol version 2, the arena speaks 1"
+    assert culprit.decisions == 0
+    assert [s.rank for s in record.seats] == [2, 1]
+    _replayed_to_the_end(record)
+
+
+async def test_two_forfeits_share_the_last_rank_after_the_finishers():
+    bots = [misbehaving_bot("index-len"), sample_bot("random-python"),
+            misbehaving_bot("stale-number"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    assert not record.voided, record.void_reason
+    assert [s.outcome for s in record.seats] == [Outcome.ILLEGAL, Outcome.FINISHED,
+                                                 Outcome.ILLEGAL, Outcome.FINISHED]
+    finishers = sorted(record.seats[i].rank for i in (1, 3))
+    assert finishers in ([1, 2], [1, 1])
+    # Finishers ranked among themselves by score, whatever the forfeiters scored.
+    high, low = sorted((record.seats[i] for i in (1, 3)), key=lambda s: -s.score)
+    assert (high.rank, low.rank) == ((1, 1) if high.score == low.score else (1, 2))
+    assert record.seats[0].rank == record.seats[2].rank == 3
+    _replayed_to_the_end(record)
+
+
+async def test_three_forfeits_share_rank_two_behind_the_only_finisher():
+    bots = [misbehaving_bot("exits-midgame"), misbehaving_bot("index-minus-one"),
+            sample_bot("random-python"), misbehaving_bot("protocol-2")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    assert not record.voided, record.void_reason
+    assert [s.outcome for s in record.seats] == [Outcome.CRASH, Outcome.ILLEGAL,
+                                                 Outcome.FINISHED, Outcome.ILLEGAL]
+    assert [s.rank for s in record.seats] == [2, 2, 1, 2]
+    _replayed_to_the_end(record)
+
+
+async def test_a_forfeit_at_the_very_first_decision():
+    bots = [_misbehaving_at("index-len", 1, "first"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[0]
+    assert culprit.outcome is Outcome.ILLEGAL
+    assert culprit.reason.endswith("at decision 0")
+    assert culprit.decisions == 1
+    assert [s.rank for s in record.seats] == [2, 1]
+    _replayed_to_the_end(record)
+
+
+async def test_a_forfeit_at_the_very_last_decision():
+    # A first game in which nobody misbehaves tells which seat makes the last decision and how
+    # many decisions it makes; the same seeded bots then replay that game up to the last one.
+    def bots(last_seat: int | None = None, at: int = 0) -> list[BotSpec]:
+        return [_misbehaving_at("index-len", at if seat == last_seat else 0, f"seat{seat}")
+                for seat in range(2)]
+
+    clean = await play_match("oregon", bots(), SEED, time_control=GENEROUS)
+    assert [s.outcome for s in clean.seats] == [Outcome.FINISHED] * 2
+    state = get_game("oregon").new_game(2, SEED)
+    for index in clean.actions[:-1]:
+        state.apply_index(index)
+    last_seat = state.current_seat
+    assert last_seat is not None
+    at = clean.seats[last_seat].decisions
+
+    record = await play_match("oregon", bots(last_seat, at), SEED, time_control=GENEROUS)
+
+    culprit = record.seats[last_seat]
+    assert culprit.outcome is Outcome.ILLEGAL
+    assert culprit.reason.endswith(f"at decision {len(clean.actions) - 1}")
+    assert culprit.decisions == at
+    assert record.actions[:-1] == clean.actions[:-1]
+    assert record.actions[-1] == state.default_action_index()
+    assert culprit.rank == 2 and record.seats[1 - last_seat].rank == 1
+    _replayed_to_the_end(record)
