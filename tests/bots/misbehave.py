@@ -10,6 +10,12 @@ exactly ``len(legal)`` (one past the end), ``index-minus-one`` answers -1, ``sta
 the previous decision number. ``slow`` takes 0.15 s over every decision. ``protocol-2`` answers
 the handshake with protocol version 2 (the arena speaks 1). ``never-ready`` never listens (and
 starts a grandchild that would outlive it unless the arena stops the whole process group).
+``sleep`` says on stderr when it starts hanging, so a test can wait for that moment.
+
+``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
+decision, it takes one ticket file from the directory named by ``ARENA_TEST_TURNSTILE`` (inherited
+from the arena's environment), waiting until there is one; so one ticket lets one game of gated
+bots finish. Without that variable it never waits.
 """
 
 import os
@@ -17,6 +23,7 @@ import subprocess
 import sys
 import time
 from concurrent import futures
+from pathlib import Path
 
 import grpc
 
@@ -29,6 +36,24 @@ GRANDCHILD_MARKER = "arena-test-grandchild"  # tests look for it in the process 
 mode = sys.argv[1]
 rng = sdk.seeded_random()
 decisions = 0
+seat = None  # from StartGame
+
+
+def remember_seat(request: bot_pb2.StartGameRequest) -> None:
+    global seat
+    seat = request.seat
+
+
+def take_a_ticket(turnstile: Path) -> None:
+    """Wait for a ticket and take it; removing the file is the claim, so two bots never share one."""
+    while True:
+        for ticket in sorted(turnstile.glob("ticket-*")):
+            try:
+                ticket.unlink()
+                return
+            except FileNotFoundError:
+                continue  # another bot took it first
+        time.sleep(0.02)
 
 
 def choose(request: bot_pb2.DecisionRequest) -> int:
@@ -36,8 +61,11 @@ def choose(request: bot_pb2.DecisionRequest) -> int:
     decisions += 1
     if mode == "slow":
         time.sleep(0.15)
+    if mode == "gated" and decisions == 1 and seat == 0 and "ARENA_TEST_TURNSTILE" in os.environ:
+        take_a_ticket(Path(os.environ["ARENA_TEST_TURNSTILE"]))
     if decisions == MISBEHAVE_AT:
         if mode == "sleep":
+            print("misbehave: hanging on purpose", file=sys.stderr, flush=True)
             time.sleep(3600)
         elif mode == "exit":
             print("misbehave: exiting on purpose", file=sys.stderr, flush=True)
@@ -77,4 +105,4 @@ elif mode == "stale":
                                      action_index=rng.randrange(len(request.legal_actions)))
     sdk.run_replies(reply)
 else:
-    sdk.run(choose)
+    sdk.run(choose, on_start=remember_seat)
