@@ -7,11 +7,14 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import trio
 
 from arena.referee import child
 from arena.referee.botprocess import connect, run_bot
 from tests.support.bots import sample_bot
+
+pytestmark = pytest.mark.slow  # real child processes
 
 
 async def test_wait_returns_the_exit_code_and_can_be_cancelled():

@@ -12,6 +12,8 @@ from arena.referee.match import play_match
 from engine.registry import game_names, get_game
 from tests.support.bots import sample_bot
 
+pytestmark = pytest.mark.slow  # real bot processes
+
 SEATINGS = [
     ("random-python", "random-node"),
     ("random-node", "random-python", "random-python"),

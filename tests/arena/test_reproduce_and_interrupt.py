@@ -12,11 +12,15 @@ import pytest
 
 from arena.referee.match import play_match
 from tests.support.bots import ROOT, SAMPLE_BOTS, sample_bot
+from tests.support.node import requires_node
 from tests.support.processes import bot_processes
+
+pytestmark = pytest.mark.slow  # real bot processes and CLI processes
 
 ARENA = Path(sys.executable).parent / "arena"
 
 
+@requires_node
 async def test_play_match_is_deterministic_for_a_fixed_seed():
     bots = [sample_bot("random-python"), sample_bot("random-node")]
     first = await play_match("oregon", bots, seed=77)
@@ -37,8 +41,8 @@ def result_rows(stdout: str) -> list[str]:
     return rows
 
 
+@requires_node
 def test_arena_match_command_is_deterministic_for_a_fixed_seed():
-    sample_bot("random-node")  # skips without Node.js
     command = [str(ARENA), "match", "--game", "oregon", str(SAMPLE_BOTS / "random-python"),
                str(SAMPLE_BOTS / "random-node"), "--seed", "4242"]
     runs = [subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -15,6 +15,8 @@ from arena.wire.codec import decode_action, decode_view
 from engine.registry import game_names, get_game
 from tests.support.bots import misbehaving_bot, sample_bot
 
+pytestmark = pytest.mark.slow  # real bot processes
+
 SEED = 918_273_645  # distinctive, so that finding it in a message would be telling
 
 

@@ -20,6 +20,8 @@ from arena.tournament.schedule import build_schedule
 from tests.support.bots import TEST_BOTS
 from tests.tournament.helpers import descendants, kill_groups, query, start_cli
 
+pytestmark = pytest.mark.slow  # real CLI and bot processes
+
 TOTAL = 12  # 3 entrants, 2 players: 3 pods x 2 deals x 2 rotations
 
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli
 
 
@@ -26,6 +28,7 @@ def test_changed_code_is_a_new_version_and_unchanged_code_is_not(tmp_path: Path)
     assert listing.exit_code == 0 and listing.stdout.count("evolving") == 2
 
 
+@pytest.mark.slow
 def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
