@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ogallala.scoring import booty_points, boat_points, card_points, display_score
+from engine.ogallala.scoring import (
+    booty_points,
+    boat_points,
+    card_points,
+    display_score,
+    final_result,
+)
+from engine.ogallala.views import EndReason
 from tests.engine.ogallala.positions import display, kinds
 
 # Every set as (person, left half, right half), in the short names.
@@ -79,3 +86,23 @@ def test_unfinished_boats_score_nothing_and_complete_boats_add_up():
     assert display_score(display("Bp SQ Sp", "Bp HF HB CB")) == 13
     # The same pieces in a completed row: 6 cards + triple.
     assert display_score(display("Bp SQ Sp", "Bp HF HB CB Sp")) == 13 + 5 + 90
+
+
+def test_sets_are_judged_one_by_one_a_broken_set_does_not_stop_the_next():
+    # Horse halves apart (singles, 20) before a gold pair (40) in one boat.
+    assert booty_points(kinds("Bp HF W1 HB GL GR Sp")) == 60
+
+
+def test_the_result_names_every_complete_boat_and_the_end_reason():
+    # Seat 0: a boat at row 0 from column 0 (3 cards + a single) and one at row 1 from column 2
+    # (5 cards + a person-right triple); seat 1: nothing complete.
+    first = display("Bp SQ Sp . . . .", ". . Bp HF HB CB Sp")
+    second = display("Bp W1 W2")
+    result = final_result([first, second], EndReason.FIVE_BOATS)
+    assert result.scores == (108.0, 0.0)
+    assert result.ranks == (1, 2)
+    assert result.details == (
+        "108 points: boat (0,0) 3+10, boat (1,2) 5+90; game end: five boats",
+        "0 points; game end: five boats",
+    )
+    assert final_result([second], None).details == ("0 points; game end: ",)
