@@ -151,3 +151,20 @@ def test_group_bonus_needs_three_orthogonal_farmers_of_one_colour():
     assert state.score[RED] == 0
     _place_farmer(state, RED, (5, 5))  # the third one, orthogonally joined
     assert state.score[RED] == data.GROUP_POINTS == 5
+
+
+def test_building_placement_adds_to_the_points_already_on_the_track():
+    state = position(farmers=AROUND)
+    state.score = [10, 20, 30]
+    _place_building(state, Building.HARBOR, active=BLUE)
+    assert state.score == [18, 20, 34]
+
+
+def test_the_result_explains_each_total():
+    state = position(players=2, farmers={RED: [(0, 0), (0, 1)]})
+    state.score = [10, 12]
+    state.coal, state.gold = [[1, 3], []], [[5], [3]]
+    assert final_result(state).details == (
+        "10 points + 4 coal + 5 gold, 2 farmers on the board",
+        "12 points + 0 coal + 3 gold, 0 farmers on the board",
+    )
