@@ -8,7 +8,13 @@ from __future__ import annotations
 import pytest
 
 from engine.merkator import data
-from engine.merkator.scoring import Holdings, building_points, contract_points_x2, final_result
+from engine.merkator.scoring import (
+    Holdings,
+    building_points,
+    contract_points_x2,
+    final_result,
+    is_type_dependent,
+)
 
 
 def good(name: str) -> int:
@@ -98,11 +104,11 @@ def test_contracts_by_value():
 
 
 def test_contract_locations_count_each_place_once_and_the_peace_never():
-    # HAM (major) twice, ENG (major), DEN (minor), NEW (minor) twice, the Peace (no place).
-    held = holdings(contracts=[contract(c) for c in ("C06", "C62", "C02", "C59", "C61", "C68",
+    # HAM (major) twice, ENG (major), SPA (major), NEW (minor) twice, the Peace (no place).
+    held = holdings(contracts=[contract(c) for c in ("C06", "C62", "C02", "C64", "C61", "C68",
                                                      "C78")])
-    assert points("Kontorhaus", held) == 4  # 2 majors
-    assert points("Landungsbruecken", held) == 4  # 2 minors
+    assert points("Kontorhaus", held) == 6  # 3 majors
+    assert points("Landungsbruecken", held) == 2  # 1 minor
 
 
 @pytest.mark.parametrize("name, measure", [
@@ -134,3 +140,19 @@ def test_totals_add_contracts_and_buildings_and_markers_break_ties():
 def test_coins_cubes_and_markers_score_nothing_by_themselves():
     rich = holdings(kontor(Grain=9), coins=15, markers=12)
     assert final_result([rich, holdings()], misprint=False).scores == (0.0, 0.0)
+
+
+def test_the_misprint_option_reaches_the_final_result():
+    # Alsterhaus with 9 cubes of 3 goods: 3 points as corrected, 9 as misprinted.
+    mine = holdings(kontor(Muskets=1, Iron=3, Grain=5), buildings=(building("Alsterhaus"),))
+    assert final_result([mine, holdings()], misprint=False).scores == (3.0, 0.0)
+    assert final_result([mine, holdings()], misprint=True).scores == (9.0, 0.0)
+
+
+def test_which_buildings_ask_final_place():
+    # 2.6: type-dependent buildings ask; the misprinted Alsterhaus counts every cube, so it does not.
+    alsterhaus, arsenal, boerse = building("Alsterhaus"), building("Arsenal"), building("Boerse")
+    assert is_type_dependent(alsterhaus, misprint=False)
+    assert not is_type_dependent(alsterhaus, misprint=True)
+    assert is_type_dependent(arsenal, misprint=True)
+    assert not is_type_dependent(boerse, misprint=False)
