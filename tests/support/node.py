@@ -7,13 +7,16 @@ from pathlib import Path
 
 import pytest
 
-_RANDOM_NODE = Path(__file__).resolve().parents[2] / "sample_bots" / "random-node"
-NODE_MISSING = "Node.js or the random-node bot's node_modules missing (run scripts/setup)"
+_ROOT = Path(__file__).resolve().parents[2]
+NODE_MISSING = ("Node.js, or the node_modules of the random-node bot or of the Node SDK it uses, "
+                "missing (run scripts/setup)")
 
 
 def node_ready() -> bool:
-    """Node.js is on PATH and the random-node bot's dependencies are installed."""
-    return shutil.which("node") is not None and (_RANDOM_NODE / "node_modules").is_dir()
+    """Node.js is on PATH and the random-node bot's and the Node SDK's dependencies are installed."""
+    return (shutil.which("node") is not None
+            and (_ROOT / "sample_bots" / "random-node" / "node_modules").is_dir()
+            and (_ROOT / "sdk" / "node" / "node_modules").is_dir())
 
 
 requires_node = pytest.mark.skipif(not node_ready(), reason=NODE_MISSING)
