@@ -6,16 +6,15 @@ process or thread remains.)"""
 
 from __future__ import annotations
 
-import dataclasses
-from types import MappingProxyType
+from pathlib import Path
 
 import pytest
 
-from arena.manifest import BotSpec
+from arena.manifest import BotSpec, load_manifest
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import play_match
 from engine.registry import get_game
-from tests.support.bots import misbehaving_bot, sample_bot
+from tests.support.bots import TEST_BOTS, misbehaving_bot, sample_bot
 
 pytestmark = pytest.mark.slow
 
@@ -25,12 +24,17 @@ GENEROUS = TimeControl(move_seconds=10.0, ready_seconds=30.0)
 SEED = 5
 
 
-def _misbehaving_at(name: str, at: int, renamed: str) -> BotSpec:
-    """The ``name`` test bot misbehaving at its decision ``at`` (0: never), under the name
-    ``renamed`` (the bot's random seed depends on its name, so one name plays one game)."""
-    spec = misbehaving_bot(name)
-    return dataclasses.replace(spec, name=renamed,
-                               env=MappingProxyType({**spec.env, "MISBEHAVE_AT": str(at)}))
+def _misbehaving_at(mode: str, at: int, name: str, directory: Path) -> BotSpec:
+    """A test bot in ``mode`` misbehaving at its decision ``at`` (0: never), named ``name`` (its
+    random seed depends on its name, so one name plays one game); its bot.toml goes in
+    ``directory``/``name``."""
+    bot = directory / name
+    bot.mkdir(exist_ok=True)
+    (bot / "bot.toml").write_text(
+        f'name = "{name}"\nversion = "1.0.0"\n'
+        f'command = ["python", "{TEST_BOTS / "misbehave.py"}", "{mode}"]\n'
+        f'games = ["oregon"]\n[env]\nMISBEHAVE_AT = "{at}"\n')
+    return load_manifest(bot)
 
 
 def _replayed_to_the_end(record: MatchRecord) -> None:
@@ -131,8 +135,8 @@ async def test_three_forfeits_share_rank_two_behind_the_only_finisher():
     _replayed_to_the_end(record)
 
 
-async def test_a_forfeit_at_the_very_first_decision():
-    bots = [_misbehaving_at("index-len", 1, "first"), sample_bot("random-python")]
+async def test_a_forfeit_at_the_very_first_decision(tmp_path):
+    bots = [_misbehaving_at("index-len", 1, "first", tmp_path), sample_bot("random-python")]
 
     record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
 
@@ -144,12 +148,12 @@ async def test_a_forfeit_at_the_very_first_decision():
     _replayed_to_the_end(record)
 
 
-async def test_a_forfeit_at_the_very_last_decision():
+async def test_a_forfeit_at_the_very_last_decision(tmp_path):
     # A first game in which nobody misbehaves tells which seat makes the last decision and how
     # many decisions it makes; the same seeded bots then replay that game up to the last one.
     def bots(last_seat: int | None = None, at: int = 0) -> list[BotSpec]:
-        return [_misbehaving_at("index-len", at if seat == last_seat else 0, f"seat{seat}")
-                for seat in range(2)]
+        return [_misbehaving_at("index-len", at if seat == last_seat else 0, f"seat{seat}",
+                                tmp_path) for seat in range(2)]
 
     clean = await play_match("oregon", bots(), SEED, time_control=GENEROUS)
     assert [s.outcome for s in clean.seats] == [Outcome.FINISHED] * 2
