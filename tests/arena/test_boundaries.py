@@ -12,9 +12,10 @@ import pytest
 
 from arena.manifest import BotSpec, load_manifest
 from arena.records import MatchRecord, Outcome, TimeControl
-from arena.referee.match import play_match
+from arena.referee.match import MatchObserver, play_match
 from engine.registry import get_game
 from tests.support.bots import TEST_BOTS, misbehaving_bot, sample_bot
+from tests.support.processes import bot_processes
 
 pytestmark = pytest.mark.slow
 
@@ -174,3 +175,36 @@ async def test_a_forfeit_at_the_very_last_decision(tmp_path):
     assert record.actions[-1] == state.default_action_index()
     assert culprit.rank == 2 and record.seats[1 - last_seat].rank == 1
     _replayed_to_the_end(record)
+
+
+async def test_an_exception_in_the_bot_is_a_crash_whose_reason_carries_the_bots_message():
+    bots = [sample_bot("random-python"), misbehaving_bot("raise")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[1]
+    assert culprit.outcome is Outcome.CRASH
+    assert culprit.reason.startswith(
+        "Decide failed: UNKNOWN: Exception calling application: misbehave: raising on purpose")
+    assert culprit.decisions == 2, "the failed call is not counted as a decision"
+    _replayed_to_the_end(record)
+
+
+class _ForfeitWatcher(MatchObserver):
+    """Notes every forfeit the observer hears of, and whether the culprit still runs then."""
+
+    def __init__(self) -> None:
+        self.forfeits: list[tuple[int, Outcome, str, bool]] = []
+
+    def seat_forfeited(self, seat: int, outcome: Outcome, reason: str) -> None:
+        running = any("misbehave.py index-len" in process for process in bot_processes())
+        self.forfeits.append((seat, outcome, reason, running))
+
+
+async def test_the_observer_hears_of_a_forfeit_after_the_culprit_was_stopped():
+    watcher = _ForfeitWatcher()
+    bots = [sample_bot("random-python"), misbehaving_bot("index-len")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS, observer=watcher)
+
+    assert watcher.forfeits == [(1, Outcome.ILLEGAL, record.seats[1].reason, False)]
