@@ -25,16 +25,17 @@ GENEROUS = TimeControl(move_seconds=10.0, ready_seconds=30.0)
 SEED = 5
 
 
-def _misbehaving_at(mode: str, at: int, name: str, directory: Path) -> BotSpec:
+def _misbehaving_at(mode: str, at: int, name: str, directory: Path, **env: str) -> BotSpec:
     """A test bot in ``mode`` misbehaving at its decision ``at`` (0: never), named ``name`` (its
-    random seed depends on its name, so one name plays one game); its bot.toml goes in
-    ``directory``/``name``."""
+    random seed depends on its name, so one name plays one game), with more environment ``env``;
+    its bot.toml goes in ``directory``/``name``."""
     bot = directory / name
     bot.mkdir(exist_ok=True)
+    variables = "".join(f'{key} = "{value}"\n' for key, value in env.items())
     (bot / "bot.toml").write_text(
         f'name = "{name}"\nversion = "1.0.0"\n'
         f'command = ["python", "{TEST_BOTS / "misbehave.py"}", "{mode}"]\n'
-        f'games = ["oregon"]\n[env]\nMISBEHAVE_AT = "{at}"\n')
+        f'games = ["oregon"]\n[env]\nMISBEHAVE_AT = "{at}"\n{variables}')
     return load_manifest(bot)
 
 
@@ -188,6 +189,18 @@ async def test_an_exception_in_the_bot_is_a_crash_whose_reason_carries_the_bots_
         "Decide failed: UNKNOWN: Exception calling application: misbehave: raising on purpose")
     assert culprit.decisions == 2, "the failed call is not counted as a decision"
     _replayed_to_the_end(record)
+
+
+async def test_an_exception_without_a_message_leaves_no_dangling_colon(tmp_path):
+    # gRPC reports such an exception as "Exception calling application: "; the reason ends there.
+    bots = [sample_bot("random-python"),
+            _misbehaving_at("raise", 3, "silent", tmp_path, MISBEHAVE_MESSAGE="")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    reason = record.seats[1].reason
+    assert reason.startswith("Decide failed: UNKNOWN: Exception calling application; ")
+    assert record.seats[1].outcome is Outcome.CRASH
 
 
 class _ForfeitWatcher(MatchObserver):

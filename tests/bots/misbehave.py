@@ -7,7 +7,7 @@ environment variable ``MISBEHAVE_AT``, counting from 1; a test sets it in a bot.
 to misbehave at the first or the last decision), then: ``sleep`` hangs past any limit, ``exit``
 quits the process, ``out-of-range`` answers an index past the legal list, ``index-len`` answers
 exactly ``len(legal)`` (one past the end), ``index-minus-one`` answers -1, ``raise`` raises an
-exception in its Decide handler (gRPC reports it to the arena), ``stale`` answers with the previous
+exception in its Decide handler (gRPC reports it to the arena; ``MISBEHAVE_MESSAGE`` sets its text), ``stale`` answers with the previous
 decision number. ``slow`` takes 0.15 s over every decision. ``protocol-2`` answers
 the handshake with protocol version 2 (the arena speaks 1). ``never-ready`` never listens (and
 starts a grandchild that would outlive it unless the arena stops the whole process group).
@@ -78,7 +78,7 @@ def choose(request: bot_pb2.DecisionRequest) -> int:
         elif mode == "index-minus-one":
             return -1
         elif mode == "raise":
-            raise RuntimeError("misbehave: raising on purpose")
+            raise RuntimeError(os.environ.get("MISBEHAVE_MESSAGE", "misbehave: raising on purpose"))
     return rng.randrange(len(request.legal_actions))
 
 
