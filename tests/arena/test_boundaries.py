@@ -221,3 +221,20 @@ async def test_the_observer_hears_of_a_forfeit_after_the_culprit_was_stopped():
     record = await play_match("oregon", bots, SEED, time_control=GENEROUS, observer=watcher)
 
     assert watcher.forfeits == [(1, Outcome.ILLEGAL, record.seats[1].reason, False)]
+
+
+async def test_a_bot_that_cannot_even_start_is_a_crash_at_the_start(tmp_path):
+    # Its directory vanished between registration and the game: starting the process fails.
+    spec = _misbehaving_at("index-len", 0, "vanished", tmp_path)
+    (spec.directory / "bot.toml").unlink()
+    spec.directory.rmdir()
+    bots = [spec, sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[0]
+    assert culprit.outcome is Outcome.CRASH
+    assert culprit.reason.startswith("never became ready: cannot start ")
+    assert culprit.decisions == 0
+    assert [s.rank for s in record.seats] == [2, 1]
+    _replayed_to_the_end(record)
