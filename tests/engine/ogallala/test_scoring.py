@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from engine.ogallala.scoring import (
-    booty_points,
     boat_points,
+    booty_points,
     card_points,
     display_score,
     final_result,
