@@ -20,3 +20,16 @@ def node_ready() -> bool:
 
 
 requires_node = pytest.mark.skipif(not node_ready(), reason=NODE_MISSING)
+
+
+NPM_MISSING = "Node.js/npm or the Node SDK's packages missing (run scripts/setup)"
+
+
+def npm_ready() -> bool:
+    """Node.js and npm are on PATH and the Node SDK's dependencies are installed (what writing
+    and installing a new Node bot needs)."""
+    return (shutil.which("node") is not None and shutil.which("npm") is not None
+            and (_ROOT / "sdk" / "node" / "node_modules").is_dir())
+
+
+requires_npm = pytest.mark.skipif(not npm_ready(), reason=NPM_MISSING)
