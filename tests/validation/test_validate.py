@@ -12,6 +12,8 @@ from arena.validation import Status, validate
 from tests.support.node import requires_npm
 from tests.tournament.helpers import run_cli
 
+pytestmark = pytest.mark.slow  # real bot processes play validation games
+
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
 TEST_BOTS = HERE.parent / "bots"  # the referee's misbehaving bots
