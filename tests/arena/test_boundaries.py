@@ -40,6 +40,10 @@ def _misbehaving_at(mode: str, at: int, name: str, directory: Path, **env: str) 
 
 
 def _replayed_to_the_end(record: MatchRecord) -> None:
+    """The record replays to a finished game with its scores; seats are numbered in order, and
+    every seat that answered was timed."""
+    assert [s.seat for s in record.seats] == list(range(record.num_players))
+    assert all(s.time_used > 0 for s in record.seats if s.decisions)
     final = get_game(record.game).replay(record.num_players, record.seed, record.actions)
     assert final.is_over
     assert tuple(s.score for s in record.seats) == final.result().scores
@@ -57,6 +61,7 @@ async def test_an_index_just_outside_the_legal_list_is_an_illegal_forfeit(bot):
     assert "out of range 0.." in culprit.reason and "at decision" in culprit.reason
     assert culprit.decisions == 3, "the third reply is the bad one, and it is counted"
     assert [s.rank for s in record.seats] == [1, 2]
+    assert [s.player for s in record.seats] == ["random-python", bot]
     _replayed_to_the_end(record)
 
 

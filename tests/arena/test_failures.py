@@ -120,6 +120,7 @@ async def test_a_fault_on_the_arena_side_voids_the_game():
     assert record.voided
     assert record.void_reason == "arena fault: RuntimeError: observer broke"
     assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2, "no bot is blamed"
+    assert [(s.score, s.rank) for s in record.seats] == [(0.0, 0)] * 2, "an unfinished game"
     assert len(record.actions) == 6
 
 
