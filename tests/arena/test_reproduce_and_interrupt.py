@@ -44,7 +44,7 @@ def result_rows(stdout: str) -> list[str]:
 @requires_node
 def test_arena_match_command_is_deterministic_for_a_fixed_seed():
     command = [str(ARENA), "match", "--game", "oregon", str(SAMPLE_BOTS / "random-python"),
-               str(SAMPLE_BOTS / "random-node"), "--seed", "4242"]
+               str(SAMPLE_BOTS / "random-node"), "--seed", "4242", "--no-store"]
     runs = [subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
             for _ in range(2)]
     for run in runs:
@@ -62,7 +62,7 @@ def start_match_with_a_hanging_bot(logs: Path) -> subprocess.Popen:
     sleeper = ROOT / "tests" / "bots" / "sleeper"
     command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
                str(SAMPLE_BOTS / "random-python"), "--move-time", "600", "--sandbox", "none",
-               "--bot-logs", str(logs)]
+               "--bot-logs", str(logs), "--no-store"]  # not in the checkout's arena.db
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     deadline = time.monotonic() + 60
