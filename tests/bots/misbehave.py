@@ -7,10 +7,11 @@ environment variable ``MISBEHAVE_AT``, counting from 1; a test sets it in a bot.
 to misbehave at the first or the last decision), then: ``sleep`` hangs past any limit, ``exit``
 quits the process, ``out-of-range`` answers an index past the legal list, ``index-len`` answers
 exactly ``len(legal)`` (one past the end), ``index-minus-one`` answers -1, ``raise`` raises an
-exception in its Decide handler (gRPC reports it to the arena; ``MISBEHAVE_MESSAGE`` sets its text), ``stale`` answers with the previous
-decision number. ``slow`` takes 0.15 s over every decision. ``protocol-2`` answers
-the handshake with protocol version 2 (the arena speaks 1). ``never-ready`` never listens (and
-starts a grandchild that would outlive it unless the arena stops the whole process group).
+exception in its Decide handler (gRPC reports it to the arena; ``MISBEHAVE_MESSAGE`` sets its
+text), ``stale`` answers with the previous decision number. ``slow`` takes 0.15 s over every
+decision. ``protocol-2`` answers the handshake with protocol version 2 (the arena speaks 1).
+``never-ready`` never listens (and starts a grandchild that would outlive it unless the arena
+stops the whole process group).
 ``sleep`` says on stderr when it starts hanging, so a test can wait for that moment.
 
 ``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
@@ -46,7 +47,7 @@ def remember_seat(request: bot_pb2.StartGameRequest) -> None:
 
 
 def take_a_ticket(turnstile: Path) -> None:
-    """Wait for a ticket and take it; removing the file is the claim, so two bots never share one."""
+    """Wait for a ticket and take it: removing the file is the claim (no two bots share one)."""
     while True:
         for ticket in sorted(turnstile.glob("ticket-*")):
             try:

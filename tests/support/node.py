@@ -13,7 +13,7 @@ NODE_MISSING = ("Node.js, or the node_modules of the random-node bot or of the N
 
 
 def node_ready() -> bool:
-    """Node.js is on PATH and the random-node bot's and the Node SDK's dependencies are installed."""
+    """Node.js is on PATH, and the random-node bot's and the Node SDK's packages are installed."""
     return (shutil.which("node") is not None
             and (_ROOT / "sample_bots" / "random-node" / "node_modules").is_dir()
             and (_ROOT / "sdk" / "node" / "node_modules").is_dir())

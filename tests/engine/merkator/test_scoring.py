@@ -150,7 +150,7 @@ def test_the_misprint_option_reaches_the_final_result():
 
 
 def test_which_buildings_ask_final_place():
-    # 2.6: type-dependent buildings ask; the misprinted Alsterhaus counts every cube, so it does not.
+    # 2.6: type-dependent buildings ask; the misprinted Alsterhaus counts every cube: it does not.
     alsterhaus, arsenal, boerse = building("Alsterhaus"), building("Arsenal"), building("Boerse")
     assert is_type_dependent(alsterhaus, misprint=False)
     assert not is_type_dependent(alsterhaus, misprint=True)
