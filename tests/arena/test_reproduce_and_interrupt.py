@@ -88,9 +88,14 @@ def wait_until_the_sleeper_hangs(logs: Path, process: subprocess.Popen) -> None:
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_ctrl_c_or_sigterm_stops_arena_match_and_its_bots(stop, tmp_path):
     process = start_match_with_a_hanging_bot(tmp_path)
-    wait_until_the_sleeper_hangs(tmp_path, process)
-    process.send_signal(stop)
-    _, stderr = process.communicate(timeout=30)
+    try:
+        wait_until_the_sleeper_hangs(tmp_path, process)
+        process.send_signal(stop)
+        _, stderr = process.communicate(timeout=30)
+    finally:  # a failure must not leave the match (and its bots, tied to it) to later tests
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
     assert process.returncode == 130
     assert stderr == "error: interrupted; the game was abandoned and its bots stopped\n"
 
