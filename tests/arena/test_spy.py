@@ -10,10 +10,13 @@ import random
 import pytest
 
 from arena.bot.v1 import bot_pb2
+from arena.records import TimeControl
 from arena.referee.match import play_match
 from arena.wire.codec import decode_action, decode_view
 from engine.registry import game_names, get_game
-from tests.arena.conftest import misbehaving_bot, sample_bot
+from tests.support.bots import misbehaving_bot, sample_bot
+
+pytestmark = pytest.mark.slow  # real bot processes
 
 SEED = 918_273_645  # distinctive, so that finding it in a message would be telling
 
@@ -64,6 +67,14 @@ async def test_spies_receive_only_their_own_view(game, tmp_path):
         start, *decisions, end = messages
         assert isinstance(start, bot_pb2.StartGameRequest) and start.seat == seat
         assert isinstance(end, bot_pb2.EndGameRequest)
+        # StartGame tells the game as the referee plays it (play_match's default time control).
+        assert (start.game, start.rules_version, start.num_players) == (
+            game, engine.rules_version, len(bots))
+        assert list(start.player_names) == [bot.name for bot in bots]
+        assert {option.name for option in start.options} == set(state.options)
+        assert (start.time_control.move_seconds, start.time_control.bank_seconds) == (
+            TimeControl().move_seconds, TimeControl().bank_seconds)
+        assert start.game_id and {d.game_id for d in [*decisions, end]} == {start.game_id}
         mine = [(n, st) for n, s, st in expected if s == seat]
         assert [d.decision_number for d in decisions] == [n for n, _ in mine]
         for request, (number, truth) in zip(decisions, mine, strict=True):

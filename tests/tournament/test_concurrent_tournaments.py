@@ -8,6 +8,8 @@ from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from tests.tournament.helpers import query, run_cli, start_cli
 
+pytestmark = pytest.mark.slow  # real CLI and bot processes
+
 
 def test_two_tournaments_at_once_on_one_database(tmp_path: Path, three_bots):
     db = tmp_path / "arena.db"

@@ -182,6 +182,7 @@ def _write_games(path: str, ids: list[int], seed: int, count: int) -> None:
     database.close()
 
 
+@pytest.mark.slow
 def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path):
     path = tmp_path / "arena.db"
     database = open_database(path, create=True)

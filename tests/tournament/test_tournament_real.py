@@ -10,7 +10,10 @@ import pytest
 from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from arena.tournament.schedule import build_schedule
+from tests.support.node import requires_node
 from tests.tournament.helpers import query, run_cli
+
+pytestmark = pytest.mark.slow  # real bot processes
 
 
 def check_ratings_recomputed_equal_stored(db: Path, players: int = 2) -> None:
@@ -21,6 +24,7 @@ def check_ratings_recomputed_equal_stored(db: Path, players: int = 2) -> None:
     database.close()
 
 
+@requires_node
 @pytest.mark.parametrize(("players", "deals", "expected_games"), [(2, 1, 6), (3, 2, 6)])
 def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, players, deals,
                                               expected_games):
@@ -61,6 +65,7 @@ def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, player
     assert {row["games"] for row in oregon["rows"]} == {expected_games * players // 3}
 
 
+@requires_node
 def test_cross_table_and_replay_of_a_stored_game(tmp_path: Path, three_bots):
     db = tmp_path / "arena.db"
     assert run_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, three_bots[:2])),
