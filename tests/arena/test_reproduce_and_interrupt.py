@@ -63,8 +63,11 @@ def start_match_with_a_hanging_bot(logs: Path) -> subprocess.Popen:
     command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
                str(SAMPLE_BOTS / "random-python"), "--move-time", "600", "--sandbox", "none",
                "--bot-logs", str(logs), "--no-store"]  # not in the checkout's arena.db
+    # A shell's background job (as a CI runner may start the tests) ignores SIGINT, and a child
+    # inherits that: give the arena the default disposition a terminal's Ctrl-C meets.
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while len(bot_processes()) < 3 and time.monotonic() < deadline:  # the arena and two bots
         time.sleep(0.1)
