@@ -243,7 +243,8 @@ class OgallalaState(GameState):
         return targets
 
     def _begin_draw(self) -> None:
-        """Refill step (4.6), then CHOOSE_STACK; the game ends when every stack stays empty."""
+        """Refill step (4.6), then CHOOSE_STACK; the game ends at once when every stack stays
+        empty (5.1c), even in the middle of a turn."""
         for index, stack in enumerate(self.stacks):
             if not stack and self.discard:
                 pile = self.discard
@@ -252,8 +253,10 @@ class OgallalaState(GameState):
                 self.refilled[index] = True
                 self.discard = []
         self.card = NO_CARD
-        if not self._ask(DecisionKind.CHOOSE_STACK):
+        if not any(self.stacks):  # 5.1c: at once, even after a draw (no STOP, no end of turn)
             self._finish(EndReason.CARDS_EXHAUSTED)
+            return
+        self._ask(DecisionKind.CHOOSE_STACK)
 
     def _put(self, action: PlaceCell | PlaceShift) -> int:
         """Place ``self.card`` on the active display. Returns the card's row when a cell placement
