@@ -294,6 +294,7 @@ class OregonState(GameState):
 
     def _end_turn(self) -> None:
         a = self.active
+        self.in_extra = False  # it marks the pending PLAY only, not the draws after it
         if a == self.num_players - 1 and (self.end_triggered or self.round >= data.ROUND_CAP):
             self.phase = None  # R22: the final turn has no draw step
             return
