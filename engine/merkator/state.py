@@ -21,7 +21,7 @@ from engine.merkator.actions import (
 )
 from engine.merkator.observe import build_view
 from engine.merkator.render import render
-from engine.merkator.scoring import Holdings, final_result, is_type_dependent
+from engine.merkator.scoring import Holdings, final_place_matters, final_result
 from engine.merkator.views import MerkatorView
 
 # decision stages: the DecisionKind values as plain ints (enum attribute access is slow here)
@@ -626,16 +626,16 @@ class MerkatorState(GameState):
     # --- scoring (5.2) ----------------------------------------------------------------------------
     def _step_place_next(self) -> None:
         q = self.deciding
-        tile = self.tile[q]
-        if any(tile):
-            if any(is_type_dependent(b, self.misprint) for b in self.buildings[q]):
-                self.final_place_colour = tile.index(1)
+        tile, kontor = self.tile[q], self.kontor[q]
+        for colour in range(data.NUM_COLOURS):
+            if not tile[colour]:
+                continue
+            if final_place_matters(kontor, tile, colour, self.buildings[q], self.misprint):
+                self.final_place_colour = colour
                 self.stage = FINAL_PLACE
                 return
-            for colour in range(data.NUM_COLOURS):
-                if tile[colour]:
-                    tile[colour] = 0
-                    self.kontor[q][_GOOD_A[colour]] += 1
+            tile[colour] = 0  # R31: its good cannot change the score, so it becomes good A
+            kontor[_GOOD_A[colour]] += 1
         if q + 1 < self.num_players:
             self.deciding = q + 1
         else:
