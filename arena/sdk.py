@@ -13,9 +13,14 @@
 ``run`` serves the ``arena.bot.v1.Bot`` gRPC service on ``ARENA_BOT_ADDRESS``, answers the
 handshake with the name, version and games of the ``bot.toml`` in the working directory (the arena
 starts a bot in its directory), checks the ``ARENA_BOT_TOKEN`` of every call and echoes the
-decision number. ``game_of(request)`` names the game of a decision, and
-``arena.wire.codec.decode_view`` turns ``request.view`` into the engine's view dataclass for bots
-that search with the engine.
+decision number. ``game_of(request)`` names the game of a decision; ``history_of(request)`` is
+every event its seat has received in that game so far (``request.events`` holds only those since
+the seat's previous decision), the game's public history as that seat may see it.
+``arena.wire.codec.decode_view`` and ``decode_event`` turn ``request.view`` and the events into
+the engine's dataclasses for bots that search with the engine.
+
+A game_id names one game and seat, so a process playing several games, or several seats of one
+game, keeps them apart by it.
 """
 
 from __future__ import annotations
@@ -40,11 +45,21 @@ EndHook = Callable[[bot_pb2.EndGameRequest], None]
 
 
 _games: dict[str, str] = {}  # game_id -> game name, filled by StartGame
+# game_id -> the events received so far; dropped after EndGame (address bots play on for days)
+_histories: dict[str, list[bot_pb2.GameEvent]] = {}
 
 
 def game_of(request: bot_pb2.DecisionRequest) -> str:
     """The name of the game a decision belongs to ("oregon", ...), as its StartGame said."""
     return _games[request.game_id]
+
+
+def history_of(
+    request: bot_pb2.DecisionRequest | bot_pb2.EndGameRequest,
+) -> list[bot_pb2.GameEvent]:
+    """Every event the request's seat has received in its game, oldest first, the request's own
+    included (in an ``on_end`` hook: the whole game)."""
+    return _histories.get(request.game_id, [])
 
 
 def seeded_random() -> random.Random:
@@ -72,18 +87,25 @@ class _Servicer(bot_pb2_grpc.BotServicer):
     def StartGame(self, request, context):
         self._check_token(context)
         _games[request.game_id] = request.game
+        _histories[request.game_id] = []
         if self._on_start:
             self._on_start(request)
         return bot_pb2.StartGameReply()
 
     def Decide(self, request, context):
         self._check_token(context)
+        _histories.setdefault(request.game_id, []).extend(request.events)
         return self._reply(request)
 
     def EndGame(self, request, context):
         self._check_token(context)
-        if self._on_end:
-            self._on_end(request)
+        _histories.setdefault(request.game_id, []).extend(request.events)
+        try:
+            if self._on_end:
+                self._on_end(request)
+        finally:
+            _histories.pop(request.game_id, None)
+            _games.pop(request.game_id, None)
         return bot_pb2.EndGameReply()
 
 

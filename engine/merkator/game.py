@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from engine.core import Game, OptionError, OptionValue
 from engine.merkator import data
 from engine.merkator.actions import MerkatorAction
+from engine.merkator.events import MerkatorEvent
 from engine.merkator.sampling import sample_state
 from engine.merkator.state import MerkatorState
 from engine.merkator.views import MerkatorView
@@ -24,6 +25,7 @@ class MerkatorGame(Game):
     default_options: ClassVar[Mapping[str, OptionValue]] = data.DEFAULT_OPTIONS
     view_type: ClassVar[type] = MerkatorView
     action_type: ClassVar[Any] = MerkatorAction
+    event_type: ClassVar[Any] = MerkatorEvent
 
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None

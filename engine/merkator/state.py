@@ -13,9 +13,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import EngineError, GameOverError, GameState, IllegalActionError, Result
+from engine.core import EVERYONE, EngineError, GameOverError, GameState, IllegalActionError
+from engine.core import Result
 from engine.merkator import catalog as cat
-from engine.merkator import data
+from engine.merkator import data, events
 from engine.merkator.actions import (
     DecisionKind, FinalPlace, Fulfil, Invest, InvestOption, TradeInput,
 )
@@ -71,6 +72,7 @@ class MerkatorState(GameState):
         self.seed = seed
         self.options = dict(options)
         self.history: list[int] = []
+        self.event_log: list = []
         self.permission: bool = bool(options["join_needs_permission"])
         self.misprint: bool = bool(options["alsterhaus_misprint"])
         self.max_rounds: int = int(options["max_rounds"])
@@ -246,6 +248,7 @@ class MerkatorState(GameState):
                 self._STEP[stage](self)
 
     def _handle(self, action: Any) -> None:
+        self.event_log.append((EVERYONE, events.ActionTaken, (self.deciding, action), None))
         self._HANDLE[self.stage](self, action)
 
     # --- step 1: invest --------------------------------------------------------------------------
@@ -284,12 +287,16 @@ class MerkatorState(GameState):
             self.coins[p] -= data.BONUS_COST[b]
             bisect.insort(self.bonus[p], b)
             self.bonus_slots[k] = self.bonus_deck.pop() if self.bonus_deck else -1
+            self.event_log.append(
+                (EVERYONE, events.slot_refilled, (False, k, self.bonus_slots[k]), None))
         elif option == InvestOption.BUY_BUILDING:
             k = action.slot - 1
             b = self.building_slots[k]
             self.coins[p] -= data.BUILDING_COST[b]
             bisect.insort(self.buildings[p], b)
             self.building_slots[k] = self.building_deck.pop() if self.building_deck else -1
+            self.event_log.append(
+                (EVERYONE, events.slot_refilled, (True, k, self.building_slots[k]), None))
         else:
             self.coins[p] -= 1
 
@@ -370,6 +377,7 @@ class MerkatorState(GameState):
             return
         if i + 1 == data.BOARD_SPACES:
             self._trigger_end()
+        self.event_log.append((EVERYONE, events.marker_revealed, (i, letters), None))
         if len(letters) == 1 and i < _LAST_ROW_START:
             self.spoil_letters = letters
             self.stage = SPOILAGE_REFLIP
@@ -382,6 +390,8 @@ class MerkatorState(GameState):
         if action.reflip:
             self.board_face_up[self.board_next] = True
             letters = self.board_letters[self.board_next]
+            self.event_log.append(
+                (EVERYONE, events.marker_revealed, (self.board_next, letters), None))
         self._begin_spoilage(letters)
 
     def _begin_spoilage(self, letters: str) -> None:
@@ -541,9 +551,11 @@ class MerkatorState(GameState):
                     self.discard = [c for c in self.discard if data.CONTRACT_VALUE[c] != w]
                     self.rng.shuffle(found)
                     self.piles[w] = pile = found
+                    self.event_log.append((EVERYONE, events.PileRebuilt, (w, len(found)), None))
             if pile:
                 card = pile.pop()
                 bisect.insort(self.contracts[q], card)
+                self.event_log.append((EVERYONE, events.contract_drawn, (q, card), None))
                 if card == data.PEACE:
                     self._trigger_end()
                 return
