@@ -1,37 +1,47 @@
-"""Batch rating: a maximum-likelihood Bradley-Terry fit over all games, on the Elo scale.
+"""Batch rating: a Plackett-Luce fit of whole finishing orders under a weak prior, on the Elo scale.
 
-Every game is split into its weighted pairwise results exactly as for Elo (weight 1/(P-1), ties
-count half a win each way, a forfeit loses to every finisher). The fit is choix's iterative Luce
-spectral ranking on the matrix of weighted wins, so it does not depend on the order of the games.
-A small regularisation (``ALPHA``) keeps a perfect record finite. Ratings are centred on 1500:
-``rating = 1500 + 400 / ln(10) * theta`` with mean theta 0, so 200 points between two players mean
-a 76% expected score, as in Elo.
+The model, the prior and the limits are documented in ``leaderboard/README.md``; in short:
 
-The 95% interval comes from a bootstrap over groups of correlated games (``GameResult.group_key``;
-the arena groups the seat rotations of one deal of one pod, which share the deal's luck): whole
-groups are drawn with replacement, never single games; the interval is the 2.5 and 97.5
-percentiles of the bootstrap ratings.
+- Each game's finishing order is a Plackett-Luce draw (``leaderboard.plackett_luce``); for two
+  players that is Bradley-Terry. ``rating = 1500 + 400 / ln(10) * theta``: 200 points between two
+  players mean 76% chance to finish ahead of the other.
+- Prior: every rating is independently normal around 1500 with a standard deviation of
+  ``PRIOR_SD`` Elo points; the rating is the posterior mode (MAP). The prior keeps a perfect record
+  finite without inventing precision, and barely moves a rating backed by tens of games.
+- Each pool of players connected by games (``leaderboard.pools``) is fitted on its own; ratings of
+  different pools are not comparable. Ratings of a pool have mean 1500.
+- The 95% interval is the union of two: the bootstrap over groups of correlated games
+  (``GameResult.group_key``: whole groups are drawn with replacement, which captures the shared luck
+  of a deal's seat rotations) and the posterior's Gaussian (Laplace) interval, which keeps its
+  width where the bootstrap cannot see any variation (a perfect record, or very few games). Both
+  are on ratings centred on the pool's mean, as shown.
+- A player whose record is perfect against the rest of its pool is only bounded on one side
+  (``bound``): the table prints "> low" (or "< high"); the point rating is then set by the prior.
+- Fewer than ``PROVISIONAL_GAMES`` games: provisional.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
+import zlib
 from collections.abc import Sequence
 
-import choix
 import numpy as np
 
 from leaderboard.elo import INITIAL_RATING
+from leaderboard.plackett_luce import FloatArray, build_stages, fit_map, posterior_covariance
+from leaderboard.pools import Bound, find_pools, unbounded_sides
 from leaderboard.results import GameResult
 
-ALPHA = 0.01
-BOOTSTRAP_SAMPLES = 400
-# Convergence: L1 change of the natural-scale parameters between iterations; 1e-6 is far below
-# 0.01 Elo points, and half the iterations of choix's default.
-TOLERANCE = 1e-6
 ELO_PER_NATURAL_UNIT = 400.0 / math.log(10.0)
+# Prior standard deviation of every rating: wide against the differences between bots met in
+# practice (a few hundred points), so only data-poor ratings (perfect records, a handful of
+# games) feel it.
+PRIOR_SD = 500.0
+PROVISIONAL_GAMES = 20
+BOOTSTRAP_SAMPLES = 400
+Z_95 = 1.959964
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -39,74 +49,73 @@ class BatchRating:
     rating: float
     low: float  # 95% interval
     high: float
+    bound: Bound = ""  # "lower": only ``low`` bounds the rating ("> low"); "upper": only ``high``
+    games: int = 0  # games with at least one other player, in this player's pool
+    provisional: bool = False  # fewer than PROVISIONAL_GAMES games
+    pool: int = 1  # pools are numbered from 1, largest first; ratings of two pools don't compare
+    pools: int = 1  # how many pools the fitted games form
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class _GroupWins:
-    """Weighted wins per group: ``wins[g, i * n + j]`` is what player i won against j in group g."""
-
-    players: list[str]
-    wins: np.ndarray  # shape (groups, n * n)
-
-
-def _pair_scores(rank_a: np.ndarray, rank_b: np.ndarray, forfeit_a: np.ndarray,
-                 forfeit_b: np.ndarray) -> np.ndarray:
-    """``leaderboard.results.pair_score`` over arrays of seat pairs."""
-    by_rank = np.where(rank_a == rank_b, 0.5, (rank_a < rank_b).astype(float))
-    return np.where(forfeit_a == forfeit_b, by_rank, forfeit_b.astype(float))
-
-
-def _group_wins(games: Sequence[GameResult]) -> _GroupWins:
-    players = sorted({seat.player for game in games for seat in game.seats})
-    index = {player: i for i, player in enumerate(players)}
-    groups = {key: i for i, key in enumerate(sorted({game.group_key for game in games}))}
-    n = len(players)
-    keys: list[np.ndarray] = []
-    weights: list[np.ndarray] = []
-    for size in sorted({len(game.seats) for game in games} - {0, 1}):
-        same_size = [game for game in games if len(game.seats) == size]
-        who = np.array([[index[seat.player] for seat in game.seats] for game in same_size])
-        rank = np.array([[seat.rank for seat in game.seats] for game in same_size])
-        forfeit = np.array([[bool(seat.forfeit) for seat in game.seats] for game in same_size])
-        base = np.array([groups[game.group_key] for game in same_size]) * n * n
-        for i, j in itertools.combinations(range(size), 2):
-            # a player meeting itself (two seats) tells nothing about its strength
-            share = (who[:, i] != who[:, j]) / (size - 1)
-            score = _pair_scores(rank[:, i], rank[:, j], forfeit[:, i], forfeit[:, j])
-            keys += [base + who[:, i] * n + who[:, j], base + who[:, j] * n + who[:, i]]
-            weights += [share * score, share * (1.0 - score)]  # a draw: half a win each way
-    flat = np.bincount(np.concatenate(keys), weights=np.concatenate(weights),
-                       minlength=len(groups) * n * n) if keys else np.zeros(len(groups) * n * n)
-    return _GroupWins(players, flat.reshape(len(groups), n * n))
+def _fit_pool(games: Sequence[GameResult], bootstrap: int,
+              rng: np.random.Generator) -> tuple[list[str], FloatArray, FloatArray, FloatArray]:
+    """Players, and their centred MAP, 95% low and 95% high, in natural units."""
+    keys = sorted({game.group_key for game in games})
+    group_index = {key: i for i, key in enumerate(keys)}
+    stages = build_stages(games, [group_index[game.group_key] for game in games])
+    precision = (ELO_PER_NATURAL_UNIT / PRIOR_SD) ** 2
+    point = fit_map(stages, stages.weights[None, :], precision)[0]
+    n = len(stages.players)
+    centring = np.eye(n) - 1.0 / n
+    covariance = centring @ posterior_covariance(stages, point, precision) @ centring
+    spread = Z_95 * np.sqrt(np.maximum(np.diag(covariance), 0.0))
+    point = point - point.mean()
+    low, high = point - spread, point + spread
+    if bootstrap > 0:
+        draws = rng.multinomial(len(keys), np.full(len(keys), 1.0 / len(keys)), size=bootstrap)
+        samples = fit_map(stages, stages.resampled(draws.astype(np.float64)), precision, point)
+        samples -= samples.mean(axis=1, keepdims=True)
+        boot_low, boot_high = np.percentile(samples, [2.5, 97.5], axis=0)
+        low, high = np.minimum(low, boot_low), np.maximum(high, boot_high)
+    return stages.players, point, low, high
 
 
-def _fit(wins: np.ndarray, start: np.ndarray | None) -> np.ndarray:
-    """Elo-scale ratings from a flat n * n matrix of weighted wins."""
-    n = math.isqrt(wins.size)
-    theta: np.ndarray = choix.ilsr_pairwise_dense(wins.reshape(n, n), alpha=ALPHA,
-                                                  initial_params=start, max_iter=500,
-                                                  tol=TOLERANCE)
-    centred: np.ndarray = theta - theta.mean()
-    return INITIAL_RATING + ELO_PER_NATURAL_UNIT * centred
+def _games_with_others(games: Sequence[GameResult]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for game in games:
+        players = {seat.player for seat in game.seats}
+        if len(players) > 1:
+            for player in players:
+                counts[player] = counts.get(player, 0) + 1
+    return counts
 
 
 def fit_batch(
     games: Sequence[GameResult], bootstrap: int = BOOTSTRAP_SAMPLES, seed: int = 0
 ) -> dict[str, BatchRating]:
-    """Batch ratings with 95% intervals for every player of ``games``.
+    """Batch ratings with 95% intervals for every player of ``games``, pool by pool.
 
+    Games of different player counts should be fitted separately (``leaderboard.boards``).
     ``seed`` fixes the bootstrap draws, so the same games always give the same table."""
-    table = _group_wins(games)
-    if not table.players:
-        return {}
-    groups = table.wins.shape[0]
-    point = _fit(table.wins.sum(axis=0), None)
-    start = (point - INITIAL_RATING) / ELO_PER_NATURAL_UNIT
-    draws = np.random.default_rng(seed).multinomial(groups, np.full(groups, 1.0 / groups),
-                                                    size=bootstrap)
-    samples = np.array([_fit(wins, start) for wins in draws @ table.wins])
-    low, high = np.percentile(samples, [2.5, 97.5], axis=0)
-    return {
-        player: BatchRating(float(point[i]), float(low[i]), float(high[i]))
-        for i, player in enumerate(table.players)
-    }
+    pools = find_pools(games)
+    pool_of = {player: number for number, pool in enumerate(pools, 1) for player in pool}
+    ratings: dict[str, BatchRating] = {}
+    for number, pool in enumerate(pools, 1):
+        pool_games = [game for game in games if pool_of[game.seats[0].player] == number]
+        # seeded by the pool's players: a pool's interval does not change when another pool
+        # appears
+        rng = np.random.default_rng([seed, zlib.crc32("\n".join(pool).encode())])
+        players, point, low, high = _fit_pool(pool_games, bootstrap, rng)
+        sides = unbounded_sides(pool_games, players)
+        played = _games_with_others(pool_games)
+        for i, player in enumerate(players):
+            ratings[player] = BatchRating(
+                rating=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(point[i]),
+                low=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(low[i]),
+                high=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(high[i]),
+                bound=sides[player],
+                games=played.get(player, 0),
+                provisional=played.get(player, 0) < PROVISIONAL_GAMES,
+                pool=number,
+                pools=len(pools),
+            )
+    return dict(sorted(ratings.items()))

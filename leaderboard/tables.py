@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -16,14 +17,20 @@ if TYPE_CHECKING:  # the batch module imports choix and scipy, slow to load
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LeaderboardRow:
-    position: int
+    position: int  # within the player's pool (see ``pool_heading``)
     player: str
     elo: float
     batch: BatchRating | None
-    games: int
+    games: int  # every game played, forfeited ones included
+    # Over the games the player finished (a forfeited game's score is the arena's default moves,
+    # not the bot's); NaN when it forfeited every game (a float, so callers' formats still work).
     average_rank: float
     average_score: float
     forfeits: dict[str, int]  # reason kind -> count
+
+    @property
+    def forfeited(self) -> int:
+        return sum(self.forfeits.values())
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -41,39 +48,80 @@ def leaderboard_rows(
     elo: Mapping[str, float],
     batch: Mapping[str, BatchRating],
 ) -> list[LeaderboardRow]:
-    """One row per player, best first: ordered by the batch rating, which does not depend on
-    the order of the games, then by Elo; players with equal ratings share a position."""
+    """One row per player, pool by pool (largest first), best first within a pool: ordered by the
+    batch rating, which does not depend on the order of the games, then by Elo; players with
+    equal ratings share a position. Positions restart in each pool: two pools do not compare.
+
+    Average position and score count only the games the player finished."""
+    played: Counter[str] = Counter()
     ranks: dict[str, list[int]] = defaultdict(list)
     scores: dict[str, list[float]] = defaultdict(list)
     forfeits: dict[str, Counter[str]] = defaultdict(Counter)
     for game in games:
         for seat in game.seats:
-            ranks[seat.player].append(seat.rank)
-            scores[seat.player].append(seat.score)
+            played[seat.player] += 1
             if seat.forfeit:
                 forfeits[seat.player][seat.forfeit] += 1
+            else:
+                ranks[seat.player].append(seat.rank)
+                scores[seat.player].append(seat.score)
+
+    def pool(player: str) -> int:
+        fitted = batch.get(player)
+        return fitted.pool if fitted else 1
 
     def key(player: str) -> tuple[float, float]:
         fitted = batch.get(player)
         return (fitted.rating if fitted else INITIAL_RATING, elo.get(player, INITIAL_RATING))
 
-    ordered = sorted(ranks, key=lambda player: (tuple(-v for v in key(player)), player))
+    ordered = sorted(played, key=lambda player: (pool(player), tuple(-v for v in key(player)),
+                                                 player))
     rows: list[LeaderboardRow] = []
-    for index, player in enumerate(ordered):
-        tied = rows and key(rows[-1].player) == key(player)
+    for player in ordered:
+        previous = rows[-1] if rows and pool(rows[-1].player) == pool(player) else None
+        if previous is None:
+            position = 1
+        elif key(previous.player) == key(player):
+            position = previous.position
+        else:
+            position = sum(pool(row.player) == pool(player) for row in rows) + 1
         rows.append(
             LeaderboardRow(
-                position=rows[-1].position if tied else index + 1,
+                position=position,
                 player=player,
                 elo=elo.get(player, INITIAL_RATING),
                 batch=batch.get(player),
-                games=len(ranks[player]),
-                average_rank=sum(ranks[player]) / len(ranks[player]),
-                average_score=sum(scores[player]) / len(scores[player]),
+                games=played[player],
+                average_rank=_mean(ranks[player]),
+                average_score=_mean(scores[player]),
                 forfeits=dict(sorted(forfeits[player].items())),
             )
         )
     return rows
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+def format_batch(rating: BatchRating) -> str:
+    """"1712 [1650, 1790]"; a one-sided rating shows its bound only: "> 1413" or "< 1587"."""
+    if rating.bound == "lower":
+        return f"> {rating.low:.0f}"
+    if rating.bound == "upper":
+        return f"< {rating.high:.0f}"
+    return f"{rating.rating:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
+
+
+def pool_heading(rating: BatchRating) -> str:
+    """"pool 2 of 3: not comparable with pools 1, 3" ("" when all players form one pool): to
+    print above the rows of each pool."""
+    if rating.pools < 2:
+        return ""
+    others = [str(number) for number in range(1, rating.pools + 1) if number != rating.pool]
+    label = "pool" if len(others) == 1 else "pools"
+    return (f"pool {rating.pool} of {rating.pools}: not comparable with {label} "
+            f"{', '.join(others)}")
 
 
 def cross_table(games: Sequence[GameResult]) -> dict[tuple[str, str], HeadToHead]:

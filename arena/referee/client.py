@@ -71,10 +71,11 @@ class BotClient:
         # Decide takes the request already serialized (arena.wire.requests builds it as bytes).
         self._decide = _parsed(self._channel.unary_unary(
             DECIDE_METHOD, request_serializer=None, response_deserializer=None,
-            _registered_method=True), bot_pb2.DecisionReply)
+            _registered_method=True), bot_pb2.DecisionReply)  # type: ignore[call-arg]
         self._start_game = _parsed(self._channel.unary_unary(
             _START_GAME_METHOD, request_serializer=bot_pb2.StartGameRequest.SerializeToString,
-            response_deserializer=None, _registered_method=True), bot_pb2.StartGameReply)
+            response_deserializer=None, _registered_method=True),  # type: ignore[call-arg]
+            bot_pb2.StartGameReply)
         self._metadata = ((TOKEN_METADATA_KEY, token),)
         self._token = trio.lowlevel.current_trio_token()
         self._calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()

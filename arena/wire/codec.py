@@ -37,7 +37,8 @@ def decode_view(game_name: str, message: bot_pb2.GameView) -> Any:
 def encode_action(game_name: str, action: Any) -> bot_pb2.Action:
     message = bot_pb2.Action()
     target = getattr(message, game_name)
-    if _is_single_dataclass(type(action)) and _is_single_dataclass(
+    action_type: type = type(action)
+    if _is_single_dataclass(action_type) and _is_single_dataclass(
         get_game(game_name).action_type
     ):
         to_proto(action, target)

@@ -67,7 +67,8 @@ def field_plan(cls: type) -> tuple[tuple[str, str, Any, bool], ...]:
 
 def to_proto(obj: Any, message: Message) -> Message:
     """Fill ``message`` (an empty instance of the matching proto class) from dataclass ``obj``."""
-    for name, kind, inner, _ in field_plan(type(obj)):
+    cls: type = type(obj)
+    for name, kind, inner, _ in field_plan(cls):
         value = getattr(obj, name)
         if value is None:
             continue
@@ -99,7 +100,7 @@ def to_proto(obj: Any, message: Message) -> Message:
 
 def from_proto(message: Message, cls: type) -> Any:
     """Build a dataclass of type ``cls`` from ``message`` (the inverse of ``to_proto``)."""
-    values = {}
+    values: dict[str, Any] = {}
     for name, kind, inner, optional in field_plan(cls):
         if kind in ("scalar", "enum", "message", "variant") and optional and not message.HasField(name):
             values[name] = None

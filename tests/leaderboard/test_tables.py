@@ -1,6 +1,8 @@
+import math
+
 from leaderboard.batch import BatchRating
 from leaderboard.results import GameResult, SeatResult
-from leaderboard.tables import cross_table, leaderboard_rows
+from leaderboard.tables import cross_table, format_batch, leaderboard_rows, pool_heading
 
 GAMES = [
     GameResult((SeatResult("x", 1, 10), SeatResult("y", 2, 5), SeatResult("z", 3, 1, "TIMEOUT"))),
@@ -16,7 +18,9 @@ def test_rows_are_ordered_by_batch_rating_and_aggregate_each_player():
     assert [row.position for row in rows] == [1, 2, 3]
     y, x, z = rows
     assert (x.games, x.average_rank, x.average_score) == (2, 2.0, 6.0)
-    assert z.forfeits == {"TIMEOUT": 1}
+    assert z.forfeits == {"TIMEOUT": 1} and z.forfeited == 1
+    # z's forfeited game (ranked 3, score 1) is left out of its averages
+    assert (z.games, z.average_rank, z.average_score) == (2, 1.0, 8.0)
     assert y.forfeits == {}
     assert y.elo == 1510.0 and y.batch == batch["y"]
 
@@ -34,3 +38,28 @@ def test_cross_table_counts_points_both_ways():
     assert table["y", "z"].score == 1.5 and table["z", "y"].score == 0.5
     for (a, b), record in table.items():
         assert record.score + table[b, a].score == record.games
+
+
+def test_a_player_that_forfeited_every_game_has_no_averages():
+    game = GameResult((SeatResult("x", 1, 3), SeatResult("y", 2, 0, "CRASH")))
+    y = leaderboard_rows([game], {}, {})[1]
+    assert (y.player, y.games, y.forfeited) == ("y", 1, 1)
+    assert math.isnan(y.average_rank) and math.isnan(y.average_score)
+
+
+def test_rows_come_pool_by_pool_with_positions_restarting():
+    batch = {"x": BatchRating(1600, 1500, 1700, pool=2, pools=2),
+             "y": BatchRating(1400, 1300, 1500, pool=1, pools=2),
+             "z": BatchRating(1550, 1450, 1650, pool=1, pools=2)}
+    rows = leaderboard_rows(GAMES, {}, batch)
+    assert [(row.player, row.position) for row in rows] == [("z", 1), ("y", 2), ("x", 1)]
+    assert pool_heading(batch["x"]) == "pool 2 of 2: not comparable with pool 1"
+    assert pool_heading(BatchRating(1500, 1400, 1600, pool=1, pools=3)) == (
+        "pool 1 of 3: not comparable with pools 2, 3")
+    assert pool_heading(BatchRating(1500, 1400, 1600)) == ""
+
+
+def test_one_sided_ratings_print_their_bound_only():
+    assert format_batch(BatchRating(1712.4, 1650.2, 1790.6)) == "1712 [1650, 1791]"
+    assert format_batch(BatchRating(1764, 1413, 2115, bound="lower")) == "> 1413"
+    assert format_batch(BatchRating(1236, 885, 1587, bound="upper")) == "< 1587"
