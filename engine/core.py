@@ -154,9 +154,10 @@ class GameState(abc.ABC):
     # --- copies, views, sampling ----------------------------------------------------------------
     # What the default ``clone`` copies besides ``history``, ``event_log`` and ``rng``; every
     # other field is shared with the copy, so it must be immutable (ints, enums, tuples, frozen
-    # dataclasses) or replaced, never changed in place. Lists of immutables go in ``copied_fields`` (the copy
-    # gets ``value.copy()``); lists of mutable parts (lists, sets, objects with a ``copy()``
-    # method) go in ``deep_copied_fields`` (the copy gets ``[part.copy() for part in value]``).
+    # dataclasses) or replaced, never changed in place. Lists of immutables go in
+    # ``copied_fields`` (the copy gets ``value.copy()``); lists of mutable parts (lists, sets,
+    # objects with a ``copy()`` method) go in ``deep_copied_fields`` (the copy gets
+    # ``[part.copy() for part in value]``).
     copied_fields: ClassVar[tuple[str, ...]] = ()
     deep_copied_fields: ClassVar[tuple[str, ...]] = ()
     # Fields left out of the default ``state_digest``: caches and whatever is derived from the

@@ -13,8 +13,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import EVERYONE, EngineError, GameOverError, GameState, IllegalActionError
-from engine.core import Result
+from engine.core import EVERYONE, EngineError, EventEntry, GameOverError, GameState
+from engine.core import IllegalActionError, Result
 from engine.merkator import catalog as cat
 from engine.merkator import data, events
 from engine.merkator.actions import (
@@ -72,7 +72,7 @@ class MerkatorState(GameState):
         self.seed = seed
         self.options = dict(options)
         self.history: list[int] = []
-        self.event_log: list = []
+        self.event_log: list[EventEntry] = []
         self.permission: bool = bool(options["join_needs_permission"])
         self.misprint: bool = bool(options["alsterhaus_misprint"])
         self.max_rounds: int = int(options["max_rounds"])

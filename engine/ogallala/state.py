@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import EVERYONE, EngineError, GameOverError, GameState, IllegalActionError
-from engine.core import OptionValue, Result
+from engine.core import EventEntry, OptionValue, Result
 from engine.ogallala import events
 from engine.ogallala.actions import (
     DECLARE_CHOICES,
@@ -73,7 +73,7 @@ class OgallalaState(GameState):
         self.seed = seed
         self.options = options
         self.history: list[int] = []
-        self.event_log: list = []
+        self.event_log: list[EventEntry] = []
         self.rng = random.Random(seed)
         # Stacks hold kind indices with the top card LAST (drawing pops it).
         self.stacks: list[list[int]] = [[] for _ in INITIAL_STACK_SIZES]

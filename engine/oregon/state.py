@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import EVERYONE, EngineError, GameOverError, GameState, IllegalActionError
-from engine.core import OptionValue, Result
+from engine.core import EventEntry, OptionValue, Result
 from engine.oregon import data, events
 from engine.oregon.actions import (
     DecisionKind, DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn,
@@ -56,7 +56,7 @@ class OregonState(GameState):
         p = num_players
         self.num_players, self.seed, self.options = p, seed, options
         self.history: list[int] = []
-        self.event_log: list = []
+        self.event_log: list[EventEntry] = []
         self.rng = random.Random(seed)
         self.owner = [-1] * data.SPACES  # seat of the farmer on each space, -1 if none
         self.building_at = [-1] * data.SPACES  # building type on each space, -1 if none

@@ -4,14 +4,12 @@ every seat and at the end; a pending spoilage's letters were always told first (
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from engine.merkator import GAME
 from engine.merkator.events import MarkerRevealed, SlotRefilled
 from engine.merkator.views import MerkatorView
-from tests.engine.harness import property_game_count
+from tests.engine.harness import play_telling_events, property_game_count
 
 
 class Record:
@@ -30,6 +28,11 @@ class Record:
             self.letters[event.row, event.space] = event.letters
             self.last_letters = event.letters
 
+    def catch_up(self, events: list, view: MerkatorView) -> None:
+        for event in events:
+            self.apply(event)
+        self.check(view)
+
     def check(self, view: MerkatorView) -> None:
         assert [s.card.id if s.card else "" for s in view.bonus_slots] == self.slots[False]
         assert [s.card.id if s.card else "" for s in view.building_slots] == self.slots[True]
@@ -43,20 +46,10 @@ class Record:
 @pytest.mark.parametrize("players", range(GAME.min_players, GAME.max_players + 1))
 def test_every_seat_rebuilds_the_slots_and_revealed_letters_from_its_events(players):
     for seed in range(property_game_count(6)):
-        state = GAME.new_game(players, seed)
-        rng = random.Random(seed)
-        records = [Record(state.view(seat)) for seat in range(players)]
-        told = [len(state.event_log)] * players  # the first view already shows the setup
-
-        def catch_up(seat: int) -> None:
-            for event in state.events_for(seat, told[seat]):
-                records[seat].apply(event)
-            told[seat] = len(state.event_log)
-            records[seat].check(state.view(seat))
-
-        while not state.is_over:
-            catch_up(state.current_seat)
-            state.apply_index(rng.randrange(len(state.legal_actions())))
-        for seat in range(players):
-            catch_up(seat)
+        first = GAME.new_game(players, seed)  # the slots as set up (play starts the same way)
+        records = [Record(first.view(seat)) for seat in range(players)]
+        state = play_telling_events(
+            GAME, players, seed,
+            lambda seat, events, state, records=records:
+                records[seat].catch_up(events, state.view(seat)))
         assert all(state.events_for(seat) == state.events_for(0) for seat in range(players))

@@ -4,7 +4,6 @@ every seat and at the end; each drawn card is the card the next PLACE_CARD is ab
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
@@ -14,7 +13,7 @@ from engine.ogallala.actions import Draw
 from engine.ogallala.data import INITIAL_STACK_SIZES, KIND_NAMES, full_deck
 from engine.ogallala.events import ActionTaken, CardDrawn, StackRefilled
 from engine.ogallala.views import OgallalaView
-from tests.engine.harness import property_game_count
+from tests.engine.harness import play_telling_events, property_game_count
 
 
 class Record:
@@ -38,6 +37,11 @@ class Record:
             if type(event.action) is not Draw:
                 self.last_drawn = ""
 
+    def catch_up(self, events: list, view: OgallalaView) -> None:
+        for event in events:
+            self.apply(event)
+        self.check(view)
+
     def check(self, view: OgallalaView) -> None:
         assert [stack.size for stack in view.stacks] == self.sizes
         assert [stack.refilled for stack in view.stacks] == self.refilled
@@ -49,21 +53,10 @@ class Record:
 @pytest.mark.parametrize("players", (GAME.min_players, GAME.max_players))
 def test_every_seat_rebuilds_the_stacks_from_its_events(players):
     for seed in range(property_game_count(6)):
-        state = GAME.new_game(players, seed)
-        rng = random.Random(seed)
         records = [Record() for _ in range(players)]
-        told = [0] * players
-
-        def catch_up(seat: int) -> None:
-            for event in state.events_for(seat, told[seat]):
-                records[seat].apply(event)
-            told[seat] = len(state.event_log)
-            records[seat].check(state.view(seat))
-
-        while not state.is_over:
-            catch_up(state.current_seat)
-            state.apply_index(rng.randrange(len(state.legal_actions())))
-        for seat in range(players):
-            catch_up(seat)
+        state = play_telling_events(
+            GAME, players, seed,
+            lambda seat, events, state, records=records:
+                records[seat].catch_up(events, state.view(seat)))
         # Nothing is private: every seat's history is the same.
         assert all(state.events_for(seat) == state.events_for(0) for seat in range(players))

@@ -5,16 +5,20 @@ the end; other seats' drawn cards and tile values never reach it."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from engine.oregon import GAME, data
 from engine.oregon.actions import DiscardWhenStuck, Play
 from engine.oregon.enums import Card, Deck
-from engine.oregon.events import ActionTaken, CardDrawn, CardsLeftGame, DeckRebuilt, TileTaken
+from engine.oregon.events import (
+    ActionTaken,
+    CardDrawn,
+    CardsLeftGame,
+    DeckRebuilt,
+    TileTaken,
+)
 from engine.oregon.views import OregonView
-from tests.engine.harness import property_game_count
+from tests.engine.harness import play_telling_events, property_game_count
 
 _LANDSCAPE = {Card(c + 1) for c in range(data.NUM_SYMBOLS)}
 
@@ -34,7 +38,7 @@ class Record:
         self.out_of_game: list[Card] = []
         self.deck_size = {Deck.LANDSCAPE: sum(data.LANDSCAPE_COPIES),
                           Deck.BUILDING: sum(data.BUILDING_CARD_COPIES)}
-        self.stacks: list[int] | None = None  # tiles per building stack, from the first view
+        self.stacks = list(data.STACK_TILES)  # tiles left per building stack
 
     def spend(self, seat: int, cards: tuple[Card, ...], dead_goes_out: bool) -> None:
         for card in cards:
@@ -80,6 +84,11 @@ class Record:
         elif type(event) is TileTaken:
             assert (event.value is not None) == (event.seat == self.seat)
 
+    def catch_up(self, events: list, state) -> None:
+        for event in events:
+            self.apply(event)
+        self.check(state.view(self.seat))
+
     def check(self, view: OregonView) -> None:
         assert sorted(self.hand) == list(view.hand)
         for info in view.players:
@@ -96,22 +105,7 @@ class Record:
 @pytest.mark.parametrize("players", range(GAME.min_players, GAME.max_players + 1))
 def test_every_seat_rebuilds_the_public_record_and_its_hand_from_its_events(players):
     for seed in range(property_game_count(10)):
-        state = GAME.new_game(players, seed)
-        rng = random.Random(seed)
         records = [Record(seat, players) for seat in range(players)]
-        told = [0] * players
-
-        def catch_up(seat: int) -> None:
-            record = records[seat]
-            if record.stacks is None:
-                record.stacks = [data.STACK_TILES[b] for b in range(data.NUM_BUILDINGS)]
-            for event in state.events_for(seat, told[seat]):
-                record.apply(event)
-            told[seat] = len(state.event_log)
-            record.check(state.view(seat))
-
-        while not state.is_over:
-            catch_up(state.current_seat)
-            state.apply_index(rng.randrange(len(state.legal_actions())))
-        for seat in range(players):
-            catch_up(seat)
+        play_telling_events(
+            GAME, players, seed,
+            lambda seat, events, state, records=records: records[seat].catch_up(events, state))
