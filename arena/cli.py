@@ -33,6 +33,8 @@ COMMAND_MODULES = [
     "arena.commands.tournament",
     "arena.commands.leaderboard",
     "arena.commands.replay",
+    "arena.commands.validate",
+    "arena.commands.new_bot",
 ]
 USAGE_ERROR_CODE = 2
 

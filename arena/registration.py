@@ -11,10 +11,10 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
-from arena.errors import NotReadyError, SubmitError
+from arena.errors import HandshakeMismatchError, NotReadyError, SubmitError
 from arena.manifest import BotSpec, load_manifest, remote_bot
 from arena.protocol import PROTOCOL_VERSION
-from arena.referee.botprocess import connect, run_bot
+from arena.referee.botprocess import check_handshake_name, connect, remote_token, run_bot
 from arena.referee.client import BotClient
 from arena.storage import bots
 from arena.storage.database import Database
@@ -34,7 +34,7 @@ async def _local_handshake(spec: BotSpec) -> bot_pb2.HandshakeReply:
 
 
 async def _remote_handshake(address: str) -> bot_pb2.HandshakeReply:
-    client = BotClient(address, token="")
+    client = BotClient(address, token=remote_token())
     try:
         return await client.handshake(HANDSHAKE_SECONDS)
     finally:
@@ -48,6 +48,9 @@ def check_local_bot(directory: Path) -> BotSpec:
         reply = trio.run(_local_handshake, spec)
     except NotReadyError as exc:
         raise SubmitError(f"{directory}: bot {spec.name!r} did not answer the handshake: "
+                          f"{exc}") from None
+    except HandshakeMismatchError as exc:
+        raise SubmitError(f"{directory}: bot {spec.name!r}'s handshake does not fit: "
                           f"{exc}") from None
     missing = sorted(set(spec.games) - set(reply.games))
     if missing:
@@ -66,6 +69,10 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
     if reply.protocol_version != PROTOCOL_VERSION:
         raise SubmitError(f"{address}: speaks protocol version {reply.protocol_version}, "
                           "the arena speaks 1")
+    try:
+        check_handshake_name(reply, name)
+    except HandshakeMismatchError as exc:
+        raise SubmitError(f"{address}: handshake: {exc} (the --name given)") from None
     return remote_bot(address, name, version=reply.version or "remote",
                       games=[game.lower() for game in reply.games])
 

@@ -1,21 +1,25 @@
-"""The committed generated code in arena/bot/v1 must match the .proto files exactly."""
+"""The code made from the .proto files (scripts/gen-proto) is committed and must match them
+exactly: the Python SDK's generated modules and the Node SDK's bundled copy of the .proto files."""
 
 import filecmp
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+GENERATED = ["sdk/python/src/arena_sdk/v1", "sdk/node/proto"]
 
 
 def test_regenerating_the_proto_code_gives_no_difference(tmp_path):
-    protos = sorted(str(p.relative_to(ROOT / "proto")) for p in (ROOT / "proto").rglob("*.proto"))
-    subprocess.run(
-        [sys.executable, "-m", "grpc_tools.protoc", "-I", "proto", f"--python_out={tmp_path}",
-         f"--pyi_out={tmp_path}", f"--grpc_python_out={tmp_path}", *protos],
-        cwd=ROOT, check=True,
-    )
-    generated = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.py*"))
-    assert generated, "protoc generated nothing"
+    # The script runs "python -m grpc_tools.protoc": this interpreter's, which has grpcio-tools.
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    subprocess.run([ROOT / "scripts" / "gen-proto", tmp_path], cwd=ROOT, check=True,
+                   env={**os.environ, "PATH": path})
+    generated = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    assert generated, "scripts/gen-proto generated nothing"
     stale = [str(p) for p in generated if not filecmp.cmp(tmp_path / p, ROOT / p, shallow=False)]
     assert not stale, f"regenerate with scripts/gen-proto; stale: {stale}"
+    committed = {p.relative_to(ROOT) for d in GENERATED for p in (ROOT / d).rglob("*_pb2*.py*")}
+    leftover = sorted(str(p) for p in committed - set(generated))
+    assert not leftover, f"generated files without a .proto: {leftover}"

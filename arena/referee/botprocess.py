@@ -70,6 +70,17 @@ _OUT_OF_MEMORY_LINES = 3
 _LOG_TAIL_BYTES = 4096
 
 
+# The arena sends remote bots (NAME@HOST:PORT, `arena submit --address`) the token in this
+# variable of its own environment, the token their operator started them with; unset, they get an
+# empty token (docs/bots.md, "Remote bots").
+REMOTE_TOKEN_VARIABLE = "ARENA_REMOTE_BOT_TOKEN"
+
+
+def remote_token() -> str:
+    """The token every call to a remote bot carries ("" when none is configured)."""
+    return os.environ.get(REMOTE_TOKEN_VARIABLE, "")
+
+
 def _argv(command: tuple[str, ...]) -> list[str]:
     # "python" in a manifest means the arena's own interpreter (it has the SDK and the engines).
     return [sys.executable if command[0] == "python" else command[0], *command[1:]]
@@ -96,7 +107,7 @@ class RunningBot:
             return f"killed by {signal.Signals(-code).name}"
         return f"exited with code {code}"
 
-    def _log_tail(self) -> tuple[int, list[str]]:
+    def log_tail(self) -> tuple[int, list[str]]:
         """The log's size and its last lines that say something (Node frames its fatal errors
         with lines of a lone "#"); the log may be as large as the file-size limit."""
         if self.log_path is None:
@@ -122,13 +133,15 @@ class RunningBot:
         return ""
 
     def crash_reason(self, what: str) -> str:
-        """One line: what failed, how the process ended, its last output, the limit it hit and
-        where its log is kept."""
+        """One line: what failed, how the process ended, the error in its log (or its last
+        output), the limit it hit and where its log is kept."""
         parts = [what]
         if exit_text := self.exit_description():
             parts.append(f"process {exit_text}")
-        size, lines = self._log_tail()  # read once: the log can be as large as the file limit
-        if line := _last_line(lines):
+        size, lines = self.log_tail()  # read once: the log can be as large as the file limit
+        if error := error_line(lines):
+            parts.append(f"error: {error}")
+        elif line := _last_line(lines):
             parts.append(f"last output: {line}")
         if limit := self.limit_hit(size, lines):
             parts.append(limit)
@@ -137,9 +150,31 @@ class RunningBot:
         return "; ".join(parts)
 
 
+# The line that states an error, in the crash output of common languages; what follows it is
+# a stack (Python's traceback ends with it, but Go, Node, Java and C++ print their frames after).
+_ERROR_LINE = re.compile(
+    r"^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?::|$)"  # Python, Node: "ValueError: x"
+    r"|Error(?: \[\w+\])?:"                                        # Node: "Error: x"
+    r"|panic:|fatal error:"                                           # Go
+    r"|thread '.*' panicked"                                          # Rust
+    r"|Exception in thread"                                           # Java
+    r"|terminate called)")                                            # C++
+_REASON_CHARS = 200
+
+
+def error_line(lines: list[str]) -> str:
+    """The last line of ``lines`` (a bot's output) that states an error, shortened, or "": a
+    traceback's "ValueError: ..." or a Go "panic: ..." explains a crash, the stack frame
+    printed after it does not."""
+    for line in reversed(lines):
+        if _ERROR_LINE.match(line):
+            return line.strip()[:_REASON_CHARS]
+    return ""
+
+
 def _last_line(lines: list[str]) -> str:
     """The last line the bot wrote to stdout/stderr, shortened, to explain a crash."""
-    return lines[-1].strip()[:200] if lines else ""
+    return lines[-1].strip()[:_REASON_CHARS] if lines else ""
 
 
 @asynccontextmanager
@@ -150,7 +185,7 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
     and stop its whole process group on exit, also when the surrounding scope is cancelled.
     The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given."""
     if spec.address is not None:  # a remote bot
-        yield RunningBot(spec, spec.address, token="")
+        yield RunningBot(spec, spec.address, token=remote_token())
         return
     assert spec.command is not None and spec.directory is not None
     log_path = (log_dir / kept_log_name(game_seed, seat, spec.name) if log_dir is not None
@@ -188,19 +223,40 @@ async def stop_process_group(process: ChildProcess) -> None:
 async def connect(bot: RunningBot, game: str,
                   timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
     """Open a channel and wait for the handshake; fail fast if the process exits meanwhile.
-    Raises NotReadyError or HandshakeMismatchError; the client is closed then."""
-    client = BotClient(bot.address, bot.token)
+    Raises NotReadyError, or HandshakeMismatchError for another protocol, games that leave out
+    ``game``, or another name than the spec's; the client is closed then."""
+    client, reply = await first_handshake(bot, timeout)
     try:
-        reply = await _handshake_or_exit(client, bot, timeout)
         if reply.protocol_version != PROTOCOL_VERSION:
             raise HandshakeMismatchError(
                 f"speaks protocol version {reply.protocol_version}, the arena speaks 1")
         if game not in reply.games:
             raise HandshakeMismatchError(f"says it plays {list(reply.games)}, not {game!r}")
+        check_handshake_name(reply, bot.spec.name)
     except BaseException:
         client.close()
         raise
     return client, reply
+
+
+async def first_handshake(bot: RunningBot,
+                          timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
+    """Open a channel and wait for the handshake's reply, unjudged (``connect`` judges it, and so
+    does ``arena validate``, check by check). Raises NotReadyError; the client is closed then."""
+    client = BotClient(bot.address, bot.token)
+    try:
+        return client, await _handshake_or_exit(client, bot, timeout)
+    except BaseException:
+        client.close()
+        raise
+
+
+def check_handshake_name(reply: bot_pb2.HandshakeReply, expected: str) -> None:
+    """The bot must call itself what its bot.toml (or the NAME of NAME@HOST:PORT, or ``arena
+    submit --name``) calls it: otherwise another bot answers at that address, or the manifest and
+    the code disagree. Raises HandshakeMismatchError."""
+    if reply.name != expected:
+        raise HandshakeMismatchError(f"name {reply.name!r}, expected {expected!r}")
 
 
 async def _handshake_or_exit(client: BotClient, bot: RunningBot,

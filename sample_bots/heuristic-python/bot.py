@@ -6,7 +6,7 @@ legal actions decoded into the engine's own dataclasses.
 
 import importlib
 
-from arena import sdk
+import arena_sdk as sdk
 from arena.wire.codec import decode_action, decode_view
 
 rng = sdk.seeded_random()

@@ -1,6 +1,6 @@
 """Random bot: picks a uniformly random legal action, seeded by the arena so games reproduce."""
 
-from arena import sdk
+import arena_sdk as sdk
 
 rng = sdk.seeded_random()
 

@@ -11,7 +11,7 @@ the referee's clock leaves (a safety margin for network and start-up).
 import os
 import random
 
-from arena import sdk
+import arena_sdk as sdk
 from arena.wire.codec import decode_view
 from engine import get_game
 from search import choose as search

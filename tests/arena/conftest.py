@@ -25,8 +25,10 @@ os.environ["ARENA_TEST_SESSION"] = SESSION_MARKER.decode().split("=", 1)[1]
 
 def sample_bot(name: str) -> BotSpec:
     if name == "random-node" and (shutil.which("node") is None
-                                  or not (SAMPLE_BOTS / name / "node_modules").is_dir()):
-        pytest.skip("Node.js or the random-node bot's node_modules missing (run scripts/setup)")
+                                  or not (SAMPLE_BOTS / name / "node_modules").is_dir()
+                                  or not (ROOT / "sdk" / "node" / "node_modules").is_dir()):
+        pytest.skip("Node.js, or the node_modules of the random-node bot or of the Node SDK it "
+                    "uses, missing (run scripts/setup)")
     return load_manifest(SAMPLE_BOTS / name)
 
 

@@ -51,12 +51,17 @@ async def test_a_bot_already_running_elsewhere_plays_by_address(tmp_path):
         [sys.executable, "bot.py"], cwd=local.directory,
         env={**os.environ, "ARENA_BOT_ADDRESS": address, "ARENA_BOT_SEED": "9"})
     try:
-        remote = remote_bot(address, "far-away", games=["oregon"])
+        remote = remote_bot(address, "random-python", games=["oregon"])
         record = await play_match("oregon", [remote, local], seed=4)
         assert process.poll() is None, "the arena does not stop a bot it did not start"
+        # The name given with the address must be the one the bot answers the handshake with.
+        misnamed = remote_bot(address, "far-away", games=["oregon"])
+        refused = await play_match("oregon", [misnamed, local], seed=4)
     finally:
         process.kill()
         await process.wait()
     assert not record.voided, record.void_reason
     assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
-    assert record.seats[0].player == "far-away" and record.seats[0].decisions > 0
+    assert record.seats[0].player == "random-python" and record.seats[0].decisions > 0
+    assert refused.seats[0].outcome is Outcome.ILLEGAL
+    assert refused.seats[0].reason == "handshake: name 'random-python', expected 'far-away'"

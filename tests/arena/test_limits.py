@@ -96,7 +96,7 @@ async def test_a_bot_over_its_memory_limit_crashes_and_the_others_finish():
 
     hog = record.seats[1]
     assert hog.outcome is Outcome.CRASH
-    assert "last output: MemoryError" in hog.reason
+    assert "error: MemoryError" in hog.reason
     assert "out of memory under the 512 MiB address-space limit" in hog.reason
     assert hog.rank == 3
     assert [record.seats[i].outcome for i in (0, 2)] == [Outcome.FINISHED] * 2

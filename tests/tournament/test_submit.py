@@ -26,22 +26,49 @@ def test_changed_code_is_a_new_version_and_unchanged_code_is_not(tmp_path: Path)
     assert listing.exit_code == 0 and listing.stdout.count("evolving") == 2
 
 
-def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
+def _start_remote_bot(token: str | None) -> tuple[subprocess.Popen, int]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", "ARENA_BOT_SEED": "1"}
     env.pop("ARENA_BOT_TOKEN", None)
+    if token is not None:
+        env["ARENA_BOT_TOKEN"] = token
     bot = subprocess.Popen([sys.executable, "bot.py"], cwd=SAMPLE_BOTS / "random-python",
                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return bot, port
+
+
+def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
+    bot, port = _start_remote_bot(token=None)
     try:
         db = tmp_path / "arena.db"
-        result = run_cli("submit", "--address", f"127.0.0.1:{port}", "--name", "far",
+        misnamed = run_cli("submit", "--address", f"127.0.0.1:{port}", "--name", "far",
+                           "--db", str(db))
+        assert misnamed.exit_code == 2
+        assert "handshake: name 'random-python', expected 'far'" in misnamed.stderr
+        result = run_cli("submit", "--address", f"127.0.0.1:{port}", "--name", "random-python",
                          "--db", str(db))
         assert result.exit_code == 0, result.stderr
         [(address, games)] = query(db, "SELECT address, games FROM bot_version")
         assert address == f"127.0.0.1:{port}"
         assert "oregon" in games
+    finally:
+        bot.kill()
+        bot.wait()
+
+
+def test_a_remote_bot_gets_the_token_the_arena_is_configured_with(tmp_path: Path, monkeypatch):
+    bot, port = _start_remote_bot(token="shared-secret")
+    try:
+        args = ("submit", "--address", f"127.0.0.1:{port}", "--name", "random-python",
+                "--db", str(tmp_path / "arena.db"))
+        monkeypatch.delenv("ARENA_REMOTE_BOT_TOKEN", raising=False)
+        refused = run_cli(*args)
+        assert refused.exit_code == 2 and "UNAUTHENTICATED" in refused.stderr
+        monkeypatch.setenv("ARENA_REMOTE_BOT_TOKEN", "shared-secret")
+        accepted = run_cli(*args)
+        assert accepted.exit_code == 0, accepted.stderr
     finally:
         bot.kill()
         bot.wait()

@@ -4,9 +4,9 @@ decision number."""
 import grpc
 import pytest
 
-from arena import sdk
-from arena.bot.v1 import bot_pb2, bot_pb2_grpc
-from arena.protocol import TOKEN_METADATA_KEY
+import arena_sdk as sdk
+from arena_sdk import TOKEN_METADATA_KEY
+from arena_sdk.v1 import bot_pb2, bot_pb2_grpc
 
 MANIFEST = 'name = "t"\nversion = "0.1"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
 
@@ -40,7 +40,7 @@ def test_decide_echoes_the_decision_number(stub):
 def test_calls_without_the_token_are_refused(stub, metadata):
     with pytest.raises(grpc.RpcError) as error:
         stub.Handshake(bot_pb2.HandshakeRequest(), metadata=metadata)
-    assert error.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert error.value.code() == grpc.StatusCode.UNAUTHENTICATED  # documented in docs/bots.md
 
 
 def test_a_decision_knows_its_game_from_the_start_of_that_game(stub):

@@ -1,6 +1,6 @@
-from arena.bot.v1 import merkator_pb2 as _merkator_pb2
-from arena.bot.v1 import ogallala_pb2 as _ogallala_pb2
-from arena.bot.v1 import oregon_pb2 as _oregon_pb2
+from . import merkator_pb2 as _merkator_pb2
+from . import ogallala_pb2 as _ogallala_pb2
+from . import oregon_pb2 as _oregon_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor

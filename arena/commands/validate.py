@@ -1,0 +1,62 @@
+"""``arena validate``: check a bot before submitting it; a table of checks (or JSON), exit code 1
+when one failed."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from arena.commands import fail
+from arena.commands.options import MoveTime
+from arena.records import TimeControl
+from arena.validation import Report, Status, validate
+
+console = Console(highlight=False)
+
+_STYLES = {Status.PASS: "green", Status.FAIL: "bold red", Status.WARN: "yellow",
+           Status.SKIP: "dim"}
+
+
+def print_report(report: Report) -> None:
+    console.print(f"arena validate {report.bot} (seed {report.seed})", markup=False,
+                  soft_wrap=True)
+    table = Table("check", "result", "detail", "hint")
+    for check in report.checks:
+        table.add_row(check.name, f"[{_STYLES[check.status]}]{check.status.value}[/]",
+                      check.detail, check.hint)
+    console.print(table)
+    failed = sum(check.status is Status.FAIL for check in report.checks)
+    console.print("all checks passed" if report.passed else f"{failed} check(s) failed",
+                  markup=False)
+
+
+def validate_command(
+    bot: Annotated[str, typer.Argument(
+        help="a bot directory (with a bot.toml), or NAME@HOST:PORT for a bot already running")],
+    game: Annotated[str | None, typer.Option(
+        "--game", help="check this game only (default: every game the bot claims)")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="seed of the games played (default random, printed)")] = None,
+    move_time: MoveTime = 2.0,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Check that a bot plays by the protocol: manifest, start to ready, handshake, token, every
+    game it claims at 2 and at the most seats against the random bot and itself, reply times,
+    reproducibility, games at once (an address bot) and a clean exit. Exit code 0 if every check
+    passed (warnings allowed), 1 if one failed."""
+    if move_time <= 0:
+        fail("--move-time must be positive")
+    report = validate(bot, game=game, seed=seed, time_control=TimeControl(move_seconds=move_time))
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        print_report(report)
+    raise typer.Exit(0 if report.passed else 1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("validate")(validate_command)

@@ -1,0 +1,178 @@
+"""The checks that play games: every game the bot claims at 2 and at the most seats, against the
+random bot and against itself; the decision kinds reached; reply times against the limit; the
+same seed giving the same game (a bot the arena starts); several games at once in one process
+(an address bot)."""
+
+from __future__ import annotations
+
+import importlib
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from arena.manifest import BotSpec
+from arena.records import MatchRecord, Outcome, TimeControl
+from arena.referee.match import MatchObserver, play_match
+from arena.validation.report import Check, Report, Status
+from engine.registry import get_game
+
+CONCURRENT_GAMES = 3
+
+OUTCOME_HINTS = {
+    Outcome.ILLEGAL: "reply to every Decide with the request's decision_number and an index into "
+                     "its legal_actions",
+    Outcome.TIMEOUT: "reply within the per-decision limit (DecisionRequest.clock)",
+    Outcome.CRASH: "the error shown comes from the bot's output; run `arena match` with "
+                   "--bot-logs DIR to read all of it",
+}
+
+
+def decision_kinds(game: str) -> list[str]:
+    """Every decision kind of ``game``: its engine's ``DecisionKind`` (engine/README.md)."""
+    package = type(get_game(game)).__module__.rpartition(".")[0]
+    return [kind.name for kind in importlib.import_module(package).DecisionKind]
+
+
+class _Watcher(MatchObserver):
+    """Collects the kinds and reply times of the decisions the tested bot's seats made."""
+
+    def __init__(self, seats: Sequence[int], kinds: set[str], seconds: list[float]) -> None:
+        self.seats, self.kinds, self.seconds = set(seats), kinds, seconds
+
+    def decision_made(self, number: int, seat: int, kind: str, action: Any, index: int,
+                      seconds: float, by_arena: bool, comment: str, state: Any) -> None:
+        if seat in self.seats and not by_arena:
+            self.kinds.add(kind)
+            self.seconds.append(seconds)
+
+
+@dataclass
+class GamePlayer:
+    """Plays the validation's games and keeps what the later checks need."""
+
+    spec: BotSpec
+    opponent: BotSpec
+    seed: int
+    time_control: TimeControl
+    seconds: list[float] = field(default_factory=list)
+    first_record: MatchRecord | None = None  # the first game against the random bot
+
+    def lineup(self, seats: int, against_itself: bool) -> tuple[list[BotSpec], list[int]]:
+        """The bots of a game, the tested bot in seat 0 (in every seat against itself)."""
+        if against_itself:
+            return [self.spec] * seats, list(range(seats))
+        return [self.spec] + [self.opponent] * (seats - 1), [0]
+
+    async def play(self, game: str, seats: int, against_itself: bool,
+                   kinds: set[str]) -> MatchRecord:
+        bots, tested = self.lineup(seats, against_itself)
+        return await play_match(game, bots, self.seed, time_control=self.time_control,
+                                observer=_Watcher(tested, kinds, self.seconds))
+
+    async def check_game(self, game: str, report: Report) -> None:
+        """Every match of ``game``; after a failed one the rest of the game is skipped."""
+        engine = get_game(game)
+        kinds: set[str] = set()
+        failed = False
+        for seats in sorted({max(2, engine.min_players), engine.max_players}):
+            for against_itself in (False, True):
+                name = f"{game}, {seats} seats, {'vs itself' if against_itself else 'vs random'}"
+                if failed:
+                    report.add(Check(name, Status.SKIP, "after the failure above"))
+                    continue
+                record = await self.play(game, seats, against_itself, kinds)
+                if self.first_record is None and not against_itself:
+                    self.first_record = record
+                check = match_check(name, record, self.spec.name, against_itself)
+                failed = report.add(check).status is Status.FAIL
+        report.add(kinds_check(game, kinds, played=not failed))
+
+    async def check_concurrent(self, game: str, report: Report) -> None:
+        """An address bot: several games at once, all against the random bot."""
+        name = "games at once"
+        records: list[MatchRecord] = []
+
+        async def one() -> None:
+            records.append(await self.play(game, 2, False, set()))
+
+        async with trio.open_nursery() as nursery:
+            for _ in range(CONCURRENT_GAMES):
+                nursery.start_soon(one)
+        failures = [check for record in records
+                    if (check := match_check(name, record, self.spec.name, False)).status
+                    is Status.FAIL]
+        if failures:
+            report.add(Check.failed(name, failures[0].detail,
+                                    "serve calls concurrently: one process plays several games "
+                                    "and seats at once; keep each game's state by its game_id"))
+        else:
+            report.add(Check.passed(name, f"{CONCURRENT_GAMES} games of {game} at once in one "
+                                          "process, all finished"))
+
+    async def check_reproducible(self, report: Report) -> None:
+        """The first game against the random bot, again with the same seed: the same actions."""
+        name = "same seed, same game"
+        first = self.first_record
+        if first is None or any(seat.outcome is not Outcome.FINISHED for seat in first.seats):
+            report.add(Check(name, Status.SKIP, "no finished game to repeat"))
+            return
+        again = await self.play(first.game, first.num_players, False, set())
+        if again.actions == first.actions:
+            report.add(Check.passed(name, f"{first.game} with seed {first.seed} twice: the same "
+                                          f"{len(first.actions)} actions"))
+            return
+        step = next((i for i, (a, b) in enumerate(zip(first.actions, again.actions)) if a != b),
+                    min(len(first.actions), len(again.actions)))
+        report.add(Check.failed(
+            name, f"{first.game} with seed {first.seed} twice: the games part at action {step}",
+            "seed all randomness from ARENA_BOT_SEED (sdk.seeded_random(), sdk.seededRandom()); "
+            "do not depend on the time, unseeded hashes or thread timing"))
+
+    def times_check(self) -> Check:
+        name = "reply times"
+        limit = self.time_control.move_seconds
+        if not self.seconds:
+            return Check(name, Status.SKIP, "no decision was made")
+        median, slowest = statistics.median(self.seconds), max(self.seconds)
+        detail = (f"median {median * 1000:.1f} ms, max {slowest * 1000:.1f} ms over "
+                  f"{len(self.seconds)} decisions (limit {limit:g} s)")
+        if slowest > limit:
+            return Check.failed(name, detail, OUTCOME_HINTS[Outcome.TIMEOUT])
+        if slowest > limit / 2:
+            return Check(name, Status.WARN, detail, "keep a margin below the limit: a loaded "
+                         "machine or a network adds time (DecisionRequest.clock tells what is left)")
+        return Check.passed(name, detail)
+
+
+def match_check(name: str, record: MatchRecord, bot_name: str, against_itself: bool) -> Check:
+    """PASS if every seat of the tested bot finished; else its first forfeit, with a hint."""
+    if record.voided:
+        return Check.failed(name, f"game voided: {record.void_reason}",
+                            "a fault on the arena's side, not the bot's: please report it")
+    tested = record.seats if against_itself else record.seats[:1]
+    for seat in tested:
+        if seat.outcome is not Outcome.FINISHED:
+            return Check.failed(name, f"seat {seat.seat}: {seat.outcome.value}: {seat.reason}",
+                                OUTCOME_HINTS[seat.outcome])
+    decisions = sum(seat.decisions for seat in tested)
+    ranks = ", ".join(str(seat.rank) for seat in tested)
+    return Check.passed(name, f"finished: {decisions} decisions, rank {ranks} of "
+                              f"{record.num_players}")
+
+
+def kinds_check(game: str, reached: set[str], *, played: bool) -> Check:
+    name = f"{game}, decision kinds"
+    if not played:
+        return Check(name, Status.SKIP, "not every game was played")
+    every = decision_kinds(game)
+    missing = [kind for kind in every if kind not in reached]
+    if missing:
+        return Check(name, Status.WARN,
+                     f"reached {len(every) - len(missing)} of {len(every)}; not reached: "
+                     f"{', '.join(missing)}",
+                     f"random play may not reach rare kinds: make sure the bot answers them "
+                     f"(docs/rules/{game}.md lists every kind and its options)")
+    return Check.passed(name, f"reached all {len(every)}: {', '.join(every)}")

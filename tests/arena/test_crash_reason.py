@@ -1,0 +1,68 @@
+"""A CRASH reason shows the line of the bot's output that states the error (a Python traceback's
+exception, a Go panic, a Node error), not the stack frame printed last."""
+
+from pathlib import Path
+
+import pytest
+
+from arena.manifest import BotSpec
+from arena.referee.botprocess import RunningBot, error_line
+
+PYTHON = """ERROR:grpc._server:Exception calling application: 'PLAY'
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/grpc/_server.py", line 555, in _call_behavior
+    response_or_iterator = behavior(argument, context)
+  File "bot.py", line 12, in choose
+    return plan[request.decision_kind]
+KeyError: 'PLAY'
+"""
+GO = """panic: runtime error: index out of range [7] with length 3
+
+goroutine 18 [running]:
+main.(*server).Decide(0xc000010000, {0x0, 0x0}, 0xc00001c0f0)
+\t/home/me/bot/main.go:41 +0x1d
+google.golang.org/grpc.(*Server).processUnaryRPC(...)
+\t/home/me/go/pkg/mod/google.golang.org/grpc@v1.60.0/server.go:1372 +0xd0
+"""
+NODE = """/home/me/bot/index.js:9
+  throw new Error("no move for " + request.decision_kind);
+  ^
+
+Error: no move for PLAY
+    at choose (/home/me/bot/index.js:9:9)
+    at Object.Decide (/home/me/sdk/node/index.js:60:26)
+
+Node.js v20.20.2
+"""
+NODE_TYPE = "TypeError: Cannot read properties of undefined (reading 'length')\n    at x (a.js:1:1)\n"
+RUST = "thread 'main' panicked at src/main.rs:5:9:\nboom\nnote: run with `RUST_BACKTRACE=1`\n"
+
+
+@pytest.mark.parametrize("log, expected", [
+    (PYTHON, "KeyError: 'PLAY'"),
+    (GO, "panic: runtime error: index out of range [7] with length 3"),
+    (NODE, "Error: no move for PLAY"),
+    (NODE_TYPE, "TypeError: Cannot read properties of undefined (reading 'length')"),
+    (RUST, "thread 'main' panicked at src/main.rs:5:9:"),
+    ("listening\nthinking hard\n", ""),
+])
+def test_the_error_line_is_found_in_each_languages_crash_output(log, expected):
+    assert error_line(log.splitlines()) == expected
+
+
+def _bot_with_log(tmp_path: Path, text: str) -> RunningBot:
+    spec = BotSpec(name="b", version="1", games=("oregon",), directory=tmp_path,
+                   command=("go-bot",))
+    (tmp_path / "seat0.log").write_text(text)
+    return RunningBot(spec, "unix:/nowhere", "t", log_path=tmp_path / "seat0.log")
+
+
+def test_a_crash_reason_names_the_error_and_not_the_last_frame(tmp_path):
+    reason = _bot_with_log(tmp_path, GO).crash_reason("Decide failed: UNAVAILABLE")
+    assert reason == ("Decide failed: UNAVAILABLE; "
+                      "error: panic: runtime error: index out of range [7] with length 3")
+
+
+def test_without_an_error_line_the_last_output_is_shown(tmp_path):
+    reason = _bot_with_log(tmp_path, "starting\nloaded 3 tables\n").crash_reason("died")
+    assert reason == "died; last output: loaded 3 tables"

@@ -1,0 +1,56 @@
+"""`arena new-bot` writes a starter bot directory (that it passes `arena validate` is tested in
+tests/validation)."""
+
+import json
+import shutil
+
+import pytest
+
+from arena.manifest import load_manifest
+from arena.new_bot import NODE_SDK
+from engine.registry import game_names
+from tests.tournament.helpers import run_cli
+
+
+def test_a_python_bot_has_a_manifest_code_with_choose_and_a_readme(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("new-bot", "my-bot")
+    assert result.exit_code == 0, result.stderr
+    spec = load_manifest(tmp_path / "my-bot")
+    assert (spec.name, spec.command, list(spec.games)) == ("my-bot", ("python", "bot.py"),
+                                                           game_names())
+    code = (tmp_path / "my-bot" / "bot.py").read_text()
+    assert "import arena_sdk as sdk" in code and "def choose(request):" in code
+    compile(code, "bot.py", "exec")
+    readme = (tmp_path / "my-bot" / "README.md").read_text()
+    assert "arena validate my-bot" in readme and "docs/rules/" in readme
+    assert "edit choose in my-bot/bot.py" in result.stdout
+
+
+def test_a_node_bot_links_the_node_sdk(tmp_path):
+    if shutil.which("npm") is None or not (NODE_SDK / "node_modules").is_dir():
+        pytest.skip("Node.js/npm or the Node SDK's packages missing (run scripts/setup)")
+    result = run_cli("new-bot", "node-bot", "--lang", "node", "--dir", str(tmp_path / "nb"))
+    assert result.exit_code == 0, result.stderr
+    assert load_manifest(tmp_path / "nb").command == ("node", "index.js")
+    package = json.loads((tmp_path / "nb" / "package.json").read_text())
+    assert package["dependencies"]["arena-bot-sdk"].startswith("file:")
+    assert (tmp_path / "nb" / "node_modules" / "arena-bot-sdk").resolve() == NODE_SDK
+    assert "function choose(request)" in (tmp_path / "nb" / "index.js").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["Bad Name"], "bot name 'Bad Name'"),
+    (["ok", "--lang", "cobol"], "--lang 'cobol'"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
+    result = run_cli("new-bot", *args, "--dir", str(tmp_path / "x"))
+    assert result.exit_code == 2 and message in result.stderr
+
+
+def test_an_existing_directory_with_files_is_not_overwritten(tmp_path):
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "mine.py").write_text("keep me")
+    result = run_cli("new-bot", "taken", "--dir", str(tmp_path / "taken"))
+    assert result.exit_code == 2 and "not an empty directory" in result.stderr
+    assert (tmp_path / "taken" / "mine.py").read_text() == "keep me"

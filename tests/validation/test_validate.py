@@ -1,0 +1,129 @@
+"""`arena validate` passes a starter bot made by `arena new-bot` and finds each broken bot's
+failure, with the right hint."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena.new_bot import NODE_SDK, new_bot
+from arena.records import TimeControl
+from arena.validation import Status, validate
+from tests.tournament.helpers import run_cli
+
+HERE = Path(__file__).resolve().parent
+BOTS = HERE / "bots"
+TEST_BOTS = HERE.parent / "bots"  # the referee's misbehaving bots
+QUICK = TimeControl(ready_seconds=3.0)
+
+
+def statuses(report):
+    return {check.name: check.status for check in report.checks}
+
+
+def test_the_python_starter_passes_every_check_of_every_game(tmp_path):
+    new_bot("starter", "python", tmp_path / "starter")
+    report = validate(str(tmp_path / "starter"), seed=11)
+    assert report.passed, [c for c in report.checks if c.status is Status.FAIL]
+    results = statuses(report)
+    for name in ("manifest", "start to ready", "handshake", "token", "clean exit",
+                 "reply times", "same seed, same game"):
+        assert results[name] is Status.PASS, name
+    for game, seats in (("oregon", 4), ("ogallala", 5), ("merkator", 4)):
+        for opponent in ("vs random", "vs itself"):
+            assert results[f"{game}, 2 seats, {opponent}"] is Status.PASS
+            assert results[f"{game}, {seats} seats, {opponent}"] is Status.PASS
+        # random play may miss a rare kind: a warning that names it, never a failure
+        assert results[f"{game}, decision kinds"] in (Status.PASS, Status.WARN)
+    assert results["games at once"] is Status.SKIP
+
+
+def test_the_node_starter_passes(tmp_path):
+    if shutil.which("npm") is None or not (NODE_SDK / "node_modules").is_dir():
+        pytest.skip("Node.js/npm or the Node SDK's packages missing (run scripts/setup)")
+    new_bot("node-starter", "node", tmp_path / "starter")
+    report = validate(str(tmp_path / "starter"), game="oregon", seed=5)
+    assert report.passed, [c for c in report.checks if c.status is Status.FAIL]
+    assert statuses(report)["same seed, same game"] is Status.PASS
+
+
+@pytest.mark.parametrize("bot, check, detail, hint", [
+    (BOTS / "bad-manifest", "manifest", "'games' must be a non-empty list", "bot.toml needs"),
+    (TEST_BOTS / "never-ready", "start to ready", "never became ready", "ARENA_BOT_ADDRESS"),
+    (BOTS / "wrong-name", "handshake", "name 'impostor', expected 'wrong-name'",
+     "the name in bot.toml"),
+    (BOTS / "open-door", "token", "answered a call with a wrong token", "UNAUTHENTICATED"),
+    (TEST_BOTS / "out-of-range", "oregon, 2 seats, vs random", "ILLEGAL: index",
+     "an index into its legal_actions"),
+    (BOTS / "traceback", "oregon, 2 seats, vs random", "error: KeyError: 'no plan for",
+     "--bot-logs"),
+    (BOTS / "unseeded", "same seed, same game", "the games part at action",
+     "ARENA_BOT_SEED"),
+])
+def test_each_broken_bot_fails_its_check_with_a_hint(bot, check, detail, hint):
+    report = validate(str(bot), game="oregon", seed=3, time_control=QUICK)
+    assert not report.passed
+    [found] = [c for c in report.checks if c.name == check]
+    assert found.status is Status.FAIL, found
+    assert detail in found.detail
+    assert hint in found.hint
+    failed = [c.name for c in report.checks if c.status is Status.FAIL]
+    assert failed == [check], "one failure, the others pass or are skipped"
+
+
+def test_a_crash_shows_the_error_line_not_the_last_stack_frame():
+    report = validate(str(BOTS / "traceback"), game="oregon", seed=3, time_control=QUICK)
+    [crash] = [c for c in report.checks if c.status is Status.FAIL]
+    assert "CRASH" in crash.detail and "error: KeyError: 'no plan for" in crash.detail
+    assert 'File "' not in crash.detail
+
+
+def test_the_command_prints_json_and_exits_by_the_result(tmp_path):
+    new_bot("cli-bot", "python", tmp_path / "cli-bot")
+    good = run_cli("validate", str(tmp_path / "cli-bot"), "--game", "merkator", "--json")
+    assert good.exit_code == 0, good.stdout
+    assert json.loads(good.stdout)["passed"] is True
+    bad = run_cli("validate", str(BOTS / "bad-manifest"))
+    assert bad.exit_code == 1 and "FAIL" in bad.stdout and "manifest" in bad.stdout
+    assert run_cli("validate", str(tmp_path / "missing")).exit_code == 2
+    assert run_cli("validate", str(tmp_path / "cli-bot"), "--game", "chess").exit_code == 2
+
+
+@pytest.fixture
+def running_bot(tmp_path, monkeypatch):
+    """random-python started by hand at a Unix socket with a token, as an operator would."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    address = f"unix:{tmp_path}/remote.sock"
+    env = {**os.environ, "ARENA_BOT_ADDRESS": address, "ARENA_BOT_SEED": "4",
+           "ARENA_BOT_TOKEN": "operator-secret"}
+    process = subprocess.Popen([sys.executable, "bot.py"],
+                               cwd=HERE.parents[1] / "sample_bots" / "random-python", env=env)
+    while not (tmp_path / "remote.sock").exists() and process.poll() is None:
+        time.sleep(0.01)
+    monkeypatch.setenv("ARENA_REMOTE_BOT_TOKEN", "operator-secret")
+    yield address
+    process.kill()
+    process.wait()
+
+
+def test_a_bot_running_elsewhere_plays_several_games_at_once(running_bot, monkeypatch):
+    report = validate(f"random-python@{running_bot}", game="oregon", seed=2)
+    assert report.passed, [c for c in report.checks if c.status is Status.FAIL]
+    results = statuses(report)
+    assert results["token"] is Status.PASS
+    assert results["games at once"] is Status.PASS
+    assert results["same seed, same game"] is Status.SKIP  # its operator seeds it
+    assert "clean exit" not in results  # not the arena's process to stop
+    misnamed = validate(f"someone@{running_bot}", game="oregon", seed=2)
+    [handshake] = [c for c in misnamed.checks if c.name == "handshake"]
+    assert handshake.status is Status.FAIL and "expected 'someone'" in handshake.detail
+    monkeypatch.delenv("ARENA_REMOTE_BOT_TOKEN")
+    untokened = validate(f"random-python@{running_bot}", game="oregon", seed=2)
+    [start] = [c for c in untokened.checks if c.name == "start to ready"]
+    assert start.status is Status.FAIL and "UNAUTHENTICATED" in start.detail
+    assert "ARENA_REMOTE_BOT_TOKEN" in start.hint
