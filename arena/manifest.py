@@ -6,6 +6,7 @@
     games = ["oregon", "ogallala", "merkator"]
     [env]                             # optional extra environment variables
     LOG_LEVEL = "info"
+    network = true                    # optional: ask for network access (the operator decides)
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class BotSpec:
     command: tuple[str, ...] | None
     address: str | None = None
     env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    network: bool = False  # asks for network access in its sandbox (``--allow-network`` grants)
 
     @property
     def is_remote(self) -> bool:
@@ -62,7 +64,8 @@ def load_manifest(bot_dir: Path) -> BotSpec:
     def fail(problem: str) -> ManifestError:
         return ManifestError(f"{path}: {problem}")
 
-    unknown = sorted(set(data) - {"name", "version", "command", "games", "env"})
+    unknown = sorted(set(data) - {"name", "version", "command", "games", "env",
+                                 "network"})
     if unknown:
         raise fail(f"unknown key(s) {', '.join(unknown)}")
     for key in ("name", "version"):
@@ -78,6 +81,9 @@ def load_manifest(bot_dir: Path) -> BotSpec:
     env = data.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise fail("'env' must be a table of string values")
+    network = data.get("network", False)
+    if not isinstance(network, bool):
+        raise fail("'network' must be true or false")
     return BotSpec(
         name=data["name"].strip(),
         version=data["version"].strip(),
@@ -85,4 +91,5 @@ def load_manifest(bot_dir: Path) -> BotSpec:
         directory=Path(bot_dir).resolve(),
         command=tuple(command),
         env=MappingProxyType(dict(env)),
+        network=network,
     )

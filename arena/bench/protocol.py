@@ -3,7 +3,8 @@
     python -m arena.bench protocol [--game oregon] [--players 4] [--matches 20]
 
 Measures, with the real sample bots over the referee's own transport (Unix sockets):
-* start-to-ready: bot process start until it answers the handshake (random-python, random-node);
+* start-to-ready: bot process start until it answers the handshake (random-python, random-node),
+  unconfined and, where bubblewrap works, in the sandbox (``arena.sandbox``) as matches run them;
 * aggregate decisions/s with ``--concurrent`` matches at once (default 8), counted while all of
   them are playing (their bots are started first, then all begin together), next to two bounds
   measured on the same bots: the referee's transport alone (the same concurrent tasks sending
@@ -44,6 +45,7 @@ from arena.records import TimeControl
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.referee.match import MatchObserver, play_match
+from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.wire.requests import DecisionEncoder
 from engine.core import GameState
 from engine.registry import get_game
@@ -139,17 +141,26 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def start_to_ready(spec: BotSpec, game: str, times: int) -> tuple[list[float], list[float]]:
+def _bot_cpu_seconds(bot: RunningBot) -> float:
+    """The CPU time of the bot's processes: all of its cgroup's (the sandbox's own processes
+    included), else the one process started."""
+    if bot.launch is not None and bot.launch.cgroup is not None:
+        return sum(_cpu_seconds(pid) for pid in bot.launch.cgroup.pids())
+    return _cpu_seconds(bot.process.pid)
+
+
+async def start_to_ready(spec: BotSpec, game: str, times: int,
+                         sandbox: SandboxPolicy | None = None) -> tuple[list[float], list[float]]:
     """Wall time from process start to the handshake's answer, and the bot's CPU time by then
-    (which a busy machine does not inflate)."""
+    (which a busy machine does not inflate); with ``sandbox``, started as a match would."""
     seconds, cpu = [], []
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as workdir:
         for attempt in range(times):
             began = time.perf_counter()
-            async with run_bot(spec, 0, attempt, Path(workdir)) as bot:
+            async with run_bot(spec, 0, attempt, Path(workdir), sandbox=sandbox) as bot:
                 client, _ = await connect(bot, game, timeout=10.0)
                 seconds.append(time.perf_counter() - began)
-                cpu.append(_cpu_seconds(bot.process.pid))
+                cpu.append(_bot_cpu_seconds(bot))
                 client.close()
     return seconds, cpu
 
@@ -329,11 +340,24 @@ async def protocol(args: argparse.Namespace) -> None:
     python_bot = load_manifest(SAMPLE_BOTS / "random-python")
     node_bot = load_manifest(SAMPLE_BOTS / "random-node")
     us = 1e6
+    sandboxes = [(None, "")]
+    if bwrap_problem() is None:
+        sandboxes.append((SandboxPolicy(), " (sandboxed)"))
     for spec in (python_bot, node_bot):
-        seconds, cpu = await start_to_ready(spec, args.game, args.starts)
-        print(f"start-to-ready {spec.name}: median {statistics.median(seconds) * 1000:.0f} ms, "
-              f"max {max(seconds) * 1000:.0f} ms over {len(seconds)} starts; the bot's CPU time "
-              f"to ready: median {statistics.median(cpu) * 1000:.0f} ms")
+        # Starts with and without the sandbox alternate, so that a busy machine slows both alike:
+        # the sandbox's cost is the difference.
+        samples: dict[str, tuple[list[float], list[float]]] = {label: ([], []) for _, label
+                                                                in sandboxes}
+        for _ in range(args.starts):
+            for sandbox, label in sandboxes:
+                seconds, cpu = await start_to_ready(spec, args.game, 1, sandbox)
+                samples[label][0].extend(seconds)
+                samples[label][1].extend(cpu)
+        for label, (seconds, cpu) in samples.items():
+            print(f"start-to-ready {spec.name}{label}: median "
+                  f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms "
+                  f"over {len(seconds)} starts; the bot's CPU time to ready: median "
+                  f"{statistics.median(cpu) * 1000:.0f} ms")
     requests = typical_requests(args.game, args.players, seed=12345)
     print(f"typical {args.game} decision request: "
           f"{statistics.mean(map(len, requests)):.0f} bytes on average, "

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Annotated, Any
 
 import trio
@@ -13,12 +15,15 @@ from rich.table import Table
 from arena.commands import fail, warn_if_guessable, warn_unless_limits_enforced
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
+from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.match_setup import plan_match
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
+from arena.sandbox import describe_limits
 from engine.core import GameState
 
 console = Console(highlight=False, markup=False)
+error_console = Console(highlight=False, markup=False, stderr=True)
 
 class ShowDecisions(MatchObserver):
     """Prints every decision and the board after it (``--show``)."""
@@ -58,6 +63,20 @@ def print_record(record: MatchRecord) -> None:
                           soft_wrap=True)
 
 
+# Exit code of `arena match` when the game was played but a seat forfeited (ILLEGAL, TIMEOUT,
+# CRASH): the result stands, but a script may want to know.
+FORFEIT_EXIT_CODE = 3
+
+
+def record_json(record: MatchRecord) -> str:
+    """The match's result as one JSON object (``--json``)."""
+    data = asdict(record)
+    data["decisions"] = len(data.pop("actions"))
+    for seat in data["seats"]:
+        seat["outcome"] = seat["outcome"].value
+    return json.dumps(data)
+
+
 def match(
     bots: Annotated[list[str], typer.Argument(
         metavar="BOT...",
@@ -71,27 +90,42 @@ def match(
     option: GameOptions = [],  # noqa: B006 - typer copies the default
     show: Annotated[bool, typer.Option(
         "--show", help="print every decision and the board")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="print the result as one JSON object instead of the table")] = False,
     bot_memory: BotMemory = None,
     bot_logs: BotLogs = None,
+    sandbox: SandboxTool = None,
+    allow_network: AllowNetwork = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """Play one game between bots, one per seat in the order given."""
+    """Play one game between bots, one per seat in the order given. Exit code 0: played, 1: the
+    game was voided (a fault of the arena), 3: played, but a seat forfeited."""
     plan = plan_match(game, bots, db, seed=seed, option_texts=option, move_seconds=move_time,
-                      bank_seconds=bank_time, bot_memory=bot_memory, bot_logs=bot_logs)
+                      bank_seconds=bank_time, bot_memory=bot_memory, bot_logs=bot_logs,
+                      sandbox=resolve_policy(sandbox, allow_network, strict=False))
     if seed is not None:
         warn_if_guessable(seed)
     warn_unless_limits_enforced()
+    if any(spec.address is None for spec in plan.bots):
+        (error_console if as_json else console).print(describe_limits(plan.sandbox, plan.limits),
+                                                      soft_wrap=True)
     try:
         record = trio.run(lambda: play_match(plan.game, plan.bots, plan.seed,
                                              options=plan.options,
                                              time_control=plan.time_control,
                                              observer=ShowDecisions() if show else None,
-                                             limits=plan.limits, bot_logs=plan.bot_logs))
+                                             limits=plan.limits, bot_logs=plan.bot_logs,
+                                             sandbox=plan.sandbox))
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
-    print_record(record)
+    if as_json:
+        print(record_json(record))
+    else:
+        print_record(record)
     if record.voided:
         fail(f"game voided: {record.void_reason}", code=1)
+    if any(seat.outcome is not Outcome.FINISHED for seat in record.seats):
+        raise typer.Exit(FORFEIT_EXIT_CODE)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,8 +12,9 @@ from arena.referee.limits import MIN_MEMORY_MIB, BotLimits
 
 BotMemory = Annotated[str | None, typer.Option(
     "--bot-memory", metavar="MB",
-    help=f"address-space limit of each bot process in MiB (default {BotLimits().memory_mib}, "
-         f"at least {MIN_MEMORY_MIB})")]
+    help=f"memory limit of each bot in MiB: all its processes together where the arena can "
+         f"make cgroups, else each process's address space (default "
+         f"{BotLimits().memory_mib}, at least {MIN_MEMORY_MIB})")]
 BotLogs = Annotated[Path | None, typer.Option(
     "--bot-logs", metavar="DIR",
     help="keep each seat's stdout/stderr log in DIR (created if missing)")]

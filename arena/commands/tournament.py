@@ -16,6 +16,7 @@ from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.leaderboard import load_boards, print_board
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
 from arena.commands.progress import ProgressBar
+from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.tournament.runner import run_tournament
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.setup import ReadyTournament, create_tournament, open_for_resume
@@ -43,10 +44,12 @@ def tournament(
     option: GameOptions = [],  # noqa: B006 - typer copies the default
     bot_memory: BotMemory = None,
     bot_logs: BotLogs = None,
+    sandbox: SandboxTool = None,
+    allow_network: AllowNetwork = False,
     resume: Annotated[str | None, typer.Option(
         "--resume", help="continue the tournament of this name (its stored settings, "
-                         "--bot-memory included, apply; other options but --bot-logs are "
-                         "ignored)")] = None,
+                         "--bot-memory and --sandbox included, apply; other options but "
+                         "--bot-logs are ignored)")] = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Round robin: every combination of --players entrants (a pod) plays --deals deals, each
@@ -56,7 +59,8 @@ def tournament(
         bot_logs = game_setup.prepare_bot_logs(bot_logs)
         if resume is not None:
             given = {"--game": game, "--bots": bot_list, "--seed": seed, "--name": name,
-                     "--option": option or None, "--bot-memory": bot_memory}
+                     "--option": option or None, "--bot-memory": bot_memory,
+                     "--sandbox": sandbox, "--allow-network": allow_network or None}
             ignored = [flag for flag, value in given.items() if value is not None]
             if ignored:
                 warn(f"--resume continues with the tournament's stored settings; ignored: "
@@ -69,7 +73,8 @@ def tournament(
             engine = game_setup.load_game(game)
             settings = TournamentSettings(
                 players=players, deals=deals, concurrency=concurrency, move_time=move_time,
-                options=game_setup.parse_options(engine.name, option), limits=limits)
+                options=game_setup.parse_options(engine.name, option), limits=limits,
+                sandbox=resolve_policy(sandbox, allow_network, strict=True))
             texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
             ready = create_tournament(db, engine.name, texts, settings, seed, name)
             if seed is not None:

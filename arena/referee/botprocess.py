@@ -33,6 +33,8 @@ from arena.protocol import PROTOCOL_VERSION
 from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits, limited_argv, prlimit_path
+from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
+from arena.sandbox.sockets import NotASocketError, link_socket
 
 _UNIX_PATH_MAX = 107
 
@@ -97,12 +99,17 @@ class RunningBot:
     log_path: Path | None = None
     log_kept: bool = False  # the log outlives the match (``--bot-logs``)
     limits: BotLimits | None = None  # as enforced; None if the bot runs without limits
+    launch: BotLaunch | None = None  # its sandbox and cgroup, if started under a SandboxPolicy
+    # Where the arena calls a sandboxed bot: a link to its socket out of its reach (sockets.py).
+    call_address: str | None = None
 
     def exit_description(self) -> str | None:
         """How the process ended ("exited with code 3", "killed by SIGKILL"), None if running."""
         code = None if self.process is None else self.process.poll()
         if code is None:
             return None
+        if self.launch is not None:
+            code = self.launch.exit_code_to_signal(code)
         if code < 0:
             return f"killed by {signal.Signals(-code).name}"
         return f"exited with code {code}"
@@ -124,11 +131,15 @@ class RunningBot:
     def limit_hit(self, size: int, lines: list[str]) -> str:
         """Which resource limit the bot's end and its log (``size`` bytes, ending in ``lines``)
         point to, or ""."""
+        if self.launch is not None and (hit := self.launch.limit_hit()):
+            return hit
         if self.limits is None:
             return ""
         if self.exit_description() == "killed by SIGXFSZ" or size >= self.limits.file_mib << 20:
             return f"its output reached the {self.limits.file_mib} MiB file-size limit"
-        if any(_OUT_OF_MEMORY.search(line) for line in lines[-_OUT_OF_MEMORY_LINES:]):
+        address_space = self.launch is None or self.launch.address_space_limited
+        if address_space and any(_OUT_OF_MEMORY.search(line)
+                                 for line in lines[-_OUT_OF_MEMORY_LINES:]):
             return f"out of memory under the {self.limits.memory_mib} MiB address-space limit"
         return ""
 
@@ -180,35 +191,56 @@ def _last_line(lines: list[str]) -> str:
 @asynccontextmanager
 async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
                   limits: BotLimits = BotLimits(),
-                  log_dir: Path | None = None) -> AsyncIterator[RunningBot]:
+                  log_dir: Path | None = None,
+                  sandbox: SandboxPolicy | None = None) -> AsyncIterator[RunningBot]:
     """Start ``spec``'s process for ``seat`` under ``limits`` (a remote bot is just addressed)
     and stop its whole process group on exit, also when the surrounding scope is cancelled.
-    The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given."""
+    The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given.
+    With a ``sandbox`` policy the bot runs as ``arena.sandbox`` says (its socket in a directory
+    of its own in ``workdir``); without one, as the arena's user with its environment."""
     if spec.address is not None:  # a remote bot
         yield RunningBot(spec, spec.address, token=remote_token())
         return
     assert spec.command is not None and spec.directory is not None
     log_path = (log_dir / kept_log_name(game_seed, seat, spec.name) if log_dir is not None
                 else workdir / f"seat{seat}.log")
-    bot = RunningBot(spec, _listen_address(workdir, seat), secrets.token_hex(16),
+    socket_dir = workdir
+    if sandbox is not None:  # the sandbox shows the bot this directory only
+        socket_dir = workdir / f"seat{seat}"
+        socket_dir.mkdir(exist_ok=True)
+    bot = RunningBot(spec, _listen_address(socket_dir, seat), secrets.token_hex(16),
                      log_path=log_path, log_kept=log_dir is not None,
                      limits=limits if prlimit_path() is not None else None)
-    env = {**os.environ, **spec.env,
-           "ARENA_BOT_ADDRESS": bot.address,
-           "ARENA_BOT_TOKEN": bot.token,
-           "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name))}
-    with open(log_path, "wb") as log:
+    if sandbox is not None and bot.address.startswith("unix:"):
+        bot.call_address = f"unix:{workdir / f'seat{seat}.sock'}"
+    bot_env = {**spec.env,
+               "ARENA_BOT_ADDRESS": bot.address,
+               "ARENA_BOT_TOKEN": bot.token,
+               "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name))}
+    if sandbox is None:
+        argv, env = limited_argv(_argv(spec.command), limits), {**os.environ, **bot_env}
+    else:
+        bot.launch = prepare_launch(sandbox, _argv(spec.command), bot_dir=spec.directory,
+                                    socket_dir=socket_dir, seat=seat, env=bot_env,
+                                    inherited_env=dict(os.environ), limits=limits,
+                                    wants_network=spec.network)
+        argv, env = bot.launch.argv, bot.launch.env
+    with open(bot.log_path, "wb") as log:
         try:
             bot.process = start_tied(
-                limited_argv(_argv(spec.command), limits), cwd=spec.directory, env=env,
+                argv, cwd=spec.directory, env=env,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         except OSError as exc:
+            if bot.launch is not None:
+                bot.launch.close()
             raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
     try:
         yield bot
     finally:
         with trio.CancelScope(shield=True):
             await stop_process_group(bot.process)
+            if bot.launch is not None:
+                bot.launch.close()  # whatever is left in its cgroup
 
 
 async def stop_process_group(process: ChildProcess) -> None:
@@ -243,7 +275,7 @@ async def first_handshake(bot: RunningBot,
                           timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
     """Open a channel and wait for the handshake's reply, unjudged (``connect`` judges it, and so
     does ``arena validate``, check by check). Raises NotReadyError; the client is closed then."""
-    client = BotClient(bot.address, bot.token)
+    client = BotClient(bot.call_address or bot.address, bot.token)
     try:
         return client, await _handshake_or_exit(client, bot, timeout)
     except BaseException:
@@ -267,8 +299,12 @@ async def _handshake_or_exit(client: BotClient, bot: RunningBot,
     async def handshake(scope: trio.CancelScope) -> None:
         nonlocal reply, failure
         try:
-            await _until_listening(bot.address)
+            await _until_listening(bot)
             reply = await client.handshake(timeout)
+        except NotASocketError as exc:
+            failure = str(exc)
+        except OSError as exc:
+            failure = f"cannot link its socket: {exc.strerror}"
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
                 failure = f"did not answer the handshake within {timeout:g} s"
@@ -299,9 +335,12 @@ async def _handshake_or_exit(client: BotClient, bot: RunningBot,
 _SOCKET_POLL_SECONDS = 0.002
 
 
-async def _until_listening(address: str) -> None:
-    """Return once a ``unix:`` address's socket file exists (at once for other addresses)."""
-    if address.startswith("unix:"):
-        path = Path(address.removeprefix("unix:"))
-        while not path.exists():
+async def _until_listening(bot: RunningBot) -> None:
+    """Return once a ``unix:`` address's socket file exists (at once for other addresses), and
+    link a sandboxed bot's socket where the arena calls it. Raises NotASocketError, OSError."""
+    if bot.address.startswith("unix:"):
+        path = Path(bot.address.removeprefix("unix:"))
+        while not os.path.lexists(path):
             await trio.sleep(_SOCKET_POLL_SECONDS)
+        if bot.call_address is not None:
+            link_socket(path, Path(bot.call_address.removeprefix("unix:")))

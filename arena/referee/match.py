@@ -16,8 +16,8 @@ encoding error) voids the game: ``voided=True``, not rated, to be re-run with th
 
 from __future__ import annotations
 
+import re
 import shutil
-import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -37,10 +37,15 @@ from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl, arena_r
 from arena.referee.botprocess import RunningBot, connect, run_bot, stop_process_group
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
+from arena.sandbox import SandboxPolicy
+from arena.sandbox.tempdirs import new_match_dir
 from arena.wire.requests import DecisionEncoder, options_to_proto
 from engine.core import EngineError, GameState
 from engine.registry import get_game
 
+# How gRPC words a message over the channel's receive limit (arena.referee.client): read only to
+# name the sizes in the reason; the decision is made on the status code.
+_TOO_LARGE = re.compile(r"larger than max \((\d+) vs\. (\d+)\)")
 _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
 
@@ -116,6 +121,12 @@ class _Referee:
         if code == grpc.StatusCode.DEADLINE_EXCEEDED:
             await self.forfeit(seat, Outcome.TIMEOUT, f"no {call} reply within {timeout:.3g} s")
             return
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED:  # over the client's receive limit
+            too_large = _TOO_LARGE.search(exc.details() or "")
+            what = (f"{call} reply of {too_large[1]} bytes is over the {too_large[2]} byte limit"
+                    if too_large else f"{call} reply over the size limit")
+            await self.forfeit(seat, Outcome.ILLEGAL, what)
+            return
         if seat.bot is not None and seat.bot.process is not None:
             with trio.move_on_after(_EXIT_WAIT_SECONDS):  # let a dying process be reaped
                 await seat.bot.process.wait()
@@ -126,12 +137,12 @@ class _Referee:
 
     # --- phases --------------------------------------------------------------------------------
     async def start_bots(self, stack: AsyncExitStack, workdir: Path, limits: BotLimits,
-                         bot_logs: Path | None) -> None:
+                         bot_logs: Path | None, sandbox: SandboxPolicy | None) -> None:
         for seat in self.seats:
             try:
                 seat.bot = await stack.enter_async_context(
                     run_bot(seat.spec, seat.index, self.state.seed, workdir, limits=limits,
-                            log_dir=bot_logs))
+                            log_dir=bot_logs, sandbox=sandbox))
             except NotReadyError as exc:
                 await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
         async with trio.open_nursery() as nursery:
@@ -275,12 +286,14 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
                      observer: MatchObserver | None = None,
                      ready_gate: Callable[[], Awaitable[None]] | None = None,
                      limits: BotLimits = BotLimits(),
-                     bot_logs: Path | None = None) -> MatchRecord:
+                     bot_logs: Path | None = None,
+                     sandbox: SandboxPolicy | None = None) -> MatchRecord:
     """Play one game; never raises for a bot's misbehaviour (see the module's failure policy).
     Raises SetupError before starting anything if the game cannot be set up.
     ``ready_gate`` is awaited once every bot is ready, before StartGame (the benchmark uses it to
     start several matches' play at the same moment). Local bots run under ``limits``; their logs
-    are kept in the existing directory ``bot_logs`` if given (else deleted after the game)."""
+    are kept in the existing directory ``bot_logs`` if given (else deleted after the game), and
+    confined as ``sandbox`` says (``arena.sandbox``; None: as the arena's user, unconfined)."""
     began = time.perf_counter()
     try:
         engine = get_game(game)
@@ -289,11 +302,11 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
         raise SetupError(str(exc)) from None
     referee = _Referee(engine.name, state, bots, time_control, observer)
     void_reason = ""
-    workdir = Path(tempfile.mkdtemp(prefix="arena-"))
+    workdir = new_match_dir()
     try:
         async with AsyncExitStack() as stack:
             try:
-                await referee.start_bots(stack, workdir, limits, bot_logs)
+                await referee.start_bots(stack, workdir, limits, bot_logs, sandbox)
                 if ready_gate is not None:
                     await ready_gate()
                 await referee.start_game()

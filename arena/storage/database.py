@@ -12,12 +12,13 @@ reported and left untouched.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
@@ -147,25 +148,47 @@ def open_database(path: Path, *, create: bool) -> Database:
     if version is not None and version < migrations.CURRENT_VERSION and not create:
         raise StorageError(f"{path}: schema {version} needs an upgrade; run a command that "
                            "writes (arena submit, arena tournament) to migrate it")
-    existed = path.exists()
+    created = _create_exclusively(path)  # of two processes creating it, one is the creator
     database = Database(path, _make_engine(path))
     try:
-        if version != migrations.CURRENT_VERSION:
-            with database.engine.begin() as connection:
-                if version is None:
-                    migrations.create_schema(connection)
-                else:
-                    migrations.migrate(connection, version)
-        else:
+        if version == migrations.CURRENT_VERSION:
             with database.engine.connect():
                 pass  # applies the connection settings, surfaces an unwritable file now
+        else:
+            # Under the write lock, look again: another process may have made or migrated the
+            # schema since we looked.
+            with database.engine.begin() as connection:
+                version = _version_in(connection)
+                if version is None:
+                    migrations.create_schema(connection)
+                elif version < migrations.CURRENT_VERSION:
+                    migrations.migrate(connection, version)
     except (DBAPIError, StorageError) as exc:
         database.close()
-        if not existed:
+        if created:  # only the file this process made: never another process's database
             _remove_new_file(path)
         detail = exc.orig if isinstance(exc, DBAPIError) else exc
         raise StorageError(f"{path}: cannot open the database for writing: {detail}") from None
     return database
+
+
+def _create_exclusively(path: Path) -> bool:
+    """Create ``path`` as an empty file if nothing is there; whether this call created it."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except OSError:
+        return False  # there already, or not creatable: opening it below reports why
+    return True
+
+
+def _version_in(connection: Connection) -> int | None:
+    """The schema version of the database ``connection`` is in, None if it has no tables yet."""
+    tables = {row[0] for row in connection.exec_driver_sql(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "schema_version" not in tables:
+        return None
+    row = connection.exec_driver_sql("SELECT version FROM schema_version").fetchone()
+    return None if row is None else row[0]
 
 
 def _remove_new_file(path: Path) -> None:

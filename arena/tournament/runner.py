@@ -2,7 +2,9 @@
 updates) in one transaction as soon as it ends.
 
 Ctrl-C (or SIGTERM) cancels the running games; they are abandoned, not recorded, and the
-tournament is marked "stopped" so ``arena tournament --resume`` continues it. A voided game (a
+tournament is marked "stopped" so ``arena tournament --resume`` continues it. A storage fault
+while recording a game (disk full, the database locked past its timeout, a read-only file) stops
+the tournament the same way and raises one StorageError naming the fault. A voided game (a
 fault on the arena's side) is recorded as voided and re-run with the same seed, up to
 ``VOID_ATTEMPTS`` times per run; a game still voided after that is left for a resume.
 """
@@ -22,7 +24,7 @@ from arena.records import Outcome, TimeControl
 from arena.referee.match import play_match
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
-from arena.storage.database import Database
+from arena.storage.database import Database, StorageError
 from arena.storage.games import record_game
 from arena.storage.models import Tournament
 from arena.tournament.schedule import ScheduledGame, build_schedule
@@ -94,6 +96,15 @@ def _finish(database: Database, tournament_id: int, total: int) -> int:
     return done
 
 
+def _stop_after_fault(database: Database, tournament_id: int) -> None:
+    """Mark the tournament stopped after a storage fault, if the storage lets us (if not, it
+    stays "running", which --resume continues just the same)."""
+    try:
+        _set_state(database, tournament_id, tournaments.STOPPED)
+    except StorageError:
+        pass
+
+
 async def run_tournament(database: Database, tournament_id: int,
                          observer: TournamentObserver | None = None, *,
                          bot_logs: Path | None = None) -> RunSummary:
@@ -110,10 +121,12 @@ async def run_tournament(database: Database, tournament_id: int,
     progress = observer or QuietObserver()
     voided = 0
     stopped = False
+    storage_fault: StorageError | None = None
+    halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
 
     async def play(scheduled: ScheduledGame) -> None:
-        nonlocal voided
+        nonlocal voided, storage_fault
         seat_versions = [version_ids[position] for position in scheduled.seats]
         for _ in range(VOID_ATTEMPTS):
             progress.game_started()
@@ -121,15 +134,21 @@ async def run_tournament(database: Database, tournament_id: int,
                 record = await play_match(
                     tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
                     options=settings.options or None, time_control=time_control,
-                    limits=settings.limits, bot_logs=bot_logs)
+                    limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox)
             except trio.Cancelled:
                 progress.game_abandoned()
                 raise
-            game_id = await trio.to_thread.run_sync(partial(
-                record_game, database, record, seat_versions,
-                group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
-                tournament_id=tournament_id,
-                schedule_key=scheduled.key))
+            try:
+                game_id = await trio.to_thread.run_sync(partial(
+                    record_game, database, record, seat_versions,
+                    group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
+                    tournament_id=tournament_id,
+                    schedule_key=scheduled.key))
+            except StorageError as exc:  # disk full, locked too long, ...: stop everything
+                storage_fault = storage_fault or exc
+                progress.game_abandoned()
+                halt.cancel()
+                return
             # game_id None: another process resuming this tournament recorded it first
             progress.game_finished(
                 recorded=game_id is not None, voided=record.voided,
@@ -153,15 +172,21 @@ async def run_tournament(database: Database, tournament_id: int,
 
     progress.tournament_started(tournament.name, len(schedule), len(schedule) - len(pending))
     try:
-        async with trio.open_nursery() as outer:
-            outer.start_soon(stop_on_signal, outer.cancel_scope)
-            async with trio.open_nursery() as workers:
-                queue = iter(pending)
-                for _ in range(min(settings.concurrency, len(pending))):
-                    workers.start_soon(worker, queue)
-            outer.cancel_scope.cancel()
+        with halt:
+            async with trio.open_nursery() as outer:
+                outer.start_soon(stop_on_signal, outer.cancel_scope)
+                async with trio.open_nursery() as workers:
+                    queue = iter(pending)
+                    for _ in range(min(settings.concurrency, len(pending))):
+                        workers.start_soon(worker, queue)
+                outer.cancel_scope.cancel()
     finally:
         progress.tournament_ended()
+
+    if storage_fault is not None:
+        await trio.to_thread.run_sync(_stop_after_fault, database, tournament_id)
+        raise StorageError(f"{storage_fault}; the tournament stopped (games recorded before are "
+                           f"kept): continue it with --resume {tournament.name}")
 
     done = await trio.to_thread.run_sync(_finish, database, tournament_id, len(schedule))
     return RunSummary(total=len(schedule), done=done, stopped=stopped, voided=voided)

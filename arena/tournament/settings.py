@@ -3,12 +3,14 @@ every run, so a resumed tournament plays on exactly as it began."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.errors import SetupError
 from arena.referee.limits import BotLimits
+from arena.sandbox import SandboxPolicy
 from engine.core import OptionValue
 
 
@@ -20,20 +22,23 @@ class TournamentSettings:
     move_time: float = 2.0  # seconds per decision
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     limits: BotLimits = BotLimits()
+    sandbox: SandboxPolicy = SandboxPolicy()  # how each local bot is confined
 
     def __post_init__(self) -> None:
-        if self.deals < 1 or self.concurrency < 1 or self.move_time <= 0:
-            raise SetupError("--deals and --concurrency must be >= 1, --move-time > 0")
+        if self.deals < 1 or self.concurrency < 1 or not (math.isfinite(self.move_time)
+                                                          and self.move_time > 0):
+            raise SetupError("--deals and --concurrency must be >= 1, --move-time a finite "
+                             "number > 0")
 
     def to_stored(self) -> dict[str, Any]:
         return {"players": self.players, "deals": self.deals, "concurrency": self.concurrency,
                 "move_time": self.move_time, "options": dict(self.options),
-                "bot_memory_mib": self.limits.memory_mib}
+                "bot_memory_mib": self.limits.memory_mib, **self.sandbox.to_settings()}
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> TournamentSettings:
         """The settings as stored; a tournament stored before options or bot limits existed
-        gets their defaults."""
+        gets their defaults (a tournament stored before sandboxes existed runs sandboxed)."""
         defaults = cls()
         memory = stored.get("bot_memory_mib")
         return cls(players=stored.get("players", defaults.players),
@@ -41,4 +46,5 @@ class TournamentSettings:
                    concurrency=stored.get("concurrency", defaults.concurrency),
                    move_time=stored.get("move_time", defaults.move_time),
                    options=dict(stored.get("options") or {}),
-                   limits=BotLimits() if memory is None else BotLimits(memory_mib=memory))
+                   limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
+                   sandbox=SandboxPolicy.from_settings(dict(stored)))

@@ -18,6 +18,7 @@ from arena import game_setup, registration
 from arena.entrants import Entrant, resolve_bot
 from arena.errors import InputError, SetupError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
+from arena.sandbox import check_available
 from arena.storage import bots, tournaments
 from arena.storage.database import Database, check_creatable, open_database
 from arena.tournament.schedule import schedule_size
@@ -25,6 +26,7 @@ from arena.tournament.settings import TournamentSettings
 
 # The sample bots of a checkout: the entrants of a first tournament.
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
+MAX_SEED = (1 << 63) - 1  # seeds are stored as SQLite's signed 64-bit integers
 
 
 @dataclass
@@ -122,6 +124,8 @@ def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
     store the tournament, in one transaction. ``seed`` None: a random 63-bit seed."""
     game = game_setup.load_game(game_name)
     game_setup.check_players(game, settings.players, dict(settings.options))
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise SetupError(f"--seed must be between 0 and {MAX_SEED} (2^63-1)")
     if db.exists():
         database: Database | None = open_database(db, create=True)
     else:
@@ -144,6 +148,9 @@ def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
             seed = secrets.randbits(63)  # large: bots cannot guess deals
         database = database or open_database(db, create=True)
         with database.write() as session:
+            if tournaments.name_taken(session, name):  # another process made it meanwhile
+                raise SetupError(f"a tournament named {name!r} exists; "
+                                 f"continue it with --resume {name}")
             registered = [entrant.registered
                           or bots.register(session, specs[entrant.name], hashes[entrant.name])[0]
                           for entrant in entrants]
@@ -171,6 +178,7 @@ def open_for_resume(db: Path, name: str) -> ReadyTournament:
             _check_unchanged(entrant, "the tournament started; restore it, or start a new "
                                       "tournament")
         settings = TournamentSettings.from_stored(tournament.settings)
+        check_available(settings.sandbox)  # e.g. sandboxed, but bwrap is gone from this machine
     except BaseException:
         database.close()
         raise

@@ -94,7 +94,7 @@ async def _token_check(bot: RunningBot) -> Check:
                      f"start the bot with ARENA_BOT_TOKEN=SECRET and the arena with "
                      f"{REMOTE_TOKEN_VARIABLE}=SECRET; without one, anyone who reaches the "
                      "address can call the bot (docs/bots.md, \"Remote bots\")")
-    client = BotClient(bot.address, f"wrong-{bot.token}")
+    client = BotClient(bot.call_address or bot.address, f"wrong-{bot.token}")
     try:
         await client.handshake(_TOKEN_CALL_SECONDS)
     except grpc.RpcError as exc:

@@ -48,6 +48,10 @@ def bot_processes() -> list[str]:
             state, parent = (proc / "stat").read_text().rsplit(")", 1)[1].split()[:2]
         except OSError:
             continue  # gone meanwhile, or not ours to read
+        # multiprocessing's resource tracker (started by tests that spawn processes) lives as
+        # long as this session by design.
+        if "multiprocessing.resource_tracker" in cmdline:
+            continue
         # A zombie is dead; only one of ours that we failed to reap counts.
         if marked and (state != "Z" or int(parent) == os.getpid()):
             found.append(f"{proc.name}: {cmdline.strip()}")

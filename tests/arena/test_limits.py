@@ -133,11 +133,12 @@ async def test_sample_bots_play_a_full_game_under_the_default_limits():
 def test_match_keeps_each_seats_log_and_a_crash_reason_names_it(tmp_path):
     logs = tmp_path / "new" / "logs"
 
+    # unsandboxed: the test bot runs ../misbehave.py, outside its directory
     result = runner.invoke(app, ["match", "--game", "oregon", "--seed", "3", "--bot-logs",
                                  str(logs), str(SAMPLE_BOTS / "random-python"),
-                                 str(TEST_BOTS / "exits-midgame")])
+                                 str(TEST_BOTS / "exits-midgame"), "--sandbox", "none"])
 
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output  # played, but a seat forfeited
     kept = logs / "3-seat1-exits-midgame.log"
     assert sorted(p.name for p in logs.iterdir()) == ["3-seat0-random-python.log", kept.name]
     assert "misbehave: exiting on purpose" in kept.read_text()
@@ -148,9 +149,10 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
     db, logs = tmp_path / "arena.db", tmp_path / "logs"
     bots = f"{SAMPLE_BOTS / 'random-python'},{TEST_BOTS / 'exits-midgame'}"
 
+    # unsandboxed: the test bot runs ../misbehave.py, outside its directory
     result = runner.invoke(app, ["tournament", "--game", "oregon", "--bots", bots, "--deals", "1",
                                  "--name", "t", "--bot-memory", "2048", "--bot-logs", str(logs),
-                                 "--db", str(db)])
+                                 "--db", str(db), "--sandbox", "none"])
 
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in logs.iterdir())

@@ -51,10 +51,11 @@ def test_arena_match_command_is_deterministic_for_a_fixed_seed():
 
 def start_match_with_a_hanging_bot() -> subprocess.Popen:
     """``arena match`` between the sleeper (which never answers its decision) and random-python,
-    once the arena and both bots run."""
+    once the arena and both bots run. Unsandboxed: the bots inherit the environment that marks
+    this session's processes (tests/sandbox has the sandboxed equivalents)."""
     sleeper = ROOT / "tests" / "bots" / "sleeper"
     command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
-               str(SAMPLE_BOTS / "random-python"), "--move-time", "600"]
+               str(SAMPLE_BOTS / "random-python"), "--move-time", "600", "--sandbox", "none"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     deadline = time.monotonic() + 60

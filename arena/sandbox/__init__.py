@@ -1,0 +1,168 @@
+"""How a local bot's process is confined: a bubblewrap sandbox (``arena.sandbox.bwrap``), a cgroup
+with limits for all its processes together (``arena.sandbox.cgroups``), rlimits where cgroups
+cannot be made, and the arena's temp directories (``arena.sandbox.tempdirs``).
+
+``SandboxPolicy`` is what the operator chose (``--sandbox bwrap|none``, ``--allow-network``);
+``prepare_launch`` turns it into one bot's command line and environment, and the returned
+``BotLaunch`` explains a limit the bot hit and removes what it made after the game.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import SetupError
+from arena.referee.limits import BotLimits, prlimit_path
+from arena.sandbox import bwrap, cgroups
+
+TOOLS = ("bwrap", "none")
+DEFAULT_MAX_PROCESSES = 128
+DEFAULT_CPU_CORES = 1.0
+
+
+class SandboxUnavailableError(SetupError):
+    """The sandbox asked for cannot be made on this machine; one line saying why."""
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """The operator's choice for every local bot of a match or tournament."""
+
+    tool: str = "bwrap"  # "bwrap": a sandbox per bot; "none": the arena's user, environment, files
+    allow_network: bool = False  # a bot whose bot.toml has `network = true` gets the host's
+    max_processes: int = DEFAULT_MAX_PROCESSES  # processes + threads of one bot (cgroups only)
+    cpu_cores: float = DEFAULT_CPU_CORES  # CPU share of one bot (cgroups only)
+
+    def __post_init__(self) -> None:
+        if self.tool not in TOOLS:
+            raise ValueError(f"sandbox must be one of {', '.join(TOOLS)}, not {self.tool!r}")
+
+    def to_settings(self) -> dict:
+        return {"sandbox": self.tool, "allow_network": self.allow_network}
+
+    @classmethod
+    def from_settings(cls, settings: dict) -> SandboxPolicy:
+        """The policy stored with a tournament; a tournament stored before sandboxes existed
+        gets the default (sandboxed)."""
+        return cls(tool=settings.get("sandbox", "bwrap"),
+                   allow_network=bool(settings.get("allow_network", False)))
+
+
+@functools.cache
+def bwrap_problem() -> str | None:
+    """Why no bubblewrap sandbox can be made here (one line), or None if one can: bwrap is
+    missing, or it fails to make a trivial sandbox (e.g. user namespaces are disabled)."""
+    if bwrap.bwrap_path() is None:
+        return ("bubblewrap (bwrap) is not installed: bots cannot be sandboxed "
+                "(install the `bubblewrap` package, or run scripts/setup as root)")
+    probe = [bwrap.bwrap_path(), "--unshare-all", "--unshare-user", "--uid", "1000",
+             "--ro-bind", "/", "/", "--proc", "/proc", "--", "/bin/true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap cannot make a sandbox here: {exc}"
+    if done.returncode != 0:
+        why = done.stderr.decode(errors="replace").strip().splitlines()
+        return f"bubblewrap cannot make a sandbox here: {why[-1] if why else done.returncode}"
+    return None
+
+
+def check_available(policy: SandboxPolicy) -> None:
+    """Raise SandboxUnavailableError if ``policy`` asks for a sandbox this machine cannot make."""
+    if policy.tool == "bwrap" and (problem := bwrap_problem()) is not None:
+        raise SandboxUnavailableError(problem)
+
+
+def _cgroup_limits(policy: SandboxPolicy, limits: BotLimits) -> cgroups.CgroupLimits:
+    return cgroups.CgroupLimits(memory_mib=limits.memory_mib,
+                                max_processes=policy.max_processes, cpu_cores=policy.cpu_cores)
+
+
+def describe_limits(policy: SandboxPolicy, limits: BotLimits) -> str:
+    """One line: the sandbox and the limits each local bot runs under on this machine."""
+    if policy.tool == "bwrap":
+        network = "network if its bot.toml asks" if policy.allow_network else "no network"
+        where = f"sandbox bwrap ({network})"
+    else:
+        where = "no sandbox"
+    kind = cgroups.cgroup_kind()
+    if kind is not None:
+        cores = f"{policy.cpu_cores:g} CPU core" + ("" if policy.cpu_cores == 1 else "s")
+        memory = (f"each bot with all its processes: memory {limits.memory_mib} MiB, "
+                  f"{policy.max_processes} processes/threads, {cores} ({kind})")
+    elif prlimit_path() is not None:
+        memory = (f"address space {limits.memory_mib} MiB per process (rlimit; no cgroups: "
+                  f"no process or CPU limit)")
+    else:
+        memory = "no memory, process or CPU limit"
+    files = (f"files up to {limits.file_mib} MiB (rlimit)" if prlimit_path() is not None
+             else "no file-size limit")
+    return f"bots: {where}; {memory}; {files}"
+
+
+@dataclass
+class BotLaunch:
+    """How one bot is started, and what to undo after it: its command line and environment,
+    its cgroup (if any)."""
+
+    argv: list[str]
+    env: dict[str, str]
+    sandboxed: bool
+    limits: BotLimits
+    cgroup: cgroups.BotCgroup | None = None
+    address_space_limited: bool = False  # memory limited per process (no cgroup)
+
+    def exit_code_to_signal(self, code: int) -> int:
+        """bwrap reports a command killed by signal N as exit code 128 + N: the negative code
+        ``subprocess`` uses for a signal, as if the bot were the process started."""
+        return -(code - 128) if self.sandboxed and 128 < code < 128 + 65 else code
+
+    def limit_hit(self) -> str:
+        """The cgroup limit the bot ran into, or "" (rlimits are explained by the caller)."""
+        if self.cgroup is not None and self.cgroup.out_of_memory():
+            return (f"out of memory under the {self.limits.memory_mib} MiB memory limit "
+                    f"(all its processes together)")
+        return ""
+
+    def close(self) -> None:
+        """Kill whatever is left in the bot's cgroup and remove the cgroup."""
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+            self.cgroup.remove()
+
+
+def _rlimits(argv: list[str], limits: BotLimits, address_space: bool) -> list[str]:
+    """``arena.referee.limits.limited_argv``, without the address-space limit where a cgroup counts the
+    bot's memory (an address space is no measure of memory: V8 reserves 1 GiB at start)."""
+    prlimit = prlimit_path()
+    if prlimit is None:
+        return argv
+    memory = [f"--as={limits.memory_mib << 20}"] if address_space else []
+    return [prlimit, *memory, f"--fsize={limits.file_mib << 20}", "--", *argv]
+
+
+def prepare_launch(policy: SandboxPolicy, argv: list[str], *, bot_dir: Path, socket_dir: Path,
+                   seat: int, env: dict[str, str], inherited_env: dict[str, str],
+                   limits: BotLimits, wants_network: bool) -> BotLaunch:
+    """One bot's launch under ``policy``: ``argv`` (run in ``bot_dir``) in a sandbox whose only
+    writable directory is ``socket_dir``, with the environment ``env`` (the arena's variables
+    and the manifest's) and nothing more, inside a cgroup with ``limits`` where one can be made,
+    else under rlimits. Without a sandbox the bot also inherits ``inherited_env``.
+    Raises SandboxUnavailableError."""
+    check_available(policy)
+    cgroup = cgroups.create_bot_cgroup(f"seat{seat}", _cgroup_limits(policy, limits))
+    sandboxed = policy.tool == "bwrap"
+    if sandboxed:
+        argv = bwrap.bwrap_argv(argv, bot_dir=bot_dir, socket_dir=socket_dir, seat=seat,
+                                network=wants_network and policy.allow_network)
+        full_env = bwrap.sandbox_env(env)
+    else:
+        full_env = {**inherited_env, **env}
+    argv = _rlimits(argv, limits, address_space=cgroup is None)  # cgroup: memory counted there
+    if cgroup is not None:
+        argv = cgroup.joined(argv)
+    return BotLaunch(argv, full_env, sandboxed, limits, cgroup,
+                     address_space_limited=cgroup is None and prlimit_path() is not None)

@@ -1,0 +1,75 @@
+"""The arena's temporary files: one root directory per arena process, holding each match's
+directory (the seats' logs and socket directories).
+
+A SIGKILLed arena cannot remove its root, so every arena, when it first needs one, removes the
+roots of arenas that are gone. A root's name carries its arena's pid and that process's start
+time: a root is stale only if no process with that pid exists, or one does but started at
+another time (the pid was reused). A live arena's root is never touched.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+_ROOT_PREFIX = "arena-run-"
+
+
+def process_start_time(pid: int) -> str | None:
+    """The process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or None
+    if there is no such process (or no /proc)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]
+
+
+def arena_alive(name: str) -> bool:
+    """Whether the arena named in ``name`` (``arena-run-PID-START-...``: a temp root or a
+    cgroup) still runs."""
+    try:
+        pid_text, start, _ = name.removeprefix(_ROOT_PREFIX).split("-", 2)
+        pid = int(pid_text)
+    except ValueError:
+        return True  # not one of ours by its name: leave it alone
+    return process_start_time(pid) == start
+
+
+def remove_stale_roots(parent: Path) -> list[Path]:
+    """Delete the temp roots of arenas that no longer run; return what was deleted."""
+    removed = []
+    try:
+        entries = list(parent.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        if (entry.name.startswith(_ROOT_PREFIX) and entry.is_dir() and not entry.is_symlink()
+                and not arena_alive(entry.name)):
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
+@functools.cache
+def arena_root() -> Path:
+    """This arena process's temp root, made on first use (after removing dead arenas' roots)."""
+    parent = Path(tempfile.gettempdir())
+    remove_stale_roots(parent)
+    pid = os.getpid()
+    start = process_start_time(pid) or "0"
+    root = Path(tempfile.mkdtemp(prefix=f"{_ROOT_PREFIX}{pid}-{start}-", dir=parent))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return root
+
+
+def new_match_dir() -> Path:
+    """A fresh private directory for one match inside this arena's root; the caller removes it."""
+    root = arena_root()
+    if not root.is_dir():  # removed under us (e.g. a tmp cleaner): make it again
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="match-", dir=root))
