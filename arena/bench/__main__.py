@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("protocol", "storage")
+BENCHMARKS = ("protocol", "storage", "web")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -160,6 +160,21 @@ def test_replay_refuses_a_log_of_other_rules(game: Game):
         game.replay(game.min_players, 1, [], rules_version=game.rules_version + "-other")
 
 
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_every_legal_action_has_its_own_words(game: Game, players):
+    """``describe_action`` gives each legal action of a decision different, readable words (what
+    ``arena match --show``, ``arena replay --moves`` and the web arena print), never a repr."""
+    for seed in range(deep_check_count(3)):
+        for state in random_decision_points(game, players, seed, every=3):
+            if state.is_over:
+                assert state.describe_decision() == ""
+                continue
+            words = [state.describe_action(action) for action in state.legal_actions()]
+            assert len(set(words)) == len(words), words
+            assert all(w and "<" not in w and "=" not in w for w in words), words
+            assert state.describe_decision().startswith(state.decision_kind)
+
+
 # --- events -----------------------------------------------------------------------------------
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_events_tell_a_seat_nothing_its_views_do_not(game: Game, players):
