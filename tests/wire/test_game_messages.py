@@ -5,7 +5,12 @@ import pytest
 
 from arena.bot.v1 import bot_pb2
 from arena.wire.codec import (
-    decode_action, decode_event, decode_view, encode_action, encode_event, encode_view,
+    decode_action,
+    decode_event,
+    decode_view,
+    encode_action,
+    encode_event,
+    encode_view,
 )
 from engine import game_names, get_game
 from tests.engine.harness import random_decision_points

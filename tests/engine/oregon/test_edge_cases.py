@@ -3,7 +3,14 @@
 from engine.oregon.actions import Draw, UseExtraTurn
 from engine.oregon.enums import Building, Card, Deck
 from tests.engine.oregon.positions import (
-    BLUE, GREEN, RED, farmer, hand_of, play_at, position, sp,
+    BLUE,
+    GREEN,
+    RED,
+    farmer,
+    hand_of,
+    play_at,
+    position,
+    sp,
 )
 
 W, S = Card.WAGON, Card.SETTLER
