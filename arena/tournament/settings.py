@@ -28,16 +28,25 @@ class TournamentSettings:
     sandbox: SandboxPolicy = SandboxPolicy()  # how each local bot is confined
 
     def __post_init__(self) -> None:
-        if self.deals < 1 or self.concurrency < 1 or not (math.isfinite(self.move_time)
-                                                          and self.move_time > 0):
-            raise SetupError("--deals and --concurrency must be >= 1, --move-time a finite "
-                             "number > 0")
+        if (
+            self.deals < 1
+            or self.concurrency < 1
+            or not (math.isfinite(self.move_time) and self.move_time > 0)
+        ):
+            raise SetupError(
+                "--deals and --concurrency must be >= 1, --move-time a finite number > 0"
+            )
 
     def to_stored(self) -> dict[str, Any]:
         stored: dict[str, Any] = {
-            "players": self.players, "deals": self.deals, "concurrency": self.concurrency,
-            "move_time": self.move_time, "options": dict(self.options),
-            "bot_memory_mib": self.limits.memory_mib, **self.sandbox.to_settings()}
+            "players": self.players,
+            "deals": self.deals,
+            "concurrency": self.concurrency,
+            "move_time": self.move_time,
+            "options": dict(self.options),
+            "bot_memory_mib": self.limits.memory_mib,
+            **self.sandbox.to_settings(),
+        }
         if self.sprt is not None:
             stored["sprt"] = dict(self.sprt)
         return stored
@@ -48,11 +57,13 @@ class TournamentSettings:
         gets their defaults (a tournament stored before sandboxes existed runs sandboxed)."""
         defaults = cls()
         memory = stored.get("bot_memory_mib")
-        return cls(players=stored.get("players", defaults.players),
-                   deals=stored.get("deals", defaults.deals),
-                   concurrency=stored.get("concurrency", defaults.concurrency),
-                   move_time=stored.get("move_time", defaults.move_time),
-                   options=dict(stored.get("options") or {}),
-                   limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
-                   sandbox=SandboxPolicy.from_settings(dict(stored)),
-                   sprt=stored.get("sprt"))
+        return cls(
+            players=stored.get("players", defaults.players),
+            deals=stored.get("deals", defaults.deals),
+            concurrency=stored.get("concurrency", defaults.concurrency),
+            move_time=stored.get("move_time", defaults.move_time),
+            options=dict(stored.get("options") or {}),
+            limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
+            sandbox=SandboxPolicy.from_settings(dict(stored)),
+            sprt=stored.get("sprt"),
+        )
