@@ -46,9 +46,13 @@ def tournament(
     bot_logs: BotLogs = None,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
+    fresh_bots: Annotated[bool, typer.Option(
+        "--fresh-bots", help="start every bot afresh for each game (slower) instead of keeping "
+                             "each bot's process up across games; a bot that failed a game is "
+                             "replaced either way")] = False,
     resume: Annotated[str | None, typer.Option(
         "--resume", help="continue the tournament of this name (its stored settings, "
-                         "--bot-memory and --sandbox included, apply; other options but "
+                         "--bot-memory, --sandbox and --fresh-bots included, apply; other options but "
                          "--bot-logs are ignored)")] = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
@@ -60,7 +64,8 @@ def tournament(
         if resume is not None:
             given = {"--game": game, "--bots": bot_list, "--seed": seed, "--name": name,
                      "--option": option or None, "--bot-memory": bot_memory,
-                     "--sandbox": sandbox, "--allow-network": allow_network or None}
+                     "--sandbox": sandbox, "--allow-network": allow_network or None,
+                     "--fresh-bots": fresh_bots or None}
             ignored = [flag for flag, value in given.items() if value is not None]
             if ignored:
                 warn(f"--resume continues with the tournament's stored settings; ignored: "
@@ -74,7 +79,8 @@ def tournament(
             settings = TournamentSettings(
                 players=players, deals=deals, concurrency=concurrency, move_time=move_time,
                 options=game_setup.parse_options(engine.name, option), limits=limits,
-                sandbox=resolve_policy(sandbox, allow_network, strict=True))
+                sandbox=resolve_policy(sandbox, allow_network, strict=True),
+                fresh_bots=fresh_bots)
             texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
             ready = create_tournament(db, engine.name, texts, settings, seed, name)
             if seed is not None:

@@ -12,7 +12,8 @@ fault on the arena's side) is recorded as voided and re-run with the same seed, 
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -22,6 +23,7 @@ import trio
 
 from arena.records import Outcome, TimeControl
 from arena.referee.match import play_match
+from arena.referee.pool import BotPool, PoolLender, bot_pool
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database, StorageError
@@ -105,6 +107,19 @@ def _stop_after_fault(database: Database, tournament_id: int) -> None:
         pass
 
 
+@asynccontextmanager
+async def _bots_that_stay_up(game: str, seed: int, settings: TournamentSettings,
+                             bot_logs: Path | None) -> AsyncIterator[BotPool | None]:
+    """The pool the games borrow their bots from, or None with --fresh-bots (a process per
+    seat and game)."""
+    if settings.fresh_bots:
+        yield None
+        return
+    async with bot_pool(game, game_seed=seed, limits=settings.limits, bot_logs=bot_logs,
+                        sandbox=settings.sandbox) as pool:
+        yield pool
+
+
 async def run_tournament(database: Database, tournament_id: int,
                          observer: TournamentObserver | None = None, *,
                          bot_logs: Path | None = None) -> RunSummary:
@@ -125,7 +140,7 @@ async def run_tournament(database: Database, tournament_id: int,
     halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
 
-    async def play(scheduled: ScheduledGame) -> None:
+    async def play(scheduled: ScheduledGame, lender: PoolLender | None) -> None:
         nonlocal voided, storage_fault
         seat_versions = [version_ids[position] for position in scheduled.seats]
         for _ in range(VOID_ATTEMPTS):
@@ -134,7 +149,8 @@ async def run_tournament(database: Database, tournament_id: int,
                 record = await play_match(
                     tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
                     options=settings.options or None, time_control=time_control,
-                    limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox)
+                    limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox,
+                    lender=lender)
             except trio.Cancelled:
                 progress.game_abandoned()
                 raise
@@ -158,9 +174,9 @@ async def run_tournament(database: Database, tournament_id: int,
                 continue
             return
 
-    async def worker(queue: Iterator[ScheduledGame]) -> None:
+    async def worker(queue: Iterator[ScheduledGame], lender: PoolLender | None) -> None:
         for scheduled in queue:  # shared iterator: each game goes to exactly one worker
-            await play(scheduled)
+            await play(scheduled, lender)
 
     async def stop_on_signal(scope: trio.CancelScope) -> None:
         nonlocal stopped
@@ -175,10 +191,13 @@ async def run_tournament(database: Database, tournament_id: int,
         with halt:
             async with trio.open_nursery() as outer:
                 outer.start_soon(stop_on_signal, outer.cancel_scope)
-                async with trio.open_nursery() as workers:
+                async with (_bots_that_stay_up(tournament.game, tournament.seed, settings,
+                                               bot_logs) as pool,
+                            trio.open_nursery() as workers):
                     queue = iter(pending)
-                    for _ in range(min(settings.concurrency, len(pending))):
-                        workers.start_soon(worker, queue)
+                    for number in range(min(settings.concurrency, len(pending))):
+                        workers.start_soon(worker, queue,
+                                           None if pool is None else pool.lender(number))
                 outer.cancel_scope.cancel()
     finally:
         progress.tournament_ended()

@@ -23,6 +23,9 @@ class TournamentSettings:
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     limits: BotLimits = BotLimits()
     sandbox: SandboxPolicy = SandboxPolicy()  # how each local bot is confined
+    # A process per seat and game (--fresh-bots) instead of bots that stay up across games
+    # (arena.referee.pool).
+    fresh_bots: bool = False
 
     def __post_init__(self) -> None:
         if self.deals < 1 or self.concurrency < 1 or not (math.isfinite(self.move_time)
@@ -33,12 +36,14 @@ class TournamentSettings:
     def to_stored(self) -> dict[str, Any]:
         return {"players": self.players, "deals": self.deals, "concurrency": self.concurrency,
                 "move_time": self.move_time, "options": dict(self.options),
-                "bot_memory_mib": self.limits.memory_mib, **self.sandbox.to_settings()}
+                "bot_memory_mib": self.limits.memory_mib, "fresh_bots": self.fresh_bots,
+                **self.sandbox.to_settings()}
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> TournamentSettings:
         """The settings as stored; a tournament stored before options or bot limits existed
-        gets their defaults (a tournament stored before sandboxes existed runs sandboxed)."""
+        gets their defaults (a tournament stored before sandboxes existed runs sandboxed, and
+        one stored before bots stayed up keeps its bots up)."""
         defaults = cls()
         memory = stored.get("bot_memory_mib")
         return cls(players=stored.get("players", defaults.players),
@@ -47,4 +52,5 @@ class TournamentSettings:
                    move_time=stored.get("move_time", defaults.move_time),
                    options=dict(stored.get("options") or {}),
                    limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
-                   sandbox=SandboxPolicy.from_settings(dict(stored)))
+                   sandbox=SandboxPolicy.from_settings(dict(stored)),
+                fresh_bots=bool(stored.get("fresh_bots", defaults.fresh_bots)))
