@@ -1,12 +1,12 @@
-"""``python -m arena.bench protocol|storage [options]``: run one benchmark (``--help`` after the
-name lists its options)."""
+"""``python -m arena.bench protocol|storage|tournament [options]``: run one benchmark (``--help``
+after the name lists its options)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("protocol", "storage")
+BENCHMARKS = ("protocol", "storage", "tournament")
 
 
 def main(argv: list[str] | None = None) -> None:

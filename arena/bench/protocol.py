@@ -308,10 +308,10 @@ async def referee_per_decision(spec: BotSpec, game: str, players: int,
     return play_seconds / decisions, cpu_seconds / decisions
 
 
-async def concurrent_throughput(spec: BotSpec, game: str, players: int, concurrent: int,
+async def concurrent_throughput(bots: Sequence[BotSpec], game: str, concurrent: int,
                                 rounds: int) -> tuple[float, int]:
-    """Decisions/s while ``concurrent`` matches all play: from the moment they begin together
-    until the first of them ends."""
+    """Decisions/s while ``concurrent`` matches of ``bots`` (one per seat) all play: from the
+    moment they begin together until the first of them ends."""
     window_seconds, window_decisions = 0.0, 0
     for round_number in range(rounds):
         barrier = _Barrier(concurrent)
@@ -320,7 +320,7 @@ async def concurrent_throughput(spec: BotSpec, game: str, players: int, concurre
             for i, timeline in enumerate(timelines):
                 nursery.start_soon(lambda t=timeline, s=round_number * concurrent + i,
                                    gate=barrier.wait: play_match(
-                    game, [spec] * players, s, time_control=TIME_CONTROL, observer=t,
+                    game, bots, s, time_control=TIME_CONTROL, observer=t,
                     ready_gate=gate))
         window_end = min(t.decision_times[-1] for t in timelines)
         window_seconds += window_end - barrier.opened_at
@@ -355,7 +355,7 @@ async def protocol(args: argparse.Namespace) -> None:
           f"{statistics.mean(map(len, requests)):.0f} bytes on average, "
           f"{len(requests)} requests of one {args.players}-player game")
 
-    rate, counted = await concurrent_throughput(python_bot, args.game, args.players,
+    rate, counted = await concurrent_throughput([python_bot] * args.players, args.game,
                                                 args.concurrent, args.rounds)
     print(f"{args.concurrent} concurrent {args.game} matches ({args.players} random-python bots "
           f"each): {rate:.0f} decisions/s ({counted} decisions while all were playing)")
