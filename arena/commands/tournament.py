@@ -50,6 +50,10 @@ def tournament(
         "--fresh-bots", help="start every bot afresh for each game (slower) instead of keeping "
                              "each bot's process up across games; a bot that failed a game is "
                              "replaced either way")] = False,
+    workers: Annotated[int, typer.Option(
+        "--workers", "-w", min=1,
+        help="worker processes to play the games in (all cores of this machine; --concurrency "
+             "games are spread over them); also with --resume")] = 1,
     resume: Annotated[str | None, typer.Option(
         "--resume", help="continue the tournament of this name (its stored settings, "
                          "--bot-memory, --sandbox and --fresh-bots included, apply; other options but "
@@ -90,15 +94,15 @@ def tournament(
                        f"pod, {ready.games} games, seed {ready.seed}")
     except KeyboardInterrupt:
         fail("interrupted before the tournament started; nothing was stored", code=130)
-    play(ready, bot_logs)
+    play(ready, bot_logs, workers)
 
 
-def play(ready: ReadyTournament, bot_logs: Path | None) -> None:
+def play(ready: ReadyTournament, bot_logs: Path | None, workers: int = 1) -> None:
     """Run the tournament with a progress bar, then print its leaderboard and how it ended."""
     warn_unless_limits_enforced()
     try:
         summary = trio.run(partial(run_tournament, ready.database, ready.id, ProgressBar(),
-                                   bot_logs=bot_logs))
+                                   bot_logs=bot_logs, workers=workers))
         boards = load_boards(ready.database, ready.game)
     finally:
         ready.database.close()

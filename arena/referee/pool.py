@@ -31,6 +31,7 @@ from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.tempdirs import new_match_dir
+from typing import Self
 
 # worker, the bot (name, version, directory, address), its occurrence among the game's seats
 _Key = tuple[int, str, str, str, str, int]
@@ -79,7 +80,7 @@ class BotPool:
         self._starts = itertools.count()
         self.started = 0  # bot processes started (tests and the benchmark read it)
 
-    async def __aenter__(self) -> BotPool:
+    async def __aenter__(self) -> Self:
         self._workdir = new_match_dir()
         return self
 

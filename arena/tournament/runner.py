@@ -12,7 +12,7 @@ fault on the arena's side) is recorded as voided and re-run with the same seed, 
 from __future__ import annotations
 
 import signal
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -21,9 +21,8 @@ from typing import Protocol
 
 import trio
 
-from arena.records import Outcome, TimeControl
+from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import play_match
-from arena.referee.pool import BotPool, PoolLender, bot_pool
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database, StorageError
@@ -31,8 +30,10 @@ from arena.storage.games import record_game
 from arena.storage.models import Tournament
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
+from arena.tournament.workers import WorkerSetup, kept_up_bots, worker_processes
 
 VOID_ATTEMPTS = 3
+GamePlayer = Callable[[ScheduledGame], Awaitable[MatchRecord]]  # plays one game of one slot
 
 
 class TournamentObserver(Protocol):
@@ -107,25 +108,13 @@ def _stop_after_fault(database: Database, tournament_id: int) -> None:
         pass
 
 
-@asynccontextmanager
-async def _bots_that_stay_up(game: str, seed: int, settings: TournamentSettings,
-                             bot_logs: Path | None) -> AsyncIterator[BotPool | None]:
-    """The pool the games borrow their bots from, or None with --fresh-bots (a process per
-    seat and game)."""
-    if settings.fresh_bots:
-        yield None
-        return
-    async with bot_pool(game, game_seed=seed, limits=settings.limits, bot_logs=bot_logs,
-                        sandbox=settings.sandbox) as pool:
-        yield pool
-
-
 async def run_tournament(database: Database, tournament_id: int,
                          observer: TournamentObserver | None = None, *,
-                         bot_logs: Path | None = None) -> RunSummary:
+                         bot_logs: Path | None = None, workers: int = 1) -> RunSummary:
     """Play every scheduled game of the tournament that is not recorded as finished yet,
     reporting to ``observer``; keep the bots' logs in the existing directory ``bot_logs`` if
-    given."""
+    given. ``workers`` > 1 plays the games in that many worker processes
+    (``arena.tournament.workers``); this process alone records them."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
     schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
@@ -140,17 +129,33 @@ async def run_tournament(database: Database, tournament_id: int,
     halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
 
-    async def play(scheduled: ScheduledGame, lender: PoolLender | None) -> None:
+    @asynccontextmanager
+    async def game_players() -> AsyncIterator[Callable[[int], GamePlayer]]:
+        """How each game slot plays its games: in this process with the slot's kept-up bots, or
+        in a worker process."""
+        if workers > 1:
+            setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
+            async with worker_processes(workers, setup) as processes:
+                yield lambda slot: (lambda scheduled: processes.play(
+                    slot, scheduled.seats, scheduled.seed))
+            return
+        async with kept_up_bots(tournament.game, tournament.seed, settings, bot_logs) as pool:
+            def here(slot: int) -> GamePlayer:
+                lender = None if pool is None else pool.lender(slot)
+                return lambda scheduled: play_match(
+                    tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
+                    options=settings.options or None, time_control=time_control,
+                    limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox,
+                    lender=lender)
+            yield here
+
+    async def play(scheduled: ScheduledGame, play_game: GamePlayer) -> None:
         nonlocal voided, storage_fault
         seat_versions = [version_ids[position] for position in scheduled.seats]
         for _ in range(VOID_ATTEMPTS):
             progress.game_started()
             try:
-                record = await play_match(
-                    tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
-                    options=settings.options or None, time_control=time_control,
-                    limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox,
-                    lender=lender)
+                record = await play_game(scheduled)
             except trio.Cancelled:
                 progress.game_abandoned()
                 raise
@@ -174,9 +179,9 @@ async def run_tournament(database: Database, tournament_id: int,
                 continue
             return
 
-    async def worker(queue: Iterator[ScheduledGame], lender: PoolLender | None) -> None:
-        for scheduled in queue:  # shared iterator: each game goes to exactly one worker
-            await play(scheduled, lender)
+    async def slot(queue: Iterator[ScheduledGame], play_game: GamePlayer) -> None:
+        for scheduled in queue:  # shared iterator: each game goes to exactly one slot
+            await play(scheduled, play_game)
 
     async def stop_on_signal(scope: trio.CancelScope) -> None:
         nonlocal stopped
@@ -191,13 +196,10 @@ async def run_tournament(database: Database, tournament_id: int,
         with halt:
             async with trio.open_nursery() as outer:
                 outer.start_soon(stop_on_signal, outer.cancel_scope)
-                async with (_bots_that_stay_up(tournament.game, tournament.seed, settings,
-                                               bot_logs) as pool,
-                            trio.open_nursery() as workers):
+                async with game_players() as player_of, trio.open_nursery() as slots:
                     queue = iter(pending)
                     for number in range(min(settings.concurrency, len(pending))):
-                        workers.start_soon(worker, queue,
-                                           None if pool is None else pool.lender(number))
+                        slots.start_soon(slot, queue, player_of(number))
                 outer.cancel_scope.cancel()
     finally:
         progress.tournament_ended()
