@@ -35,6 +35,8 @@ COMMAND_MODULES = [
     "arena.commands.replay",
     "arena.commands.validate",
     "arena.commands.new_bot",
+    "arena.commands.history",
+    "arena.commands.serve",
 ]
 USAGE_ERROR_CODE = 2
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -51,6 +51,10 @@ class MatchRecord:
     voided: bool
     void_reason: str
     duration: float
+    # Per decision, in the order of ``actions``: the seconds the seat took to answer (None where
+    # the arena decided for a forfeited seat), and the bot's comment ("" without one).
+    decision_seconds: list[float | None] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
 
 
 def arena_ranks(engine_ranks: Sequence[int], forfeited: Sequence[bool]) -> list[int]:

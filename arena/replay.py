@@ -4,7 +4,7 @@ the replay's result equals the stored one (``arena replay``)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +49,40 @@ def replayed_state(game: GameRecord) -> GameState:
                                            game.options, rules_version=game.rules_version)
     except (EngineError, SetupError) as exc:
         raise ReplayError(f"game {game.id} cannot be replayed: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Move:
+    """One decision of a stored game, in words."""
+
+    number: int
+    seat: int
+    decision: str  # its kind and what it is about, as the engine describes it
+    words: str  # the chosen action, as its engine describes it
+    seconds: float | None  # the seat's time to answer; None: the arena decided, or not recorded
+    comment: str
+
+
+def moves(game: GameRecord) -> Iterator[Move]:
+    """Every decision of the stored game, replayed through its engine in order."""
+    try:
+        state = load_game(game.game).new_game(game.num_players, game.seed, game.options)
+    except (EngineError, SetupError) as exc:
+        raise ReplayError(f"game {game.id} cannot be replayed: {exc}") from None
+    seconds = game.decision_seconds or []
+    comments = game.comments or []
+    for number, index in enumerate(game.actions):
+        seat = state.current_seat
+        if seat is None:
+            raise ReplayError(f"game {game.id}: the log goes on after the game's end")
+        legal = state.legal_actions()
+        if not 0 <= index < len(legal):
+            raise ReplayError(f"game {game.id}: action {number} is index {index} of "
+                              f"{len(legal)} legal actions")
+        yield Move(number, seat, state.describe_decision(), state.describe_action(legal[index]),
+                   seconds[number] if number < len(seconds) else None,
+                   comments[number] if number < len(comments) else "")
+        state.apply_index(index)
 
 
 def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:

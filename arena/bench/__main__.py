@@ -1,4 +1,4 @@
-"""``python -m arena.bench protocol|storage|tournament [options]``: run one benchmark (``--help``
+"""``python -m arena.bench protocol|storage|tournament|web [options]``: run one benchmark (``--help``
 after the name lists its options)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("protocol", "storage", "tournament")
+BENCHMARKS = ("protocol", "storage", "tournament", "web")
 
 
 def main(argv: list[str] | None = None) -> None:

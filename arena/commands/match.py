@@ -17,6 +17,7 @@ from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.match_setup import plan_match
+from arena.match_storage import store_match, url_if_served
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
 from arena.sandbox import describe_limits
@@ -39,7 +40,8 @@ class ShowDecisions(MatchObserver):
                       seconds: float, by_arena: bool, comment: str, state: GameState) -> None:
         who = "arena for " if by_arena else ""
         note = f" - {comment}" if comment else ""
-        console.print(f"#{number} seat {seat} ({who}{self.players[seat]}) {kind}: {action!r} "
+        console.print(f"#{number} seat {seat} ({who}{self.players[seat]}) {kind}: "
+                      f"{state.describe_action(action)} "
                       f"[{seconds * 1000:.1f} ms]{note}", soft_wrap=True)
         console.print(state.render(), soft_wrap=True)
 
@@ -68,9 +70,9 @@ def print_record(record: MatchRecord) -> None:
 FORFEIT_EXIT_CODE = 3
 
 
-def record_json(record: MatchRecord) -> str:
-    """The match's result as one JSON object (``--json``)."""
-    data = asdict(record)
+def record_json(record: MatchRecord, game_id: int | None) -> str:
+    """The match's result as one JSON object (``--json``); ``game_id`` None if not stored."""
+    data = {"game_id": game_id, **asdict(record)}
     data["decisions"] = len(data.pop("actions"))
     for seat in data["seats"]:
         seat["outcome"] = seat["outcome"].value
@@ -96,10 +98,14 @@ def match(
     bot_logs: BotLogs = None,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
+    no_store: Annotated[bool, typer.Option(
+        "--no-store", help="do not record the game in the database (by default it is stored "
+                           "and rated, and `arena replay` and `arena serve` show it)")] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """Play one game between bots, one per seat in the order given. Exit code 0: played, 1: the
-    game was voided (a fault of the arena), 3: played, but a seat forfeited."""
+    """Play one game between bots, one per seat in the order given; the game is stored in the
+    database unless --no-store. Exit code 0: played, 1: the game was voided (a fault of the
+    arena), 3: played, but a seat forfeited."""
     plan = plan_match(game, bots, db, seed=seed, option_texts=option, move_seconds=move_time,
                       bank_seconds=bank_time, bot_memory=bot_memory, bot_logs=bot_logs,
                       sandbox=resolve_policy(sandbox, allow_network, strict=False))
@@ -118,10 +124,16 @@ def match(
                                              sandbox=plan.sandbox))
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
+    game_id = None if no_store else store_match(db, record, plan.bots)
     if as_json:
-        print(record_json(record))
+        print(record_json(record, game_id))
     else:
         print_record(record)
+        if game_id is not None:
+            url = url_if_served(game_id, record)
+            console.print(f"stored as game {game_id} in {db}" + (f": {url}" if url else
+                          f" (arena replay {game_id} --moves, or arena serve to watch it)"),
+                          soft_wrap=True)
     if record.voided:
         fail(f"game voided: {record.void_reason}", code=1)
     if any(seat.outcome is not Outcome.FINISHED for seat in record.seats):

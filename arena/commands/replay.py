@@ -11,7 +11,7 @@ from rich.table import Table
 
 from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.replay import load_stored_game, mismatches, replayed_state
+from arena.replay import Move, load_stored_game, mismatches, moves, replayed_state
 from arena.storage.games import VOIDED
 
 console = Console(highlight=False)
@@ -21,6 +21,8 @@ def replay(
     game_id: Annotated[int, typer.Argument(help="id of a stored game")],
     seat: Annotated[int | None, typer.Option(
         "--seat", help="show the final position as this seat sees it")] = None,
+    show_moves: Annotated[bool, typer.Option(
+        "--moves", help="first print the game decision by decision")] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Replay a stored game, verify its result, and render its final position."""
@@ -28,6 +30,10 @@ def replay(
     game = stored.game
     if seat is not None and not 0 <= seat < game.num_players:
         fail(f"--seat must be 0..{game.num_players - 1} for game {game_id}")
+    if show_moves:
+        names = [stored.versions[row.bot_version_id].bot.name for row in stored.seats]
+        for move in moves(game):
+            print_move(move, names)
     state = replayed_state(game)
     console.print(state.render(seat), markup=False)
     table = Table("seat", "bot", "score", "rank", "outcome", "time used", "decisions",
@@ -49,6 +55,15 @@ def replay(
         fail(f"game {game_id}: replay differs from the stored result: {'; '.join(problems)}",
              code=1)
     console.print("verified: the replay's result equals the stored one")
+
+
+def print_move(move: Move, names: list[str]) -> None:
+    """ "#12 seat 1 (random-python) PLAY: farmer on (3,4) with settler [1.8 ms] - a comment";
+    Ogallala's "PLACE_CARD (warrior 3): place on (0,1)" names the card too."""
+    took = ("" if move.seconds is None else f" [{move.seconds * 1000:.1f} ms]")
+    note = f" - {move.comment}" if move.comment else ""
+    console.print(f"#{move.number} seat {move.seat} ({names[move.seat]}) {move.decision}: "
+                  f"{move.words}{took}{note}", soft_wrap=True, markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -101,6 +101,9 @@ class _Referee:
         self.seats = [_Seat(i, spec, time_control.bank_seconds) for i, spec in enumerate(specs)]
         self.game_id = uuid.uuid4().hex
         self.encoder = DecisionEncoder(game)
+        # Per decision, for the record: the seat's time to answer (None: the arena decided).
+        self.decision_seconds: list[float | None] = []
+        self.comments: list[str] = []
 
     # --- failures ------------------------------------------------------------------------------
     async def forfeit(self, seat: _Seat, outcome: Outcome, reason: str) -> None:
@@ -247,11 +250,14 @@ class _Referee:
             legal = state.legal_actions()
             started = time.perf_counter()
             reply = await self.ask(seat, number, legal) if seat.playing else None
+            seconds = time.perf_counter() - started
             index = state.default_action_index() if reply is None else reply.action_index
+            comment = reply.comment[:COMMENT_LIMIT] if reply else ""
             state.apply_index(index)
-            self.observer.decision_made(
-                number, seat.index, kind, legal[index], index, time.perf_counter() - started,
-                reply is None, reply.comment[:COMMENT_LIMIT] if reply else "", state)
+            self.decision_seconds.append(None if reply is None else seconds)
+            self.comments.append(comment)
+            self.observer.decision_made(number, seat.index, kind, legal[index], index, seconds,
+                                        reply is None, comment, state)
             number += 1
 
     def seat_records(self) -> list[SeatRecord]:
@@ -345,6 +351,8 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
         game=engine.name, rules_version=engine.rules_version, options=dict(state.options),
         seed=seed, num_players=len(bots), actions=list(state.history), seats=records,
         voided=bool(void_reason), void_reason=void_reason,
-        duration=time.perf_counter() - began)
+        duration=time.perf_counter() - began,
+        decision_seconds=referee.decision_seconds[:len(state.history)],
+        comments=referee.comments[:len(state.history)])
     referee.observer.match_finished(record, state)
     return record

@@ -66,7 +66,8 @@ def record_game(database: Database, record: MatchRecord, version_ids: Sequence[i
             game=record.game, rules_version=record.rules_version, options=record.options,
             seed=record.seed, num_players=record.num_players, status=status,
             actions=list(record.actions), termination=_termination(record),
-            duration=record.duration)
+            duration=record.duration, decision_seconds=list(record.decision_seconds),
+            comments=list(record.comments))
         session.add(game)
         session.flush()
         assert game.id is not None  # assigned by the flush

@@ -16,10 +16,18 @@ from arena.storage import models
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
-CURRENT_VERSION = 1
+CURRENT_VERSION = 2
+
+
+def _decision_details(connection: Connection) -> None:
+    """Schema 2: each game keeps every decision's time taken and the bot's comment (for the
+    replay viewer); games stored before keep NULL there and still replay."""
+    connection.exec_driver_sql("ALTER TABLE game ADD COLUMN decision_seconds JSON")
+    connection.exec_driver_sql("ALTER TABLE game ADD COLUMN comments JSON")
+
 
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _decision_details}
 
 
 def create_schema(connection: Connection) -> None:

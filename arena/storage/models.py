@@ -89,6 +89,10 @@ class GameRecord(SQLModel, table=True):
     actions: list[int] = Field(sa_column=Column(JSON, nullable=False))
     termination: str  # "completed", "forfeit: ..." or the void reason
     duration: float
+    # Per decision, in the order of ``actions``: seconds the seat took (None where the arena
+    # decided for a forfeited seat) and the bot's comment. None in games stored before schema 2.
+    decision_seconds: list[float | None] | None = Field(default=None, sa_column=Column(JSON))
+    comments: list[str] | None = Field(default=None, sa_column=Column(JSON))
     finished_at: datetime = Field(default_factory=utc_now)
 
 

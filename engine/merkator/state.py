@@ -19,6 +19,7 @@ from engine.merkator import data
 from engine.merkator.actions import (
     DecisionKind, FinalPlace, Fulfil, Invest, InvestOption, TradeInput,
 )
+from engine.merkator.describe import describe_action
 from engine.merkator.observe import build_view
 from engine.merkator.render import render
 from engine.merkator.scoring import Holdings, final_result, is_type_dependent
@@ -716,6 +717,9 @@ class MerkatorState(GameState):
 
     def render(self, seat: int | None = None) -> str:
         return render(self, seat)
+
+    def describe_action(self, action: Any) -> str:
+        return describe_action(self, action)
 
 
 def _value_of(contract_id: str) -> int:

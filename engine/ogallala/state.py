@@ -52,6 +52,7 @@ from engine.ogallala.data import (
     TURN_CAP,
     full_deck,
 )
+from engine.ogallala.describe import describe_action, describe_decision
 from engine.ogallala.display import Display
 from engine.ogallala.observe import build_view
 from engine.ogallala.placement import placements
@@ -160,6 +161,12 @@ class OgallalaState(GameState):
 
     def render(self, seat: int | None = None) -> str:
         return render(self, seat)
+
+    def describe_action(self, action: Any) -> str:
+        return describe_action(self, action)
+
+    def describe_decision(self) -> str:
+        return describe_decision(self)
 
     # --- automatic steps and transitions ----------------------------------------------------------
     def _settle(self) -> None:

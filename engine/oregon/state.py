@@ -13,6 +13,7 @@ from engine.oregon import data
 from engine.oregon.actions import (
     DecisionKind, DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn,
 )
+from engine.oregon.describe import describe_action
 from engine.oregon.enums import CARDS, DECKS
 from engine.oregon.play_options import PlayActions, Segment, locate, play_segments
 from engine.oregon.observe import build_view
@@ -168,6 +169,9 @@ class OregonState(GameState):
 
     def render(self, seat: int | None = None) -> str:
         return render(self, seat)
+
+    def describe_action(self, action: Any) -> str:
+        return describe_action(self, action)
 
     # --- options of the pending decision --------------------------------------------------------
     def _current_options(self) -> Any:

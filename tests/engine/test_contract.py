@@ -156,3 +156,18 @@ def test_player_counts_and_options_are_checked(game: Game):
 def test_replay_refuses_a_log_of_other_rules(game: Game):
     with pytest.raises(EngineError, match="recorded with rules"):
         game.replay(game.min_players, 1, [], rules_version=game.rules_version + "-other")
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_every_legal_action_has_its_own_words(game: Game, players):
+    """``describe_action`` gives each legal action of a decision different, readable words (what
+    ``arena match --show``, ``arena replay --moves`` and the web arena print), never a repr."""
+    for seed in range(deep_check_count(3)):
+        for state in random_decision_points(game, players, seed, every=3):
+            if state.is_over:
+                assert state.describe_decision() == ""
+                continue
+            words = [state.describe_action(action) for action in state.legal_actions()]
+            assert len(set(words)) == len(words), words
+            assert all(w and "<" not in w and "=" not in w for w in words), words
+            assert state.describe_decision().startswith(state.decision_kind)

@@ -21,7 +21,8 @@ def test_new_database_uses_wal_and_is_stamped(tmp_path: Path):
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert raw.execute("PRAGMA application_id").fetchone()[0] == migrations.APPLICATION_ID
-        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 1
+        assert (raw.execute("SELECT version FROM schema_version").fetchone()[0]
+                == migrations.CURRENT_VERSION)
     open_database(path, create=False).close()
 
 
@@ -94,14 +95,33 @@ def test_migration_upgrades_an_old_file_keeping_its_data(tmp_path: Path, monkeyp
     def add_note_column(connection) -> None:
         connection.exec_driver_sql("ALTER TABLE bot ADD COLUMN note TEXT DEFAULT 'migrated'")
 
-    monkeypatch.setattr(migrations, "CURRENT_VERSION", 2)
-    monkeypatch.setattr(migrations, "MIGRATIONS", {1: add_note_column})
+    old = migrations.CURRENT_VERSION
+    monkeypatch.setattr(migrations, "CURRENT_VERSION", old + 1)
+    monkeypatch.setattr(migrations, "MIGRATIONS", {old: add_note_column})
     with pytest.raises(StorageError, match="needs an upgrade"):
         open_database(path, create=False)
     open_database(path, create=True).close()
     with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == old + 1
         assert raw.execute("SELECT name, note FROM bot").fetchall() == [("keeper", "migrated")]
+
+
+def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path):
+    path = tmp_path / "arena.db"
+    database = open_database(path, create=True)
+    ids = register_bots(database, ["a", "b"])
+    record_game(database, match_record([1, 2], [Outcome.FINISHED, Outcome.FINISHED]), ids,
+                group_key="g")
+    database.close()
+    with sqlite3.connect(path) as raw:  # turn it into a file as schema 1 wrote it
+        raw.execute("ALTER TABLE game DROP COLUMN decision_seconds")
+        raw.execute("ALTER TABLE game DROP COLUMN comments")
+        raw.execute("UPDATE schema_version SET version = 1")
+    open_database(path, create=True).close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+        assert raw.execute("SELECT decision_seconds, comments FROM game").fetchall() == [
+            (None, None)]
 
 
 def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):

@@ -1,0 +1,59 @@
+"""``arena history``: the stored games, newest first, with their ids (for ``arena replay`` and
+the web arena's /games/ID)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.errors import UnknownTournamentError
+from arena.web.queries import GameFilter, ReadOnlyDatabase
+
+console = Console(highlight=False)
+if not console.is_terminal:  # pipes and logs: do not wrap rows at 80 columns
+    console.width = max(console.width, 120)
+
+
+def history(
+    game: Annotated[str | None, typer.Option("--game", "-g", help="only this game type")] = None,
+    bot: Annotated[str | None, typer.Option("--bot", help="only games this bot played")] = None,
+    tournament: Annotated[str | None, typer.Option(
+        "--tournament", "-t", help="only the games of this tournament (its name)")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000,
+                                       help="at most this many games")] = 20,
+    db: DbPath = DEFAULT_PATH,
+) -> None:
+    """List stored games, newest first: id, game, seats with scores and outcomes, tournament."""
+    database = ReadOnlyDatabase(db)
+    tournament_id = None
+    if tournament is not None:
+        known = {t["name"]: t["id"] for t in reversed(database.tournaments())}  # oldest first
+        if tournament not in known:
+            raise UnknownTournamentError(f"unknown tournament {tournament!r} (known: "
+                                         f"{', '.join(known) or 'none'})")
+        tournament_id = known[tournament]
+    listing = database.games(GameFilter(game=game.lower() if game else None, bot=bot,
+                                        tournament=tournament_id, limit=limit))
+    if not listing["games"]:
+        console.print("no stored games match")
+        return
+    table = Table("id", "game", "result (rank, bot, score)", "decisions", "tournament",
+                  "finished", title=f"{len(listing['games'])} of {listing['total']} games")
+    for row in listing["games"]:
+        seats = sorted(row["seats"], key=lambda seat: (seat["rank"], seat["seat"]))
+        result = "  ".join(
+            f"{seat['rank']}. {seat['bot']} {seat['score']:g}"
+            + ("" if seat["outcome"] == "FINISHED" else f" {seat['outcome']}") for seat in seats)
+        if row["status"] == "voided":
+            result += "  (voided)"
+        table.add_row(str(row["id"]), f"{row['game']} {row['num_players']}p", result,
+                      str(row["decisions"]), row["tournament"] or "match", row["finished_at"][:19])
+    console.print(table, markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("history")(history)

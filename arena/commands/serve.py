@@ -1,0 +1,37 @@
+"""``arena serve``: the read-only web arena over the database (leaderboards, bots, tournaments,
+games and the replay viewer); see docs/web.md."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from arena.commands.database import DEFAULT_PATH, DbPath
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def serve(
+    db: DbPath = DEFAULT_PATH,
+    host: Annotated[str, typer.Option(
+        "--host", help="address to listen on; the default is reachable from this machine "
+                       "only")] = DEFAULT_HOST,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535,
+                                      help="port to listen on")] = DEFAULT_PORT,
+) -> None:
+    """Serve the web arena, read-only, on http://HOST:PORT (safe while tournaments write)."""
+    # Imported here: the other commands need neither the web stack nor its start-up time.
+    import uvicorn
+
+    from arena.web.app import create_app
+
+    app = create_app(db)  # a missing or foreign file: StorageError, one line
+    shown = f"[{host}]" if ":" in host else host
+    print(f"arena: serving {db} read-only at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)

@@ -1,0 +1,261 @@
+"""The web arena: a read-only Starlette app over the arena's SQLite file.
+
+Every page has a JSON twin under /api/ (docs/web.md lists them). Pages are Jinja2 templates with
+autoescape on, so every string a bot provides (its name, its comments) reaches the browser as
+text; data for scripts is embedded with ``tojson``, which escapes ``<``, ``>`` and ``&``.
+The replay viewer loads its frames from the API in chunks (``arena.web.replay`` says what a seat's
+frames may hold). Game seeds are never published: with the public engines a seed reveals the
+order of every deck, including what the other seat rotations of the same deal will draw.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+from urllib.parse import quote
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from arena.errors import ReplayError
+from arena.web.pages import NotFound, Pages
+from arena.web.queries import DatabaseUnavailable, GameFilter, ReadOnlyDatabase
+from arena.web.replay import FrameCache
+
+STATIC = Path(__file__).parent / "static"
+FRAME_CHUNK = 50
+_MAX_LIST = 200
+# What the browser may load: our own scripts and styles only (no inline script runs, no
+# third-party origin); embedded page data is JSON in <script type="application/json">.
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; "
+                           "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+                           "frame-ancestors 'none'")
+_PUBLIC_GAME_KEYS = ("id", "game", "rules_version", "options", "num_players", "status",
+                     "termination", "duration", "finished_at", "tournament_id", "tournament",
+                     "seats")
+
+
+def _templates() -> Environment:
+    environment = Environment(loader=PackageLoader("arena.web", "templates"),
+                              autoescape=select_autoescape(["html"]))
+    environment.filters["pathquote"] = lambda value: quote(str(value), safe="")
+    environment.filters["ordinal"] = _ordinal
+    return environment
+
+
+def _ordinal(value: Any) -> str:
+    number = int(value)
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10,
+                                                                                     "th")
+    return f"{number}{suffix}"
+
+
+def _int(request: Request, name: str, default: int | None = None, *, low: int = 0,
+         high: int | None = None) -> int | None:
+    raw = request.query_params.get(name, "")
+    if raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise HTTPException(400, f"{name} must be a whole number") from None
+    if value < low or high is not None and value > high:
+        raise HTTPException(400, f"{name} must be between {low} and {high}")
+    return value
+
+
+def _text(request: Request, name: str) -> str | None:
+    return request.query_params.get(name) or None
+
+
+def _public_game(game: dict[str, Any]) -> dict[str, Any]:
+    return {key: game[key] for key in _PUBLIC_GAME_KEYS if key in game} | {
+        "decisions": len(game["actions"])}
+
+
+def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
+    """The web arena over ``db_path``; ``warm_up`` starts computing the leaderboards at once."""
+    database = ReadOnlyDatabase(db_path)
+    pages = Pages(database)
+    if warm_up:
+        pages.boards.warm_up()
+    frames = FrameCache()
+    templates = _templates()
+
+    def page(name: str, title: str, data: dict[str, Any], **context: Any) -> HTMLResponse:
+        html = templates.get_template(name).render(title=title, data=data, **context)
+        return HTMLResponse(html)
+
+    def seat_param(request: Request, num_players: int) -> int | None:
+        raw = request.query_params.get("seat", "referee")
+        if raw in ("", "referee"):
+            return None
+        return _int(request, "seat", low=0, high=num_players - 1)
+
+    def game_filter(request: Request) -> GameFilter:
+        outcome = _text(request, "outcome")
+        if outcome not in (None, "completed", "forfeit", "voided"):
+            raise HTTPException(400, "outcome must be completed, forfeit or voided")
+        limit = _int(request, "limit", 50, low=1, high=_MAX_LIST)
+        assert limit is not None
+        return GameFilter(game=_text(request, "game"), bot=_text(request, "bot"),
+                          tournament=_int(request, "tournament"), outcome=outcome, limit=limit,
+                          offset=_int(request, "offset", 0) or 0)
+
+    def leaderboard_data(request: Request) -> dict[str, Any]:
+        return pages.leaderboard(game=_text(request, "game"),
+                                 players=_int(request, "players", low=1),
+                                 tournament=_int(request, "tournament"),
+                                 all_versions=request.query_params.get("all_versions") == "1")
+
+    def game_data(request: Request) -> dict[str, Any]:
+        return pages.game(_game_id(request))
+
+    def replay_data(request: Request) -> dict[str, Any]:
+        game = game_data(request)
+        try:
+            return frames.frames(game, seat_param(request, game["num_players"]))
+        except ReplayError as exc:
+            raise HTTPException(409, str(exc)) from None
+
+    # --- pages ----------------------------------------------------------------------------------
+    async def home(request: Request) -> Response:
+        return RedirectResponse("/leaderboard")
+
+    def leaderboard_page(request: Request) -> Response:
+        return page("leaderboard.html", "Leaderboard", leaderboard_data(request))
+
+    def bots_page(request: Request) -> Response:
+        return page("bots.html", "Bots", pages.bots())
+
+    def bot_page(request: Request) -> Response:
+        data = pages.bot(request.path_params["name"])
+        return page("bot.html", data["name"], data)
+
+    def tournaments_page(request: Request) -> Response:
+        return page("tournaments.html", "Tournaments", pages.tournaments())
+
+    def tournament_page(request: Request) -> Response:
+        data = pages.tournament(request.path_params["tournament_id"])
+        return page("tournament.html", data["name"], data)
+
+    def games_page(request: Request) -> Response:
+        return page("games.html", "Games", pages.games(game_filter(request)))
+
+    def game_page(request: Request) -> Response:
+        game = _public_game(game_data(request))
+        return page("game.html", f"Game {game['id']}", game, frame_chunk=FRAME_CHUNK)
+
+    # --- the JSON twins -------------------------------------------------------------------------
+    def api_leaderboard(request: Request) -> Response:
+        return JSONResponse(leaderboard_data(request))
+
+    def api_bots(request: Request) -> Response:
+        return JSONResponse(pages.bots())
+
+    def api_bot(request: Request) -> Response:
+        return JSONResponse(pages.bot(request.path_params["name"]))
+
+    def api_tournaments(request: Request) -> Response:
+        return JSONResponse(pages.tournaments())
+
+    def api_tournament(request: Request) -> Response:
+        return JSONResponse(pages.tournament(request.path_params["tournament_id"]))
+
+    def api_games(request: Request) -> Response:
+        return JSONResponse(pages.games(game_filter(request)))
+
+    def api_game(request: Request) -> Response:
+        return JSONResponse(_public_game(game_data(request)))
+
+    def api_replay(request: Request) -> Response:
+        """The replay's outline: per frame who decides and what kind, and the score series;
+        the frames themselves come from /frames in chunks."""
+        replay = replay_data(request)
+        outline = [{"seat": frame["seat"], "kind": frame["kind"]} for frame in replay["frames"]]
+        return JSONResponse({key: value for key, value in replay.items() if key != "frames"}
+                            | {"outline": outline, "chunk": FRAME_CHUNK})
+
+    def api_frames(request: Request) -> Response:
+        game = game_data(request)
+        seat = seat_param(request, game["num_players"])
+        start = _int(request, "start", 0) or 0
+        count = _int(request, "count", FRAME_CHUNK, low=1, high=_MAX_LIST) or FRAME_CHUNK
+        try:
+            body = frames.chunk(game, seat, start, count)
+        except ReplayError as exc:
+            raise HTTPException(409, str(exc)) from None
+        return Response(body, media_type="application/json")
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return _error(request, 404, str(exc))
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _error(request, exc.status_code, exc.detail)
+
+    async def unavailable(request: Request, exc: Exception) -> Response:
+        return _error(request, 503, str(exc))
+
+    def _error(request: Request, status: int, message: str) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message}, status_code=status)
+        html = templates.get_template("error.html").render(title=f"Error {status}", data={},
+                                                           status=status, message=message)
+        return HTMLResponse(html, status_code=status)
+
+    routes = [
+        Route("/", home),
+        Route("/leaderboard", leaderboard_page),
+        Route("/bots", bots_page),
+        Route("/bots/{name:path}", bot_page),
+        Route("/tournaments", tournaments_page),
+        Route("/tournaments/{tournament_id:int}", tournament_page),
+        Route("/games", games_page),
+        Route("/games/{game_id:int}", game_page),
+        Route("/api/leaderboard", api_leaderboard),
+        Route("/api/bots", api_bots),
+        Route("/api/bots/{name:path}", api_bot),
+        Route("/api/tournaments", api_tournaments),
+        Route("/api/tournaments/{tournament_id:int}", api_tournament),
+        Route("/api/games", api_games),
+        Route("/api/games/{game_id:int}", api_game),
+        Route("/api/games/{game_id:int}/replay", api_replay),
+        Route("/api/games/{game_id:int}/frames", api_frames),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes,
+                     middleware=[Middleware(SecurityHeaders),
+                                 Middleware(GZipMiddleware, minimum_size=1024)],
+                     exception_handlers={NotFound: not_found, HTTPException: http_error,
+                                         DatabaseUnavailable: unavailable})
+
+
+class SecurityHeaders:
+    """Adds the content security policy and friends to every response."""
+
+    HEADERS: ClassVar[list[tuple[bytes, bytes]]] = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+               (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *self.HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
+
+
+def _game_id(request: Request) -> int:
+    return int(request.path_params["game_id"])

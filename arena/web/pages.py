@@ -1,0 +1,103 @@
+"""What each page shows, as JSON-ready dicts: the API returns them as they are, and the HTML
+pages render the same dicts, so a page and its JSON twin never disagree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.web.boards import BoardCache
+from arena.web.queries import GameFilter, ReadOnlyDatabase
+from engine.registry import game_names
+
+RECENT_GAMES = 20
+
+
+class NotFound(LookupError):
+    pass
+
+
+class Pages:
+    def __init__(self, database: ReadOnlyDatabase) -> None:
+        self.database = database
+        self.boards = BoardCache(database)
+
+    def leaderboard(self, game: str | None = None, players: int | None = None,
+                    tournament: int | None = None, all_versions: bool = False) -> dict[str, Any]:
+        """Every board (game type x player count) with rated games, or the ones asked for.
+        Old versions of a bot are left out unless ``all_versions``: they are still rated (and
+        their games count for their opponents), just not shown."""
+        played = self.database.games_played()
+        boards = []
+        for entry in played:
+            if game and entry["game"] != game or players and entry["num_players"] != players:
+                continue
+            board = dict(self.boards.board(entry["game"], entry["num_players"], tournament))
+            if not board["rows"]:
+                continue
+            if not all_versions:
+                board["rows"] = [row for row in board["rows"] if row["latest"]]
+            board["scale"] = _interval_scale(board["rows"])
+            boards.append(board)
+        return {"filters": {"game": game, "players": players, "tournament": tournament,
+                            "all_versions": all_versions},
+                "choices": {"games": game_names(),
+                            "players": sorted({e["num_players"] for e in played}),
+                            "tournaments": [{"id": t["id"], "name": t["name"]}
+                                            for t in self.database.tournaments()]},
+                "boards": boards}
+
+    def bots(self) -> dict[str, Any]:
+        return {"bots": self.database.bots()}
+
+    def bot(self, name: str) -> dict[str, Any]:
+        bot = self.database.bot(name)
+        if bot is None:
+            raise NotFound(f"no bot called {name!r}")
+        ids = bot.pop("version_ids")
+        bot["head_to_head"] = self.database.head_to_head(ids)
+        bot["recent_games"] = self.database.games(GameFilter(bot=name, limit=RECENT_GAMES))["games"]
+        return bot
+
+    def tournaments(self) -> dict[str, Any]:
+        return {"tournaments": self.database.tournaments()}
+
+    def tournament(self, tournament_id: int) -> dict[str, Any]:
+        tournament = self.database.tournament(tournament_id)
+        if tournament is None:
+            raise NotFound(f"no tournament {tournament_id}")
+        players = int(tournament["settings"].get("players", 2))
+        board = self.boards.board(tournament["game"], players, tournament_id)
+        names = {row["version_id"]: row["bot"] for row in board["rows"]}
+        tournament["standings"] = board["rows"]
+        tournament["crosstable"] = [
+            cell | {"bot": names[cell["version_id"]],
+                    "opponent": names[cell["opponent_version_id"]]}
+            for cell in board["crosstable"]]
+        tournament["games"] = self.database.games(
+            GameFilter(tournament=tournament_id, limit=100))["games"]
+        return tournament
+
+    def games(self, wanted: GameFilter) -> dict[str, Any]:
+        listing = self.database.games(wanted)
+        listing["filters"] = {"game": wanted.game, "bot": wanted.bot,
+                              "tournament": wanted.tournament, "outcome": wanted.outcome}
+        listing["choices"] = {"games": game_names(),
+                              "bots": [bot["name"] for bot in self.database.bots()],
+                              "tournaments": [{"id": t["id"], "name": t["name"]}
+                                              for t in self.database.tournaments()],
+                              "outcomes": ["completed", "forfeit", "voided"]}
+        return listing
+
+    def game(self, game_id: int) -> dict[str, Any]:
+        game = self.database.game(game_id)
+        if game is None:
+            raise NotFound(f"no game {game_id}")
+        return game
+
+
+def _interval_scale(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """The rating range the interval bars of one board are drawn on (rounded out to 100s)."""
+    values = [value for row in rows if row["batch"]
+              for value in (row["batch"]["low"], row["batch"]["high"])] or [1400.0, 1600.0]
+    low, high = min(values), max(values)
+    return {"low": (low // 100) * 100, "high": (high // 100 + 1) * 100}

@@ -1,0 +1,61 @@
+// Ogallala: every seat's display of canoe cards (complete boats outlined), the draw stacks, and
+// the card being placed. All of it is public; only the order of the stacks is hidden.
+"use strict";
+(function (Arena) {
+  const W = 62, H = 40;
+  function cardColour(kind) {
+    if (kind.startsWith("bow") || kind.startsWith("stern")) return "#c8a97e";
+    if (kind.startsWith("warrior")) return "#e8b4a0";
+    if (["lasso", "archer", "crazy_axe", "cannon"].includes(kind)) return "#f2d27c";
+    if (kind === "totem") return "#c5a3d9";
+    if (["chief", "medicine_man", "squaw", "tepee", "cauldron", "tobacco"].includes(kind)) return "#b8d8c8";
+    return "#cfe0f3";
+  }
+  const short = (kind) => kind.replace("warrior_", "warrior ").replace("medicine_man", "medicine").replaceAll("_", " ");
+
+  function display(view, d, frame) {
+    const {s} = Arena;
+    // One spare cell on every side: a card may be placed left of or above the display (-1).
+    const cols = Math.max(d.width, 1) + 2, rows = Math.max(d.height, 1) + 2;
+    const width = Math.max(cols * (W + 4) + 20, 340), height = rows * (H + 4) + 30;
+    const X = (col) => 10 + (col + 1) * (W + 4), Y = (row) => 26 + (row + 1) * (H + 4);
+    const svg = Arena.svg(width, height);
+    svg.setAttribute("aria-label", `display of seat ${d.seat}`);
+    svg.append(s("circle", {cx: 10, cy: 12, r: 6, class: `seat-fill-${d.seat}`}));
+    svg.append(s("text", {x: 22, y: 16, class: "title", text: `${Arena.seatLabel(d.seat)} · ${d.score} points · ${d.complete_boats} boats`}));
+    for (const seg of d.segments) {
+      const x = X(seg.col) - 2, y = Y(seg.row) - 2;
+      svg.append(s("rect", {x, y, width: seg.length * (W + 4), height: H + 4, rx: 5, fill: "none",
+        stroke: seg.complete ? "#2f855a" : "#c9c6bd", "stroke-width": seg.complete ? 3 : 1},
+        [s("title", {text: `${seg.complete ? "complete boat" : "segment"}: fight ${seg.fight}${seg.protected ? ", protected by a totem" : ""}${seg.points ? `, ${seg.points} points` : ""}`})]));
+    }
+    for (const card of d.cards) {
+      const x = X(card.col), y = Y(card.row);
+      svg.append(s("rect", {x, y, width: W, height: H, rx: 4, fill: cardColour(card.kind), stroke: "#7a6a55"}, [s("title", {text: card.kind})]));
+      svg.append(s("text", {x: x + W / 2, y: y + H / 2 + 3, "text-anchor": "middle", class: "label-small", text: short(card.kind)}));
+    }
+    const action = frame.action;
+    if (action && frame.seat === d.seat && "row" in action && !("seat" in action)) {
+      svg.append(s("rect", {x: X(action.col), y: Y(action.row), width: W, height: H, class: "target"}));
+    }
+    if (action && "seat" in action && action.seat === d.seat) {
+      svg.append(s("rect", {x: X(action.col), y: Y(action.row), width: W, height: H, class: "target"}));
+    }
+    return svg;
+  }
+
+  Arena.boards.ogallala = function ({board, players, frame}) {
+    const {h} = Arena;
+    const views = frame.views;
+    const view = views[Object.keys(views)[0]];
+    const status = view.decision
+      ? `turn ${view.turn} · seat ${view.active_seat} to play${view.card ? ` · card: ${short(view.card)}` : ""}${view.captured.length ? ` · captured to place: ${view.captured.map(short).join(", ")}` : ""}`
+      : `game over (${Arena.words(view.end_reason)})`;
+    board.append(h("div", {class: "info", text: status}));
+    board.append(h("div", {class: "displays"}, view.displays.map((d) => display(view, d, frame))));
+    const stacks = view.stacks.map((stack) => `stack ${stack.index}: ${stack.size}${stack.refilled ? " (refilled)" : ""}`);
+    board.append(h("div", {class: "info", text: `${stacks.join(" · ")} · discard pile ${view.discard.length} · stall ${view.stall_turns}`}));
+    const unseen = view.unseen.map((k) => `${short(k.kind)} ×${k.count}`).join(", ");
+    players.append(h("div", {class: "player"}, [h("h4", {text: "Cards not yet seen"}), h("div", {class: "small", text: unseen || "none"})]));
+  };
+})(window.Arena);

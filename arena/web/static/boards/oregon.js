@@ -1,0 +1,98 @@
+// Oregon: the landscape grid with terrain, buildings and farmers, and one panel per seat.
+"use strict";
+(function (Arena) {
+  const CELL = 44;
+  const TERRAIN = {G: ["#b9d98a", "grass"], F: ["#5f9948", "forest"], M: ["#a39787", "mountain"],
+                   R: ["#d8c8a8", "railroad"], W: ["#7fb3e0", "water"]};
+  const BUILDING_CODES = {POST_OFFICE: "PO", HARBOR: "HA", CHURCH: "CH", WAREHOUSE: "WH",
+                          TRAIN_STATION: "TS", COAL_PIT: "CP", GOLD_MINE: "GM"};
+  const LANDSCAPE = new Set(["WAGON", "BISON", "SETTLER", "EAGLE", "CAMPFIRE"]);
+
+  function target(action) {
+    if (!action) return null;
+    if ("row" in action && "col" in action) return [action.row, action.col];
+    return null;
+  }
+
+  function drawBoard(view, frame) {
+    const {s} = Arena;
+    const rows = view.terrain.length, cols = view.terrain[0].length;
+    const width = cols * CELL + 30, height = rows * CELL + 30;
+    const svg = Arena.svg(width, height);
+    svg.setAttribute("aria-label", "Oregon board");
+    for (let c = 0; c < cols; c++) svg.append(s("text", {x: 30 + c * CELL + CELL / 2, y: 14, "text-anchor": "middle", class: "label-small", text: c}));
+    for (let r = 0; r < rows; r++) {
+      svg.append(s("text", {x: 14, y: 30 + r * CELL + CELL / 2 + 3, "text-anchor": "middle", class: "label-small", text: r}));
+      for (let c = 0; c < cols; c++) {
+        const [colour, name] = TERRAIN[view.terrain[r][c]] || ["#ddd", "?"];
+        const x = 30 + c * CELL, y = 20 + r * CELL;
+        svg.append(s("rect", {x, y, width: CELL - 1, height: CELL - 1, fill: colour},
+                     [s("title", {text: `(${r},${c}) ${name}`})]));
+        if (view.terrain[r][c] === "R") {
+          svg.append(s("line", {x1: x + 4, y1: y + CELL / 2, x2: x + CELL - 5, y2: y + CELL / 2, stroke: "#6b5b45", "stroke-width": 2, "stroke-dasharray": "3 3"}));
+        }
+        if (view.terrain[r][c] === "M") svg.append(s("path", {d: `M${x + 10} ${y + 32} L${x + 22} ${y + 12} L${x + 34} ${y + 32} Z`, fill: "#8a7d6c", opacity: 0.5}));
+        if (view.terrain[r][c] === "F") svg.append(s("circle", {cx: x + 22, cy: y + 22, r: 9, fill: "#3f7a31", opacity: 0.5}));
+      }
+    }
+    for (const b of view.buildings) {
+      const x = 30 + b.col * CELL, y = 20 + b.row * CELL;
+      svg.append(s("rect", {x: x + 5, y: y + 5, width: CELL - 11, height: CELL - 11, rx: 4,
+        fill: b.start_tile ? "#fff3c4" : "#f7f3ea", stroke: b.start_tile ? "#b7791f" : "#6b5b45", "stroke-width": b.start_tile ? 2.5 : 1.5},
+        [s("title", {text: `${Arena.words(b.building)}${b.start_tile ? " (start tile)" : ""}`})]));
+      svg.append(s("text", {x: x + CELL / 2 - 0.5, y: y + CELL / 2 + 4, "text-anchor": "middle", class: "label", "font-weight": 700, text: BUILDING_CODES[b.building] || "?"}));
+    }
+    for (const f of view.farmers) {
+      const x = 30 + f.col * CELL + CELL / 2, y = 20 + f.row * CELL + CELL / 2;
+      svg.append(s("circle", {cx: x, cy: y, r: 13, class: `seat-fill-${f.seat}`, stroke: "#fff", "stroke-width": 2},
+                   [s("title", {text: `farmer of ${Arena.seatLabel(f.seat)}`})]));
+      svg.append(s("text", {x, y: y + 4, "text-anchor": "middle", class: "label-white", text: f.seat}));
+    }
+    const spot = target(frame.action);
+    if (spot) {
+      svg.append(s("rect", {x: 30 + spot[1] * CELL + 1, y: 20 + spot[0] * CELL + 1, width: CELL - 3, height: CELL - 3, class: "target"},
+                   [s("title", {text: "the chosen action's space"})]));
+    }
+    return svg;
+  }
+
+  function cards(list) {
+    const {h} = Arena;
+    return h("div", {class: "cards"}, list.map((card) =>
+      h("span", {class: `card ${LANDSCAPE.has(card) ? "landscape" : "building"}`, text: Arena.words(card)})));
+  }
+
+  function playerPanel(player, ownView, deciding) {
+    const {h} = Arena;
+    const children = [
+      h("h4", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat)]),
+      h("div", {text: `${player.score} points · farmers ${player.farmers_in_supply} in supply, ${player.farmers_on_board} on the board`}),
+      h("div", {text: `start tile ${Arena.words(player.start_tile)}${player.start_tile_placed ? " (placed)" : ""} · joker ${player.joker_active ? "active" : "–"} · extra turn ${player.extra_turn_active ? "active" : "–"}`}),
+    ];
+    if (ownView) {
+      children.push(h("div", {text: `hand (${ownView.hand.length}):`}), cards(ownView.hand));
+    } else {
+      children.push(h("div", {class: "secret", text: `hand: ${player.landscape_cards} landscape + ${player.building_cards} building cards (hidden)`}));
+    }
+    const known = player.coal_values.length || player.gold_values.length;
+    children.push(h("div", {text: known
+      ? `coal ${player.coal_values.join(", ") || "–"} · gold ${player.gold_values.join(", ") || "–"}`
+      : `${player.coal_tiles} coal, ${player.gold_tiles} gold tiles` + (player.coal_tiles + player.gold_tiles ? " (values hidden)" : "")}));
+    return h("div", {class: `player${deciding ? " deciding" : ""}`}, children);
+  }
+
+  Arena.boards.oregon = function ({board, players, frame}) {
+    const views = frame.views;
+    const seats = Object.keys(views).map(Number);
+    const view = views[seats[0]];
+    board.append(drawBoard(view, frame));
+    const {h} = Arena;
+    board.append(h("div", {class: "info", text:
+      `round ${view.round}${view.end_triggered ? " · end triggered" : ""} · decks: landscape ${view.landscape_deck_size}, building ${view.building_deck_size} · ` +
+      `discards ${view.landscape_discard.length} / ${view.building_discard.length} · stacks ${view.stacks.join(" ")} · coal ${view.coal_stack_size}, gold ${view.gold_stack_size}`}));
+    for (const player of view.players) {
+      const own = views[player.seat];
+      players.append(playerPanel(own ? own.players[player.seat] : player, own, frame.seat === player.seat));
+    }
+  };
+})(window.Arena);

@@ -1,0 +1,243 @@
+// The replay viewer: steps through a stored game decision by decision, as the referee or as one
+// seat. Frames come from /api/games/ID/frames in chunks; watched as a seat, the server sends that
+// seat's view only (see arena/web/replay.py), so nothing hidden from it ever reaches the page.
+"use strict";
+(function (Arena) {
+  const root = document.getElementById("replay");
+  const page = JSON.parse(document.getElementById("page-data").textContent);
+  const gameId = Number(root.dataset.gameId);
+  const game = root.dataset.game;
+  const players = Number(root.dataset.players);
+  Arena.seatNames = page.seats.map((seat) => seat.bot);
+  const $ = (id) => document.getElementById(id);
+  const ui = {first: $("first"), prev: $("prev"), play: $("play"), next: $("next"),
+              last: $("last"), speed: $("speed"), slider: $("slider"), position: $("position"),
+              seat: $("seat"), board: $("board"), players: $("players"), decision: $("decision"),
+              chart: $("score-chart"), scoreTitle: $("score-title")};
+
+  const state = {seat: "referee", current: 0, outline: null, chunks: new Map(), timer: null,
+                 chart: null, shown: -1, generation: 0};
+  // For tests and the curious: everything this page received from the server.
+  Arena.replay = {state, received: []};
+
+  function readLocation() {
+    const params = new URLSearchParams(location.search);
+    const seat = params.get("seat");
+    state.seat = seat !== null && /^\d+$/.test(seat) && Number(seat) < players ? seat : "referee";
+    state.current = Math.max(0, parseInt(params.get("d") || "0", 10) || 0);
+    ui.seat.value = state.seat;
+  }
+
+  function writeLocation() {
+    const params = new URLSearchParams({d: String(state.current)});
+    if (state.seat !== "referee") params.set("seat", state.seat);
+    history.replaceState(null, "", `${location.pathname}?${params}`);
+  }
+
+  async function getJSON(url) {
+    const response = await fetch(url, {headers: {Accept: "application/json"}});
+    const body = await response.json();
+    Arena.replay.received.push({url, body});
+    if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+    return body;
+  }
+
+  const seatQuery = () => `seat=${encodeURIComponent(state.seat)}`;
+
+  async function loadOutline() {
+    state.outline = await getJSON(`/api/games/${gameId}/replay?${seatQuery()}`);
+    state.chunks = new Map();
+    ui.slider.max = String(state.outline.outline.length - 1);
+    drawChart();
+  }
+
+  function chunk(index) {
+    if (!state.chunks.has(index)) {
+      const size = state.outline.chunk;
+      const promise = getJSON(`/api/games/${gameId}/frames?${seatQuery()}&start=${index * size}&count=${size}`)
+        .then((body) => body.frames);
+      promise.catch(() => state.chunks.delete(index));
+      state.chunks.set(index, promise);
+    }
+    return state.chunks.get(index);
+  }
+
+  async function frame(number) {
+    const size = state.outline.chunk;
+    const index = Math.floor(number / size);
+    const frames = await chunk(index);
+    if (number % size > size / 2 && (index + 1) * size < state.outline.outline.length) {
+      chunk(index + 1);  // prefetch while stepping or playing towards it
+    }
+    return frames[number - index * size];
+  }
+
+  async function show(number) {
+    if (!state.outline) return;
+    const last = state.outline.outline.length - 1;
+    state.current = Math.min(Math.max(0, number), last);
+    const generation = state.generation;
+    const wanted = state.current;
+    const data = await frame(wanted);
+    if (generation !== state.generation || wanted !== state.current) return;  // superseded
+    render(data);
+    state.shown = wanted;
+    ui.slider.value = String(wanted);
+    ui.position.textContent = data.final ? `final (${last} decisions)` : `decision ${wanted} / ${last}`;
+    writeLocation();
+    markChart(wanted);
+    root.dataset.shown = String(wanted);
+  }
+
+  // --- the decision panel ----------------------------------------------------------------
+  function renderDecision(data) {
+    const {h} = Arena;
+    const panel = ui.decision;
+    panel.replaceChildren();
+    if (data.final) {
+      panel.append(h("h3", {text: "Final position"}));
+      const result = state.outline.result;
+      if (result) {
+        const list = h("ol", {class: "final"});
+        const order = [...result.ranks.keys()].sort((a, b) => result.ranks[a] - result.ranks[b]);
+        for (const seat of order) {
+          list.append(h("li", {class: `seat-${seat}`}, [
+            h("span", {class: "swatch"}), ` ${Arena.seatLabel(seat)}: ${result.scores[seat]}`,
+            result.details[seat] ? h("span", {class: "muted small", text: ` (${result.details[seat]})`}) : null]));
+        }
+        panel.append(list);
+      }
+      return;
+    }
+    panel.append(h("h3", {}, [`Decision ${data.number}: `,
+      h("span", {class: "decision-kind", text: data.decision || data.kind})]));
+    panel.append(h("div", {class: `seat-${data.seat}`}, [h("span", {class: "swatch"}), ` ${Arena.seatLabel(data.seat)} decides`]));
+    if (!("legal" in data)) {
+      panel.append(h("p", {class: "hidden-note",
+        text: `Watching as seat ${state.seat}: seat ${data.seat}'s options, choice and comment are not in this seat's view.`}));
+      return;
+    }
+    const details = [];
+    if (data.seconds !== null && data.seconds !== undefined) details.push(`took ${(data.seconds * 1000).toFixed(1)} ms`);
+    else if (state.outline.has_decision_details) details.push("decided by the arena: the seat had forfeited");
+    else details.push("time not recorded (stored before schema 2)");
+    details.push(`${data.legal.length} legal action${data.legal.length === 1 ? "" : "s"}`);
+    panel.append(h("div", {class: "muted small", text: details.join(" · ")}));
+    if (data.comment) panel.append(h("div", {class: "comment", text: data.comment}));
+    const list = h("ol", {class: "legal", start: "0"});
+    let chosen = null;
+    data.legal.forEach((words, index) => {
+      const item = h("li", {class: index === data.chosen ? "chosen" : null, text: words});
+      if (index === data.chosen) chosen = item;
+      list.append(item);
+    });
+    panel.append(list);
+    if (chosen) chosen.scrollIntoView({block: "nearest"});
+  }
+
+  function render(data) {
+    renderDecision(data);
+    const draw = Arena.boards[game];
+    ui.board.replaceChildren();
+    ui.players.replaceChildren();
+    if (draw) draw({board: ui.board, players: ui.players, frame: data, numPlayers: players,
+                    watching: state.seat === "referee" ? null : Number(state.seat)});
+  }
+
+  // --- the score chart -------------------------------------------------------------------
+  const SEAT_COLOURS = ["#d1495b", "#2e86ab", "#e0a21b", "#5c9e5f", "#8e6c8a"];
+  const nowLine = {
+    id: "nowLine",
+    afterDatasetsDraw(chart) {
+      const x = chart.scales.x.getPixelForValue(state.current);
+      const {top, bottom} = chart.chartArea;
+      const ctx = chart.ctx;
+      ctx.save();
+      ctx.strokeStyle = "rgba(29,35,48,.55)";
+      ctx.lineWidth = 1.5;
+      ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
+      ctx.restore();
+    },
+  };
+
+  function drawChart() {
+    ui.scoreTitle.textContent = `Scores: ${state.outline.score_label}`;
+    if (state.chart) state.chart.destroy();
+    if (typeof Chart === "undefined") return;
+    const scores = state.outline.scores;
+    const labels = scores.map((_, index) => index);
+    const datasets = [];
+    for (let seat = 0; seat < players; seat++) {
+      datasets.push({label: Arena.seatLabel(seat), data: scores.map((row) => row[seat]),
+        borderColor: SEAT_COLOURS[seat], backgroundColor: SEAT_COLOURS[seat],
+        pointRadius: 0, borderWidth: 2, stepped: true});
+    }
+    state.chart = new Chart(ui.chart, {
+      type: "line", data: {labels, datasets}, plugins: [nowLine],
+      options: {animation: false, maintainAspectRatio: false, responsive: true,
+        interaction: {mode: "index", intersect: false},
+        scales: {x: {type: "linear", min: 0, max: labels.length - 1, title: {display: true, text: "decision"}},
+                 y: {beginAtZero: true}},
+        plugins: {legend: {labels: {boxWidth: 10}}},
+        onClick: (event, elements, chart) => {
+          const value = chart.scales.x.getValueForPixel(event.x);
+          stop(); show(Math.round(value));
+        }},
+    });
+  }
+
+  function markChart() { if (state.chart) state.chart.draw(); }
+
+  // --- controls --------------------------------------------------------------------------
+  function stop() {
+    if (state.timer) clearInterval(state.timer);
+    state.timer = null;
+    ui.play.textContent = "▶ play";
+    ui.play.classList.remove("playing");
+  }
+
+  function play() {
+    if (state.timer) { stop(); return; }
+    const last = state.outline.outline.length - 1;
+    if (state.current >= last) show(0);
+    ui.play.textContent = "❚❚ pause";
+    ui.play.classList.add("playing");
+    const tick = () => {
+      if (state.current >= last) { stop(); return; }
+      show(state.current + 1);
+    };
+    state.timer = setInterval(tick, 1000 / Number(ui.speed.value));
+  }
+
+  function step(delta) { stop(); show(state.current + delta); }
+
+  async function changeSeat() {
+    stop();
+    state.seat = ui.seat.value;
+    state.generation += 1;
+    await loadOutline();
+    await show(state.current);
+  }
+
+  ui.first.addEventListener("click", () => { stop(); show(0); });
+  ui.prev.addEventListener("click", () => step(-1));
+  ui.next.addEventListener("click", () => step(1));
+  ui.last.addEventListener("click", () => { stop(); show(Infinity); });
+  ui.play.addEventListener("click", play);
+  ui.speed.addEventListener("change", () => { if (state.timer) { stop(); play(); } });
+  ui.slider.addEventListener("input", () => { stop(); show(Number(ui.slider.value)); });
+  ui.seat.addEventListener("change", changeSeat);
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLSelectElement || event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.key === "ArrowRight") { event.preventDefault(); step(1); }
+    else if (event.key === "ArrowLeft") { event.preventDefault(); step(-1); }
+    else if (event.key === "Home") { event.preventDefault(); stop(); show(0); }
+    else if (event.key === "End") { event.preventDefault(); stop(); show(Infinity); }
+    else if (event.key === " ") { event.preventDefault(); play(); }
+  });
+
+  readLocation();
+  loadOutline().then(() => show(state.current)).catch((error) => {
+    ui.decision.replaceChildren(Arena.h("p", {class: "error", text: `Cannot replay this game: ${error.message}`}));
+  });
+})(window.Arena);

@@ -1,0 +1,88 @@
+"""A real arena database for the web tests: one small tournament of each game, played by real
+bot processes through the real CLI, between random-python and a copy of it whose name is
+markup (every page must show it as text)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Self
+
+import pytest
+import uvicorn
+
+from arena.web.app import create_app
+from tests.tournament.helpers import ROOT, SAMPLE_BOTS, renamed_bot
+
+EVIL_NAME = "<script>alert(1)</script>"
+GAMES = ("oregon", "ogallala", "merkator")
+
+
+def run_arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "from arena.cli import main; main()", *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def start_arena(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-c", "from arena.cli import main; main()", *args],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(scope="session")
+def bot_dirs(tmp_path_factory) -> list[Path]:
+    evil = renamed_bot(SAMPLE_BOTS / "random-python",
+                       tmp_path_factory.mktemp("web-bots") / "evil", EVIL_NAME)
+    return [SAMPLE_BOTS / "random-python", evil]
+
+
+@pytest.fixture(scope="session")
+def arena_db(tmp_path_factory, bot_dirs) -> Path:
+    """Six finished games: a 2-player round robin of one deal per game type (2 seat rotations)."""
+    path = tmp_path_factory.mktemp("web-db") / "arena.db"
+    for game in GAMES:
+        done = run_arena("tournament", "--db", str(path), "--game", game, "--bots",
+                         ",".join(map(str, bot_dirs)), "--players", "2", "--deals", "1",
+                         "--seed", str(2**62 + 17), "--name", f"{game}-web")
+        assert done.returncode == 0, done.stderr
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ServerThread:
+    """``arena serve``'s app under uvicorn in a thread of the test process."""
+
+    def __init__(self, db: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(create_app(db), host="127.0.0.1", port=self.port,
+                                log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Self:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the web server did not start"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def web_server(arena_db) -> Iterator[ServerThread]:
+    with ServerThread(arena_db) as server:
+        yield server

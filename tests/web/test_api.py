@@ -1,0 +1,247 @@
+"""Every endpoint of the web arena on a database filled by real tournaments of each game."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from arena.web.app import create_app
+from arena.web.jsonable import to_json
+from arena.web.queries import DatabaseUnavailable, ReadOnlyDatabase
+from engine.registry import get_game
+from tests.web.conftest import EVIL_NAME, GAMES
+
+ESCAPED_NAME = "&lt;script&gt;alert(1)&lt;/script&gt;"
+
+
+@pytest.fixture(scope="module")
+def client(arena_db) -> TestClient:
+    return TestClient(create_app(arena_db))
+
+
+def game_ids(client: TestClient, game: str) -> list[int]:
+    return [g["id"] for g in client.get("/api/games", params={"game": game}).json()["games"]]
+
+
+def test_leaderboard_has_a_board_per_game_and_player_count(client):
+    data = client.get("/api/leaderboard").json()
+    boards = {(b["game"], b["players"]): b for b in data["boards"]}
+    assert set(boards) == {(game, 2) for game in GAMES}
+    for board in boards.values():
+        assert board["games"] == 2
+        assert {row["bot"] for row in board["rows"]} == {"random-python", EVIL_NAME}
+        for row in board["rows"]:
+            assert row["batch"]["low"] <= row["batch"]["rating"] <= row["batch"]["high"]
+            assert row["games"] == 2 and row["latest"]
+        assert len(board["crosstable"]) == 2
+    only = client.get("/api/leaderboard", params={"game": "ogallala", "players": 2}).json()
+    assert [(b["game"], b["players"]) for b in only["boards"]] == [("ogallala", 2)]
+    assert client.get("/api/leaderboard", params={"players": 4}).json()["boards"] == []
+
+
+def test_leaderboard_of_one_tournament(client):
+    tournaments = client.get("/api/tournaments").json()["tournaments"]
+    merkator = next(t for t in tournaments if t["game"] == "merkator")
+    data = client.get("/api/leaderboard", params={"tournament": merkator["id"]}).json()
+    assert [b["game"] for b in data["boards"]] == ["merkator"]
+
+
+def test_bots_and_a_bot_page(client):
+    bots = client.get("/api/bots").json()["bots"]
+    assert {b["name"]: b["games"] for b in bots} == {"random-python": 6, EVIL_NAME: 6}
+    bot = client.get("/api/bots/random-python").json()
+    assert bot["name"] == "random-python" and len(bot["versions"]) == 1
+    assert {r["game"]: r["games"] for r in bot["results"]} == {game: 2 for game in GAMES}
+    assert len(bot["rating_history"]) == 6
+    assert all(set(h) >= {"game_id", "before", "after"} for h in bot["rating_history"])
+    assert {(h["game"], h["opponent"], h["games"]) for h in bot["head_to_head"]} == {
+        (game, EVIL_NAME, 2) for game in GAMES}
+    assert len(bot["recent_games"]) == 6
+    assert bot["forfeits"] == []
+    # A name that is markup, and one with a slash, travel quoted in the path.
+    evil = client.get("/api/bots/%3Cscript%3Ealert(1)%3C%2Fscript%3E").json()
+    assert evil["name"] == EVIL_NAME
+    assert client.get("/api/bots/nobody").status_code == 404
+
+
+def test_tournaments_and_a_tournament(client):
+    tournaments = client.get("/api/tournaments").json()["tournaments"]
+    assert sorted(t["game"] for t in tournaments) == sorted(GAMES)
+    assert all(t["state"] == "finished" and t["games"] == 2 for t in tournaments)
+    data = client.get(f"/api/tournaments/{tournaments[0]['id']}").json()
+    assert data["progress"] == {"scheduled": 2, "finished": 2, "with_forfeit": 0, "voided": 0}
+    assert data["settings"]["players"] == 2 and data["settings"]["deals"] == 1
+    assert [e["bot"] for e in data["entrants"]] == ["random-python", EVIL_NAME]
+    assert len(data["standings"]) == 2 and len(data["crosstable"]) == 2
+    assert {c["bot"] for c in data["crosstable"]} == {"random-python", EVIL_NAME}
+    assert len(data["games"]) == 2
+    assert client.get("/api/tournaments/999").status_code == 404
+
+
+def test_games_list_filters_and_pages(client):
+    everything = client.get("/api/games").json()
+    assert everything["total"] == 6
+    ids = [g["id"] for g in everything["games"]]
+    assert ids == sorted(ids, reverse=True), "newest first"
+    assert client.get("/api/games", params={"game": "oregon"}).json()["total"] == 2
+    assert client.get("/api/games", params={"bot": EVIL_NAME}).json()["total"] == 6
+    assert client.get("/api/games", params={"bot": "nobody"}).json()["total"] == 0
+    tournament = everything["games"][0]["tournament_id"]
+    assert client.get("/api/games", params={"tournament": tournament}).json()["total"] == 2
+    assert client.get("/api/games", params={"outcome": "voided"}).json()["total"] == 0
+    completed = client.get("/api/games", params={"outcome": "completed"}).json()["total"]
+    forfeits = client.get("/api/games", params={"outcome": "forfeit"}).json()["total"]
+    assert completed + forfeits == 6
+    page = client.get("/api/games", params={"limit": 4, "offset": 4}).json()
+    assert [g["id"] for g in page["games"]] == ids[4:]
+    assert client.get("/api/games", params={"limit": "x"}).status_code == 400
+    assert client.get("/api/games", params={"outcome": "won"}).status_code == 400
+
+
+def test_a_game_never_publishes_its_seed(client):
+    game_id = game_ids(client, "oregon")[0]
+    game = client.get(f"/api/games/{game_id}").json()
+    assert game["game"] == "oregon" and game["decisions"] > 0 and len(game["seats"]) == 2
+    assert "seed" not in game and "actions" not in game
+    assert client.get("/api/games/999").status_code == 404
+
+
+def all_frames(client: TestClient, game_id: int, seat: str) -> list[dict]:
+    outline = client.get(f"/api/games/{game_id}/replay", params={"seat": seat}).json()
+    frames: list[dict] = []
+    while len(frames) < len(outline["outline"]):
+        frames += client.get(f"/api/games/{game_id}/frames",
+                             params={"seat": seat, "start": len(frames)}).json()["frames"]
+    return frames
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_replay_frames_as_referee_hold_every_seat_and_every_decision(client, arena_db, game):
+    game_id = game_ids(client, game)[0]
+    stored = ReadOnlyDatabase(arena_db).game(game_id)
+    outline = client.get(f"/api/games/{game_id}/replay").json()
+    assert len(outline["outline"]) == len(stored["actions"]) + 1
+    assert len(outline["scores"]) == len(outline["outline"])
+    assert "seed" not in json.dumps(outline)
+    frames = all_frames(client, game_id, "referee")
+    assert [f["number"] for f in frames] == list(range(len(stored["actions"]) + 1))
+    for frame, index in zip(frames, stored["actions"]):
+        assert set(frame["views"]) == {"0", "1"}
+        assert frame["chosen"] == index and 0 <= index < len(frame["legal"])
+        assert all(isinstance(words, str) and words for words in frame["legal"])
+        # Recorded by the referee since schema 2: the time taken and the comment.
+        assert frame["seconds"] >= 0
+        assert isinstance(frame["comment"], str)
+    assert frames[-1]["final"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_gets_exactly_its_own_view_and_nothing_of_the_others_decisions(client, arena_db,
+                                                                               game):
+    game_id = game_ids(client, game)[0]
+    stored = ReadOnlyDatabase(arena_db).game(game_id)
+    engine = get_game(game)
+    for seat in (0, 1):
+        frames = all_frames(client, game_id, str(seat))
+        state = engine.new_game(stored["num_players"], stored["seed"], stored["options"])
+        for frame, index in zip(frames, stored["actions"]):
+            assert frame["views"] == {str(seat): to_json(state.view(seat))}
+            if frame["seat"] == seat:
+                assert frame["chosen"] == index
+            else:  # another seat's options, choice, comment and time are not in this view
+                assert not {"legal", "chosen", "action", "comment", "seconds"} & set(frame)
+            state.apply_index(index)
+        assert frames[-1]["views"] == {str(seat): to_json(state.view(seat))}
+
+
+def test_an_oregon_seat_never_receives_the_other_hand(client):
+    game_id = game_ids(client, "oregon")[0]
+    referee = all_frames(client, game_id, "referee")
+    as_seat_1 = all_frames(client, game_id, "1")
+    for full, seen in zip(referee[:-1], as_seat_1[:-1]):
+        other = full["views"]["0"]
+        assert seen["views"]["1"]["players"][0]["coal_values"] == []
+        assert other != seen["views"]["1"]
+        assert json.dumps(other) not in json.dumps(seen)
+
+
+def test_replay_rejects_a_seat_that_is_not_in_the_game(client):
+    game_id = game_ids(client, "oregon")[0]
+    assert client.get(f"/api/games/{game_id}/replay", params={"seat": "2"}).status_code == 400
+    assert client.get(f"/api/games/{game_id}/frames", params={"seat": "x"}).status_code == 400
+
+
+PAGES = ["/leaderboard", "/leaderboard?game=oregon&players=2&all_versions=1", "/bots",
+         "/bots/random-python", "/bots/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "/tournaments",
+         "/games", "/games?outcome=completed&game=merkator"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_show_a_bot_provided_name_as_text(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert EVIL_NAME not in response.text
+    if path not in ("/tournaments",):
+        assert ESCAPED_NAME in response.text or "\\u003cscript\\u003e" in response.text
+
+
+def test_tournament_and_game_pages(client):
+    tournament = client.get("/api/tournaments").json()["tournaments"][0]["id"]
+    for path in (f"/tournaments/{tournament}", f"/games/{game_ids(client, 'oregon')[0]}"):
+        response = client.get(path)
+        assert response.status_code == 200 and EVIL_NAME not in response.text
+        assert ESCAPED_NAME in response.text
+
+
+def test_errors_are_pages_or_json(client):
+    assert client.get("/games/999").status_code == 404
+    assert "no game 999" in client.get("/games/999").text
+    assert client.get("/api/games/999").json() == {"error": "no game 999"}
+
+
+def test_every_response_carries_a_strict_content_security_policy(client):
+    policy = client.get("/leaderboard").headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert client.get("/api/bots").headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_app_never_writes_to_the_database(arena_db, client):
+    before = hashlib.sha256(arena_db.read_bytes()).hexdigest()
+    for path in PAGES + ["/api/leaderboard", "/api/games", "/api/bots/random-python"]:
+        client.get(path)
+    assert hashlib.sha256(arena_db.read_bytes()).hexdigest() == before
+    with (pytest.raises(DatabaseUnavailable, match="readonly"),
+          ReadOnlyDatabase(arena_db).connect() as connection):
+        connection.execute("DELETE FROM game")
+
+
+def test_a_missing_or_foreign_file_is_refused(tmp_path: Path):
+    with pytest.raises(DatabaseUnavailable, match="no arena database"):
+        create_app(tmp_path / "missing.db")
+    foreign = tmp_path / "foreign.db"
+    with sqlite3.connect(foreign) as raw:
+        raw.execute("CREATE TABLE invoices (id INTEGER)")
+    with pytest.raises(DatabaseUnavailable, match="not an arena database"):
+        create_app(foreign)
+
+
+def test_a_schema_1_database_still_replays_without_times(arena_db, tmp_path):
+    old = tmp_path / "old.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(old) as copy:
+        source.backup(copy)
+    with sqlite3.connect(old) as raw:
+        raw.execute("ALTER TABLE game DROP COLUMN decision_seconds")
+        raw.execute("ALTER TABLE game DROP COLUMN comments")
+        raw.execute("UPDATE schema_version SET version = 1")
+    client = TestClient(create_app(old, warm_up=False))
+    outline = client.get("/api/games/1/replay").json()
+    assert outline["has_decision_details"] is False
+    frame = client.get("/api/games/1/frames", params={"count": 1}).json()["frames"][0]
+    assert frame["seconds"] is None and frame["comment"] == "" and frame["legal"]
+    assert client.get("/leaderboard").status_code == 200

@@ -1,0 +1,235 @@
+"""The web arena in a real Chromium (Debian's ``chromium`` driven by Playwright): browse from
+the leaderboard to a bot and one of its games, step, play, switch seats, follow a deep link,
+and watch a running tournament update without a reload; no JavaScript error anywhere.
+
+Set ARENA_WEB_SCREENSHOTS=DIR to save a screenshot of each page there (docs/screenshots/ was
+made that way)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import EVIL_NAME, ServerThread, start_arena
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+INSTALL = ("the browser tests need Chromium and Playwright: apt-get install -y chromium, "
+           "and scripts/setup (Playwright is a dev dependency)")
+sync_api = pytest.importorskip("playwright.sync_api", reason=INSTALL)
+if not Path(CHROMIUM).exists():
+    pytest.skip(INSTALL, allow_module_level=True)
+
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = os.environ.get("ARENA_WEB_SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
+
+
+class Problems:
+    """Console errors, uncaught exceptions, failed requests and dialogs of one page."""
+
+    def __init__(self, page) -> None:
+        self.seen: list[str] = []
+        page.on("console", lambda m: self.seen.append(f"console {m.type}: {m.text}")
+                if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.seen.append(f"page error: {e}"))
+        page.on("response", lambda r: self.seen.append(f"HTTP {r.status} {r.url}")
+                if r.status >= 400 else None)
+        page.on("dialog", lambda d: (self.seen.append(f"dialog: {d.message}"), d.dismiss()))
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1360, "height": 900})
+    opened = context.new_page()
+    opened.problems = Problems(opened)
+    yield opened
+    problems = opened.problems.seen
+    context.close()
+    assert problems == [], problems
+
+
+def screenshot(page, name: str) -> None:
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
+
+
+def position(page) -> str:
+    return page.locator("#position").inner_text()
+
+
+def shown(page) -> int:
+    page.wait_for_function("() => document.getElementById('replay').dataset.shown !== undefined")
+    return int(page.locator("#replay").get_attribute("data-shown"))
+
+
+def wait_shown(page, number: int) -> None:
+    page.wait_for_function(f"() => document.getElementById('replay').dataset.shown === '{number}'")
+
+
+def received_frames(page, seat: str) -> list[dict]:
+    """Every frame the page received from the server while watching as ``seat``."""
+    return page.evaluate(
+        """(seat) => Arena.replay.received
+             .filter((r) => r.url.includes('/frames?') && r.url.includes(`seat=${seat}&`))
+             .flatMap((r) => r.body.frames)""", seat)
+
+
+def test_browse_from_the_leaderboard_to_a_game_and_watch_it(page, web_server):
+    page.goto(f"{web_server.url}/leaderboard")
+    assert page.locator("section.board").count() == 3
+    assert page.locator("svg.interval").count() == 6
+    assert EVIL_NAME in page.locator("#board-oregon-2").inner_text()  # shown as text
+    screenshot(page, "leaderboard")
+
+    page.locator("#board-oregon-2 a.bot", has_text="random-python").click()
+    page.wait_for_url(re.compile(r"/bots/random-python$"))
+    page.wait_for_function("() => document.querySelector('#rating-chart').width > 0")
+    assert page.locator("h1").inner_text() == "random-python"
+    screenshot(page, "bot")
+
+    page.locator("table.games a.game-link").first.click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    assert shown(page) == 0
+    page.keyboard.press("ArrowRight")
+    wait_shown(page, 1)
+    page.keyboard.press("ArrowRight")
+    wait_shown(page, 2)
+    assert "d=2" in page.url
+    page.keyboard.press("ArrowLeft")
+    wait_shown(page, 1)
+    page.locator("#next").click()
+    wait_shown(page, 2)
+    page.locator("#prev").click()
+    wait_shown(page, 1)
+    page.locator("#last").click()
+    last = int(page.locator("#slider").get_attribute("max"))
+    wait_shown(page, last)
+    assert position(page).startswith("final")
+    page.locator("#first").click()
+    wait_shown(page, 0)
+
+    page.select_option("#speed", "20")
+    page.locator("#play").click()
+    page.wait_for_function("() => Number(document.getElementById('replay').dataset.shown) >= 5")
+    page.locator("#play").click()  # pause
+    paused = shown(page)
+    page.wait_for_timeout(300)
+    assert shown(page) == paused
+    assert page.locator("ol.legal li.chosen").count() == 1 or position(page).startswith("final")
+
+
+def test_switching_seats_sends_only_that_seats_view(page, web_server):
+    page.goto(f"{web_server.url}/games?game=oregon")
+    page.locator("a.game-link").first.click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    shown(page)
+    page.select_option("#seat", "1")
+    page.wait_for_url(re.compile(r"seat=1"))
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    wait_shown(page, 6)
+    screenshot(page, "replay-oregon-seat-1")
+    frames = received_frames(page, "1")
+    assert frames, "frames were fetched for seat 1"
+    for frame in frames:
+        assert list(frame["views"]) == ["1"]
+        if frame["seat"] != 1:
+            assert "legal" not in frame and "comment" not in frame
+    # On screen: seat 0's hand is hidden, seat 1's own hand is shown.
+    panels = page.locator("#players .player")
+    assert "hidden" in panels.nth(0).inner_text()
+    assert "hand (" in panels.nth(1).inner_text()
+    # The referee sees both hands.
+    page.select_option("#seat", "referee")
+    page.wait_for_function("() => !location.search.includes('seat=')")
+    wait_shown(page, 6)
+    assert "hand (" in page.locator("#players .player").nth(0).inner_text()
+
+
+@pytest.mark.parametrize("game", ["ogallala", "merkator"])
+def test_each_game_is_drawn(page, web_server, game):
+    page.goto(f"{web_server.url}/games?game={game}")
+    page.locator("a.game-link").first.click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.goto(page.url + "?d=30")
+    wait_shown(page, 30)
+    assert page.locator("#board svg").count() >= 1
+    assert page.locator("#decision").inner_text().startswith("Decision 30")
+    screenshot(page, f"replay-{game}")
+
+
+def test_a_deep_link_opens_the_decision_as_the_seat(page, web_server):
+    page.goto(f"{web_server.url}/games?game=merkator")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    page.goto(f"{web_server.url}{game_url}?d=12&seat=0")
+    wait_shown(page, 12)
+    assert page.locator("#seat").input_value() == "0"
+    assert position(page).startswith("decision 12 /")
+    assert page.locator("#slider").input_value() == "12"
+    assert all(list(frame["views"]) == ["0"] for frame in received_frames(page, "0"))
+
+
+def test_pages_list_games_and_tournaments(page, web_server):
+    page.goto(f"{web_server.url}/games")
+    assert page.locator("table.games tbody tr").count() == 6
+    screenshot(page, "games")
+    page.goto(f"{web_server.url}/tournaments")
+    page.locator("table a").first.click()
+    page.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    assert "2 of 2 games" in page.locator("#progress-text").inner_text()
+    screenshot(page, "tournament")
+
+
+def test_a_running_tournament_updates_its_page_without_a_reload(page, tmp_path, bot_dirs):
+    db = tmp_path / "live.db"
+    tournament = start_arena("tournament", "--db", str(db), "--game", "oregon", "--bots",
+                             ",".join(map(str, bot_dirs)), "--players", "2", "--deals", "5",
+                             "--concurrency", "1", "--name", "live")
+    try:
+        deadline = time.monotonic() + 60
+        while not _tournament_exists(db):
+            assert time.monotonic() < deadline, "the tournament never started"
+            assert tournament.poll() is None, tournament.communicate()
+            time.sleep(0.2)
+        with ServerThread(db) as server:
+            page.goto(f"{server.url}/tournaments/1")
+            page.evaluate("window.notReloaded = true")
+            first = page.locator("#progress").get_attribute("value")
+            page.wait_for_function(
+                f"() => document.getElementById('progress').getAttribute('value') !== '{first}'",
+                timeout=90_000)
+            assert page.evaluate("window.notReloaded") is True
+            page.wait_for_function("() => document.getElementById('live').dataset.state === "
+                                   "'finished'", timeout=120_000)
+            assert page.evaluate("window.notReloaded") is True
+            assert "10 of 10 games" in page.locator("#progress-text").inner_text()
+    finally:
+        if tournament.poll() is None:
+            tournament.kill()
+        tournament.communicate()
+
+
+def _tournament_exists(db: Path) -> bool:
+    if not db.exists():
+        return False
+    try:
+        with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as raw:
+            return raw.execute("SELECT COUNT(*) FROM tournament").fetchone()[0] > 0
+    except sqlite3.Error:
+        return False
