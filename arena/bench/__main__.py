@@ -1,5 +1,5 @@
-"""``python -m arena.bench protocol|storage|tournament|web [options]``: run one benchmark (``--help``
-after the name lists its options)."""
+"""``python -m arena.bench protocol|storage|tournament|web [options]``: run one benchmark
+(``--help`` after the name lists its options)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,10 @@ In one run, with the fast sample bots (random-python against random-node):
   ``arena tournament`` records it, with bots that stay up across games (the default) and again
   with ``--fresh-bots`` (a process per seat and game): wall time, games/s and decisions/s;
 * ``arena.bench protocol``'s concurrent measurement with the same bots and C matches at once
-  (decisions/s while all of them play, bots started beforehand).
+  (decisions/s while all of them play, bots started beforehand);
+* with ``--workers N`` (N > 1), the tournament again with its games spread over N worker
+  processes (``arena tournament --workers``), against the protocol bench's ceiling: C blocking
+  client processes calling random-python bots, no referee.
 
 The last line gives both rates and their ratio: what starting bots, storing games and scheduling
 cost a tournament on top of the referee. Bots run unconfined in both, as in ``arena.bench
@@ -27,7 +30,12 @@ from pathlib import Path
 
 import trio
 
-from arena.bench.protocol import SAMPLE_BOTS, concurrent_throughput
+from arena.bench.protocol import (
+    SAMPLE_BOTS,
+    ceiling_throughput,
+    concurrent_throughput,
+    typical_requests,
+)
 from arena.manifest import load_manifest
 from arena.sandbox import SandboxPolicy
 from arena.tournament.runner import run_tournament
@@ -62,7 +70,7 @@ def _played(db: Path) -> tuple[int, int]:
 
 
 async def run_one_tournament(db: Path, game: str, settings: TournamentSettings,
-                             seed: int) -> TournamentRun:
+                             seed: int, workers: int = 1) -> TournamentRun:
     """Create and play one tournament of the sample bots in ``db``, timed from the start of its
     run (bots not started yet) to the last game recorded; creating it (which checks each bot's
     handshake once) is left out."""
@@ -71,7 +79,7 @@ async def run_one_tournament(db: Path, game: str, settings: TournamentSettings,
                 seed, name="bench"))
     began = time.perf_counter()
     try:
-        summary = await run_tournament(ready.database, ready.id)
+        summary = await run_tournament(ready.database, ready.id, workers=workers)
     finally:
         ready.database.close()
     seconds = time.perf_counter() - began
@@ -82,13 +90,17 @@ async def run_one_tournament(db: Path, game: str, settings: TournamentSettings,
 
 async def tournament(args: argparse.Namespace) -> None:
     runs: dict[bool, TournamentRun] = {}
-    for fresh in (False, True):
+
+    async def timed(fresh: bool, workers: int = 1) -> TournamentRun:
         settings = TournamentSettings(players=2, deals=args.deals, concurrency=args.concurrency,
                                       move_time=5.0, sandbox=SandboxPolicy(tool=args.sandbox),
                                       fresh_bots=fresh)
         with tempfile.TemporaryDirectory(prefix="arena-bench-") as directory:
-            run = runs[fresh] = await run_one_tournament(Path(directory) / "arena.db",
-                                                         args.game, settings, seed=12345)
+            return await run_one_tournament(Path(directory) / "arena.db", args.game, settings,
+                                            seed=12345, workers=workers)
+
+    for fresh in (False, True):
+        run = runs[fresh] = await timed(fresh)
         mode = "--fresh-bots (a process per seat and game)" if fresh else "bots that stay up"
         print(f"tournament, {mode}: {run.games} {args.game} games in {run.seconds:.1f} s: "
               f"{run.games_per_second:.1f} games/s, {run.decisions_per_second:.0f} decisions/s")
@@ -98,6 +110,16 @@ async def tournament(args: argparse.Namespace) -> None:
     print(f"protocol: {args.concurrency} concurrent matches of the same bots: "
           f"{protocol_rate:.0f} decisions/s ({counted} decisions while all were playing)")
     kept = runs[False]
+    if args.workers > 1:
+        spread = await timed(False, args.workers)
+        requests = typical_requests(args.game, 2, seed=12345)
+        ceiling = await ceiling_throughput(specs[0], args.game, requests, 2, args.concurrency,
+                                           args.seconds)
+        print(f"tournament in {args.workers} worker processes: {spread.games} games in "
+              f"{spread.seconds:.1f} s: {spread.decisions_per_second:.0f} decisions/s; "
+              f"ceiling ({args.concurrency} blocking client processes, random-python, no "
+              f"referee): {ceiling:.0f} calls/s; "
+              f"ratio {spread.decisions_per_second / ceiling:.2f}")
     print(f"games/s: bots that stay up {kept.games_per_second:.1f}, --fresh-bots "
           f"{runs[True].games_per_second:.1f} "
           f"(x{kept.games_per_second / runs[True].games_per_second:.1f}); load average "
@@ -116,6 +138,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="deals of the tournament (each played in both seatings)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds of concurrent matches for the protocol measurement")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="worker processes for the all-cores run (1: skip it)")
+    parser.add_argument("--seconds", type=float, default=4.0,
+                        help="length of the ceiling measurement")
     parser.add_argument("--sandbox", choices=("none", "bwrap"), default="none",
                         help="how the tournament's bots are confined")
     args = parser.parse_args(argv)
