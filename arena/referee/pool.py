@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import trio
 
@@ -31,7 +32,6 @@ from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.tempdirs import new_match_dir
-from typing import Self
 
 # worker, the bot (name, version, directory, address), its occurrence among the game's seats
 _Key = tuple[int, str, str, str, str, int]

@@ -90,7 +90,7 @@ async def _serve(connection: Connection, setup: WorkerSetup) -> None:
                 options=settings.options or None, time_control=time_control,
                 limits=settings.limits, bot_logs=setup.bot_logs, sandbox=settings.sandbox,
                 lender=None if pool is None else pool.lender(order.slot))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - raised again in the main process
             outcome = exc
         connection.send((order.slot, outcome))
 
@@ -100,13 +100,13 @@ async def _serve(connection: Connection, setup: WorkerSetup) -> None:
                 scope.cancel()  # abandon the games; the pool stops the bots on the way out
                 return
 
-    async with kept_up_bots(setup.game, setup.seed, settings, setup.bot_logs) as pool:
-        async with trio.open_nursery() as games:
-            games.start_soon(stop_on_sigterm, games.cancel_scope)
-            while (order := await trio.to_thread.run_sync(connection.recv,
-                                                          abandon_on_cancel=True)) is not None:
-                games.start_soon(play, order, pool)
-            games.cancel_scope.cancel()  # told to stop: no game is in flight then
+    async with (kept_up_bots(setup.game, setup.seed, settings, setup.bot_logs) as pool,
+                trio.open_nursery() as games):
+        games.start_soon(stop_on_sigterm, games.cancel_scope)
+        while (order := await trio.to_thread.run_sync(connection.recv,
+                                                      abandon_on_cancel=True)) is not None:
+            games.start_soon(play, order, pool)
+        games.cancel_scope.cancel()  # told to stop: no game is in flight then
 
 
 class _Worker:

@@ -5,9 +5,8 @@ second: kept up, it crashes in every other game (the crash never reaches the nex
 fresh process plays well); started afresh for each game (--fresh-bots) it never crashes. The
 tournaments run sandboxed (the default), so the bot is a directory of its own."""
 
-from pathlib import Path
-
 import shutil
+from pathlib import Path
 
 import pytest
 import trio
