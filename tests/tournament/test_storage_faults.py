@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.storage import database as database_module
+from arena.storage.migrations import CURRENT_VERSION
 from arena.tournament import runner
 from tests.tournament.helpers import SAMPLE_BOTS, query, run_cli
 
@@ -80,7 +81,7 @@ def test_two_processes_creating_the_same_database_at_once_both_succeed(tmp_path)
         for process in processes:
             process.join(60)
         assert [results.get(timeout=5) for _ in processes] == ["ok", "ok"], f"trial {trial}"
-        assert query(path, "SELECT version FROM schema_version") == [(1,)], f"trial {trial}"
+        assert query(path, "SELECT version FROM schema_version") == [(CURRENT_VERSION,)], f"trial {trial}"
 
 
 def _create_at_once(db: str, barrier, results) -> None:
