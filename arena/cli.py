@@ -32,6 +32,7 @@ COMMAND_MODULES = [
     "arena.commands.bots",
     "arena.commands.tournament",
     "arena.commands.leaderboard",
+    "arena.commands.sprt",
     "arena.commands.replay",
     "arena.commands.validate",
     "arena.commands.new_bot",

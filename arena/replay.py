@@ -1,5 +1,6 @@
-"""Replaying a stored game through its engine, from its seed and action log, and checking that
-the replay's result equals the stored one (``arena replay``)."""
+"""Replaying a stored game through its engine, from its seed and action log, and checking it
+(``arena replay``): the replay's result must equal the stored one, and a game stored with a seal
+(``arena.verification``) must match it in every decision, seat and score."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from arena.game_setup import load_game
 from arena.records import Outcome, arena_ranks
 from arena.storage import bots
 from arena.storage.database import open_database
+from arena.storage.games import FINISHED, sealed_game
 from arena.storage.models import GameRecord, SeatRecordRow
+from arena.verification import check
 from engine.core import EngineError, GameState, Result
 
 
@@ -98,3 +101,36 @@ def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:
         if ranks[seat.seat] != seat.rank:
             problems.append(f"seat {seat.seat} rank {ranks[seat.seat]} != stored {seat.rank}")
     return problems
+
+
+@dataclass(frozen=True)
+class Verdict:
+    sealed: bool  # False: stored before seals (schema < 3); only the result could be checked
+    problems: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify(stored: StoredGame) -> Verdict:
+    """Check the stored game against its replay and its seal. A log that does not replay is a
+    failed check, not an error."""
+    game = stored.game
+    problems: list[str] = []
+    if game.verification is not None:
+        hashes = {version_id: registered.version.content_hash
+                  for version_id, registered in stored.versions.items()}
+        problems += check(sealed_game(game, stored.seats, hashes), game.verification)
+    try:
+        state = replayed_state(game)
+    except ReplayError as exc:
+        return Verdict(game.verification is not None, problems or [str(exc)])
+    if game.status == FINISHED:
+        if not state.is_over:
+            problems.append(f"the replayed game is not over after its {len(game.actions)} "
+                            "stored actions")
+        elif differences := mismatches(state.result(), stored.seats):
+            problems.append(f"the replay differs from the stored result: "
+                            f"{', '.join(differences)}")
+    return Verdict(game.verification is not None, list(dict.fromkeys(problems)))

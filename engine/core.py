@@ -14,6 +14,8 @@ Typing conventions shared by all games (the wire layer, ``arena.wire``, relies o
   inner sequence in its own dataclass, e.g. a ``Row``). Field names equal the .proto field names.
 * ``repr(view)`` is canonical: two views are equal iff their reprs are equal; the leak tests
   compare views this way ("byte-identical").
+* Events follow the same conventions: each game's event dataclasses form its ``event_type``
+  union; an event holding an action has a field typed with the game's action union.
 """
 
 from __future__ import annotations
@@ -23,10 +25,19 @@ import dataclasses
 import enum
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 OptionValue = bool | int | float | str
+
+# The audience of an event that every seat sees; any other audience is the one seat that sees
+# the event in full.
+EVERYONE = -1
+# One entry of a state's event log: (audience, make, fields, redacted). ``make(*fields)`` builds
+# the typed event for its audience; every other seat gets ``make(*redacted)``, or nothing when
+# ``redacted`` is None. Entries are raw so that logging costs a tuple, not a dataclass: events are
+# built only when a seat asks for them.
+EventEntry = tuple[int, Callable[..., Any], tuple[Any, ...], tuple[Any, ...] | None]
 
 
 class EngineError(Exception):
@@ -76,6 +87,10 @@ class GameState(abc.ABC):
     options: Mapping[str, OptionValue]
     # Indices chosen at every real decision, in order: with (rules version, options, seed) a replay.
     history: list[int]
+    # What happened, in order, including the engine's automatic steps and chance (cards drawn,
+    # reshuffles): the record from which ``events_for`` gives each seat its events. A state built
+    # by sampling starts with an empty log.
+    event_log: list[EventEntry]
 
     # --- whose decision, and what may be chosen -----------------------------------------------
     @property
@@ -111,6 +126,18 @@ class GameState(abc.ABC):
             ) from None
         self.apply_index(index)
 
+    def events_for(self, seat: int, since: int = 0) -> list[Any]:
+        """The typed events (the game's ``event_type``) of ``event_log[since:]`` as ``seat`` may
+        see them: public events in full, other seats' private ones redacted or left out. A seat
+        that remembers ``len(event_log)`` at each of its decisions gets everything in between."""
+        events = []
+        for audience, make, fields, redacted in self.event_log[since:]:
+            if audience == EVERYONE or audience == seat:
+                events.append(make(*fields))
+            elif redacted is not None:
+                events.append(make(*redacted))
+        return events
+
     def default_action_index(self) -> int:
         """The arena's choice for a seat that has forfeited or failed to answer (the failure
         policy): the first legal action, unless the game's rules name another default."""
@@ -126,11 +153,12 @@ class GameState(abc.ABC):
         """Scores and ranks with the game's tie-breaks. Raises EngineError before the end."""
 
     # --- copies, views, sampling ----------------------------------------------------------------
-    # What the default ``clone`` copies besides ``history`` and ``rng``; every other field is
-    # shared with the copy, so it must be immutable (ints, enums, tuples, frozen dataclasses) or
-    # replaced, never changed in place. Lists of immutables go in ``copied_fields`` (the copy
-    # gets ``value.copy()``); lists of mutable parts (lists, sets, objects with a ``copy()``
-    # method) go in ``deep_copied_fields`` (the copy gets ``[part.copy() for part in value]``).
+    # What the default ``clone`` copies besides ``history``, ``event_log`` and ``rng``; every
+    # other field is shared with the copy, so it must be immutable (ints, enums, tuples, frozen
+    # dataclasses) or replaced, never changed in place. Lists of immutables go in
+    # ``copied_fields`` (the copy gets ``value.copy()``); lists of mutable parts (lists, sets,
+    # objects with a ``copy()`` method) go in ``deep_copied_fields`` (the copy gets
+    # ``[part.copy() for part in value]``).
     copied_fields: ClassVar[tuple[str, ...]] = ()
     deep_copied_fields: ClassVar[tuple[str, ...]] = ()
     # Fields left out of the default ``state_digest``: caches and whatever is derived from the
@@ -149,6 +177,7 @@ class GameState(abc.ABC):
         for name in self.deep_copied_fields:
             fields[name] = [part.copy() for part in fields[name]]
         fields["history"] = self.history.copy()
+        fields["event_log"] = self.event_log.copy()
         fields["rng"] = copy_rng(self.rng)
         other = object.__new__(type(self))
         other.__dict__ = fields
@@ -161,10 +190,12 @@ class GameState(abc.ABC):
 
     def digest_fields(self) -> dict[str, Any]:
         """The fields ``state_digest`` covers: by default every instance field except ``rng``
-        (added separately) and ``derived_fields``. A game overrides this to put a field whose
-        ``repr`` is not canonical (a set, an object without a value ``repr``) in canonical form."""
+        (added separately), ``event_log`` (a record of the past, not part of the position) and
+        ``derived_fields``. A game overrides this to put a field whose ``repr`` is not canonical
+        (a set, an object without a value ``repr``) in canonical form."""
         derived = self.derived_fields
-        return {k: v for k, v in self.__dict__.items() if k != "rng" and k not in derived}
+        return {k: v for k, v in self.__dict__.items()
+                if k not in _UNDIGESTED and k not in derived}
 
     def state_digest(self) -> bytes:
         """Canonical bytes of the full state (RNG included) for determinism checks."""
@@ -216,6 +247,9 @@ def _field_words(value: Any) -> str:
     return str(value)
 
 
+_UNDIGESTED = frozenset(("rng", "event_log"))
+
+
 class Game(abc.ABC):
     """Metadata and factory of one game type; one instance per game, held by the registry."""
 
@@ -227,6 +261,8 @@ class Game(abc.ABC):
     default_options: ClassVar[Mapping[str, OptionValue]] = {}
     view_type: ClassVar[type]
     action_type: ClassVar[type]
+    # The union of the game's event dataclasses (``events_for`` returns them).
+    event_type: ClassVar[Any]
 
     @abc.abstractmethod
     def new_game(

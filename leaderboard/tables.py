@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from leaderboard.elo import INITIAL_RATING
 from leaderboard.results import GameResult, pair_score
 
-if TYPE_CHECKING:  # the batch module imports choix and scipy, slow to load
+if TYPE_CHECKING:  # the batch module imports numpy, slow to load
     from leaderboard.batch import BatchRating
 
 

@@ -94,28 +94,36 @@ def typical_requests(game: str, players: int, seed: int) -> list[bytes]:
     encoder = DecisionEncoder(game)
     rng = random.Random(seed)
     requests = []
+    told = [0] * players  # each seat's position in the event log
     while not state.is_over:
         legal = state.legal_actions()
-        requests.append(encoder.request("bench", len(requests), state, state.current_seat, legal,
-                                        TIME_CONTROL.move_seconds, 0.0))
+        seat = state.current_seat
+        events = state.events_for(seat, told[seat])
+        told[seat] = len(state.event_log)
+        requests.append(encoder.request("bench", len(requests), state, seat, legal,
+                                        TIME_CONTROL.move_seconds, 0.0, events))
         state.apply_index(rng.randrange(len(legal)))
     return requests
 
 
 def engine_and_encoding(game: str, players: int, games: int) -> tuple[float, float]:
     """Seconds per decision of the engine (legal actions, apply) and of encoding the request
-    (the seat's view and the legal actions), in random games, in process."""
+    (the seat's view, its events and the legal actions), in random games, in process."""
     encoder = DecisionEncoder(game)
     engine_seconds = encoding_seconds = 0.0
     decisions = 0
     for seed in range(games):
         state = get_game(game).new_game(players, seed)
         rng = random.Random(seed)
+        told = [0] * players
         while not state.is_over:
             began = time.perf_counter()
             legal = state.legal_actions()
             listed = time.perf_counter()
-            encoder.request("bench", decisions, state, state.current_seat, legal, 1.0, 0.0)
+            seat = state.current_seat
+            events = state.events_for(seat, told[seat])
+            told[seat] = len(state.event_log)
+            encoder.request("bench", decisions, state, seat, legal, 1.0, 0.0, events)
             encoded = time.perf_counter()
             state.apply_index(rng.randrange(len(legal)))
             engine_seconds += (listed - began) + (time.perf_counter() - encoded)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.storage import bots as stored_bots
@@ -19,10 +19,13 @@ def list_bots(db: DbPath = DEFAULT_PATH) -> None:
             versions = stored_bots.all_versions(session)
     finally:
         database.close()
-    table = Table("bot", "version", "content hash", "games", "runs from", "registered (UTC)")
+    # the labels that name a version elsewhere (arena leaderboard --bot NAME@LABEL, arena sprt)
+    labels = stored_bots.version_labels(versions)
+    table = Table("bot", Column("version", no_wrap=True), "content hash", "games", "runs from",
+                  "registered (UTC)")
     for entry in versions:
         version = entry.version
-        table.add_row(entry.bot.name, version.version, version.content_hash[:12],
+        table.add_row(entry.bot.name, labels[version.id or 0], version.content_hash[:12],
                       ", ".join(version.games), version.address or version.directory or "",
                       version.created_at.strftime("%Y-%m-%d %H:%M"))
     console = Console(highlight=False)

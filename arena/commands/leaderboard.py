@@ -1,81 +1,70 @@
-"""``arena leaderboard``: ratings per game type, and the head-to-head cross table."""
+"""``arena leaderboard``: one board per (game type, player count), the head-to-head cross table,
+and with ``--history BOT`` a bot's Elo history."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import math
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
-from sqlmodel import Session
+from rich.table import Column, Table
 
 from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.storage import bots, games
+from arena.ratings import Board, History, load_boards, rating_history, sparkline
 from arena.storage.database import Database, open_database
 from engine.registry import game_names
-from leaderboard.tables import HeadToHead, LeaderboardRow, cross_table, leaderboard_rows
+from leaderboard.tables import LeaderboardRow, format_batch, pool_heading
 
 console = Console(highlight=False)
 if not console.is_terminal:  # logs and pipes: rich's default of 80 columns would wrap every row
     console.width = max(console.width, 120)
 
-
-@dataclass
-class Board:
-    game: str
-    rows: list[LeaderboardRow]
-    crosstable: dict[tuple[str, str], HeadToHead] | None  # only when asked for
-    versions: dict[int, bots.RegisteredVersion]
-
-    def bot(self, player: str) -> str:
-        return self.versions[int(player)].bot.name
-
-    def version(self, player: str) -> str:
-        version = self.versions[int(player)].version
-        return f"{version.version} {version.content_hash[:6]}"
-
-
-def build_board(session: Session, game: str, with_crosstable: bool = False) -> Board:
-    # Imported here: choix imports scipy.stats (1-3 s), which the other commands do not need.
-    from leaderboard.batch import fit_batch
-
-    results = games.finished_game_results(session, game)
-    rows = leaderboard_rows(results, games.stored_elo(session, game), fit_batch(results))
-    versions = bots.versions_by_id(session, [int(row.player) for row in rows])
-    return Board(game, rows, cross_table(results) if with_crosstable else None, versions)
-
-
-def load_boards(database: Database, game: str | None,
-                with_crosstable: bool = False) -> list[Board]:
-    with database.read() as session:
-        names = [game] if game else games.games_played(session)
-        return [build_board(session, name, with_crosstable) for name in names]
+HISTORY_ROWS = 20
 
 
 def _forfeits(row: LeaderboardRow) -> str:
     return ", ".join(f"{reason} {count}" for reason, count in row.forfeits.items()) or "-"
 
 
+def _average(value: float, digits: int) -> str:
+    return "-" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _title(board: Board) -> str:
+    where = f", tournament {board.tournament}" if board.tournament else ""
+    return f"{board.game} leaderboard, {board.players} players{where}"
+
+
 def print_board(board: Board) -> None:
-    if not board.rows:
-        console.print(f"{board.game}: no rated games yet")
-        return
-    table = Table("#", "bot", "version", "Elo", "batch [95%]", "games", "avg pos", "avg score",
-                  "forfeits", title=f"{board.game} leaderboard")
+    """The board's rows pool by pool (a table each when pools do not compare), then the cross
+    table if it was asked for."""
+    pools: dict[int, list[LeaderboardRow]] = {}
     for row in board.rows:
-        batch = (f"{row.batch.rating:.0f} [{row.batch.low:.0f}, {row.batch.high:.0f}]"
-                 if row.batch else "-")
-        table.add_row(str(row.position), board.bot(row.player), board.version(row.player),
-                      f"{row.elo:.0f}", batch, str(row.games), f"{row.average_rank:.2f}",
-                      f"{row.average_score:.1f}", _forfeits(row))
-    console.print(table)
+        pools.setdefault(row.batch.pool if row.batch else 1, []).append(row)
+    provisional = False
+    for rows in pools.values():
+        heading = pool_heading(rows[0].batch) if rows[0].batch else ""
+        table = Table("#", "bot", Column("version", no_wrap=True), "rating [95%]", "Elo", "games", "avg pos",
+                      "avg score", "forfeits",
+                      title=_title(board) + (f" - {heading}" if heading else ""))
+        for row in rows:
+            rating = "-"
+            if row.batch is not None:
+                rating = format_batch(row.batch) + (" ?" if row.batch.provisional else "")
+                provisional |= row.batch.provisional
+            table.add_row(str(row.position), board.bot(row.player), board.version(row.player),
+                          rating, f"{row.elo:.0f}", str(row.games), _average(row.average_rank, 2),
+                          _average(row.average_score, 1), _forfeits(row))
+        console.print(table)
+    if provisional:
+        console.print("? provisional: fewer than 20 games against others in its pool")
     if board.crosstable is not None:
         players = [row.player for row in board.rows]
         cross = Table("row vs column", *[board.bot(p) for p in players],
-                      title=f"{board.game} head to head: points share (games)")
+                      title=f"{_title(board)}: head to head, points share (games)")
         for a in players:
             cells = []
             for b in players:
@@ -86,20 +75,32 @@ def print_board(board: Board) -> None:
         console.print(cross)
 
 
+def _number(value: float, digits: int = 2) -> float | None:
+    return None if math.isnan(value) else round(value, digits)
+
+
 def board_json(board: Board) -> dict[str, Any]:
-    return {
-        "game": board.game,
-        "rows": [{
+    rows = []
+    for row in board.rows:
+        version = board.versions[int(row.player)].version
+        batch = row.batch
+        rows.append({
             "position": row.position, "bot": board.bot(row.player),
-            "version": board.versions[int(row.player)].version.version,
-            "content_hash": board.versions[int(row.player)].version.content_hash,
+            "version": board.version(row.player), "manifest_version": version.version,
+            "content_hash": version.content_hash, "latest": int(row.player) in board.latest,
             "elo": round(row.elo, 2),
-            "batch": None if row.batch is None else {
-                "rating": round(row.batch.rating, 2), "low": round(row.batch.low, 2),
-                "high": round(row.batch.high, 2)},
-            "games": row.games, "average_rank": row.average_rank,
-            "average_score": row.average_score, "forfeits": row.forfeits,
-        } for row in board.rows],
+            "batch": None if batch is None else {
+                "rating": round(batch.rating, 2), "low": round(batch.low, 2),
+                "high": round(batch.high, 2), "bound": batch.bound or None,
+                "provisional": batch.provisional, "pool": batch.pool, "pools": batch.pools,
+                "games": batch.games},
+            "games": row.games, "average_rank": _number(row.average_rank),
+            "average_score": _number(row.average_score), "forfeited": row.forfeited,
+            "forfeits": row.forfeits,
+        })
+    return {
+        "game": board.game, "players": board.players, "tournament": board.tournament,
+        "rows": rows,
         "crosstable": None if board.crosstable is None else [{
             "bot": board.bot(a), "version": board.version(a), "opponent": board.bot(b),
             "opponent_version": board.version(b), "games": record.games, "points": record.score,
@@ -107,21 +108,81 @@ def board_json(board: Board) -> dict[str, Any]:
     }
 
 
+def tournament_boards(database: Database, name: str) -> list[Board]:
+    """The boards of one tournament, every version that played in it."""
+    with database.read() as session:
+        return load_boards(session, tournament=name, all_versions=True)
+
+
+def print_history(history: History, limit: int) -> None:
+    afters = [entry.after for entry in history.entries]
+    table = Table("game", "finished", "version", "Elo", "change",
+                  title=f"{history.bot}: Elo history, {history.game}, {history.players} players")
+    for entry in history.entries[-limit:]:
+        table.add_row(str(entry.game_id), entry.finished_at, entry.version, f"{entry.after:.0f}",
+                      f"{entry.after - entry.before:+.1f}")
+    console.print(table)
+    listed = f" (last {limit} listed)" if len(afters) > limit else ""
+    console.print(f"{len(afters)} games{listed}: {sparkline(afters)}  {min(afters):.0f}.."
+                  f"{max(afters):.0f}, now {afters[-1]:.0f}", markup=False, soft_wrap=True)
+
+
+def history_json(history: History) -> dict[str, Any]:
+    return {"bot": history.bot, "game": history.game, "players": history.players,
+            "history": [{"game_id": e.game_id, "finished_at": e.finished_at,
+                         "version": e.version, "before": round(e.before, 2),
+                         "after": round(e.after, 2)} for e in history.entries]}
+
+
 def leaderboard(
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game type")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", help="only the board of this player count")] = None,
+    tournament: Annotated[str | None, typer.Option(
+        "--tournament", "-t", help="only the games of this tournament (or SPRT test)")] = None,
+    all_versions: Annotated[bool, typer.Option(
+        "--all-versions", help="a row for every version (default: each bot's newest version "
+                               "that played on the board, plus the versions named by --bot)")]
+        = False,
+    bot: Annotated[list[str], typer.Option(
+        "--bot", help="also show this version: NAME@VERSION (a label as shown, a bot.toml "
+                      "version or a content-hash prefix); repeatable")] = [],  # noqa: B006
+    history: Annotated[str | None, typer.Option(
+        "--history", help="print the Elo history of bot NAME (or NAME@VERSION) instead")] = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", help="with --history: games listed per board (the chart covers more)")] = (
+        HISTORY_ROWS),
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
     crosstable: Annotated[bool, typer.Option(
         "--crosstable", help="also the head-to-head table")] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """Elo, batch rating with 95% interval, games, average position and score, forfeits."""
+    """Batch rating (Plackett-Luce, 95% interval; "> x" when only a lower bound is known; "?"
+    provisional), Elo, games, average position and score over finished games, and forfeits: one
+    board per game type and player count. Ratings of two boards, or two pools of one board, do
+    not compare."""
     if game is not None and game.lower() not in game_names():
         fail(f"unknown game {game!r}; known games: {', '.join(game_names())}")
+    game = game.lower() if game else None
     database = open_database(db, create=False)
     try:
-        boards = load_boards(database, game.lower() if game else None, crosstable)
+        with database.read() as session:
+            if history is not None:
+                histories = rating_history(session, history, game, players)
+            else:
+                boards = load_boards(session, game, players, tournament=tournament,
+                                     all_versions=all_versions, bots_asked=bot,
+                                     with_crosstable=crosstable)
     finally:
         database.close()
+    if history is not None:
+        if as_json:
+            typer.echo(json.dumps([history_json(h) for h in histories], indent=2))
+        elif not histories:
+            console.print(f"{history}: no rated games" + (f" of {game}" if game else ""))
+        for entry in [] if as_json else histories:
+            print_history(entry, limit)
+        return
     if as_json:
         typer.echo(json.dumps([board_json(board) for board in boards], indent=2))
         return

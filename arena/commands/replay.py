@@ -1,5 +1,6 @@
 """``arena replay GAME_ID``: re-run a stored game through the engine from its seed and action log,
-check that the result equals the stored one, and show the final position."""
+check it (its result, and its seal: every decision, seat and score), and show the final position.
+Exit code 1 when the check fails (a log that does not replay fails it too)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from rich.table import Table
 
 from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.replay import Move, load_stored_game, mismatches, moves, replayed_state
+from arena.errors import ReplayError
+from arena.replay import Move, StoredGame, load_stored_game, moves, replayed_state, verify
 from arena.storage.games import VOIDED
 
 console = Console(highlight=False)
@@ -23,13 +25,47 @@ def replay(
         "--seat", help="show the final position as this seat sees it")] = None,
     show_moves: Annotated[bool, typer.Option(
         "--moves", help="first print the game decision by decision")] = False,
+    verify_only: Annotated[bool, typer.Option(
+        "--verify", help="only check the game (no rendering): exit 0 when intact, 1 when not")]
+        = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """Replay a stored game, verify its result, and render its final position."""
+    """Replay a stored game, check it against its seal and its stored result, and render its
+    final position. Exit code 1 when the check fails. Games stored before seals existed are
+    checked on their result only, and marked unverified."""
     stored = load_stored_game(db, game_id)
     game = stored.game
     if seat is not None and not 0 <= seat < game.num_players:
         fail(f"--seat must be 0..{game.num_players - 1} for game {game_id}")
+    if not verify_only:
+        try:
+            show(stored, seat, show_moves)
+        except ReplayError as exc:
+            console.print(f"cannot show the game: {exc}", markup=False)
+    report(stored)
+
+
+def report(stored: StoredGame) -> None:
+    """Print the verdict; exit 1 if the check failed."""
+    game_id = stored.game.id
+    verdict = verify(stored)
+    if not verdict.ok:
+        fail(f"game {game_id} failed verification: {'; '.join(verdict.problems)}", code=1)
+    if stored.game.status == VOIDED:
+        what = "verified" if verdict.sealed else "unverified (stored without a seal)"
+        console.print(f"voided game ({stored.game.termination}), {what}: replays up to where "
+                      "it stopped")
+    elif verdict.sealed:
+        console.print(f"game {game_id} verified: every decision, seat, bot version and score "
+                      "matches its seal, and the replay's result equals the stored one")
+    else:
+        console.print(f"game {game_id} unverified: stored without a seal (before schema 3); "
+                      "the replay's result equals the stored one")
+
+
+def show(stored: StoredGame, seat: int | None, show_moves: bool) -> None:
+    """The moves (if asked), the final position and the seats."""
+    game, game_id = stored.game, stored.game.id
     if show_moves:
         names = [stored.versions[row.bot_version_id].bot.name for row in stored.seats]
         for move in moves(game):
@@ -44,17 +80,6 @@ def replay(
         table.add_row(str(row.seat), stored.versions[row.bot_version_id].label, f"{row.score:g}",
                       str(row.rank), outcome, f"{row.time_used:.3f} s", str(row.decisions))
     console.print(table)
-    if game.status == VOIDED:
-        console.print(f"voided game ({game.termination}): replayed up to where it stopped")
-        return
-    if not state.is_over:
-        fail(f"game {game_id}: the replayed game is not over after its {len(game.actions)} "
-             "stored actions", code=1)
-    problems = mismatches(state.result(), stored.seats)
-    if problems:
-        fail(f"game {game_id}: replay differs from the stored result: {'; '.join(problems)}",
-             code=1)
-    console.print("verified: the replay's result equals the stored one")
 
 
 def print_move(move: Move, names: list[str]) -> None:

@@ -13,7 +13,7 @@ import typer
 from arena import game_setup
 from arena.commands import fail, warn, warn_if_guessable, warn_unless_limits_enforced
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.commands.leaderboard import load_boards, print_board
+from arena.commands.leaderboard import print_board, tournament_boards
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
 from arena.commands.progress import ProgressBar
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
@@ -103,7 +103,7 @@ def play(ready: ReadyTournament, bot_logs: Path | None, workers: int = 1) -> Non
     try:
         summary = trio.run(partial(run_tournament, ready.database, ready.id, ProgressBar(),
                                    bot_logs=bot_logs, workers=workers))
-        boards = load_boards(ready.database, ready.game)
+        boards = tournament_boards(ready.database, ready.name)
     finally:
         ready.database.close()
     for board in boards:

@@ -79,6 +79,10 @@ class _Seat:
     decisions: int = 0
     leased: LeasedBot | None = None  # lent by a pool of bots that stay up, given back after
     ended: bool = False  # the bot acknowledged EndGame
+    # The game's id for this seat: unique per game and seat (bot.proto), so that one process
+    # playing two seats of a game can tell them apart.
+    game_id: str = ""
+    events_sent: int = 0  # how much of the state's event log the seat has been told
 
     @property
     def playing(self) -> bool:
@@ -98,8 +102,9 @@ class _Referee:
         self.state = state
         self.time_control = time_control
         self.observer = observer or MatchObserver()
-        self.seats = [_Seat(i, spec, time_control.bank_seconds) for i, spec in enumerate(specs)]
-        self.game_id = uuid.uuid4().hex
+        game_id = uuid.uuid4().hex
+        self.seats = [_Seat(i, spec, time_control.bank_seconds, game_id=f"{game_id}-{i}")
+                      for i, spec in enumerate(specs)]
         self.encoder = DecisionEncoder(game)
         # Per decision, for the record: the seat's time to answer (None: the arena decided).
         self.decision_seconds: list[float | None] = []
@@ -182,7 +187,7 @@ class _Referee:
         names = [seat.spec.name for seat in self.seats]
         tc = self.time_control
         base = bot_pb2.StartGameRequest(
-            game_id=self.game_id, game=self.game, rules_version=self.state.game.rules_version,
+            game=self.game, rules_version=self.state.game.rules_version,
             num_players=len(self.seats), player_names=names,
             options=options_to_proto(self.state.options),
             time_control=bot_pb2.TimeControl(move_seconds=tc.move_seconds,
@@ -192,6 +197,7 @@ class _Referee:
             request = bot_pb2.StartGameRequest()
             request.CopyFrom(base)
             request.seat = seat.index
+            request.game_id = seat.game_id
             try:
                 await seat.connected.start_game(request, tc.ready_seconds)
             except grpc.RpcError as exc:
@@ -209,8 +215,11 @@ class _Referee:
         """The seat's valid reply, or None after a forfeit."""
         move = self.time_control.move_seconds
         timeout = move + seat.bank_left
-        request = self.encoder.request(self.game_id, number, self.state, seat.index, legal,
-                                       move, seat.bank_left)
+        state = self.state
+        events = state.events_for(seat.index, seat.events_sent)
+        seat.events_sent = len(state.event_log)
+        request = self.encoder.request(seat.game_id, number, state, seat.index, legal,
+                                       move, seat.bank_left, events)
         started = time.perf_counter()
         try:
             reply = await seat.connected.decide(request, timeout)
@@ -273,11 +282,18 @@ class _Referee:
                            seat.outcome, seat.reason, seat.time_used, seat.decisions)
                 for seat in self.seats]
 
-    async def end_game(self, request: bot_pb2.EndGameRequest) -> None:
-        """Tell every seat still playing that the game is over (or voided)."""
+    def end_request(self, seat: _Seat, records: Sequence[SeatRecord]) -> bot_pb2.EndGameRequest:
+        """The game's end as ``seat`` learns it, with the events since its last decision."""
+        state = self.state
+        return self.encoder.end_request(seat.game_id, state, records, seat.index,
+                                        state.events_for(seat.index, seat.events_sent))
+
+    async def end_game(self, requests: Callable[[_Seat], bot_pb2.EndGameRequest]) -> None:
+        """Tell every seat still playing that the game is over (or voided), each with the
+        request ``requests(seat)``."""
         async def end(seat: _Seat) -> None:
             try:
-                await seat.connected.end_game(request, _ENDGAME_SECONDS)
+                await seat.connected.end_game(requests(seat), _ENDGAME_SECONDS)
                 seat.ended = True
             except (grpc.RpcError, MalformedReplyError):
                 pass  # the game is decided; a bot failing to listen to its end changes nothing
@@ -336,13 +352,12 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
                 await referee.start_game()
                 await referee.play()
                 records = referee.seat_records()
-                await referee.end_game(
-                    referee.encoder.end_request(referee.game_id, state, records))
+                await referee.end_game(lambda seat: referee.end_request(seat, records))
             except Exception as exc:  # noqa: BLE001 - any fault of ours voids the game
                 void_reason = f"arena fault: {type(exc).__name__}: {exc}"
                 records = referee.seat_records()
-                await referee.end_game(
-                    bot_pb2.EndGameRequest(game_id=referee.game_id, voided=True))
+                await referee.end_game(lambda seat: bot_pb2.EndGameRequest(
+                    game_id=seat.game_id, seat=seat.index, voided=True))
             finally:
                 await referee.release_bots(lender, voided=bool(void_reason))
     finally:

@@ -89,6 +89,21 @@ def all_versions(session: Session) -> list[RegisteredVersion]:
     return [RegisteredVersion(bot, version) for bot, version in rows]
 
 
+def version_labels(versions: list[RegisteredVersion]) -> dict[int, str]:
+    """A label per version id that tells a bot's versions apart: bot.toml's version, and for a
+    later upload under the same bot.toml version (changed code, unchanged number) "-r2", "-r3"...
+    in upload order. The first keeps the plain number, so a label never changes."""
+    seen: dict[tuple[int | None, str], int] = {}
+    labels = {}
+    for entry in sorted(versions, key=lambda entry: entry.version.id or 0):
+        key = (entry.bot.id, entry.version.version)
+        seen[key] = seen.get(key, 0) + 1
+        assert entry.version.id is not None
+        labels[entry.version.id] = (entry.version.version if seen[key] == 1
+                                    else f"{entry.version.version}-r{seen[key]}")
+    return labels
+
+
 def versions_by_id(session: Session, ids: list[int]) -> dict[int, RegisteredVersion]:
     rows = session.exec(select(Bot, BotVersion).join(BotVersion, BotVersion.bot_id == Bot.id)
                         .where(col(BotVersion.id).in_(ids)))

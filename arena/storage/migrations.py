@@ -13,10 +13,12 @@ from sqlalchemy import Connection
 from sqlmodel import SQLModel
 
 from arena.storage import models
+from leaderboard.boards import EloBoards
+from leaderboard.results import GameResult, SeatResult
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
 
 
 def _decision_details(connection: Connection) -> None:
@@ -26,8 +28,47 @@ def _decision_details(connection: Connection) -> None:
     connection.exec_driver_sql("ALTER TABLE game ADD COLUMN comments JSON")
 
 
+def _boards_and_seals(connection: Connection) -> None:
+    """Schema 3: Elo is kept per board, (game type, player count), and each game gets a seal for
+    ``arena replay --verify``. The Elo tables are derived data: they are rebuilt by rating every
+    finished game again, in the order the games were rated (id order), one board at a time.
+    Games stored before keep no seal and replay as unverified."""
+    connection.exec_driver_sql("ALTER TABLE game ADD COLUMN verification JSON")
+    connection.exec_driver_sql("DROP TABLE elo_rating")
+    connection.exec_driver_sql("DROP TABLE rating_history")
+    models.EloRating.__table__.create(connection)  # type: ignore[attr-defined]
+    models.RatingHistory.__table__.create(connection)  # type: ignore[attr-defined]
+    rows = connection.exec_driver_sql(
+        "SELECT g.id, g.game, s.bot_version_id, s.rank, s.score, s.outcome FROM seat s "
+        "JOIN game g ON g.id = s.game_id WHERE g.status = 'finished' ORDER BY g.id, s.seat"
+    ).fetchall()
+    boards = EloBoards()
+    history = []
+    for i, (game_id, game, version, rank, score, outcome) in enumerate(rows):
+        if i == 0 or rows[i - 1][0] != game_id:
+            seats: list[SeatResult] = []
+        seats.append(SeatResult(str(version), rank, score, "" if outcome == "FINISHED" else outcome))
+        if i + 1 == len(rows) or rows[i + 1][0] != game_id:
+            for player, (before, after) in boards.apply(game, GameResult(tuple(seats))).items():
+                history.append({"game_id": game_id, "game": game, "players": len(seats),
+                                "bot_version_id": int(player), "before": before, "after": after})
+    if history:
+        connection.execute(models.RatingHistory.__table__.insert(), history)  # type: ignore[attr-defined]
+    played: dict[tuple[str, int, int], int] = {}
+    for entry in history:
+        key = (entry["game"], entry["players"], entry["bot_version_id"])
+        played[key] = played.get(key, 0) + 1
+    ratings = [{"game": game, "players": players, "bot_version_id": int(player),
+                "rating": rating, "games": played[game, players, int(player)]}
+               for (game, players), table in boards.tables.items()
+               for player, rating in table.ratings.items()]
+    if ratings:
+        connection.execute(models.EloRating.__table__.insert(), ratings)  # type: ignore[attr-defined]
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _decision_details}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _decision_details,
+                                                       2: _boards_and_seals}
 
 
 def create_schema(connection: Connection) -> None:

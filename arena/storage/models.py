@@ -93,6 +93,10 @@ class GameRecord(SQLModel, table=True):
     # decided for a forfeited seat) and the bot's comment. None in games stored before schema 2.
     decision_seconds: list[float | None] | None = Field(default=None, sa_column=Column(JSON))
     comments: list[str] | None = Field(default=None, sa_column=Column(JSON))
+    # What ``arena replay --verify`` checks (``arena.verification``): the engine state's digest
+    # after every decision and one digest binding them to the seed, options, actions, seats, bot
+    # versions and result. None in games stored before schema 3 (they replay, unverified).
+    verification: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     finished_at: datetime = Field(default_factory=utc_now)
 
 
@@ -110,10 +114,11 @@ class SeatRecordRow(SQLModel, table=True):
 
 
 class EloRating(SQLModel, table=True):
-    """Current Elo of a bot version in one game type (derived)."""
+    """Current Elo of a bot version on one board: a game type and player count (derived)."""
 
     __tablename__ = "elo_rating"
     game: str = Field(primary_key=True)
+    players: int = Field(primary_key=True)
     bot_version_id: int = Field(foreign_key="bot_version.id", primary_key=True)
     rating: float
     games: int
@@ -126,6 +131,7 @@ class RatingHistory(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     game: str
-    bot_version_id: int = Field(foreign_key="bot_version.id")
+    players: int  # the board: Elo is kept per (game type, player count)
+    bot_version_id: int = Field(foreign_key="bot_version.id", index=True)
     before: float
     after: float

@@ -35,6 +35,11 @@ from arena.tournament.workers import WorkerSetup, kept_up_bots, worker_processes
 VOID_ATTEMPTS = 3
 GamePlayer = Callable[[ScheduledGame], Awaitable[MatchRecord]]  # plays one game of one slot
 
+# Told of every finished game this run records (the game as scheduled, and what happened);
+# returning True starts no further game (the games running then still finish and are recorded).
+# A sequential test (``arena sprt``) stops this way once it has decided.
+StopRule = Callable[[ScheduledGame, MatchRecord], bool]
+
 
 class TournamentObserver(Protocol):
     """What a running tournament reports as it goes (the CLI draws its progress bar from it)."""
@@ -110,11 +115,12 @@ def _stop_after_fault(database: Database, tournament_id: int) -> None:
 
 async def run_tournament(database: Database, tournament_id: int,
                          observer: TournamentObserver | None = None, *,
-                         bot_logs: Path | None = None, workers: int = 1) -> RunSummary:
+                         bot_logs: Path | None = None,
+                         stop_when: StopRule | None = None, workers: int = 1) -> RunSummary:
     """Play every scheduled game of the tournament that is not recorded as finished yet,
-    reporting to ``observer``; keep the bots' logs in the existing directory ``bot_logs`` if
-    given. ``workers`` > 1 plays the games in that many worker processes
-    (``arena.tournament.workers``); this process alone records them."""
+    reporting to ``observer``, until ``stop_when`` says enough; keep the bots' logs in the
+    existing directory ``bot_logs`` if given. ``workers`` > 1 plays the games in that many
+    worker processes (``arena.tournament.workers``); this process alone records them."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
     schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
@@ -125,6 +131,7 @@ async def run_tournament(database: Database, tournament_id: int,
     progress = observer or QuietObserver()
     voided = 0
     stopped = False
+    enough = False  # stop_when said so
     storage_fault: StorageError | None = None
     halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
@@ -150,7 +157,7 @@ async def run_tournament(database: Database, tournament_id: int,
             yield here
 
     async def play(scheduled: ScheduledGame, play_game: GamePlayer) -> None:
-        nonlocal voided, storage_fault
+        nonlocal voided, storage_fault, enough
         seat_versions = [version_ids[position] for position in scheduled.seats]
         for _ in range(VOID_ATTEMPTS):
             progress.game_started()
@@ -171,6 +178,9 @@ async def run_tournament(database: Database, tournament_id: int,
                 halt.cancel()
                 return
             # game_id None: another process resuming this tournament recorded it first
+            if (game_id is not None and not record.voided and stop_when is not None
+                    and stop_when(scheduled, record)):
+                enough = True
             progress.game_finished(
                 recorded=game_id is not None, voided=record.voided,
                 forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats))
@@ -181,6 +191,8 @@ async def run_tournament(database: Database, tournament_id: int,
 
     async def slot(queue: Iterator[ScheduledGame], play_game: GamePlayer) -> None:
         for scheduled in queue:  # shared iterator: each game goes to exactly one slot
+            if enough:
+                return
             await play(scheduled, play_game)
 
     async def stop_on_signal(scope: trio.CancelScope) -> None:

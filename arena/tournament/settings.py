@@ -22,6 +22,9 @@ class TournamentSettings:
     move_time: float = 2.0  # seconds per decision
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     limits: BotLimits = BotLimits()
+    # An SPRT between entrants 0 (NEW) and 1 (BASE), ``arena sprt``: elo0, elo1, alpha, beta.
+    # None for a round robin.
+    sprt: Mapping[str, float] | None = None
     sandbox: SandboxPolicy = SandboxPolicy()  # how each local bot is confined
     # A process per seat and game (--fresh-bots) instead of bots that stay up across games
     # (arena.referee.pool).
@@ -34,10 +37,14 @@ class TournamentSettings:
                              "number > 0")
 
     def to_stored(self) -> dict[str, Any]:
-        return {"players": self.players, "deals": self.deals, "concurrency": self.concurrency,
-                "move_time": self.move_time, "options": dict(self.options),
-                "bot_memory_mib": self.limits.memory_mib, "fresh_bots": self.fresh_bots,
-                **self.sandbox.to_settings()}
+        stored: dict[str, Any] = {
+            "players": self.players, "deals": self.deals, "concurrency": self.concurrency,
+            "move_time": self.move_time, "options": dict(self.options),
+            "bot_memory_mib": self.limits.memory_mib, "fresh_bots": self.fresh_bots,
+            **self.sandbox.to_settings()}
+        if self.sprt is not None:
+            stored["sprt"] = dict(self.sprt)
+        return stored
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> TournamentSettings:
@@ -53,4 +60,5 @@ class TournamentSettings:
                    options=dict(stored.get("options") or {}),
                    limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
                    sandbox=SandboxPolicy.from_settings(dict(stored)),
-                fresh_bots=bool(stored.get("fresh_bots", defaults.fresh_bots)))
+                   sprt=stored.get("sprt"),
+                   fresh_bots=bool(stored.get("fresh_bots", defaults.fresh_bots)))

@@ -9,7 +9,7 @@ that stores the tournament."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -117,9 +117,15 @@ def _checked_spec(entrant: Entrant, game: str) -> BotSpec:
     return registration.check_local_bot(spec.directory)
 
 
+# How entrant texts become entrants: ``resolve_entrants`` for a round robin; ``arena sprt`` has
+# its own (two versions of one bot are two entrants there).
+EntrantResolver = Callable[[Database | None, Sequence[str], str], list[Entrant]]
+
+
 def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
                       settings: TournamentSettings, seed: int | None = None,
-                      name: str | None = None) -> ReadyTournament:
+                      name: str | None = None,
+                      resolve: EntrantResolver = resolve_entrants) -> ReadyTournament:
     """Check everything, then (and only then) register the entrants not registered yet and
     store the tournament, in one transaction. ``seed`` None: a random 63-bit seed."""
     game = game_setup.load_game(game_name)
@@ -132,7 +138,7 @@ def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
         database = None
         check_creatable(db)
     try:
-        entrants = resolve_entrants(database, entrant_texts, game.name)
+        entrants = resolve(database, entrant_texts, game.name)
         if len(entrants) < settings.players:
             raise SetupError(f"{len(entrants)} entrant(s) for {settings.players}-player games; "
                              f"need at least {settings.players}")
@@ -154,6 +160,9 @@ def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
             registered = [entrant.registered
                           or bots.register(session, specs[entrant.name], hashes[entrant.name])[0]
                           for entrant in entrants]
+            if len({version.version.id for version in registered}) < len(registered):
+                raise SetupError("the same bot version entered twice (same code as a "
+                                 "registered version)")
             tournament = tournaments.create(session, name, game.name, seed, settings.to_stored(),
                                             registered)
             assert tournament.id is not None
@@ -166,8 +175,9 @@ def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
                            schedule_size(len(registered), settings.players, settings.deals))
 
 
-def open_for_resume(db: Path, name: str) -> ReadyTournament:
-    """The stored tournament ``name``, its entrants unchanged on disk since it started."""
+def open_for_resume(db: Path, name: str, *, sprt: bool = False) -> ReadyTournament:
+    """The stored tournament ``name`` (an SPRT test if ``sprt``, else a round robin), its
+    entrants unchanged on disk since it started."""
     database = open_database(db, create=db.exists())  # an old schema is migrated; none is made
     try:
         with database.read() as session:
@@ -179,6 +189,11 @@ def open_for_resume(db: Path, name: str) -> ReadyTournament:
                                       "tournament")
         settings = TournamentSettings.from_stored(tournament.settings)
         check_available(settings.sandbox)  # e.g. sandboxed, but bwrap is gone from this machine
+        if (settings.sprt is not None) != sprt:
+            raise SetupError(f"{name!r} is " + ("an SPRT test: continue it with "
+                                                f"`arena sprt --resume {name}`"
+                                                if settings.sprt is not None else
+                                                "a round-robin tournament, not an SPRT test"))
     except BaseException:
         database.close()
         raise

@@ -1,9 +1,11 @@
-"""Encode a game's views and actions into the bot protocol's messages, and decode them back.
+"""Encode a game's views, actions and events into the bot protocol's messages, and decode them
+back.
 
-For game ``g`` (e.g. "oregon"), the view dataclass maps to ``<G>View`` and the action type to
-``<G>Action`` in ``proto/arena/bot/v1/<g>.proto``; ``GameView`` and ``Action`` of bot.proto wrap
-them in a oneof whose member is the game's name. An action type that is a union of dataclasses
-maps to a ``<G>Action`` holding one oneof (see ``arena.wire.convert``).
+For game ``g`` (e.g. "oregon"), the view dataclass maps to ``<G>View``, the action type to
+``<G>Action`` and the event type to ``<G>Event`` in ``proto/arena/bot/v1/<g>.proto``;
+``GameView``, ``Action`` and ``GameEvent`` of bot.proto wrap them in a oneof whose member is the
+game's name. An action or event type that is a union of dataclasses maps to a message holding
+one oneof (see ``arena.wire.convert``).
 """
 
 from __future__ import annotations
@@ -51,3 +53,13 @@ def decode_action(game_name: str, message: bot_pb2.Action) -> Any:
     if _is_single_dataclass(action_type):
         return from_proto(inner, action_type)
     return from_proto_variant(inner, action_type)
+
+
+def encode_event(game_name: str, event: Any) -> bot_pb2.GameEvent:
+    message = bot_pb2.GameEvent()
+    to_proto_variant(event, getattr(message, game_name))
+    return message
+
+
+def decode_event(game_name: str, message: bot_pb2.GameEvent) -> Any:
+    return from_proto_variant(getattr(message, game_name), get_game(game_name).event_type)

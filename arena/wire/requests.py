@@ -11,7 +11,7 @@ from arena.bot.v1 import bot_pb2
 from arena.protocol import OUTCOME_TO_PROTO
 from arena.records import SeatRecord
 from arena.wire.codec import encode_action, encode_view
-from arena.wire.compiled import encoder_for
+from arena.wire.compiled import encoder_for, variant_encoder
 from engine.core import GameState, OptionValue
 from engine.registry import get_game
 
@@ -59,6 +59,7 @@ class DecisionEncoder:
     def __init__(self, game: str) -> None:
         self.game = game
         self._encode_view = encoder_for(get_game(game).view_type)
+        self._encode_event = variant_encoder(get_game(game).event_type)
         self._actions = _action_caches.setdefault(game, {})
 
     def _action(self, action: Any) -> bytes:
@@ -70,21 +71,35 @@ class DecisionEncoder:
             wire = self._actions[action] = _LEGAL_ACTIONS_KEY + _varint(len(body)) + body
         return wire
 
+    def _add_events(self, target: Any, events: Sequence[Any]) -> None:
+        """Append ``events`` (the game's event dataclasses) to a repeated ``GameEvent`` field."""
+        encode, game = self._encode_event, self.game
+        for event in events:
+            encode(event, getattr(target.add(), game))
+
     def request(self, game_id: str, number: int, state: GameState, seat: int,
-                legal: Sequence[Any], move_seconds: float, bank_seconds: float) -> bytes:
-        """A serialized ``DecisionRequest``."""
+                legal: Sequence[Any], move_seconds: float, bank_seconds: float,
+                events: Sequence[Any] = ()) -> bytes:
+        """A serialized ``DecisionRequest`` to ``seat``, carrying ``events`` (what the seat may
+        see of the state's events since its previous request)."""
         head = bot_pb2.DecisionRequest(
             game_id=game_id, decision_number=number, decision_kind=state.decision_kind,
-            clock=bot_pb2.Clock(move_seconds=move_seconds, bank_seconds=bank_seconds))
+            clock=bot_pb2.Clock(move_seconds=move_seconds, bank_seconds=bank_seconds),
+            seat=seat)
         self._encode_view(state.view(seat), getattr(head.view, self.game))
+        self._add_events(head.events, events)
         return head.SerializeToString() + b"".join(map(self._action, legal))
 
-    def end_request(self, game_id: str, state: GameState,
-                    records: Sequence[SeatRecord]) -> bot_pb2.EndGameRequest:
-        return bot_pb2.EndGameRequest(
-            game_id=game_id,
+    def end_request(self, game_id: str, state: GameState, records: Sequence[SeatRecord],
+                    seat: int, events: Sequence[Any] = ()) -> bot_pb2.EndGameRequest:
+        """The ``EndGameRequest`` to ``seat`` with ``events``, what it may see of the events
+        since its last decision."""
+        request = bot_pb2.EndGameRequest(
+            game_id=game_id, seat=seat,
             results=[bot_pb2.SeatResult(seat=r.seat, player_name=r.player, score=r.score,
                                         rank=r.rank, outcome=OUTCOME_TO_PROTO[r.outcome],
                                         reason=r.reason) for r in records],
-            final_views=[encode_view(self.game, state.view(seat))
-                         for seat in range(state.num_players)])
+            final_views=[encode_view(self.game, state.view(s))
+                         for s in range(state.num_players)])
+        self._add_events(request.events, events)
+        return request

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from engine.core import Game, OptionError, OptionValue
 from engine.merkator import data
 from engine.merkator.actions import MerkatorAction
+from engine.merkator.events import MerkatorEvent
 from engine.merkator.sampling import sample_state
 from engine.merkator.state import MerkatorState
 from engine.merkator.views import MerkatorView
@@ -20,10 +21,11 @@ class MerkatorGame(Game):
     title: ClassVar[str] = "Merkator"
     min_players: ClassVar[int] = data.DATA["players"]["min"]
     max_players: ClassVar[int] = data.DATA["players"]["max"]
-    rules_version: ClassVar[str] = "merkator-1"
+    rules_version: ClassVar[str] = "merkator-2"
     default_options: ClassVar[Mapping[str, OptionValue]] = data.DEFAULT_OPTIONS
     view_type: ClassVar[type] = MerkatorView
     action_type: ClassVar[Any] = MerkatorAction
+    event_type: ClassVar[Any] = MerkatorEvent
 
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None

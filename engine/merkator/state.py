@@ -13,16 +13,17 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import EngineError, GameOverError, GameState, IllegalActionError, Result
+from engine.core import EVERYONE, EngineError, EventEntry, GameOverError, GameState
+from engine.core import IllegalActionError, Result
 from engine.merkator import catalog as cat
-from engine.merkator import data
+from engine.merkator import data, events
 from engine.merkator.actions import (
     DecisionKind, FinalPlace, Fulfil, Invest, InvestOption, TradeInput,
 )
 from engine.merkator.describe import describe_action
 from engine.merkator.observe import build_view
 from engine.merkator.render import render
-from engine.merkator.scoring import Holdings, final_result, is_type_dependent
+from engine.merkator.scoring import Holdings, final_place_matters, final_result
 from engine.merkator.views import MerkatorView
 
 # decision stages: the DecisionKind values as plain ints (enum attribute access is slow here)
@@ -72,6 +73,7 @@ class MerkatorState(GameState):
         self.seed = seed
         self.options = dict(options)
         self.history: list[int] = []
+        self.event_log: list[EventEntry] = []
         self.permission: bool = bool(options["join_needs_permission"])
         self.misprint: bool = bool(options["alsterhaus_misprint"])
         self.max_rounds: int = int(options["max_rounds"])
@@ -247,6 +249,7 @@ class MerkatorState(GameState):
                 self._STEP[stage](self)
 
     def _handle(self, action: Any) -> None:
+        self.event_log.append((EVERYONE, events.ActionTaken, (self.deciding, action), None))
         self._HANDLE[self.stage](self, action)
 
     # --- step 1: invest --------------------------------------------------------------------------
@@ -285,12 +288,16 @@ class MerkatorState(GameState):
             self.coins[p] -= data.BONUS_COST[b]
             bisect.insort(self.bonus[p], b)
             self.bonus_slots[k] = self.bonus_deck.pop() if self.bonus_deck else -1
+            self.event_log.append(
+                (EVERYONE, events.slot_refilled, (False, k, self.bonus_slots[k]), None))
         elif option == InvestOption.BUY_BUILDING:
             k = action.slot - 1
             b = self.building_slots[k]
             self.coins[p] -= data.BUILDING_COST[b]
             bisect.insort(self.buildings[p], b)
             self.building_slots[k] = self.building_deck.pop() if self.building_deck else -1
+            self.event_log.append(
+                (EVERYONE, events.slot_refilled, (True, k, self.building_slots[k]), None))
         else:
             self.coins[p] -= 1
 
@@ -371,6 +378,7 @@ class MerkatorState(GameState):
             return
         if i + 1 == data.BOARD_SPACES:
             self._trigger_end()
+        self.event_log.append((EVERYONE, events.marker_revealed, (i, letters), None))
         if len(letters) == 1 and i < _LAST_ROW_START:
             self.spoil_letters = letters
             self.stage = SPOILAGE_REFLIP
@@ -383,6 +391,8 @@ class MerkatorState(GameState):
         if action.reflip:
             self.board_face_up[self.board_next] = True
             letters = self.board_letters[self.board_next]
+            self.event_log.append(
+                (EVERYONE, events.marker_revealed, (self.board_next, letters), None))
         self._begin_spoilage(letters)
 
     def _begin_spoilage(self, letters: str) -> None:
@@ -542,9 +552,11 @@ class MerkatorState(GameState):
                     self.discard = [c for c in self.discard if data.CONTRACT_VALUE[c] != w]
                     self.rng.shuffle(found)
                     self.piles[w] = pile = found
+                    self.event_log.append((EVERYONE, events.PileRebuilt, (w, len(found)), None))
             if pile:
                 card = pile.pop()
                 bisect.insort(self.contracts[q], card)
+                self.event_log.append((EVERYONE, events.contract_drawn, (q, card), None))
                 if card == data.PEACE:
                     self._trigger_end()
                 return
@@ -627,16 +639,16 @@ class MerkatorState(GameState):
     # --- scoring (5.2) ----------------------------------------------------------------------------
     def _step_place_next(self) -> None:
         q = self.deciding
-        tile = self.tile[q]
-        if any(tile):
-            if any(is_type_dependent(b, self.misprint) for b in self.buildings[q]):
-                self.final_place_colour = tile.index(1)
+        tile, kontor = self.tile[q], self.kontor[q]
+        for colour in range(data.NUM_COLOURS):
+            if not tile[colour]:
+                continue
+            if final_place_matters(kontor, tile, colour, self.buildings[q], self.misprint):
+                self.final_place_colour = colour
                 self.stage = FINAL_PLACE
                 return
-            for colour in range(data.NUM_COLOURS):
-                if tile[colour]:
-                    tile[colour] = 0
-                    self.kontor[q][_GOOD_A[colour]] += 1
+            tile[colour] = 0  # R31: its good cannot change the score, so it becomes good A
+            kontor[_GOOD_A[colour]] += 1
         if q + 1 < self.num_players:
             self.deciding = q + 1
         else:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from engine.core import Game, OptionValue
 from engine.ogallala.actions import OgallalaAction
 from engine.ogallala.data import DATA
+from engine.ogallala.events import OgallalaEvent
 from engine.ogallala.sampling import sample_state
 from engine.ogallala.state import OgallalaState
 from engine.ogallala.views import OgallalaView
@@ -22,6 +23,7 @@ class OgallalaGame(Game):
     rules_version: ClassVar[str] = "ogallala-1"
     view_type: ClassVar[type] = OgallalaView
     action_type: ClassVar[Any] = OgallalaAction
+    event_type: ClassVar[Any] = OgallalaEvent
 
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None

@@ -12,8 +12,9 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import EngineError, GameOverError, GameState, IllegalActionError, OptionValue
-from engine.core import Result
+from engine.core import EVERYONE, EngineError, GameOverError, GameState, IllegalActionError
+from engine.core import EventEntry, OptionValue, Result
+from engine.ogallala import events
 from engine.ogallala.actions import (
     DECLARE_CHOICES,
     DISCARD,
@@ -73,6 +74,7 @@ class OgallalaState(GameState):
         self.seed = seed
         self.options = options
         self.history: list[int] = []
+        self.event_log: list[EventEntry] = []
         self.rng = random.Random(seed)
         # Stacks hold kind indices with the top card LAST (drawing pops it).
         self.stacks: list[list[int]] = [[] for _ in INITIAL_STACK_SIZES]
@@ -143,6 +145,7 @@ class OgallalaState(GameState):
                 f"ogallala: {self.decision.name} has {len(legal)} options, not index {index}"
             )
         self.history.append(index)
+        self.event_log.append((EVERYONE, events.ActionTaken, (self.active, legal[index]), None))
         self._HANDLERS[self.decision](self, legal[index])
         self._settle()
 
@@ -171,7 +174,9 @@ class OgallalaState(GameState):
     # --- automatic steps and transitions ----------------------------------------------------------
     def _settle(self) -> None:
         while self.decision is not None and len(self.legal) == 1:
-            self._HANDLERS[self.decision](self, self.legal[0])
+            only = self.legal[0]
+            self.event_log.append((EVERYONE, events.ActionTaken, (self.active, only), None))
+            self._HANDLERS[self.decision](self, only)
 
     def _ask(self, decision: DecisionKind) -> bool:
         """Make ``decision`` pending; False (nothing changes) when it has no option."""
@@ -250,7 +255,8 @@ class OgallalaState(GameState):
         return targets
 
     def _begin_draw(self) -> None:
-        """Refill step (4.6), then CHOOSE_STACK; the game ends when every stack stays empty."""
+        """Refill step (4.6), then CHOOSE_STACK; the game ends at once when every stack stays
+        empty (5.1c), even in the middle of a turn."""
         for index, stack in enumerate(self.stacks):
             if not stack and self.discard:
                 pile = self.discard
@@ -258,9 +264,12 @@ class OgallalaState(GameState):
                 self.stacks[index] = pile
                 self.refilled[index] = True
                 self.discard = []
+                self.event_log.append((EVERYONE, events.StackRefilled, (index, len(pile)), None))
         self.card = NO_CARD
-        if not self._ask(DecisionKind.CHOOSE_STACK):
+        if not any(self.stacks):  # 5.1c: at once, even after a draw (no STOP, no end of turn)
             self._finish(EndReason.CARDS_EXHAUSTED)
+            return
+        self._ask(DecisionKind.CHOOSE_STACK)
 
     def _put(self, action: PlaceCell | PlaceShift) -> int:
         """Place ``self.card`` on the active display. Returns the card's row when a cell placement
@@ -323,6 +332,7 @@ class OgallalaState(GameState):
             self._end_turn()
             return
         kind = self.stacks[action.stack].pop()
+        self.event_log.append((EVERYONE, events.drawn, (self.active, action.stack, kind), None))
         self.draws += 1
         self.card = kind
         own = self.displays[self.active]

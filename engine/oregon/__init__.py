@@ -3,8 +3,10 @@
 ``GAME`` is the engine's entry for the registry; README.md in this package lists the modules."""
 
 from engine.oregon.actions import DecisionKind, OregonAction
+from engine.oregon.events import OregonEvent
 from engine.oregon.game import GAME, OregonGame
 from engine.oregon.state import OregonState
 from engine.oregon.views import OregonView
 
-__all__ = ["GAME", "DecisionKind", "OregonAction", "OregonGame", "OregonState", "OregonView"]
+__all__ = ["GAME", "DecisionKind", "OregonAction", "OregonEvent", "OregonGame", "OregonState",
+           "OregonView"]

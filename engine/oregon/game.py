@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from engine.core import Game, OptionValue
 from engine.oregon import data
 from engine.oregon.actions import OregonAction
+from engine.oregon.events import OregonEvent
 from engine.oregon.sampling import sample_state
 from engine.oregon.state import OregonState
 from engine.oregon.views import OregonView
@@ -22,6 +23,7 @@ class OregonGame(Game):
     rules_version: ClassVar[str] = "oregon-1"
     view_type: ClassVar[type] = OregonView
     action_type: ClassVar[Any] = OregonAction
+    event_type: ClassVar[Any] = OregonEvent
 
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None

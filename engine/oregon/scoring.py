@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import Result, ranks_from_keys
 from engine.oregon import data
+from engine.oregon.events import TileTaken
 
 if TYPE_CHECKING:
     from engine.oregon.state import OregonState
@@ -56,7 +57,10 @@ def _gain_effect(state: OregonState, seat: int, effect: data.BuildingEffect, cou
         stack = state.coal_stack if effect.coal else state.gold_stack
         owned = state.coal[seat] if effect.coal else state.gold[seat]
         for _ in range(min(count, len(stack))):
-            owned.append(stack.pop())
+            value = stack.pop()
+            owned.append(value)
+            state.event_log.append((seat, TileTaken, (seat, effect.gold, value),
+                                    (seat, effect.gold, None)))
 
 
 def group_bonus(parts: list[int]) -> int:

@@ -7,9 +7,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import EngineError, GameOverError, GameState, IllegalActionError, OptionValue
-from engine.core import Result
-from engine.oregon import data
+from engine.core import EVERYONE, EngineError, GameOverError, GameState, IllegalActionError
+from engine.core import EventEntry, OptionValue, Result
+from engine.oregon import data, events
 from engine.oregon.actions import (
     DecisionKind, DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn,
 )
@@ -57,6 +57,7 @@ class OregonState(GameState):
         p = num_players
         self.num_players, self.seed, self.options = p, seed, options
         self.history: list[int] = []
+        self.event_log: list[EventEntry] = []
         self.rng = random.Random(seed)
         self.owner = [-1] * data.SPACES  # seat of the farmer on each space, -1 if none
         self.building_at = [-1] * data.SPACES  # building type on each space, -1 if none
@@ -99,14 +100,21 @@ class OregonState(GameState):
         landscape = [x for x in range(_S) for _ in range(data.LANDSCAPE_COPIES[x])]
         buildings = [_S + b for b in range(data.NUM_BUILDINGS)
                      for _ in range(data.BUILDING_CARD_COPIES[b])]
+        log = s.event_log
         rng.shuffle(landscape)
         for seat in range(num_players):
             for _ in range(data.INITIAL_LANDSCAPE):
-                s.hands[seat][landscape.pop()] += 1
+                card = landscape.pop()
+                s.hands[seat][card] += 1
+                log.append((seat, events.drawn, (seat, _LANDSCAPE, card, False),
+                            (seat, _LANDSCAPE, -1, False)))
         rng.shuffle(buildings)
         for seat in range(num_players):
             for _ in range(data.INITIAL_BUILDING):
-                s.hands[seat][buildings.pop()] += 1
+                card = buildings.pop()
+                s.hands[seat][card] += 1
+                log.append((seat, events.drawn, (seat, _BUILDING, card, False),
+                            (seat, _BUILDING, -1, False)))
         s.decks = [landscape, buildings]
         s.coal_stack, s.gold_stack = list(data.COAL_TILES), list(data.GOLD_TILES)
         rng.shuffle(s.coal_stack)
@@ -230,6 +238,7 @@ class OregonState(GameState):
     # --- turn flow (4.1) -----------------------------------------------------------------------
     def _place_start_tile(self, sp: int) -> None:
         a = self.active
+        self.event_log.append((EVERYONE, events.start_tile_placed, (a, sp), None))
         self.add_building(sp, self.start_tile[a], start_tile=True)
         self.start_placed[a] = True
         if a + 1 < self.num_players:
@@ -251,6 +260,7 @@ class OregonState(GameState):
 
     def _play(self, seg: Segment, sp: int) -> None:
         a = self.active
+        self.event_log.append((EVERYONE, events.played, (a, seg, sp), None))
         hand = self.hands[a]
         for card in seg.cards:
             hand[card] -= 1
@@ -272,6 +282,8 @@ class OregonState(GameState):
             self._end_turn()
 
     def _use_extra_turn(self, use: bool) -> None:
+        self.event_log.append(
+            (EVERYONE, events.ActionTaken, (self.active, _EXTRA_TURN_ACTIONS[use]), None))
         if use:
             self.extra[self.active] = False
             self.in_extra = True
@@ -280,6 +292,7 @@ class OregonState(GameState):
             self._end_turn()
 
     def _discard_when_stuck(self, pair: tuple[int, int]) -> None:
+        self.event_log.append((EVERYONE, events.discarded, (self.active, pair), None))
         hand = self.hands[self.active]
         for card in pair:
             hand[card] -= 1
@@ -298,6 +311,7 @@ class OregonState(GameState):
 
     def _end_turn(self) -> None:
         a = self.active
+        self.in_extra = False  # it marks the pending PLAY only, not the draws after it
         if a == self.num_players - 1 and (self.end_triggered or self.round >= data.ROUND_CAP):
             self.phase = None  # R22: the final turn has no draw step
             return
@@ -305,8 +319,10 @@ class OregonState(GameState):
         for b in range(data.NUM_BUILDINGS):  # 4.6 step 1: dead cards leave the game
             card = _S + b
             if hand[card] and not self.stacks[b]:
-                self.out_of_game.extend([card] * hand[card])
+                dead = [card] * hand[card]
+                self.out_of_game.extend(dead)
                 hand[card] = 0
+                self.event_log.append((EVERYONE, events.left_game, (a, dead), None))
         self._refill()
 
     def _refill(self) -> None:
@@ -342,13 +358,11 @@ class OregonState(GameState):
         return _DECK_CHOICES[landscape_ok, building_ok]
 
     def _draw(self, deck: int) -> None:
-        hand = self.hands[self.active]
-        if deck == _LANDSCAPE:
-            hand[self._take_top(_LANDSCAPE)] += 1
-        else:
-            card = self._draw_live_building()
-            if card is not None:
-                hand[card] += 1
+        a = self.active
+        card = self._take_top(_LANDSCAPE) if deck == _LANDSCAPE else self._draw_live_building()
+        if card is not None:
+            self.hands[a][card] += 1
+            self.event_log.append((a, events.drawn, (a, deck, card, False), (a, deck, -1, False)))
         self._refill()
 
     def _take_top(self, deck: int) -> int:
@@ -358,6 +372,7 @@ class OregonState(GameState):
             self.discards[deck] = []
             self.rng.shuffle(pile)
             self.decks[deck] = pile
+            self.event_log.append((EVERYONE, events.deck_rebuilt, (deck, len(pile)), None))
         return self.decks[deck].pop()
 
     def _draw_live_building(self) -> int | None:
@@ -366,7 +381,10 @@ class OregonState(GameState):
         while True:
             if not self.decks[_BUILDING]:
                 pile = self.discards[_BUILDING]
-                self.out_of_game.extend(c for c in pile if not self.stacks[c - _S])
+                dead = [c for c in pile if not self.stacks[c - _S]]
+                if dead:
+                    self.out_of_game.extend(dead)
+                    self.event_log.append((EVERYONE, events.left_game, (-1, dead), None))
                 self.discards[_BUILDING] = [c for c in pile if self.stacks[c - _S]]
                 if not self.discards[_BUILDING]:
                     return None
@@ -374,6 +392,8 @@ class OregonState(GameState):
             if self.stacks[card - _S]:
                 return card
             self.out_of_game.append(card)
+            self.event_log.append(
+                (EVERYONE, events.drawn, (self.active, _BUILDING, card, True), None))
 
     # --- the board: pieces and farmer groups (scoring is in scoring.py) ---------------------------
     def _put_building(self, sp: int, b: int) -> None:

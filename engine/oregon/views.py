@@ -51,7 +51,7 @@ class OregonView:
     round: int
     active_seat: int | None  # None once the game is over
     decision: DecisionKind | None  # the active seat's pending decision; None once over
-    in_extra_play: bool  # the pending PLAY is the extra play of the turn
+    in_extra_play: bool  # the pending decision is the turn's extra PLAY (false at any other)
     end_triggered: bool
     game_over: bool
     terrain: tuple[str, ...]  # the map, one string of terrain letters per row

@@ -1,61 +1,16 @@
-"""Helpers for the referee's tests: bot specs, and a check that no
-bot process and no client thread outlives a test."""
+"""The referee's tests leave nothing behind: no bot process and no client thread outlives a test.
+(Helpers live in tests/support/; the names imported here stay importable from this module for
+tests written before the move.)"""
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import time
-import uuid
-from pathlib import Path
 
 import pytest
 
-from arena.manifest import BotSpec, load_manifest
-
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE_BOTS = ROOT / "sample_bots"
-TEST_BOTS = ROOT / "tests" / "bots"
-# Bots inherit the arena's environment, and their children inherit theirs: this marks every
-# process this test session starts (other people may run bots on the same machine).
-SESSION_MARKER = f"ARENA_TEST_SESSION={os.getpid()}-{uuid.uuid4().hex}".encode()
-os.environ["ARENA_TEST_SESSION"] = SESSION_MARKER.decode().split("=", 1)[1]
-
-
-def sample_bot(name: str) -> BotSpec:
-    if name == "random-node" and (shutil.which("node") is None
-                                  or not (SAMPLE_BOTS / name / "node_modules").is_dir()
-                                  or not (ROOT / "sdk" / "node" / "node_modules").is_dir()):
-        pytest.skip("Node.js, or the node_modules of the random-node bot or of the Node SDK it "
-                    "uses, missing (run scripts/setup)")
-    return load_manifest(SAMPLE_BOTS / name)
-
-
-def misbehaving_bot(name: str) -> BotSpec:
-    return load_manifest(TEST_BOTS / name)
-
-
-def bot_processes() -> list[str]:
-    """Live processes started by this test session (bots, anything they started, CLI runs)."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit() or int(proc.name) == os.getpid():
-            continue
-        try:
-            marked = SESSION_MARKER in (proc / "environ").read_bytes().split(b"\0")
-            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state, parent = (proc / "stat").read_text().rsplit(")", 1)[1].split()[:2]
-        except OSError:
-            continue  # gone meanwhile, or not ours to read
-        # multiprocessing's resource tracker (started by tests that spawn processes) lives as
-        # long as this session by design.
-        if "multiprocessing.resource_tracker" in cmdline:
-            continue
-        # A zombie is dead; only one of ours that we failed to reap counts.
-        if marked and (state != "Z" or int(parent) == os.getpid()):
-            found.append(f"{proc.name}: {cmdline.strip()}")
-    return found
+from tests.support.bots import ROOT, SAMPLE_BOTS, TEST_BOTS, misbehaving_bot, sample_bot  # noqa: F401
+from tests.support.processes import SESSION_MARKER, bot_processes  # noqa: F401
 
 
 def _our_threads(before: set[threading.Thread]) -> list[str]:

@@ -7,11 +7,14 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import trio
 
 from arena.referee import child
 from arena.referee.botprocess import connect, run_bot
-from tests.arena.conftest import sample_bot
+from tests.support.bots import sample_bot
+
+pytestmark = pytest.mark.slow  # real child processes
 
 
 async def test_wait_returns_the_exit_code_and_can_be_cancelled():
@@ -53,8 +56,17 @@ async def test_a_bot_outlives_trios_worker_threads(tmp_path, monkeypatch):
     # them (as trio.lowlevel.open_process does) would be killed then, in the middle of its game.
     monkeypatch.setattr(trio._core._thread_cache, "IDLE_TIMEOUT", 0.05)
     async with run_bot(sample_bot("random-python"), 0, 1, tmp_path) as bot:
-        await trio.to_thread.run_sync(time.sleep, 0.01)
-        await trio.sleep(0.5)  # the worker thread above has ended by now
+        worker = await trio.to_thread.run_sync(threading.current_thread)
+        await _until_gone(worker)
         client, _ = await connect(bot, "oregon", timeout=10.0)
         client.close()
         assert bot.process.poll() is None
+
+
+async def _until_gone(thread: threading.Thread) -> None:
+    """Until the kernel has ended ``thread`` (so a child tied to it would have been signalled);
+    Python's own view ends a moment earlier, hence the /proc check."""
+    task = Path(f"/proc/self/task/{thread.native_id}")
+    with trio.fail_after(60):
+        while thread.is_alive() or task.exists():
+            await trio.sleep(0.01)

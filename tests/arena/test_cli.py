@@ -4,7 +4,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from tests.arena.conftest import SAMPLE_BOTS
+from tests.support.bots import SAMPLE_BOTS
 
 runner = CliRunner()
 PYTHON_BOT = str(SAMPLE_BOTS / "random-python")
@@ -49,6 +49,7 @@ def test_match_errors_are_one_line_with_nonzero_exit(arguments, message, tmp_pat
     assert "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_match_plays_registered_bots_by_name(tmp_path):
     db = str(tmp_path / "arena.db")
     assert runner.invoke(app, ["submit", PYTHON_BOT, "--db", db]).exit_code == 0
@@ -61,6 +62,7 @@ def test_match_plays_registered_bots_by_name(tmp_path):
     assert "unknown bot 'nobody' (registered: random-python)" in unknown.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, warned", [("7", True), ("-7", True), (str(1 << 48), False)])
 def test_a_guessable_seed_is_warned_about_and_the_game_still_plays(seed, warned):
     result = runner.invoke(app, ["match", "--game", "oregon", "--seed", seed,

@@ -1,10 +1,10 @@
-"""The referee's compiled view encoder and its serialized decision requests give exactly the bytes
-of the generic codec (arena.wire.convert / codec), for every game."""
+"""The referee's compiled view and event encoders and its serialized decision requests give exactly
+the bytes of the generic codec (arena.wire.convert / codec), for every game."""
 
 import pytest
 
 from arena.bot.v1 import bot_pb2
-from arena.wire.codec import encode_action, encode_view
+from arena.wire.codec import encode_action, encode_event, encode_view
 from arena.wire.compiled import encoder_for
 from arena.wire.requests import DecisionEncoder
 from engine.registry import game_names, get_game
@@ -26,9 +26,11 @@ def test_compiled_encoding_equals_the_generic_codec(game):
             generic = encode_view(game, state.view(seat))
             assert compiled.SerializeToString() == generic.SerializeToString()
 
-            wire = encoder.request("g", number, state, seat, legal, 1.5, 0.25)
+            events = state.events_for(seat)
+            wire = encoder.request("g", number, state, seat, legal, 1.5, 0.25, events)
             expected = bot_pb2.DecisionRequest(
                 game_id="g", decision_number=number, decision_kind=state.decision_kind,
                 view=generic, legal_actions=[encode_action(game, a) for a in legal],
-                clock=bot_pb2.Clock(move_seconds=1.5, bank_seconds=0.25))
+                clock=bot_pb2.Clock(move_seconds=1.5, bank_seconds=0.25), seat=seat,
+                events=[encode_event(game, event) for event in events])
             assert bot_pb2.DecisionRequest.FromString(wire) == expected

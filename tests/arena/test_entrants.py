@@ -11,7 +11,7 @@ from arena.manifest import load_manifest
 from arena.registration import register_spec
 from arena.storage.database import open_database
 from arena.tournament.setup import resolve_entrants
-from tests.arena.conftest import SAMPLE_BOTS
+from tests.support.bots import SAMPLE_BOTS
 
 PYTHON_BOT = SAMPLE_BOTS / "random-python"
 

@@ -10,7 +10,9 @@ from arena.manifest import remote_bot
 from arena.records import Outcome
 from arena.referee.match import play_match
 from engine.registry import game_names, get_game
-from tests.arena.conftest import sample_bot
+from tests.support.bots import sample_bot
+
+pytestmark = pytest.mark.slow  # real bot processes
 
 SEATINGS = [
     ("random-python", "random-node"),

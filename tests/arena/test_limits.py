@@ -23,7 +23,8 @@ from arena.referee.limits import (
 )
 from arena.referee.match import play_match
 from arena.tournament.settings import TournamentSettings
-from tests.arena.conftest import SAMPLE_BOTS, TEST_BOTS, sample_bot
+from tests.support.bots import SAMPLE_BOTS, TEST_BOTS, sample_bot
+from tests.support.node import requires_node
 
 LIMIT_BOTS = Path(__file__).parent / "limit_bots"
 FAST = TimeControl(move_seconds=2.0)
@@ -73,6 +74,7 @@ def test_limits_too_small_to_run_a_bot_are_refused(limits):
         BotLimits(**limits)
 
 
+@pytest.mark.slow
 @needs_prlimit
 async def test_the_bot_process_itself_runs_under_the_limits(tmp_path):
     limits = BotLimits(memory_mib=1000, file_mib=3)
@@ -88,6 +90,7 @@ async def test_the_bot_process_itself_runs_under_the_limits(tmp_path):
     assert values["Max file size"] == [str(3 * 2**20)] * 2
 
 
+@pytest.mark.slow
 @needs_prlimit
 async def test_a_bot_over_its_memory_limit_crashes_and_the_others_finish():
     bots = [sample_bot("random-python"), limit_bot("memory-hog"), sample_bot("random-python")]
@@ -102,6 +105,7 @@ async def test_a_bot_over_its_memory_limit_crashes_and_the_others_finish():
     assert [record.seats[i].outcome for i in (0, 2)] == [Outcome.FINISHED] * 2
 
 
+@pytest.mark.slow
 @needs_prlimit
 async def test_bots_writing_past_the_file_limit_crash_and_their_log_stops_there(tmp_path):
     one_mib = BotLimits(file_mib=1)
@@ -121,6 +125,8 @@ async def test_bots_writing_past_the_file_limit_crash_and_their_log_stops_there(
     assert (tmp_path / f"{SEED}-seat0-output-flood.log").stat().st_size == 2**20
 
 
+@pytest.mark.slow
+@requires_node
 async def test_sample_bots_play_a_full_game_under_the_default_limits():
     bots = [sample_bot("random-python"), sample_bot("random-node")]
 
@@ -130,6 +136,7 @@ async def test_sample_bots_play_a_full_game_under_the_default_limits():
     assert not record.voided
 
 
+@pytest.mark.slow
 def test_match_keeps_each_seats_log_and_a_crash_reason_names_it(tmp_path):
     logs = tmp_path / "new" / "logs"
 
@@ -145,6 +152,7 @@ def test_match_keeps_each_seats_log_and_a_crash_reason_names_it(tmp_path):
     assert f"log: {kept.resolve()}" in result.stdout.replace("\n", "")
 
 
+@pytest.mark.slow
 def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(tmp_path):
     db, logs = tmp_path / "arena.db", tmp_path / "logs"
     bots = f"{SAMPLE_BOTS / 'random-python'},{TEST_BOTS / 'exits-midgame'}"
@@ -215,6 +223,7 @@ def test_bad_limit_and_log_options_are_one_line_errors(command, arguments, messa
     assert not (tmp_path / "arena.db").exists(), "nothing started, nothing stored"
 
 
+@pytest.mark.slow
 def test_the_cli_says_once_in_one_line_that_bots_run_unlimited(fresh_prlimit_lookup, monkeypatch,
                                                                 tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))

@@ -4,7 +4,7 @@ and the problem."""
 import pytest
 
 from arena.manifest import ManifestError, load_manifest, remote_bot
-from tests.arena.conftest import SAMPLE_BOTS
+from tests.support.bots import SAMPLE_BOTS
 
 VALID = 'name = "b"\nversion = "2.0"\ncommand = ["python", "bot.py"]\ngames = ["Oregon"]\n'
 

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from tests.arena.conftest import SAMPLE_BOTS
+from tests.support.bots import SAMPLE_BOTS
 
 runner = CliRunner()
 PYTHON_BOT = str(SAMPLE_BOTS / "random-python")

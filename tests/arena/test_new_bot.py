@@ -2,13 +2,13 @@
 tests/validation)."""
 
 import json
-import shutil
 
 import pytest
 
 from arena.manifest import load_manifest
 from arena.new_bot import NODE_SDK
 from engine.registry import game_names
+from tests.support.node import requires_npm
 from tests.tournament.helpers import run_cli
 
 
@@ -27,9 +27,8 @@ def test_a_python_bot_has_a_manifest_code_with_choose_and_a_readme(tmp_path, mon
     assert "edit choose in my-bot/bot.py" in result.stdout
 
 
+@requires_npm
 def test_a_node_bot_links_the_node_sdk(tmp_path):
-    if shutil.which("npm") is None or not (NODE_SDK / "node_modules").is_dir():
-        pytest.skip("Node.js/npm or the Node SDK's packages missing (run scripts/setup)")
     result = run_cli("new-bot", "node-bot", "--lang", "node", "--dir", str(tmp_path / "nb"))
     assert result.exit_code == 0, result.stderr
     assert load_manifest(tmp_path / "nb").command == ("node", "index.js")

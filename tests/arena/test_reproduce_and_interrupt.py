@@ -11,11 +11,16 @@ from pathlib import Path
 import pytest
 
 from arena.referee.match import play_match
-from tests.arena.conftest import ROOT, SAMPLE_BOTS, bot_processes, sample_bot
+from tests.support.bots import ROOT, SAMPLE_BOTS, sample_bot
+from tests.support.node import requires_node
+from tests.support.processes import bot_processes
+
+pytestmark = pytest.mark.slow  # real bot processes and CLI processes
 
 ARENA = Path(sys.executable).parent / "arena"
 
 
+@requires_node
 async def test_play_match_is_deterministic_for_a_fixed_seed():
     bots = [sample_bot("random-python"), sample_bot("random-node")]
     first = await play_match("oregon", bots, seed=77)
@@ -36,10 +41,10 @@ def result_rows(stdout: str) -> list[str]:
     return rows
 
 
+@requires_node
 def test_arena_match_command_is_deterministic_for_a_fixed_seed():
-    sample_bot("random-node")  # skips without Node.js
     command = [str(ARENA), "match", "--game", "oregon", str(SAMPLE_BOTS / "random-python"),
-               str(SAMPLE_BOTS / "random-node"), "--seed", "4242"]
+               str(SAMPLE_BOTS / "random-node"), "--seed", "4242", "--no-store"]
     runs = [subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
             for _ in range(2)]
     for run in runs:
@@ -49,15 +54,20 @@ def test_arena_match_command_is_deterministic_for_a_fixed_seed():
     assert result_rows(runs[0].stdout) == result_rows(runs[1].stdout)
 
 
-def start_match_with_a_hanging_bot() -> subprocess.Popen:
+def start_match_with_a_hanging_bot(logs: Path) -> subprocess.Popen:
     """``arena match`` between the sleeper (which never answers its decision) and random-python,
-    once the arena and both bots run. Unsandboxed: the bots inherit the environment that marks
-    this session's processes (tests/sandbox has the sandboxed equivalents)."""
+    once the arena and both bots run; the bots' logs go to ``logs``. Unsandboxed: the bots inherit
+    the environment that marks this session's processes (tests/sandbox has the sandboxed
+    equivalents)."""
     sleeper = ROOT / "tests" / "bots" / "sleeper"
     command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
-               str(SAMPLE_BOTS / "random-python"), "--move-time", "600", "--sandbox", "none"]
+               str(SAMPLE_BOTS / "random-python"), "--move-time", "600", "--sandbox", "none",
+               "--bot-logs", str(logs), "--no-store"]  # not in the checkout's arena.db
+    # A shell's background job (as a CI runner may start the tests) ignores SIGINT, and a child
+    # inherits that: give the arena the default disposition a terminal's Ctrl-C meets.
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while len(bot_processes()) < 3 and time.monotonic() < deadline:  # the arena and two bots
         time.sleep(0.1)
@@ -65,20 +75,38 @@ def start_match_with_a_hanging_bot() -> subprocess.Popen:
     return process
 
 
+def wait_until_the_sleeper_hangs(logs: Path, process: subprocess.Popen) -> None:
+    """Until the sleeper says (in its log) that it hangs in a decision: the game is under way."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        # The log is named SEED-seat0-sleeper.log, with the match's random seed.
+        if any("misbehave: hanging on purpose" in log.read_text()
+               for log in logs.glob("*-seat0-sleeper.log")):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the sleeper never reached its hanging decision")
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_ctrl_c_or_sigterm_stops_arena_match_and_its_bots(stop):
-    process = start_match_with_a_hanging_bot()
-    time.sleep(1.0)  # let the game reach the sleeper's hanging decision
-    process.send_signal(stop)
-    _, stderr = process.communicate(timeout=30)
+def test_ctrl_c_or_sigterm_stops_arena_match_and_its_bots(stop, tmp_path):
+    process = start_match_with_a_hanging_bot(tmp_path)
+    try:
+        wait_until_the_sleeper_hangs(tmp_path, process)
+        process.send_signal(stop)
+        _, stderr = process.communicate(timeout=30)
+    finally:  # a failure must not leave the match (and its bots, tied to it) to later tests
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
     assert process.returncode == 130
     assert stderr == "error: interrupted; the game was abandoned and its bots stopped\n"
 
 
-def test_bots_die_with_the_arena_even_when_it_is_killed():
+def test_bots_die_with_the_arena_even_when_it_is_killed(tmp_path):
     """SIGKILL leaves the arena no chance to stop its bots: the kernel does (parent-death
     signal), so no bot outlives a killed tournament or match."""
-    process = start_match_with_a_hanging_bot()
+    process = start_match_with_a_hanging_bot(tmp_path)
     process.kill()
     process.communicate(timeout=10)
     deadline = time.monotonic() + 10

@@ -1,7 +1,9 @@
 """Leak test over the wire: a spy bot records every message it receives. No message to seat s may
-carry more than seat s's view: each decision request must be exactly the encoding of the engine's
-``view(s)`` and legal actions at that point, and that view must not change when everything seat s
-cannot see is resampled. The game's seed must appear nowhere."""
+carry more than seat s's view and events: each decision request must be exactly the encoding of
+the engine's ``view(s)``, legal actions and ``events_for(s)`` since s's previous decision at that
+point (the end request: the events since its last one), and that view must not change when
+everything seat s cannot see is resampled (tests/engine/test_contract.py checks the same of the
+events). Every request names seat s and a game_id of its own. The game's seed appears nowhere."""
 
 import base64
 import dataclasses
@@ -10,10 +12,13 @@ import random
 import pytest
 
 from arena.bot.v1 import bot_pb2
+from arena.records import TimeControl
 from arena.referee.match import play_match
-from arena.wire.codec import decode_action, decode_view
+from arena.wire.codec import decode_action, decode_event, decode_view
 from engine.registry import game_names, get_game
-from tests.arena.conftest import misbehaving_bot, sample_bot
+from tests.support.bots import misbehaving_bot, sample_bot
+
+pytestmark = pytest.mark.slow  # real bot processes
 
 SEED = 918_273_645  # distinctive, so that finding it in a message would be telling
 
@@ -57,6 +62,7 @@ async def test_spies_receive_only_their_own_view(game, tmp_path):
         expected.append((number, state.current_seat, state.clone()))
         state.apply_index(index)
     rng = random.Random(1)
+    game_ids = set()
 
     for seat in range(len(spies)):
         bot_seed, messages = read_spy_file(tmp_path / f"seat{seat}.log")
@@ -64,16 +70,32 @@ async def test_spies_receive_only_their_own_view(game, tmp_path):
         start, *decisions, end = messages
         assert isinstance(start, bot_pb2.StartGameRequest) and start.seat == seat
         assert isinstance(end, bot_pb2.EndGameRequest)
+        # StartGame tells the game as the referee plays it (play_match's default time control).
+        assert (start.game, start.rules_version, start.num_players) == (
+            game, engine.rules_version, len(bots))
+        assert list(start.player_names) == [bot.name for bot in bots]
+        assert {option.name for option in start.options} == set(state.options)
+        assert (start.time_control.move_seconds, start.time_control.bank_seconds) == (
+            TimeControl().move_seconds, TimeControl().bank_seconds)
+        assert start.game_id and {m.game_id for m in messages} == {start.game_id}
+        assert all(m.seat == seat for m in messages)
+        game_ids.add(start.game_id)
         mine = [(n, st) for n, s, st in expected if s == seat]
         assert [d.decision_number for d in decisions] == [n for n, _ in mine]
+        told = 0
         for request, (number, truth) in zip(decisions, mine, strict=True):
             view = truth.view(seat)
             assert repr(decode_view(game, request.view)) == repr(view), f"decision {number}"
             legal = [decode_action(game, a) for a in request.legal_actions]
             assert legal == list(truth.legal_actions())
+            events = [decode_event(game, e) for e in request.events]
+            assert events == truth.events_for(seat, told), f"decision {number}"
+            told = len(truth.event_log)
             # Nothing beyond the view: the view is the same whatever seat s cannot see.
             resampled = engine.sample_state(view, rng)
             assert repr(resampled.view(seat)) == repr(view)
-        for message in [start, *decisions]:
+        assert [decode_event(game, e) for e in end.events] == state.events_for(seat, told)
+        for message in [start, *decisions, end]:
             wire = message.SerializeToString()
             assert not any(code in wire for code in seed_encodings(SEED))
+    assert len(game_ids) == len(spies)  # one game_id per seat

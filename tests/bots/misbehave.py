@@ -2,30 +2,62 @@
 
     python ../misbehave.py MODE
 
-Each plays random legal actions until its third decision, then: ``sleep`` hangs past any limit,
-``exit`` quits the process, ``out-of-range`` answers an index past the legal list, ``stale``
-answers with the previous decision number. ``slow`` takes 0.15 s over every decision.
+Each plays random legal actions until its third decision (or the decision numbered by the
+environment variable ``MISBEHAVE_AT``, counting from 1; a test sets it in a bot.toml's ``[env]``
+to misbehave at the first or the last decision), then: ``sleep`` hangs past any limit, ``exit``
+quits the process, ``out-of-range`` answers an index past the legal list, ``index-len`` answers
+exactly ``len(legal)`` (one past the end), ``index-minus-one`` answers -1, ``raise`` raises an
+exception in its Decide handler (gRPC reports it to the arena; ``MISBEHAVE_MESSAGE`` sets its
+text), ``stale`` answers with the previous decision number. ``slow`` takes 0.15 s over every
+decision. ``protocol-2`` answers the handshake with protocol version 2 (the arena speaks 1).
 ``second-game-exit`` plays its process's first game well and quits at the third decision of its
-second (a bot that stays up across games and then breaks).
-``never-ready`` never listens (and starts a grandchild
-that would outlive it unless the arena stops the whole process group).
+second (a bot that stays up across games and then breaks). ``never-ready`` never listens (and
+starts a grandchild that would outlive it unless the arena stops the whole process group).
+``sleep`` says on stderr when it starts hanging, so a test can wait for that moment.
+
+``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
+decision, it takes one ticket file from the directory named by ``ARENA_TEST_TURNSTILE`` (inherited
+from the arena's environment), waiting until there is one; so one ticket lets one game of gated
+bots finish. Without that variable it never waits.
 """
 
 import os
 import subprocess
 import sys
 import time
+from concurrent import futures
+from pathlib import Path
+
+import grpc
 
 from arena import sdk
-from arena.bot.v1 import bot_pb2
+from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 
-MISBEHAVE_AT = 3
+MISBEHAVE_AT = int(os.environ.get("MISBEHAVE_AT", "3"))
 GRANDCHILD_MARKER = "arena-test-grandchild"  # tests look for it in the process table
 
 mode = sys.argv[1]
 rng = sdk.seeded_random()
 decisions = 0
 games: list[str] = []  # the game ids this process has seen, in order
+seat = None  # from StartGame
+
+
+def remember_seat(request: bot_pb2.StartGameRequest) -> None:
+    global seat
+    seat = request.seat
+
+
+def take_a_ticket(turnstile: Path) -> None:
+    """Wait for a ticket and take it: removing the file is the claim (no two bots share one)."""
+    while True:
+        for ticket in sorted(turnstile.glob("ticket-*")):
+            try:
+                ticket.unlink()
+                return
+            except FileNotFoundError:
+                continue  # another bot took it first
+        time.sleep(0.02)
 
 
 def choose(request: bot_pb2.DecisionRequest) -> int:
@@ -40,20 +72,43 @@ def choose(request: bot_pb2.DecisionRequest) -> int:
         os._exit(3)
     if mode == "slow":
         time.sleep(0.15)
+    if mode == "gated" and decisions == 1 and seat == 0 and "ARENA_TEST_TURNSTILE" in os.environ:
+        take_a_ticket(Path(os.environ["ARENA_TEST_TURNSTILE"]))
     if decisions == MISBEHAVE_AT:
         if mode == "sleep":
+            print("misbehave: hanging on purpose", file=sys.stderr, flush=True)
             time.sleep(3600)
         elif mode == "exit":
             print("misbehave: exiting on purpose", file=sys.stderr, flush=True)
             os._exit(3)
         elif mode == "out-of-range":
             return len(request.legal_actions) + 5
+        elif mode == "index-len":
+            return len(request.legal_actions)
+        elif mode == "index-minus-one":
+            return -1
+        elif mode == "raise":
+            raise RuntimeError(os.environ.get("MISBEHAVE_MESSAGE", "misbehave: raising on purpose"))
     return rng.randrange(len(request.legal_actions))
+
+
+class _OtherProtocolVersion(bot_pb2_grpc.BotServicer):
+    """Answers the handshake as a bot of a future protocol version would."""
+
+    def Handshake(self, request, context):
+        return bot_pb2.HandshakeReply(name="protocol-2", version="1.0.0", protocol_version=2,
+                                      games=["oregon", "ogallala", "merkator"])
 
 
 if mode == "never-ready":
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)", GRANDCHILD_MARKER])
     time.sleep(3600)
+elif mode == "protocol-2":
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    bot_pb2_grpc.add_BotServicer_to_server(_OtherProtocolVersion(), server)
+    server.add_insecure_port(os.environ["ARENA_BOT_ADDRESS"])
+    server.start()
+    server.wait_for_termination()
 elif mode == "stale":
     def reply(request: bot_pb2.DecisionRequest) -> bot_pb2.DecisionReply:
         global decisions
@@ -63,4 +118,4 @@ elif mode == "stale":
                                      action_index=rng.randrange(len(request.legal_actions)))
     sdk.run_replies(reply)
 else:
-    sdk.run(choose)
+    sdk.run(choose, on_start=remember_seat)

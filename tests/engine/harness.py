@@ -74,3 +74,24 @@ def random_decision_points(
         state.apply_index(rng.randrange(len(state.legal_actions())))
         step += 1
     yield state.clone()
+
+
+EventsSeen = Callable[[int, list, GameState], None]
+
+
+def play_telling_events(game: Game, players: int, seed: int, on_events: EventsSeen) -> GameState:
+    """Play a random game as the referee tells it: at each decision, ``on_events(seat, events,
+    state)`` with the deciding seat's events since its previous decision; at the end, the same
+    for every seat with the events since its last one."""
+    state = game.new_game(players, seed)
+    rng = random.Random(seed)
+    told = [0] * players
+    while not state.is_over:
+        seat = state.current_seat
+        assert seat is not None
+        on_events(seat, state.events_for(seat, told[seat]), state)
+        told[seat] = len(state.event_log)
+        state.apply_index(rng.randrange(len(state.legal_actions())))
+    for seat in range(players):
+        on_events(seat, state.events_for(seat, told[seat]), state)
+    return state

@@ -2,13 +2,15 @@
 count: a new game registered there gets these tests without writing any.
 
 Each game's own directory keeps what only that game can check: its worked examples, its rules'
-invariants during random play, and what exactly its views must show and hide.
+invariants during random play, what exactly its views must show and hide, and a bot's rebuilding
+of the public record from its events.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
+import typing
 
 import pytest
 
@@ -171,3 +173,63 @@ def test_every_legal_action_has_its_own_words(game: Game, players):
             assert len(set(words)) == len(words), words
             assert all(w and "<" not in w and "=" not in w for w in words), words
             assert state.describe_decision().startswith(state.decision_kind)
+
+
+# --- events -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_events_tell_a_seat_nothing_its_views_do_not(game: Game, players):
+    """The leak test of events: at a seat's decision, a state resampled from its view and stepped
+    with the same choice gives the seat the same events (up to its next decision) whenever it
+    gives the seat the same view afterwards. When the views differ the step showed the seat some
+    chance, such as its own draw, and the events may differ with it. (Each game's
+    tests/engine/<game>/test_events.py checks what other seats' private events show.)"""
+    compared = 0
+    for seed in range(deep_check_count(3)):
+        rng = random.Random(seed)
+        for state in random_decision_points(game, players, seed, every=2):
+            if state.is_over:
+                continue
+            seat = state.current_seat
+            index = rng.randrange(len(state.legal_actions()))
+            for _ in range(2):
+                real, sampled = state.clone(), game.sample_state(state.view(seat), rng)
+                since_real, since_sampled = len(real.event_log), len(sampled.event_log)
+                real.apply_index(index)
+                sampled.apply_index(index)
+                if repr(real.view(seat)) == repr(sampled.view(seat)):
+                    compared += 1
+                    assert (real.events_for(seat, since_real)
+                            == sampled.events_for(seat, since_sampled)), (
+                        f"seat {seat}'s events changed when hidden information was resampled")
+    assert compared > 0
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_events_at_each_decision_add_up_to_the_seats_history(game: Game, players):
+    """A seat told its events since its previous decision at each decision and at the end has
+    its whole history; its ActionTaken events hold, in order, every action chosen at a real
+    decision (draws are told by the games' CardDrawn events instead)."""
+    kinds = set(typing.get_args(game.event_type))
+    for seed in range(deep_check_count(2)):
+        state = game.new_game(players, seed)
+        rng = random.Random(seed)
+        told = [0] * players
+        received: list[list] = [[] for _ in range(players)]
+        chosen = []
+        while not state.is_over:
+            seat = state.current_seat
+            received[seat] += state.events_for(seat, told[seat])
+            told[seat] = len(state.event_log)
+            legal = state.legal_actions()
+            index = rng.randrange(len(legal))
+            chosen.append((seat, legal[index]))
+            state.apply_index(index)
+        for seat in range(players):
+            received[seat] += state.events_for(seat, told[seat])
+            history = state.events_for(seat)
+            assert received[seat] == history
+            assert all(type(event) in kinds for event in history)
+            taken = iter((e.seat, e.action) for e in history if type(e).__name__ == "ActionTaken")
+            for seat_and_action in chosen:
+                if type(seat_and_action[1]).__name__ != "Draw":
+                    assert seat_and_action in taken, f"{seat_and_action} missing or out of order"

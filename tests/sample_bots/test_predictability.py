@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from tests.sample_bots.conftest import SAMPLE_BOTS
+from tests.support.bots import SAMPLE_BOTS
 
 spec = importlib.util.spec_from_file_location("predictability",
                                               SAMPLE_BOTS / "predictability.py")

@@ -11,6 +11,8 @@ from arena.records import Outcome, TimeControl
 from arena.referee.match import play_match
 from engine import game_names, get_game
 
+pytestmark = pytest.mark.slow  # real bot processes
+
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
 # Few playouts keep the test quick; the algorithm is the one the bot always runs.
 SEARCH = dataclasses.replace(load_manifest(SAMPLE_BOTS / "search-python"),

@@ -2,7 +2,7 @@
 no bot process, cgroup or temp directory outlives a test.
 
 Sandboxed bots do not inherit the arena's environment, so each test bot carries this session's
-marker (tests/arena/conftest.py) in its bot.toml's [env]: every process it starts inherits it.
+marker (tests/support/processes.py) in its bot.toml's [env]: every process it starts inherits it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import play_match
 from arena.sandbox import SandboxPolicy, bwrap_problem, cgroups
 from arena.sandbox.tempdirs import arena_root
-from tests.arena.conftest import ROOT, SAMPLE_BOTS, SESSION_MARKER, bot_processes
+from tests.support.bots import ROOT, SAMPLE_BOTS
+from tests.support.processes import SESSION_MARKER, bot_processes
 
 HOSTILE_SOURCE = ROOT / "tests" / "bots" / "hostile"
 MARKER = SESSION_MARKER.decode().split("=", 1)[1]

@@ -24,7 +24,8 @@ from arena.commands import sandbox_options
 from arena.records import Outcome
 from arena.sandbox import SandboxPolicy, cgroups, tempdirs
 from arena.sandbox.bwrap import BOT_UID_BASE
-from tests.arena.conftest import ROOT, SAMPLE_BOTS, bot_processes
+from tests.support.bots import ROOT, SAMPLE_BOTS
+from tests.support.processes import bot_processes
 from tests.sandbox.conftest import (
     assert_other_seat_unharmed,
     hostile_dir,

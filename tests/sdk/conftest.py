@@ -1,7 +1,8 @@
-import shutil
 from pathlib import Path
 
 import pytest
+
+from tests.support.node import NPM_MISSING, npm_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_SDK = ROOT / "sdk" / "node"
@@ -14,8 +15,6 @@ def pytest_configure(config):
 @pytest.fixture
 def node_sdk() -> Path:
     """The Node SDK's directory, installed; skips when Node.js or its packages are missing."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("Node.js or npm is not installed")
-    if not (NODE_SDK / "node_modules").is_dir():
-        pytest.skip("the Node SDK's packages are not installed (run scripts/setup)")
+    if not npm_ready():
+        pytest.skip(NPM_MISSING)
     return NODE_SDK

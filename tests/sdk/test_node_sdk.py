@@ -13,6 +13,8 @@ import pytest
 from arena_sdk import TOKEN_METADATA_KEY
 from arena_sdk.v1 import bot_pb2, bot_pb2_grpc
 
+pytestmark = pytest.mark.slow  # a real Node.js bot process
+
 # Everything a manifest may hold around the three keys the SDK reads.
 MANIFEST = """# a comment
 name = 'node-test'          # a literal string

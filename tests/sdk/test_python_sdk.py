@@ -49,3 +49,24 @@ def test_a_decision_knows_its_game_from_the_start_of_that_game(stub):
     stub.StartGame(bot_pb2.StartGameRequest(game_id="g2", game="oregon"), metadata=token)
     assert sdk.game_of(bot_pb2.DecisionRequest(game_id="g1")) == "ogallala"
     assert sdk.game_of(bot_pb2.DecisionRequest(game_id="g2")) == "oregon"
+
+
+def test_history_collects_the_events_of_one_game_and_seat_until_its_end(stub):
+    token = [(TOKEN_METADATA_KEY, "s3cret")]
+    event = bot_pb2.GameEvent()
+    event.oregon.deck_rebuilt.size = 1
+    other = bot_pb2.GameEvent()
+    other.oregon.deck_rebuilt.size = 2
+    for game_id in ("g-0", "g-1"):  # one game, two seats of this process
+        stub.StartGame(bot_pb2.StartGameRequest(game_id=game_id, game="oregon"), metadata=token)
+    one_action = [bot_pb2.Action()]
+    stub.Decide(bot_pb2.DecisionRequest(game_id="g-0", events=[event], legal_actions=one_action),
+                metadata=token)
+    stub.Decide(bot_pb2.DecisionRequest(game_id="g-1", events=[other], legal_actions=one_action),
+                metadata=token)
+    stub.Decide(bot_pb2.DecisionRequest(game_id="g-0", events=[other], legal_actions=one_action),
+                metadata=token)
+    assert sdk.history_of(bot_pb2.DecisionRequest(game_id="g-0")) == [event, other]
+    assert sdk.history_of(bot_pb2.DecisionRequest(game_id="g-1")) == [other]
+    stub.EndGame(bot_pb2.EndGameRequest(game_id="g-0", events=[event]), metadata=token)
+    assert sdk.history_of(bot_pb2.DecisionRequest(game_id="g-0")) == []  # dropped after the end

@@ -51,6 +51,7 @@ def test_bad_arguments_are_refused(registered_db: Path, args, message):
     assert_refused(registered_db, *args, message=message)
 
 
+@pytest.mark.slow
 def test_remote_bot_that_does_not_answer_is_not_registered(registered_db: Path, monkeypatch):
     monkeypatch.setattr(registration, "HANDSHAKE_SECONDS", 0.5)
     assert_refused(registered_db, "submit", "--address", "127.0.0.1:9", "--name", "ghost",

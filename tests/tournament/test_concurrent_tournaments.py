@@ -8,6 +8,8 @@ from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from tests.tournament.helpers import query, run_cli, start_cli
 
+pytestmark = pytest.mark.slow  # real CLI and bot processes
+
 
 def test_two_tournaments_at_once_on_one_database(tmp_path: Path, three_bots):
     db = tmp_path / "arena.db"
@@ -29,5 +31,6 @@ def test_two_tournaments_at_once_on_one_database(tmp_path: Path, three_bots):
     assert query(db, "SELECT sum(games) FROM elo_rating")[0][0] == 16
     database = open_database(db, create=False)
     with database.read() as session:
-        assert stored_elo(session, "oregon") == pytest.approx(recomputed_elo(session, "oregon"))
+        assert stored_elo(session, "oregon", 2) == pytest.approx(
+            recomputed_elo(session, "oregon", 2))
     database.close()

@@ -1,10 +1,15 @@
 """A tournament killed with SIGKILL (or stopped with Ctrl-C) resumes without losing or repeating
-a game, and its stored ratings equal the ones recomputed from its games."""
+a game, and its stored ratings equal the ones recomputed from its games.
+
+The entrants are gated test bots (tests/bots/misbehave.py): the test hands out one ticket per game
+it lets finish, so a tournament is stopped after exactly the games the test chose, however fast or
+slow the machine is, instead of racing a poller against the games."""
 
 import os
 import signal
 import sqlite3
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -12,15 +17,39 @@ import pytest
 from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from arena.tournament.schedule import build_schedule
+from tests.support.bots import TEST_BOTS
 from tests.tournament.helpers import descendants, kill_groups, query, start_cli
+
+pytestmark = pytest.mark.slow  # real CLI and bot processes
 
 TOTAL = 12  # 3 entrants, 2 players: 3 pods x 2 deals x 2 rotations
 
 
+def gated_bots(directory: Path) -> list[Path]:
+    """Three entrants: the gated test bot under three names."""
+    bots, script = [], TEST_BOTS / "misbehave.py"
+    for name in ("gated-a", "gated-b", "gated-c"):
+        bot = directory / name
+        bot.mkdir()
+        (bot / "bot.toml").write_text(
+            f'name = "{name}"\nversion = "1.0.0"\n'
+            f'command = ["python", "{script}", "gated"]\n'
+            'games = ["oregon"]\n')
+        bots.append(bot)
+    return bots
+
+
+def let_games_finish(turnstile: Path, games: int) -> None:
+    for _ in range(games):
+        (turnstile / f"ticket-{uuid.uuid4().hex}").touch()
+
+
 def start_tournament(db: Path, bots: list[Path]):
+    # A waiting bot must not time out: the move time is longer than any test runs. Unsandboxed,
+    # so that the bots inherit the turnstile's variable and see its directory.
     return start_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, bots)),
-                     "--deals", "2", "--concurrency", "2", "--seed", "21", "--move-time", "10",
-                     "--name", "long", "--db", str(db))
+                     "--deals", "2", "--concurrency", "2", "--seed", "21", "--move-time", "600",
+                     "--sandbox", "none", "--name", "long", "--db", str(db))
 
 
 def wait_for_games(db: Path, process, count: int) -> None:
@@ -45,7 +74,8 @@ def check_complete(db: Path) -> None:
     assert query(db, "SELECT state FROM tournament") == [("finished",)]
     database = open_database(db, create=False)
     with database.read() as session:
-        assert stored_elo(session, "oregon") == pytest.approx(recomputed_elo(session, "oregon"))
+        assert stored_elo(session, "oregon", 2) == pytest.approx(
+            recomputed_elo(session, "oregon", 2))
     database.close()
 
 
@@ -73,25 +103,30 @@ def kill_hard(db: Path, process) -> None:
 
 
 def test_stopped_then_killed_tournament_resumes_without_losing_or_repeating_games(
-        tmp_path: Path, three_bots):
+        tmp_path: Path, monkeypatch):
     db = tmp_path / "arena.db"
-    process = start_tournament(db, three_bots)
+    turnstile = tmp_path / "turnstile"
+    turnstile.mkdir()
+    monkeypatch.setenv("ARENA_TEST_TURNSTILE", str(turnstile))  # the bots inherit it
+    let_games_finish(turnstile, 3)
+    process = start_tournament(db, gated_bots(tmp_path))
     try:
         wait_for_games(db, process, 3)
         stop_with_ctrl_c(db, process)
-        stopped_at = finished_games(db)
-        assert 3 <= stopped_at < TOTAL
+        assert finished_games(db) == 3
 
+        let_games_finish(turnstile, 3)
         process = start_cli("tournament", "--resume", "long", "--db", str(db))
-        wait_for_games(db, process, stopped_at + 3)
+        wait_for_games(db, process, 6)
         kill_hard(db, process)
-        assert stopped_at + 3 <= finished_games(db) < TOTAL
+        assert finished_games(db) == 6
     finally:
         if process.poll() is None:
             process.kill()
 
     # settings given with --resume are ignored, and the user is told so: the games stay the
-    # schedule of seed 21 (check_complete)
+    # schedule of seed 21 (check_complete). No turnstile now: the bots play on freely.
+    monkeypatch.delenv("ARENA_TEST_TURNSTILE")
     process = start_cli("tournament", "--resume", "long", "--seed", "5", "--db", str(db))
     out, err = process.communicate(timeout=180)
     assert process.returncode == 0, out + err

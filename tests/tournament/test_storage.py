@@ -116,10 +116,11 @@ def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path)
     with sqlite3.connect(path) as raw:  # turn it into a file as schema 1 wrote it
         raw.execute("ALTER TABLE game DROP COLUMN decision_seconds")
         raw.execute("ALTER TABLE game DROP COLUMN comments")
+        raw.execute("ALTER TABLE game DROP COLUMN verification")  # schema 3's
         raw.execute("UPDATE schema_version SET version = 1")
     open_database(path, create=True).close()
     with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 3
         assert raw.execute("SELECT decision_seconds, comments FROM game").fetchall() == [
             (None, None)]
 
@@ -137,7 +138,7 @@ def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):
         history = session.exec(select(RatingHistory)).all()
         assert {h.bot_version_id: round(h.after - h.before, 4) for h in history} == {
             ids[0]: 0.0, ids[1]: 16.0, ids[2]: -16.0}
-        assert stored_elo(session, "oregon") == recomputed_elo(session, "oregon")
+        assert stored_elo(session, "oregon", 3) == recomputed_elo(session, "oregon", 3)
         [result] = finished_game_results(session, "oregon")
         assert result.seats[2].forfeit == "CRASH" and result.group_key == "t/0+1+2"
     database.close()
@@ -181,6 +182,7 @@ def _write_games(path: str, ids: list[int], seed: int, count: int) -> None:
     database.close()
 
 
+@pytest.mark.slow
 def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path):
     path = tmp_path / "arena.db"
     database = open_database(path, create=True)
@@ -198,6 +200,6 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path):
     with database.read() as session:
         assert len(session.exec(select(GameRecord)).all()) == 200
         assert len(session.exec(select(RatingHistory)).all()) == 600
-        stored, recomputed = stored_elo(session, "oregon"), recomputed_elo(session, "oregon")
+        stored, recomputed = stored_elo(session, "oregon", 3), recomputed_elo(session, "oregon", 3)
     assert stored == pytest.approx(recomputed, abs=1e-9)
     database.close()

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli
 
 
@@ -39,6 +41,7 @@ def _start_remote_bot(token: str | None) -> tuple[subprocess.Popen, int]:
     return bot, port
 
 
+@pytest.mark.slow
 def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
     bot, port = _start_remote_bot(token=None)
     try:
@@ -58,6 +61,7 @@ def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
         bot.wait()
 
 
+@pytest.mark.slow
 def test_a_remote_bot_gets_the_token_the_arena_is_configured_with(tmp_path: Path, monkeypatch):
     bot, port = _start_remote_bot(token="shared-secret")
     try:

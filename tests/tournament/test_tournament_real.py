@@ -10,16 +10,21 @@ import pytest
 from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from arena.tournament.schedule import build_schedule
+from tests.support.node import requires_node
 from tests.tournament.helpers import query, run_cli
 
+pytestmark = pytest.mark.slow  # real bot processes
 
-def check_ratings_recomputed_equal_stored(db: Path) -> None:
+
+def check_ratings_recomputed_equal_stored(db: Path, players: int = 2) -> None:
     database = open_database(db, create=False)
     with database.read() as session:
-        assert stored_elo(session, "oregon") == pytest.approx(recomputed_elo(session, "oregon"))
+        assert stored_elo(session, "oregon", players) == pytest.approx(
+            recomputed_elo(session, "oregon", players))
     database.close()
 
 
+@requires_node
 @pytest.mark.parametrize(("players", "deals", "expected_games"), [(2, 1, 6), (3, 2, 6)])
 def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, players, deals,
                                               expected_games):
@@ -50,7 +55,7 @@ def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, player
 
     assert query(db, "SELECT count(*) FROM rating_history")[0][0] == expected_games * players
     assert len(query(db, "SELECT * FROM elo_rating")) == 3
-    check_ratings_recomputed_equal_stored(db)
+    check_ratings_recomputed_equal_stored(db, players)
     assert query(db, "SELECT state FROM tournament") == [("finished",)]
 
     board = json.loads(run_cli("leaderboard", "--json", "--db", str(db)).stdout)
@@ -60,6 +65,7 @@ def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, player
     assert {row["games"] for row in oregon["rows"]} == {expected_games * players // 3}
 
 
+@requires_node
 def test_cross_table_and_replay_of_a_stored_game(tmp_path: Path, three_bots):
     db = tmp_path / "arena.db"
     assert run_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, three_bots[:2])),

@@ -2,15 +2,17 @@
 failure, with the right hint."""
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from arena.new_bot import NODE_SDK, new_bot
+from arena.new_bot import new_bot
 from arena.records import TimeControl
 from arena.validation import Status, validate
+from tests.support.node import requires_npm
 from tests.tournament.helpers import run_cli
+
+pytestmark = pytest.mark.slow  # real bot processes play validation games
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
@@ -39,9 +41,8 @@ def test_the_python_starter_passes_every_check_of_every_game(tmp_path):
     assert results["games at once"] is Status.SKIP
 
 
+@requires_npm
 def test_the_node_starter_passes(tmp_path):
-    if shutil.which("npm") is None or not (NODE_SDK / "node_modules").is_dir():
-        pytest.skip("Node.js/npm or the Node SDK's packages missing (run scripts/setup)")
     new_bot("node-starter", "node", tmp_path / "starter")
     report = validate(str(tmp_path / "starter"), game="oregon", seed=5)
     assert report.passed, [c for c in report.checks if c.status is Status.FAIL]

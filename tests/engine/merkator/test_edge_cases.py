@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from engine.merkator import catalog as cat
 from engine.merkator import data
-from engine.merkator.actions import DecisionKind, Travel
-from engine.merkator.enums import Location
+from engine.merkator.actions import DecisionKind, FinalPlace, Travel
+from engine.merkator.enums import Colour, Good, Location
+from engine.merkator.state import PLACE_NEXT
 from tests.engine.merkator.scenario import (
     BONUS,
+    BUILDING,
     COLOUR,
     blank,
     goods_of,
     hand,
+    kontor,
     legal,
     map_cubes,
     set_map,
     start,
+    tile,
 )
 
 
@@ -63,3 +67,41 @@ def test_peace_sold_in_a_final_turn_goes_to_the_discard_pile_without_a_new_trigg
     s.apply(cat.BUY_BONUS[0])
     assert s.coins[0] == 14 and s.decision_kind == "TRAVEL"
     assert s.final_turns_left == 3 and s.end_triggered
+
+
+# --- R31: FINAL_PLACE only where the good can change the owner's score ---------------------------
+def _final_placement(buildings: tuple[str, ...], colours: tuple[str, ...], **goods: int):
+    s = blank(2)
+    s.buildings[0] = [BUILDING[b] for b in buildings]
+    kontor(s, 0, **goods)
+    tile(s, 0, *colours)
+    s.stage = PLACE_NEXT
+    s.deciding = 0
+    s._settle()
+    return s
+
+
+def test_final_place_is_asked_only_for_the_cubes_a_building_reads():
+    s = _final_placement(("K05",), ("green", "blue", "red"))  # Gewuerzspeicher: 2 per Spices
+    assert s.decision_kind == "FINAL_PLACE" and s.view(0).final_place_colour == Colour.RED
+    assert goods_of(s, 0) == {"LIVESTOCK": 1, "PLUMS": 1}  # good A, without a decision
+    s.apply(FinalPlace(Good.SPICES))
+    assert s.is_over and s.history == [1]
+
+
+def test_final_place_is_not_asked_where_both_goods_score_alike():
+    # Alsterhaus counts goods present: neither Ham nor Fish oil held, so either adds one type.
+    assert _final_placement(("K01",), ("purple",)).is_over
+    # Trankocherei pays at most at 4 Fish oil cubes: a fifth cannot change it.
+    assert _final_placement(("K08",), ("purple",), FISH_OIL=4).is_over
+    # With Ham already present, only Fish oil adds a type: asked.
+    assert _final_placement(("K01",), ("purple",), HAM=1).decision_kind == "FINAL_PLACE"
+
+
+def test_final_place_counts_the_owners_later_cubes():
+    """Stapelhaus (2 per good with 3 cubes): 2 Muskets held; green's cube as Muskets reaches 3
+    whatever the other cubes become, so green is asked; black's cube cannot reach 3 of anything."""
+    s = _final_placement(("K13",), ("green", "black"), MUSKETS=2, IRON=1)
+    assert s.decision_kind == "FINAL_PLACE" and s.view(0).final_place_colour == Colour.GREEN
+    s.apply(FinalPlace(Good.MUSKETS))
+    assert s.is_over and goods_of(s, 0) == {"MUSKETS": 3, "IRON": 2}

@@ -140,12 +140,14 @@ def _check_game(
     return state
 
 
+@pytest.mark.slow  # many random games
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_random_games_keep_every_invariant(players):
     for seed in range(harness.property_game_count(default=40)):
         _check_game(players, seed)
 
 
+@pytest.mark.slow  # many random games
 @pytest.mark.parametrize(
     "options",
     [{"join_needs_permission": True}, {"alsterhaus_misprint": True}, {"max_rounds": 3}],

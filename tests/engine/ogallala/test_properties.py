@@ -230,6 +230,7 @@ def _check_end(state: OgallalaState) -> None:
         assert state.turn == TURN_CAP
 
 
+@pytest.mark.slow  # many random games
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_random_games_keep_the_invariants(players):
     reasons = Counter()

@@ -53,6 +53,17 @@ def test_game_ends_when_every_stack_stays_empty_after_a_refill():
     assert state.is_over and state.end_reason is EndReason.CARDS_EXHAUSTED
 
 
+def test_game_ends_at_once_when_the_last_card_is_drawn_mid_turn():
+    """5.1c, 4.4 step 1: when the refill step after a placement leaves every stack empty, the
+    game ends there: no STOP, and the turn is not closed (no turn counted, so the turn cap that
+    turn 600 would reach does not end it)."""
+    state = start_of_turn(2, {}, stacks=("W1", "", ""), turn=599)
+    state.apply(Draw(0))
+    state.apply(PlaceCell(0, 0))  # neither completes a boat nor duplicates: back to step 1
+    assert state.is_over and state.end_reason is EndReason.CARDS_EXHAUSTED
+    assert state.turn == 599 and state.history == [0, 0]
+
+
 def test_attack_card_is_followed_when_a_new_top_row_moves_it():
     displays = {0: ("Bp W3 W5 . Sp",), 1: ("Bp MM TO",)}
     state = start_of_turn(2, displays, stacks=("LA", "W1", "W1"))

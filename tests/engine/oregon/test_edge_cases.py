@@ -1,8 +1,17 @@
 """Edge cases of oregon.md section 8 that the worked examples do not cover."""
 
-from engine.oregon.actions import Draw
+from engine.oregon.actions import Draw, UseExtraTurn
 from engine.oregon.enums import Building, Card, Deck
-from tests.engine.oregon.positions import BLUE, GREEN, RED, farmer, hand_of, play_at, position
+from tests.engine.oregon.positions import (
+    BLUE,
+    GREEN,
+    RED,
+    farmer,
+    hand_of,
+    play_at,
+    position,
+    sp,
+)
 
 W, S = Card.WAGON, Card.SETTLER
 
@@ -46,3 +55,23 @@ def test_empty_coal_stack_gives_nothing_and_pits_stay_buildable():
     state.apply(next(a for a in state.legal_actions()
                      if a.building == Building.COAL_PIT and (a.row, a.col) == (0, 13)))
     assert state.coal == [[], [], []] and state.score == [0, 0, 0]
+
+
+def test_in_extra_play_marks_the_extra_play_only_not_the_draws_after_it():
+    """OregonView.in_extra_play means "the pending PLAY is the turn's extra play" (bot.proto):
+    true at that PLAY, false at the DRAW decisions that follow it."""
+    state = position(farmers={}, buildings=[(Building.WAREHOUSE, 5, 8)])
+    state.add_building(sp(4, 7), Building.TRAIN_STATION - 1, start_tile=True)
+    play_at(state, RED, [S, S, Card.BISON, Card.CHURCH])
+    assert not state.view(RED).in_extra_play
+    state.apply(farmer((S, S), 5, 7))
+    state.apply(UseExtraTurn(True))
+    assert state.decision_kind == "PLAY" and state.view(RED).in_extra_play
+    state.apply(farmer((Card.BISON,), 3, 7, joker=True))
+    draws = 0
+    while state.current_seat == RED:
+        assert state.decision_kind == "DRAW"
+        assert not state.view(RED).in_extra_play and not state.view(BLUE).in_extra_play
+        state.apply(Draw(Deck.LANDSCAPE))
+        draws += 1
+    assert draws == 3

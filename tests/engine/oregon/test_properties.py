@@ -67,6 +67,7 @@ def _on_step(state, before, index) -> None:
         assert by_action.digest() == state.digest()
 
 
+@pytest.mark.slow  # many random games
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_random_games_keep_the_invariants(players):
     for seed in range(property_game_count()):

@@ -14,7 +14,11 @@ handshake with the name, version and games of the ``bot.toml`` in the working di
 starts a bot in its directory), refuses calls without ``ARENA_BOT_TOKEN`` (when one is set) with
 UNAUTHENTICATED and echoes the decision number. Requests reach ``choose`` and the hooks as they
 came, so fields added to the protocol appear without a new SDK. ``game_of(request)`` names the game
-of a decision. The generated protobuf code is ``arena_sdk.v1`` (``bot_pb2``, ``oregon_pb2``, ...).
+of a decision; ``history_of(request)`` is every event its seat has received in that game so far
+(``request.events`` holds only those since the seat's previous decision): the game's public
+history as that seat may see it. A game_id names one game and seat, so a process playing several
+games, or several seats of one game, keeps them apart by it. The generated protobuf code is
+``arena_sdk.v1`` (``bot_pb2``, ``oregon_pb2``, ...).
 
 Depends on grpcio and protobuf only: ``pip install ./sdk/python``.
 """
@@ -34,7 +38,7 @@ import grpc
 from arena_sdk.v1 import bot_pb2, bot_pb2_grpc
 
 __all__ = ["PROTOCOL_VERSION", "TOKEN_METADATA_KEY", "TOKEN_REFUSED", "bot_pb2", "game_of",
-           "replying_with", "run", "run_replies", "seeded_random", "serve"]
+           "history_of", "replying_with", "run", "run_replies", "seeded_random", "serve"]
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 # Request metadata key of the arena token (bot.proto): the referee sends it, a bot checks it.
@@ -49,11 +53,21 @@ EndHook = Callable[[bot_pb2.EndGameRequest], None]
 
 
 _games: dict[str, str] = {}  # game_id -> game name, filled by StartGame
+# game_id -> the events received so far; dropped after EndGame (address bots play on for days)
+_histories: dict[str, list[bot_pb2.GameEvent]] = {}
 
 
 def game_of(request: bot_pb2.DecisionRequest) -> str:
     """The name of the game a decision belongs to ("oregon", ...), as its StartGame said."""
     return _games[request.game_id]
+
+
+def history_of(
+    request: bot_pb2.DecisionRequest | bot_pb2.EndGameRequest,
+) -> list[bot_pb2.GameEvent]:
+    """Every event the request's seat has received in its game, oldest first, the request's own
+    included (in an ``on_end`` hook: the whole game)."""
+    return _histories.get(request.game_id, [])
 
 
 def seeded_random() -> random.Random:
@@ -81,18 +95,25 @@ class _Servicer(bot_pb2_grpc.BotServicer):
     def StartGame(self, request, context):
         self._check_token(context)
         _games[request.game_id] = request.game
+        _histories[request.game_id] = []
         if self._on_start:
             self._on_start(request)
         return bot_pb2.StartGameReply()
 
     def Decide(self, request, context):
         self._check_token(context)
+        _histories.setdefault(request.game_id, []).extend(request.events)
         return self._reply(request)
 
     def EndGame(self, request, context):
         self._check_token(context)
-        if self._on_end:
-            self._on_end(request)
+        _histories.setdefault(request.game_id, []).extend(request.events)
+        try:
+            if self._on_end:
+                self._on_end(request)
+        finally:
+            _histories.pop(request.game_id, None)
+            _games.pop(request.game_id, None)
         return bot_pb2.EndGameReply()
 
 

@@ -27,17 +27,18 @@ from . import ogallala_pb2 as arena_dot_bot_dot_v1_dot_ogallala__pb2
 from . import oregon_pb2 as arena_dot_bot_dot_v1_dot_oregon__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/bot/v1/bot.proto\x12\x0c\x61rena.bot.v1\x1a\x1b\x61rena/bot/v1/merkator.proto\x1a\x1b\x61rena/bot/v1/ogallala.proto\x1a\x19\x61rena/bot/v1/oregon.proto\"K\n\x10HandshakeRequest\x12\x37\n\x10protocol_version\x18\x01 \x01(\x0e\x32\x1d.arena.bot.v1.ProtocolVersion\"w\n\x0eHandshakeReply\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x37\n\x10protocol_version\x18\x03 \x01(\x0e\x32\x1d.arena.bot.v1.ProtocolVersion\x12\r\n\x05games\x18\x04 \x03(\t\"}\n\nGameOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\nbool_value\x18\x02 \x01(\x08H\x00\x12\x13\n\tint_value\x18\x03 \x01(\x03H\x00\x12\x15\n\x0b\x66loat_value\x18\x04 \x01(\x01H\x00\x12\x16\n\x0cstring_value\x18\x05 \x01(\tH\x00\x42\x07\n\x05value\"9\n\x0bTimeControl\x12\x14\n\x0cmove_seconds\x18\x01 \x01(\x01\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x01\"\xdd\x01\n\x10StartGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x13\n\x0bnum_players\x18\x05 \x01(\x05\x12\x14\n\x0cplayer_names\x18\x06 \x03(\t\x12)\n\x07options\x18\x07 \x03(\x0b\x32\x18.arena.bot.v1.GameOption\x12/\n\x0ctime_control\x18\x08 \x01(\x0b\x32\x19.arena.bot.v1.TimeControl\"\x10\n\x0eStartGameReply\"\x9e\x01\n\x08GameView\x12*\n\x06oregon\x18\x01 \x01(\x0b\x32\x18.arena.bot.v1.OregonViewH\x00\x12.\n\x08ogallala\x18\x02 \x01(\x0b\x32\x1a.arena.bot.v1.OgallalaViewH\x00\x12.\n\x08merkator\x18\x03 \x01(\x0b\x32\x1a.arena.bot.v1.MerkatorViewH\x00\x42\x06\n\x04game\"\xa2\x01\n\x06\x41\x63tion\x12,\n\x06oregon\x18\x01 \x01(\x0b\x32\x1a.arena.bot.v1.OregonActionH\x00\x12\x30\n\x08ogallala\x18\x02 \x01(\x0b\x32\x1c.arena.bot.v1.OgallalaActionH\x00\x12\x30\n\x08merkator\x18\x03 \x01(\x0b\x32\x1c.arena.bot.v1.MerkatorActionH\x00\x42\x06\n\x04game\"3\n\x05\x43lock\x12\x14\n\x0cmove_seconds\x18\x01 \x01(\x01\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x01\"\xc9\x01\n\x0f\x44\x65\x63isionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x02 \x01(\x03\x12\x15\n\rdecision_kind\x18\x03 \x01(\t\x12$\n\x04view\x18\x04 \x01(\x0b\x32\x16.arena.bot.v1.GameView\x12+\n\rlegal_actions\x18\x05 \x03(\x0b\x32\x14.arena.bot.v1.Action\x12\"\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x13.arena.bot.v1.Clock\"O\n\rDecisionReply\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x01 \x01(\x03\x12\x14\n\x0c\x61\x63tion_index\x18\x02 \x01(\x05\x12\x0f\n\x07\x63omment\x18\x03 \x01(\t\"\x84\x01\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0bplayer_name\x18\x02 \x01(\t\x12\r\n\x05score\x18\x03 \x01(\x01\x12\x0c\n\x04rank\x18\x04 \x01(\x05\x12&\n\x07outcome\x18\x05 \x01(\x0e\x32\x15.arena.bot.v1.Outcome\x12\x0e\n\x06reason\x18\x06 \x01(\t\"\x89\x01\n\x0e\x45ndGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12)\n\x07results\x18\x02 \x03(\x0b\x32\x18.arena.bot.v1.SeatResult\x12+\n\x0b\x66inal_views\x18\x03 \x03(\x0b\x32\x16.arena.bot.v1.GameView\x12\x0e\n\x06voided\x18\x04 \x01(\x08\"\x0e\n\x0c\x45ndGameReply*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01*u\n\x07Outcome\x12\x17\n\x13OUTCOME_UNSPECIFIED\x10\x00\x12\x14\n\x10OUTCOME_FINISHED\x10\x01\x12\x13\n\x0fOUTCOME_ILLEGAL\x10\x02\x12\x13\n\x0fOUTCOME_TIMEOUT\x10\x03\x12\x11\n\rOUTCOME_CRASH\x10\x04\x32\xa6\x02\n\x03\x42ot\x12I\n\tHandshake\x12\x1e.arena.bot.v1.HandshakeRequest\x1a\x1c.arena.bot.v1.HandshakeReply\x12I\n\tStartGame\x12\x1e.arena.bot.v1.StartGameRequest\x1a\x1c.arena.bot.v1.StartGameReply\x12\x44\n\x06\x44\x65\x63ide\x12\x1d.arena.bot.v1.DecisionRequest\x1a\x1b.arena.bot.v1.DecisionReply\x12\x43\n\x07\x45ndGame\x12\x1c.arena.bot.v1.EndGameRequest\x1a\x1a.arena.bot.v1.EndGameReplyb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/bot/v1/bot.proto\x12\x0c\x61rena.bot.v1\x1a\x1b\x61rena/bot/v1/merkator.proto\x1a\x1b\x61rena/bot/v1/ogallala.proto\x1a\x19\x61rena/bot/v1/oregon.proto\"K\n\x10HandshakeRequest\x12\x37\n\x10protocol_version\x18\x01 \x01(\x0e\x32\x1d.arena.bot.v1.ProtocolVersion\"w\n\x0eHandshakeReply\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x37\n\x10protocol_version\x18\x03 \x01(\x0e\x32\x1d.arena.bot.v1.ProtocolVersion\x12\r\n\x05games\x18\x04 \x03(\t\"}\n\nGameOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\nbool_value\x18\x02 \x01(\x08H\x00\x12\x13\n\tint_value\x18\x03 \x01(\x03H\x00\x12\x15\n\x0b\x66loat_value\x18\x04 \x01(\x01H\x00\x12\x16\n\x0cstring_value\x18\x05 \x01(\tH\x00\x42\x07\n\x05value\"9\n\x0bTimeControl\x12\x14\n\x0cmove_seconds\x18\x01 \x01(\x01\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x01\"\xdd\x01\n\x10StartGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x15\n\rrules_version\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x13\n\x0bnum_players\x18\x05 \x01(\x05\x12\x14\n\x0cplayer_names\x18\x06 \x03(\t\x12)\n\x07options\x18\x07 \x03(\x0b\x32\x18.arena.bot.v1.GameOption\x12/\n\x0ctime_control\x18\x08 \x01(\x0b\x32\x19.arena.bot.v1.TimeControl\"\x10\n\x0eStartGameReply\"\x9e\x01\n\x08GameView\x12*\n\x06oregon\x18\x01 \x01(\x0b\x32\x18.arena.bot.v1.OregonViewH\x00\x12.\n\x08ogallala\x18\x02 \x01(\x0b\x32\x1a.arena.bot.v1.OgallalaViewH\x00\x12.\n\x08merkator\x18\x03 \x01(\x0b\x32\x1a.arena.bot.v1.MerkatorViewH\x00\x42\x06\n\x04game\"\xa2\x01\n\tGameEvent\x12+\n\x06oregon\x18\x01 \x01(\x0b\x32\x19.arena.bot.v1.OregonEventH\x00\x12/\n\x08ogallala\x18\x02 \x01(\x0b\x32\x1b.arena.bot.v1.OgallalaEventH\x00\x12/\n\x08merkator\x18\x03 \x01(\x0b\x32\x1b.arena.bot.v1.MerkatorEventH\x00\x42\x06\n\x04game\"\xa2\x01\n\x06\x41\x63tion\x12,\n\x06oregon\x18\x01 \x01(\x0b\x32\x1a.arena.bot.v1.OregonActionH\x00\x12\x30\n\x08ogallala\x18\x02 \x01(\x0b\x32\x1c.arena.bot.v1.OgallalaActionH\x00\x12\x30\n\x08merkator\x18\x03 \x01(\x0b\x32\x1c.arena.bot.v1.MerkatorActionH\x00\x42\x06\n\x04game\"3\n\x05\x43lock\x12\x14\n\x0cmove_seconds\x18\x01 \x01(\x01\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x01\"\x80\x02\n\x0f\x44\x65\x63isionRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x02 \x01(\x03\x12\x15\n\rdecision_kind\x18\x03 \x01(\t\x12$\n\x04view\x18\x04 \x01(\x0b\x32\x16.arena.bot.v1.GameView\x12+\n\rlegal_actions\x18\x05 \x03(\x0b\x32\x14.arena.bot.v1.Action\x12\"\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x13.arena.bot.v1.Clock\x12\x0c\n\x04seat\x18\x07 \x01(\x05\x12\'\n\x06\x65vents\x18\x08 \x03(\x0b\x32\x17.arena.bot.v1.GameEvent\"O\n\rDecisionReply\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x01 \x01(\x03\x12\x14\n\x0c\x61\x63tion_index\x18\x02 \x01(\x05\x12\x0f\n\x07\x63omment\x18\x03 \x01(\t\"\x84\x01\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0bplayer_name\x18\x02 \x01(\t\x12\r\n\x05score\x18\x03 \x01(\x01\x12\x0c\n\x04rank\x18\x04 \x01(\x05\x12&\n\x07outcome\x18\x05 \x01(\x0e\x32\x15.arena.bot.v1.Outcome\x12\x0e\n\x06reason\x18\x06 \x01(\t\"\xc0\x01\n\x0e\x45ndGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12)\n\x07results\x18\x02 \x03(\x0b\x32\x18.arena.bot.v1.SeatResult\x12+\n\x0b\x66inal_views\x18\x03 \x03(\x0b\x32\x16.arena.bot.v1.GameView\x12\x0e\n\x06voided\x18\x04 \x01(\x08\x12\x0c\n\x04seat\x18\x05 \x01(\x05\x12\'\n\x06\x65vents\x18\x06 \x03(\x0b\x32\x17.arena.bot.v1.GameEvent\"\x0e\n\x0c\x45ndGameReply*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01*u\n\x07Outcome\x12\x17\n\x13OUTCOME_UNSPECIFIED\x10\x00\x12\x14\n\x10OUTCOME_FINISHED\x10\x01\x12\x13\n\x0fOUTCOME_ILLEGAL\x10\x02\x12\x13\n\x0fOUTCOME_TIMEOUT\x10\x03\x12\x11\n\rOUTCOME_CRASH\x10\x04\x32\xa6\x02\n\x03\x42ot\x12I\n\tHandshake\x12\x1e.arena.bot.v1.HandshakeRequest\x1a\x1c.arena.bot.v1.HandshakeReply\x12I\n\tStartGame\x12\x1e.arena.bot.v1.StartGameRequest\x1a\x1c.arena.bot.v1.StartGameReply\x12\x44\n\x06\x44\x65\x63ide\x12\x1d.arena.bot.v1.DecisionRequest\x1a\x1b.arena.bot.v1.DecisionReply\x12\x43\n\x07\x45ndGame\x12\x1c.arena.bot.v1.EndGameRequest\x1a\x1a.arena.bot.v1.EndGameReplyB3\n\x0c\x61rena.bot.v1P\x01Z\x12\x61rena/bot/v1;botv1\xaa\x02\x0c\x41rena.Bot.V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.bot.v1.bot_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
-  _globals['_PROTOCOLVERSION']._serialized_start=1706
-  _globals['_PROTOCOLVERSION']._serialized_end=1781
-  _globals['_OUTCOME']._serialized_start=1783
-  _globals['_OUTCOME']._serialized_end=1900
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\014arena.bot.v1P\001Z\022arena/bot/v1;botv1\252\002\014Arena.Bot.V1'
+  _globals['_PROTOCOLVERSION']._serialized_start=1981
+  _globals['_PROTOCOLVERSION']._serialized_end=2056
+  _globals['_OUTCOME']._serialized_start=2058
+  _globals['_OUTCOME']._serialized_end=2175
   _globals['_HANDSHAKEREQUEST']._serialized_start=125
   _globals['_HANDSHAKEREQUEST']._serialized_end=200
   _globals['_HANDSHAKEREPLY']._serialized_start=202
@@ -52,20 +53,22 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STARTGAMEREPLY']._serialized_end=749
   _globals['_GAMEVIEW']._serialized_start=752
   _globals['_GAMEVIEW']._serialized_end=910
-  _globals['_ACTION']._serialized_start=913
-  _globals['_ACTION']._serialized_end=1075
-  _globals['_CLOCK']._serialized_start=1077
-  _globals['_CLOCK']._serialized_end=1128
-  _globals['_DECISIONREQUEST']._serialized_start=1131
-  _globals['_DECISIONREQUEST']._serialized_end=1332
-  _globals['_DECISIONREPLY']._serialized_start=1334
-  _globals['_DECISIONREPLY']._serialized_end=1413
-  _globals['_SEATRESULT']._serialized_start=1416
-  _globals['_SEATRESULT']._serialized_end=1548
-  _globals['_ENDGAMEREQUEST']._serialized_start=1551
-  _globals['_ENDGAMEREQUEST']._serialized_end=1688
-  _globals['_ENDGAMEREPLY']._serialized_start=1690
-  _globals['_ENDGAMEREPLY']._serialized_end=1704
-  _globals['_BOT']._serialized_start=1903
-  _globals['_BOT']._serialized_end=2197
+  _globals['_GAMEEVENT']._serialized_start=913
+  _globals['_GAMEEVENT']._serialized_end=1075
+  _globals['_ACTION']._serialized_start=1078
+  _globals['_ACTION']._serialized_end=1240
+  _globals['_CLOCK']._serialized_start=1242
+  _globals['_CLOCK']._serialized_end=1293
+  _globals['_DECISIONREQUEST']._serialized_start=1296
+  _globals['_DECISIONREQUEST']._serialized_end=1552
+  _globals['_DECISIONREPLY']._serialized_start=1554
+  _globals['_DECISIONREPLY']._serialized_end=1633
+  _globals['_SEATRESULT']._serialized_start=1636
+  _globals['_SEATRESULT']._serialized_end=1768
+  _globals['_ENDGAMEREQUEST']._serialized_start=1771
+  _globals['_ENDGAMEREQUEST']._serialized_end=1963
+  _globals['_ENDGAMEREPLY']._serialized_start=1965
+  _globals['_ENDGAMEREPLY']._serialized_end=1979
+  _globals['_BOT']._serialized_start=2178
+  _globals['_BOT']._serialized_end=2472
 # @@protoc_insertion_point(module_scope)

@@ -104,6 +104,16 @@ class GameView(_message.Message):
     merkator: _merkator_pb2.MerkatorView
     def __init__(self, oregon: _Optional[_Union[_oregon_pb2.OregonView, _Mapping]] = ..., ogallala: _Optional[_Union[_ogallala_pb2.OgallalaView, _Mapping]] = ..., merkator: _Optional[_Union[_merkator_pb2.MerkatorView, _Mapping]] = ...) -> None: ...
 
+class GameEvent(_message.Message):
+    __slots__ = ("oregon", "ogallala", "merkator")
+    OREGON_FIELD_NUMBER: _ClassVar[int]
+    OGALLALA_FIELD_NUMBER: _ClassVar[int]
+    MERKATOR_FIELD_NUMBER: _ClassVar[int]
+    oregon: _oregon_pb2.OregonEvent
+    ogallala: _ogallala_pb2.OgallalaEvent
+    merkator: _merkator_pb2.MerkatorEvent
+    def __init__(self, oregon: _Optional[_Union[_oregon_pb2.OregonEvent, _Mapping]] = ..., ogallala: _Optional[_Union[_ogallala_pb2.OgallalaEvent, _Mapping]] = ..., merkator: _Optional[_Union[_merkator_pb2.MerkatorEvent, _Mapping]] = ...) -> None: ...
+
 class Action(_message.Message):
     __slots__ = ("oregon", "ogallala", "merkator")
     OREGON_FIELD_NUMBER: _ClassVar[int]
@@ -123,20 +133,24 @@ class Clock(_message.Message):
     def __init__(self, move_seconds: _Optional[float] = ..., bank_seconds: _Optional[float] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("game_id", "decision_number", "decision_kind", "view", "legal_actions", "clock")
+    __slots__ = ("game_id", "decision_number", "decision_kind", "view", "legal_actions", "clock", "seat", "events")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     DECISION_NUMBER_FIELD_NUMBER: _ClassVar[int]
     DECISION_KIND_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     decision_number: int
     decision_kind: str
     view: GameView
     legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
     clock: Clock
-    def __init__(self, game_id: _Optional[str] = ..., decision_number: _Optional[int] = ..., decision_kind: _Optional[str] = ..., view: _Optional[_Union[GameView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ...) -> None: ...
+    seat: int
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game_id: _Optional[str] = ..., decision_number: _Optional[int] = ..., decision_kind: _Optional[str] = ..., view: _Optional[_Union[GameView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class DecisionReply(_message.Message):
     __slots__ = ("decision_number", "action_index", "comment")
@@ -165,16 +179,20 @@ class SeatResult(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., player_name: _Optional[str] = ..., score: _Optional[float] = ..., rank: _Optional[int] = ..., outcome: _Optional[_Union[Outcome, str]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class EndGameRequest(_message.Message):
-    __slots__ = ("game_id", "results", "final_views", "voided")
+    __slots__ = ("game_id", "results", "final_views", "voided", "seat", "events")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     RESULTS_FIELD_NUMBER: _ClassVar[int]
     FINAL_VIEWS_FIELD_NUMBER: _ClassVar[int]
     VOIDED_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     results: _containers.RepeatedCompositeFieldContainer[SeatResult]
     final_views: _containers.RepeatedCompositeFieldContainer[GameView]
     voided: bool
-    def __init__(self, game_id: _Optional[str] = ..., results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., final_views: _Optional[_Iterable[_Union[GameView, _Mapping]]] = ..., voided: _Optional[bool] = ...) -> None: ...
+    seat: int
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, game_id: _Optional[str] = ..., results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., final_views: _Optional[_Iterable[_Union[GameView, _Mapping]]] = ..., voided: _Optional[bool] = ..., seat: _Optional[int] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class EndGameReply(_message.Message):
     __slots__ = ()

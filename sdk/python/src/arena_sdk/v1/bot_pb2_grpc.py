@@ -26,7 +26,8 @@ if _version_not_supported:
 
 
 class BotStub:
-    """Missing associated documentation comment in .proto file."""
+    """The service every bot implements; the arena's referee calls it.
+    """
 
     def __init__(self, channel):
         """Constructor.
@@ -57,7 +58,8 @@ class BotStub:
 
 
 class BotServicer:
-    """Missing associated documentation comment in .proto file."""
+    """The service every bot implements; the arena's referee calls it.
+    """
 
     def Handshake(self, request, context):
         """Who are you? Called until the bot answers; the bot is then ready.
@@ -119,7 +121,8 @@ def add_BotServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Bot:
-    """Missing associated documentation comment in .proto file."""
+    """The service every bot implements; the arena's referee calls it.
+    """
 
     @staticmethod
     def Handshake(request,

@@ -415,3 +415,61 @@ class MerkatorView(_message.Message):
     joiner: int
     final_place_colour: MerkatorColour
     def __init__(self, seat: _Optional[int] = ..., join_needs_permission: _Optional[bool] = ..., alsterhaus_misprint: _Optional[bool] = ..., max_rounds: _Optional[int] = ..., decision: _Optional[_Union[MerkatorDecision, str]] = ..., deciding_seat: _Optional[int] = ..., active_seat: _Optional[int] = ..., turn: _Optional[int] = ..., round: _Optional[int] = ..., end_triggered: _Optional[bool] = ..., final_phase: _Optional[bool] = ..., final_turns_left: _Optional[int] = ..., figure: _Optional[_Union[MerkatorLocation, str]] = ..., map: _Optional[_Iterable[_Union[MerkatorMapCubes, _Mapping]]] = ..., pools: _Optional[_Iterable[int]] = ..., time_board: _Optional[_Iterable[_Union[MerkatorTimeMarker, _Mapping]]] = ..., piles: _Optional[_Iterable[_Union[MerkatorPile, _Mapping]]] = ..., discard_count: _Optional[int] = ..., bonus_deck_count: _Optional[int] = ..., bonus_slots: _Optional[_Iterable[_Union[MerkatorBonusSlot, _Mapping]]] = ..., building_deck_count: _Optional[int] = ..., building_slots: _Optional[_Iterable[_Union[MerkatorBuildingSlot, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[MerkatorPlayer, _Mapping]]] = ..., gain_left: _Optional[int] = ..., spoil_letters: _Optional[str] = ..., spoil_loss_left: _Optional[int] = ..., trade_contract: _Optional[str] = ..., trades_left: _Optional[int] = ..., trade_inputs: _Optional[int] = ..., joiner: _Optional[int] = ..., final_place_colour: _Optional[_Union[MerkatorColour, str]] = ...) -> None: ...
+
+class MerkatorEvent(_message.Message):
+    __slots__ = ("action_taken", "marker_revealed", "slot_refilled", "contract_drawn", "pile_rebuilt")
+    ACTION_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    MARKER_REVEALED_FIELD_NUMBER: _ClassVar[int]
+    SLOT_REFILLED_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    PILE_REBUILT_FIELD_NUMBER: _ClassVar[int]
+    action_taken: MerkatorActionTaken
+    marker_revealed: MerkatorMarkerRevealed
+    slot_refilled: MerkatorSlotRefilled
+    contract_drawn: MerkatorContractDrawn
+    pile_rebuilt: MerkatorPileRebuilt
+    def __init__(self, action_taken: _Optional[_Union[MerkatorActionTaken, _Mapping]] = ..., marker_revealed: _Optional[_Union[MerkatorMarkerRevealed, _Mapping]] = ..., slot_refilled: _Optional[_Union[MerkatorSlotRefilled, _Mapping]] = ..., contract_drawn: _Optional[_Union[MerkatorContractDrawn, _Mapping]] = ..., pile_rebuilt: _Optional[_Union[MerkatorPileRebuilt, _Mapping]] = ...) -> None: ...
+
+class MerkatorActionTaken(_message.Message):
+    __slots__ = ("seat", "action")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action: MerkatorAction
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[MerkatorAction, _Mapping]] = ...) -> None: ...
+
+class MerkatorMarkerRevealed(_message.Message):
+    __slots__ = ("row", "space", "letters")
+    ROW_FIELD_NUMBER: _ClassVar[int]
+    SPACE_FIELD_NUMBER: _ClassVar[int]
+    LETTERS_FIELD_NUMBER: _ClassVar[int]
+    row: int
+    space: int
+    letters: str
+    def __init__(self, row: _Optional[int] = ..., space: _Optional[int] = ..., letters: _Optional[str] = ...) -> None: ...
+
+class MerkatorSlotRefilled(_message.Message):
+    __slots__ = ("building", "slot", "card")
+    BUILDING_FIELD_NUMBER: _ClassVar[int]
+    SLOT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    building: bool
+    slot: int
+    card: str
+    def __init__(self, building: _Optional[bool] = ..., slot: _Optional[int] = ..., card: _Optional[str] = ...) -> None: ...
+
+class MerkatorContractDrawn(_message.Message):
+    __slots__ = ("seat", "contract")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    contract: str
+    def __init__(self, seat: _Optional[int] = ..., contract: _Optional[str] = ...) -> None: ...
+
+class MerkatorPileRebuilt(_message.Message):
+    __slots__ = ("value", "size")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    value: int
+    size: int
+    def __init__(self, value: _Optional[int] = ..., size: _Optional[int] = ...) -> None: ...

@@ -267,3 +267,39 @@ class OgallalaAction(_message.Message):
     attack: OgallalaAttack
     declare: OgallalaDeclare
     def __init__(self, draw: _Optional[_Union[OgallalaDraw, _Mapping]] = ..., stop: _Optional[_Union[OgallalaStop, _Mapping]] = ..., place_cell: _Optional[_Union[OgallalaPlaceCell, _Mapping]] = ..., place_shift: _Optional[_Union[OgallalaPlaceShift, _Mapping]] = ..., discard: _Optional[_Union[OgallalaDiscard, _Mapping]] = ..., target: _Optional[_Union[OgallalaTarget, _Mapping]] = ..., sink_boat: _Optional[_Union[OgallalaSinkBoat, _Mapping]] = ..., no_attack: _Optional[_Union[OgallalaNoAttack, _Mapping]] = ..., attack: _Optional[_Union[OgallalaAttack, _Mapping]] = ..., declare: _Optional[_Union[OgallalaDeclare, _Mapping]] = ...) -> None: ...
+
+class OgallalaEvent(_message.Message):
+    __slots__ = ("action_taken", "card_drawn", "stack_refilled")
+    ACTION_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    CARD_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    STACK_REFILLED_FIELD_NUMBER: _ClassVar[int]
+    action_taken: OgallalaActionTaken
+    card_drawn: OgallalaCardDrawn
+    stack_refilled: OgallalaStackRefilled
+    def __init__(self, action_taken: _Optional[_Union[OgallalaActionTaken, _Mapping]] = ..., card_drawn: _Optional[_Union[OgallalaCardDrawn, _Mapping]] = ..., stack_refilled: _Optional[_Union[OgallalaStackRefilled, _Mapping]] = ...) -> None: ...
+
+class OgallalaActionTaken(_message.Message):
+    __slots__ = ("seat", "action")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action: OgallalaAction
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[OgallalaAction, _Mapping]] = ...) -> None: ...
+
+class OgallalaCardDrawn(_message.Message):
+    __slots__ = ("seat", "stack", "card")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    STACK_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    stack: int
+    card: str
+    def __init__(self, seat: _Optional[int] = ..., stack: _Optional[int] = ..., card: _Optional[str] = ...) -> None: ...
+
+class OgallalaStackRefilled(_message.Message):
+    __slots__ = ("stack", "size")
+    STACK_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    stack: int
+    size: int
+    def __init__(self, stack: _Optional[int] = ..., size: _Optional[int] = ...) -> None: ...

@@ -243,3 +243,63 @@ class OregonAction(_message.Message):
     discard_when_stuck: OregonDiscardWhenStuck
     draw: OregonDraw
     def __init__(self, place_start_tile: _Optional[_Union[OregonPlaceStartTile, _Mapping]] = ..., play: _Optional[_Union[OregonPlay, _Mapping]] = ..., use_extra_turn: _Optional[_Union[OregonUseExtraTurn, _Mapping]] = ..., discard_when_stuck: _Optional[_Union[OregonDiscardWhenStuck, _Mapping]] = ..., draw: _Optional[_Union[OregonDraw, _Mapping]] = ...) -> None: ...
+
+class OregonEvent(_message.Message):
+    __slots__ = ("action_taken", "card_drawn", "cards_left_game", "deck_rebuilt", "tile_taken")
+    ACTION_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    CARD_DRAWN_FIELD_NUMBER: _ClassVar[int]
+    CARDS_LEFT_GAME_FIELD_NUMBER: _ClassVar[int]
+    DECK_REBUILT_FIELD_NUMBER: _ClassVar[int]
+    TILE_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    action_taken: OregonActionTaken
+    card_drawn: OregonCardDrawn
+    cards_left_game: OregonCardsLeftGame
+    deck_rebuilt: OregonDeckRebuilt
+    tile_taken: OregonTileTaken
+    def __init__(self, action_taken: _Optional[_Union[OregonActionTaken, _Mapping]] = ..., card_drawn: _Optional[_Union[OregonCardDrawn, _Mapping]] = ..., cards_left_game: _Optional[_Union[OregonCardsLeftGame, _Mapping]] = ..., deck_rebuilt: _Optional[_Union[OregonDeckRebuilt, _Mapping]] = ..., tile_taken: _Optional[_Union[OregonTileTaken, _Mapping]] = ...) -> None: ...
+
+class OregonActionTaken(_message.Message):
+    __slots__ = ("seat", "action")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action: OregonAction
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[OregonAction, _Mapping]] = ...) -> None: ...
+
+class OregonCardDrawn(_message.Message):
+    __slots__ = ("seat", "deck", "card", "dead")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    DEAD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    deck: OregonDeck
+    card: OregonCard
+    dead: bool
+    def __init__(self, seat: _Optional[int] = ..., deck: _Optional[_Union[OregonDeck, str]] = ..., card: _Optional[_Union[OregonCard, str]] = ..., dead: _Optional[bool] = ...) -> None: ...
+
+class OregonCardsLeftGame(_message.Message):
+    __slots__ = ("seat", "cards")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    cards: _containers.RepeatedScalarFieldContainer[OregonCard]
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[OregonCard, str]]] = ...) -> None: ...
+
+class OregonDeckRebuilt(_message.Message):
+    __slots__ = ("deck", "size")
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    deck: OregonDeck
+    size: int
+    def __init__(self, deck: _Optional[_Union[OregonDeck, str]] = ..., size: _Optional[int] = ...) -> None: ...
+
+class OregonTileTaken(_message.Message):
+    __slots__ = ("seat", "gold", "value")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    GOLD_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    gold: bool
+    value: int
+    def __init__(self, seat: _Optional[int] = ..., gold: _Optional[bool] = ..., value: _Optional[int] = ...) -> None: ...

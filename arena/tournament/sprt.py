@@ -1,0 +1,172 @@
+"""``arena sprt``: is NEW stronger than BASE? A sequential probability ratio test on paired games,
+run as a tournament of two entrants (NEW at position 0, BASE at 1, two players): each deal is
+played twice with the seats swapped, which makes a pair (``leaderboard.sprt``, pentanomial model).
+
+The test is stored like a tournament (its SPRT parameters in the settings; ``--deals`` is
+``max_games / 2``), so it resumes like one and its games show on ``arena leaderboard``. The
+runner stops starting games once the test has decided (``stop_when``); the games still running
+then are recorded but do not count. Pairs are counted in deal order, only once every earlier deal
+is complete, so the decision, and the pair it was reached at, do not depend on which game
+finished first or on a resume in between. Two-player games only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from arena.entrants import Entrant
+from arena.errors import SetupError, UnknownBotError
+from arena.records import MatchRecord, Outcome
+from arena.sandbox import SandboxPolicy
+from arena.storage import bots, tournaments
+from arena.storage.database import Database
+from arena.storage.models import GameRecord, SeatRecordRow, Tournament
+from arena.tournament.schedule import ScheduledGame, build_schedule
+from arena.tournament.settings import TournamentSettings
+from arena.tournament.setup import ReadyTournament, create_tournament, resolve_entrant
+from engine.core import OptionValue
+from leaderboard.results import GameResult, SeatResult
+from leaderboard.sprt import SPRT, game_score
+
+NEW, BASE = 0, 1  # entrant positions
+
+
+@dataclass(frozen=True)
+class SprtParameters:
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def new_test(self) -> SPRT:
+        try:
+            return SPRT(self.elo0, self.elo1, self.alpha, self.beta)
+        except ValueError as exc:
+            raise SetupError(str(exc)) from None
+
+    def to_stored(self) -> dict[str, float]:
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}
+
+
+class PairedTest:
+    """An SPRT fed game by game, in any order: a deal's pair is added once both its games and
+    every earlier deal's are in, and nothing is added after the test has decided."""
+
+    def __init__(self, test: SPRT) -> None:
+        self.test = test
+        self.next_deal = 0
+        self.waiting: dict[int, dict[int, float]] = {}  # deal -> rotation -> NEW's score
+        self.decided_at_pair: int | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.decided_at_pair is not None
+
+    def add(self, deal: int, rotation: int, new_score: float) -> None:
+        self.waiting.setdefault(deal, {})[rotation] = new_score
+        while not self.decided and len(self.waiting.get(self.next_deal, {})) == 2:
+            pair = self.waiting.pop(self.next_deal)
+            self.test.add_pair(pair[0], pair[1])
+            self.next_deal += 1
+            if self.test.status != "continue":
+                self.decided_at_pair = self.test.pairs
+
+
+def new_score(entrant_at_seat: Sequence[int], seats: Sequence[tuple[int, float, str]]) -> float:
+    """NEW's score against BASE in one game: ``seats`` are (rank, score, forfeit reason or "")
+    in seat order, ``entrant_at_seat`` the entrant position in each seat."""
+    result = GameResult(tuple(SeatResult(str(entrant), rank, score, forfeit)
+                              for entrant, (rank, score, forfeit) in zip(entrant_at_seat, seats)))
+    return game_score(result, str(NEW), str(BASE))
+
+
+def record_score(scheduled: ScheduledGame, record: MatchRecord) -> float:
+    return new_score(scheduled.seats, [
+        (seat.rank, seat.score, "" if seat.outcome is Outcome.FINISHED else seat.outcome.value)
+        for seat in record.seats])
+
+
+def load_test(session: Session, tournament_id: int) -> tuple[PairedTest, list[ScheduledGame]]:
+    """The test as far as the stored games take it, and the tournament's schedule."""
+    tournament = session.get(Tournament, tournament_id)
+    assert tournament is not None
+    settings = TournamentSettings.from_stored(tournament.settings)
+    assert settings.sprt is not None, "an SPRT test"
+    paired = PairedTest(SprtParameters(**settings.sprt).new_test())
+    schedule = build_schedule(2, 2, settings.deals, tournament.seed)
+    by_key = {game.key: game for game in schedule}
+    entrant_ids = [entrant.version.id for entrant in tournaments.entrants(session, tournament_id)]
+    rows = session.exec(
+        select(GameRecord.schedule_key, SeatRecordRow.bot_version_id, SeatRecordRow.rank,
+               SeatRecordRow.score, SeatRecordRow.outcome)
+        .join(SeatRecordRow, SeatRecordRow.game_id == GameRecord.id)
+        .where(GameRecord.tournament_id == tournament_id, GameRecord.status == "finished")
+        .order_by(GameRecord.id, SeatRecordRow.seat)).all()
+    seated: dict[str, list[int]] = {}  # schedule key -> entrant position in each seat
+    games: dict[str, list[tuple[int, float, str]]] = {}
+    for key, version_id, rank, score, outcome in rows:
+        if key not in by_key:
+            continue
+        seated.setdefault(key, []).append(entrant_ids.index(version_id))
+        games.setdefault(key, []).append(
+            (rank, score, "" if outcome == Outcome.FINISHED.value else outcome))
+    for key in sorted(games, key=lambda key: (by_key[key].deal, key)):
+        scheduled = by_key[key]
+        paired.add(scheduled.deal, scheduled.seats.index(NEW), new_score(seated[key], games[key]))
+    return paired, schedule
+
+
+def _resolve_named_version(database: Database | None, text: str, game: str) -> Entrant | None:
+    """``NAME@VERSION`` naming a registered version (not an address: no port), else None."""
+    name, at, version = text.partition("@")
+    if not at or ":" in version or database is None:
+        return None
+    with database.read() as session:
+        mine = [entry for entry in bots.all_versions(session) if entry.bot.name == name]
+        labels = bots.version_labels(mine)
+    found = ([e for e in mine if labels[e.version.id or 0] == version]
+             or [e for e in mine if e.version.content_hash.startswith(version)]
+             or [e for e in mine if e.version.version == version][-1:])  # newest such upload
+    if not found:
+        if mine:
+            raise UnknownBotError(f"bot {name!r} has no version {version!r} (versions: "
+                                  f"{', '.join(labels.values())})")
+        return None
+    if len(found) > 1:
+        raise SetupError(f"{text!r} names {len(found)} versions; give a longer hash prefix")
+    spec = bots.to_spec(found[0])
+    if game not in spec.games:
+        raise SetupError(f"registered bot {name!r} does not play {game}")
+    return Entrant(spec.name, spec, found[0])
+
+
+def resolve_pair(database: Database | None, texts: Sequence[str], game: str) -> list[Entrant]:
+    """NEW and BASE: directories, registered names (newest version), ``NAME@VERSION`` of a
+    registered bot, or ``NAME@HOST:PORT``. They may be two versions of one bot."""
+    entrants = [_resolve_named_version(database, text, game)
+                or resolve_entrant(database, text, game) for text in texts]
+    new, base = entrants
+    if new.registered is None and base.registered is None and new.name == base.name:
+        raise SetupError(f"NEW and BASE are both unregistered bots named {new.name!r}: "
+                         "`arena submit` one of them first")
+    if (new.registered is not None and base.registered is not None
+            and new.registered.version.id == base.registered.version.id):
+        raise SetupError("NEW and BASE are the same bot version")
+    return entrants
+
+
+def create_sprt(db: Path, game: str, new: str, base: str, parameters: SprtParameters, *,
+                max_games: int, concurrency: int, move_time: float, seed: int | None,
+                name: str | None, options: Mapping[str, OptionValue] | None = None,
+                sandbox: SandboxPolicy = SandboxPolicy()) -> ReadyTournament:
+    parameters.new_test()  # checks the parameters before anything is stored
+    if max_games < 2:
+        raise SetupError("--max-games must be at least 2 (one pair)")
+    settings = TournamentSettings(players=2, deals=max_games // 2, concurrency=concurrency,
+                                  move_time=move_time, options=dict(options or {}),
+                                  sandbox=sandbox, sprt=parameters.to_stored())
+    return create_tournament(db, game, [new, base], settings, seed, name, resolve=resolve_pair)

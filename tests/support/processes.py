@@ -1,0 +1,36 @@
+"""Which live processes this test session started: every bot (and anything it starts) inherits
+a marker in its environment, set when this module is first imported (by tests/arena/conftest.py,
+before any test runs)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+# Bots inherit the arena's environment, and their children inherit theirs: this marks every
+# process this test session starts (other people may run bots on the same machine).
+SESSION_MARKER = f"ARENA_TEST_SESSION={os.getpid()}-{uuid.uuid4().hex}".encode()
+os.environ["ARENA_TEST_SESSION"] = SESSION_MARKER.decode().split("=", 1)[1]
+
+
+def bot_processes() -> list[str]:
+    """Live processes started by this test session (bots, anything they started, CLI runs)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            marked = SESSION_MARKER in (proc / "environ").read_bytes().split(b"\0")
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state, parent = (proc / "stat").read_text().rsplit(")", 1)[1].split()[:2]
+        except OSError:
+            continue  # gone meanwhile, or not ours to read
+        # multiprocessing's resource tracker lives as long as the Python process that started
+        # it (a multiprocessing test, or a tool such as mutmut running pytest): not a bot.
+        if "multiprocessing.resource_tracker" in cmdline:
+            continue
+        # A zombie is dead; only one of ours that we failed to reap counts.
+        if marked and (state != "Z" or int(parent) == os.getpid()):
+            found.append(f"{proc.name}: {cmdline.strip()}")
+    return found
