@@ -13,7 +13,7 @@ import trio
 
 from arena.manifest import load_manifest
 from arena.records import Outcome
-from arena.referee.match import play_match
+from arena.referee.match import MatchObserver, play_match
 from arena.referee.pool import bot_pool
 from tests.tournament.helpers import SAMPLE_BOTS, query, run_cli
 
@@ -85,11 +85,20 @@ async def test_the_pool_reuses_healthy_bots_and_stops_all_of_them_at_the_end(tmp
             assert await held.bot.process.wait() is not None  # stopped and reaped
 
 
+class _CancelAtFirstDecision(MatchObserver):
+    def __init__(self, scope: trio.CancelScope) -> None:
+        self.scope = scope
+
+    def decision_made(self, *args: object) -> None:
+        self.scope.cancel()
+
+
 async def test_a_cancelled_game_gives_its_bots_back_stopped(tmp_path: Path):
     spec = load_manifest(SAMPLE_BOTS / "random-python")
     async with bot_pool("oregon", game_seed=5) as pool:
-        with trio.move_on_after(0.3):  # mid-game (or mid-start): the game is abandoned
-            await play_match("oregon", [spec, spec], 1, lender=pool.lender(0))
+        with trio.CancelScope() as scope:  # cancelled mid-game: the game is abandoned
+            await play_match("oregon", [spec, spec], 1, lender=pool.lender(0),
+                             observer=_CancelAtFirstDecision(scope))
         assert pool.idle == []  # nothing half-played is kept for a next game
         record = await play_match("oregon", [spec, spec], 1, lender=pool.lender(0))
         assert not record.voided
