@@ -45,13 +45,26 @@ USAGE_ERROR_CODE = 2
 class OneLineErrors(TyperGroup):
     """The ``arena`` group: runs a command and turns what the user got wrong into one line."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True,
-             windows_expand_args: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
         # Never standalone below: a usage error reaches us instead of being drawn as a box,
         # and an Exit's code is returned.
-        run = partial(super().main, args, prog_name, complete_var, standalone_mode=False,
-                      windows_expand_args=windows_expand_args, **extra)
+        run = partial(
+            super().main,
+            args,
+            prog_name,
+            complete_var,
+            standalone_mode=False,
+            windows_expand_args=windows_expand_args,
+            **extra,
+        )
         if not standalone_mode:
             return run()
         try:
@@ -79,9 +92,14 @@ def _usage_error_line(exc: ClickException) -> str:
     return f"{message} (see `{ctx.command_path} --help`)" if ctx is not None else message
 
 
-app = typer.Typer(name="arena", cls=OneLineErrors,
-                  help="Bots in any language play board and card games over gRPC.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+app = typer.Typer(
+    name="arena",
+    cls=OneLineErrors,
+    help="Bots in any language play board and card games over gRPC.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
 for module in COMMAND_MODULES:
     importlib.import_module(module).register(app)
 

@@ -48,8 +48,10 @@ def resolve_bot(text: str, game: str, registry: Database | None) -> Entrant:
         _check_plays(spec, game, f"{Path(text) / 'bot.toml'}: bot")
         return Entrant(spec.name, spec)
     if registry is None:
-        raise UnknownBotError(f"{text!r} is neither a bot directory nor a registered bot (no bot "
-                              "is registered yet; give a bot directory or run `arena submit DIR`)")
+        raise UnknownBotError(
+            f"{text!r} is neither a bot directory nor a registered bot (no bot "
+            "is registered yet; give a bot directory or run `arena submit DIR`)"
+        )
     with registry.read() as session:
         registered = bots.latest_version(session, text)
     spec = bots.to_spec(registered)
@@ -60,8 +62,11 @@ def resolve_bot(text: str, game: str, registry: Database | None) -> Entrant:
 def resolve_match_bots(texts: Sequence[str], game: str, db: Path) -> list[Entrant]:
     """The bots of one match, in seat order; the database ``db`` is opened (read only) just when
     a bot is named by its registered name."""
-    database = (open_database(db, create=False)
-                if db.exists() and any(map(names_a_registered_bot, texts)) else None)
+    database = (
+        open_database(db, create=False)
+        if db.exists() and any(map(names_a_registered_bot, texts))
+        else None
+    )
     try:
         return [resolve_bot(text, game, database) for text in texts]
     finally:
@@ -71,5 +76,6 @@ def resolve_match_bots(texts: Sequence[str], game: str, db: Path) -> list[Entran
 
 def _check_plays(spec: BotSpec, game: str, what: str) -> None:
     if game not in spec.games:
-        raise SetupError(f"{what} {spec.name!r} does not play {game} "
-                         f"(games: {', '.join(spec.games)})")
+        raise SetupError(
+            f"{what} {spec.name!r} does not play {game} (games: {', '.join(spec.games)})"
+        )

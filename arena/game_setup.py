@@ -78,6 +78,7 @@ def prepare_bot_logs(directory: Path | None) -> Path | None:
         with tempfile.TemporaryFile(dir=directory):
             pass
     except OSError as exc:
-        raise SetupError(f"--bot-logs {directory}: cannot write there: "
-                         f"{exc.strerror or exc}") from None
+        raise SetupError(
+            f"--bot-logs {directory}: cannot write there: {exc.strerror or exc}"
+        ) from None
     return directory.resolve()

@@ -1,12 +1,12 @@
 """Bot manifests: the ``bot.toml`` in each bot's directory says what the bot is and how to start it.
 
-    name = "random-python"
-    version = "1.0.0"
-    command = ["python", "bot.py"]   # run in the bot's directory; "python": the arena's Python
-    games = ["oregon", "ogallala", "merkator"]
-    [env]                             # optional extra environment variables
-    LOG_LEVEL = "info"
-    network = true                    # optional: ask for network access (the operator decides)
+name = "random-python"
+version = "1.0.0"
+command = ["python", "bot.py"]   # run in the bot's directory; "python": the arena's Python
+games = ["oregon", "ogallala", "merkator"]
+[env]                             # optional extra environment variables
+LOG_LEVEL = "info"
+network = true                    # optional: ask for network access (the operator decides)
 """
 
 from __future__ import annotations
@@ -42,8 +42,14 @@ def remote_bot(
     address: str, name: str, version: str = "remote", games: tuple[str, ...] | list[str] = ()
 ) -> BotSpec:
     """A bot already running elsewhere, entered by its ``host:port`` address."""
-    return BotSpec(name=name, version=version, games=tuple(games), directory=None, command=None,
-                   address=address)
+    return BotSpec(
+        name=name,
+        version=version,
+        games=tuple(games),
+        directory=None,
+        command=None,
+        address=address,
+    )
 
 
 def load_manifest(bot_dir: Path) -> BotSpec:
@@ -55,7 +61,8 @@ def load_manifest(bot_dir: Path) -> BotSpec:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ManifestError(
-            f"{path}: file not found (every bot directory needs a bot.toml)") from None
+            f"{path}: file not found (every bot directory needs a bot.toml)"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
@@ -64,17 +71,19 @@ def load_manifest(bot_dir: Path) -> BotSpec:
     def fail(problem: str) -> ManifestError:
         return ManifestError(f"{path}: {problem}")
 
-    unknown = sorted(set(data) - {"name", "version", "command", "games", "env",
-                                 "network"})
+    unknown = sorted(set(data) - {"name", "version", "command", "games", "env", "network"})
     if unknown:
         raise fail(f"unknown key(s) {', '.join(unknown)}")
     for key in ("name", "version"):
         if not isinstance(data.get(key), str) or not data[key].strip():
             raise fail(f"'{key}' must be a non-empty string")
     command = data.get("command")
-    if (not isinstance(command, list) or not command
-            or not all(isinstance(part, str) and part for part in command)):
-        raise fail("'command' must be a non-empty list of strings, e.g. [\"python\", \"bot.py\"]")
+    if (
+        not isinstance(command, list)
+        or not command
+        or not all(isinstance(part, str) and part for part in command)
+    ):
+        raise fail('\'command\' must be a non-empty list of strings, e.g. ["python", "bot.py"]')
     games = data.get("games")
     if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
         raise fail("'games' must be a non-empty list of game names, e.g. [\"oregon\"]")

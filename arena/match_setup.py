@@ -32,11 +32,19 @@ class MatchPlan:
     sandbox: SandboxPolicy
 
 
-def plan_match(game: str, bot_texts: Sequence[str], db: Path, *, seed: int | None = None,
-               option_texts: Sequence[str] = (), move_seconds: float = TimeControl.move_seconds,
-               bank_seconds: float = TimeControl.bank_seconds, bot_memory: str | None = None,
-               bot_logs: Path | None = None,
-               sandbox: SandboxPolicy = SandboxPolicy()) -> MatchPlan:
+def plan_match(
+    game: str,
+    bot_texts: Sequence[str],
+    db: Path,
+    *,
+    seed: int | None = None,
+    option_texts: Sequence[str] = (),
+    move_seconds: float = TimeControl.move_seconds,
+    bank_seconds: float = TimeControl.bank_seconds,
+    bot_memory: str | None = None,
+    bot_logs: Path | None = None,
+    sandbox: SandboxPolicy = SandboxPolicy(),
+) -> MatchPlan:
     """Check the game, the bots (named as ``arena.entrants`` describes; registered names are
     looked up in ``db``), the options, clocks, limits and log directory. ``seed`` None: a random
     63-bit seed, too large for a bot to search for."""
@@ -44,13 +52,22 @@ def plan_match(game: str, bot_texts: Sequence[str], db: Path, *, seed: int | Non
     bots = [entrant.spec for entrant in resolve_match_bots(bot_texts, engine.name, db)]
     options = game_setup.parse_options(engine.name, option_texts)
     game_setup.check_players(engine, len(bots), options)
-    if not (math.isfinite(move_seconds) and move_seconds > 0
-            and math.isfinite(bank_seconds) and bank_seconds >= 0):
-        raise SetupError("--move-time must be a finite number > 0 and --bank-time a finite "
-                         "number >= 0")
+    if not (
+        math.isfinite(move_seconds)
+        and move_seconds > 0
+        and math.isfinite(bank_seconds)
+        and bank_seconds >= 0
+    ):
+        raise SetupError(
+            "--move-time must be a finite number > 0 and --bank-time a finite number >= 0"
+        )
     return MatchPlan(
-        game=engine.name, bots=bots, seed=secrets.randbits(63) if seed is None else seed,
+        game=engine.name,
+        bots=bots,
+        seed=secrets.randbits(63) if seed is None else seed,
         options=options,
         time_control=TimeControl(move_seconds=move_seconds, bank_seconds=bank_seconds),
         limits=game_setup.parse_limits(bot_memory),
-        bot_logs=game_setup.prepare_bot_logs(bot_logs), sandbox=sandbox)
+        bot_logs=game_setup.prepare_bot_logs(bot_logs),
+        sandbox=sandbox,
+    )

@@ -31,8 +31,9 @@ def store_match(db: Path, record: MatchRecord, bots: Sequence[BotSpec]) -> int:
             assert version_id is not None, "assigned when stored"
             versions.append(version_id)
         # The seat rotations of one seed share its luck: the batch fit resamples them together.
-        game_id = record_game(database, record, versions,
-                              group_key=f"match/{record.game}/{record.seed}")
+        game_id = record_game(
+            database, record, versions, group_key=f"match/{record.game}/{record.seed}"
+        )
     finally:
         database.close()
     assert game_id is not None, "a game outside a tournament is never a duplicate"
@@ -42,12 +43,13 @@ def store_match(db: Path, record: MatchRecord, bots: Sequence[BotSpec]) -> int:
 def url_if_served(game_id: int, record: MatchRecord, base: str = DEFAULT_WEB_URL) -> str | None:
     """The game's page when a web arena on ``base`` serves this very game, else None."""
     try:
-        with urllib.request.urlopen(f"{base}/api/games/{game_id}",
-                                    timeout=_PROBE_SECONDS) as response:
+        with urllib.request.urlopen(
+            f"{base}/api/games/{game_id}", timeout=_PROBE_SECONDS
+        ) as response:
             shown = json.load(response)
     except (OSError, ValueError):
         return None
-    same = (shown.get("game") == record.game
-            and [seat.get("bot") for seat in shown.get("seats", [])]
-            == [seat.player for seat in record.seats])
+    same = shown.get("game") == record.game and [
+        seat.get("bot") for seat in shown.get("seats", [])
+    ] == [seat.player for seat in record.seats]
     return f"{base}/games/{game_id}" if same else None

@@ -39,12 +39,12 @@ if __name__ == "__main__":
     sdk.run(choose)
 '''
 
-_NODE_BOT = '''// {name}: an arena bot. Edit choose(); `arena validate .` checks the bot.
+_NODE_BOT = """// {name}: an arena bot. Edit choose(); `arena validate .` checks the bot.
 "use strict";
 
 const sdk = require("arena-bot-sdk");
 
-const random = sdk.seededRandom(); // seeded from ARENA_BOT_SEED: the same game seed gives the same game
+const random = sdk.seededRandom(); // seeded from ARENA_BOT_SEED: same seed, same game
 
 // The index of the action to play in request.legal_actions. request is an
 // arena.bot.v1.DecisionRequest: decision_kind names the decision, view holds this seat's view
@@ -54,9 +54,9 @@ function choose(request) {{
 }}
 
 sdk.run(choose);
-'''
+"""
 
-_README = '''# {name}
+_README = """# {name}
 
 An arena bot in {language}, made by `arena new-bot`. It plays every game with a uniformly random
 legal action; make it better by editing `choose` in `{code}`.
@@ -71,13 +71,15 @@ legal action; make it better by editing `choose` in `{code}`.
 
 `bot.toml` names the bot and how to start it ({start}). Any change to the files makes a new
 version of the bot when it is submitted.
-'''
+"""
 
 
 def check_name(name: str) -> str:
     if not _NAME.fullmatch(name):
-        raise InputError(f"bot name {name!r}: use lower-case letters, digits, '.', '_' and '-', "
-                         "starting with a letter or digit")
+        raise InputError(
+            f"bot name {name!r}: use lower-case letters, digits, '.', '_' and '-', "
+            "starting with a letter or digit"
+        )
     return name
 
 
@@ -95,21 +97,37 @@ def new_bot(name: str, language: str, directory: Path) -> list[Path]:
     code = "bot.py" if language == "python" else "index.js"
     command = ["python", "bot.py"] if language == "python" else ["node", "index.js"]
     files = {
-        "bot.toml": (f'name = "{name}"\nversion = "0.1.0"\n'
-                     f"command = {json.dumps(command)}\n"
-                     f"games = {json.dumps(game_names())}\n"),
+        "bot.toml": (
+            f'name = "{name}"\nversion = "0.1.0"\n'
+            f"command = {json.dumps(command)}\n"
+            f"games = {json.dumps(game_names())}\n"
+        ),
         code: (_PYTHON_BOT if language == "python" else _NODE_BOT).format(name=name),
         "README.md": _README.format(
-            name=name, language="Python" if language == "python" else "Node.js", code=code,
+            name=name,
+            language="Python" if language == "python" else "Node.js",
+            code=code,
             directory=directory,
             start="`python` means the arena's own interpreter, which has the Python SDK"
-            if language == "python" else "the Node SDK comes from `package.json`'s dependency"),
+            if language == "python"
+            else "the Node SDK comes from `package.json`'s dependency",
+        ),
     }
     if language == "node":
         sdk = os.path.relpath(NODE_SDK, directory.resolve())
-        files["package.json"] = json.dumps({
-            "name": name, "version": "0.1.0", "private": True, "main": "index.js",
-            "dependencies": {"arena-bot-sdk": f"file:{sdk}"}}, indent=2) + "\n"
+        files["package.json"] = (
+            json.dumps(
+                {
+                    "name": name,
+                    "version": "0.1.0",
+                    "private": True,
+                    "main": "index.js",
+                    "dependencies": {"arena-bot-sdk": f"file:{sdk}"},
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     written = []
     for file_name, text in files.items():
         (directory / file_name).write_text(text, encoding="utf-8")
@@ -122,18 +140,27 @@ def new_bot(name: str, language: str, directory: Path) -> list[Path]:
 
 def _check_node_sdk() -> None:
     if not (NODE_SDK / "package.json").is_file():
-        raise InputError("a Node.js bot needs the Node SDK, sdk/node in the arena's source "
-                         "checkout; this arena is installed without it")
+        raise InputError(
+            "a Node.js bot needs the Node SDK, sdk/node in the arena's source "
+            "checkout; this arena is installed without it"
+        )
     if shutil.which("npm") is None:
         raise InputError("a Node.js bot needs Node.js and npm, which are not on PATH")
     if not (NODE_SDK / "node_modules").is_dir():
-        raise InputError(f"the Node SDK's packages are not installed: run scripts/setup (or "
-                         f"npm ci in {NODE_SDK})")
+        raise InputError(
+            f"the Node SDK's packages are not installed: run scripts/setup (or "
+            f"npm ci in {NODE_SDK})"
+        )
 
 
 def _npm_install(directory: Path) -> None:
-    done = subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=directory,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund"],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise InputError(f"npm install in {directory} failed: {last}")

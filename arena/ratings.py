@@ -54,30 +54,46 @@ def resolve_versions(session: Session, texts: Sequence[str]) -> set[int]:
         if not version:
             found = [max(mine, key=lambda entry: entry.version.id or 0)]
         else:
-            found = ([e for e in mine if labels[e.version.id or 0] == version]
-                     or [e for e in mine if e.version.version == version]
-                     or [e for e in mine if e.version.content_hash.startswith(version)])
+            found = (
+                [e for e in mine if labels[e.version.id or 0] == version]
+                or [e for e in mine if e.version.version == version]
+                or [e for e in mine if e.version.content_hash.startswith(version)]
+            )
         if not found:
-            raise InputError(f"bot {name!r} has no version {version!r} (versions: "
-                             f"{', '.join(labels[e.version.id or 0] for e in mine)})")
+            raise InputError(
+                f"bot {name!r} has no version {version!r} (versions: "
+                f"{', '.join(labels[e.version.id or 0] for e in mine)})"
+            )
         wanted |= {entry.version.id for entry in found if entry.version.id is not None}
     return wanted
 
 
 def _renumbered(rows: list[LeaderboardRow]) -> list[LeaderboardRow]:
     """Positions among the shown rows: 1 + the shown rows of the pool ranked strictly above."""
-    return [dataclasses.replace(row, position=1 + sum(
-        other.position < row.position and _pool(other) == _pool(row) for other in rows))
-        for row in rows]
+    return [
+        dataclasses.replace(
+            row,
+            position=1
+            + sum(other.position < row.position and _pool(other) == _pool(row) for other in rows),
+        )
+        for row in rows
+    ]
 
 
 def _pool(row: LeaderboardRow) -> int:
     return row.batch.pool if row.batch else 1
 
 
-def build_board(session: Session, game: str, players: int, *, tournament: str | None = None,
-                all_versions: bool = False, also: set[int] | None = None,
-                with_crosstable: bool = False) -> Board:
+def build_board(
+    session: Session,
+    game: str,
+    players: int,
+    *,
+    tournament: str | None = None,
+    all_versions: bool = False,
+    also: set[int] | None = None,
+    with_crosstable: bool = False,
+) -> Board:
     # Imported here: the batch fit needs numpy (0.3-0.5 s to import), which the other commands
     # do not.
     from leaderboard.batch import fit_batch
@@ -87,13 +103,14 @@ def build_board(session: Session, game: str, players: int, *, tournament: str | 
         tournament_id = tournaments.by_name(session, tournament).id
     results = games.finished_game_results(session, game, players, tournament_id)
     # The stored Elo rates every game of the board; a tournament's board replays its own games.
-    elo = (games.stored_elo(session, game, players) if tournament_id is None
-           else replay_elo(results))
+    elo = games.stored_elo(session, game, players) if tournament_id is None else replay_elo(results)
     rows = leaderboard_rows(results, elo, fit_batch(results))
     everything = bots.all_versions(session)
     versions = {entry.version.id: entry for entry in everything if entry.version.id is not None}
-    latest = {max(entry.version.id or 0 for entry in everything if entry.bot.id == bot_id)
-              for bot_id in {entry.bot.id for entry in everything}}
+    latest = {
+        max(entry.version.id or 0 for entry in everything if entry.bot.id == bot_id)
+        for bot_id in {entry.bot.id for entry in everything}
+    }
     if not all_versions:
         # Each bot's newest version among those that played on this board (a bot whose newest
         # version has not played here yet keeps its last row), plus the versions asked for.
@@ -104,24 +121,50 @@ def build_board(session: Session, game: str, players: int, *, tournament: str | 
             newest[bot_id] = max(newest.get(bot_id, 0), version_id)
         shown = set(newest.values()) | (also or set())
         rows = _renumbered([row for row in rows if int(row.player) in shown])
-    return Board(game, players, tournament, rows,
-                 cross_table(results) if with_crosstable else None, versions,
-                 bots.version_labels(everything), latest)
+    return Board(
+        game,
+        players,
+        tournament,
+        rows,
+        cross_table(results) if with_crosstable else None,
+        versions,
+        bots.version_labels(everything),
+        latest,
+    )
 
 
-def load_boards(session: Session, game: str | None = None, players: int | None = None, *,
-                tournament: str | None = None, all_versions: bool = False,
-                bots_asked: Sequence[str] = (), with_crosstable: bool = False) -> list[Board]:
+def load_boards(
+    session: Session,
+    game: str | None = None,
+    players: int | None = None,
+    *,
+    tournament: str | None = None,
+    all_versions: bool = False,
+    bots_asked: Sequence[str] = (),
+    with_crosstable: bool = False,
+) -> list[Board]:
     """Every board with rated games (of ``game``, of ``players`` seats, of ``tournament``)."""
     also = resolve_versions(session, bots_asked)
     if tournament is not None:
         stored = tournaments.by_name(session, tournament)
         game = game or stored.game
-    keys = [(name, count) for name, count in games.boards_played(session, game)
-            if players is None or count == players]
-    boards = [build_board(session, name, count, tournament=tournament,
-                          all_versions=all_versions, also=also, with_crosstable=with_crosstable)
-              for name, count in keys]
+    keys = [
+        (name, count)
+        for name, count in games.boards_played(session, game)
+        if players is None or count == players
+    ]
+    boards = [
+        build_board(
+            session,
+            name,
+            count,
+            tournament=tournament,
+            all_versions=all_versions,
+            also=also,
+            with_crosstable=with_crosstable,
+        )
+        for name, count in keys
+    ]
     return [board for board in boards if board.rows]
 
 
@@ -142,31 +185,48 @@ class History:
     entries: list[HistoryEntry]
 
 
-def rating_history(session: Session, bot: str, game: str | None = None,
-                   players: int | None = None) -> list[History]:
+def rating_history(
+    session: Session, bot: str, game: str | None = None, players: int | None = None
+) -> list[History]:
     """The Elo history of ``bot`` (``NAME``: every version; ``NAME@VERSION``: that version), one
     list per board, in the order the games were rated."""
     name, _, version = bot.partition("@")
-    ids = (resolve_versions(session, [bot]) if version
-           else {entry.version.id for entry in bots.all_versions(session)
-                 if entry.bot.name == name and entry.version.id is not None})
+    ids = (
+        resolve_versions(session, [bot])
+        if version
+        else {
+            entry.version.id
+            for entry in bots.all_versions(session)
+            if entry.bot.name == name and entry.version.id is not None
+        }
+    )
     if not ids:
         resolve_versions(session, [name])  # raises UnknownBotError with the known names
     labels = bots.version_labels(bots.all_versions(session))
-    query = (select(RatingHistory, GameRecord.finished_at)
-             .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
-             .where(col(RatingHistory.bot_version_id).in_(ids)))
+    query = (
+        select(RatingHistory, GameRecord.finished_at)
+        .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
+        .where(col(RatingHistory.bot_version_id).in_(ids))
+    )
     if game is not None:
         query = query.where(RatingHistory.game == game)
     if players is not None:
         query = query.where(RatingHistory.players == players)
     boards: dict[tuple[str, int], list[HistoryEntry]] = {}
     for entry, finished_at in session.exec(query.order_by(col(RatingHistory.id))):
-        boards.setdefault((entry.game, entry.players), []).append(HistoryEntry(
-            entry.game_id, f"{finished_at:%Y-%m-%d %H:%M:%S}", labels[entry.bot_version_id],
-            entry.before, entry.after))
-    return [History(name, board_game, count, entries)
-            for (board_game, count), entries in sorted(boards.items())]
+        boards.setdefault((entry.game, entry.players), []).append(
+            HistoryEntry(
+                entry.game_id,
+                f"{finished_at:%Y-%m-%d %H:%M:%S}",
+                labels[entry.bot_version_id],
+                entry.before,
+                entry.after,
+            )
+        )
+    return [
+        History(name, board_game, count, entries)
+        for (board_game, count), entries in sorted(boards.items())
+    ]
 
 
 SPARK = "▁▂▃▄▅▆▇█"
@@ -179,5 +239,4 @@ def sparkline(values: Sequence[float], width: int = 60) -> str:
         return ""
     low, high = min(values), max(values)
     span = high - low or 1.0
-    return "".join(SPARK[min(len(SPARK) - 1, int((v - low) / span * len(SPARK)))]
-                   for v in values)
+    return "".join(SPARK[min(len(SPARK) - 1, int((v - low) / span * len(SPARK)))] for v in values)

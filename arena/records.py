@@ -61,6 +61,9 @@ def arena_ranks(engine_ranks: Sequence[int], forfeited: Sequence[bool]) -> list[
     """The ranks the arena records: finishers ordered by the engine's ranks among finishers
     (ties kept), then every forfeiting seat sharing the last rank."""
     finishers = [seat for seat, out in enumerate(forfeited) if not out]
-    return [len(finishers) + 1 if forfeited[seat]
-            else 1 + sum(engine_ranks[other] < engine_ranks[seat] for other in finishers)
-            for seat in range(len(forfeited))]
+    return [
+        len(finishers) + 1
+        if forfeited[seat]
+        else 1 + sum(engine_ranks[other] < engine_ranks[seat] for other in finishers)
+        for seat in range(len(forfeited))
+    ]

@@ -47,15 +47,18 @@ def check_local_bot(directory: Path) -> BotSpec:
     try:
         reply = trio.run(_local_handshake, spec)
     except NotReadyError as exc:
-        raise SubmitError(f"{directory}: bot {spec.name!r} did not answer the handshake: "
-                          f"{exc}") from None
+        raise SubmitError(
+            f"{directory}: bot {spec.name!r} did not answer the handshake: {exc}"
+        ) from None
     except HandshakeMismatchError as exc:
-        raise SubmitError(f"{directory}: bot {spec.name!r}'s handshake does not fit: "
-                          f"{exc}") from None
+        raise SubmitError(
+            f"{directory}: bot {spec.name!r}'s handshake does not fit: {exc}"
+        ) from None
     missing = sorted(set(spec.games) - set(reply.games))
     if missing:
-        raise SubmitError(f"{directory}: bot.toml lists {', '.join(missing)} but the bot's "
-                          f"handshake does not")
+        raise SubmitError(
+            f"{directory}: bot.toml lists {', '.join(missing)} but the bot's handshake does not"
+        )
     return spec
 
 
@@ -64,17 +67,23 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
     try:
         reply = trio.run(_remote_handshake, address)
     except grpc.RpcError as exc:
-        raise SubmitError(f"{address}: no bot answered the handshake: {exc.code().name}: "
-                          f"{exc.details()}") from None
+        raise SubmitError(
+            f"{address}: no bot answered the handshake: {exc.code().name}: {exc.details()}"
+        ) from None
     if reply.protocol_version != PROTOCOL_VERSION:
-        raise SubmitError(f"{address}: speaks protocol version {reply.protocol_version}, "
-                          "the arena speaks 1")
+        raise SubmitError(
+            f"{address}: speaks protocol version {reply.protocol_version}, the arena speaks 1"
+        )
     try:
         check_handshake_name(reply, name)
     except HandshakeMismatchError as exc:
         raise SubmitError(f"{address}: handshake: {exc} (the --name given)") from None
-    return remote_bot(address, name, version=reply.version or "remote",
-                      games=[game.lower() for game in reply.games])
+    return remote_bot(
+        address,
+        name,
+        version=reply.version or "remote",
+        games=[game.lower() for game in reply.games],
+    )
 
 
 def content_hash(spec: BotSpec) -> str:

@@ -37,8 +37,13 @@ def load_stored_game(db: Path, game_id: int) -> StoredGame:
             game = session.get(GameRecord, game_id)
             if game is None:
                 raise UnknownGameError(f"no game {game_id} in {db}")
-            seats = list(session.exec(select(SeatRecordRow).where(SeatRecordRow.game_id == game_id)
-                                      .order_by(col(SeatRecordRow.seat))))
+            seats = list(
+                session.exec(
+                    select(SeatRecordRow)
+                    .where(SeatRecordRow.game_id == game_id)
+                    .order_by(col(SeatRecordRow.seat))
+                )
+            )
             versions = bots.versions_by_id(session, [s.bot_version_id for s in seats])
     finally:
         database.close()
@@ -48,8 +53,13 @@ def load_stored_game(db: Path, game_id: int) -> StoredGame:
 def replayed_state(game: GameRecord) -> GameState:
     """The game's state after replaying its stored actions."""
     try:
-        return load_game(game.game).replay(game.num_players, game.seed, game.actions,
-                                           game.options, rules_version=game.rules_version)
+        return load_game(game.game).replay(
+            game.num_players,
+            game.seed,
+            game.actions,
+            game.options,
+            rules_version=game.rules_version,
+        )
     except (EngineError, SetupError) as exc:
         raise ReplayError(f"game {game.id} cannot be replayed: {exc}") from None
 
@@ -80,11 +90,17 @@ def moves(game: GameRecord) -> Iterator[Move]:
             raise ReplayError(f"game {game.id}: the log goes on after the game's end")
         legal = state.legal_actions()
         if not 0 <= index < len(legal):
-            raise ReplayError(f"game {game.id}: action {number} is index {index} of "
-                              f"{len(legal)} legal actions")
-        yield Move(number, seat, state.describe_decision(), state.describe_action(legal[index]),
-                   seconds[number] if number < len(seconds) else None,
-                   comments[number] if number < len(comments) else "")
+            raise ReplayError(
+                f"game {game.id}: action {number} is index {index} of {len(legal)} legal actions"
+            )
+        yield Move(
+            number,
+            seat,
+            state.describe_decision(),
+            state.describe_action(legal[index]),
+            seconds[number] if number < len(seconds) else None,
+            comments[number] if number < len(comments) else "",
+        )
         state.apply_index(index)
 
 
@@ -119,8 +135,10 @@ def verify(stored: StoredGame) -> Verdict:
     game = stored.game
     problems: list[str] = []
     if game.verification is not None:
-        hashes = {version_id: registered.version.content_hash
-                  for version_id, registered in stored.versions.items()}
+        hashes = {
+            version_id: registered.version.content_hash
+            for version_id, registered in stored.versions.items()
+        }
         problems += check(sealed_game(game, stored.seats, hashes), game.verification)
     try:
         state = replayed_state(game)
@@ -128,9 +146,9 @@ def verify(stored: StoredGame) -> Verdict:
         return Verdict(game.verification is not None, problems or [str(exc)])
     if game.status == FINISHED:
         if not state.is_over:
-            problems.append(f"the replayed game is not over after its {len(game.actions)} "
-                            "stored actions")
+            problems.append(
+                f"the replayed game is not over after its {len(game.actions)} stored actions"
+            )
         elif differences := mismatches(state.result(), stored.seats):
-            problems.append(f"the replay differs from the stored result: "
-                            f"{', '.join(differences)}")
+            problems.append(f"the replay differs from the stored result: {', '.join(differences)}")
     return Verdict(game.verification is not None, list(dict.fromkeys(problems)))

@@ -2,4 +2,4 @@
 (sdk/python, installable alone), which new bots import. This re-export keeps ``from arena import
 sdk`` working for existing bots."""
 
-from arena_sdk import *
+from arena_sdk import *  # noqa: F403 - a re-export of the whole SDK

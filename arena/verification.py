@@ -1,7 +1,8 @@
 """What a stored game needs so that ``arena replay --verify`` detects any change to it.
 
 A game is stored with its *seal*: the digest of the engine state after setup and after every
-decision, and of the full final state with its RNG (``states``), and one digest (``digest``) over everything that makes the game what it is:
+decision, and of the full final state with its RNG (``states``), and one digest (``digest``) over
+everything that makes the game what it is:
 game type, rules version, options, seed, player count, status, actions, those state digests, and
 per seat the bot version (id and content hash), score, rank and outcome. Replaying the stored seed
 and actions must give the same state digests (a changed action or seed shows at the first decision
@@ -62,8 +63,10 @@ def state_digests(game: SealedGame) -> list[str]:
     try:
         engine = load_game(game.game)
         if engine.rules_version != game.rules_version:
-            raise ReplayError(f"recorded with rules {game.rules_version}, this engine "
-                              f"implements {engine.rules_version}")
+            raise ReplayError(
+                f"recorded with rules {game.rules_version}, this engine "
+                f"implements {engine.rules_version}"
+            )
         state = engine.new_game(game.num_players, game.seed, dict(game.options))
         digests = [_fields_digest(state)]
         for number, index in enumerate(game.actions):
@@ -79,11 +82,19 @@ def state_digests(game: SealedGame) -> list[str]:
 
 def seal_digest(game: SealedGame, states: Sequence[str]) -> str:
     content: dict[str, Any] = {
-        "format": SEAL_FORMAT, "game": game.game, "rules_version": game.rules_version,
-        "options": dict(game.options), "seed": game.seed, "num_players": game.num_players,
-        "status": game.status, "actions": list(game.actions), "states": list(states),
-        "seats": [[s.seat, s.bot_version_id, s.content_hash, float(s.score), s.rank, s.outcome]
-                  for s in sorted(game.seats, key=lambda seat: seat.seat)],
+        "format": SEAL_FORMAT,
+        "game": game.game,
+        "rules_version": game.rules_version,
+        "options": dict(game.options),
+        "seed": game.seed,
+        "num_players": game.num_players,
+        "status": game.status,
+        "actions": list(game.actions),
+        "states": list(states),
+        "seats": [
+            [s.seat, s.bot_version_id, s.content_hash, float(s.score), s.rank, s.outcome]
+            for s in sorted(game.seats, key=lambda seat: seat.seat)
+        ],
     }
     canonical = json.dumps(content, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
@@ -101,8 +112,11 @@ def replay_states(game: SealedGame) -> tuple[list[str], str]:
 def seal(game: SealedGame, states: tuple[list[str], str]) -> dict[str, Any]:
     """The seal to store with ``game`` (the ``verification`` column), from ``replay_states``."""
     digests, replay_error = states
-    sealed: dict[str, Any] = {"format": SEAL_FORMAT, "states": digests,
-                              "digest": seal_digest(game, digests)}
+    sealed: dict[str, Any] = {
+        "format": SEAL_FORMAT,
+        "states": digests,
+        "digest": seal_digest(game, digests),
+    }
     if replay_error:
         sealed["replay_error"] = replay_error
     return sealed
@@ -118,15 +132,23 @@ def check(game: SealedGame, stored_seal: Mapping[str, Any]) -> list[str]:
     if replay_error != stored_seal.get("replay_error", ""):
         problems.append(replay_error or "the log replays now but did not when it was recorded")
     elif replayed != stored_states:
-        first = next((i for i, (a, b) in enumerate(zip(replayed, stored_states)) if a != b),
-                     min(len(replayed), len(stored_states)))
-        where = ("the deal (seed or options)" if first == 0
-                 else f"decision {first - 1}" if first < len(game.actions) + 1
-                 else "the end of the game")
+        first = next(
+            (i for i, (a, b) in enumerate(zip(replayed, stored_states)) if a != b),
+            min(len(replayed), len(stored_states)),
+        )
+        where = (
+            "the deal (seed or options)"
+            if first == 0
+            else f"decision {first - 1}"
+            if first < len(game.actions) + 1
+            else "the end of the game"
+        )
         problems.append(f"the replayed state differs from the recorded one from {where} on")
     if seal_digest(game, stored_states) != stored_seal.get("digest"):
-        problems.append("the game's seal does not match its stored seed, options, actions, "
-                        "seats, bot versions or result")
+        problems.append(
+            "the game's seal does not match its stored seed, options, actions, "
+            "seats, bot versions or result"
+        )
     return problems
 
 

@@ -22,6 +22,14 @@ from engine.core import (
 from engine.registry import all_games, game_names, get_game
 
 __all__ = [
-    "EngineError", "Game", "GameOverError", "GameState", "IllegalActionError", "OptionError",
-    "Result", "all_games", "game_names", "get_game",
+    "EngineError",
+    "Game",
+    "GameOverError",
+    "GameState",
+    "IllegalActionError",
+    "OptionError",
+    "Result",
+    "all_games",
+    "game_names",
+    "get_game",
 ]

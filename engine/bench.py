@@ -28,8 +28,11 @@ def play_random(game_name: str, players: int, seed: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("game", choices=game_names())
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=200)

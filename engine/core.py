@@ -194,8 +194,7 @@ class GameState(abc.ABC):
         ``derived_fields``. A game overrides this to put a field whose ``repr`` is not canonical
         (a set, an object without a value ``repr``) in canonical form."""
         derived = self.derived_fields
-        return {k: v for k, v in self.__dict__.items()
-                if k not in _UNDIGESTED and k not in derived}
+        return {k: v for k, v in self.__dict__.items() if k not in _UNDIGESTED and k not in derived}
 
     def state_digest(self) -> bytes:
         """Canonical bytes of the full state (RNG included) for determinism checks."""
@@ -283,7 +282,8 @@ class Game(abc.ABC):
         """Validate the player count and merge ``options`` over the defaults."""
         if not self.min_players <= num_players <= self.max_players:
             raise EngineError(
-                f"{self.name} is for {self.min_players}-{self.max_players} players, not {num_players}"
+                f"{self.name} is for {self.min_players}-{self.max_players} players, "
+                f"not {num_players}"
             )
         return resolve_options(self.name, self.default_options, options)
 

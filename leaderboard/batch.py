@@ -56,8 +56,9 @@ class BatchRating:
     pools: int = 1  # how many pools the fitted games form
 
 
-def _fit_pool(games: Sequence[GameResult], bootstrap: int,
-              rng: np.random.Generator) -> tuple[list[str], FloatArray, FloatArray, FloatArray]:
+def _fit_pool(
+    games: Sequence[GameResult], bootstrap: int, rng: np.random.Generator
+) -> tuple[list[str], FloatArray, FloatArray, FloatArray]:
     """Players, and their centred MAP, 95% low and 95% high, in natural units."""
     keys = sorted({game.group_key for game in games})
     group_index = {key: i for i, key in enumerate(keys)}

@@ -44,8 +44,9 @@ class EloBoards:
         return self.table((game_type, player_count(game))).apply(game)
 
 
-def elo_by_player_count(games: Iterable[GameResult], k: float = K_FACTOR) -> dict[int,
-                                                                                  dict[str, float]]:
+def elo_by_player_count(
+    games: Iterable[GameResult], k: float = K_FACTOR
+) -> dict[int, dict[str, float]]:
     """Elo of every player of one game type per player count, rating ``games`` in order."""
     boards = EloBoards(k)
     for game in games:

@@ -33,16 +33,22 @@ def centred(strengths: Mapping[str, float]) -> dict[str, float]:
     return {player: 1500.0 + value - mean for player, value in strengths.items()}
 
 
-def coverage(tournaments: int, games: int, seats: int, bootstrap: int = BOOTSTRAP_SAMPLES,
-             strengths: Mapping[str, float] = STRENGTHS, first_seed: int = 0) -> tuple[int, int,
-                                                                                      float]:
+def coverage(
+    tournaments: int,
+    games: int,
+    seats: int,
+    bootstrap: int = BOOTSTRAP_SAMPLES,
+    strengths: Mapping[str, float] = STRENGTHS,
+    first_seed: int = 0,
+) -> tuple[int, int, float]:
     """(intervals, intervals covering the truth, mean two-sided width) over ``tournaments``."""
     truth = centred(strengths)
     covered = intervals = 0
     widths: list[float] = []
     for seed in range(first_seed, first_seed + tournaments):
-        fitted = fit_batch(round_robin(strengths, seats, games, seed=seed), bootstrap=bootstrap,
-                           seed=seed)
+        fitted = fit_batch(
+            round_robin(strengths, seats, games, seed=seed), bootstrap=bootstrap, seed=seed
+        )
         for player, rating in fitted.items():
             intervals += 1
             covered += covers(rating, truth[player])
@@ -52,8 +58,11 @@ def coverage(tournaments: int, games: int, seats: int, bootstrap: int = BOOTSTRA
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m leaderboard.coverage", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m leaderboard.coverage",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--tournaments", type=int, default=100)
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seats", type=int, default=2)
@@ -61,11 +70,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first-seed", type=int, default=0)
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    intervals, covered, width = coverage(args.tournaments, args.games, args.seats, args.bootstrap,
-                                         first_seed=args.first_seed)
-    print(f"coverage tournaments={args.tournaments} games={args.games} seats={args.seats} "
-          f"intervals={intervals} covered={covered} share={covered / intervals:.3f} "
-          f"mean_width={width:.1f} seconds={time.perf_counter() - start:.1f}")
+    intervals, covered, width = coverage(
+        args.tournaments, args.games, args.seats, args.bootstrap, first_seed=args.first_seed
+    )
+    print(
+        f"coverage tournaments={args.tournaments} games={args.games} seats={args.seats} "
+        f"intervals={intervals} covered={covered} share={covered / intervals:.3f} "
+        f"mean_width={width:.1f} seconds={time.perf_counter() - start:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -77,18 +77,24 @@ class Stages:
         if not self.chosen.size:
             return np.zeros((group_counts.shape[0], 0))
         rows = max(1, CHUNK_ELEMENTS // max(1, self.cell_group.size))
-        return np.concatenate([
-            np.add.reduceat(chunk[:, self.cell_group] * self.cell_weight, self.stage_starts, axis=1)
-            for chunk in np.array_split(group_counts, range(rows, len(group_counts), rows))
-        ])
+        return np.concatenate(
+            [
+                np.add.reduceat(
+                    chunk[:, self.cell_group] * self.cell_weight, self.stage_starts, axis=1
+                )
+                for chunk in np.array_split(group_counts, range(rows, len(group_counts), rows))
+            ]
+        )
 
 
 def finishing_blocks(seats: Sequence[SeatResult]) -> list[list[str]]:
     """Players by finishing place, best first: finishers by rank, then forfeiting seats by rank;
     seats of one place (a tie) share a block."""
     ordered = sorted(seats, key=lambda seat: (bool(seat.forfeit), seat.rank))
-    return [[seat.player for seat in block]
-            for _, block in itertools.groupby(ordered, key=lambda s: (bool(s.forfeit), s.rank))]
+    return [
+        [seat.player for seat in block]
+        for _, block in itertools.groupby(ordered, key=lambda s: (bool(s.forfeit), s.rank))
+    ]
 
 
 def finishing_orders(seats: Sequence[SeatResult]) -> Iterator[tuple[tuple[str, ...], float]]:
@@ -126,14 +132,19 @@ def build_stages(games: Sequence[GameResult], group_of: Sequence[int]) -> Stages
             counts[stage_id, index[player]] += 1.0
     ordered = sorted(cells.items(), key=lambda cell: (cell[0][1], cell[0][0]))
     stage_of = np.array([stage for (_, stage), _ in ordered], dtype=np.int64)
-    return Stages(players, chosen, counts,
-                  cell_group=np.array([group for (group, _), _ in ordered], dtype=np.int64),
-                  cell_weight=np.array([weight for _, weight in ordered], dtype=np.float64),
-                  stage_starts=np.searchsorted(stage_of, np.arange(len(stage_ids))))
+    return Stages(
+        players,
+        chosen,
+        counts,
+        cell_group=np.array([group for (group, _), _ in ordered], dtype=np.int64),
+        cell_weight=np.array([weight for _, weight in ordered], dtype=np.float64),
+        stage_starts=np.searchsorted(stage_of, np.arange(len(stage_ids))),
+    )
 
 
-def _log_posterior(stages: Stages, weights: FloatArray, theta: FloatArray,
-                   precision: float) -> FloatArray:
+def _log_posterior(
+    stages: Stages, weights: FloatArray, theta: FloatArray, precision: float
+) -> FloatArray:
     """Log-posterior (up to a constant) of each row of ``theta`` (samples, players) under the
     matching row of ``weights`` (samples, stages)."""
     shift = theta.max(axis=1, keepdims=True)
@@ -143,8 +154,9 @@ def _log_posterior(stages: Stages, weights: FloatArray, theta: FloatArray,
     return np.einsum("bs,bs->b", weights, chosen - log_z) - 0.5 * precision * (theta**2).sum(1)
 
 
-def _derivatives(stages: Stages, weights: FloatArray, theta: FloatArray,
-                 precision: float) -> tuple[FloatArray, FloatArray]:
+def _derivatives(
+    stages: Stages, weights: FloatArray, theta: FloatArray, precision: float
+) -> tuple[FloatArray, FloatArray]:
     """Gradient (samples, players) and negated Hessian (samples, players, players)."""
     shift = theta.max(axis=1, keepdims=True)
     mass = stages.counts[None, :, :] * np.exp(theta - shift)[:, None, :]
@@ -158,8 +170,9 @@ def _derivatives(stages: Stages, weights: FloatArray, theta: FloatArray,
     return gradient, information
 
 
-def fit_map(stages: Stages, weights: FloatArray, precision: float,
-            start: FloatArray | None = None) -> FloatArray:
+def fit_map(
+    stages: Stages, weights: FloatArray, precision: float, start: FloatArray | None = None
+) -> FloatArray:
     """MAP parameters (samples, players) for each row of ``weights`` (samples, stages), under an
     independent Gaussian prior of mean 0 and the given precision (1 / variance) on every player.
 
@@ -170,9 +183,12 @@ def fit_map(stages: Stages, weights: FloatArray, precision: float,
         return np.zeros((samples, players))
     rows = max(1, CHUNK_ELEMENTS // max(1, stages.counts.size))
     if samples > rows:
-        return np.concatenate([
-            fit_map(stages, weights[i:i + rows], precision, start) for i in range(0, samples, rows)
-        ])
+        return np.concatenate(
+            [
+                fit_map(stages, weights[i : i + rows], precision, start)
+                for i in range(0, samples, rows)
+            ]
+        )
     theta = np.zeros((samples, players)) if start is None else np.tile(start, (samples, 1))
     current = _log_posterior(stages, weights, theta, precision)
     for _ in range(MAX_ITERATIONS):

@@ -62,7 +62,7 @@ def unbounded_sides(games: Sequence[GameResult], players: Sequence[str]) -> dict
             for player in block:
                 reach[index[player], behind] = True
     for k in range(len(players)):  # transitive closure (Warshall)
-        reach |= reach[:, k:k + 1] & reach[k:k + 1, :]
+        reach |= reach[:, k : k + 1] & reach[k : k + 1, :]
     # i and j share a strongly connected component when each reaches the other
     same = reach & reach.T
     outside: NDArray[np.bool_] = reach & ~same

@@ -108,8 +108,9 @@ def log_likelihood_ratio(counts: ArrayLike, elo0: float, elo1: float) -> FloatAr
     lam0 = _constrained_multiplier(frequencies, s0)
     lam1 = _constrained_multiplier(frequencies, s1)
     # log(p1 / p0) = log(1 + lam0 (a - s0)) - log(1 + lam1 (a - s1))
-    jumps = (np.log1p(lam0[..., None] * (PER_GAME_SCORE - s0))
-             - np.log1p(lam1[..., None] * (PER_GAME_SCORE - s1)))
+    jumps = np.log1p(lam0[..., None] * (PER_GAME_SCORE - s0)) - np.log1p(
+        lam1[..., None] * (PER_GAME_SCORE - s1)
+    )
     observed = np.asarray(counts, dtype=np.float64).sum(axis=-1)
     result: FloatArray = np.where(observed > 0, (regularised * jumps).sum(axis=-1), 0.0)
     return result
@@ -132,8 +133,7 @@ def estimate_elo(counts: Sequence[float]) -> EloEstimate:
     mean = float(frequencies @ PER_GAME_SCORE)
     variance = float(frequencies @ (PER_GAME_SCORE - mean) ** 2)
     margin = Z_95 * math.sqrt(variance / n)
-    return EloEstimate(elo_of_score(mean), elo_of_score(mean - margin),
-                       elo_of_score(mean + margin))
+    return EloEstimate(elo_of_score(mean), elo_of_score(mean - margin), elo_of_score(mean + margin))
 
 
 def pair_index(first: float, second: float) -> int:
@@ -170,7 +170,8 @@ class SPRT:
             raise ValueError(f"elo0 ({self.elo0}) must be below elo1 ({self.elo1})")
         if not (0.0 < self.alpha < 1.0 and 0.0 < self.beta < 1.0 and self.alpha + self.beta < 1.0):
             raise ValueError(
-                f"need 0 < alpha, beta and alpha + beta < 1: {self.alpha}, {self.beta}")
+                f"need 0 < alpha, beta and alpha + beta < 1: {self.alpha}, {self.beta}"
+            )
         if len(self.counts) != 5:
             raise ValueError(f"pentanomial counts have 5 entries, not {len(self.counts)}")
 
@@ -213,8 +214,9 @@ class Expectation:
     pairs: float  # expected number of pairs until a decision
 
 
-def expected_behaviour(probabilities: Sequence[float], elo0: float, elo1: float, alpha: float,
-                       beta: float) -> Expectation:
+def expected_behaviour(
+    probabilities: Sequence[float], elo0: float, elo1: float, alpha: float, beta: float
+) -> Expectation:
     """Wald's approximations, treating the LLR as a random walk whose steps are those of the
     limiting statistic, ``log(p1_i / p0_i)`` with p0, p1 the mean-constrained maximisers for the
     true pair distribution; overshoot of the bounds is ignored (the walk is replaced by a Brownian

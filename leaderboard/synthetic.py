@@ -21,8 +21,9 @@ from leaderboard.sprt import llr_bounds, log_likelihood_ratio
 SPRT_BLOCK = 256  # pairs simulated at once for every run still going
 
 
-def plackett_luce_ranking(strengths: Mapping[str, float], players: tuple[str, ...],
-                          rng: random.Random) -> list[str]:
+def plackett_luce_ranking(
+    strengths: Mapping[str, float], players: tuple[str, ...], rng: random.Random
+) -> list[str]:
     remaining = list(players)
     order: list[str] = []
     while remaining:
@@ -33,8 +34,9 @@ def plackett_luce_ranking(strengths: Mapping[str, float], players: tuple[str, ..
     return order
 
 
-def round_robin(strengths: Mapping[str, float], seats: int, games: int,
-                seed: int = 0) -> list[GameResult]:
+def round_robin(
+    strengths: Mapping[str, float], seats: int, games: int, seed: int = 0
+) -> list[GameResult]:
     """``games`` games cycling over every pod of ``seats`` players, like a tournament: each run of
     ``seats`` consecutive games (a deal and its rotations) is one pod and one bootstrap group.
     Scores are seats - rank."""
@@ -45,15 +47,20 @@ def round_robin(strengths: Mapping[str, float], seats: int, games: int,
         deal = number // seats
         pod = pods[deal % len(pods)]
         order = plackett_luce_ranking(strengths, pod, rng)
-        results.append(GameResult(
-            tuple(SeatResult(p, order.index(p) + 1, float(seats - order.index(p))) for p in pod),
-            group_key=f"{'+'.join(pod)}/{deal}",
-        ))
+        results.append(
+            GameResult(
+                tuple(
+                    SeatResult(p, order.index(p) + 1, float(seats - order.index(p))) for p in pod
+                ),
+                group_key=f"{'+'.join(pod)}/{deal}",
+            )
+        )
     return results
 
 
-def pair_probabilities(elo: float, draw_ratio: float = 0.0,
-                       seat_decides: float = 0.0) -> tuple[float, float, float, float, float]:
+def pair_probabilities(
+    elo: float, draw_ratio: float = 0.0, seat_decides: float = 0.0
+) -> tuple[float, float, float, float, float]:
     """Pentanomial distribution of NEW's points (0, 1/2, 1, 3/2, 2) over a pair of games (one deal,
     seats swapped) when NEW is ``elo`` logistic Elo points stronger: its expected score per game is
     exactly ``1 / (1 + 10 ** (-elo / 400))``.
@@ -76,9 +83,16 @@ def pair_probabilities(elo: float, draw_ratio: float = 0.0,
     return (pair[0], pair[1], pair[2], pair[3], pair[4])
 
 
-def simulate_sprt(probabilities: tuple[float, ...], elo0: float, elo1: float, alpha: float,
-                  beta: float, runs: int, max_pairs: int,
-                  seed: int = 0) -> tuple[list[str], list[int]]:
+def simulate_sprt(
+    probabilities: tuple[float, ...],
+    elo0: float,
+    elo1: float,
+    alpha: float,
+    beta: float,
+    runs: int,
+    max_pairs: int,
+    seed: int = 0,
+) -> tuple[list[str], list[int]]:
     """Run ``runs`` SPRTs on pairs drawn from ``probabilities``, each until a decision or
     ``max_pairs`` pairs: (decision "H0", "H1" or "continue", pairs played) per run.
 

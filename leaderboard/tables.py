@@ -74,8 +74,9 @@ def leaderboard_rows(
         fitted = batch.get(player)
         return (fitted.rating if fitted else INITIAL_RATING, elo.get(player, INITIAL_RATING))
 
-    ordered = sorted(played, key=lambda player: (pool(player), tuple(-v for v in key(player)),
-                                                 player))
+    ordered = sorted(
+        played, key=lambda player: (pool(player), tuple(-v for v in key(player)), player)
+    )
     rows: list[LeaderboardRow] = []
     for player in ordered:
         previous = rows[-1] if rows and pool(rows[-1].player) == pool(player) else None
@@ -105,7 +106,7 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def format_batch(rating: BatchRating) -> str:
-    """"1712 [1650, 1790]"; a one-sided rating shows its bound only: "> 1413" or "< 1587"."""
+    """ "1712 [1650, 1790]"; a one-sided rating shows its bound only: "> 1413" or "< 1587"."""
     if rating.bound == "lower":
         return f"> {rating.low:.0f}"
     if rating.bound == "upper":
@@ -114,14 +115,13 @@ def format_batch(rating: BatchRating) -> str:
 
 
 def pool_heading(rating: BatchRating) -> str:
-    """"pool 2 of 3: not comparable with pools 1, 3" ("" when all players form one pool): to
+    """ "pool 2 of 3: not comparable with pools 1, 3" ("" when all players form one pool): to
     print above the rows of each pool."""
     if rating.pools < 2:
         return ""
     others = [str(number) for number in range(1, rating.pools + 1) if number != rating.pool]
     label = "pool" if len(others) == 1 else "pools"
-    return (f"pool {rating.pool} of {rating.pools}: not comparable with {label} "
-            f"{', '.join(others)}")
+    return f"pool {rating.pool} of {rating.pools}: not comparable with {label} {', '.join(others)}"
 
 
 def cross_table(games: Sequence[GameResult]) -> dict[tuple[str, str], HeadToHead]:

@@ -30,6 +30,7 @@ sys.path[:0] = [str(HERE / "heuristic-python"), str(HERE / "search-python")]
 
 import search  # noqa: E402
 from settings import search_settings  # noqa: E402
+
 from engine import get_game  # noqa: E402
 from engine.core import GameState  # noqa: E402
 
@@ -45,20 +46,34 @@ def policies(game_name: str, iterations: int, budget_s: float) -> dict[str, Poli
         return strategy.choose(state.view(state.current_seat), state.legal_actions(), rng)
 
     def searching(state: GameState, rng: random.Random) -> int:
-        return search.choose(game, state.view(state.current_seat), rng, iterations=iterations,
-                             budget_s=budget_s, **settings)
+        return search.choose(
+            game,
+            state.view(state.current_seat),
+            rng,
+            iterations=iterations,
+            budget_s=budget_s,
+            **settings,
+        )
 
     return {
         "random": lambda state, rng: rng.randrange(len(state.legal_actions())),
         "heuristic": heuristic,
-        "rollout": lambda state, rng: strategy.rollout(game.sample_state(
-            state.view(state.current_seat), rng), rng),
+        "rollout": lambda state, rng: strategy.rollout(
+            game.sample_state(state.view(state.current_seat), rng), rng
+        ),
         "search": searching,
     }
 
 
-def play(game_name: str, players: int, seed: int, seat: int, player: Policy, opponent: Policy,
-         clock: list[float]) -> float:
+def play(
+    game_name: str,
+    players: int,
+    seed: int,
+    seat: int,
+    player: Policy,
+    opponent: Policy,
+    clock: list[float],
+) -> float:
     """One game; the player's share of first place. ``clock`` collects its seconds per decision."""
     state = get_game(game_name).new_game(players, seed)
     rng = random.Random(seed * 31 + seat)
@@ -90,8 +105,9 @@ def playout_cost(game_name: str, policy: Policy, games: int) -> tuple[float, flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("game")
     parser.add_argument("--player", default="search")
     parser.add_argument("--opponent", default="heuristic")
@@ -99,31 +115,52 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=400)
-    parser.add_argument("--budget", type=float, default=0.5,
-                        help="the search's cap in seconds per decision (the bot's default)")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=0.5,
+        help="the search's cap in seconds per decision (the bot's default)",
+    )
     parser.add_argument("--playout-cost", type=int, metavar="GAMES", default=0)
     args = parser.parse_args()
     table = policies(args.game, args.iterations, args.budget)
     if args.playout_cost:
         strategy = importlib.import_module(f"heuristics.{args.game}")
-        costs = {name: playout_cost(args.game, policy, args.playout_cost)
-                 for name, policy in (("rollout", strategy.rollout), ("random", table["random"]))}
+        costs = {
+            name: playout_cost(args.game, policy, args.playout_cost)
+            for name, policy in (("rollout", strategy.rollout), ("random", table["random"]))
+        }
         for name, (per_decision, per_game) in costs.items():
-            print(f"{args.game} {name}: {per_decision * 1e6:.1f} us/decision, "
-                  f"{per_game * 1e3:.2f} ms/game")
-        print(f"ratio per decision {costs['rollout'][0] / costs['random'][0]:.1f}, "
-              f"per game {costs['rollout'][1] / costs['random'][1]:.1f}")
+            print(
+                f"{args.game} {name}: {per_decision * 1e6:.1f} us/decision, "
+                f"{per_game * 1e3:.2f} ms/game"
+            )
+        print(
+            f"ratio per decision {costs['rollout'][0] / costs['random'][0]:.1f}, "
+            f"per game {costs['rollout'][1] / costs['random'][1]:.1f}"
+        )
         return
     shares: list[float] = []
     clock: list[float] = []
     for seed in range(args.first_seed, args.first_seed + args.deals):
         for seat in (0, args.players - 1):
-            shares.append(play(args.game, args.players, seed, seat, table[args.player],
-                               table[args.opponent], clock))
+            shares.append(
+                play(
+                    args.game,
+                    args.players,
+                    seed,
+                    seat,
+                    table[args.player],
+                    table[args.opponent],
+                    clock,
+                )
+            )
     half_width = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares))
-    print(f"{args.game} {args.player} vs {args.opponent} players={args.players} "
-          f"games={len(shares)} win_share={statistics.mean(shares):.3f} "
-          f"(95% interval +-{half_width:.3f}) ms_per_decision={1000 * statistics.mean(clock):.1f}")
+    print(
+        f"{args.game} {args.player} vs {args.opponent} players={args.players} "
+        f"games={len(shares)} win_share={statistics.mean(shares):.3f} "
+        f"(95% interval +-{half_width:.3f}) ms_per_decision={1000 * statistics.mean(clock):.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -72,16 +72,20 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", choices=["oregon", "ogallala"],
-                        help="a game whose heuristic has a position_value")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "game", choices=["oregon", "ogallala"], help="a game whose heuristic has a position_value"
+    )
     parser.add_argument("--games", type=int, default=400)
     args = parser.parse_args()
     rows = np.array(positions(args.game, args.games))
     game, value, third, won = rows.T
-    print(f"{args.game}: {args.games} heuristic self-play games, {len(rows)} turn starts; "
-          f"log-loss of a coin {math.log(2):.3f}")
+    print(
+        f"{args.game}: {args.games} heuristic self-play games, {len(rows)} turn starts; "
+        f"log-loss of a coin {math.log(2):.3f}"
+    )
     for index, label in enumerate(THIRDS):
         train = (third == index) & (game % 2 == 0)
         test = (third == index) & (game % 2 == 1)
@@ -90,8 +94,10 @@ def main() -> None:
         predicted = 1.0 / (1.0 + np.exp(-(weights[0] + weights[1] * value[test] / scale)))
         decided = test & (won != 0.5) & (value != 0)
         agree = float(np.mean((value[decided] > 0) == (won[decided] == 1.0)))
-        print(f"  {label}: log-loss {log_loss(predicted, won[test]):.3f}, the seat valued "
-              f"higher wins {agree:.0%} ({int(test.sum())} test positions)")
+        print(
+            f"  {label}: log-loss {log_loss(predicted, won[test]):.3f}, the seat valued "
+            f"higher wins {agree:.0%} ({int(test.sum())} test positions)"
+        )
 
 
 if __name__ == "__main__":

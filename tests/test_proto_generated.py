@@ -14,8 +14,12 @@ GENERATED = ["sdk/python/src/arena_sdk/v1", "sdk/node/proto"]
 def test_regenerating_the_proto_code_gives_no_difference(tmp_path):
     # The script runs "python -m grpc_tools.protoc": this interpreter's, which has grpcio-tools.
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
-    subprocess.run([ROOT / "scripts" / "gen-proto", tmp_path], cwd=ROOT, check=True,
-                   env={**os.environ, "PATH": path})
+    subprocess.run(
+        [ROOT / "scripts" / "gen-proto", tmp_path],
+        cwd=ROOT,
+        check=True,
+        env={**os.environ, "PATH": path},
+    )
     generated = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
     assert generated, "scripts/gen-proto generated nothing"
     stale = [str(p) for p in generated if not filecmp.cmp(tmp_path / p, ROOT / p, shallow=False)]

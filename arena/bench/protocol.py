@@ -100,8 +100,11 @@ def typical_requests(game: str, players: int, seed: int) -> list[bytes]:
         seat = state.current_seat
         events = state.events_for(seat, told[seat])
         told[seat] = len(state.event_log)
-        requests.append(encoder.request("bench", len(requests), state, seat, legal,
-                                        TIME_CONTROL.move_seconds, 0.0, events))
+        requests.append(
+            encoder.request(
+                "bench", len(requests), state, seat, legal, TIME_CONTROL.move_seconds, 0.0, events
+            )
+        )
         state.apply_index(rng.randrange(len(legal)))
     return requests
 
@@ -149,8 +152,9 @@ def _bot_cpu_seconds(bot: RunningBot) -> float:
     return _cpu_seconds(bot.process.pid)
 
 
-async def start_to_ready(spec: BotSpec, game: str, times: int,
-                         sandbox: SandboxPolicy | None = None) -> tuple[list[float], list[float]]:
+async def start_to_ready(
+    spec: BotSpec, game: str, times: int, sandbox: SandboxPolicy | None = None
+) -> tuple[list[float], list[float]]:
     """Wall time from process start to the handshake's answer, and the bot's CPU time by then
     (which a busy machine does not inflate); with ``sandbox``, started as a match would."""
     seconds, cpu = [], []
@@ -170,8 +174,10 @@ async def running_bots(spec: BotSpec, game: str, count: int) -> AsyncIterator[li
     """``count`` processes of ``spec``, each past its handshake; stopped on exit."""
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as workdir:
         async with AsyncExitStack() as stack:
-            bots = [await stack.enter_async_context(run_bot(spec, seat, 1, Path(workdir)))
-                    for seat in range(count)]
+            bots = [
+                await stack.enter_async_context(run_bot(spec, seat, 1, Path(workdir)))
+                for seat in range(count)
+            ]
             for bot in bots:
                 client, _ = await connect(bot, game, timeout=10.0)
                 client.close()
@@ -181,18 +187,30 @@ async def running_bots(spec: BotSpec, game: str, count: int) -> AsyncIterator[li
 Target = tuple[str, str]  # a bot's (address, token)
 
 
-def _blocking_decides(targets: Sequence[Target], requests: Sequence[bytes], *,
-                      calls: int = 0, seconds: float = 0.0,
-                      barrier: Any = None) -> tuple[int, float]:
+def _blocking_decides(
+    targets: Sequence[Target],
+    requests: Sequence[bytes],
+    *,
+    calls: int = 0,
+    seconds: float = 0.0,
+    barrier: Any = None,
+) -> tuple[int, float]:
     """Blocking Decide calls to the targets in turn, as the seats of a game: ``calls`` of them,
     or as many as fit in ``seconds``, after a warm-up (and ``barrier.wait()`` if given).
     Returns (calls made, seconds taken)."""
     channels = [grpc.insecure_channel(address) for address, _ in targets]
     try:
-        stubs = [(channel.unary_unary(DECIDE_METHOD, request_serializer=None,
-                                      response_deserializer=bot_pb2.DecisionReply.FromString),
-                  ((TOKEN_METADATA_KEY, token),))
-                 for channel, (_, token) in zip(channels, targets, strict=True)]
+        stubs = [
+            (
+                channel.unary_unary(
+                    DECIDE_METHOD,
+                    request_serializer=None,
+                    response_deserializer=bot_pb2.DecisionReply.FromString,
+                ),
+                ((TOKEN_METADATA_KEY, token),),
+            )
+            for channel, (_, token) in zip(channels, targets, strict=True)
+        ]
 
         def call(i: int) -> None:
             decide, metadata = stubs[i % len(stubs)]
@@ -213,8 +231,9 @@ def _blocking_decides(targets: Sequence[Target], requests: Sequence[bytes], *,
             channel.close()
 
 
-def _blocking_client_process(targets: Sequence[Target], requests: Sequence[bytes],
-                             seconds: float, barrier: Any, results: Any) -> None:
+def _blocking_client_process(
+    targets: Sequence[Target], requests: Sequence[bytes], seconds: float, barrier: Any, results: Any
+) -> None:
     """Body of one ceiling client process (module level: ``spawn`` imports it by name)."""
     results.put(_blocking_decides(targets, requests, seconds=seconds, barrier=barrier))
 
@@ -223,18 +242,21 @@ def _targets(bots: Sequence[RunningBot]) -> list[Target]:
     return [(bot.address, bot.token) for bot in bots]
 
 
-async def bare_round_trip(spec: BotSpec, game: str, requests: list[bytes], calls: int,
-                          bots: int) -> float:
+async def bare_round_trip(
+    spec: BotSpec, game: str, requests: list[bytes], calls: int, bots: int
+) -> float:
     """(a) seconds per call with one bot; with ``bots`` > 1, the calls go to that many bot
     processes in turn."""
     async with running_bots(spec, game, bots) as running:
         made, seconds = await trio.to_thread.run_sync(
-            lambda: _blocking_decides(_targets(running), requests, calls=calls))
+            lambda: _blocking_decides(_targets(running), requests, calls=calls)
+        )
     return seconds / made
 
 
-async def bridged_round_trip(spec: BotSpec, game: str, requests: list[bytes], calls: int,
-                             bots: int) -> float:
+async def bridged_round_trip(
+    spec: BotSpec, game: str, requests: list[bytes], calls: int, bots: int
+) -> float:
     """Seconds per call through the referee's trio bridge (``arena.referee.client``), to
     ``bots`` bot processes in turn: the referee's transport without engine or encoding."""
     async with running_bots(spec, game, bots) as running:
@@ -250,8 +272,9 @@ async def bridged_round_trip(spec: BotSpec, game: str, requests: list[bytes], ca
                 client.close()
 
 
-async def transport_throughput(spec: BotSpec, game: str, requests: list[bytes], players: int,
-                               concurrent: int, seconds: float) -> float:
+async def transport_throughput(
+    spec: BotSpec, game: str, requests: list[bytes], players: int, concurrent: int, seconds: float
+) -> float:
     """Calls/s of ``concurrent`` trio tasks, each sending ready-made requests through the
     referee's bridge to its own ``players`` bots in turn: concurrent matches without the engine."""
     async with running_bots(spec, game, players * concurrent) as running:
@@ -279,8 +302,9 @@ async def transport_throughput(spec: BotSpec, game: str, requests: list[bytes], 
                 client.close()
 
 
-async def ceiling_throughput(spec: BotSpec, game: str, requests: list[bytes], players: int,
-                             concurrent: int, seconds: float) -> float:
+async def ceiling_throughput(
+    spec: BotSpec, game: str, requests: list[bytes], players: int, concurrent: int, seconds: float
+) -> float:
     """Calls/s of ``concurrent`` blocking client processes, each calling its own ``players`` bots
     in turn: no trio, no engine, no shared interpreter lock. No Python referee can beat it on the
     same bots and machine."""
@@ -289,10 +313,20 @@ async def ceiling_throughput(spec: BotSpec, game: str, requests: list[bytes], pl
     results = context.Queue()
     async with running_bots(spec, game, players * concurrent) as running:
         targets = _targets(running)
-        clients = [context.Process(target=_blocking_client_process, daemon=True,
-                                   args=(targets[m * players:(m + 1) * players], requests,
-                                         seconds, barrier, results))
-                   for m in range(concurrent)]
+        clients = [
+            context.Process(
+                target=_blocking_client_process,
+                daemon=True,
+                args=(
+                    targets[m * players : (m + 1) * players],
+                    requests,
+                    seconds,
+                    barrier,
+                    results,
+                ),
+            )
+            for m in range(concurrent)
+        ]
         for client in clients:
             client.start()
         outcomes = [await trio.to_thread.run_sync(results.get) for _ in clients]
@@ -301,14 +335,16 @@ async def ceiling_throughput(spec: BotSpec, game: str, requests: list[bytes], pl
     return sum(made / taken for made, taken in outcomes)
 
 
-async def referee_per_decision(spec: BotSpec, game: str, players: int,
-                               matches: int) -> tuple[float, float]:
+async def referee_per_decision(
+    spec: BotSpec, game: str, players: int, matches: int
+) -> tuple[float, float]:
     """Wall time and referee CPU time per decision during the play of sequential matches."""
     play_seconds, cpu_seconds, decisions = 0.0, 0.0, 0
     for seed in range(matches):
         timeline = _Timeline()
-        record = await play_match(game, [spec] * players, seed, time_control=TIME_CONTROL,
-                                  observer=timeline)
+        record = await play_match(
+            game, [spec] * players, seed, time_control=TIME_CONTROL, observer=timeline
+        )
         assert not record.voided, record.void_reason
         play_seconds += timeline.decision_times[-1] - timeline.play_started
         cpu_seconds += timeline.cpu_ended - timeline.cpu_started
@@ -316,8 +352,9 @@ async def referee_per_decision(spec: BotSpec, game: str, players: int,
     return play_seconds / decisions, cpu_seconds / decisions
 
 
-async def concurrent_throughput(bots: Sequence[BotSpec], game: str, concurrent: int,
-                                rounds: int) -> tuple[float, int]:
+async def concurrent_throughput(
+    bots: Sequence[BotSpec], game: str, concurrent: int, rounds: int
+) -> tuple[float, int]:
     """Decisions/s while ``concurrent`` matches of ``bots`` (one per seat) all play: from the
     moment they begin together until the first of them ends."""
     window_seconds, window_decisions = 0.0, 0
@@ -326,10 +363,13 @@ async def concurrent_throughput(bots: Sequence[BotSpec], game: str, concurrent: 
         timelines = [_Timeline() for _ in range(concurrent)]
         async with trio.open_nursery() as nursery:
             for i, timeline in enumerate(timelines):
-                nursery.start_soon(lambda t=timeline, s=round_number * concurrent + i,
-                                   gate=barrier.wait: play_match(
-                    game, bots, s, time_control=TIME_CONTROL, observer=t,
-                    ready_gate=gate))
+                nursery.start_soon(
+                    lambda t=timeline, s=round_number * concurrent + i, gate=barrier.wait: (
+                        play_match(
+                            game, bots, s, time_control=TIME_CONTROL, observer=t, ready_gate=gate
+                        )
+                    )
+                )
         window_end = min(t.decision_times[-1] for t in timelines)
         window_seconds += window_end - barrier.opened_at
         window_decisions += sum(1 for t in timelines for at in t.decision_times if at <= window_end)
@@ -346,65 +386,92 @@ async def protocol(args: argparse.Namespace) -> None:
     for spec in (python_bot, node_bot):
         # Starts with and without the sandbox alternate, so that a busy machine slows both alike:
         # the sandbox's cost is the difference.
-        samples: dict[str, tuple[list[float], list[float]]] = {label: ([], []) for _, label
-                                                                in sandboxes}
+        samples: dict[str, tuple[list[float], list[float]]] = {
+            label: ([], []) for _, label in sandboxes
+        }
         for _ in range(args.starts):
             for sandbox, label in sandboxes:
                 seconds, cpu = await start_to_ready(spec, args.game, 1, sandbox)
                 samples[label][0].extend(seconds)
                 samples[label][1].extend(cpu)
         for label, (seconds, cpu) in samples.items():
-            print(f"start-to-ready {spec.name}{label}: median "
-                  f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms "
-                  f"over {len(seconds)} starts; the bot's CPU time to ready: median "
-                  f"{statistics.median(cpu) * 1000:.0f} ms")
+            print(
+                f"start-to-ready {spec.name}{label}: median "
+                f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms "
+                f"over {len(seconds)} starts; the bot's CPU time to ready: median "
+                f"{statistics.median(cpu) * 1000:.0f} ms"
+            )
     requests = typical_requests(args.game, args.players, seed=12345)
-    print(f"typical {args.game} decision request: "
-          f"{statistics.mean(map(len, requests)):.0f} bytes on average, "
-          f"{len(requests)} requests of one {args.players}-player game")
+    print(
+        f"typical {args.game} decision request: "
+        f"{statistics.mean(map(len, requests)):.0f} bytes on average, "
+        f"{len(requests)} requests of one {args.players}-player game"
+    )
 
-    rate, counted = await concurrent_throughput([python_bot] * args.players, args.game,
-                                                args.concurrent, args.rounds)
-    print(f"{args.concurrent} concurrent {args.game} matches ({args.players} random-python bots "
-          f"each): {rate:.0f} decisions/s ({counted} decisions while all were playing)")
-    transport = await transport_throughput(python_bot, args.game, requests, args.players,
-                                           args.concurrent, args.seconds)
-    print(f"  the referee's transport alone (same tasks and bots, ready-made requests): "
-          f"{transport:.0f} calls/s")
-    ceiling = await ceiling_throughput(python_bot, args.game, requests, args.players,
-                                       args.concurrent, args.seconds)
-    print(f"  ceiling: {args.concurrent} blocking client processes, no referee: "
-          f"{ceiling:.0f} calls/s")
+    rate, counted = await concurrent_throughput(
+        [python_bot] * args.players, args.game, args.concurrent, args.rounds
+    )
+    print(
+        f"{args.concurrent} concurrent {args.game} matches ({args.players} random-python bots "
+        f"each): {rate:.0f} decisions/s ({counted} decisions while all were playing)"
+    )
+    transport = await transport_throughput(
+        python_bot, args.game, requests, args.players, args.concurrent, args.seconds
+    )
+    print(
+        f"  the referee's transport alone (same tasks and bots, ready-made requests): "
+        f"{transport:.0f} calls/s"
+    )
+    ceiling = await ceiling_throughput(
+        python_bot, args.game, requests, args.players, args.concurrent, args.seconds
+    )
+    print(
+        f"  ceiling: {args.concurrent} blocking client processes, no referee: {ceiling:.0f} calls/s"
+    )
 
     bare = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=1)
-    rotating = await bare_round_trip(python_bot, args.game, requests, args.calls,
-                                     bots=args.players)
-    bridged = await bridged_round_trip(python_bot, args.game, requests, args.calls,
-                                       bots=args.players)
+    rotating = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=args.players)
+    bridged = await bridged_round_trip(
+        python_bot, args.game, requests, args.calls, bots=args.players
+    )
     engine, encoding = engine_and_encoding(args.game, args.players, games=20)
-    print(f"round trip, {args.players} bot processes in turn as in a match: bare "
-          f"{rotating * us:.0f} us, through the referee's trio bridge {bridged * us:.0f} us; "
-          f"in process per decision: engine {engine * us:.0f} us, request encoding "
-          f"{encoding * us:.0f} us")
-    referee, referee_cpu = await referee_per_decision(python_bot, args.game, args.players,
-                                                      args.matches)
-    print(f"referee CPU time per decision (all its threads): {referee_cpu * us:.0f} us; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"protocol bare_grpc_round_trip_us={bare * us:.0f} "
-          f"referee_per_decision_us={referee * us:.0f} ratio={referee / bare:.2f}")
+    print(
+        f"round trip, {args.players} bot processes in turn as in a match: bare "
+        f"{rotating * us:.0f} us, through the referee's trio bridge {bridged * us:.0f} us; "
+        f"in process per decision: engine {engine * us:.0f} us, request encoding "
+        f"{encoding * us:.0f} us"
+    )
+    referee, referee_cpu = await referee_per_decision(
+        python_bot, args.game, args.players, args.matches
+    )
+    print(
+        f"referee CPU time per decision (all its threads): {referee_cpu * us:.0f} us; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"protocol bare_grpc_round_trip_us={bare * us:.0f} "
+        f"referee_per_decision_us={referee * us:.0f} ratio={referee / bare:.2f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m arena.bench protocol", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m arena.bench protocol",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--game", default="oregon")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--matches", type=int, default=20, help="sequential matches for (b)")
     parser.add_argument("--calls", type=int, default=3000, help="round trips for (a)")
     parser.add_argument("--concurrent", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3, help="rounds of concurrent matches")
-    parser.add_argument("--seconds", type=float, default=4.0,
-                        help="length of the transport and ceiling throughput runs")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=4.0,
+        help="length of the transport and ceiling throughput runs",
+    )
     parser.add_argument("--starts", type=int, default=10, help="bot starts per sample bot")
     args = parser.parse_args(argv)
     trio.run(protocol, args)

@@ -32,49 +32,79 @@ from leaderboard.synthetic import round_robin
 
 def _register(database: Database, names: list[str]) -> dict[str, int]:
     with database.write() as session:
-        return {name: bots.register(session, BotSpec(name, "1", ("oregon",), Path("/bench"),
-                                                     ("python", "bot.py")), name)[0].version.id
-                for name in names}
+        return {
+            name: bots.register(
+                session, BotSpec(name, "1", ("oregon",), Path("/bench"), ("python", "bot.py")), name
+            )[0].version.id
+            for name in names
+        }
 
 
 def _bulk_store(database: Database, games: list[GameResult], ids: dict[str, int]) -> None:
     """All games in one transaction (setup only; a tournament commits each game alone)."""
     with database.write() as session:
         for number, game in enumerate(games):
-            row = GameRecord(group_key=game.group_key, game="oregon", rules_version="bench",
-                             options={}, seed=number, num_players=len(game.seats),
-                             status="finished", actions=[], termination="completed",
-                             duration=0.0)
+            row = GameRecord(
+                group_key=game.group_key,
+                game="oregon",
+                rules_version="bench",
+                options={},
+                seed=number,
+                num_players=len(game.seats),
+                status="finished",
+                actions=[],
+                termination="completed",
+                duration=0.0,
+            )
             session.add(row)
             session.flush()
-            session.add_all(SeatRecordRow(game_id=row.id, seat=seat, bot_version_id=ids[s.player],
-                                          score=s.score, rank=s.rank, outcome="FINISHED",
-                                          reason="", time_used=0.0, decisions=0)
-                            for seat, s in enumerate(game.seats))
+            session.add_all(
+                SeatRecordRow(
+                    game_id=row.id,
+                    seat=seat,
+                    bot_version_id=ids[s.player],
+                    score=s.score,
+                    rank=s.rank,
+                    outcome="FINISHED",
+                    reason="",
+                    time_used=0.0,
+                    decisions=0,
+                )
+                for seat, s in enumerate(game.seats)
+            )
 
 
 def _record_one_by_one(database: Database, games: list[GameResult], ids: dict[str, int]) -> float:
     start = time.perf_counter()
     for number, game in enumerate(games):
-        seats = [SeatRecord(i, s.player, s.score, s.rank, Outcome.FINISHED, "", 0.0, 0)
-                 for i, s in enumerate(game.seats)]
+        seats = [
+            SeatRecord(i, s.player, s.score, s.rank, Outcome.FINISHED, "", 0.0, 0)
+            for i, s in enumerate(game.seats)
+        ]
         record = MatchRecord("oregon", "bench", {}, number, len(seats), [], seats, False, "", 0.0)
-        record_game(database, record, [ids[s.player] for s in game.seats],
-                    group_key=game.group_key)
+        record_game(database, record, [ids[s.player] for s in game.seats], group_key=game.group_key)
     return (time.perf_counter() - start) / len(games)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m arena.bench storage", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m arena.bench storage",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--recorded", type=int, default=300,
-                        help="games recorded one transaction each, for the write timing")
+    parser.add_argument(
+        "--recorded",
+        type=int,
+        default=300,
+        help="games recorded one transaction each, for the write timing",
+    )
     args = parser.parse_args(argv)
-    strengths = {f"bot{i:02d}": 1300.0 + 400.0 * i / max(1, args.players - 1)
-                 for i in range(args.players)}
+    strengths = {
+        f"bot{i:02d}": 1300.0 + 400.0 * i / max(1, args.players - 1) for i in range(args.players)
+    }
     games = round_robin(strengths, args.seats, args.games, seed=1)
     with tempfile.TemporaryDirectory() as directory:
         database = open_database(Path(directory) / "bench.db", create=True)
@@ -91,13 +121,15 @@ def main(argv: list[str] | None = None) -> None:
         fit_seconds = time.perf_counter() - start - load_seconds
         cpu = time.process_time() - cpu_start
         assert len(stored) == args.games
-        per_game = _record_one_by_one(database, games[:args.recorded], ids)
+        per_game = _record_one_by_one(database, games[: args.recorded], ids)
         database.close()
-    print(f"stored_batch_fit games={args.games} players={args.players} seats={args.seats} "
-          f"load_s={load_seconds:.3f} fit_s={fit_seconds:.3f} "
-          f"total_s={load_seconds + fit_seconds:.3f} total_cpu_s={cpu:.3f} "
-          f"import_s={import_seconds:.3f} record_game_ms={per_game * 1000:.2f} "
-          f"load_average={os.getloadavg()[0]:.1f}")
+    print(
+        f"stored_batch_fit games={args.games} players={args.players} seats={args.seats} "
+        f"load_s={load_seconds:.3f} fit_s={fit_seconds:.3f} "
+        f"total_s={load_seconds + fit_seconds:.3f} total_cpu_s={cpu:.3f} "
+        f"import_s={import_seconds:.3f} record_game_ms={per_game * 1000:.2f} "
+        f"load_average={os.getloadavg()[0]:.1f}"
+    )
 
 
 if __name__ == "__main__":

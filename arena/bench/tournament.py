@@ -65,18 +65,28 @@ def _played(db: Path) -> tuple[int, int]:
     with sqlite3.connect(db) as connection:
         games, decisions = connection.execute(
             "SELECT count(DISTINCT g.id), coalesce(sum(s.decisions), 0) FROM game g "
-            "JOIN seat s ON s.game_id = g.id WHERE g.status = 'finished'").fetchone()
+            "JOIN seat s ON s.game_id = g.id WHERE g.status = 'finished'"
+        ).fetchone()
     return games, decisions
 
 
-async def run_one_tournament(db: Path, game: str, settings: TournamentSettings,
-                             seed: int, workers: int = 1) -> TournamentRun:
+async def run_one_tournament(
+    db: Path, game: str, settings: TournamentSettings, seed: int, workers: int = 1
+) -> TournamentRun:
     """Create and play one tournament of the sample bots in ``db``, timed from the start of its
     run (bots not started yet) to the last game recorded; creating it (which checks each bot's
     handshake once) is left out."""
     ready = await trio.to_thread.run_sync(  # it checks each bot's handshake in a trio run
-        partial(create_tournament, db, game, [str(SAMPLE_BOTS / bot) for bot in BOTS], settings,
-                seed, name="bench"))
+        partial(
+            create_tournament,
+            db,
+            game,
+            [str(SAMPLE_BOTS / bot) for bot in BOTS],
+            settings,
+            seed,
+            name="bench",
+        )
+    )
     began = time.perf_counter()
     try:
         summary = await run_tournament(ready.database, ready.id, workers=workers)
@@ -92,58 +102,93 @@ async def tournament(args: argparse.Namespace) -> None:
     runs: dict[bool, TournamentRun] = {}
 
     async def timed(fresh: bool, workers: int = 1) -> TournamentRun:
-        settings = TournamentSettings(players=2, deals=args.deals, concurrency=args.concurrency,
-                                      move_time=5.0, sandbox=SandboxPolicy(tool=args.sandbox),
-                                      fresh_bots=fresh)
+        settings = TournamentSettings(
+            players=2,
+            deals=args.deals,
+            concurrency=args.concurrency,
+            move_time=5.0,
+            sandbox=SandboxPolicy(tool=args.sandbox),
+            fresh_bots=fresh,
+        )
         with tempfile.TemporaryDirectory(prefix="arena-bench-") as directory:
-            return await run_one_tournament(Path(directory) / "arena.db", args.game, settings,
-                                            seed=12345, workers=workers)
+            return await run_one_tournament(
+                Path(directory) / "arena.db", args.game, settings, seed=12345, workers=workers
+            )
 
     for fresh in (False, True):
         run = runs[fresh] = await timed(fresh)
         mode = "--fresh-bots (a process per seat and game)" if fresh else "bots that stay up"
-        print(f"tournament, {mode}: {run.games} {args.game} games in {run.seconds:.1f} s: "
-              f"{run.games_per_second:.1f} games/s, {run.decisions_per_second:.0f} decisions/s")
+        print(
+            f"tournament, {mode}: {run.games} {args.game} games in {run.seconds:.1f} s: "
+            f"{run.games_per_second:.1f} games/s, {run.decisions_per_second:.0f} decisions/s"
+        )
     specs = [load_manifest(SAMPLE_BOTS / bot) for bot in BOTS]
-    protocol_rate, counted = await concurrent_throughput(specs, args.game, args.concurrency,
-                                                         args.rounds)
-    print(f"protocol: {args.concurrency} concurrent matches of the same bots: "
-          f"{protocol_rate:.0f} decisions/s ({counted} decisions while all were playing)")
+    protocol_rate, counted = await concurrent_throughput(
+        specs, args.game, args.concurrency, args.rounds
+    )
+    print(
+        f"protocol: {args.concurrency} concurrent matches of the same bots: "
+        f"{protocol_rate:.0f} decisions/s ({counted} decisions while all were playing)"
+    )
     kept = runs[False]
     if args.workers > 1:
         spread = await timed(False, args.workers)
         requests = typical_requests(args.game, 2, seed=12345)
-        ceiling = await ceiling_throughput(specs[0], args.game, requests, 2, args.concurrency,
-                                           args.seconds)
-        print(f"tournament in {args.workers} worker processes: {spread.games} games in "
-              f"{spread.seconds:.1f} s: {spread.decisions_per_second:.0f} decisions/s; "
-              f"ceiling ({args.concurrency} blocking client processes, random-python, no "
-              f"referee): {ceiling:.0f} calls/s; "
-              f"ratio {spread.decisions_per_second / ceiling:.2f}")
-    print(f"games/s: bots that stay up {kept.games_per_second:.1f}, --fresh-bots "
-          f"{runs[True].games_per_second:.1f} "
-          f"(x{kept.games_per_second / runs[True].games_per_second:.1f}); load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"tournament tournament_decisions_per_s={kept.decisions_per_second:.0f} "
-          f"protocol_decisions_per_s={protocol_rate:.0f} "
-          f"ratio={kept.decisions_per_second / protocol_rate:.2f}")
+        ceiling = await ceiling_throughput(
+            specs[0], args.game, requests, 2, args.concurrency, args.seconds
+        )
+        print(
+            f"tournament in {args.workers} worker processes: {spread.games} games in "
+            f"{spread.seconds:.1f} s: {spread.decisions_per_second:.0f} decisions/s; "
+            f"ceiling ({args.concurrency} blocking client processes, random-python, no "
+            f"referee): {ceiling:.0f} calls/s; "
+            f"ratio {spread.decisions_per_second / ceiling:.2f}"
+        )
+    print(
+        f"games/s: bots that stay up {kept.games_per_second:.1f}, --fresh-bots "
+        f"{runs[True].games_per_second:.1f} "
+        f"(x{kept.games_per_second / runs[True].games_per_second:.1f}); load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"tournament tournament_decisions_per_s={kept.decisions_per_second:.0f} "
+        f"protocol_decisions_per_s={protocol_rate:.0f} "
+        f"ratio={kept.decisions_per_second / protocol_rate:.2f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m arena.bench tournament", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m arena.bench tournament",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--game", default="oregon")
     parser.add_argument("--concurrency", type=int, default=2, help="games (and matches) at once")
-    parser.add_argument("--deals", type=int, default=20,
-                        help="deals of the tournament (each played in both seatings)")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="rounds of concurrent matches for the protocol measurement")
-    parser.add_argument("--workers", type=int, default=2,
-                        help="worker processes for the all-cores run (1: skip it)")
-    parser.add_argument("--seconds", type=float, default=4.0,
-                        help="length of the ceiling measurement")
-    parser.add_argument("--sandbox", choices=("none", "bwrap"), default="none",
-                        help="how the tournament's bots are confined")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=20,
+        help="deals of the tournament (each played in both seatings)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="rounds of concurrent matches for the protocol measurement",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=2, help="worker processes for the all-cores run (1: skip it)"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=4.0, help="length of the ceiling measurement"
+    )
+    parser.add_argument(
+        "--sandbox",
+        choices=("none", "bwrap"),
+        default="none",
+        help="how the tournament's bots are confined",
+    )
     args = parser.parse_args(argv)
     trio.run(tournament, args)
 

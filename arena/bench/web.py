@@ -58,20 +58,37 @@ def _real_game(database: Database, decisions: int, version_ids: list[int]) -> in
     assert best is not None
     result = best.result()
     with database.write() as session:
-        row = GameRecord(group_key="bench/replay", game=REPLAY_GAME,
-                         rules_version=engine.rules_version, options=dict(best.options),
-                         seed=best.seed, num_players=REPLAY_PLAYERS, status="finished",
-                         actions=list(best.history), termination="completed", duration=1.0,
-                         decision_seconds=[0.001] * len(best.history),
-                         comments=[""] * len(best.history))
+        row = GameRecord(
+            group_key="bench/replay",
+            game=REPLAY_GAME,
+            rules_version=engine.rules_version,
+            options=dict(best.options),
+            seed=best.seed,
+            num_players=REPLAY_PLAYERS,
+            status="finished",
+            actions=list(best.history),
+            termination="completed",
+            duration=1.0,
+            decision_seconds=[0.001] * len(best.history),
+            comments=[""] * len(best.history),
+        )
         session.add(row)
         session.flush()
         assert row.id is not None
-        session.add_all(SeatRecordRow(game_id=row.id, seat=seat, bot_version_id=version_ids[seat],
-                                      score=result.scores[seat], rank=result.ranks[seat],
-                                      outcome="FINISHED", reason="", time_used=0.1,
-                                      decisions=len(best.history) // REPLAY_PLAYERS)
-                        for seat in range(REPLAY_PLAYERS))
+        session.add_all(
+            SeatRecordRow(
+                game_id=row.id,
+                seat=seat,
+                bot_version_id=version_ids[seat],
+                score=result.scores[seat],
+                rank=result.ranks[seat],
+                outcome="FINISHED",
+                reason="",
+                time_used=0.1,
+                decisions=len(best.history) // REPLAY_PLAYERS,
+            )
+            for seat in range(REPLAY_PLAYERS)
+        )
         return row.id
 
 
@@ -85,6 +102,7 @@ def _get(url: str) -> Callable[[], bytes]:
     def fetch() -> bytes:
         with urllib.request.urlopen(url, timeout=120) as response:
             return response.read()
+
     return fetch
 
 
@@ -102,8 +120,9 @@ def _browser_times(base: str, game_id: int, repeat: int) -> dict[str, float] | N
         return None
     times: dict[str, list[float]] = {"browser_leaderboard_s": [], "browser_replay_s": []}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium,
-                                             args=["--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(
+            executable_path=chromium, args=["--no-sandbox", "--disable-gpu"]
+        )
         page = browser.new_page()
         for _ in range(repeat):
             start = time.perf_counter()
@@ -111,16 +130,20 @@ def _browser_times(base: str, game_id: int, repeat: int) -> dict[str, float] | N
             times["browser_leaderboard_s"].append(time.perf_counter() - start)
             start = time.perf_counter()
             page.goto(f"{base}/games/{game_id}?d=100", wait_until="commit")
-            page.wait_for_function("() => document.getElementById('replay').dataset.shown "
-                                   "=== '100'")
+            page.wait_for_function(
+                "() => document.getElementById('replay').dataset.shown === '100'"
+            )
             times["browser_replay_s"].append(time.perf_counter() - start)
         browser.close()
     return {key: statistics.median(values) for key, values in times.items()}
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m arena.bench web", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m arena.bench web",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--decisions", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)
@@ -135,8 +158,9 @@ def main(argv: list[str] | None = None) -> None:
         database = open_database(path, create=True)
         ids = _register(database, list(strengths))
         _bulk_store(database, round_robin(strengths, PLAYERS, args.games, seed=1), ids)
-        game_id = _real_game(database, args.decisions,
-                             [ids[name] for name in list(ids)[:REPLAY_PLAYERS]])
+        game_id = _real_game(
+            database, args.decisions, [ids[name] for name in list(ids)[:REPLAY_PLAYERS]]
+        )
         with database.read() as session:
             decisions = len(session.get(GameRecord, game_id).actions)  # type: ignore[union-attr]
         database.close()
@@ -144,8 +168,9 @@ def main(argv: list[str] | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(create_app(path), host="127.0.0.1", port=port,
-                                               log_level="warning"))
+        server = uvicorn.Server(
+            uvicorn.Config(create_app(path), host="127.0.0.1", port=port, log_level="warning")
+        )
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         while not server.started:
@@ -167,12 +192,17 @@ def main(argv: list[str] | None = None) -> None:
             figures.update(browser)
         server.should_exit = True
         thread.join(timeout=10)
-    print(f"{args.games} rated {PLAYERS}-player games on one board; replay of a "
-          f"{decisions}-decision {REPLAY_GAME} game ({REPLAY_PLAYERS} players)")
+    print(
+        f"{args.games} rated {PLAYERS}-player games on one board; replay of a "
+        f"{decisions}-decision {REPLAY_GAME} game ({REPLAY_PLAYERS} players)"
+    )
     for name, seconds in figures.items():
         print(f"  {name:24} {seconds * 1000:8.1f} ms")
-    print("web " + " ".join(f"{name}={seconds:.4f}" for name, seconds in figures.items())
-          + f" games={args.games} decisions={decisions}")
+    print(
+        "web "
+        + " ".join(f"{name}={seconds:.4f}" for name, seconds in figures.items())
+        + f" games={args.games} decisions={decisions}"
+    )
 
 
 if __name__ == "__main__":

@@ -38,8 +38,10 @@ GUESSABLE_SEED_BOUND = 1 << 48
 
 def warn_if_guessable(seed: int) -> None:
     if abs(seed) < GUESSABLE_SEED_BOUND:
-        warn(f"--seed {seed} is small enough for a bot to find by trying seeds against its own "
-             f"cards; leave --seed out (a random 63-bit seed) when the results count")
+        warn(
+            f"--seed {seed} is small enough for a bot to find by trying seeds against its own "
+            f"cards; leave --seed out (a random 63-bit seed) when the results count"
+        )
 
 
 def warn_unless_limits_enforced() -> None:

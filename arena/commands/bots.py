@@ -21,13 +21,24 @@ def list_bots(db: DbPath = DEFAULT_PATH) -> None:
         database.close()
     # the labels that name a version elsewhere (arena leaderboard --bot NAME@LABEL, arena sprt)
     labels = stored_bots.version_labels(versions)
-    table = Table("bot", Column("version", no_wrap=True), "content hash", "games", "runs from",
-                  "registered (UTC)")
+    table = Table(
+        "bot",
+        Column("version", no_wrap=True),
+        "content hash",
+        "games",
+        "runs from",
+        "registered (UTC)",
+    )
     for entry in versions:
         version = entry.version
-        table.add_row(entry.bot.name, labels[version.id or 0], version.content_hash[:12],
-                      ", ".join(version.games), version.address or version.directory or "",
-                      version.created_at.strftime("%Y-%m-%d %H:%M"))
+        table.add_row(
+            entry.bot.name,
+            labels[version.id or 0],
+            version.content_hash[:12],
+            ", ".join(version.games),
+            version.address or version.directory or "",
+            version.created_at.strftime("%Y-%m-%d %H:%M"),
+        )
     console = Console(highlight=False)
     if not console.is_terminal:  # logs and pipes: rich's default of 80 columns would wrap rows
         console.width = max(console.width, 120)

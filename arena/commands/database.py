@@ -11,6 +11,12 @@ from arena.storage.database import DEFAULT_PATH
 
 __all__ = ["DEFAULT_PATH", "DbPath"]
 
-DbPath = Annotated[Path, typer.Option(
-    "--db", envvar="ARENA_DB", dir_okay=False,
-    help="SQLite file of the arena (default ./arena.db, or $ARENA_DB)")]
+DbPath = Annotated[
+    Path,
+    typer.Option(
+        "--db",
+        envvar="ARENA_DB",
+        dir_okay=False,
+        help="SQLite file of the arena (default ./arena.db, or $ARENA_DB)",
+    ),
+]

@@ -19,8 +19,9 @@ def games() -> None:
             table.add_row(name, "(engine not installed)", "", "", "")
             continue
         options = ", ".join(f"{k}={v}" for k, v in game.default_options.items())
-        table.add_row(name, game.title, f"{game.min_players}-{game.max_players}",
-                      game.rules_version, options)
+        table.add_row(
+            name, game.title, f"{game.min_players}-{game.max_players}", game.rules_version, options
+        )
     Console().print(table)
 
 

@@ -21,10 +21,13 @@ if not console.is_terminal:  # pipes and logs: do not wrap rows at 80 columns
 def history(
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game type")] = None,
     bot: Annotated[str | None, typer.Option("--bot", help="only games this bot played")] = None,
-    tournament: Annotated[str | None, typer.Option(
-        "--tournament", "-t", help="only the games of this tournament (its name)")] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=1000,
-                                       help="at most this many games")] = 20,
+    tournament: Annotated[
+        str | None,
+        typer.Option("--tournament", "-t", help="only the games of this tournament (its name)"),
+    ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=1, max=1000, help="at most this many games")
+    ] = 20,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """List stored games, newest first: id, game, seats with scores and outcomes, tournament."""
@@ -33,25 +36,44 @@ def history(
     if tournament is not None:
         known = {t["name"]: t["id"] for t in reversed(database.tournaments())}  # oldest first
         if tournament not in known:
-            raise UnknownTournamentError(f"unknown tournament {tournament!r} (known: "
-                                         f"{', '.join(known) or 'none'})")
+            raise UnknownTournamentError(
+                f"unknown tournament {tournament!r} (known: {', '.join(known) or 'none'})"
+            )
         tournament_id = known[tournament]
-    listing = database.games(GameFilter(game=game.lower() if game else None, bot=bot,
-                                        tournament=tournament_id, limit=limit))
+    listing = database.games(
+        GameFilter(
+            game=game.lower() if game else None, bot=bot, tournament=tournament_id, limit=limit
+        )
+    )
     if not listing["games"]:
         console.print("no stored games match")
         return
-    table = Table("id", "game", "result (rank, bot, score)", "decisions", "tournament",
-                  "finished", title=f"{len(listing['games'])} of {listing['total']} games")
+    table = Table(
+        "id",
+        "game",
+        "result (rank, bot, score)",
+        "decisions",
+        "tournament",
+        "finished",
+        title=f"{len(listing['games'])} of {listing['total']} games",
+    )
     for row in listing["games"]:
         seats = sorted(row["seats"], key=lambda seat: (seat["rank"], seat["seat"]))
         result = "  ".join(
             f"{seat['rank']}. {seat['bot']} {seat['score']:g}"
-            + ("" if seat["outcome"] == "FINISHED" else f" {seat['outcome']}") for seat in seats)
+            + ("" if seat["outcome"] == "FINISHED" else f" {seat['outcome']}")
+            for seat in seats
+        )
         if row["status"] == "voided":
             result += "  (voided)"
-        table.add_row(str(row["id"]), f"{row['game']} {row['num_players']}p", result,
-                      str(row["decisions"]), row["tournament"] or "match", row["finished_at"][:19])
+        table.add_row(
+            str(row["id"]),
+            f"{row['game']} {row['num_players']}p",
+            result,
+            str(row["decisions"]),
+            row["tournament"] or "match",
+            row["finished_at"][:19],
+        )
     console.print(table, markup=False)
 
 

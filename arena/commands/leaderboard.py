@@ -47,30 +47,51 @@ def print_board(board: Board) -> None:
     provisional = False
     for rows in pools.values():
         heading = pool_heading(rows[0].batch) if rows[0].batch else ""
-        table = Table("#", "bot", Column("version", no_wrap=True), "rating [95%]", "Elo", "games", "avg pos",
-                      "avg score", "forfeits",
-                      title=_title(board) + (f" - {heading}" if heading else ""))
+        table = Table(
+            "#",
+            "bot",
+            Column("version", no_wrap=True),
+            "rating [95%]",
+            "Elo",
+            "games",
+            "avg pos",
+            "avg score",
+            "forfeits",
+            title=_title(board) + (f" - {heading}" if heading else ""),
+        )
         for row in rows:
             rating = "-"
             if row.batch is not None:
                 rating = format_batch(row.batch) + (" ?" if row.batch.provisional else "")
                 provisional |= row.batch.provisional
-            table.add_row(str(row.position), board.bot(row.player), board.version(row.player),
-                          rating, f"{row.elo:.0f}", str(row.games), _average(row.average_rank, 2),
-                          _average(row.average_score, 1), _forfeits(row))
+            table.add_row(
+                str(row.position),
+                board.bot(row.player),
+                board.version(row.player),
+                rating,
+                f"{row.elo:.0f}",
+                str(row.games),
+                _average(row.average_rank, 2),
+                _average(row.average_score, 1),
+                _forfeits(row),
+            )
         console.print(table)
     if provisional:
         console.print("? provisional: fewer than 20 games against others in its pool")
     if board.crosstable is not None:
         players = [row.player for row in board.rows]
-        cross = Table("row vs column", *[board.bot(p) for p in players],
-                      title=f"{_title(board)}: head to head, points share (games)")
+        cross = Table(
+            "row vs column",
+            *[board.bot(p) for p in players],
+            title=f"{_title(board)}: head to head, points share (games)",
+        )
         for a in players:
             cells = []
             for b in players:
                 record = board.crosstable.get((a, b))
-                cells.append("" if a == b or record is None
-                             else f"{record.share:.0%} ({record.games})")
+                cells.append(
+                    "" if a == b or record is None else f"{record.share:.0%} ({record.games})"
+                )
             cross.add_row(board.bot(a), *cells)
         console.print(cross)
 
@@ -84,27 +105,52 @@ def board_json(board: Board) -> dict[str, Any]:
     for row in board.rows:
         version = board.versions[int(row.player)].version
         batch = row.batch
-        rows.append({
-            "position": row.position, "bot": board.bot(row.player),
-            "version": board.version(row.player), "manifest_version": version.version,
-            "content_hash": version.content_hash, "latest": int(row.player) in board.latest,
-            "elo": round(row.elo, 2),
-            "batch": None if batch is None else {
-                "rating": round(batch.rating, 2), "low": round(batch.low, 2),
-                "high": round(batch.high, 2), "bound": batch.bound or None,
-                "provisional": batch.provisional, "pool": batch.pool, "pools": batch.pools,
-                "games": batch.games},
-            "games": row.games, "average_rank": _number(row.average_rank),
-            "average_score": _number(row.average_score), "forfeited": row.forfeited,
-            "forfeits": row.forfeits,
-        })
+        rows.append(
+            {
+                "position": row.position,
+                "bot": board.bot(row.player),
+                "version": board.version(row.player),
+                "manifest_version": version.version,
+                "content_hash": version.content_hash,
+                "latest": int(row.player) in board.latest,
+                "elo": round(row.elo, 2),
+                "batch": None
+                if batch is None
+                else {
+                    "rating": round(batch.rating, 2),
+                    "low": round(batch.low, 2),
+                    "high": round(batch.high, 2),
+                    "bound": batch.bound or None,
+                    "provisional": batch.provisional,
+                    "pool": batch.pool,
+                    "pools": batch.pools,
+                    "games": batch.games,
+                },
+                "games": row.games,
+                "average_rank": _number(row.average_rank),
+                "average_score": _number(row.average_score),
+                "forfeited": row.forfeited,
+                "forfeits": row.forfeits,
+            }
+        )
     return {
-        "game": board.game, "players": board.players, "tournament": board.tournament,
+        "game": board.game,
+        "players": board.players,
+        "tournament": board.tournament,
         "rows": rows,
-        "crosstable": None if board.crosstable is None else [{
-            "bot": board.bot(a), "version": board.version(a), "opponent": board.bot(b),
-            "opponent_version": board.version(b), "games": record.games, "points": record.score,
-        } for (a, b), record in board.crosstable.items()],
+        "crosstable": None
+        if board.crosstable is None
+        else [
+            {
+                "bot": board.bot(a),
+                "version": board.version(a),
+                "opponent": board.bot(b),
+                "opponent_version": board.version(b),
+                "games": record.games,
+                "points": record.score,
+            }
+            for (a, b), record in board.crosstable.items()
+        ],
     }
 
 
@@ -116,45 +162,91 @@ def tournament_boards(database: Database, name: str) -> list[Board]:
 
 def print_history(history: History, limit: int) -> None:
     afters = [entry.after for entry in history.entries]
-    table = Table("game", "finished", "version", "Elo", "change",
-                  title=f"{history.bot}: Elo history, {history.game}, {history.players} players")
+    table = Table(
+        "game",
+        "finished",
+        "version",
+        "Elo",
+        "change",
+        title=f"{history.bot}: Elo history, {history.game}, {history.players} players",
+    )
     for entry in history.entries[-limit:]:
-        table.add_row(str(entry.game_id), entry.finished_at, entry.version, f"{entry.after:.0f}",
-                      f"{entry.after - entry.before:+.1f}")
+        table.add_row(
+            str(entry.game_id),
+            entry.finished_at,
+            entry.version,
+            f"{entry.after:.0f}",
+            f"{entry.after - entry.before:+.1f}",
+        )
     console.print(table)
     listed = f" (last {limit} listed)" if len(afters) > limit else ""
-    console.print(f"{len(afters)} games{listed}: {sparkline(afters)}  {min(afters):.0f}.."
-                  f"{max(afters):.0f}, now {afters[-1]:.0f}", markup=False, soft_wrap=True)
+    console.print(
+        f"{len(afters)} games{listed}: {sparkline(afters)}  {min(afters):.0f}.."
+        f"{max(afters):.0f}, now {afters[-1]:.0f}",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 def history_json(history: History) -> dict[str, Any]:
-    return {"bot": history.bot, "game": history.game, "players": history.players,
-            "history": [{"game_id": e.game_id, "finished_at": e.finished_at,
-                         "version": e.version, "before": round(e.before, 2),
-                         "after": round(e.after, 2)} for e in history.entries]}
+    return {
+        "bot": history.bot,
+        "game": history.game,
+        "players": history.players,
+        "history": [
+            {
+                "game_id": e.game_id,
+                "finished_at": e.finished_at,
+                "version": e.version,
+                "before": round(e.before, 2),
+                "after": round(e.after, 2),
+            }
+            for e in history.entries
+        ],
+    }
 
 
 def leaderboard(
     game: Annotated[str | None, typer.Option("--game", "-g", help="only this game type")] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-p", help="only the board of this player count")] = None,
-    tournament: Annotated[str | None, typer.Option(
-        "--tournament", "-t", help="only the games of this tournament (or SPRT test)")] = None,
-    all_versions: Annotated[bool, typer.Option(
-        "--all-versions", help="a row for every version (default: each bot's newest version "
-                               "that played on the board, plus the versions named by --bot)")]
-        = False,
-    bot: Annotated[list[str], typer.Option(
-        "--bot", help="also show this version: NAME@VERSION (a label as shown, a bot.toml "
-                      "version or a content-hash prefix); repeatable")] = [],  # noqa: B006
-    history: Annotated[str | None, typer.Option(
-        "--history", help="print the Elo history of bot NAME (or NAME@VERSION) instead")] = None,
-    limit: Annotated[int, typer.Option(
-        "--limit", help="with --history: games listed per board (the chart covers more)")] = (
-        HISTORY_ROWS),
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="only the board of this player count")
+    ] = None,
+    tournament: Annotated[
+        str | None,
+        typer.Option("--tournament", "-t", help="only the games of this tournament (or SPRT test)"),
+    ] = None,
+    all_versions: Annotated[
+        bool,
+        typer.Option(
+            "--all-versions",
+            help="a row for every version (default: each bot's newest version "
+            "that played on the board, plus the versions named by --bot)",
+        ),
+    ] = False,
+    bot: Annotated[
+        list[str],
+        typer.Option(
+            "--bot",
+            help="also show this version: NAME@VERSION (a label as shown, a bot.toml "
+            "version or a content-hash prefix); repeatable",
+        ),
+    ] = [],  # noqa: B006
+    history: Annotated[
+        str | None,
+        typer.Option(
+            "--history", help="print the Elo history of bot NAME (or NAME@VERSION) instead"
+        ),
+    ] = None,
+    limit: Annotated[
+        int,
+        typer.Option(
+            "--limit", help="with --history: games listed per board (the chart covers more)"
+        ),
+    ] = (HISTORY_ROWS),
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
-    crosstable: Annotated[bool, typer.Option(
-        "--crosstable", help="also the head-to-head table")] = False,
+    crosstable: Annotated[
+        bool, typer.Option("--crosstable", help="also the head-to-head table")
+    ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Batch rating (Plackett-Luce, 95% interval; "> x" when only a lower bound is known; "?"
@@ -170,9 +262,15 @@ def leaderboard(
             if history is not None:
                 histories = rating_history(session, history, game, players)
             else:
-                boards = load_boards(session, game, players, tournament=tournament,
-                                     all_versions=all_versions, bots_asked=bot,
-                                     with_crosstable=crosstable)
+                boards = load_boards(
+                    session,
+                    game,
+                    players,
+                    tournament=tournament,
+                    all_versions=all_versions,
+                    bots_asked=bot,
+                    with_crosstable=crosstable,
+                )
     finally:
         database.close()
     if history is not None:

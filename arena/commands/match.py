@@ -26,6 +26,7 @@ from engine.core import GameState
 console = Console(highlight=False, markup=False)
 error_console = Console(highlight=False, markup=False, stderr=True)
 
+
 class ShowDecisions(MatchObserver):
     """Prints every decision and the board after it (``--show``)."""
 
@@ -36,33 +37,59 @@ class ShowDecisions(MatchObserver):
         self.players = list(players)
         console.print(state.render(), soft_wrap=True)
 
-    def decision_made(self, number: int, seat: int, kind: str, action: Any, index: int,
-                      seconds: float, by_arena: bool, comment: str, state: GameState) -> None:
+    def decision_made(
+        self,
+        number: int,
+        seat: int,
+        kind: str,
+        action: Any,
+        index: int,
+        seconds: float,
+        by_arena: bool,
+        comment: str,
+        state: GameState,
+    ) -> None:
         who = "arena for " if by_arena else ""
         note = f" - {comment}" if comment else ""
-        console.print(f"#{number} seat {seat} ({who}{self.players[seat]}) {kind}: "
-                      f"{state.describe_action(action)} "
-                      f"[{seconds * 1000:.1f} ms]{note}", soft_wrap=True)
+        console.print(
+            f"#{number} seat {seat} ({who}{self.players[seat]}) {kind}: "
+            f"{state.describe_action(action)} "
+            f"[{seconds * 1000:.1f} ms]{note}",
+            soft_wrap=True,
+        )
         console.print(state.render(), soft_wrap=True)
 
     def seat_forfeited(self, seat: int, outcome: Outcome, reason: str) -> None:
-        console.print(f"seat {seat} ({self.players[seat]}) forfeits: {outcome.value}: {reason}",
-                      markup=False)
+        console.print(
+            f"seat {seat} ({self.players[seat]}) forfeits: {outcome.value}: {reason}", markup=False
+        )
 
 
 def print_record(record: MatchRecord) -> None:
-    console.print(f"{record.game} ({record.rules_version}), {record.num_players} players, "
-                  f"seed {record.seed}, {len(record.actions)} decisions, "
-                  f"{record.duration:.2f} s", soft_wrap=True)
+    console.print(
+        f"{record.game} ({record.rules_version}), {record.num_players} players, "
+        f"seed {record.seed}, {len(record.actions)} decisions, "
+        f"{record.duration:.2f} s",
+        soft_wrap=True,
+    )
     table = Table("seat", "bot", "score", "rank", "outcome", "time used", "decisions")
     for seat in record.seats:
-        table.add_row(str(seat.seat), seat.player, f"{seat.score:g}", str(seat.rank),
-                      seat.outcome.value, f"{seat.time_used:.3f} s", str(seat.decisions))
+        table.add_row(
+            str(seat.seat),
+            seat.player,
+            f"{seat.score:g}",
+            str(seat.rank),
+            seat.outcome.value,
+            f"{seat.time_used:.3f} s",
+            str(seat.decisions),
+        )
     console.print(table)
     for seat in record.seats:
         if seat.reason:
-            console.print(f"seat {seat.seat} ({seat.player}) {seat.outcome.value}: {seat.reason}",
-                          soft_wrap=True)
+            console.print(
+                f"seat {seat.seat} ({seat.player}) {seat.outcome.value}: {seat.reason}",
+                soft_wrap=True,
+            )
 
 
 # Exit code of `arena match` when the game was played but a seat forfeited (ILLEGAL, TIMEOUT,
@@ -80,48 +107,79 @@ def record_json(record: MatchRecord, game_id: int | None) -> str:
 
 
 def match(
-    bots: Annotated[list[str], typer.Argument(
-        metavar="BOT...",
-        help="bot directories (with bot.toml), registered bot names, or NAME@HOST:PORT")],
+    bots: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="BOT...",
+            help="bot directories (with bot.toml), registered bot names, or NAME@HOST:PORT",
+        ),
+    ],
     game: Annotated[str, typer.Option("--game", "-g", help="game to play, see `arena games`")],
-    seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="game seed (default: random, printed)")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="game seed (default: random, printed)")
+    ] = None,
     move_time: MoveTime = TimeControl.move_seconds,
-    bank_time: Annotated[float, typer.Option(
-        "--bank-time", help="time bank per seat, seconds")] = TimeControl.bank_seconds,
+    bank_time: Annotated[
+        float, typer.Option("--bank-time", help="time bank per seat, seconds")
+    ] = TimeControl.bank_seconds,
     option: GameOptions = [],  # noqa: B006 - typer copies the default
-    show: Annotated[bool, typer.Option(
-        "--show", help="print every decision and the board")] = False,
-    as_json: Annotated[bool, typer.Option(
-        "--json", help="print the result as one JSON object instead of the table")] = False,
+    show: Annotated[
+        bool, typer.Option("--show", help="print every decision and the board")
+    ] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="print the result as one JSON object instead of the table"),
+    ] = False,
     bot_memory: BotMemory = None,
     bot_logs: BotLogs = None,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
-    no_store: Annotated[bool, typer.Option(
-        "--no-store", help="do not record the game in the database (by default it is stored "
-                           "and rated, and `arena replay` and `arena serve` show it)")] = False,
+    no_store: Annotated[
+        bool,
+        typer.Option(
+            "--no-store",
+            help="do not record the game in the database (by default it is stored "
+            "and rated, and `arena replay` and `arena serve` show it)",
+        ),
+    ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Play one game between bots, one per seat in the order given; the game is stored in the
     database unless --no-store. Exit code 0: played, 1: the game was voided (a fault of the
     arena), 3: played, but a seat forfeited."""
-    plan = plan_match(game, bots, db, seed=seed, option_texts=option, move_seconds=move_time,
-                      bank_seconds=bank_time, bot_memory=bot_memory, bot_logs=bot_logs,
-                      sandbox=resolve_policy(sandbox, allow_network, strict=False))
+    plan = plan_match(
+        game,
+        bots,
+        db,
+        seed=seed,
+        option_texts=option,
+        move_seconds=move_time,
+        bank_seconds=bank_time,
+        bot_memory=bot_memory,
+        bot_logs=bot_logs,
+        sandbox=resolve_policy(sandbox, allow_network, strict=False),
+    )
     if seed is not None:
         warn_if_guessable(seed)
     warn_unless_limits_enforced()
     if any(spec.address is None for spec in plan.bots):
-        (error_console if as_json else console).print(describe_limits(plan.sandbox, plan.limits),
-                                                      soft_wrap=True)
+        (error_console if as_json else console).print(
+            describe_limits(plan.sandbox, plan.limits), soft_wrap=True
+        )
     try:
-        record = trio.run(lambda: play_match(plan.game, plan.bots, plan.seed,
-                                             options=plan.options,
-                                             time_control=plan.time_control,
-                                             observer=ShowDecisions() if show else None,
-                                             limits=plan.limits, bot_logs=plan.bot_logs,
-                                             sandbox=plan.sandbox))
+        record = trio.run(
+            lambda: play_match(
+                plan.game,
+                plan.bots,
+                plan.seed,
+                options=plan.options,
+                time_control=plan.time_control,
+                observer=ShowDecisions() if show else None,
+                limits=plan.limits,
+                bot_logs=plan.bot_logs,
+                sandbox=plan.sandbox,
+            )
+        )
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
     game_id = None if no_store else store_match(db, record, plan.bots)
@@ -131,9 +189,15 @@ def match(
         print_record(record)
         if game_id is not None:
             url = url_if_served(game_id, record)
-            console.print(f"stored as game {game_id} in {db}" + (f": {url}" if url else
-                          f" (arena replay {game_id} --moves, or arena serve to watch it)"),
-                          soft_wrap=True)
+            console.print(
+                f"stored as game {game_id} in {db}"
+                + (
+                    f": {url}"
+                    if url
+                    else f" (arena replay {game_id} --moves, or arena serve to watch it)"
+                ),
+                soft_wrap=True,
+            )
     if record.voided:
         fail(f"game voided: {record.void_reason}", code=1)
     if any(seat.outcome is not Outcome.FINISHED for seat in record.seats):

@@ -12,10 +12,12 @@ from arena.new_bot import LANGUAGES, new_bot
 
 def new_bot_command(
     name: Annotated[str, typer.Argument(help="the bot's name (lower case, digits, . _ -)")],
-    lang: Annotated[str, typer.Option(
-        "--lang", help=f"the bot's language: {' or '.join(LANGUAGES)}")] = "python",
-    directory: Annotated[Path | None, typer.Option(
-        "--dir", help="where to write it (default ./NAME; new or empty)")] = None,
+    lang: Annotated[
+        str, typer.Option("--lang", help=f"the bot's language: {' or '.join(LANGUAGES)}")
+    ] = "python",
+    directory: Annotated[
+        Path | None, typer.Option("--dir", help="where to write it (default ./NAME; new or empty)")
+    ] = None,
 ) -> None:
     """Write a bot directory (bot.toml, code with a choose function to edit, README) that passes
     `arena validate` as it is."""

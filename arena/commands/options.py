@@ -10,13 +10,23 @@ import typer
 
 from arena.referee.limits import MIN_MEMORY_MIB, BotLimits
 
-BotMemory = Annotated[str | None, typer.Option(
-    "--bot-memory", metavar="MB",
-    help=f"memory limit of each bot in MiB: all its processes together where the arena can "
-         f"make cgroups, else each process's address space (default "
-         f"{BotLimits().memory_mib}, at least {MIN_MEMORY_MIB})")]
-BotLogs = Annotated[Path | None, typer.Option(
-    "--bot-logs", metavar="DIR",
-    help="keep each seat's stdout/stderr log in DIR (created if missing)")]
+BotMemory = Annotated[
+    str | None,
+    typer.Option(
+        "--bot-memory",
+        metavar="MB",
+        help=f"memory limit of each bot in MiB: all its processes together where the arena can "
+        f"make cgroups, else each process's address space (default "
+        f"{BotLimits().memory_mib}, at least {MIN_MEMORY_MIB})",
+    ),
+]
+BotLogs = Annotated[
+    Path | None,
+    typer.Option(
+        "--bot-logs",
+        metavar="DIR",
+        help="keep each seat's stdout/stderr log in DIR (created if missing)",
+    ),
+]
 GameOptions = Annotated[list[str], typer.Option("--option", "-o", help="game option NAME=VALUE")]
 MoveTime = Annotated[float, typer.Option("--move-time", help="seconds per decision")]

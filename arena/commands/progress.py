@@ -24,10 +24,16 @@ class ProgressBar:
         self.forfeits = 0
         self.voided = 0
         self._bar = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
             TextColumn("running {task.fields[running]}  failed {task.fields[failed]}"),
-            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-            console=console, transient=False)
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=console,
+            transient=False,
+        )
         self._task: TaskID | None = None
 
     def tournament_started(self, name: str, total: int, done: int) -> None:

@@ -21,13 +21,18 @@ console = Console(highlight=False)
 
 def replay(
     game_id: Annotated[int, typer.Argument(help="id of a stored game")],
-    seat: Annotated[int | None, typer.Option(
-        "--seat", help="show the final position as this seat sees it")] = None,
-    show_moves: Annotated[bool, typer.Option(
-        "--moves", help="first print the game decision by decision")] = False,
-    verify_only: Annotated[bool, typer.Option(
-        "--verify", help="only check the game (no rendering): exit 0 when intact, 1 when not")]
-        = False,
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="show the final position as this seat sees it")
+    ] = None,
+    show_moves: Annotated[
+        bool, typer.Option("--moves", help="first print the game decision by decision")
+    ] = False,
+    verify_only: Annotated[
+        bool,
+        typer.Option(
+            "--verify", help="only check the game (no rendering): exit 0 when intact, 1 when not"
+        ),
+    ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Replay a stored game, check it against its seal and its stored result, and render its
@@ -53,14 +58,19 @@ def report(stored: StoredGame) -> None:
         fail(f"game {game_id} failed verification: {'; '.join(verdict.problems)}", code=1)
     if stored.game.status == VOIDED:
         what = "verified" if verdict.sealed else "unverified (stored without a seal)"
-        console.print(f"voided game ({stored.game.termination}), {what}: replays up to where "
-                      "it stopped")
+        console.print(
+            f"voided game ({stored.game.termination}), {what}: replays up to where it stopped"
+        )
     elif verdict.sealed:
-        console.print(f"game {game_id} verified: every decision, seat, bot version and score "
-                      "matches its seal, and the replay's result equals the stored one")
+        console.print(
+            f"game {game_id} verified: every decision, seat, bot version and score "
+            "matches its seal, and the replay's result equals the stored one"
+        )
     else:
-        console.print(f"game {game_id} unverified: stored without a seal (before schema 3); "
-                      "the replay's result equals the stored one")
+        console.print(
+            f"game {game_id} unverified: stored without a seal (before schema 3); "
+            "the replay's result equals the stored one"
+        )
 
 
 def show(stored: StoredGame, seat: int | None, show_moves: bool) -> None:
@@ -72,23 +82,42 @@ def show(stored: StoredGame, seat: int | None, show_moves: bool) -> None:
             print_move(move, names)
     state = replayed_state(game)
     console.print(state.render(seat), markup=False)
-    table = Table("seat", "bot", "score", "rank", "outcome", "time used", "decisions",
-                  title=f"game {game_id}: {game.game} ({game.rules_version}), seed {game.seed}, "
-                        f"{len(game.actions)} decisions, {game.status}")
+    table = Table(
+        "seat",
+        "bot",
+        "score",
+        "rank",
+        "outcome",
+        "time used",
+        "decisions",
+        title=f"game {game_id}: {game.game} ({game.rules_version}), seed {game.seed}, "
+        f"{len(game.actions)} decisions, {game.status}",
+    )
     for row in stored.seats:
         outcome = row.outcome + (f": {row.reason}" if row.reason else "")
-        table.add_row(str(row.seat), stored.versions[row.bot_version_id].label, f"{row.score:g}",
-                      str(row.rank), outcome, f"{row.time_used:.3f} s", str(row.decisions))
+        table.add_row(
+            str(row.seat),
+            stored.versions[row.bot_version_id].label,
+            f"{row.score:g}",
+            str(row.rank),
+            outcome,
+            f"{row.time_used:.3f} s",
+            str(row.decisions),
+        )
     console.print(table)
 
 
 def print_move(move: Move, names: list[str]) -> None:
     """ "#12 seat 1 (random-python) PLAY: farmer on (3,4) with settler [1.8 ms] - a comment";
     Ogallala's "PLACE_CARD (warrior 3): place on (0,1)" names the card too."""
-    took = ("" if move.seconds is None else f" [{move.seconds * 1000:.1f} ms]")
+    took = "" if move.seconds is None else f" [{move.seconds * 1000:.1f} ms]"
     note = f" - {move.comment}" if move.comment else ""
-    console.print(f"#{move.number} seat {move.seat} ({names[move.seat]}) {move.decision}: "
-                  f"{move.words}{took}{note}", soft_wrap=True, markup=False)
+    console.print(
+        f"#{move.number} seat {move.seat} ({names[move.seat]}) {move.decision}: "
+        f"{move.words}{took}{note}",
+        soft_wrap=True,
+        markup=False,
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -11,15 +11,24 @@ from arena.commands import warn
 from arena.errors import SetupError
 from arena.sandbox import TOOLS, SandboxPolicy, bwrap_problem
 
-
-SandboxTool = Annotated[str | None, typer.Option(
-    "--sandbox", metavar="bwrap|none",
-    help="confine each local bot in a bubblewrap sandbox (default) or not at all (none: the bot "
-         "runs as your user, with your files)")]
-AllowNetwork = Annotated[bool, typer.Option(
-    "--allow-network",
-    help="let sandboxed bots whose bot.toml says `network = true` use the network (default: no "
-         "bot has network)")]
+SandboxTool = Annotated[
+    str | None,
+    typer.Option(
+        "--sandbox",
+        metavar="bwrap|none",
+        help="confine each local bot in a bubblewrap sandbox (default) or not at all "
+        "(none: the bot "
+        "runs as your user, with your files)",
+    ),
+]
+AllowNetwork = Annotated[
+    bool,
+    typer.Option(
+        "--allow-network",
+        help="let sandboxed bots whose bot.toml says `network = true` use the network (default: no "
+        "bot has network)",
+    ),
+]
 
 
 def resolve_policy(tool: str | None, allow_network: bool, *, strict: bool) -> SandboxPolicy:

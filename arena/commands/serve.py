@@ -15,11 +15,15 @@ DEFAULT_PORT = 8000
 
 def serve(
     db: DbPath = DEFAULT_PATH,
-    host: Annotated[str, typer.Option(
-        "--host", help="address to listen on; the default is reachable from this machine "
-                       "only")] = DEFAULT_HOST,
-    port: Annotated[int, typer.Option("--port", min=0, max=65535,
-                                      help="port to listen on")] = DEFAULT_PORT,
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host", help="address to listen on; the default is reachable from this machine only"
+        ),
+    ] = DEFAULT_HOST,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="port to listen on")
+    ] = DEFAULT_PORT,
 ) -> None:
     """Serve the web arena, read-only, on http://HOST:PORT (safe while tournaments write)."""
     # Imported here: the other commands need neither the web stack nor its start-up time.

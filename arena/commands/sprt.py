@@ -50,9 +50,14 @@ class SprtProgress:
 
     def __init__(self, paired: PairedTest, console: Console) -> None:
         self.paired = paired
-        self._bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                             MofNCompleteColumn(), TextColumn("{task.fields[test]}"),
-                             TimeElapsedColumn(), console=console)
+        self._bar = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[test]}"),
+            TimeElapsedColumn(),
+            console=console,
+        )
         self._task: TaskID | None = None
 
     def _test(self) -> str:
@@ -80,14 +85,28 @@ def result_json(ready: ReadyTournament, paired: PairedTest, games: int) -> dict[
     test = paired.test
     estimate = test.elo()
     lower, upper = test.bounds
-    return {"name": ready.name, "game": ready.game, "new": ready.entrants[NEW],
-            "base": ready.entrants[1 - NEW], "status": test.status, "llr": round(test.llr, 4),
-            "bounds": [round(lower, 4), round(upper, 4)], "pairs": test.pairs, "games": games,
-            "pentanomial": list(test.counts), "elo0": test.elo0, "elo1": test.elo1,
-            "alpha": test.alpha, "beta": test.beta,
-            # None where a perfect record leaves the estimate unbounded
-            "elo": {"estimate": _finite(estimate.elo), "low": _finite(estimate.low),
-                    "high": _finite(estimate.high)}}
+    return {
+        "name": ready.name,
+        "game": ready.game,
+        "new": ready.entrants[NEW],
+        "base": ready.entrants[1 - NEW],
+        "status": test.status,
+        "llr": round(test.llr, 4),
+        "bounds": [round(lower, 4), round(upper, 4)],
+        "pairs": test.pairs,
+        "games": games,
+        "pentanomial": list(test.counts),
+        "elo0": test.elo0,
+        "elo1": test.elo1,
+        "alpha": test.alpha,
+        "beta": test.beta,
+        # None where a perfect record leaves the estimate unbounded
+        "elo": {
+            "estimate": _finite(estimate.elo),
+            "low": _finite(estimate.low),
+            "high": _finite(estimate.high),
+        },
+    }
 
 
 def _finite(value: float) -> float | None:
@@ -99,63 +118,103 @@ def _signed(value: float | None) -> str:
 
 
 def print_result(result: dict[str, Any], console: Console) -> None:
-    verdict = {"H1": f"H1 accepted (elo {result['elo1']:g} rather than {result['elo0']:g}): "
-                     "NEW is stronger",
-               "H0": f"H0 accepted (elo {result['elo0']:g} rather than {result['elo1']:g}): "
-                     "NEW is not shown stronger",
-               "continue": "undecided"}[result["status"]]
+    verdict = {
+        "H1": f"H1 accepted (elo {result['elo1']:g} rather than {result['elo0']:g}): "
+        "NEW is stronger",
+        "H0": f"H0 accepted (elo {result['elo0']:g} rather than {result['elo1']:g}): "
+        "NEW is not shown stronger",
+        "continue": "undecided",
+    }[result["status"]]
     table = Table("", "", title=f"SPRT {result['name']} ({result['game']})", show_header=False)
     elo = result["elo"]
     for label, value in [
-            ("NEW", result["new"]), ("BASE", result["base"]),
-            ("H0 / H1", (f"elo {result['elo0']:g} / {result['elo1']:g} (alpha {result['alpha']:g},"
-                        f" beta {result['beta']:g})")),
-            ("LLR", (f"{result['llr']:+.2f} (bounds {result['bounds'][0]:.2f}, "
-                    f"{result['bounds'][1]:.2f})")),
-            ("pairs", (f"{result['pairs']} counted ({result['games']} games stored); NEW's points "
-                      f"per pair 0, 1/2, 1, 3/2, 2: {result['pentanomial']}")),
-            ("Elo of NEW", escape(f"{_signed(elo['estimate'])} [{_signed(elo['low'])}, "
-                                  f"{_signed(elo['high'])}] (95%)")),
-            ("result", verdict)]:
+        ("NEW", result["new"]),
+        ("BASE", result["base"]),
+        (
+            "H0 / H1",
+            (
+                f"elo {result['elo0']:g} / {result['elo1']:g} (alpha {result['alpha']:g},"
+                f" beta {result['beta']:g})"
+            ),
+        ),
+        (
+            "LLR",
+            (f"{result['llr']:+.2f} (bounds {result['bounds'][0]:.2f}, {result['bounds'][1]:.2f})"),
+        ),
+        (
+            "pairs",
+            (
+                f"{result['pairs']} counted ({result['games']} games stored); NEW's points "
+                f"per pair 0, 1/2, 1, 3/2, 2: {result['pentanomial']}"
+            ),
+        ),
+        (
+            "Elo of NEW",
+            escape(
+                f"{_signed(elo['estimate'])} [{_signed(elo['low'])}, {_signed(elo['high'])}] (95%)"
+            ),
+        ),
+        ("result", verdict),
+    ]:
         table.add_row(label, value)
     console.print(table)
 
 
 def sprt(
-    new: Annotated[str | None, typer.Argument(
-        metavar="NEW", help="the new version: a bot directory, a registered NAME (its newest version), "
-             "NAME@VERSION, or NAME@HOST:PORT")] = None,
-    base: Annotated[str | None, typer.Argument(
-        metavar="BASE", help="the version to beat, named the same way")]
-        = None,
+    new: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="NEW",
+            help="the new version: a bot directory, a registered NAME (its newest version), "
+            "NAME@VERSION, or NAME@HOST:PORT",
+        ),
+    ] = None,
+    base: Annotated[
+        str | None, typer.Argument(metavar="BASE", help="the version to beat, named the same way")
+    ] = None,
     game: Annotated[str | None, typer.Option("--game", "-g", help="game to play")] = None,
     elo0: Annotated[float, typer.Option("--elo0", help="H0: NEW is this many Elo stronger")] = (
-        0.0),
+        0.0
+    ),
     elo1: Annotated[float, typer.Option("--elo1", help="H1: NEW is this many Elo stronger")] = (
-        10.0),
+        10.0
+    ),
     alpha: Annotated[float, typer.Option("--alpha", help="chance of accepting H1 under H0")] = (
-        0.05),
-    beta: Annotated[float, typer.Option("--beta", help="chance of accepting H0 under H1")] = (
-        0.05),
-    players: Annotated[int, typer.Option(
-        "--players", "-p", help="seats per game: 2 only (multiplayer SPRT is not supported)")]
-        = 2,
+        0.05
+    ),
+    beta: Annotated[float, typer.Option("--beta", help="chance of accepting H0 under H1")] = (0.05),
+    players: Annotated[
+        int,
+        typer.Option(
+            "--players", "-p", help="seats per game: 2 only (multiplayer SPRT is not supported)"
+        ),
+    ] = 2,
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="games at once")] = 2,
-    max_games: Annotated[int, typer.Option(
-        "--max-games", help="stop undecided after this many games")] = DEFAULT_MAX_GAMES,
-    seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="seed of the deals (default: random)")] = None,
-    name: Annotated[str | None, typer.Option(
-        "--name", "-n", help="name of the test, as of a tournament (default: game-time)")] = None,
-    resume: Annotated[str | None, typer.Option(
-        "--resume", help="continue the test of this name with its stored settings")] = None,
+    max_games: Annotated[
+        int, typer.Option("--max-games", help="stop undecided after this many games")
+    ] = DEFAULT_MAX_GAMES,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="seed of the deals (default: random)")
+    ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name", "-n", help="name of the test, as of a tournament (default: game-time)"
+        ),
+    ] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option("--resume", help="continue the test of this name with its stored settings"),
+    ] = None,
     move_time: MoveTime = 2.0,
     option: GameOptions = [],  # noqa: B006 - typer copies the default
     bot_logs: BotLogs = None,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
-    as_json: Annotated[bool, typer.Option(
-        "--json", help="print the result as JSON (the progress bar goes to stderr)")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="print the result as JSON (the progress bar goes to stderr)"),
+    ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Is NEW stronger than BASE? Plays pairs of two-player games (each deal twice, seats
@@ -168,13 +227,24 @@ def sprt(
     try:
         bot_logs = game_setup.prepare_bot_logs(bot_logs)
         if resume is not None:
-            given = [flag for flag, value in {
-                "NEW": new, "BASE": base, "--game": game, "--seed": seed, "--name": name,
-                "--sandbox": sandbox, "--allow-network": allow_network or None}.items()
-                if value is not None]
+            given = [
+                flag
+                for flag, value in {
+                    "NEW": new,
+                    "BASE": base,
+                    "--game": game,
+                    "--seed": seed,
+                    "--name": name,
+                    "--sandbox": sandbox,
+                    "--allow-network": allow_network or None,
+                }.items()
+                if value is not None
+            ]
             if given:
-                warn(f"--resume continues with the test's stored settings; ignored: "
-                     f"{', '.join(given)}")
+                warn(
+                    f"--resume continues with the test's stored settings; ignored: "
+                    f"{', '.join(given)}"
+                )
             ready = open_for_resume(db, resume, sprt=True)
         else:
             if game is None or new is None or base is None:
@@ -182,11 +252,20 @@ def sprt(
             if players != 2:
                 fail("multiplayer SPRT is not supported: --players must be 2")
             engine = game_setup.load_game(game)
-            ready = create_sprt(db, engine.name, new, base,
-                                SprtParameters(elo0, elo1, alpha, beta), max_games=max_games,
-                                concurrency=concurrency, move_time=move_time, seed=seed,
-                                name=name, options=game_setup.parse_options(engine.name, option),
-                                sandbox=resolve_policy(sandbox, allow_network, strict=True))
+            ready = create_sprt(
+                db,
+                engine.name,
+                new,
+                base,
+                SprtParameters(elo0, elo1, alpha, beta),
+                max_games=max_games,
+                concurrency=concurrency,
+                move_time=move_time,
+                seed=seed,
+                name=name,
+                options=game_setup.parse_options(engine.name, option),
+                sandbox=resolve_policy(sandbox, allow_network, strict=True),
+            )
             if seed is not None:
                 warn_if_guessable(seed)
     except KeyboardInterrupt:
@@ -206,13 +285,21 @@ def run(ready: ReadyTournament, bot_logs: Path | None, as_json: bool) -> None:
             warn_unless_limits_enforced()
 
             def decided(scheduled: ScheduledGame, record: MatchRecord) -> bool:
-                paired.add(scheduled.deal, scheduled.seats.index(NEW),
-                           record_score(scheduled, record))
+                paired.add(
+                    scheduled.deal, scheduled.seats.index(NEW), record_score(scheduled, record)
+                )
                 return paired.decided
 
-            summary = trio.run(partial(run_tournament, ready.database, ready.id,
-                                       SprtProgress(paired, console), bot_logs=bot_logs,
-                                       stop_when=decided))
+            summary = trio.run(
+                partial(
+                    run_tournament,
+                    ready.database,
+                    ready.id,
+                    SprtProgress(paired, console),
+                    bot_logs=bot_logs,
+                    stop_when=decided,
+                )
+            )
         with ready.database.write() as session:
             if paired.decided:
                 tournaments.set_state(session, ready.id, tournaments.FINISHED)
@@ -229,8 +316,11 @@ def run(ready: ReadyTournament, bot_logs: Path | None, as_json: bool) -> None:
     if summary is not None and summary.stopped:
         typer.echo(f"stopped: continue with `arena sprt --resume {ready.name}`", err=True)
         raise typer.Exit(130)
-    typer.echo(f"undecided after {len(games)} games (--max-games); voided games, if any, are "
-               f"played again by `arena sprt --resume {ready.name}`", err=True)
+    typer.echo(
+        f"undecided after {len(games)} games (--max-games); voided games, if any, are "
+        f"played again by `arena sprt --resume {ready.name}`",
+        err=True,
+    )
     raise typer.Exit(1)
 
 

@@ -15,10 +15,12 @@ from arena.storage.database import open_database
 
 def submit(
     path: Annotated[Path | None, typer.Argument(help="bot directory with a bot.toml")] = None,
-    address: Annotated[str | None, typer.Option(
-        "--address", help="HOST:PORT of a bot running elsewhere")] = None,
-    name: Annotated[str | None, typer.Option(
-        "--name", help="name of the remote bot (with --address)")] = None,
+    address: Annotated[
+        str | None, typer.Option("--address", help="HOST:PORT of a bot running elsewhere")
+    ] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", help="name of the remote bot (with --address)")
+    ] = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Register a bot (a new version when its code changed) after checking its handshake."""

@@ -25,39 +25,66 @@ DEFAULTS = TournamentSettings()
 
 
 def tournament(
-    game: Annotated[str | None, typer.Option(
-        "--game", "-g", help="game to play, see `arena games`")] = None,
-    bot_list: Annotated[str | None, typer.Option(
-        "--bots", help="comma-separated bot directories, registered bot names or NAME@HOST:PORT "
-                       "(default: all registered bots of the game, else the sample bots)")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="game to play, see `arena games`")
+    ] = None,
+    bot_list: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="comma-separated bot directories, registered bot names or NAME@HOST:PORT "
+            "(default: all registered bots of the game, else the sample bots)",
+        ),
+    ] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="seats per game")] = (
-        DEFAULTS.players),
+        DEFAULTS.players
+    ),
     deals: Annotated[int, typer.Option("--deals", "-k", help="deals (seeds) per pod")] = (
-        DEFAULTS.deals),
+        DEFAULTS.deals
+    ),
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="games at once")] = (
-        DEFAULTS.concurrency),
-    seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="tournament seed (default: random)")] = None,
+        DEFAULTS.concurrency
+    ),
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="tournament seed (default: random)")
+    ] = None,
     move_time: MoveTime = DEFAULTS.move_time,
-    name: Annotated[str | None, typer.Option(
-        "--name", "-n", help="tournament name (default: game-time)")] = None,
+    name: Annotated[
+        str | None, typer.Option("--name", "-n", help="tournament name (default: game-time)")
+    ] = None,
     option: GameOptions = [],  # noqa: B006 - typer copies the default
     bot_memory: BotMemory = None,
     bot_logs: BotLogs = None,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
-    fresh_bots: Annotated[bool, typer.Option(
-        "--fresh-bots", help="start every bot afresh for each game (slower) instead of keeping "
-                             "each bot's process up across games; a bot that failed a game is "
-                             "replaced either way")] = False,
-    workers: Annotated[int, typer.Option(
-        "--workers", "-w", min=1,
-        help="worker processes to play the games in (all cores of this machine; --concurrency "
-             "games are spread over them); also with --resume")] = 1,
-    resume: Annotated[str | None, typer.Option(
-        "--resume", help="continue the tournament of this name (its stored settings, "
-                         "--bot-memory, --sandbox and --fresh-bots included, apply; other options but "
-                         "--bot-logs are ignored)")] = None,
+    fresh_bots: Annotated[
+        bool,
+        typer.Option(
+            "--fresh-bots",
+            help="start every bot afresh for each game (slower) instead of keeping "
+            "each bot's process up across games; a bot that failed a game is "
+            "replaced either way",
+        ),
+    ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            help="worker processes to play the games in (all cores of this machine; --concurrency "
+            "games are spread over them); also with --resume",
+        ),
+    ] = 1,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            help="continue the tournament of this name (its stored settings, "
+            "--bot-memory, --sandbox and --fresh-bots included, apply; other options but "
+            "--bot-logs are ignored)",
+        ),
+    ] = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Round robin: every combination of --players entrants (a pod) plays --deals deals, each
@@ -66,14 +93,23 @@ def tournament(
         limits = game_setup.parse_limits(bot_memory)
         bot_logs = game_setup.prepare_bot_logs(bot_logs)
         if resume is not None:
-            given = {"--game": game, "--bots": bot_list, "--seed": seed, "--name": name,
-                     "--option": option or None, "--bot-memory": bot_memory,
-                     "--sandbox": sandbox, "--allow-network": allow_network or None,
-                     "--fresh-bots": fresh_bots or None}
+            given = {
+                "--game": game,
+                "--bots": bot_list,
+                "--seed": seed,
+                "--name": name,
+                "--option": option or None,
+                "--bot-memory": bot_memory,
+                "--sandbox": sandbox,
+                "--allow-network": allow_network or None,
+                "--fresh-bots": fresh_bots or None,
+            }
             ignored = [flag for flag, value in given.items() if value is not None]
             if ignored:
-                warn(f"--resume continues with the tournament's stored settings; ignored: "
-                     f"{', '.join(ignored)}")
+                warn(
+                    f"--resume continues with the tournament's stored settings; ignored: "
+                    f"{', '.join(ignored)}"
+                )
             ready = open_for_resume(db, resume)
             typer.echo(f"resuming tournament {ready.name!r} ({ready.game}, state {ready.state})")
         elif game is None:
@@ -81,17 +117,24 @@ def tournament(
         else:
             engine = game_setup.load_game(game)
             settings = TournamentSettings(
-                players=players, deals=deals, concurrency=concurrency, move_time=move_time,
-                options=game_setup.parse_options(engine.name, option), limits=limits,
+                players=players,
+                deals=deals,
+                concurrency=concurrency,
+                move_time=move_time,
+                options=game_setup.parse_options(engine.name, option),
+                limits=limits,
                 sandbox=resolve_policy(sandbox, allow_network, strict=True),
-                fresh_bots=fresh_bots)
+                fresh_bots=fresh_bots,
+            )
             texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
             ready = create_tournament(db, engine.name, texts, settings, seed, name)
             if seed is not None:
                 warn_if_guessable(seed)
-            typer.echo(f"tournament {ready.name!r}: {ready.game}, {len(ready.entrants)} entrants "
-                       f"({', '.join(ready.entrants)}), {players} players, {deals} deal(s) per "
-                       f"pod, {ready.games} games, seed {ready.seed}")
+            typer.echo(
+                f"tournament {ready.name!r}: {ready.game}, {len(ready.entrants)} entrants "
+                f"({', '.join(ready.entrants)}), {players} players, {deals} deal(s) per "
+                f"pod, {ready.games} games, seed {ready.seed}"
+            )
     except KeyboardInterrupt:
         fail("interrupted before the tournament started; nothing was stored", code=130)
     play(ready, bot_logs, workers)
@@ -101,8 +144,16 @@ def play(ready: ReadyTournament, bot_logs: Path | None, workers: int = 1) -> Non
     """Run the tournament with a progress bar, then print its leaderboard and how it ended."""
     warn_unless_limits_enforced()
     try:
-        summary = trio.run(partial(run_tournament, ready.database, ready.id, ProgressBar(),
-                                   bot_logs=bot_logs, workers=workers))
+        summary = trio.run(
+            partial(
+                run_tournament,
+                ready.database,
+                ready.id,
+                ProgressBar(),
+                bot_logs=bot_logs,
+                workers=workers,
+            )
+        )
         boards = tournament_boards(ready.database, ready.name)
     finally:
         ready.database.close()
@@ -110,8 +161,11 @@ def play(ready: ReadyTournament, bot_logs: Path | None, workers: int = 1) -> Non
         print_board(board)
     if summary.stopped or not summary.complete:
         why = "stopped" if summary.stopped else "incomplete (voided games remain)"
-        typer.echo(f"{why}: {summary.done}/{summary.total} games recorded; continue with "
-                   f"`arena tournament --resume {ready.name}`", err=True)
+        typer.echo(
+            f"{why}: {summary.done}/{summary.total} games recorded; continue with "
+            f"`arena tournament --resume {ready.name}`",
+            err=True,
+        )
         raise typer.Exit(130 if summary.stopped else 1)
     typer.echo(f"tournament {ready.name!r} finished: {summary.total} games")
 

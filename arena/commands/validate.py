@@ -17,30 +17,41 @@ from arena.validation import Report, Status, validate
 
 console = Console(highlight=False)
 
-_STYLES = {Status.PASS: "green", Status.FAIL: "bold red", Status.WARN: "yellow",
-           Status.SKIP: "dim"}
+_STYLES = {Status.PASS: "green", Status.FAIL: "bold red", Status.WARN: "yellow", Status.SKIP: "dim"}
 
 
 def print_report(report: Report) -> None:
-    console.print(f"arena validate {report.bot} (seed {report.seed})", markup=False,
-                  soft_wrap=True)
+    console.print(f"arena validate {report.bot} (seed {report.seed})", markup=False, soft_wrap=True)
     table = Table("check", "result", "detail", "hint")
     for check in report.checks:
-        table.add_row(check.name, f"[{_STYLES[check.status]}]{check.status.value}[/]",
-                      check.detail, check.hint)
+        table.add_row(
+            check.name,
+            f"[{_STYLES[check.status]}]{check.status.value}[/]",
+            check.detail,
+            check.hint,
+        )
     console.print(table)
     failed = sum(check.status is Status.FAIL for check in report.checks)
-    console.print("all checks passed" if report.passed else f"{failed} check(s) failed",
-                  markup=False)
+    console.print(
+        "all checks passed" if report.passed else f"{failed} check(s) failed", markup=False
+    )
 
 
 def validate_command(
-    bot: Annotated[str, typer.Argument(
-        help="a bot directory (with a bot.toml), or NAME@HOST:PORT for a bot already running")],
-    game: Annotated[str | None, typer.Option(
-        "--game", help="check this game only (default: every game the bot claims)")] = None,
-    seed: Annotated[int | None, typer.Option(
-        "--seed", help="seed of the games played (default random, printed)")] = None,
+    bot: Annotated[
+        str,
+        typer.Argument(
+            help="a bot directory (with a bot.toml), or NAME@HOST:PORT for a bot already running"
+        ),
+    ],
+    game: Annotated[
+        str | None,
+        typer.Option("--game", help="check this game only (default: every game the bot claims)"),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="seed of the games played (default random, printed)"),
+    ] = None,
     move_time: MoveTime = 2.0,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
 ) -> None:

@@ -41,8 +41,9 @@ _UNIX_PATH_MAX = 107
 
 def bot_seed(game_seed: int, seat: int, bot_name: str) -> int:
     """The seed handed to the bot in ``seat``: reproducible, but not invertible to the game seed."""
-    digest = hashlib.blake2b(f"{game_seed}/{seat}/{bot_name}".encode(),
-                             person=b"arena-bot-seed", digest_size=8).digest()
+    digest = hashlib.blake2b(
+        f"{game_seed}/{seat}/{bot_name}".encode(), person=b"arena-bot-seed", digest_size=8
+    ).digest()
     return int.from_bytes(digest, "big") >> 1
 
 
@@ -66,8 +67,11 @@ def kept_log_name(game_seed: int, seat: int, bot_name: str) -> str:
 
 # Last lines of output like these mean the bot ran out of memory: Python (an allocation, or a
 # thread's stack), Node/V8 ("Fatal process OOM in ..."), C++, C.
-_OUT_OF_MEMORY = re.compile(r"MemoryError|can't start new thread|out of memory|\bOOM\b|bad_alloc"
-                            r"|Cannot allocate memory", re.IGNORECASE)
+_OUT_OF_MEMORY = re.compile(
+    r"MemoryError|can't start new thread|out of memory|\bOOM\b|bad_alloc"
+    r"|Cannot allocate memory",
+    re.IGNORECASE,
+)
 _OUT_OF_MEMORY_LINES = 3
 _LOG_TAIL_BYTES = 4096
 
@@ -138,8 +142,9 @@ class RunningBot:
         if self.exit_description() == "killed by SIGXFSZ" or size >= self.limits.file_mib << 20:
             return f"its output reached the {self.limits.file_mib} MiB file-size limit"
         address_space = self.launch is None or self.launch.address_space_limited
-        if address_space and any(_OUT_OF_MEMORY.search(line)
-                                 for line in lines[-_OUT_OF_MEMORY_LINES:]):
+        if address_space and any(
+            _OUT_OF_MEMORY.search(line) for line in lines[-_OUT_OF_MEMORY_LINES:]
+        ):
             return f"out of memory under the {self.limits.memory_mib} MiB address-space limit"
         return ""
 
@@ -165,11 +170,12 @@ class RunningBot:
 # a stack (Python's traceback ends with it, but Go, Node, Java and C++ print their frames after).
 _ERROR_LINE = re.compile(
     r"^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?::|$)"  # Python, Node: "ValueError: x"
-    r"|Error(?: \[\w+\])?:"                                        # Node: "Error: x"
-    r"|panic:|fatal error:"                                           # Go
-    r"|thread '.*' panicked"                                          # Rust
-    r"|Exception in thread"                                           # Java
-    r"|terminate called)")                                            # C++
+    r"|Error(?: \[\w+\])?:"  # Node: "Error: x"
+    r"|panic:|fatal error:"  # Go
+    r"|thread '.*' panicked"  # Rust
+    r"|Exception in thread"  # Java
+    r"|terminate called)"
+)  # C++
 _REASON_CHARS = 200
 
 
@@ -189,11 +195,17 @@ def _last_line(lines: list[str]) -> str:
 
 
 @asynccontextmanager
-async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
-                  limits: BotLimits = BotLimits(),
-                  log_dir: Path | None = None,
-                  sandbox: SandboxPolicy | None = None,
-                  log_name: str | None = None) -> AsyncIterator[RunningBot]:
+async def run_bot(
+    spec: BotSpec,
+    seat: int,
+    game_seed: int,
+    workdir: Path,
+    *,
+    limits: BotLimits = BotLimits(),
+    log_dir: Path | None = None,
+    sandbox: SandboxPolicy | None = None,
+    log_name: str | None = None,
+) -> AsyncIterator[RunningBot]:
     """Start ``spec``'s process for ``seat`` under ``limits`` (a remote bot is just addressed)
     and stop its whole process group on exit, also when the surrounding scope is cancelled.
     The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given (as
@@ -204,34 +216,58 @@ async def run_bot(spec: BotSpec, seat: int, game_seed: int, workdir: Path, *,
         yield RunningBot(spec, spec.address, token=remote_token())
         return
     assert spec.command is not None and spec.directory is not None
-    log_path = (log_dir / (log_name or kept_log_name(game_seed, seat, spec.name))
-                if log_dir is not None else workdir / f"seat{seat}.log")
+    log_path = (
+        log_dir / (log_name or kept_log_name(game_seed, seat, spec.name))
+        if log_dir is not None
+        else workdir / f"seat{seat}.log"
+    )
     socket_dir = workdir
     if sandbox is not None:  # the sandbox shows the bot this directory only
         socket_dir = workdir / f"seat{seat}"
         socket_dir.mkdir(exist_ok=True)
-    bot = RunningBot(spec, _listen_address(socket_dir, seat), secrets.token_hex(16),
-                     log_path=log_path, log_kept=log_dir is not None,
-                     limits=limits if prlimit_path() is not None else None)
+    bot = RunningBot(
+        spec,
+        _listen_address(socket_dir, seat),
+        secrets.token_hex(16),
+        log_path=log_path,
+        log_kept=log_dir is not None,
+        limits=limits if prlimit_path() is not None else None,
+    )
     if sandbox is not None and bot.address.startswith("unix:"):
         bot.call_address = f"unix:{workdir / f'seat{seat}.sock'}"
-    bot_env = {**spec.env,
-               "ARENA_BOT_ADDRESS": bot.address,
-               "ARENA_BOT_TOKEN": bot.token,
-               "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name))}
+    bot_env = {
+        **spec.env,
+        "ARENA_BOT_ADDRESS": bot.address,
+        "ARENA_BOT_TOKEN": bot.token,
+        "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name)),
+    }
     if sandbox is None:
         argv, env = limited_argv(_argv(spec.command), limits), {**os.environ, **bot_env}
     else:
-        bot.launch = prepare_launch(sandbox, _argv(spec.command), bot_dir=spec.directory,
-                                    socket_dir=socket_dir, seat=seat, env=bot_env,
-                                    inherited_env=dict(os.environ), limits=limits,
-                                    wants_network=spec.network)
+        bot.launch = prepare_launch(
+            sandbox,
+            _argv(spec.command),
+            bot_dir=spec.directory,
+            socket_dir=socket_dir,
+            seat=seat,
+            env=bot_env,
+            inherited_env=dict(os.environ),
+            limits=limits,
+            wants_network=spec.network,
+        )
         argv, env = bot.launch.argv, bot.launch.env
+    assert bot.log_path is not None  # a local bot always has one
     with open(bot.log_path, "wb") as log:
         try:
             bot.process = start_tied(
-                argv, cwd=spec.directory, env=env,
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+                argv,
+                cwd=spec.directory,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
         except OSError as exc:
             if bot.launch is not None:
                 bot.launch.close()
@@ -254,8 +290,9 @@ async def stop_process_group(process: ChildProcess) -> None:
     await process.wait()
 
 
-async def connect(bot: RunningBot, game: str,
-                  timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
+async def connect(
+    bot: RunningBot, game: str, timeout: float
+) -> tuple[BotClient, bot_pb2.HandshakeReply]:
     """Open a channel and wait for the handshake; fail fast if the process exits meanwhile.
     Raises NotReadyError, or HandshakeMismatchError for another protocol, games that leave out
     ``game``, or another name than the spec's; the client is closed then."""
@@ -263,7 +300,8 @@ async def connect(bot: RunningBot, game: str,
     try:
         if reply.protocol_version != PROTOCOL_VERSION:
             raise HandshakeMismatchError(
-                f"speaks protocol version {reply.protocol_version}, the arena speaks 1")
+                f"speaks protocol version {reply.protocol_version}, the arena speaks 1"
+            )
         if game not in reply.games:
             raise HandshakeMismatchError(f"says it plays {list(reply.games)}, not {game!r}")
         check_handshake_name(reply, bot.spec.name)
@@ -273,8 +311,9 @@ async def connect(bot: RunningBot, game: str,
     return client, reply
 
 
-async def first_handshake(bot: RunningBot,
-                          timeout: float) -> tuple[BotClient, bot_pb2.HandshakeReply]:
+async def first_handshake(
+    bot: RunningBot, timeout: float
+) -> tuple[BotClient, bot_pb2.HandshakeReply]:
     """Open a channel and wait for the handshake's reply, unjudged (``connect`` judges it, and so
     does ``arena validate``, check by check). Raises NotReadyError; the client is closed then."""
     client = BotClient(bot.call_address or bot.address, bot.token)
@@ -293,8 +332,9 @@ def check_handshake_name(reply: bot_pb2.HandshakeReply, expected: str) -> None:
         raise HandshakeMismatchError(f"name {reply.name!r}, expected {expected!r}")
 
 
-async def _handshake_or_exit(client: BotClient, bot: RunningBot,
-                             timeout: float) -> bot_pb2.HandshakeReply:
+async def _handshake_or_exit(
+    client: BotClient, bot: RunningBot, timeout: float
+) -> bot_pb2.HandshakeReply:
     reply: bot_pb2.HandshakeReply | None = None
     failure = ""
 
@@ -326,8 +366,9 @@ async def _handshake_or_exit(client: BotClient, bot: RunningBot,
             nursery.start_soon(handshake, nursery.cancel_scope)
             nursery.start_soon(watch_exit, nursery.cancel_scope)
     if reply is None:
-        raise NotReadyError(bot.crash_reason(
-            failure or f"did not answer the handshake within {timeout:g} s"))
+        raise NotReadyError(
+            bot.crash_reason(failure or f"did not answer the handshake within {timeout:g} s")
+        )
     return reply
 
 

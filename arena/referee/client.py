@@ -38,12 +38,14 @@ _START_GAME_METHOD = f"/{bot_pb2.DESCRIPTOR.services_by_name['Bot'].full_name}/S
 def _parsed(call: Callable[..., bytes], reply_type: type[Message]) -> Callable[..., Any]:
     """``call`` (which returns the reply's bytes) made to return the parsed reply, or raise
     MalformedReplyError: a bot's garbage is told apart from a transport failure by type."""
+
     def parse(*args: Any, **kwargs: Any) -> Message:
         raw = call(*args, **kwargs)
         try:
             return reply_type.FromString(raw)
         except DecodeError as exc:
             raise MalformedReplyError(f"not a {reply_type.DESCRIPTOR.name}: {exc}") from None
+
     return parse
 
 
@@ -69,18 +71,30 @@ class BotClient:
         # The replies the referee judges are parsed here, not by gRPC: a reply that does not
         # parse is then a MalformedReplyError, not an INTERNAL status like a transport fault's.
         # Decide takes the request already serialized (arena.wire.requests builds it as bytes).
-        self._decide = _parsed(self._channel.unary_unary(
-            DECIDE_METHOD, request_serializer=None, response_deserializer=None,
-            _registered_method=True), bot_pb2.DecisionReply)  # type: ignore[call-arg]
-        self._start_game = _parsed(self._channel.unary_unary(
-            _START_GAME_METHOD, request_serializer=bot_pb2.StartGameRequest.SerializeToString,
-            response_deserializer=None, _registered_method=True),  # type: ignore[call-arg]
-            bot_pb2.StartGameReply)
+        self._decide = _parsed(
+            self._channel.unary_unary(
+                DECIDE_METHOD,
+                request_serializer=None,
+                response_deserializer=None,
+                _registered_method=True,  # type: ignore[call-arg]  # grpc's own stubs pass it
+            ),
+            bot_pb2.DecisionReply,
+        )
+        self._start_game = _parsed(
+            self._channel.unary_unary(
+                _START_GAME_METHOD,
+                request_serializer=bot_pb2.StartGameRequest.SerializeToString,
+                response_deserializer=None,
+                _registered_method=True,  # type: ignore[call-arg]
+            ),
+            bot_pb2.StartGameReply,
+        )
         self._metadata = ((TOKEN_METADATA_KEY, token),)
         self._token = trio.lowlevel.current_trio_token()
         self._calls: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
-        self._worker = threading.Thread(target=self._work, name=f"arena-bot-client {address}",
-                                        daemon=True)
+        self._worker = threading.Thread(
+            target=self._work, name=f"arena-bot-client {address}", daemon=True
+        )
         self._worker.start()
         self._closed = False
 
@@ -95,12 +109,14 @@ class BotClient:
             except trio.RunFinishedError:
                 return  # the trio run is gone; nobody waits any more
 
-    async def _call(self, function: Callable[..., Any], request: Any, timeout: float,
-                    **kwargs: Any) -> Any:
+    async def _call(
+        self, function: Callable[..., Any], request: Any, timeout: float, **kwargs: Any
+    ) -> Any:
         if self._closed:
             raise RuntimeError(f"client of {self.address} is closed")
-        call = _Call(function, (request,),
-                     {"timeout": timeout, "metadata": self._metadata, **kwargs})
+        call = _Call(
+            function, (request,), {"timeout": timeout, "metadata": self._metadata, **kwargs}
+        )
         self._calls.put(call)
         try:
             await call.done.wait()
@@ -116,8 +132,9 @@ class BotClient:
         request = bot_pb2.HandshakeRequest(protocol_version=PROTOCOL_VERSION)
         return await self._call(self._stub.Handshake, request, timeout, wait_for_ready=True)
 
-    async def start_game(self, request: bot_pb2.StartGameRequest,
-                         timeout: float) -> bot_pb2.StartGameReply:
+    async def start_game(
+        self, request: bot_pb2.StartGameRequest, timeout: float
+    ) -> bot_pb2.StartGameReply:
         """Raises MalformedReplyError for a reply that does not parse."""
         return await self._call(self._start_game, request, timeout)
 
@@ -126,8 +143,9 @@ class BotClient:
         that does not parse."""
         return await self._call(self._decide, request, timeout)
 
-    async def end_game(self, request: bot_pb2.EndGameRequest,
-                       timeout: float) -> bot_pb2.EndGameReply:
+    async def end_game(
+        self, request: bot_pb2.EndGameRequest, timeout: float
+    ) -> bot_pb2.EndGameReply:
         return await self._call(self._stub.EndGame, request, timeout)
 
     @property

@@ -31,8 +31,9 @@ class BotLimits:
 
     def __post_init__(self) -> None:
         if self.memory_mib < MIN_MEMORY_MIB:
-            raise ValueError(f"bot memory must be at least {MIN_MEMORY_MIB} MiB, "
-                             f"not {self.memory_mib}")
+            raise ValueError(
+                f"bot memory must be at least {MIN_MEMORY_MIB} MiB, not {self.memory_mib}"
+            )
         if self.file_mib < 1:
             raise ValueError(f"bot file size limit must be at least 1 MiB, not {self.file_mib}")
 
@@ -42,8 +43,11 @@ def prlimit_path() -> str | None:
     """Where ``prlimit`` is; None (with a LimitsUnavailableWarning, once) if it is not on PATH."""
     path = shutil.which("prlimit")
     if path is None:
-        warnings.warn("prlimit (util-linux) is not on PATH: bots run without memory and "
-                      "file-size limits", LimitsUnavailableWarning, stacklevel=2)
+        warnings.warn(
+            "prlimit (util-linux) is not on PATH: bots run without memory and file-size limits",
+            LimitsUnavailableWarning,
+            stacklevel=2,
+        )
     return path
 
 
@@ -52,5 +56,10 @@ def limited_argv(argv: list[str], limits: BotLimits) -> list[str]:
     prlimit = prlimit_path()
     if prlimit is None:
         return argv
-    return [prlimit, f"--as={limits.memory_mib << 20}", f"--fsize={limits.file_mib << 20}",
-            "--", *argv]
+    return [
+        prlimit,
+        f"--as={limits.memory_mib << 20}",
+        f"--fsize={limits.file_mib << 20}",
+        "--",
+        *argv,
+    ]

@@ -10,7 +10,8 @@ Failure policy, per seat:
 A forfeiting seat is stopped at once and ranked last (after all finishers; forfeiters share that
 rank). The arena makes its remaining decisions by the game's fixed default
 (``GameState.default_action_index``: the first legal action unless the rules name another, as
-Merkator's rule 8.17 does), so the others finish their game. A fault on the arena's side (an engine or
+Merkator's rule 8.17 does), so the others finish their game. A fault on the arena's side (an engine
+or
 encoding error) voids the game: ``voided=True``, not rated, to be re-run with the same seed.
 """
 
@@ -56,8 +57,18 @@ class MatchObserver:
 
     def match_started(self, state: GameState, players: Sequence[str]) -> None: ...
 
-    def decision_made(self, number: int, seat: int, kind: str, action: Any, index: int,
-                      seconds: float, by_arena: bool, comment: str, state: GameState) -> None:
+    def decision_made(
+        self,
+        number: int,
+        seat: int,
+        kind: str,
+        action: Any,
+        index: int,
+        seconds: float,
+        by_arena: bool,
+        comment: str,
+        state: GameState,
+    ) -> None:
         """After decision ``number`` was applied; ``by_arena`` for a forfeited seat's decision;
         ``comment`` is the bot's note (at most COMMENT_LIMIT characters)."""
 
@@ -96,15 +107,23 @@ class _Seat:
 
 
 class _Referee:
-    def __init__(self, game: str, state: GameState, specs: Sequence[BotSpec],
-                 time_control: TimeControl, observer: MatchObserver | None) -> None:
+    def __init__(
+        self,
+        game: str,
+        state: GameState,
+        specs: Sequence[BotSpec],
+        time_control: TimeControl,
+        observer: MatchObserver | None,
+    ) -> None:
         self.game = game
         self.state = state
         self.time_control = time_control
         self.observer = observer or MatchObserver()
         game_id = uuid.uuid4().hex
-        self.seats = [_Seat(i, spec, time_control.bank_seconds, game_id=f"{game_id}-{i}")
-                      for i, spec in enumerate(specs)]
+        self.seats = [
+            _Seat(i, spec, time_control.bank_seconds, game_id=f"{game_id}-{i}")
+            for i, spec in enumerate(specs)
+        ]
         self.encoder = DecisionEncoder(game)
         # Per decision, for the record: the seat's time to answer (None: the arena decided).
         self.decision_seconds: list[float | None] = []
@@ -129,8 +148,11 @@ class _Referee:
             return
         if code == grpc.StatusCode.RESOURCE_EXHAUSTED:  # over the client's receive limit
             too_large = _TOO_LARGE.search(exc.details() or "")
-            what = (f"{call} reply of {too_large[1]} bytes is over the {too_large[2]} byte limit"
-                    if too_large else f"{call} reply over the size limit")
+            what = (
+                f"{call} reply of {too_large[1]} bytes is over the {too_large[2]} byte limit"
+                if too_large
+                else f"{call} reply over the size limit"
+            )
             await self.forfeit(seat, Outcome.ILLEGAL, what)
             return
         if seat.bot is not None and seat.bot.process is not None:
@@ -138,17 +160,33 @@ class _Referee:
                 await seat.bot.process.wait()
         # gRPC reports a bot's exception without a message as "Exception calling application: ".
         details = (exc.details() or "").rstrip(": ")
-        what = f"{call} failed: {code.name}: {details}" if details else f"{call} failed: {code.name}"
+        what = (
+            f"{call} failed: {code.name}: {details}" if details else f"{call} failed: {code.name}"
+        )
         await self.forfeit(seat, Outcome.CRASH, seat.bot.crash_reason(what) if seat.bot else what)
 
     # --- phases --------------------------------------------------------------------------------
-    async def start_bots(self, stack: AsyncExitStack, workdir: Path, limits: BotLimits,
-                         bot_logs: Path | None, sandbox: SandboxPolicy | None) -> None:
+    async def start_bots(
+        self,
+        stack: AsyncExitStack,
+        workdir: Path,
+        limits: BotLimits,
+        bot_logs: Path | None,
+        sandbox: SandboxPolicy | None,
+    ) -> None:
         for seat in self.seats:
             try:
                 seat.bot = await stack.enter_async_context(
-                    run_bot(seat.spec, seat.index, self.state.seed, workdir, limits=limits,
-                            log_dir=bot_logs, sandbox=sandbox))
+                    run_bot(
+                        seat.spec,
+                        seat.index,
+                        self.state.seed,
+                        workdir,
+                        limits=limits,
+                        log_dir=bot_logs,
+                        sandbox=sandbox,
+                    )
+                )
             except NotReadyError as exc:
                 await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
         async with trio.open_nursery() as nursery:
@@ -158,10 +196,12 @@ class _Referee:
 
     async def lease_bots(self, lender: PoolLender) -> None:
         """Borrow every seat's running bot (started and connected now if the pool has none)."""
+
         async def lease(seat: _Seat, occurrence: int) -> None:
             try:
-                seat.leased = await lender.lease(seat.spec, occurrence,
-                                                 self.time_control.ready_seconds)
+                seat.leased = await lender.lease(
+                    seat.spec, occurrence, self.time_control.ready_seconds
+                )
             except NotReadyError as exc:
                 await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
             except HandshakeMismatchError as exc:
@@ -171,7 +211,7 @@ class _Referee:
 
         async with trio.open_nursery() as nursery:
             for seat in self.seats:
-                occurrence = sum(other.spec == seat.spec for other in self.seats[:seat.index])
+                occurrence = sum(other.spec == seat.spec for other in self.seats[: seat.index])
                 nursery.start_soon(lease, seat, occurrence)
 
     async def connect(self, seat: _Seat) -> None:
@@ -187,11 +227,15 @@ class _Referee:
         names = [seat.spec.name for seat in self.seats]
         tc = self.time_control
         base = bot_pb2.StartGameRequest(
-            game=self.game, rules_version=self.state.game.rules_version,
-            num_players=len(self.seats), player_names=names,
+            game=self.game,
+            rules_version=self.state.game.rules_version,
+            num_players=len(self.seats),
+            player_names=names,
             options=options_to_proto(self.state.options),
-            time_control=bot_pb2.TimeControl(move_seconds=tc.move_seconds,
-                                             bank_seconds=tc.bank_seconds))
+            time_control=bot_pb2.TimeControl(
+                move_seconds=tc.move_seconds, bank_seconds=tc.bank_seconds
+            ),
+        )
 
         async def start(seat: _Seat) -> None:
             request = bot_pb2.StartGameRequest()
@@ -210,16 +254,18 @@ class _Referee:
                 if seat.playing:
                     nursery.start_soon(start, seat)
 
-    async def ask(self, seat: _Seat, number: int,
-                  legal: Sequence[Any]) -> bot_pb2.DecisionReply | None:
+    async def ask(
+        self, seat: _Seat, number: int, legal: Sequence[Any]
+    ) -> bot_pb2.DecisionReply | None:
         """The seat's valid reply, or None after a forfeit."""
         move = self.time_control.move_seconds
         timeout = move + seat.bank_left
         state = self.state
         events = state.events_for(seat.index, seat.events_sent)
         seat.events_sent = len(state.event_log)
-        request = self.encoder.request(seat.game_id, number, state, seat.index, legal,
-                                       move, seat.bank_left, events)
+        request = self.encoder.request(
+            seat.game_id, number, state, seat.index, legal, move, seat.bank_left, events
+        )
         started = time.perf_counter()
         try:
             reply = await seat.connected.decide(request, timeout)
@@ -236,15 +282,23 @@ class _Referee:
         seat.decisions += 1
         seat.bank_left -= max(0.0, elapsed - move)
         if seat.bank_left < 0:
-            await self.forfeit(seat, Outcome.TIMEOUT,
-                               f"decision {number} took {elapsed:.3g} s; limit {timeout:.3g} s")
+            await self.forfeit(
+                seat,
+                Outcome.TIMEOUT,
+                f"decision {number} took {elapsed:.3g} s; limit {timeout:.3g} s",
+            )
         elif reply.decision_number != number:
-            await self.forfeit(seat, Outcome.ILLEGAL,
-                               f"replied for decision {reply.decision_number} to decision {number}")
+            await self.forfeit(
+                seat,
+                Outcome.ILLEGAL,
+                f"replied for decision {reply.decision_number} to decision {number}",
+            )
         elif not 0 <= reply.action_index < len(legal):
-            await self.forfeit(seat, Outcome.ILLEGAL,
-                               f"index {reply.action_index} out of range 0..{len(legal) - 1} "
-                               f"at decision {number}")
+            await self.forfeit(
+                seat,
+                Outcome.ILLEGAL,
+                f"index {reply.action_index} out of range 0..{len(legal) - 1} at decision {number}",
+            )
         else:
             return reply
         return None
@@ -265,8 +319,17 @@ class _Referee:
             state.apply_index(index)
             self.decision_seconds.append(None if reply is None else seconds)
             self.comments.append(comment)
-            self.observer.decision_made(number, seat.index, kind, legal[index], index, seconds,
-                                        reply is None, comment, state)
+            self.observer.decision_made(
+                number,
+                seat.index,
+                kind,
+                legal[index],
+                index,
+                seconds,
+                reply is None,
+                comment,
+                state,
+            )
             number += 1
 
     def seat_records(self) -> list[SeatRecord]:
@@ -274,23 +337,36 @@ class _Referee:
         if self.state.is_over:
             result = self.state.result()
             scores = [float(score) for score in result.scores]
-            ranks = arena_ranks(result.ranks,
-                                [seat.outcome is not Outcome.FINISHED for seat in self.seats])
+            ranks = arena_ranks(
+                result.ranks, [seat.outcome is not Outcome.FINISHED for seat in self.seats]
+            )
         else:
             scores, ranks = [0.0] * len(self.seats), [0] * len(self.seats)
-        return [SeatRecord(seat.index, seat.spec.name, scores[seat.index], ranks[seat.index],
-                           seat.outcome, seat.reason, seat.time_used, seat.decisions)
-                for seat in self.seats]
+        return [
+            SeatRecord(
+                seat.index,
+                seat.spec.name,
+                scores[seat.index],
+                ranks[seat.index],
+                seat.outcome,
+                seat.reason,
+                seat.time_used,
+                seat.decisions,
+            )
+            for seat in self.seats
+        ]
 
     def end_request(self, seat: _Seat, records: Sequence[SeatRecord]) -> bot_pb2.EndGameRequest:
         """The game's end as ``seat`` learns it, with the events since its last decision."""
         state = self.state
-        return self.encoder.end_request(seat.game_id, state, records, seat.index,
-                                        state.events_for(seat.index, seat.events_sent))
+        return self.encoder.end_request(
+            seat.game_id, state, records, seat.index, state.events_for(seat.index, seat.events_sent)
+        )
 
     async def end_game(self, requests: Callable[[_Seat], bot_pb2.EndGameRequest]) -> None:
         """Tell every seat still playing that the game is over (or voided), each with the
         request ``requests(seat)``."""
+
         async def end(seat: _Seat) -> None:
             try:
                 await seat.connected.end_game(requests(seat), _ENDGAME_SECONDS)
@@ -315,14 +391,20 @@ class _Referee:
                     seat.client.close()
 
 
-async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
-                     options: Mapping | None = None, time_control: TimeControl = TimeControl(),
-                     observer: MatchObserver | None = None,
-                     ready_gate: Callable[[], Awaitable[None]] | None = None,
-                     limits: BotLimits = BotLimits(),
-                     bot_logs: Path | None = None,
-                     sandbox: SandboxPolicy | None = None,
-                     lender: PoolLender | None = None) -> MatchRecord:
+async def play_match(
+    game: str,
+    bots: Sequence[BotSpec],
+    seed: int,
+    *,
+    options: Mapping | None = None,
+    time_control: TimeControl = TimeControl(),
+    observer: MatchObserver | None = None,
+    ready_gate: Callable[[], Awaitable[None]] | None = None,
+    limits: BotLimits = BotLimits(),
+    bot_logs: Path | None = None,
+    sandbox: SandboxPolicy | None = None,
+    lender: PoolLender | None = None,
+) -> MatchRecord:
     """Play one game; never raises for a bot's misbehaviour (see the module's failure policy).
     Raises SetupError before starting anything if the game cannot be set up.
     ``ready_gate`` is awaited once every bot is ready, before StartGame (the benchmark uses it to
@@ -356,18 +438,28 @@ async def play_match(game: str, bots: Sequence[BotSpec], seed: int, *,
             except Exception as exc:  # noqa: BLE001 - any fault of ours voids the game
                 void_reason = f"arena fault: {type(exc).__name__}: {exc}"
                 records = referee.seat_records()
-                await referee.end_game(lambda seat: bot_pb2.EndGameRequest(
-                    game_id=seat.game_id, seat=seat.index, voided=True))
+                await referee.end_game(
+                    lambda seat: bot_pb2.EndGameRequest(
+                        game_id=seat.game_id, seat=seat.index, voided=True
+                    )
+                )
             finally:
                 await referee.release_bots(lender, voided=bool(void_reason))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     record = MatchRecord(
-        game=engine.name, rules_version=engine.rules_version, options=dict(state.options),
-        seed=seed, num_players=len(bots), actions=list(state.history), seats=records,
-        voided=bool(void_reason), void_reason=void_reason,
+        game=engine.name,
+        rules_version=engine.rules_version,
+        options=dict(state.options),
+        seed=seed,
+        num_players=len(bots),
+        actions=list(state.history),
+        seats=records,
+        voided=bool(void_reason),
+        void_reason=void_reason,
         duration=time.perf_counter() - began,
-        decision_seconds=referee.decision_seconds[:len(state.history)],
-        comments=referee.comments[:len(state.history)])
+        decision_seconds=referee.decision_seconds[: len(state.history)],
+        comments=referee.comments[: len(state.history)],
+    )
     referee.observer.match_finished(record, state)
     return record

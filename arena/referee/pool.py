@@ -59,16 +59,24 @@ class LeasedBot:
 
     @property
     def alive(self) -> bool:
-        return not self.client.closed and (self.bot.process is None
-                                           or self.bot.process.poll() is None)
+        return not self.client.closed and (
+            self.bot.process is None or self.bot.process.poll() is None
+        )
 
 
 class BotPool:
     """Running bots of one tournament run, lent out per worker (``lender``). Use as an async
     context manager: leaving it stops every bot it still holds."""
 
-    def __init__(self, game: str, *, game_seed: int, limits: BotLimits = BotLimits(),
-                 bot_logs: Path | None = None, sandbox: SandboxPolicy | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        *,
+        game_seed: int,
+        limits: BotLimits = BotLimits(),
+        bot_logs: Path | None = None,
+        sandbox: SandboxPolicy | None = None,
+    ) -> None:
         self.game = game
         self.game_seed = game_seed  # the seed ARENA_BOT_SEED is derived from, per process
         self.limits = limits
@@ -117,10 +125,18 @@ class BotPool:
         slot = self._slot(key)
         stack = AsyncExitStack()
         try:
-            bot = await stack.enter_async_context(run_bot(
-                spec, slot, self.game_seed, self._workdir, limits=self.limits,
-                log_dir=self.bot_logs, sandbox=self.sandbox,
-                log_name=kept_process_log_name(spec.name, next(self._starts))))
+            bot = await stack.enter_async_context(
+                run_bot(
+                    spec,
+                    slot,
+                    self.game_seed,
+                    self._workdir,
+                    limits=self.limits,
+                    log_dir=self.bot_logs,
+                    sandbox=self.sandbox,
+                    log_name=kept_process_log_name(spec.name, next(self._starts)),
+                )
+            )
             self.started += 1
             client, _ = await connect(bot, self.game, ready_seconds)
         except BaseException:
@@ -160,10 +176,16 @@ class PoolLender:
 
 
 @asynccontextmanager
-async def bot_pool(game: str, *, game_seed: int, limits: BotLimits = BotLimits(),
-                   bot_logs: Path | None = None,
-                   sandbox: SandboxPolicy | None = None) -> AsyncIterator[BotPool]:
+async def bot_pool(
+    game: str,
+    *,
+    game_seed: int,
+    limits: BotLimits = BotLimits(),
+    bot_logs: Path | None = None,
+    sandbox: SandboxPolicy | None = None,
+) -> AsyncIterator[BotPool]:
     """A pool whose bots are all stopped on exit (also when cancelled)."""
-    async with BotPool(game, game_seed=game_seed, limits=limits, bot_logs=bot_logs,
-                       sandbox=sandbox) as pool:
+    async with BotPool(
+        game, game_seed=game_seed, limits=limits, bot_logs=bot_logs, sandbox=sandbox
+    ) as pool:
         yield pool

@@ -47,8 +47,10 @@ class SandboxPolicy:
     def from_settings(cls, settings: dict) -> SandboxPolicy:
         """The policy stored with a tournament; a tournament stored before sandboxes existed
         gets the default (sandboxed)."""
-        return cls(tool=settings.get("sandbox", "bwrap"),
-                   allow_network=bool(settings.get("allow_network", False)))
+        return cls(
+            tool=settings.get("sandbox", "bwrap"),
+            allow_network=bool(settings.get("allow_network", False)),
+        )
 
 
 @functools.cache
@@ -56,12 +58,26 @@ def bwrap_problem() -> str | None:
     """Why no bubblewrap sandbox can be made here (one line), or None if one can: bwrap is
     missing, or it fails to make a trivial sandbox (e.g. user namespaces are disabled)."""
     if bwrap.bwrap_path() is None:
-        return ("bubblewrap (bwrap) is not installed: bots cannot be sandboxed "
-                "(install the `bubblewrap` package, or run scripts/setup as root)")
-    probe = [bwrap.bwrap_path(), "--unshare-all", "--unshare-user", "--uid", "1000",
-             "--ro-bind", "/", "/", "--proc", "/proc", "--", "/bin/true"]
+        return (
+            "bubblewrap (bwrap) is not installed: bots cannot be sandboxed "
+            "(install the `bubblewrap` package, or run scripts/setup as root)"
+        )
+    probe = [
+        bwrap.bwrap_path(),
+        "--unshare-all",
+        "--unshare-user",
+        "--uid",
+        "1000",
+        "--ro-bind",
+        "/",
+        "/",
+        "--proc",
+        "/proc",
+        "--",
+        "/bin/true",
+    ]
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=10)
+        done = subprocess.run([str(part) for part in probe], capture_output=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap cannot make a sandbox here: {exc}"
     if done.returncode != 0:
@@ -77,8 +93,9 @@ def check_available(policy: SandboxPolicy) -> None:
 
 
 def _cgroup_limits(policy: SandboxPolicy, limits: BotLimits) -> cgroups.CgroupLimits:
-    return cgroups.CgroupLimits(memory_mib=limits.memory_mib,
-                                max_processes=policy.max_processes, cpu_cores=policy.cpu_cores)
+    return cgroups.CgroupLimits(
+        memory_mib=limits.memory_mib, max_processes=policy.max_processes, cpu_cores=policy.cpu_cores
+    )
 
 
 def describe_limits(policy: SandboxPolicy, limits: BotLimits) -> str:
@@ -91,15 +108,22 @@ def describe_limits(policy: SandboxPolicy, limits: BotLimits) -> str:
     kind = cgroups.cgroup_kind()
     if kind is not None:
         cores = f"{policy.cpu_cores:g} CPU core" + ("" if policy.cpu_cores == 1 else "s")
-        memory = (f"each bot with all its processes: memory {limits.memory_mib} MiB, "
-                  f"{policy.max_processes} processes/threads, {cores} ({kind})")
+        memory = (
+            f"each bot with all its processes: memory {limits.memory_mib} MiB, "
+            f"{policy.max_processes} processes/threads, {cores} ({kind})"
+        )
     elif prlimit_path() is not None:
-        memory = (f"address space {limits.memory_mib} MiB per process (rlimit; no cgroups: "
-                  f"no process or CPU limit)")
+        memory = (
+            f"address space {limits.memory_mib} MiB per process (rlimit; no cgroups: "
+            f"no process or CPU limit)"
+        )
     else:
         memory = "no memory, process or CPU limit"
-    files = (f"files up to {limits.file_mib} MiB (rlimit)" if prlimit_path() is not None
-             else "no file-size limit")
+    files = (
+        f"files up to {limits.file_mib} MiB (rlimit)"
+        if prlimit_path() is not None
+        else "no file-size limit"
+    )
     return f"bots: {where}; {memory}; {files}"
 
 
@@ -123,8 +147,10 @@ class BotLaunch:
     def limit_hit(self) -> str:
         """The cgroup limit the bot ran into, or "" (rlimits are explained by the caller)."""
         if self.cgroup is not None and self.cgroup.out_of_memory():
-            return (f"out of memory under the {self.limits.memory_mib} MiB memory limit "
-                    f"(all its processes together)")
+            return (
+                f"out of memory under the {self.limits.memory_mib} MiB memory limit "
+                f"(all its processes together)"
+            )
         return ""
 
     def close(self) -> None:
@@ -135,7 +161,8 @@ class BotLaunch:
 
 
 def _rlimits(argv: list[str], limits: BotLimits, address_space: bool) -> list[str]:
-    """``arena.referee.limits.limited_argv``, without the address-space limit where a cgroup counts the
+    """``arena.referee.limits.limited_argv``, without the address-space limit where a cgroup counts
+    the
     bot's memory (an address space is no measure of memory: V8 reserves 1 GiB at start)."""
     prlimit = prlimit_path()
     if prlimit is None:
@@ -144,9 +171,18 @@ def _rlimits(argv: list[str], limits: BotLimits, address_space: bool) -> list[st
     return [prlimit, *memory, f"--fsize={limits.file_mib << 20}", "--", *argv]
 
 
-def prepare_launch(policy: SandboxPolicy, argv: list[str], *, bot_dir: Path, socket_dir: Path,
-                   seat: int, env: dict[str, str], inherited_env: dict[str, str],
-                   limits: BotLimits, wants_network: bool) -> BotLaunch:
+def prepare_launch(
+    policy: SandboxPolicy,
+    argv: list[str],
+    *,
+    bot_dir: Path,
+    socket_dir: Path,
+    seat: int,
+    env: dict[str, str],
+    inherited_env: dict[str, str],
+    limits: BotLimits,
+    wants_network: bool,
+) -> BotLaunch:
     """One bot's launch under ``policy``: ``argv`` (run in ``bot_dir``) in a sandbox whose only
     writable directory is ``socket_dir``, with the environment ``env`` (the arena's variables
     and the manifest's) and nothing more, inside a cgroup with ``limits`` where one can be made,
@@ -156,13 +192,24 @@ def prepare_launch(policy: SandboxPolicy, argv: list[str], *, bot_dir: Path, soc
     cgroup = cgroups.create_bot_cgroup(f"seat{seat}", _cgroup_limits(policy, limits))
     sandboxed = policy.tool == "bwrap"
     if sandboxed:
-        argv = bwrap.bwrap_argv(argv, bot_dir=bot_dir, socket_dir=socket_dir, seat=seat,
-                                network=wants_network and policy.allow_network)
+        argv = bwrap.bwrap_argv(
+            argv,
+            bot_dir=bot_dir,
+            socket_dir=socket_dir,
+            seat=seat,
+            network=wants_network and policy.allow_network,
+        )
         full_env = bwrap.sandbox_env(env)
     else:
         full_env = {**inherited_env, **env}
     argv = _rlimits(argv, limits, address_space=cgroup is None)  # cgroup: memory counted there
     if cgroup is not None:
         argv = cgroup.joined(argv)
-    return BotLaunch(argv, full_env, sandboxed, limits, cgroup,
-                     address_space_limited=cgroup is None and prlimit_path() is not None)
+    return BotLaunch(
+        argv,
+        full_env,
+        sandboxed,
+        limits,
+        cgroup,
+        address_space_limited=cgroup is None and prlimit_path() is not None,
+    )

@@ -34,9 +34,19 @@ _TMPFS_BYTES = 256 << 20
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What programs read from /etc at start (dynamic linker cache, time zone, the `alternatives`
 # links Debian's /usr/bin/node and friends go through, name lookups for bots with network).
-_ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
-              "/etc/localtime", "/etc/nsswitch.conf", "/etc/hosts", "/etc/resolv.conf",
-              "/etc/ssl", "/etc/ca-certificates", "/etc/mime.types")
+_ETC_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+    "/etc/hosts",
+    "/etc/resolv.conf",
+    "/etc/ssl",
+    "/etc/ca-certificates",
+    "/etc/mime.types",
+)
 # The arena's packages a Python bot may import (the SDK, the wire codec, the engines).
 _ARENA_PACKAGES = ("arena", "arena_sdk", "engine", "leaderboard")
 _REPO = Path(__file__).resolve().parents[2]
@@ -54,7 +64,7 @@ def bwrap_path() -> str | None:
 
 
 def _package_dirs() -> list[Path]:
-    dirs = []
+    dirs: list[Path] = []
     for name in _ARENA_PACKAGES:
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.submodule_search_locations:
@@ -65,8 +75,13 @@ def _package_dirs() -> list[Path]:
 @functools.cache
 def _shared_read_only() -> tuple[Path, ...]:
     """The arena's directories every sandbox sees read-only: interpreter, packages, protos."""
-    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix),
-             Path(sys.base_exec_prefix), *_package_dirs()}
+    paths = {
+        Path(sys.prefix),
+        Path(sys.base_prefix),
+        Path(sys.exec_prefix),
+        Path(sys.base_exec_prefix),
+        *_package_dirs(),
+    }
     if (_REPO / "proto").is_dir():
         paths.add(_REPO / "proto")
     return tuple(paths)
@@ -81,8 +96,9 @@ def _linked_sample_code(bot_dir: Path) -> list[Path]:
     for link in bot_dir.rglob("*"):
         if link.is_symlink():
             target = link.resolve()
-            if (any(target.is_relative_to(root) for root in _LINKABLE)
-                    and not target.is_relative_to(bot_dir)):
+            if any(target.is_relative_to(root) for root in _LINKABLE) and not target.is_relative_to(
+                bot_dir
+            ):
                 targets.append(target)
     return targets
 
@@ -99,8 +115,11 @@ def _read_only_binds(paths: Iterable[Path]) -> list[str]:
         wanted.add(Path(os.path.abspath(path)))
         wanted.add(path.resolve())
     # /usr is bound already; "/" (a prefix of "/") would show the bot the whole machine
-    wanted = {path for path in wanted
-              if path.exists() and path != Path("/") and not str(path).startswith("/usr/")}
+    wanted = {
+        path
+        for path in wanted
+        if path.exists() and path != Path("/") and not str(path).startswith("/usr/")
+    }
     args: list[str] = []
     for path in sorted(wanted, key=lambda p: len(p.parts)):
         if not _covered(path, wanted):
@@ -118,29 +137,57 @@ def _system_binds() -> list[str]:
     return args
 
 
-def bwrap_argv(argv: list[str], *, bot_dir: Path, socket_dir: Path, seat: int,
-               network: bool) -> list[str]:
+def bwrap_argv(
+    argv: list[str], *, bot_dir: Path, socket_dir: Path, seat: int, network: bool
+) -> list[str]:
     """``argv`` run in a sandbox; see the module's docstring. Requires ``bwrap_path()``."""
     bwrap = bwrap_path()
     assert bwrap is not None
     uid = str(BOT_UID_BASE + seat)
     return [
-        bwrap, "--unshare-all", "--unshare-user", *(["--share-net"] if network else []),
-        "--uid", uid, "--gid", uid, "--hostname", "arena-bot",
-        "--die-with-parent", "--new-session",
+        bwrap,
+        "--unshare-all",
+        "--unshare-user",
+        *(["--share-net"] if network else []),
+        "--uid",
+        uid,
+        "--gid",
+        uid,
+        "--hostname",
+        "arena-bot",
+        "--die-with-parent",
+        "--new-session",
         *_system_binds(),
-        "--proc", "/proc", "--dev", "/dev",
-        "--size", str(_TMPFS_BYTES), "--tmpfs", "/tmp",
-        "--size", str(_TMPFS_BYTES), "--tmpfs", HOME,
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(_TMPFS_BYTES),
+        "--tmpfs",
+        "/tmp",
+        "--size",
+        str(_TMPFS_BYTES),
+        "--tmpfs",
+        HOME,
         *_read_only_binds([*_shared_read_only(), bot_dir, *_linked_sample_code(bot_dir)]),
-        "--bind", str(socket_dir), str(socket_dir),
-        "--chdir", str(bot_dir),
-        "--", *argv,
+        "--bind",
+        str(socket_dir),
+        str(socket_dir),
+        "--chdir",
+        str(bot_dir),
+        "--",
+        *argv,
     ]
 
 
 def sandbox_env(bot_env: dict[str, str]) -> dict[str, str]:
     """The whole environment of a sandboxed bot: the arena's variables and the manifest's
     ``[env]`` (``bot_env``), on top of a minimal PATH, LANG, HOME and TMPDIR."""
-    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": HOME,
-            "TMPDIR": "/tmp", **bot_env}
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "HOME": HOME,
+        "TMPDIR": "/tmp",
+        **bot_env,
+    }

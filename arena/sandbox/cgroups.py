@@ -44,7 +44,7 @@ class CgroupLimits:
 
 def _own_cgroups() -> dict[str, str]:
     """This process's cgroup path per v1 controller, and under "" its v2 path."""
-    paths = {}
+    paths: dict[str, str] = {}
     try:
         lines = Path("/proc/self/cgroup").read_text().splitlines()
     except OSError:
@@ -128,7 +128,7 @@ def _v2_hierarchy(mount: Path, own: str) -> _Hierarchy | None:
 
 
 def _v1_hierarchy(mounts: dict[str, Path], own: dict[str, str]) -> _Hierarchy | None:
-    parents = {}
+    parents: dict[str, Path] = {}
     for controller in ("memory", "pids", "cpu"):
         if controller not in mounts or controller not in own:
             return None
@@ -196,8 +196,10 @@ class BotCgroup:
 
     def joined(self, argv: list[str]) -> list[str]:
         """``argv`` started inside this cgroup: a shell joins it, then execs ``argv``."""
-        joins = "; ".join(f"echo $$ > {shlex.quote(str(d / 'cgroup.procs'))} || exit 125"
-                          for d in self.dirs.values())
+        joins = "; ".join(
+            f"echo $$ > {shlex.quote(str(d / 'cgroup.procs'))} || exit 125"
+            for d in self.dirs.values()
+        )
         return ["/bin/sh", "-c", f'{joins}; exec "$@"', "arena-cgroup-join", *argv]
 
     def pids(self) -> list[int]:
@@ -281,6 +283,6 @@ def create_bot_cgroup(label: str, limits: CgroupLimits) -> BotCgroup | None:
 
 
 def cgroup_kind() -> str | None:
-    """"cgroup v1" or "cgroup v2" if bots get cgroups on this machine, else None."""
+    """ "cgroup v1" or "cgroup v2" if bots get cgroups on this machine, else None."""
     found = hierarchy()
     return None if found is None else found.describe()

@@ -42,14 +42,18 @@ def arena_alive(name: str) -> bool:
 
 def remove_stale_roots(parent: Path) -> list[Path]:
     """Delete the temp roots of arenas that no longer run; return what was deleted."""
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(parent.iterdir())
     except OSError:
         return removed
     for entry in entries:
-        if (entry.name.startswith(_ROOT_PREFIX) and entry.is_dir() and not entry.is_symlink()
-                and not arena_alive(entry.name)):
+        if (
+            entry.name.startswith(_ROOT_PREFIX)
+            and entry.is_dir()
+            and not entry.is_symlink()
+            and not arena_alive(entry.name)
+        ):
             shutil.rmtree(entry, ignore_errors=True)
             removed.append(entry)
     return removed

@@ -57,15 +57,23 @@ def register(session: Session, spec: BotSpec, content_hash: str) -> tuple[Regist
         bot = Bot(name=spec.name)
         session.add(bot)
         session.flush()
-    existing = session.exec(select(BotVersion).where(
-        BotVersion.bot_id == bot.id, BotVersion.content_hash == content_hash)).first()
+    existing = session.exec(
+        select(BotVersion).where(
+            BotVersion.bot_id == bot.id, BotVersion.content_hash == content_hash
+        )
+    ).first()
     if existing is not None:
         return RegisteredVersion(bot, existing), False
     version = BotVersion(
-        bot_id=bot.id, version=spec.version, content_hash=content_hash,
+        bot_id=bot.id,
+        version=spec.version,
+        content_hash=content_hash,
         directory=str(spec.directory) if spec.directory else None,
-        command=list(spec.command) if spec.command else None, address=spec.address,
-        games=list(spec.games), env=dict(spec.env))
+        command=list(spec.command) if spec.command else None,
+        address=spec.address,
+        games=list(spec.games),
+        env=dict(spec.env),
+    )
     session.add(version)
     session.flush()
     return RegisteredVersion(bot, version), True
@@ -77,15 +85,19 @@ def latest_version(session: Session, name: str) -> RegisteredVersion:
     if bot is None:
         known = ", ".join(session.exec(select(Bot.name).order_by(Bot.name))) or "none"
         raise UnknownBotError(f"unknown bot {name!r} (registered: {known})")
-    version = session.exec(select(BotVersion).where(BotVersion.bot_id == bot.id)
-                           .order_by(col(BotVersion.id).desc())).first()
+    version = session.exec(
+        select(BotVersion).where(BotVersion.bot_id == bot.id).order_by(col(BotVersion.id).desc())
+    ).first()
     assert version is not None, "a bot is only ever stored with a version"
     return RegisteredVersion(bot, version)
 
 
 def all_versions(session: Session) -> list[RegisteredVersion]:
-    rows = session.exec(select(Bot, BotVersion).join(BotVersion, BotVersion.bot_id == Bot.id)
-                        .order_by(Bot.name, BotVersion.id))
+    rows = session.exec(
+        select(Bot, BotVersion)
+        .join(BotVersion, BotVersion.bot_id == Bot.id)
+        .order_by(Bot.name, BotVersion.id)
+    )
     return [RegisteredVersion(bot, version) for bot, version in rows]
 
 
@@ -99,21 +111,29 @@ def version_labels(versions: list[RegisteredVersion]) -> dict[int, str]:
         key = (entry.bot.id, entry.version.version)
         seen[key] = seen.get(key, 0) + 1
         assert entry.version.id is not None
-        labels[entry.version.id] = (entry.version.version if seen[key] == 1
-                                    else f"{entry.version.version}-r{seen[key]}")
+        labels[entry.version.id] = (
+            entry.version.version if seen[key] == 1 else f"{entry.version.version}-r{seen[key]}"
+        )
     return labels
 
 
 def versions_by_id(session: Session, ids: list[int]) -> dict[int, RegisteredVersion]:
-    rows = session.exec(select(Bot, BotVersion).join(BotVersion, BotVersion.bot_id == Bot.id)
-                        .where(col(BotVersion.id).in_(ids)))
+    rows = session.exec(
+        select(Bot, BotVersion)
+        .join(BotVersion, BotVersion.bot_id == Bot.id)
+        .where(col(BotVersion.id).in_(ids))
+    )
     return {version.id: RegisteredVersion(bot, version) for bot, version in rows}
 
 
 def to_spec(registered: RegisteredVersion) -> BotSpec:
     version = registered.version
     return BotSpec(
-        name=registered.bot.name, version=version.version, games=tuple(version.games),
+        name=registered.bot.name,
+        version=version.version,
+        games=tuple(version.games),
         directory=Path(version.directory) if version.directory else None,
         command=tuple(version.command) if version.command else None,
-        address=version.address, env=dict(version.env))
+        address=version.address,
+        env=dict(version.env),
+    )

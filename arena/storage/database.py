@@ -49,13 +49,16 @@ def _inspect(path: Path) -> int | None:
         connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
             application_id = connection.execute("PRAGMA application_id").fetchone()[0]
-            tables = {row[0] for row in connection.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
             if not tables:
                 return None
             if application_id != migrations.APPLICATION_ID or "schema_version" not in tables:
-                raise StorageError(f"{path}: an SQLite database of another program, "
-                                   "not an arena database")
+                raise StorageError(
+                    f"{path}: an SQLite database of another program, not an arena database"
+                )
             row = connection.execute("SELECT version FROM schema_version").fetchone()
         finally:
             connection.close()
@@ -64,14 +67,17 @@ def _inspect(path: Path) -> int | None:
     if row is None:
         raise StorageError(f"{path}: arena database without a schema version (damaged)")
     if row[0] > migrations.CURRENT_VERSION:
-        raise StorageError(f"{path}: written by a newer arena (schema {row[0]}, this arena "
-                           f"knows up to {migrations.CURRENT_VERSION})")
+        raise StorageError(
+            f"{path}: written by a newer arena (schema {row[0]}, this arena "
+            f"knows up to {migrations.CURRENT_VERSION})"
+        )
     return row[0]
 
 
 def _make_engine(path: Path) -> Engine:
-    engine = create_engine(f"sqlite:///{path}",
-                           connect_args={"timeout": _BUSY_SECONDS, "check_same_thread": False})
+    engine = create_engine(
+        f"sqlite:///{path}", connect_args={"timeout": _BUSY_SECONDS, "check_same_thread": False}
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
@@ -127,8 +133,9 @@ class Database:
 def check_creatable(path: Path) -> None:
     """Fail early (before slow work) if a new database cannot be made at ``path``."""
     if not path.parent.is_dir():
-        raise StorageError(f"{path}: cannot create the database: {path.parent} is not an "
-                           "existing directory")
+        raise StorageError(
+            f"{path}: cannot create the database: {path.parent} is not an existing directory"
+        )
 
 
 def open_database(path: Path, *, create: bool) -> Database:
@@ -138,16 +145,20 @@ def open_database(path: Path, *, create: bool) -> Database:
     if path.exists():
         version = _inspect(path)
     elif not create:
-        raise StorageError(f"{path}: no arena database here (submit a bot or run a tournament "
-                           "first, or pass --db PATH)")
+        raise StorageError(
+            f"{path}: no arena database here (submit a bot or run a tournament "
+            "first, or pass --db PATH)"
+        )
     else:
         check_creatable(path)
         version = None
     if version is None and not create:
         raise StorageError(f"{path}: empty database (submit a bot or run a tournament first)")
     if version is not None and version < migrations.CURRENT_VERSION and not create:
-        raise StorageError(f"{path}: schema {version} needs an upgrade; run a command that "
-                           "writes (arena submit, arena tournament) to migrate it")
+        raise StorageError(
+            f"{path}: schema {version} needs an upgrade; run a command that "
+            "writes (arena submit, arena tournament) to migrate it"
+        )
     created = _create_exclusively(path)  # of two processes creating it, one is the creator
     database = Database(path, _make_engine(path))
     try:
@@ -183,8 +194,10 @@ def _create_exclusively(path: Path) -> bool:
 
 def _version_in(connection: Connection) -> int | None:
     """The schema version of the database ``connection`` is in, None if it has no tables yet."""
-    tables = {row[0] for row in connection.exec_driver_sql(
-        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    tables = {
+        row[0]
+        for row in connection.exec_driver_sql("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
     if "schema_version" not in tables:
         return None
     row = connection.exec_driver_sql("SELECT version FROM schema_version").fetchone()

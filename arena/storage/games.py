@@ -21,68 +21,128 @@ VOIDED = "voided"
 def _termination(record: MatchRecord) -> str:
     if record.voided:
         return record.void_reason
-    forfeits = [f"seat {s.seat} {s.outcome.value}: {s.reason}" for s in record.seats
-                if s.outcome is not Outcome.FINISHED]
+    forfeits = [
+        f"seat {s.seat} {s.outcome.value}: {s.reason}"
+        for s in record.seats
+        if s.outcome is not Outcome.FINISHED
+    ]
     return "; ".join(forfeits) if forfeits else "completed"
 
 
 def _game_result(record: MatchRecord, version_ids: Sequence[int], group_key: str) -> GameResult:
-    return GameResult(tuple(
-        SeatResult(str(version_ids[s.seat]), s.rank, s.score,
-                   "" if s.outcome is Outcome.FINISHED else s.outcome.value)
-        for s in record.seats), group_key=group_key)
+    return GameResult(
+        tuple(
+            SeatResult(
+                str(version_ids[s.seat]),
+                s.rank,
+                s.score,
+                "" if s.outcome is Outcome.FINISHED else s.outcome.value,
+            )
+            for s in record.seats
+        ),
+        group_key=group_key,
+    )
 
 
 def _rate(session: Session, game_id: int, game: str, result: GameResult) -> None:
     """The game's Elo updates on its board, (game type, player count)."""
     ids = [int(seat.player) for seat in result.seats]
     players = len(result.seats)
-    current = {row.bot_version_id: row for row in session.exec(
-        select(EloRating).where(EloRating.game == game, EloRating.players == players,
-                                col(EloRating.bot_version_id).in_(ids)))}
+    current = {
+        row.bot_version_id: row
+        for row in session.exec(
+            select(EloRating).where(
+                EloRating.game == game,
+                EloRating.players == players,
+                col(EloRating.bot_version_id).in_(ids),
+            )
+        )
+    }
     table = EloTable({str(i): row.rating for i, row in current.items()})
     for player, (before, after) in table.apply(result).items():
         version_id = int(player)
-        row = current.get(version_id) or EloRating(game=game, players=players,
-                                                   bot_version_id=version_id, rating=before,
-                                                   games=0)
+        row = current.get(version_id) or EloRating(
+            game=game, players=players, bot_version_id=version_id, rating=before, games=0
+        )
         row.rating, row.games = after, row.games + 1
         session.add(row)
-        session.add(RatingHistory(game_id=game_id, game=game, players=players,
-                                  bot_version_id=version_id, before=before, after=after))
+        session.add(
+            RatingHistory(
+                game_id=game_id,
+                game=game,
+                players=players,
+                bot_version_id=version_id,
+                before=before,
+                after=after,
+            )
+        )
 
 
-def sealed_game(game: GameRecord, seats: Sequence[SeatRecordRow],
-                content_hashes: dict[int, str]) -> SealedGame:
+def sealed_game(
+    game: GameRecord, seats: Sequence[SeatRecordRow], content_hashes: dict[int, str]
+) -> SealedGame:
     """The stored game's fields that its seal (``arena.verification``) binds together."""
     return SealedGame(
-        game=game.game, rules_version=game.rules_version, options=game.options, seed=game.seed,
-        num_players=game.num_players, status=game.status, actions=game.actions,
-        seats=[SealedSeat(seat.seat, seat.bot_version_id,
-                          content_hashes.get(seat.bot_version_id, ""), seat.score, seat.rank,
-                          seat.outcome) for seat in seats])
+        game=game.game,
+        rules_version=game.rules_version,
+        options=game.options,
+        seed=game.seed,
+        num_players=game.num_players,
+        status=game.status,
+        actions=game.actions,
+        seats=[
+            SealedSeat(
+                seat.seat,
+                seat.bot_version_id,
+                content_hashes.get(seat.bot_version_id, ""),
+                seat.score,
+                seat.rank,
+                seat.outcome,
+            )
+            for seat in seats
+        ],
+    )
 
 
 def content_hashes(session: Session, version_ids: Sequence[int]) -> dict[int, str]:
-    return {version_id: content_hash for version_id, content_hash in session.exec(
-        select(BotVersion.id, BotVersion.content_hash)
-        .where(col(BotVersion.id).in_(list(version_ids))))
-        if version_id is not None}
+    return {
+        version_id: content_hash
+        for version_id, content_hash in session.exec(
+            select(BotVersion.id, BotVersion.content_hash).where(
+                col(BotVersion.id).in_(list(version_ids))
+            )
+        )
+        if version_id is not None
+    }
 
 
-def record_game(database: Database, record: MatchRecord, version_ids: Sequence[int], *,
-                group_key: str, tournament_id: int | None = None,
-                schedule_key: str | None = None) -> int | None:
+def record_game(
+    database: Database,
+    record: MatchRecord,
+    version_ids: Sequence[int],
+    *,
+    group_key: str,
+    tournament_id: int | None = None,
+    schedule_key: str | None = None,
+) -> int | None:
     """Store one game with its seats and, unless voided, its Elo updates, in ONE transaction.
 
     Returns the game's id, or None when the scheduled game was already recorded as finished
     (by another process resuming the same tournament): then nothing is written."""
     status = VOIDED if record.voided else FINISHED
     # Replayed before the write transaction: other writers wait for nothing but the inserts.
-    states = replay_states(SealedGame(
-        game=record.game, rules_version=record.rules_version, options=record.options,
-        seed=record.seed, num_players=record.num_players, status=status, actions=record.actions,
-        seats=[]))
+    states = replay_states(
+        SealedGame(
+            game=record.game,
+            rules_version=record.rules_version,
+            options=record.options,
+            seed=record.seed,
+            num_players=record.num_players,
+            status=status,
+            actions=record.actions,
+            seats=[],
+        )
+    )
     with database.write() as session:
         # Write transactions are serialised (BEGIN IMMEDIATE), so nobody can record the game
         # between this look and the insert; the unique index "game_finished_once" stays the
@@ -90,49 +150,85 @@ def record_game(database: Database, record: MatchRecord, version_ids: Sequence[i
         if status == FINISHED and _finished_already(session, tournament_id, schedule_key):
             return None
         game = GameRecord(
-            tournament_id=tournament_id, schedule_key=schedule_key, group_key=group_key,
-            game=record.game, rules_version=record.rules_version, options=record.options,
-            seed=record.seed, num_players=record.num_players, status=status,
-            actions=list(record.actions), termination=_termination(record),
-            duration=record.duration, decision_seconds=list(record.decision_seconds),
-            comments=list(record.comments))
+            tournament_id=tournament_id,
+            schedule_key=schedule_key,
+            group_key=group_key,
+            game=record.game,
+            rules_version=record.rules_version,
+            options=record.options,
+            seed=record.seed,
+            num_players=record.num_players,
+            status=status,
+            actions=list(record.actions),
+            termination=_termination(record),
+            duration=record.duration,
+            decision_seconds=list(record.decision_seconds),
+            comments=list(record.comments),
+        )
         session.add(game)
         session.flush()
         assert game.id is not None  # assigned by the flush
-        seats = [SeatRecordRow(
-            game_id=game.id, seat=seat.seat, bot_version_id=version_ids[seat.seat],
-            score=seat.score, rank=seat.rank, outcome=seat.outcome.value,
-            reason=seat.reason, time_used=seat.time_used, decisions=seat.decisions)
-            for seat in record.seats]
+        seats = [
+            SeatRecordRow(
+                game_id=game.id,
+                seat=seat.seat,
+                bot_version_id=version_ids[seat.seat],
+                score=seat.score,
+                rank=seat.rank,
+                outcome=seat.outcome.value,
+                reason=seat.reason,
+                time_used=seat.time_used,
+                decisions=seat.decisions,
+            )
+            for seat in record.seats
+        ]
         session.add_all(seats)
-        game.verification = seal(sealed_game(game, seats, content_hashes(session, version_ids)),
-                                 states)
+        game.verification = seal(
+            sealed_game(game, seats, content_hashes(session, version_ids)), states
+        )
         session.add(game)
         if status == FINISHED:
             _rate(session, game.id, record.game, _game_result(record, version_ids, group_key))
         return game.id
 
 
-def _finished_already(session: Session, tournament_id: int | None,
-                      schedule_key: str | None) -> bool:
+def _finished_already(
+    session: Session, tournament_id: int | None, schedule_key: str | None
+) -> bool:
     """Whether this scheduled game of the tournament is already recorded as finished."""
     if tournament_id is None or schedule_key is None:
         return False
-    return session.exec(select(GameRecord.id).where(
-        GameRecord.tournament_id == tournament_id, GameRecord.schedule_key == schedule_key,
-        GameRecord.status == FINISHED)).first() is not None
+    return (
+        session.exec(
+            select(GameRecord.id).where(
+                GameRecord.tournament_id == tournament_id,
+                GameRecord.schedule_key == schedule_key,
+                GameRecord.status == FINISHED,
+            )
+        ).first()
+        is not None
+    )
 
 
-def finished_game_results(session: Session, game: str, players: int | None = None,
-                          tournament_id: int | None = None) -> list[GameResult]:
+def finished_game_results(
+    session: Session, game: str, players: int | None = None, tournament_id: int | None = None
+) -> list[GameResult]:
     """Every rated game of type ``game`` (of ``players`` seats, of one tournament, if given) in
     the order it was rated (ids are assigned inside the serialised write transactions, so id
     order is commit order)."""
     # Core rows, not ORM objects: ten thousand games are forty thousand seats.
-    query = (select(SeatRecordRow.game_id, GameRecord.group_key, SeatRecordRow.bot_version_id,
-                    SeatRecordRow.rank, SeatRecordRow.score, SeatRecordRow.outcome)
-             .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
-             .where(GameRecord.game == game, GameRecord.status == FINISHED))
+    query = (
+        select(
+            SeatRecordRow.game_id,
+            GameRecord.group_key,
+            SeatRecordRow.bot_version_id,
+            SeatRecordRow.rank,
+            SeatRecordRow.score,
+            SeatRecordRow.outcome,
+        )
+        .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
+        .where(GameRecord.game == game, GameRecord.status == FINISHED)
+    )
     if players is not None:
         query = query.where(GameRecord.num_players == players)
     if tournament_id is not None:
@@ -146,8 +242,11 @@ def finished_game_results(session: Session, game: str, players: int | None = Non
             results.append(GameResult(tuple(seats), group_key=current[1]))
             seats = []
         current = (game_id, group_key)
-        seats.append(SeatResult(str(version_id), rank, score,
-                                "" if outcome == Outcome.FINISHED.value else outcome))
+        seats.append(
+            SeatResult(
+                str(version_id), rank, score, "" if outcome == Outcome.FINISHED.value else outcome
+            )
+        )
     if current is not None:
         results.append(GameResult(tuple(seats), group_key=current[1]))
     return results
@@ -155,8 +254,12 @@ def finished_game_results(session: Session, game: str, players: int | None = Non
 
 def stored_elo(session: Session, game: str, players: int) -> dict[str, float]:
     """Current Elo on the board (``game``, ``players``), by bot version id as a string."""
-    return {str(row.bot_version_id): row.rating for row in session.exec(
-        select(EloRating).where(EloRating.game == game, EloRating.players == players))}
+    return {
+        str(row.bot_version_id): row.rating
+        for row in session.exec(
+            select(EloRating).where(EloRating.game == game, EloRating.players == players)
+        )
+    }
 
 
 def recomputed_elo(session: Session, game: str, players: int) -> dict[str, float]:
@@ -166,8 +269,14 @@ def recomputed_elo(session: Session, game: str, players: int) -> dict[str, float
 
 def games_played(session: Session) -> list[str]:
     """Game types with at least one rated game."""
-    return list(session.exec(select(GameRecord.game).where(GameRecord.status == FINISHED)
-                             .distinct().order_by(GameRecord.game)))
+    return list(
+        session.exec(
+            select(GameRecord.game)
+            .where(GameRecord.status == FINISHED)
+            .distinct()
+            .order_by(GameRecord.game)
+        )
+    )
 
 
 def boards_played(session: Session, game: str | None = None) -> list[tuple[str, int]]:
@@ -175,5 +284,9 @@ def boards_played(session: Session, game: str | None = None) -> list[tuple[str, 
     query = select(GameRecord.game, GameRecord.num_players).where(GameRecord.status == FINISHED)
     if game is not None:
         query = query.where(GameRecord.game == game)
-    return [(name, count) for name, count in session.exec(
-        query.distinct().order_by(GameRecord.game, GameRecord.num_players))]
+    return [
+        (name, count)
+        for name, count in session.exec(
+            query.distinct().order_by(GameRecord.game, GameRecord.num_players)
+        )
+    ]

@@ -47,39 +47,55 @@ def _boards_and_seals(connection: Connection) -> None:
     for i, (game_id, game, version, rank, score, outcome) in enumerate(rows):
         if i == 0 or rows[i - 1][0] != game_id:
             seats: list[SeatResult] = []
-        seats.append(SeatResult(str(version), rank, score, "" if outcome == "FINISHED" else outcome))
+        seats.append(
+            SeatResult(str(version), rank, score, "" if outcome == "FINISHED" else outcome)
+        )
         if i + 1 == len(rows) or rows[i + 1][0] != game_id:
             for player, (before, after) in boards.apply(game, GameResult(tuple(seats))).items():
-                history.append({"game_id": game_id, "game": game, "players": len(seats),
-                                "bot_version_id": int(player), "before": before, "after": after})
+                history.append(
+                    {
+                        "game_id": game_id,
+                        "game": game,
+                        "players": len(seats),
+                        "bot_version_id": int(player),
+                        "before": before,
+                        "after": after,
+                    }
+                )
     if history:
         connection.execute(models.RatingHistory.__table__.insert(), history)  # type: ignore[attr-defined]
     played: dict[tuple[str, int, int], int] = {}
     for entry in history:
         key = (entry["game"], entry["players"], entry["bot_version_id"])
         played[key] = played.get(key, 0) + 1
-    ratings = [{"game": game, "players": players, "bot_version_id": int(player),
-                "rating": rating, "games": played[game, players, int(player)]}
-               for (game, players), table in boards.tables.items()
-               for player, rating in table.ratings.items()]
+    ratings = [
+        {
+            "game": game,
+            "players": players,
+            "bot_version_id": int(player),
+            "rating": rating,
+            "games": played[game, players, int(player)],
+        }
+        for (game, players), table in boards.tables.items()
+        for player, rating in table.ratings.items()
+    ]
     if ratings:
         connection.execute(models.EloRating.__table__.insert(), ratings)  # type: ignore[attr-defined]
 
 
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _decision_details,
-                                                       2: _boards_and_seals}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _decision_details, 2: _boards_and_seals}
 
 
 def create_schema(connection: Connection) -> None:
     SQLModel.metadata.create_all(connection)
     connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
     connection.execute(
-        models.SchemaVersion.__table__.insert().values(id=1, version=CURRENT_VERSION))
+        models.SchemaVersion.__table__.insert().values(id=1, version=CURRENT_VERSION)
+    )
 
 
 def migrate(connection: Connection, version: int) -> None:
     for step in range(version, CURRENT_VERSION):
         MIGRATIONS[step](connection)
-    connection.execute(
-        models.SchemaVersion.__table__.update().values(version=CURRENT_VERSION))
+    connection.execute(models.SchemaVersion.__table__.update().values(version=CURRENT_VERSION))

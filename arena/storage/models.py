@@ -3,7 +3,7 @@ tables (``elo_rating``, ``rating_history``) are derived and can be recomputed fr
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
@@ -11,7 +11,7 @@ from sqlmodel import Field, SQLModel
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class SchemaVersion(SQLModel, table=True):
@@ -71,8 +71,13 @@ class GameRecord(SQLModel, table=True):
     __tablename__ = "game"
     __table_args__ = (
         # A scheduled game is finished at most once, even with two processes resuming at once.
-        Index("game_finished_once", "tournament_id", "schedule_key", unique=True,
-              sqlite_where=text("status = 'finished'")),
+        Index(
+            "game_finished_once",
+            "tournament_id",
+            "schedule_key",
+            unique=True,
+            sqlite_where=text("status = 'finished'"),
+        ),
     )
     id: int | None = Field(default=None, primary_key=True)
     tournament_id: int | None = Field(default=None, foreign_key="tournament.id", index=True)

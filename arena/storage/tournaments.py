@@ -15,14 +15,23 @@ STOPPED = "stopped"
 FINISHED = "finished"
 
 
-def create(session: Session, name: str, game: str, seed: int, settings: dict[str, Any],
-           entrants: list[RegisteredVersion]) -> Tournament:
+def create(
+    session: Session,
+    name: str,
+    game: str,
+    seed: int,
+    settings: dict[str, Any],
+    entrants: list[RegisteredVersion],
+) -> Tournament:
     tournament = Tournament(name=name, game=game, seed=seed, settings=settings)
     session.add(tournament)
     session.flush()
     for position, entrant in enumerate(entrants):
-        session.add(TournamentEntrant(tournament_id=tournament.id, position=position,
-                                      bot_version_id=entrant.version.id))
+        session.add(
+            TournamentEntrant(
+                tournament_id=tournament.id, position=position, bot_version_id=entrant.version.id
+            )
+        )
     return tournament
 
 
@@ -39,17 +48,27 @@ def name_taken(session: Session, name: str) -> bool:
 
 
 def entrants(session: Session, tournament_id: int) -> list[RegisteredVersion]:
-    ids = list(session.exec(select(TournamentEntrant.bot_version_id)
-                            .where(TournamentEntrant.tournament_id == tournament_id)
-                            .order_by(TournamentEntrant.position)))
+    ids = list(
+        session.exec(
+            select(TournamentEntrant.bot_version_id)
+            .where(TournamentEntrant.tournament_id == tournament_id)
+            .order_by(TournamentEntrant.position)
+        )
+    )
     found = versions_by_id(session, ids)
     return [found[i] for i in ids]
 
 
 def finished_keys(session: Session, tournament_id: int) -> set[str]:
-    return set(session.exec(select(GameRecord.schedule_key).where(
-        GameRecord.tournament_id == tournament_id, GameRecord.status == "finished",
-        col(GameRecord.schedule_key).is_not(None))))
+    return set(
+        session.exec(
+            select(GameRecord.schedule_key).where(
+                GameRecord.tournament_id == tournament_id,
+                GameRecord.status == "finished",
+                col(GameRecord.schedule_key).is_not(None),
+            )
+        )
+    )
 
 
 def set_state(session: Session, tournament_id: int, state: str) -> None:

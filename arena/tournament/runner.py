@@ -81,13 +81,17 @@ class RunSummary:
         return self.done == self.total
 
 
-def _load(database: Database,
-          tournament_id: int) -> tuple[Tournament, list[RegisteredVersion], set[str]]:
+def _load(
+    database: Database, tournament_id: int
+) -> tuple[Tournament, list[RegisteredVersion], set[str]]:
     with database.read() as session:
         tournament = session.get(Tournament, tournament_id)
         assert tournament is not None
-        return (tournament, tournaments.entrants(session, tournament_id),
-                tournaments.finished_keys(session, tournament_id))
+        return (
+            tournament,
+            tournaments.entrants(session, tournament_id),
+            tournaments.finished_keys(session, tournament_id),
+        )
 
 
 def _set_state(database: Database, tournament_id: int, state: str) -> None:
@@ -99,8 +103,9 @@ def _finish(database: Database, tournament_id: int, total: int) -> int:
     """Mark the tournament finished or stopped; return how many of its games are done."""
     with database.write() as session:
         done = len(tournaments.finished_keys(session, tournament_id))
-        tournaments.set_state(session, tournament_id,
-                              tournaments.FINISHED if done == total else tournaments.STOPPED)
+        tournaments.set_state(
+            session, tournament_id, tournaments.FINISHED if done == total else tournaments.STOPPED
+        )
     return done
 
 
@@ -113,10 +118,15 @@ def _stop_after_fault(database: Database, tournament_id: int) -> None:
         pass
 
 
-async def run_tournament(database: Database, tournament_id: int,
-                         observer: TournamentObserver | None = None, *,
-                         bot_logs: Path | None = None,
-                         stop_when: StopRule | None = None, workers: int = 1) -> RunSummary:
+async def run_tournament(
+    database: Database,
+    tournament_id: int,
+    observer: TournamentObserver | None = None,
+    *,
+    bot_logs: Path | None = None,
+    stop_when: StopRule | None = None,
+    workers: int = 1,
+) -> RunSummary:
     """Play every scheduled game of the tournament that is not recorded as finished yet,
     reporting to ``observer``, until ``stop_when`` says enough; keep the bots' logs in the
     existing directory ``bot_logs`` if given. ``workers`` > 1 plays the games in that many
@@ -143,17 +153,28 @@ async def run_tournament(database: Database, tournament_id: int,
         if workers > 1:
             setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
             async with worker_processes(workers, setup) as processes:
-                yield lambda slot: (lambda scheduled: processes.play(
-                    slot, scheduled.seats, scheduled.seed))
+                yield (
+                    lambda slot: (
+                        lambda scheduled: processes.play(slot, scheduled.seats, scheduled.seed)
+                    )
+                )
             return
         async with kept_up_bots(tournament.game, tournament.seed, settings, bot_logs) as pool:
+
             def here(slot: int) -> GamePlayer:
                 lender = None if pool is None else pool.lender(slot)
                 return lambda scheduled: play_match(
-                    tournament.game, [specs[p] for p in scheduled.seats], scheduled.seed,
-                    options=settings.options or None, time_control=time_control,
-                    limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox,
-                    lender=lender)
+                    tournament.game,
+                    [specs[p] for p in scheduled.seats],
+                    scheduled.seed,
+                    options=settings.options or None,
+                    time_control=time_control,
+                    limits=settings.limits,
+                    bot_logs=bot_logs,
+                    sandbox=settings.sandbox,
+                    lender=lender,
+                )
+
             yield here
 
     async def play(scheduled: ScheduledGame, play_game: GamePlayer) -> None:
@@ -167,23 +188,35 @@ async def run_tournament(database: Database, tournament_id: int,
                 progress.game_abandoned()
                 raise
             try:
-                game_id = await trio.to_thread.run_sync(partial(
-                    record_game, database, record, seat_versions,
-                    group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
-                    tournament_id=tournament_id,
-                    schedule_key=scheduled.key))
+                game_id = await trio.to_thread.run_sync(
+                    partial(
+                        record_game,
+                        database,
+                        record,
+                        seat_versions,
+                        group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
+                        tournament_id=tournament_id,
+                        schedule_key=scheduled.key,
+                    )
+                )
             except StorageError as exc:  # disk full, locked too long, ...: stop everything
                 storage_fault = storage_fault or exc
                 progress.game_abandoned()
                 halt.cancel()
                 return
             # game_id None: another process resuming this tournament recorded it first
-            if (game_id is not None and not record.voided and stop_when is not None
-                    and stop_when(scheduled, record)):
+            if (
+                game_id is not None
+                and not record.voided
+                and stop_when is not None
+                and stop_when(scheduled, record)
+            ):
                 enough = True
             progress.game_finished(
-                recorded=game_id is not None, voided=record.voided,
-                forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats))
+                recorded=game_id is not None,
+                voided=record.voided,
+                forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats),
+            )
             if record.voided:
                 voided += 1
                 continue
@@ -218,8 +251,10 @@ async def run_tournament(database: Database, tournament_id: int,
 
     if storage_fault is not None:
         await trio.to_thread.run_sync(_stop_after_fault, database, tournament_id)
-        raise StorageError(f"{storage_fault}; the tournament stopped (games recorded before are "
-                           f"kept): continue it with --resume {tournament.name}")
+        raise StorageError(
+            f"{storage_fault}; the tournament stopped (games recorded before are "
+            f"kept): continue it with --resume {tournament.name}"
+        )
 
     done = await trio.to_thread.run_sync(_finish, database, tournament_id, len(schedule))
     return RunSummary(total=len(schedule), done=done, stopped=stopped, voided=voided)

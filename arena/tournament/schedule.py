@@ -25,8 +25,9 @@ class ScheduledGame:
 
 def deal_seed(tournament_seed: int, pod: str, deal: int) -> int:
     """A 63-bit seed derived from the tournament seed, the pod and the deal number."""
-    digest = hashlib.blake2b(f"{tournament_seed}/{pod}/{deal}".encode(),
-                             person=b"arena-deal", digest_size=8).digest()
+    digest = hashlib.blake2b(
+        f"{tournament_seed}/{pod}/{deal}".encode(), person=b"arena-deal", digest_size=8
+    ).digest()
     return int.from_bytes(digest, "big") >> 1
 
 
@@ -43,6 +44,13 @@ def build_schedule(entrants: int, players: int, deals: int, seed: int) -> list[S
             deal_seed_value = deal_seed(seed, pod, deal)
             for rotation in range(players):
                 seats = members[rotation:] + members[:rotation]
-                games.append(ScheduledGame(f"pod {pod} deal {deal} rotation {rotation}", pod,
-                                           deal, deal_seed_value, seats))
+                games.append(
+                    ScheduledGame(
+                        f"pod {pod} deal {deal} rotation {rotation}",
+                        pod,
+                        deal,
+                        deal_seed_value,
+                        seats,
+                    )
+                )
     return games

@@ -31,17 +31,26 @@ class TournamentSettings:
     fresh_bots: bool = False
 
     def __post_init__(self) -> None:
-        if self.deals < 1 or self.concurrency < 1 or not (math.isfinite(self.move_time)
-                                                          and self.move_time > 0):
-            raise SetupError("--deals and --concurrency must be >= 1, --move-time a finite "
-                             "number > 0")
+        if (
+            self.deals < 1
+            or self.concurrency < 1
+            or not (math.isfinite(self.move_time) and self.move_time > 0)
+        ):
+            raise SetupError(
+                "--deals and --concurrency must be >= 1, --move-time a finite number > 0"
+            )
 
     def to_stored(self) -> dict[str, Any]:
         stored: dict[str, Any] = {
-            "players": self.players, "deals": self.deals, "concurrency": self.concurrency,
-            "move_time": self.move_time, "options": dict(self.options),
-            "bot_memory_mib": self.limits.memory_mib, "fresh_bots": self.fresh_bots,
-            **self.sandbox.to_settings()}
+            "players": self.players,
+            "deals": self.deals,
+            "concurrency": self.concurrency,
+            "move_time": self.move_time,
+            "options": dict(self.options),
+            "bot_memory_mib": self.limits.memory_mib,
+            "fresh_bots": self.fresh_bots,
+            **self.sandbox.to_settings(),
+        }
         if self.sprt is not None:
             stored["sprt"] = dict(self.sprt)
         return stored
@@ -53,12 +62,14 @@ class TournamentSettings:
         one stored before bots stayed up keeps its bots up)."""
         defaults = cls()
         memory = stored.get("bot_memory_mib")
-        return cls(players=stored.get("players", defaults.players),
-                   deals=stored.get("deals", defaults.deals),
-                   concurrency=stored.get("concurrency", defaults.concurrency),
-                   move_time=stored.get("move_time", defaults.move_time),
-                   options=dict(stored.get("options") or {}),
-                   limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
-                   sandbox=SandboxPolicy.from_settings(dict(stored)),
-                   sprt=stored.get("sprt"),
-                   fresh_bots=bool(stored.get("fresh_bots", defaults.fresh_bots)))
+        return cls(
+            players=stored.get("players", defaults.players),
+            deals=stored.get("deals", defaults.deals),
+            concurrency=stored.get("concurrency", defaults.concurrency),
+            move_time=stored.get("move_time", defaults.move_time),
+            options=dict(stored.get("options") or {}),
+            limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
+            sandbox=SandboxPolicy.from_settings(dict(stored)),
+            sprt=stored.get("sprt"),
+            fresh_bots=bool(stored.get("fresh_bots", defaults.fresh_bots)),
+        )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from arena import game_setup, registration
@@ -54,8 +54,7 @@ def resolve_entrant(database: Database | None, text: str, game: str) -> Entrant:
     submitted (the tournament records that version)."""
     entrant = resolve_bot(text, game, database)
     if entrant.registered is not None:
-        _check_unchanged(entrant.registered,
-                         "it was submitted; run `arena submit` on it again")
+        _check_unchanged(entrant.registered, "it was submitted; run `arena submit` on it again")
     return entrant
 
 
@@ -75,9 +74,11 @@ def default_entrants(database: Database | None, game: str) -> list[Entrant]:
     if not SAMPLE_BOTS.is_dir():
         # The sample bots are not package data (the Node bot needs `npm ci` in its own
         # directory): an installed wheel has none to fall back on.
-        raise SetupError("no bots given and none registered, and the sample bots come only "
-                         "with a source checkout: give --bots DIR,DIR,... or run "
-                         "`arena submit DIR` first")
+        raise SetupError(
+            "no bots given and none registered, and the sample bots come only "
+            "with a source checkout: give --bots DIR,DIR,... or run "
+            "`arena submit DIR` first"
+        )
     found = []
     for directory in sorted(SAMPLE_BOTS.iterdir()):
         if (directory / MANIFEST_NAME).is_file():
@@ -87,11 +88,13 @@ def default_entrants(database: Database | None, game: str) -> list[Entrant]:
     return found
 
 
-def resolve_entrants(database: Database | None, texts: Sequence[str],
-                     game: str) -> list[Entrant]:
+def resolve_entrants(database: Database | None, texts: Sequence[str], game: str) -> list[Entrant]:
     """The entrants named by ``texts`` (the defaults if none), each entered once."""
-    entrants = ([resolve_entrant(database, text, game) for text in texts] if texts
-                else default_entrants(database, game))
+    entrants = (
+        [resolve_entrant(database, text, game) for text in texts]
+        if texts
+        else default_entrants(database, game)
+    )
     names = [entrant.name for entrant in entrants]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
@@ -100,7 +103,7 @@ def resolve_entrants(database: Database | None, texts: Sequence[str],
 
 
 def _default_name(game: str) -> str:
-    return f"{game}-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"
+    return f"{game}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
 
 
 def _checked_spec(entrant: Entrant, game: str) -> BotSpec:
@@ -110,8 +113,10 @@ def _checked_spec(entrant: Entrant, game: str) -> BotSpec:
         assert spec.address is not None
         spec = registration.check_remote_bot(spec.address, spec.name)
         if game not in spec.games:
-            raise SetupError(f"{spec.address}: bot {spec.name!r} says it plays "
-                             f"{', '.join(spec.games) or 'nothing'}, not {game}")
+            raise SetupError(
+                f"{spec.address}: bot {spec.name!r} says it plays "
+                f"{', '.join(spec.games) or 'nothing'}, not {game}"
+            )
         return spec
     assert spec.directory is not None
     return registration.check_local_bot(spec.directory)
@@ -122,10 +127,15 @@ def _checked_spec(entrant: Entrant, game: str) -> BotSpec:
 EntrantResolver = Callable[[Database | None, Sequence[str], str], list[Entrant]]
 
 
-def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
-                      settings: TournamentSettings, seed: int | None = None,
-                      name: str | None = None,
-                      resolve: EntrantResolver = resolve_entrants) -> ReadyTournament:
+def create_tournament(
+    db: Path,
+    game_name: str,
+    entrant_texts: Sequence[str],
+    settings: TournamentSettings,
+    seed: int | None = None,
+    name: str | None = None,
+    resolve: EntrantResolver = resolve_entrants,
+) -> ReadyTournament:
     """Check everything, then (and only then) register the entrants not registered yet and
     store the tournament, in one transaction. ``seed`` None: a random 63-bit seed."""
     game = game_setup.load_game(game_name)
@@ -140,14 +150,17 @@ def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
     try:
         entrants = resolve(database, entrant_texts, game.name)
         if len(entrants) < settings.players:
-            raise SetupError(f"{len(entrants)} entrant(s) for {settings.players}-player games; "
-                             f"need at least {settings.players}")
+            raise SetupError(
+                f"{len(entrants)} entrant(s) for {settings.players}-player games; "
+                f"need at least {settings.players}"
+            )
         name = name or _default_name(game.name)
         if database is not None:
             with database.read() as session:
                 if tournaments.name_taken(session, name):
-                    raise SetupError(f"a tournament named {name!r} exists; "
-                                     f"continue it with --resume {name}")
+                    raise SetupError(
+                        f"a tournament named {name!r} exists; continue it with --resume {name}"
+                    )
         specs = {e.name: _checked_spec(e, game.name) for e in entrants if e.registered is None}
         hashes = {entrant: registration.content_hash(spec) for entrant, spec in specs.items()}
         if seed is None:
@@ -155,24 +168,36 @@ def create_tournament(db: Path, game_name: str, entrant_texts: Sequence[str],
         database = database or open_database(db, create=True)
         with database.write() as session:
             if tournaments.name_taken(session, name):  # another process made it meanwhile
-                raise SetupError(f"a tournament named {name!r} exists; "
-                                 f"continue it with --resume {name}")
-            registered = [entrant.registered
-                          or bots.register(session, specs[entrant.name], hashes[entrant.name])[0]
-                          for entrant in entrants]
+                raise SetupError(
+                    f"a tournament named {name!r} exists; continue it with --resume {name}"
+                )
+            registered = [
+                entrant.registered
+                or bots.register(session, specs[entrant.name], hashes[entrant.name])[0]
+                for entrant in entrants
+            ]
             if len({version.version.id for version in registered}) < len(registered):
-                raise SetupError("the same bot version entered twice (same code as a "
-                                 "registered version)")
-            tournament = tournaments.create(session, name, game.name, seed, settings.to_stored(),
-                                            registered)
+                raise SetupError(
+                    "the same bot version entered twice (same code as a registered version)"
+                )
+            tournament = tournaments.create(
+                session, name, game.name, seed, settings.to_stored(), registered
+            )
             assert tournament.id is not None
     except BaseException:
         if database is not None:
             database.close()
         raise
-    return ReadyTournament(database, tournament.id, name, game.name, tournament.state,
-                           [version.label for version in registered], seed,
-                           schedule_size(len(registered), settings.players, settings.deals))
+    return ReadyTournament(
+        database,
+        tournament.id,
+        name,
+        game.name,
+        tournament.state,
+        [version.label for version in registered],
+        seed,
+        schedule_size(len(registered), settings.players, settings.deals),
+    )
 
 
 def open_for_resume(db: Path, name: str, *, sprt: bool = False) -> ReadyTournament:
@@ -185,19 +210,30 @@ def open_for_resume(db: Path, name: str, *, sprt: bool = False) -> ReadyTourname
             assert tournament.id is not None  # stored
             entrants = tournaments.entrants(session, tournament.id)
         for entrant in entrants:
-            _check_unchanged(entrant, "the tournament started; restore it, or start a new "
-                                      "tournament")
+            _check_unchanged(
+                entrant, "the tournament started; restore it, or start a new tournament"
+            )
         settings = TournamentSettings.from_stored(tournament.settings)
         check_available(settings.sandbox)  # e.g. sandboxed, but bwrap is gone from this machine
         if (settings.sprt is not None) != sprt:
-            raise SetupError(f"{name!r} is " + ("an SPRT test: continue it with "
-                                                f"`arena sprt --resume {name}`"
-                                                if settings.sprt is not None else
-                                                "a round-robin tournament, not an SPRT test"))
+            raise SetupError(
+                f"{name!r} is "
+                + (
+                    f"an SPRT test: continue it with `arena sprt --resume {name}`"
+                    if settings.sprt is not None
+                    else "a round-robin tournament, not an SPRT test"
+                )
+            )
     except BaseException:
         database.close()
         raise
-    return ReadyTournament(database, tournament.id, tournament.name, tournament.game,
-                           tournament.state, [entrant.label for entrant in entrants],
-                           tournament.seed,
-                           schedule_size(len(entrants), settings.players, settings.deals))
+    return ReadyTournament(
+        database,
+        tournament.id,
+        tournament.name,
+        tournament.game,
+        tournament.state,
+        [entrant.label for entrant in entrants],
+        tournament.seed,
+        schedule_size(len(entrants), settings.players, settings.deals),
+    )

@@ -79,15 +79,23 @@ class PairedTest:
 def new_score(entrant_at_seat: Sequence[int], seats: Sequence[tuple[int, float, str]]) -> float:
     """NEW's score against BASE in one game: ``seats`` are (rank, score, forfeit reason or "")
     in seat order, ``entrant_at_seat`` the entrant position in each seat."""
-    result = GameResult(tuple(SeatResult(str(entrant), rank, score, forfeit)
-                              for entrant, (rank, score, forfeit) in zip(entrant_at_seat, seats)))
+    result = GameResult(
+        tuple(
+            SeatResult(str(entrant), rank, score, forfeit)
+            for entrant, (rank, score, forfeit) in zip(entrant_at_seat, seats)
+        )
+    )
     return game_score(result, str(NEW), str(BASE))
 
 
 def record_score(scheduled: ScheduledGame, record: MatchRecord) -> float:
-    return new_score(scheduled.seats, [
-        (seat.rank, seat.score, "" if seat.outcome is Outcome.FINISHED else seat.outcome.value)
-        for seat in record.seats])
+    return new_score(
+        scheduled.seats,
+        [
+            (seat.rank, seat.score, "" if seat.outcome is Outcome.FINISHED else seat.outcome.value)
+            for seat in record.seats
+        ],
+    )
 
 
 def load_test(session: Session, tournament_id: int) -> tuple[PairedTest, list[ScheduledGame]]:
@@ -101,11 +109,17 @@ def load_test(session: Session, tournament_id: int) -> tuple[PairedTest, list[Sc
     by_key = {game.key: game for game in schedule}
     entrant_ids = [entrant.version.id for entrant in tournaments.entrants(session, tournament_id)]
     rows = session.exec(
-        select(GameRecord.schedule_key, SeatRecordRow.bot_version_id, SeatRecordRow.rank,
-               SeatRecordRow.score, SeatRecordRow.outcome)
+        select(
+            GameRecord.schedule_key,
+            SeatRecordRow.bot_version_id,
+            SeatRecordRow.rank,
+            SeatRecordRow.score,
+            SeatRecordRow.outcome,
+        )
         .join(SeatRecordRow, SeatRecordRow.game_id == GameRecord.id)
         .where(GameRecord.tournament_id == tournament_id, GameRecord.status == "finished")
-        .order_by(GameRecord.id, SeatRecordRow.seat)).all()
+        .order_by(GameRecord.id, SeatRecordRow.seat)
+    ).all()
     seated: dict[str, list[int]] = {}  # schedule key -> entrant position in each seat
     games: dict[str, list[tuple[int, float, str]]] = {}
     for key, version_id, rank, score, outcome in rows:
@@ -113,7 +127,8 @@ def load_test(session: Session, tournament_id: int) -> tuple[PairedTest, list[Sc
             continue
         seated.setdefault(key, []).append(entrant_ids.index(version_id))
         games.setdefault(key, []).append(
-            (rank, score, "" if outcome == Outcome.FINISHED.value else outcome))
+            (rank, score, "" if outcome == Outcome.FINISHED.value else outcome)
+        )
     for key in sorted(games, key=lambda key: (by_key[key].deal, key)):
         scheduled = by_key[key]
         paired.add(scheduled.deal, scheduled.seats.index(NEW), new_score(seated[key], games[key]))
@@ -128,13 +143,16 @@ def _resolve_named_version(database: Database | None, text: str, game: str) -> E
     with database.read() as session:
         mine = [entry for entry in bots.all_versions(session) if entry.bot.name == name]
         labels = bots.version_labels(mine)
-    found = ([e for e in mine if labels[e.version.id or 0] == version]
-             or [e for e in mine if e.version.content_hash.startswith(version)]
-             or [e for e in mine if e.version.version == version][-1:])  # newest such upload
+    found = (
+        [e for e in mine if labels[e.version.id or 0] == version]
+        or [e for e in mine if e.version.content_hash.startswith(version)]
+        or [e for e in mine if e.version.version == version][-1:]
+    )  # newest such upload
     if not found:
         if mine:
-            raise UnknownBotError(f"bot {name!r} has no version {version!r} (versions: "
-                                  f"{', '.join(labels.values())})")
+            raise UnknownBotError(
+                f"bot {name!r} has no version {version!r} (versions: {', '.join(labels.values())})"
+            )
         return None
     if len(found) > 1:
         raise SetupError(f"{text!r} names {len(found)} versions; give a longer hash prefix")
@@ -147,26 +165,50 @@ def _resolve_named_version(database: Database | None, text: str, game: str) -> E
 def resolve_pair(database: Database | None, texts: Sequence[str], game: str) -> list[Entrant]:
     """NEW and BASE: directories, registered names (newest version), ``NAME@VERSION`` of a
     registered bot, or ``NAME@HOST:PORT``. They may be two versions of one bot."""
-    entrants = [_resolve_named_version(database, text, game)
-                or resolve_entrant(database, text, game) for text in texts]
+    entrants = [
+        _resolve_named_version(database, text, game) or resolve_entrant(database, text, game)
+        for text in texts
+    ]
     new, base = entrants
     if new.registered is None and base.registered is None and new.name == base.name:
-        raise SetupError(f"NEW and BASE are both unregistered bots named {new.name!r}: "
-                         "`arena submit` one of them first")
-    if (new.registered is not None and base.registered is not None
-            and new.registered.version.id == base.registered.version.id):
+        raise SetupError(
+            f"NEW and BASE are both unregistered bots named {new.name!r}: "
+            "`arena submit` one of them first"
+        )
+    if (
+        new.registered is not None
+        and base.registered is not None
+        and new.registered.version.id == base.registered.version.id
+    ):
         raise SetupError("NEW and BASE are the same bot version")
     return entrants
 
 
-def create_sprt(db: Path, game: str, new: str, base: str, parameters: SprtParameters, *,
-                max_games: int, concurrency: int, move_time: float, seed: int | None,
-                name: str | None, options: Mapping[str, OptionValue] | None = None,
-                sandbox: SandboxPolicy = SandboxPolicy()) -> ReadyTournament:
+def create_sprt(
+    db: Path,
+    game: str,
+    new: str,
+    base: str,
+    parameters: SprtParameters,
+    *,
+    max_games: int,
+    concurrency: int,
+    move_time: float,
+    seed: int | None,
+    name: str | None,
+    options: Mapping[str, OptionValue] | None = None,
+    sandbox: SandboxPolicy = SandboxPolicy(),
+) -> ReadyTournament:
     parameters.new_test()  # checks the parameters before anything is stored
     if max_games < 2:
         raise SetupError("--max-games must be at least 2 (one pair)")
-    settings = TournamentSettings(players=2, deals=max_games // 2, concurrency=concurrency,
-                                  move_time=move_time, options=dict(options or {}),
-                                  sandbox=sandbox, sprt=parameters.to_stored())
+    settings = TournamentSettings(
+        players=2,
+        deals=max_games // 2,
+        concurrency=concurrency,
+        move_time=move_time,
+        options=dict(options or {}),
+        sandbox=sandbox,
+        sprt=parameters.to_stored(),
+    )
     return create_tournament(db, game, [new, base], settings, seed, name, resolve=resolve_pair)

@@ -35,15 +35,17 @@ _STOP_SECONDS = 5.0
 
 
 @asynccontextmanager
-async def kept_up_bots(game: str, seed: int, settings: TournamentSettings,
-                       bot_logs: Path | None) -> AsyncIterator[BotPool | None]:
+async def kept_up_bots(
+    game: str, seed: int, settings: TournamentSettings, bot_logs: Path | None
+) -> AsyncIterator[BotPool | None]:
     """The pool a process's games borrow their bots from, or None with --fresh-bots (a process
     per seat and game)."""
     if settings.fresh_bots:
         yield None
         return
-    async with bot_pool(game, game_seed=seed, limits=settings.limits, bot_logs=bot_logs,
-                        sandbox=settings.sandbox) as pool:
+    async with bot_pool(
+        game, game_seed=seed, limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox
+    ) as pool:
         yield pool
 
 
@@ -86,10 +88,16 @@ async def _serve(connection: Connection, setup: WorkerSetup) -> None:
     async def play(order: _Order, pool: BotPool | None) -> None:
         try:
             outcome: Any = await play_match(
-                setup.game, [setup.specs[p] for p in order.seats], order.seed,
-                options=settings.options or None, time_control=time_control,
-                limits=settings.limits, bot_logs=setup.bot_logs, sandbox=settings.sandbox,
-                lender=None if pool is None else pool.lender(order.slot))
+                setup.game,
+                [setup.specs[p] for p in order.seats],
+                order.seed,
+                options=settings.options or None,
+                time_control=time_control,
+                limits=settings.limits,
+                bot_logs=setup.bot_logs,
+                sandbox=settings.sandbox,
+                lender=None if pool is None else pool.lender(order.slot),
+            )
         except Exception as exc:  # noqa: BLE001 - raised again in the main process
             outcome = exc
         connection.send((order.slot, outcome))
@@ -100,11 +108,14 @@ async def _serve(connection: Connection, setup: WorkerSetup) -> None:
                 scope.cancel()  # abandon the games; the pool stops the bots on the way out
                 return
 
-    async with (kept_up_bots(setup.game, setup.seed, settings, setup.bot_logs) as pool,
-                trio.open_nursery() as games):
+    async with (
+        kept_up_bots(setup.game, setup.seed, settings, setup.bot_logs) as pool,
+        trio.open_nursery() as games,
+    ):
         games.start_soon(stop_on_sigterm, games.cancel_scope)
-        while (order := await trio.to_thread.run_sync(connection.recv,
-                                                      abandon_on_cancel=True)) is not None:
+        while (
+            order := await trio.to_thread.run_sync(connection.recv, abandon_on_cancel=True)
+        ) is not None:
             games.start_soon(play, order, pool)
         games.cancel_scope.cancel()  # told to stop: no game is in flight then
 
@@ -114,8 +125,9 @@ class _Worker:
 
     def __init__(self, context: Any, setup: WorkerSetup) -> None:
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_worker_main, args=(theirs, setup), daemon=True,
-                                       name="arena-tournament-worker")
+        self.process = context.Process(
+            target=_worker_main, args=(theirs, setup), daemon=True, name="arena-tournament-worker"
+        )
         self.process.start()  # from the trio thread: the worker's pdeathsig follows this thread
         theirs.close()
         self.playing: dict[int, _Order] = {}
@@ -177,14 +189,19 @@ class WorkerProcesses:
         while True:
             worker = self._workers[index]
             try:
-                slot, outcome = await trio.to_thread.run_sync(worker.connection.recv,
-                                                              abandon_on_cancel=True)
+                slot, outcome = await trio.to_thread.run_sync(
+                    worker.connection.recv, abandon_on_cancel=True
+                )
             except (EOFError, OSError):
                 if self._closing:
                     return
                 for slot, order in list(worker.playing.items()):
-                    self._deliver(slot, self._voided(order, f"worker process died "
-                                                            f"(exit code {worker.process.exitcode})"))
+                    self._deliver(
+                        slot,
+                        self._voided(
+                            order, f"worker process died (exit code {worker.process.exitcode})"
+                        ),
+                    )
                 worker.connection.close()
                 self._workers[index] = _Worker(self._context, self.setup)
                 continue
@@ -194,11 +211,20 @@ class WorkerProcesses:
         engine = get_game(self.setup.game)
         names = [self.setup.specs[p].name for p in order.seats]
         return MatchRecord(
-            game=engine.name, rules_version=engine.rules_version,
-            options=dict(self.setup.settings.options), seed=order.seed, num_players=len(names),
-            actions=[], seats=[SeatRecord(i, name, 0.0, 0, Outcome.FINISHED, "", 0.0, 0)
-                               for i, name in enumerate(names)],
-            voided=True, void_reason=f"arena fault: {reason}", duration=0.0)
+            game=engine.name,
+            rules_version=engine.rules_version,
+            options=dict(self.setup.settings.options),
+            seed=order.seed,
+            num_players=len(names),
+            actions=[],
+            seats=[
+                SeatRecord(i, name, 0.0, 0, Outcome.FINISHED, "", 0.0, 0)
+                for i, name in enumerate(names)
+            ],
+            voided=True,
+            void_reason=f"arena fault: {reason}",
+            duration=0.0,
+        )
 
     def stop(self, abandon: bool) -> None:
         self._closing = True

@@ -23,10 +23,10 @@ CONCURRENT_GAMES = 3
 
 OUTCOME_HINTS = {
     Outcome.ILLEGAL: "reply to every Decide with the request's decision_number and an index into "
-                     "its legal_actions",
+    "its legal_actions",
     Outcome.TIMEOUT: "reply within the per-decision limit (DecisionRequest.clock)",
     Outcome.CRASH: "the error shown comes from the bot's output; run `arena match` with "
-                   "--bot-logs DIR to read all of it",
+    "--bot-logs DIR to read all of it",
 }
 
 
@@ -42,8 +42,18 @@ class _Watcher(MatchObserver):
     def __init__(self, seats: Sequence[int], kinds: set[str], seconds: list[float]) -> None:
         self.seats, self.kinds, self.seconds = set(seats), kinds, seconds
 
-    def decision_made(self, number: int, seat: int, kind: str, action: Any, index: int,
-                      seconds: float, by_arena: bool, comment: str, state: Any) -> None:
+    def decision_made(
+        self,
+        number: int,
+        seat: int,
+        kind: str,
+        action: Any,
+        index: int,
+        seconds: float,
+        by_arena: bool,
+        comment: str,
+        state: Any,
+    ) -> None:
         if seat in self.seats and not by_arena:
             self.kinds.add(kind)
             self.seconds.append(seconds)
@@ -66,11 +76,17 @@ class GamePlayer:
             return [self.spec] * seats, list(range(seats))
         return [self.spec] + [self.opponent] * (seats - 1), [0]
 
-    async def play(self, game: str, seats: int, against_itself: bool,
-                   kinds: set[str]) -> MatchRecord:
+    async def play(
+        self, game: str, seats: int, against_itself: bool, kinds: set[str]
+    ) -> MatchRecord:
         bots, tested = self.lineup(seats, against_itself)
-        return await play_match(game, bots, self.seed, time_control=self.time_control,
-                                observer=_Watcher(tested, kinds, self.seconds))
+        return await play_match(
+            game,
+            bots,
+            self.seed,
+            time_control=self.time_control,
+            observer=_Watcher(tested, kinds, self.seconds),
+        )
 
     async def check_game(self, game: str, report: Report) -> None:
         """Every match of ``game``; after a failed one the rest of the game is skipped."""
@@ -101,16 +117,26 @@ class GamePlayer:
         async with trio.open_nursery() as nursery:
             for _ in range(CONCURRENT_GAMES):
                 nursery.start_soon(one)
-        failures = [check for record in records
-                    if (check := match_check(name, record, self.spec.name, False)).status
-                    is Status.FAIL]
+        failures = [
+            check
+            for record in records
+            if (check := match_check(name, record, self.spec.name, False)).status is Status.FAIL
+        ]
         if failures:
-            report.add(Check.failed(name, failures[0].detail,
-                                    "serve calls concurrently: one process plays several games "
-                                    "and seats at once; keep each game's state by its game_id"))
+            report.add(
+                Check.failed(
+                    name,
+                    failures[0].detail,
+                    "serve calls concurrently: one process plays several games "
+                    "and seats at once; keep each game's state by its game_id",
+                )
+            )
         else:
-            report.add(Check.passed(name, f"{CONCURRENT_GAMES} games of {game} at once in one "
-                                          "process, all finished"))
+            report.add(
+                Check.passed(
+                    name, f"{CONCURRENT_GAMES} games of {game} at once in one process, all finished"
+                )
+            )
 
     async def check_reproducible(self, report: Report) -> None:
         """The first game against the random bot, again with the same seed: the same actions."""
@@ -121,15 +147,27 @@ class GamePlayer:
             return
         again = await self.play(first.game, first.num_players, False, set())
         if again.actions == first.actions:
-            report.add(Check.passed(name, f"{first.game} with seed {first.seed} twice: the same "
-                                          f"{len(first.actions)} actions"))
+            report.add(
+                Check.passed(
+                    name,
+                    f"{first.game} with seed {first.seed} twice: the same "
+                    f"{len(first.actions)} actions",
+                )
+            )
             return
-        step = next((i for i, (a, b) in enumerate(zip(first.actions, again.actions)) if a != b),
-                    min(len(first.actions), len(again.actions)))
-        report.add(Check.failed(
-            name, f"{first.game} with seed {first.seed} twice: the games part at action {step}",
-            "seed all randomness from ARENA_BOT_SEED (sdk.seeded_random(), sdk.seededRandom()); "
-            "do not depend on the time, unseeded hashes or thread timing"))
+        step = next(
+            (i for i, (a, b) in enumerate(zip(first.actions, again.actions)) if a != b),
+            min(len(first.actions), len(again.actions)),
+        )
+        report.add(
+            Check.failed(
+                name,
+                f"{first.game} with seed {first.seed} twice: the games part at action {step}",
+                "seed all randomness from ARENA_BOT_SEED "
+                "(sdk.seeded_random(), sdk.seededRandom()); "
+                "do not depend on the time, unseeded hashes or thread timing",
+            )
+        )
 
     def times_check(self) -> Check:
         name = "reply times"
@@ -137,30 +175,44 @@ class GamePlayer:
         if not self.seconds:
             return Check(name, Status.SKIP, "no decision was made")
         median, slowest = statistics.median(self.seconds), max(self.seconds)
-        detail = (f"median {median * 1000:.1f} ms, max {slowest * 1000:.1f} ms over "
-                  f"{len(self.seconds)} decisions (limit {limit:g} s)")
+        detail = (
+            f"median {median * 1000:.1f} ms, max {slowest * 1000:.1f} ms over "
+            f"{len(self.seconds)} decisions (limit {limit:g} s)"
+        )
         if slowest > limit:
             return Check.failed(name, detail, OUTCOME_HINTS[Outcome.TIMEOUT])
         if slowest > limit / 2:
-            return Check(name, Status.WARN, detail, "keep a margin below the limit: a loaded "
-                         "machine or a network adds time (DecisionRequest.clock tells what is left)")
+            return Check(
+                name,
+                Status.WARN,
+                detail,
+                "keep a margin below the limit: a loaded "
+                "machine or a network adds time (DecisionRequest.clock tells what is left)",
+            )
         return Check.passed(name, detail)
 
 
 def match_check(name: str, record: MatchRecord, bot_name: str, against_itself: bool) -> Check:
     """PASS if every seat of the tested bot finished; else its first forfeit, with a hint."""
     if record.voided:
-        return Check.failed(name, f"game voided: {record.void_reason}",
-                            "a fault on the arena's side, not the bot's: please report it")
+        return Check.failed(
+            name,
+            f"game voided: {record.void_reason}",
+            "a fault on the arena's side, not the bot's: please report it",
+        )
     tested = record.seats if against_itself else record.seats[:1]
     for seat in tested:
         if seat.outcome is not Outcome.FINISHED:
-            return Check.failed(name, f"seat {seat.seat}: {seat.outcome.value}: {seat.reason}",
-                                OUTCOME_HINTS[seat.outcome])
+            return Check.failed(
+                name,
+                f"seat {seat.seat}: {seat.outcome.value}: {seat.reason}",
+                OUTCOME_HINTS[seat.outcome],
+            )
     decisions = sum(seat.decisions for seat in tested)
     ranks = ", ".join(str(seat.rank) for seat in tested)
-    return Check.passed(name, f"finished: {decisions} decisions, rank {ranks} of "
-                              f"{record.num_players}")
+    return Check.passed(
+        name, f"finished: {decisions} decisions, rank {ranks} of {record.num_players}"
+    )
 
 
 def kinds_check(game: str, reached: set[str], *, played: bool) -> Check:
@@ -170,9 +222,12 @@ def kinds_check(game: str, reached: set[str], *, played: bool) -> Check:
     every = decision_kinds(game)
     missing = [kind for kind in every if kind not in reached]
     if missing:
-        return Check(name, Status.WARN,
-                     f"reached {len(every) - len(missing)} of {len(every)}; not reached: "
-                     f"{', '.join(missing)}",
-                     f"random play may not reach rare kinds: make sure the bot answers them "
-                     f"(docs/rules/{game}.md lists every kind and its options)")
+        return Check(
+            name,
+            Status.WARN,
+            f"reached {len(every) - len(missing)} of {len(every)}; not reached: "
+            f"{', '.join(missing)}",
+            f"random play may not reach rare kinds: make sure the bot answers them "
+            f"(docs/rules/{game}.md lists every kind and its options)",
+        )
     return Check.passed(name, f"reached all {len(every)}: {', '.join(every)}")

@@ -11,11 +11,11 @@ from engine.registry import game_names
 
 OPPONENT_NAME = "validate-random"
 
-_BOT = '''import arena_sdk as sdk
+_BOT = """import arena_sdk as sdk
 
 rng = sdk.seeded_random()
 sdk.run(lambda request: rng.randrange(len(request.legal_actions)))
-'''
+"""
 
 
 def write_random_bot(directory: Path) -> BotSpec:
@@ -25,5 +25,7 @@ def write_random_bot(directory: Path) -> BotSpec:
     games = ", ".join(f'"{name}"' for name in game_names())
     (directory / "bot.toml").write_text(
         f'name = "{OPPONENT_NAME}"\nversion = "1"\ncommand = ["python", "bot.py"]\n'
-        f"games = [{games}]\n", encoding="utf-8")
+        f"games = [{games}]\n",
+        encoding="utf-8",
+    )
     return load_manifest(directory)

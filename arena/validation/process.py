@@ -16,24 +16,36 @@ from arena.bot.v1 import bot_pb2
 from arena.errors import NotReadyError
 from arena.manifest import BotSpec
 from arena.protocol import PROTOCOL_VERSION, TOKEN_REFUSED
-from arena.referee.botprocess import (REMOTE_TOKEN_VARIABLE, RunningBot, error_line,
-                                      first_handshake, run_bot)
+from arena.referee.botprocess import (
+    REMOTE_TOKEN_VARIABLE,
+    RunningBot,
+    error_line,
+    first_handshake,
+    run_bot,
+)
 from arena.referee.client import BotClient
 from arena.validation.report import Check, Report, Status
 
 _TOKEN_CALL_SECONDS = 3.0
 _EXIT_SECONDS = 3.0
 
-READY_HINT = ("listen on ARENA_BOT_ADDRESS exactly as given (unix:PATH or 127.0.0.1:PORT) and "
-              "answer Handshake within the limit; the error shown comes from the bot's output")
-REFUSED_HINT = (f"the bot refused the arena's token: start the arena with {REMOTE_TOKEN_VARIABLE} "
-                "set to the bot's ARENA_BOT_TOKEN (docs/bots.md, \"Remote bots\")")
-TOKEN_HINT = ("compare the x-arena-token metadata of every call with ARENA_BOT_TOKEN and refuse "
-              "a mismatch with status UNAUTHENTICATED (both SDKs do)")
+READY_HINT = (
+    "listen on ARENA_BOT_ADDRESS exactly as given (unix:PATH or 127.0.0.1:PORT) and "
+    "answer Handshake within the limit; the error shown comes from the bot's output"
+)
+REFUSED_HINT = (
+    f"the bot refused the arena's token: start the arena with {REMOTE_TOKEN_VARIABLE} "
+    'set to the bot\'s ARENA_BOT_TOKEN (docs/bots.md, "Remote bots")'
+)
+TOKEN_HINT = (
+    "compare the x-arena-token metadata of every call with ARENA_BOT_TOKEN and refuse "
+    "a mismatch with status UNAUTHENTICATED (both SDKs do)"
+)
 
 
-async def check_process(spec: BotSpec, report: Report, workdir: Path, ready_seconds: float,
-                        games: Sequence[str]) -> bot_pb2.HandshakeReply | None:
+async def check_process(
+    spec: BotSpec, report: Report, workdir: Path, ready_seconds: float, games: Sequence[str]
+) -> bot_pb2.HandshakeReply | None:
     """Start the bot (or reach it at its address) and check it; the handshake's reply, or None
     if it never answered or its handshake does not fit (the game checks are then skipped)."""
     started = time.perf_counter()
@@ -42,8 +54,13 @@ async def check_process(spec: BotSpec, report: Report, workdir: Path, ready_seco
             client, reply = await first_handshake(bot, ready_seconds)
         except NotReadyError as exc:
             refused = TOKEN_REFUSED.name in str(exc)
-            report.add(Check.failed("start to ready", f"never became ready: {exc}",
-                                    REFUSED_HINT if refused else READY_HINT))
+            report.add(
+                Check.failed(
+                    "start to ready",
+                    f"never became ready: {exc}",
+                    REFUSED_HINT if refused else READY_HINT,
+                )
+            )
             return None
         client.close()
         report.add(_ready_check(time.perf_counter() - started, ready_seconds))
@@ -57,20 +74,28 @@ async def check_process(spec: BotSpec, report: Report, workdir: Path, ready_seco
 def _ready_check(seconds: float, limit: float) -> Check:
     detail = f"answered the handshake {seconds:.2f} s after its start (limit {limit:g} s)"
     if seconds > limit / 2:
-        return Check("start to ready", Status.WARN, detail,
-                     "start faster: load big data after the handshake or lazily; a busy "
-                     "machine may push a slow start past the limit")
+        return Check(
+            "start to ready",
+            Status.WARN,
+            detail,
+            "start faster: load big data after the handshake or lazily; a busy "
+            "machine may push a slow start past the limit",
+        )
     return Check.passed("start to ready", detail)
 
 
-def handshake_check(reply: bot_pb2.HandshakeReply, name: str, games: Sequence[str], *,
-                    remote: bool) -> Check:
+def handshake_check(
+    reply: bot_pb2.HandshakeReply, name: str, games: Sequence[str], *, remote: bool
+) -> Check:
     """The handshake's fields: name as expected, a version, protocol 1, every claimed game."""
     problems, hints = [], []
     if reply.name != name:
         problems.append(f"name {reply.name!r}, expected {name!r}")
-        hints.append("answer with the NAME given in NAME@HOST:PORT" if remote else
-                     "answer with the name in bot.toml (the SDKs read it from there)")
+        hints.append(
+            "answer with the NAME given in NAME@HOST:PORT"
+            if remote
+            else "answer with the name in bot.toml (the SDKs read it from there)"
+        )
     if not reply.version:
         problems.append("no version")
         hints.append("send a version (bot.toml's)")
@@ -83,25 +108,35 @@ def handshake_check(reply: bot_pb2.HandshakeReply, name: str, games: Sequence[st
         hints.append("list every game bot.toml claims")
     if problems:
         return Check.failed("handshake", "; ".join(problems), "; ".join(hints))
-    return Check.passed("handshake", f"name {reply.name!r}, version {reply.version!r}, "
-                                     f"protocol 1, games {', '.join(reply.games)}")
+    return Check.passed(
+        "handshake",
+        f"name {reply.name!r}, version {reply.version!r}, "
+        f"protocol 1, games {', '.join(reply.games)}",
+    )
 
 
 async def _token_check(bot: RunningBot) -> Check:
     if not bot.token:  # a remote bot, and the arena has no token for it
-        return Check("token", Status.WARN, f"no token configured ({REMOTE_TOKEN_VARIABLE} is "
-                     "not set), so the refusal of a wrong one was not tried",
-                     f"start the bot with ARENA_BOT_TOKEN=SECRET and the arena with "
-                     f"{REMOTE_TOKEN_VARIABLE}=SECRET; without one, anyone who reaches the "
-                     "address can call the bot (docs/bots.md, \"Remote bots\")")
+        return Check(
+            "token",
+            Status.WARN,
+            f"no token configured ({REMOTE_TOKEN_VARIABLE} is "
+            "not set), so the refusal of a wrong one was not tried",
+            f"start the bot with ARENA_BOT_TOKEN=SECRET and the arena with "
+            f"{REMOTE_TOKEN_VARIABLE}=SECRET; without one, anyone who reaches the "
+            'address can call the bot (docs/bots.md, "Remote bots")',
+        )
     client = BotClient(bot.call_address or bot.address, f"wrong-{bot.token}")
     try:
         await client.handshake(_TOKEN_CALL_SECONDS)
     except grpc.RpcError as exc:
         if exc.code() == TOKEN_REFUSED:
             return Check.passed("token", "a call with a wrong token is refused (UNAUTHENTICATED)")
-        return Check.failed("token", f"a wrong token is refused with {exc.code().name}, not "
-                                     "UNAUTHENTICATED", TOKEN_HINT)
+        return Check.failed(
+            "token",
+            f"a wrong token is refused with {exc.code().name}, not UNAUTHENTICATED",
+            TOKEN_HINT,
+        )
     finally:
         client.close()
     return Check.failed("token", "answered a call with a wrong token", TOKEN_HINT)
@@ -115,21 +150,24 @@ async def _exit_check(bot: RunningBot) -> Check:
         await bot.process.wait()
     hint = "exit promptly on SIGTERM, with whatever the bot started (the SDKs stop serving)"
     if bot.process.poll() is None:
-        return Check.failed("clean exit", f"still running {_EXIT_SECONDS:g} s after SIGTERM",
-                            hint)
+        return Check.failed("clean exit", f"still running {_EXIT_SECONDS:g} s after SIGTERM", hint)
     ended = bot.exit_description() or "exited"
     try:
         os.killpg(bot.process.pid, 0)
     except ProcessLookupError:
         pass
     else:
-        return Check.failed("clean exit", f"SIGTERM ended it ({ended}), but processes it "
-                                          "started still run", hint)
+        return Check.failed(
+            "clean exit", f"SIGTERM ended it ({ended}), but processes it started still run", hint
+        )
     code = bot.process.returncode
     if code not in (0, -signal.SIGTERM):
         _, lines = bot.log_tail()
         error = error_line(lines)
-        return Check("clean exit", Status.WARN,
-                     f"SIGTERM ended it ({ended})" + (f"; error: {error}" if error else ""),
-                     "exit with code 0 on SIGTERM; an error at exit hides real crashes in logs")
+        return Check(
+            "clean exit",
+            Status.WARN,
+            f"SIGTERM ended it ({ended})" + (f"; error: {error}" if error else ""),
+            "exit with code 0 on SIGTERM; an error at exit hides real crashes in logs",
+        )
     return Check.passed("clean exit", f"SIGTERM ended it ({ended}), nothing left running")

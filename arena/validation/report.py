@@ -48,6 +48,9 @@ class Report:
         return all(check.status is not Status.FAIL for check in self.checks)
 
     def to_json(self) -> dict[str, Any]:
-        return {"bot": self.bot, "seed": self.seed, "passed": self.passed,
-                "checks": [{**asdict(check), "status": check.status.value}
-                           for check in self.checks]}
+        return {
+            "bot": self.bot,
+            "seed": self.seed,
+            "passed": self.passed,
+            "checks": [{**asdict(check), "status": check.status.value} for check in self.checks],
+        }

@@ -18,12 +18,19 @@ from arena.validation.process import check_process
 from arena.validation.report import Check, Report, Status
 from engine.registry import game_names
 
-MANIFEST_HINT = ("bot.toml needs name, version, command (a list) and games (a list of "
-                 "{games}); README, \"Write a bot\"")
+MANIFEST_HINT = (
+    "bot.toml needs name, version, command (a list) and games (a list of "
+    '{games}); README, "Write a bot"'
+)
 
 
-def validate(bot: str, *, game: str | None = None, seed: int | None = None,
-             time_control: TimeControl = TimeControl()) -> Report:
+def validate(
+    bot: str,
+    *,
+    game: str | None = None,
+    seed: int | None = None,
+    time_control: TimeControl = TimeControl(),
+) -> Report:
     """Check ``bot`` (a bot directory or ``NAME@HOST:PORT``), optionally in ``game`` only.
     Raises InputError when ``bot`` names neither or ``game`` is not a game."""
     if game is not None and game.lower() not in game_names():
@@ -42,17 +49,30 @@ def _target(text: str, report: Report) -> BotSpec | None:
         try:
             spec = load_manifest(path)
         except ManifestError as exc:
-            report.add(Check.failed("manifest", str(exc),
-                                    MANIFEST_HINT.format(games=", ".join(game_names()))))
+            report.add(
+                Check.failed(
+                    "manifest", str(exc), MANIFEST_HINT.format(games=", ".join(game_names()))
+                )
+            )
             return None
         unknown = [g for g in spec.games if g not in game_names()]
         if unknown:
-            report.add(Check.failed("manifest", f"unknown game(s): {', '.join(unknown)}",
-                                    MANIFEST_HINT.format(games=", ".join(game_names()))))
+            report.add(
+                Check.failed(
+                    "manifest",
+                    f"unknown game(s): {', '.join(unknown)}",
+                    MANIFEST_HINT.format(games=", ".join(game_names())),
+                )
+            )
             return None
-        report.add(Check.passed("manifest", f"{spec.name} {spec.version}, runs "
-                                            f"{' '.join(spec.command or ())}, plays "
-                                            f"{', '.join(spec.games)}"))
+        report.add(
+            Check.passed(
+                "manifest",
+                f"{spec.name} {spec.version}, runs "
+                f"{' '.join(spec.command or ())}, plays "
+                f"{', '.join(spec.games)}",
+            )
+        )
         return spec
     name, at, address = text.partition("@")
     if at and name and address and not path.exists():
@@ -61,11 +81,11 @@ def _target(text: str, report: Report) -> BotSpec | None:
     raise InputError(f"{text!r} is neither a bot directory nor NAME@HOST:PORT")
 
 
-async def _check(spec: BotSpec, game: str | None, report: Report,
-                 time_control: TimeControl) -> None:
+async def _check(
+    spec: BotSpec, game: str | None, report: Report, time_control: TimeControl
+) -> None:
     if game is not None and spec.games and game not in spec.games:
-        raise InputError(f"bot {spec.name!r} does not play {game} (games: "
-                         f"{', '.join(spec.games)})")
+        raise InputError(f"bot {spec.name!r} does not play {game} (games: {', '.join(spec.games)})")
     workdir = Path(tempfile.mkdtemp(prefix="arena-validate-"))
     try:
         claimed = list(spec.games) if game is None else [game]
@@ -75,22 +95,32 @@ async def _check(spec: BotSpec, game: str | None, report: Report,
         if spec.is_remote:  # it plays what its handshake says
             played = [g.lower() for g in reply.games if g.lower() in game_names()]
             if game is not None and game not in played:
-                raise InputError(f"bot {spec.name!r} does not play {game} (games: "
-                                 f"{', '.join(reply.games)})")
+                raise InputError(
+                    f"bot {spec.name!r} does not play {game} (games: {', '.join(reply.games)})"
+                )
             claimed = [game] if game is not None else played
             spec = remote_bot(spec.address or "", spec.name, games=played)
-        player = GamePlayer(spec, write_random_bot(workdir / "opponent"), report.seed,
-                            time_control)
+        player = GamePlayer(spec, write_random_bot(workdir / "opponent"), report.seed, time_control)
         for name in claimed:
             await player.check_game(name, report)
         report.add(player.times_check())
         if spec.is_remote:
-            report.add(Check("same seed, same game", Status.SKIP,
-                             "a bot running elsewhere is seeded by its operator"))
+            report.add(
+                Check(
+                    "same seed, same game",
+                    Status.SKIP,
+                    "a bot running elsewhere is seeded by its operator",
+                )
+            )
             await player.check_concurrent(claimed[0], report)
         else:
             await player.check_reproducible(report)
-            report.add(Check("games at once", Status.SKIP,
-                             "the arena starts one process per seat of a bot directory"))
+            report.add(
+                Check(
+                    "games at once",
+                    Status.SKIP,
+                    "the arena starts one process per seat of a bot directory",
+                )
+            )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -35,17 +35,31 @@ FRAME_CHUNK = 50
 _MAX_LIST = 200
 # What the browser may load: our own scripts and styles only (no inline script runs, no
 # third-party origin); embedded page data is JSON in <script type="application/json">.
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; "
-                           "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
-                           "frame-ancestors 'none'")
-_PUBLIC_GAME_KEYS = ("id", "game", "rules_version", "options", "num_players", "status",
-                     "termination", "duration", "finished_at", "tournament_id", "tournament",
-                     "seats")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+_PUBLIC_GAME_KEYS = (
+    "id",
+    "game",
+    "rules_version",
+    "options",
+    "num_players",
+    "status",
+    "termination",
+    "duration",
+    "finished_at",
+    "tournament_id",
+    "tournament",
+    "seats",
+)
 
 
 def _templates() -> Environment:
-    environment = Environment(loader=PackageLoader("arena.web", "templates"),
-                              autoescape=select_autoescape(["html"]))
+    environment = Environment(
+        loader=PackageLoader("arena.web", "templates"), autoescape=select_autoescape(["html"])
+    )
     environment.filters["pathquote"] = lambda value: quote(str(value), safe="")
     environment.filters["ordinal"] = _ordinal
     return environment
@@ -53,13 +67,20 @@ def _templates() -> Environment:
 
 def _ordinal(value: Any) -> str:
     number = int(value)
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10,
-                                                                                     "th")
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
     return f"{number}{suffix}"
 
 
-def _int(request: Request, name: str, default: int | None = None, *, low: int = 0,
-         high: int | None = None) -> int | None:
+def _int(
+    request: Request,
+    name: str,
+    default: int | None = None,
+    *,
+    low: int = 0,
+    high: int | None = None,
+) -> int | None:
     raw = request.query_params.get(name, "")
     if raw == "":
         return default
@@ -78,7 +99,8 @@ def _text(request: Request, name: str) -> str | None:
 
 def _public_game(game: dict[str, Any]) -> dict[str, Any]:
     return {key: game[key] for key in _PUBLIC_GAME_KEYS if key in game} | {
-        "decisions": len(game["actions"])}
+        "decisions": len(game["actions"])
+    }
 
 
 def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
@@ -106,15 +128,22 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
             raise HTTPException(400, "outcome must be completed, forfeit or voided")
         limit = _int(request, "limit", 50, low=1, high=_MAX_LIST)
         assert limit is not None
-        return GameFilter(game=_text(request, "game"), bot=_text(request, "bot"),
-                          tournament=_int(request, "tournament"), outcome=outcome, limit=limit,
-                          offset=_int(request, "offset", 0) or 0)
+        return GameFilter(
+            game=_text(request, "game"),
+            bot=_text(request, "bot"),
+            tournament=_int(request, "tournament"),
+            outcome=outcome,
+            limit=limit,
+            offset=_int(request, "offset", 0) or 0,
+        )
 
     def leaderboard_data(request: Request) -> dict[str, Any]:
-        return pages.leaderboard(game=_text(request, "game"),
-                                 players=_int(request, "players", low=1),
-                                 tournament=_int(request, "tournament"),
-                                 all_versions=request.query_params.get("all_versions") == "1")
+        return pages.leaderboard(
+            game=_text(request, "game"),
+            players=_int(request, "players", low=1),
+            tournament=_int(request, "tournament"),
+            all_versions=request.query_params.get("all_versions") == "1",
+        )
 
     def game_data(request: Request) -> dict[str, Any]:
         return pages.game(_game_id(request))
@@ -181,8 +210,10 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         the frames themselves come from /frames in chunks."""
         replay = replay_data(request)
         outline = [{"seat": frame["seat"], "kind": frame["kind"]} for frame in replay["frames"]]
-        return JSONResponse({key: value for key, value in replay.items() if key != "frames"}
-                            | {"outline": outline, "chunk": FRAME_CHUNK})
+        return JSONResponse(
+            {key: value for key, value in replay.items() if key != "frames"}
+            | {"outline": outline, "chunk": FRAME_CHUNK}
+        )
 
     def api_frames(request: Request) -> Response:
         game = game_data(request)
@@ -208,8 +239,9 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
     def _error(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=status)
-        html = templates.get_template("error.html").render(title=f"Error {status}", data={},
-                                                           status=status, message=message)
+        html = templates.get_template("error.html").render(
+            title=f"Error {status}", data={}, status=status, message=message
+        )
         return HTMLResponse(html, status_code=status)
 
     routes = [
@@ -232,18 +264,25 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         Route("/api/games/{game_id:int}/frames", api_frames),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes,
-                     middleware=[Middleware(SecurityHeaders),
-                                 Middleware(GZipMiddleware, minimum_size=1024)],
-                     exception_handlers={NotFound: not_found, HTTPException: http_error,
-                                         DatabaseUnavailable: unavailable})
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=1024)],
+        exception_handlers={
+            NotFound: not_found,
+            HTTPException: http_error,
+            DatabaseUnavailable: unavailable,
+        },
+    )
 
 
 class SecurityHeaders:
     """Adds the content security policy and friends to every response."""
 
-    HEADERS: ClassVar[list[tuple[bytes, bytes]]] = [(b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
-               (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
+    HEADERS: ClassVar[list[tuple[bytes, bytes]]] = [
+        (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+    ]
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app

@@ -31,6 +31,7 @@ class BoardCache:
     def warm_up(self) -> threading.Thread:
         """Compute every board in a background thread, so the first visitor does not wait for
         the fit (and for importing scipy)."""
+
         def build_all() -> None:
             for entry in self.database.games_played():
                 self.board(entry["game"], entry["num_players"])
@@ -59,8 +60,9 @@ class BoardCache:
         return cached
 
 
-def build_board(database: ReadOnlyDatabase, game: str, players: int,
-                tournament: int | None = None) -> dict[str, Any]:
+def build_board(
+    database: ReadOnlyDatabase, game: str, players: int, tournament: int | None = None
+) -> dict[str, Any]:
     """Rows (every bot version that played), best first, and the head-to-head table."""
     # Imported here: the batch fit imports scipy (seconds), which page loads without a
     # leaderboard do not need.
@@ -73,23 +75,51 @@ def build_board(database: ReadOnlyDatabase, game: str, players: int,
     for row in rows:
         version = versions[int(row.player)]
         batch = row.batch
-        out_rows.append({
-            "position": row.position, "version_id": int(row.player), "bot": version["bot"],
-            "version": version["version"], "hash": version["hash"], "latest": version["latest"],
-            "elo": round(row.elo, 1),
-            "batch": None if batch is None else {
-                "rating": round(batch.rating, 1), "low": round(batch.low, 1),
-                "high": round(batch.high, 1),
-                # "lower": a perfect record, bounded on one side only ("> low").
-                "bound": batch.bound, "pool": batch.pool, "pools": batch.pools,
-                "provisional": batch.provisional},
-            "games": row.games, "average_rank": _number(row.average_rank),
-            "average_score": _number(row.average_score), "forfeits": row.forfeits})
-    crosstable = [{"version_id": int(a), "opponent_version_id": int(b), "games": record.games,
-                   "points": record.score, "share": round(record.share, 4)}
-                  for (a, b), record in cross_table(results).items()]
-    return {"game": game, "players": players, "tournament": tournament, "games": len(results),
-            "rows": out_rows, "crosstable": crosstable}
+        out_rows.append(
+            {
+                "position": row.position,
+                "version_id": int(row.player),
+                "bot": version["bot"],
+                "version": version["version"],
+                "hash": version["hash"],
+                "latest": version["latest"],
+                "elo": round(row.elo, 1),
+                "batch": None
+                if batch is None
+                else {
+                    "rating": round(batch.rating, 1),
+                    "low": round(batch.low, 1),
+                    "high": round(batch.high, 1),
+                    # "lower": a perfect record, bounded on one side only ("> low").
+                    "bound": batch.bound,
+                    "pool": batch.pool,
+                    "pools": batch.pools,
+                    "provisional": batch.provisional,
+                },
+                "games": row.games,
+                "average_rank": _number(row.average_rank),
+                "average_score": _number(row.average_score),
+                "forfeits": row.forfeits,
+            }
+        )
+    crosstable = [
+        {
+            "version_id": int(a),
+            "opponent_version_id": int(b),
+            "games": record.games,
+            "points": record.score,
+            "share": round(record.share, 4),
+        }
+        for (a, b), record in cross_table(results).items()
+    ]
+    return {
+        "game": game,
+        "players": players,
+        "tournament": tournament,
+        "games": len(results),
+        "rows": out_rows,
+        "crosstable": crosstable,
+    }
 
 
 def _number(value: float) -> float | None:

@@ -23,8 +23,11 @@ class JsonConverter:
         self._done: dict[int, tuple[Any, Any]] = {}
 
     def __call__(self, value: Any) -> Any:
-        if value is None or isinstance(value, (bool, int, float, str)) \
-                and not isinstance(value, enum.Enum):
+        if (
+            value is None
+            or isinstance(value, (bool, int, float, str))
+            and not isinstance(value, enum.Enum)
+        ):
             return value
         if isinstance(value, enum.Enum):
             return value.name
@@ -38,7 +41,8 @@ class JsonConverter:
             if not dataclasses.is_dataclass(value):
                 return value
             names = _FIELD_NAMES[type(value)] = tuple(
-                field.name for field in dataclasses.fields(value))
+                field.name for field in dataclasses.fields(value)
+            )
         converted = {name: self(getattr(value, name)) for name in names}
         self._done[id(value)] = (value, converted)
         return converted

@@ -21,8 +21,13 @@ class Pages:
         self.database = database
         self.boards = BoardCache(database)
 
-    def leaderboard(self, game: str | None = None, players: int | None = None,
-                    tournament: int | None = None, all_versions: bool = False) -> dict[str, Any]:
+    def leaderboard(
+        self,
+        game: str | None = None,
+        players: int | None = None,
+        tournament: int | None = None,
+        all_versions: bool = False,
+    ) -> dict[str, Any]:
         """Every board (game type x player count) with rated games, or the ones asked for.
         Old versions of a bot are left out unless ``all_versions``: they are still rated (and
         their games count for their opponents), just not shown."""
@@ -38,13 +43,22 @@ class Pages:
                 board["rows"] = [row for row in board["rows"] if row["latest"]]
             board["scale"] = _interval_scale(board["rows"])
             boards.append(board)
-        return {"filters": {"game": game, "players": players, "tournament": tournament,
-                            "all_versions": all_versions},
-                "choices": {"games": game_names(),
-                            "players": sorted({e["num_players"] for e in played}),
-                            "tournaments": [{"id": t["id"], "name": t["name"]}
-                                            for t in self.database.tournaments()]},
-                "boards": boards}
+        return {
+            "filters": {
+                "game": game,
+                "players": players,
+                "tournament": tournament,
+                "all_versions": all_versions,
+            },
+            "choices": {
+                "games": game_names(),
+                "players": sorted({e["num_players"] for e in played}),
+                "tournaments": [
+                    {"id": t["id"], "name": t["name"]} for t in self.database.tournaments()
+                ],
+            },
+            "boards": boards,
+        }
 
     def bots(self) -> dict[str, Any]:
         return {"bots": self.database.bots()}
@@ -70,22 +84,31 @@ class Pages:
         names = {row["version_id"]: row["bot"] for row in board["rows"]}
         tournament["standings"] = board["rows"]
         tournament["crosstable"] = [
-            cell | {"bot": names[cell["version_id"]],
-                    "opponent": names[cell["opponent_version_id"]]}
-            for cell in board["crosstable"]]
-        tournament["games"] = self.database.games(
-            GameFilter(tournament=tournament_id, limit=100))["games"]
+            cell
+            | {"bot": names[cell["version_id"]], "opponent": names[cell["opponent_version_id"]]}
+            for cell in board["crosstable"]
+        ]
+        tournament["games"] = self.database.games(GameFilter(tournament=tournament_id, limit=100))[
+            "games"
+        ]
         return tournament
 
     def games(self, wanted: GameFilter) -> dict[str, Any]:
         listing = self.database.games(wanted)
-        listing["filters"] = {"game": wanted.game, "bot": wanted.bot,
-                              "tournament": wanted.tournament, "outcome": wanted.outcome}
-        listing["choices"] = {"games": game_names(),
-                              "bots": [bot["name"] for bot in self.database.bots()],
-                              "tournaments": [{"id": t["id"], "name": t["name"]}
-                                              for t in self.database.tournaments()],
-                              "outcomes": ["completed", "forfeit", "voided"]}
+        listing["filters"] = {
+            "game": wanted.game,
+            "bot": wanted.bot,
+            "tournament": wanted.tournament,
+            "outcome": wanted.outcome,
+        }
+        listing["choices"] = {
+            "games": game_names(),
+            "bots": [bot["name"] for bot in self.database.bots()],
+            "tournaments": [
+                {"id": t["id"], "name": t["name"]} for t in self.database.tournaments()
+            ],
+            "outcomes": ["completed", "forfeit", "voided"],
+        }
         return listing
 
     def game(self, game_id: int) -> dict[str, Any]:
@@ -97,7 +120,11 @@ class Pages:
 
 def _interval_scale(rows: list[dict[str, Any]]) -> dict[str, float]:
     """The rating range the interval bars of one board are drawn on (rounded out to 100s)."""
-    values = [value for row in rows if row["batch"]
-              for value in (row["batch"]["low"], row["batch"]["high"])] or [1400.0, 1600.0]
+    values = [
+        value
+        for row in rows
+        if row["batch"]
+        for value in (row["batch"]["low"], row["batch"]["high"])
+    ] or [1400.0, 1600.0]
     low, high = min(values), max(values)
     return {"low": (low // 100) * 100, "high": (high // 100 + 1) * 100}

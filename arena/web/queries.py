@@ -45,19 +45,23 @@ class ReadOnlyDatabase:
     def __init__(self, path: Path) -> None:
         self.path = path
         if not path.is_file():
-            raise DatabaseUnavailable(f"{path}: no arena database here (run a tournament first, "
-                                      "or pass --db PATH)")
+            raise DatabaseUnavailable(
+                f"{path}: no arena database here (run a tournament first, or pass --db PATH)"
+            )
         with self.connect() as connection:
-            tables = {row[0] for row in connection.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables = {
+                row[0]
+                for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
             if not {"game", "seat", "bot", "bot_version"} <= tables:
                 raise DatabaseUnavailable(f"{path}: not an arena database (or an empty one)")
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
         try:
-            connection = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                         check_same_thread=False)
+            connection = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
+            )
         except sqlite3.Error as exc:
             raise DatabaseUnavailable(f"{self.path}: cannot open: {exc}") from None
         try:
@@ -82,12 +86,15 @@ class ReadOnlyDatabase:
         with self.connect() as db:
             rows = db.execute(
                 "SELECT game, num_players, COUNT(*) AS games FROM game WHERE status = ? "
-                "GROUP BY game, num_players ORDER BY game, num_players", (FINISHED_STATUS,))
+                "GROUP BY game, num_players ORDER BY game, num_players",
+                (FINISHED_STATUS,),
+            )
             return [dict(row) for row in rows]
 
     # --- results for the ratings ----------------------------------------------------------------
-    def game_results(self, game: str, *, players: int | None = None,
-                     tournament: int | None = None) -> list[GameResult]:
+    def game_results(
+        self, game: str, *, players: int | None = None, tournament: int | None = None
+    ) -> list[GameResult]:
         """Rated games of one type as the ``leaderboard`` package's plain results, in the order
         they were rated (id order); a player is a bot version id, as a string."""
         where = ["g.game = ?", "g.status = ?"]
@@ -102,12 +109,17 @@ class ReadOnlyDatabase:
             rows = db.execute(
                 "SELECT s.game_id, g.group_key, s.bot_version_id, s.rank, s.score, s.outcome "
                 "FROM seat s JOIN game g ON g.id = s.game_id "
-                f"WHERE {' AND '.join(where)} ORDER BY g.id, s.seat", params).fetchall()
+                f"WHERE {' AND '.join(where)} ORDER BY g.id, s.seat",
+                params,
+            ).fetchall()
         results: list[GameResult] = []
         seats: list[SeatResult] = []
         for i, (game_id, group, version, rank, score, outcome) in enumerate(rows):
-            seats.append(SeatResult(str(version), rank, score,
-                                    "" if outcome == FINISHED_OUTCOME else outcome))
+            seats.append(
+                SeatResult(
+                    str(version), rank, score, "" if outcome == FINISHED_OUTCOME else outcome
+                )
+            )
             if i + 1 == len(rows) or rows[i + 1][0] != game_id:
                 results.append(GameResult(tuple(seats), group_key=group))
                 seats = []
@@ -120,41 +132,61 @@ class ReadOnlyDatabase:
             rows = db.execute(
                 "SELECT v.id, v.version, v.content_hash, v.created_at, b.name, b.id AS bot_id, "
                 "v.id = (SELECT MAX(id) FROM bot_version WHERE bot_id = b.id) AS latest "
-                "FROM bot_version v JOIN bot b ON b.id = v.bot_id").fetchall()
+                "FROM bot_version v JOIN bot b ON b.id = v.bot_id"
+            ).fetchall()
         wanted = None if ids is None else set(ids)
-        return {row["id"]: {"id": row["id"], "bot": row["name"], "version": row["version"],
-                            "hash": row["content_hash"][:8], "created_at": row["created_at"],
-                            "latest": bool(row["latest"])}
-                for row in rows if wanted is None or row["id"] in wanted}
+        return {
+            row["id"]: {
+                "id": row["id"],
+                "bot": row["name"],
+                "version": row["version"],
+                "hash": row["content_hash"][:8],
+                "created_at": row["created_at"],
+                "latest": bool(row["latest"]),
+            }
+            for row in rows
+            if wanted is None or row["id"] in wanted
+        }
 
     def bots(self) -> list[dict[str, Any]]:
         with self.connect() as db:
             rows = db.execute(
                 "SELECT b.name, COUNT(DISTINCT v.id) AS versions, COUNT(s.game_id) AS games "
                 "FROM bot b JOIN bot_version v ON v.bot_id = b.id "
-                "LEFT JOIN seat s ON s.bot_version_id = v.id GROUP BY b.id ORDER BY b.name")
+                "LEFT JOIN seat s ON s.bot_version_id = v.id GROUP BY b.id ORDER BY b.name"
+            )
             return [dict(row) for row in rows]
 
     def bot(self, name: str) -> dict[str, Any] | None:
         """A bot's versions, results per game type, forfeits and Elo history."""
         with self.connect() as db:
-            bot = db.execute("SELECT id, name, created_at FROM bot WHERE name = ?",
-                             (name,)).fetchone()
+            bot = db.execute(
+                "SELECT id, name, created_at FROM bot WHERE name = ?", (name,)
+            ).fetchone()
             if bot is None:
                 return None
-            versions = [dict(row) | {"games": json.loads(row["games"])} for row in db.execute(
-                "SELECT id, version, content_hash, created_at, directory, address, games "
-                "FROM bot_version WHERE bot_id = ? ORDER BY id", (bot["id"],))]
+            versions = [
+                dict(row) | {"games": json.loads(row["games"])}
+                for row in db.execute(
+                    "SELECT id, version, content_hash, created_at, directory, address, games "
+                    "FROM bot_version WHERE bot_id = ? ORDER BY id",
+                    (bot["id"],),
+                )
+            ]
             ids = [v["id"] for v in versions]
             marks = ",".join("?" * len(ids))
             seats = db.execute(
                 "SELECT g.game, g.num_players, s.rank, s.score, s.outcome, s.reason, s.game_id, "
                 "s.seat, s.bot_version_id, g.status FROM seat s JOIN game g ON g.id = s.game_id "
-                f"WHERE s.bot_version_id IN ({marks}) ORDER BY s.game_id", ids).fetchall()
+                f"WHERE s.bot_version_id IN ({marks}) ORDER BY s.game_id",
+                ids,
+            ).fetchall()
             history = db.execute(
                 "SELECT h.game_id, h.game, h.bot_version_id, h.before, h.after, g.finished_at, "
                 f"g.num_players FROM rating_history h JOIN game g ON g.id = h.game_id "
-                f"WHERE h.bot_version_id IN ({marks}) ORDER BY h.id", ids).fetchall()
+                f"WHERE h.bot_version_id IN ({marks}) ORDER BY h.id",
+                ids,
+            ).fetchall()
         for version in versions:
             version["hash"] = version.pop("content_hash")[:8]
         per_game: dict[str, Counter[str]] = defaultdict(Counter)
@@ -170,18 +202,38 @@ class ReadOnlyDatabase:
                 rank_sums[row["game"]] += row["rank"]
             else:
                 tally["forfeits"] += 1
-                forfeits.append({"game_id": row["game_id"], "game": row["game"],
-                                 "seat": row["seat"], "outcome": row["outcome"],
-                                 "reason": row["reason"]})
-        results = [{"game": game, "games": tally["games"], "wins": tally["wins"],
-                    "forfeits": tally["forfeits"],
-                    "average_rank": (rank_sums[game] / (tally["games"] - tally["forfeits"])
-                                     if tally["games"] > tally["forfeits"] else None)}
-                   for game, tally in sorted(per_game.items())]
-        return {"name": bot["name"], "created_at": bot["created_at"], "versions": versions,
-                "results": results, "forfeits": forfeits[-50:][::-1],
-                "rating_history": [dict(row) for row in history],
-                "version_ids": ids}
+                forfeits.append(
+                    {
+                        "game_id": row["game_id"],
+                        "game": row["game"],
+                        "seat": row["seat"],
+                        "outcome": row["outcome"],
+                        "reason": row["reason"],
+                    }
+                )
+        results = [
+            {
+                "game": game,
+                "games": tally["games"],
+                "wins": tally["wins"],
+                "forfeits": tally["forfeits"],
+                "average_rank": (
+                    rank_sums[game] / (tally["games"] - tally["forfeits"])
+                    if tally["games"] > tally["forfeits"]
+                    else None
+                ),
+            }
+            for game, tally in sorted(per_game.items())
+        ]
+        return {
+            "name": bot["name"],
+            "created_at": bot["created_at"],
+            "versions": versions,
+            "results": results,
+            "forfeits": forfeits[-50:][::-1],
+            "rating_history": [dict(row) for row in history],
+            "version_ids": ids,
+        }
 
     def head_to_head(self, version_ids: list[int]) -> list[dict[str, Any]]:
         """Per opponent bot and game type: games together, and points (win 1, draw 1/2, and a
@@ -196,20 +248,32 @@ class ReadOnlyDatabase:
                 "JOIN bot_version v ON v.id = them.bot_version_id JOIN bot b ON b.id = v.bot_id "
                 f"WHERE me.bot_version_id IN ({marks}) AND g.status = ? "
                 f"AND them.bot_version_id NOT IN ({marks})",
-                [*version_ids, FINISHED_STATUS, *version_ids]).fetchall()
+                [*version_ids, FINISHED_STATUS, *version_ids],
+            ).fetchall()
         table: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0])
         for row in rows:
-            mine = SeatResult("me", row["rank"], 0.0,
-                              "" if row["outcome"] == FINISHED_OUTCOME else row["outcome"])
-            theirs = SeatResult("them", row["their_rank"], 0.0,
-                                "" if row["their_outcome"] == FINISHED_OUTCOME
-                                else row["their_outcome"])
+            mine = SeatResult(
+                "me", row["rank"], 0.0, "" if row["outcome"] == FINISHED_OUTCOME else row["outcome"]
+            )
+            theirs = SeatResult(
+                "them",
+                row["their_rank"],
+                0.0,
+                "" if row["their_outcome"] == FINISHED_OUTCOME else row["their_outcome"],
+            )
             entry = table[row["game"], row["opponent"]]
             entry[0] += 1
             entry[1] += pair_score(mine, theirs)
-        return [{"game": game, "opponent": opponent, "games": games, "points": points,
-                 "share": points / games}
-                for (game, opponent), (games, points) in sorted(table.items())]
+        return [
+            {
+                "game": game,
+                "opponent": opponent,
+                "games": games,
+                "points": points,
+                "share": points / games,
+            }
+            for (game, opponent), (games, points) in sorted(table.items())
+        ]
 
     # --- games ----------------------------------------------------------------------------------
     def games(self, wanted: GameFilter) -> dict[str, Any]:
@@ -223,8 +287,10 @@ class ReadOnlyDatabase:
             where.append("g.tournament_id = ?")
             params.append(wanted.tournament)
         if wanted.bot:
-            where.append("g.id IN (SELECT s.game_id FROM seat s JOIN bot_version v ON "
-                         "v.id = s.bot_version_id JOIN bot b ON b.id = v.bot_id WHERE b.name = ?)")
+            where.append(
+                "g.id IN (SELECT s.game_id FROM seat s JOIN bot_version v ON "
+                "v.id = s.bot_version_id JOIN bot b ON b.id = v.bot_id WHERE b.name = ?)"
+            )
             params.append(wanted.bot)
         if wanted.outcome == "voided":
             where.append("g.status = 'voided'")
@@ -241,7 +307,8 @@ class ReadOnlyDatabase:
                 "g.tournament_id, t.name AS tournament FROM game g "
                 f"LEFT JOIN tournament t ON t.id = g.tournament_id WHERE {clause} "
                 "ORDER BY g.id DESC LIMIT ? OFFSET ?",
-                [*params, wanted.limit, wanted.offset]).fetchall()
+                [*params, wanted.limit, wanted.offset],
+            ).fetchall()
             games = [dict(row) for row in rows]
             self._attach_seats(db, games)
         return {"total": total, "limit": wanted.limit, "offset": wanted.offset, "games": games}
@@ -252,14 +319,18 @@ class ReadOnlyDatabase:
             # A database of schema 1 (before per-decision times and comments) still shows; a
             # tournament may migrate it while the server runs.
             columns = {row[1] for row in db.execute("PRAGMA table_info(game)")}
-            extra = (", g.decision_seconds, g.comments"
-                     if {"decision_seconds", "comments"} <= columns else "")
+            extra = (
+                ", g.decision_seconds, g.comments"
+                if {"decision_seconds", "comments"} <= columns
+                else ""
+            )
             row = db.execute(
                 "SELECT g.id, g.game, g.rules_version, g.options, g.seed, g.num_players, "
                 "g.status, g.actions, g.termination, g.duration, g.finished_at, "
                 f"g.tournament_id, t.name AS tournament{extra} FROM game g "
                 "LEFT JOIN tournament t ON t.id = g.tournament_id WHERE g.id = ?",
-                (game_id,)).fetchone()
+                (game_id,),
+            ).fetchone()
             if row is None:
                 return None
             game = dict(row)
@@ -278,10 +349,12 @@ class ReadOnlyDatabase:
             game["seats"] = []
         marks = ",".join("?" * len(by_id))
         for row in db.execute(
-                "SELECT s.game_id, s.seat, b.name AS bot, v.version, v.id AS version_id, s.score, "
-                "s.rank, s.outcome, s.reason, s.time_used, s.decisions FROM seat s "
-                "JOIN bot_version v ON v.id = s.bot_version_id JOIN bot b ON b.id = v.bot_id "
-                f"WHERE s.game_id IN ({marks}) ORDER BY s.game_id, s.seat", list(by_id)):
+            "SELECT s.game_id, s.seat, b.name AS bot, v.version, v.id AS version_id, s.score, "
+            "s.rank, s.outcome, s.reason, s.time_used, s.decisions FROM seat s "
+            "JOIN bot_version v ON v.id = s.bot_version_id JOIN bot b ON b.id = v.bot_id "
+            f"WHERE s.game_id IN ({marks}) ORDER BY s.game_id, s.seat",
+            list(by_id),
+        ):
             seat = dict(row)
             by_id[seat.pop("game_id")]["seats"].append(seat)
 
@@ -292,7 +365,8 @@ class ReadOnlyDatabase:
                 "SELECT t.id, t.name, t.game, t.settings, t.state, t.created_at, t.finished_at, "
                 "(SELECT COUNT(*) FROM tournament_entrant e WHERE e.tournament_id = t.id) "
                 "AS entrants, (SELECT COUNT(*) FROM game g WHERE g.tournament_id = t.id AND "
-                "g.status = 'finished') AS games FROM tournament t ORDER BY t.id DESC").fetchall()
+                "g.status = 'finished') AS games FROM tournament t ORDER BY t.id DESC"
+            ).fetchall()
         return [_tournament(row) for row in rows]
 
     def tournament(self, tournament_id: int) -> dict[str, Any] | None:
@@ -301,25 +375,39 @@ class ReadOnlyDatabase:
         with self.connect() as db:
             row = db.execute(
                 "SELECT t.id, t.name, t.game, t.settings, t.state, t.seed, t.created_at, "
-                "t.finished_at FROM tournament t WHERE t.id = ?", (tournament_id,)).fetchone()
+                "t.finished_at FROM tournament t WHERE t.id = ?",
+                (tournament_id,),
+            ).fetchone()
             if row is None:
                 return None
-            entrants = [dict(r) for r in db.execute(
-                "SELECT e.position, e.bot_version_id AS version_id, b.name AS bot, v.version "
-                "FROM tournament_entrant e JOIN bot_version v ON v.id = e.bot_version_id "
-                "JOIN bot b ON b.id = v.bot_id WHERE e.tournament_id = ? ORDER BY e.position",
-                (tournament_id,))]
+            entrants = [
+                dict(r)
+                for r in db.execute(
+                    "SELECT e.position, e.bot_version_id AS version_id, b.name AS bot, v.version "
+                    "FROM tournament_entrant e JOIN bot_version v ON v.id = e.bot_version_id "
+                    "JOIN bot b ON b.id = v.bot_id WHERE e.tournament_id = ? ORDER BY e.position",
+                    (tournament_id,),
+                )
+            ]
             counts = db.execute(
                 "SELECT SUM(status = 'finished'), SUM(status = 'finished' AND "
                 "termination != 'completed'), SUM(status = 'voided') FROM game "
-                "WHERE tournament_id = ?", (tournament_id,)).fetchone()
+                "WHERE tournament_id = ?",
+                (tournament_id,),
+            ).fetchone()
         tournament = _tournament(row)
         settings = tournament["settings"]
         players = int(settings.get("players", 2))
         scheduled = comb(len(entrants), players) * int(settings.get("deals", 1)) * players
-        tournament.update(entrants=entrants, progress={
-            "scheduled": scheduled, "finished": counts[0] or 0,
-            "with_forfeit": counts[1] or 0, "voided": counts[2] or 0})
+        tournament.update(
+            entrants=entrants,
+            progress={
+                "scheduled": scheduled,
+                "finished": counts[0] or 0,
+                "with_forfeit": counts[1] or 0,
+                "voided": counts[2] or 0,
+            },
+        )
         return tournament
 
 

@@ -31,14 +31,17 @@ def public_scores(game: str, view: Any) -> list[float]:
     if game == "ogallala":  # what each display would score if the game ended now
         return [float(display.score) for display in view.displays]
     if game == "merkator":  # value of the contracts in hand
-        return [float(sum(held.contract.value for held in player.contracts))
-                for player in view.players]
+        return [
+            float(sum(held.contract.value for held in player.contracts)) for player in view.players
+        ]
     return []
 
 
-SCORE_LABELS = {"oregon": "track points (without coal and gold)",
-                "ogallala": "points of complete boats",
-                "merkator": "value of the contracts in hand"}
+SCORE_LABELS = {
+    "oregon": "track points (without coal and gold)",
+    "ogallala": "points of complete boats",
+    "merkator": "value of the contracts in hand",
+}
 
 
 def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -46,8 +49,10 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     (None: the referee, who sees every seat's view)."""
     engine = get_game(game["game"])
     if game["rules_version"] != engine.rules_version:
-        raise ReplayError(f"game {game['id']} was played with {game['game']} rules "
-                          f"{game['rules_version']}; this engine implements {engine.rules_version}")
+        raise ReplayError(
+            f"game {game['id']} was played with {game['game']} rules "
+            f"{game['rules_version']}; this engine implements {engine.rules_version}"
+        )
     state = engine.new_game(game["num_players"], game["seed"], game["options"])
     seats = range(game["num_players"]) if seat is None else (seat,)
     seconds: Sequence[float | None] = game.get("decision_seconds") or []
@@ -60,34 +65,59 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
         if state.is_over:
             raise ReplayError(f"game {game['id']}: the log goes on after the game's end")
         decider = state.current_seat
-        frame: dict[str, Any] = {"number": number, "seat": decider, "kind": state.decision_kind,
-                                 "views": {str(s): to_json(state.view(s)) for s in seats}}
+        frame: dict[str, Any] = {
+            "number": number,
+            "seat": decider,
+            "kind": state.decision_kind,
+            "views": {str(s): to_json(state.view(s)) for s in seats},
+        }
         scores.append(public_scores(game["game"], state.view(score_seat)))
         if seat is None or seat == decider:
             legal = state.legal_actions()
             if not 0 <= index < len(legal):
-                raise ReplayError(f"game {game['id']}: action {number} is index {index} of "
-                                  f"{len(legal)} legal actions")
-            frame.update(decision=state.describe_decision(),
-                         legal=[state.describe_action(action) for action in legal], chosen=index,
-                         action=to_json(legal[index]),
-                         seconds=seconds[number] if number < len(seconds) else None,
-                         comment=comments[number] if number < len(comments) else "")
+                raise ReplayError(
+                    f"game {game['id']}: action {number} is index {index} of "
+                    f"{len(legal)} legal actions"
+                )
+            frame.update(
+                decision=state.describe_decision(),
+                legal=[state.describe_action(action) for action in legal],
+                chosen=index,
+                action=to_json(legal[index]),
+                seconds=seconds[number] if number < len(seconds) else None,
+                comment=comments[number] if number < len(comments) else "",
+            )
         frames.append(frame)
         state.apply_index(index)
-    frames.append({"number": len(game["actions"]), "seat": None, "kind": "",
-                   "views": {str(s): to_json(state.view(s)) for s in seats},
-                   "final": True})
+    frames.append(
+        {
+            "number": len(game["actions"]),
+            "seat": None,
+            "kind": "",
+            "views": {str(s): to_json(state.view(s)) for s in seats},
+            "final": True,
+        }
+    )
     scores.append(public_scores(game["game"], state.view(score_seat)))
     result = None
     if state.is_over:
         outcome = state.result()
-        result = {"scores": list(outcome.scores), "ranks": list(outcome.ranks),
-                  "details": list(outcome.details)}
-    return {"game_id": game["id"], "game": game["game"], "seat": seat,
-            "num_players": game["num_players"], "frames": frames, "scores": scores,
-            "score_label": SCORE_LABELS.get(game["game"], "score"), "result": result,
-            "has_decision_details": bool(seconds)}
+        result = {
+            "scores": list(outcome.scores),
+            "ranks": list(outcome.ranks),
+            "details": list(outcome.details),
+        }
+    return {
+        "game_id": game["id"],
+        "game": game["game"],
+        "seat": seat,
+        "num_players": game["num_players"],
+        "frames": frames,
+        "scores": scores,
+        "score_label": SCORE_LABELS.get(game["game"], "score"),
+        "result": result,
+        "has_decision_details": bool(seconds),
+    }
 
 
 class FrameCache:
@@ -107,9 +137,15 @@ class FrameCache:
             body = self._chunks.get(key)
         if body is None:
             replay = self.frames(game, seat)
-            body = json.dumps({"game_id": replay["game_id"], "seat": seat, "start": start,
-                               "frames": replay["frames"][start:start + count]},
-                              separators=(",", ":")).encode()
+            body = json.dumps(
+                {
+                    "game_id": replay["game_id"],
+                    "seat": seat,
+                    "start": start,
+                    "frames": replay["frames"][start : start + count],
+                },
+                separators=(",", ":"),
+            ).encode()
             with self._lock:
                 self._chunks[key] = body
                 while len(self._chunks) > _CHUNK_LIMIT:

@@ -9,5 +9,11 @@ from arena.wire.convert import (
     variant_field,
 )
 
-__all__ = ["WireError", "from_proto", "from_proto_variant", "to_proto", "to_proto_variant",
-           "variant_field"]
+__all__ = [
+    "WireError",
+    "from_proto",
+    "from_proto_variant",
+    "to_proto",
+    "to_proto_variant",
+    "variant_field",
+]

@@ -38,9 +38,7 @@ def encode_action(game_name: str, action: Any) -> bot_pb2.Action:
     message = bot_pb2.Action()
     target = getattr(message, game_name)
     action_type: type = type(action)
-    if _is_single_dataclass(action_type) and _is_single_dataclass(
-        get_game(game_name).action_type
-    ):
+    if _is_single_dataclass(action_type) and _is_single_dataclass(get_game(game_name).action_type):
         to_proto(action, target)
     else:
         to_proto_variant(action, target)

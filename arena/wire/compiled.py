@@ -41,9 +41,11 @@ def encoder_for(cls: type) -> Encoder:
         else:  # repeated message or variant
             encode = encoder_for(inner) if kind == "repeated-message" else variant_encoder(inner)
             namespace[f"e{number}"] = encode
-            lines += ["    if value:",
-                      f"        add = message.{name}.add",
-                      f"        for item in value: e{number}(item, add())"]
+            lines += [
+                "    if value:",
+                f"        add = message.{name}.add",
+                f"        for item in value: e{number}(item, add())",
+            ]
     if len(lines) == 1:
         lines.append("    pass")
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from field names only

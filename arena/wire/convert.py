@@ -3,7 +3,8 @@
 One mechanism serves every game: a game's .proto mirrors its view and action dataclasses field by
 field (same names), so no game needs hand-written codec code. The conventions are those of
 ``engine.core``: scalars, ``IntEnum`` (same numbers as the proto enum, 0 = UNSPECIFIED), nested
-dataclasses, ``tuple[X, ...]`` (repeated), ``X | None`` (unset field; a scalar needs ``optional`` in the .proto)
+dataclasses, ``tuple[X, ...]`` (repeated), ``X | None`` (unset field; a scalar needs ``optional``
+in the .proto)
 and unions of dataclasses ``A | B`` (a message with one ``oneof`` whose members are named
 ``a``/``b`` after the classes in snake_case, see ``variant_field``). Per-class conversion
 plans are computed once and cached, so the hot path is a loop over precomputed setters.
@@ -68,7 +69,7 @@ def field_plan(cls: type) -> tuple[tuple[str, str, Any, bool], ...]:
 def to_proto(obj: Any, message: Message) -> Message:
     """Fill ``message`` (an empty instance of the matching proto class) from dataclass ``obj``."""
     cls: type = type(obj)
-    for name, kind, inner, _ in field_plan(cls):
+    for name, kind, _inner, _ in field_plan(cls):
         value = getattr(obj, name)
         if value is None:
             continue
@@ -102,7 +103,11 @@ def from_proto(message: Message, cls: type) -> Any:
     """Build a dataclass of type ``cls`` from ``message`` (the inverse of ``to_proto``)."""
     values: dict[str, Any] = {}
     for name, kind, inner, optional in field_plan(cls):
-        if kind in ("scalar", "enum", "message", "variant") and optional and not message.HasField(name):
+        if (
+            kind in ("scalar", "enum", "message", "variant")
+            and optional
+            and not message.HasField(name)
+        ):
             values[name] = None
         elif kind == "scalar":
             values[name] = getattr(message, name)

@@ -41,7 +41,8 @@ def _varint(value: int) -> bytes:
 
 # Key of DecisionRequest.legal_actions on the wire: field number, wire type 2 (length-delimited).
 _LEGAL_ACTIONS_KEY = _varint(
-    bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name["legal_actions"].number << 3 | 2)
+    bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name["legal_actions"].number << 3 | 2
+)
 
 
 # Wire forms of actions, per game, shared by all matches; cleared when it grows past the limit.
@@ -77,29 +78,55 @@ class DecisionEncoder:
         for event in events:
             encode(event, getattr(target.add(), game))
 
-    def request(self, game_id: str, number: int, state: GameState, seat: int,
-                legal: Sequence[Any], move_seconds: float, bank_seconds: float,
-                events: Sequence[Any] = ()) -> bytes:
+    def request(
+        self,
+        game_id: str,
+        number: int,
+        state: GameState,
+        seat: int,
+        legal: Sequence[Any],
+        move_seconds: float,
+        bank_seconds: float,
+        events: Sequence[Any] = (),
+    ) -> bytes:
         """A serialized ``DecisionRequest`` to ``seat``, carrying ``events`` (what the seat may
         see of the state's events since its previous request)."""
         head = bot_pb2.DecisionRequest(
-            game_id=game_id, decision_number=number, decision_kind=state.decision_kind,
+            game_id=game_id,
+            decision_number=number,
+            decision_kind=state.decision_kind,
             clock=bot_pb2.Clock(move_seconds=move_seconds, bank_seconds=bank_seconds),
-            seat=seat)
+            seat=seat,
+        )
         self._encode_view(state.view(seat), getattr(head.view, self.game))
         self._add_events(head.events, events)
         return head.SerializeToString() + b"".join(map(self._action, legal))
 
-    def end_request(self, game_id: str, state: GameState, records: Sequence[SeatRecord],
-                    seat: int, events: Sequence[Any] = ()) -> bot_pb2.EndGameRequest:
+    def end_request(
+        self,
+        game_id: str,
+        state: GameState,
+        records: Sequence[SeatRecord],
+        seat: int,
+        events: Sequence[Any] = (),
+    ) -> bot_pb2.EndGameRequest:
         """The ``EndGameRequest`` to ``seat`` with ``events``, what it may see of the events
         since its last decision."""
         request = bot_pb2.EndGameRequest(
-            game_id=game_id, seat=seat,
-            results=[bot_pb2.SeatResult(seat=r.seat, player_name=r.player, score=r.score,
-                                        rank=r.rank, outcome=OUTCOME_TO_PROTO[r.outcome],
-                                        reason=r.reason) for r in records],
-            final_views=[encode_view(self.game, state.view(s))
-                         for s in range(state.num_players)])
+            game_id=game_id,
+            seat=seat,
+            results=[
+                bot_pb2.SeatResult(
+                    seat=r.seat,
+                    player_name=r.player,
+                    score=r.score,
+                    rank=r.rank,
+                    outcome=OUTCOME_TO_PROTO[r.outcome],
+                    reason=r.reason,
+                )
+                for r in records
+            ],
+            final_views=[encode_view(self.game, state.view(s)) for s in range(state.num_players)],
+        )
         self._add_events(request.events, events)
         return request

@@ -9,5 +9,12 @@ from engine.merkator.game import GAME, MerkatorGame
 from engine.merkator.state import MerkatorState
 from engine.merkator.views import MerkatorView
 
-__all__ = ["GAME", "DecisionKind", "MerkatorAction", "MerkatorEvent", "MerkatorGame",
-           "MerkatorState", "MerkatorView"]
+__all__ = [
+    "GAME",
+    "DecisionKind",
+    "MerkatorAction",
+    "MerkatorEvent",
+    "MerkatorGame",
+    "MerkatorState",
+    "MerkatorView",
+]

@@ -100,6 +100,14 @@ class FinalPlace:
 
 
 MerkatorAction = (
-    Invest | Travel | SplitCubes | SpoilageReflip | SpoilChoose | Fulfil | TradeInput | Join
-    | PermitJoin | FinalPlace
+    Invest
+    | Travel
+    | SplitCubes
+    | SpoilageReflip
+    | SpoilChoose
+    | Fulfil
+    | TradeInput
+    | Join
+    | PermitJoin
+    | FinalPlace
 )

@@ -49,9 +49,7 @@ ALLOW = PermitJoin(True)
 REFUSE = PermitJoin(False)
 FINAL_PLACE = tuple(FinalPlace(g) for g in GOODS)
 # the two FINAL_PLACE options of each colour: good A, good B
-FINAL_PLACE_OPTIONS = tuple(
-    (FINAL_PLACE[a], FINAL_PLACE[b]) for a, b in data.COLOUR_GOODS
-)
+FINAL_PLACE_OPTIONS = tuple((FINAL_PLACE[a], FINAL_PLACE[b]) for a, b in data.COLOUR_GOODS)
 
 CONTRACT_CARDS = tuple(
     Contract(

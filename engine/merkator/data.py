@@ -58,13 +58,7 @@ RESTOCK_THRESHOLD: tuple[int, ...] = tuple(
 )
 JOIN_COST: tuple[int, ...] = tuple(loc["join_cost"] for loc in DATA["locations"])
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        sorted(
-            _LOCATION_INDEX[b if a == loc else a]
-            for a, b in DATA["lines"]
-            if loc in (a, b)
-        )
-    )
+    tuple(sorted(_LOCATION_INDEX[b if a == loc else a] for a, b in DATA["lines"] if loc in (a, b)))
     for loc in LOCATION_IDS
 )
 

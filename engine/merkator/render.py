@@ -54,9 +54,7 @@ def render_view(view: MerkatorView) -> str:
         f"Time board ({len(view.time_board)} markers; ? = face down):",
         *_time_board(view),
         "Piles: "
-        + "  ".join(
-            f"{p.value}:{p.count}" + (f"[{p.top.id}]" if p.top else "") for p in view.piles
-        )
+        + "  ".join(f"{p.value}:{p.count}" + (f"[{p.top.id}]" if p.top else "") for p in view.piles)
         + f"  discard:{view.discard_count}",
         f"Bonus slots (deck {view.bonus_deck_count}): "
         + "  ".join(
@@ -72,9 +70,7 @@ def render_view(view: MerkatorView) -> str:
         ),
     ]
     for p in view.players:
-        kontor = " ".join(
-            f"{GOODS[g].name.title()}:{n}" for g, n in enumerate(p.kontor) if n
-        )
+        kontor = " ".join(f"{GOODS[g].name.title()}:{n}" for g, n in enumerate(p.kontor) if n)
         out += [
             f"Seat {p.seat}: {p.coins} coins, {p.markers} markers, tile "
             f"[{' '.join(c.name.lower() for c in p.tile)}]",
@@ -83,7 +79,9 @@ def render_view(view: MerkatorView) -> str:
             + " ".join(
                 _contract(h.contract) + ("*" if h.fulfilled_this_turn else "") for h in p.contracts
             ),
-            "  Bonus: " + (" ".join(b.id for b in p.bonus_cards) or "-")
-            + "  Buildings: " + (" ".join(f"{b.id} {b.name}" for b in p.buildings) or "-"),
+            "  Bonus: "
+            + (" ".join(b.id for b in p.bonus_cards) or "-")
+            + "  Buildings: "
+            + (" ".join(f"{b.id} {b.name}" for b in p.buildings) or "-"),
         ]
     return "\n".join(out)

@@ -29,15 +29,23 @@ def sample_state(view: MerkatorView, rng: random.Random) -> MerkatorState:
     _sample_contracts(state, view, rng)
     state.bonus_deck = _sample_deck(
         data.BONUS_IDS,
-        [*(c.id for p in view.players for c in p.bonus_cards),
-         *(s.card.id for s in view.bonus_slots if s.card)],
-        view.bonus_deck_count, rng, "bonus deck",
+        [
+            *(c.id for p in view.players for c in p.bonus_cards),
+            *(s.card.id for s in view.bonus_slots if s.card),
+        ],
+        view.bonus_deck_count,
+        rng,
+        "bonus deck",
     )
     state.building_deck = _sample_deck(
         data.BUILDING_IDS,
-        [*(b.id for p in view.players for b in p.buildings),
-         *(s.card.id for s in view.building_slots if s.card)],
-        view.building_deck_count, rng, "building deck",
+        [
+            *(b.id for p in view.players for b in p.buildings),
+            *(s.card.id for s in view.building_slots if s.card),
+        ],
+        view.building_deck_count,
+        rng,
+        "building deck",
     )
     if view.decision is None:
         state.stage = OVER

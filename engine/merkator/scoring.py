@@ -40,15 +40,22 @@ def is_type_dependent(building: int, misprint: bool) -> bool:
     return data.BUILDING_TYPE_DEPENDENT[building]
 
 
-def final_place_matters(kontor: Sequence[int], tile: Sequence[int], colour: int,
-                        buildings: Sequence[int], misprint: bool) -> bool:
+def final_place_matters(
+    kontor: Sequence[int],
+    tile: Sequence[int],
+    colour: int,
+    buildings: Sequence[int],
+    misprint: bool,
+) -> bool:
     """R31: whether the good chosen for the supply-tile cube of ``colour`` can change its owner's
     score, for some choice of the owner's other tile cubes (``tile``, this one included). Only
     type-dependent buildings read goods, and they read the owner's Kontor alone."""
     dependent = [b for b in buildings if is_type_dependent(b, misprint)]
     good_a, good_b = data.COLOUR_GOODS[colour]
-    if not any(good_a in goods or good_b in goods
-               for goods in (data.scoring_goods(building_scoring(b, misprint)) for b in dependent)):
+    if not any(
+        good_a in goods or good_b in goods
+        for goods in (data.scoring_goods(building_scoring(b, misprint)) for b in dependent)
+    ):
         return False
     others = [data.COLOUR_GOODS[c] for c, cubes in enumerate(tile) if cubes and c != colour]
 
@@ -89,9 +96,7 @@ def _measure(holdings: Holdings, measure: str) -> int:
     raise ValueError(f"unknown measure {measure!r}")
 
 
-def building_points(
-    building: int, owner: int, players: Sequence[Holdings], misprint: bool
-) -> int:
+def building_points(building: int, owner: int, players: Sequence[Holdings], misprint: bool) -> int:
     """The (whole) points building ``building`` scores for seat ``owner``."""
     rule = building_scoring(building, misprint)
     kind = rule["kind"]

@@ -13,12 +13,24 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import EVERYONE, EngineError, EventEntry, GameOverError, GameState
-from engine.core import IllegalActionError, Result
+from engine.core import (
+    EVERYONE,
+    EngineError,
+    EventEntry,
+    GameOverError,
+    GameState,
+    IllegalActionError,
+    Result,
+)
 from engine.merkator import catalog as cat
 from engine.merkator import data, events
 from engine.merkator.actions import (
-    DecisionKind, FinalPlace, Fulfil, Invest, InvestOption, TradeInput,
+    DecisionKind,
+    FinalPlace,
+    Fulfil,
+    Invest,
+    InvestOption,
+    TradeInput,
 )
 from engine.merkator.describe import describe_action
 from engine.merkator.observe import build_view
@@ -28,8 +40,16 @@ from engine.merkator.views import MerkatorView
 
 # decision stages: the DecisionKind values as plain ints (enum attribute access is slow here)
 (
-    INVEST, TRAVEL, SPLIT_CUBES, SPOILAGE_REFLIP, SPOIL_CHOOSE, FULFIL, TRADE_INPUT, JOIN,
-    PERMIT_JOIN, FINAL_PLACE,
+    INVEST,
+    TRAVEL,
+    SPLIT_CUBES,
+    SPOILAGE_REFLIP,
+    SPOIL_CHOOSE,
+    FULFIL,
+    TRADE_INPUT,
+    JOIN,
+    PERMIT_JOIN,
+    FINAL_PLACE,
 ) = (int(kind) for kind in DecisionKind)
 # automatic steps (never visible at a decision point)
 GAIN = 20  # take the travel gain's markers one by one (4.4 e)
@@ -60,8 +80,17 @@ class MerkatorState(GameState):
     """One Merkator game. Indices (goods, colours, locations, cards) follow ``data``."""
 
     copied_fields = (
-        "pools", "map_cubes", "board_letters", "board_face_up", "coins", "markers", "discard",
-        "bonus_deck", "bonus_slots", "building_deck", "building_slots",
+        "pools",
+        "map_cubes",
+        "board_letters",
+        "board_face_up",
+        "coins",
+        "markers",
+        "discard",
+        "bonus_deck",
+        "bonus_slots",
+        "building_deck",
+        "building_slots",
     )
     deep_copied_fields = ("kontor", "tile", "contracts", "fulfilled", "bonus", "buildings")
     derived_fields = frozenset(("_legal",))  # the pending decision's options
@@ -289,7 +318,8 @@ class MerkatorState(GameState):
             bisect.insort(self.bonus[p], b)
             self.bonus_slots[k] = self.bonus_deck.pop() if self.bonus_deck else -1
             self.event_log.append(
-                (EVERYONE, events.slot_refilled, (False, k, self.bonus_slots[k]), None))
+                (EVERYONE, events.slot_refilled, (False, k, self.bonus_slots[k]), None)
+            )
         elif option == InvestOption.BUY_BUILDING:
             k = action.slot - 1
             b = self.building_slots[k]
@@ -297,7 +327,8 @@ class MerkatorState(GameState):
             bisect.insort(self.buildings[p], b)
             self.building_slots[k] = self.building_deck.pop() if self.building_deck else -1
             self.event_log.append(
-                (EVERYONE, events.slot_refilled, (True, k, self.building_slots[k]), None))
+                (EVERYONE, events.slot_refilled, (True, k, self.building_slots[k]), None)
+            )
         else:
             self.coins[p] -= 1
 
@@ -392,7 +423,8 @@ class MerkatorState(GameState):
             self.board_face_up[self.board_next] = True
             letters = self.board_letters[self.board_next]
             self.event_log.append(
-                (EVERYONE, events.marker_revealed, (self.board_next, letters), None))
+                (EVERYONE, events.marker_revealed, (self.board_next, letters), None)
+            )
         self._begin_spoilage(letters)
 
     def _begin_spoilage(self, letters: str) -> None:
@@ -721,7 +753,9 @@ class MerkatorState(GameState):
 
     def digest_fields(self) -> dict[str, Any]:
         fields = super().digest_fields()
-        fields["fulfilled"] = [sorted(marks) for marks in self.fulfilled]  # sets: order not canonical
+        fields["fulfilled"] = [
+            sorted(marks) for marks in self.fulfilled
+        ]  # sets: order not canonical
         return fields
 
     def view(self, seat: int) -> MerkatorView:
@@ -736,4 +770,3 @@ class MerkatorState(GameState):
 
 def _value_of(contract_id: str) -> int:
     return data.CONTRACT_VALUE[data.CONTRACT_INDEX[contract_id]]
-

@@ -8,5 +8,12 @@ from engine.ogallala.game import GAME, OgallalaGame
 from engine.ogallala.state import OgallalaState
 from engine.ogallala.views import OgallalaView
 
-__all__ = ["GAME", "DecisionKind", "OgallalaAction", "OgallalaEvent", "OgallalaGame",
-           "OgallalaState", "OgallalaView"]
+__all__ = [
+    "GAME",
+    "DecisionKind",
+    "OgallalaAction",
+    "OgallalaEvent",
+    "OgallalaGame",
+    "OgallalaState",
+    "OgallalaView",
+]

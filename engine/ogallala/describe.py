@@ -23,6 +23,7 @@ from engine.ogallala.data import KIND_NAMES, NO_CARD
 if TYPE_CHECKING:
     from engine.ogallala.state import OgallalaState
 
+
 def describe_decision(state: OgallalaState) -> str:
     """The decision's kind and the card it is about (public: it lies face up)."""
     kind = state.decision_kind
@@ -39,8 +40,10 @@ def describe_action(state: OgallalaState, action: Any) -> str:
     if isinstance(action, PlaceCell):
         return f"place on ({action.row},{action.col})"
     if isinstance(action, PlaceShift):
-        return (f"insert {action.side.name.lower()} of ({action.row},{action.col}), "
-                "shifting that side of the row")
+        return (
+            f"insert {action.side.name.lower()} of ({action.row},{action.col}), "
+            "shifting that side of the row"
+        )
     if isinstance(action, Discard):
         return "discard the card"
     if isinstance(action, Target):

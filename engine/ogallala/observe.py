@@ -21,13 +21,18 @@ from engine.ogallala.views import (
 if TYPE_CHECKING:
     from engine.ogallala.state import OgallalaState
 
+
 def build_view(state: OgallalaState, seat: int) -> OgallalaView:
     active = state.displays[state.active]
     attack_card = None
     if state.attack_row >= 0:
         attack_card = Cell(state.attack_row, active.rows[state.attack_row].index(state.attack_kind))
-    originals = [card for stack, refilled in zip(state.stacks, state.refilled) if not refilled
-                 for card in stack]
+    originals = [
+        card
+        for stack, refilled in zip(state.stacks, state.refilled)
+        if not refilled
+        for card in stack
+    ]
     return OgallalaView(
         seat=seat,
         num_players=state.num_players,

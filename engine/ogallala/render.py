@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.ogallala.data import KIND_NAMES, KIND_INDEX
+from engine.ogallala.data import KIND_INDEX, KIND_NAMES
 from engine.ogallala.display import EMPTY, Display
 from engine.ogallala.scoring import display_score
 
@@ -13,16 +13,44 @@ if TYPE_CHECKING:
 
 # Two-letter names: those of ogallala.md section 9, plus the RECONSTRUCTED sets it does not name.
 SHORT_NAMES: dict[str, str] = {
-    "bow_plain": "Bp", "stern_plain": "Sp", "bow_indian": "Bi", "stern_indian": "Si",
-    "warrior_1": "W1", "warrior_2": "W2", "warrior_3": "W3", "warrior_4": "W4",
-    "warrior_5": "W5", "warrior_6": "W6", "warrior_7": "W7", "warrior_8": "W8",
-    "medicine_man": "MM", "chief": "CH", "lasso": "LA", "archer": "AR", "crazy_axe": "AX",
-    "totem": "TO", "cowboy": "CB", "horse_front": "HF", "horse_back": "HB",
-    "gold_digger": "GD", "gold_left": "GL", "gold_right": "GR",
-    "bear_hunter": "BH", "bear_front": "BF", "bear_back": "BB",
-    "bison_hunter": "IH", "bison_front": "IF", "bison_back": "IB",
-    "lumberjack": "LJ", "timber_left": "TL", "timber_right": "TR",
-    "squaw": "SQ", "cauldron": "CA", "tepee": "TP", "cannon": "CN", "tobacco": "TB",
+    "bow_plain": "Bp",
+    "stern_plain": "Sp",
+    "bow_indian": "Bi",
+    "stern_indian": "Si",
+    "warrior_1": "W1",
+    "warrior_2": "W2",
+    "warrior_3": "W3",
+    "warrior_4": "W4",
+    "warrior_5": "W5",
+    "warrior_6": "W6",
+    "warrior_7": "W7",
+    "warrior_8": "W8",
+    "medicine_man": "MM",
+    "chief": "CH",
+    "lasso": "LA",
+    "archer": "AR",
+    "crazy_axe": "AX",
+    "totem": "TO",
+    "cowboy": "CB",
+    "horse_front": "HF",
+    "horse_back": "HB",
+    "gold_digger": "GD",
+    "gold_left": "GL",
+    "gold_right": "GR",
+    "bear_hunter": "BH",
+    "bear_front": "BF",
+    "bear_back": "BB",
+    "bison_hunter": "IH",
+    "bison_front": "IF",
+    "bison_back": "IB",
+    "lumberjack": "LJ",
+    "timber_left": "TL",
+    "timber_right": "TR",
+    "squaw": "SQ",
+    "cauldron": "CA",
+    "tepee": "TP",
+    "cannon": "CN",
+    "tobacco": "TB",
 }
 # Kind index of each short name (kinds missing from the table above keep their full name).
 SHORT_KIND: dict[str, int] = {SHORT_NAMES.get(name, name): KIND_INDEX[name] for name in KIND_NAMES}
@@ -46,7 +74,9 @@ def render_display(display: Display) -> list[str]:
         for c in range(display.width):
             kind = display.rows[r][c]
             name = " ." if kind == EMPTY else f"{short(kind):>2}"
-            cells.append(("[" if (r, c) in starts else " ") + name + ("]" if (r, c) in ends else " "))
+            cells.append(
+                ("[" if (r, c) in starts else " ") + name + ("]" if (r, c) in ends else " ")
+            )
         lines.append(f"  r{r} " + "".join(cells))
     return lines
 

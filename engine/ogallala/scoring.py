@@ -3,6 +3,7 @@ result (the highest score wins; equal scores share a rank)."""
 
 from __future__ import annotations
 
+from engine.core import Result, ranks_from_keys
 from engine.ogallala.data import (
     BOOTY_VALUE,
     CARD_POINTS,
@@ -12,7 +13,6 @@ from engine.ogallala.data import (
     SET_PIECES,
     TRIPLE_MULTIPLIER,
 )
-from engine.core import Result, ranks_from_keys
 from engine.ogallala.display import Display
 from engine.ogallala.views import EndReason
 

@@ -12,8 +12,16 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import EVERYONE, EngineError, GameOverError, GameState, IllegalActionError
-from engine.core import EventEntry, OptionValue, Result
+from engine.core import (
+    EVERYONE,
+    EngineError,
+    EventEntry,
+    GameOverError,
+    GameState,
+    IllegalActionError,
+    OptionValue,
+    Result,
+)
 from engine.ogallala import events
 from engine.ogallala.actions import (
     DECLARE_CHOICES,
@@ -22,8 +30,8 @@ from engine.ogallala.actions import (
     NO_ATTACK,
     STOP,
     Attack,
-    Declare,
     DecisionKind,
+    Declare,
     Discard,
     Draw,
     NoAttack,
@@ -60,7 +68,6 @@ from engine.ogallala.placement import placements
 from engine.ogallala.render import render
 from engine.ogallala.scoring import final_result
 from engine.ogallala.views import EndReason, OgallalaView
-
 
 
 class OgallalaState(GameState):

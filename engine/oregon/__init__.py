@@ -8,5 +8,12 @@ from engine.oregon.game import GAME, OregonGame
 from engine.oregon.state import OregonState
 from engine.oregon.views import OregonView
 
-__all__ = ["GAME", "DecisionKind", "OregonAction", "OregonEvent", "OregonGame", "OregonState",
-           "OregonView"]
+__all__ = [
+    "GAME",
+    "DecisionKind",
+    "OregonAction",
+    "OregonEvent",
+    "OregonGame",
+    "OregonState",
+    "OregonView",
+]

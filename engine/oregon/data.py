@@ -45,10 +45,14 @@ LANDSCAPE_COPIES: tuple[int, ...] = tuple(RULES["landscape_cards"][s] for s in S
 BUILDING_CARD_COPIES: tuple[int, ...] = tuple(b["cards"] for b in RULES["buildings"])
 STACK_TILES: tuple[int, ...] = tuple(b["tiles"] for b in RULES["buildings"])
 COAL_TILES: tuple[int, ...] = tuple(
-    int(v) for v, n in sorted(RULES["coal_tiles"].items(), key=lambda kv: int(kv[0])) for _ in range(n)
+    int(v)
+    for v, n in sorted(RULES["coal_tiles"].items(), key=lambda kv: int(kv[0]))
+    for _ in range(n)
 )
 GOLD_TILES: tuple[int, ...] = tuple(
-    int(v) for v, n in sorted(RULES["gold_tiles"].items(), key=lambda kv: int(kv[0])) for _ in range(n)
+    int(v)
+    for v, n in sorted(RULES["gold_tiles"].items(), key=lambda kv: int(kv[0]))
+    for _ in range(n)
 )
 
 
@@ -116,7 +120,8 @@ FARMER_LEGAL = mask_of(sp for sp in range(SPACES) if _terrain_at(sp) in RULES["f
 AREA: tuple[tuple[int, ...], ...] = tuple(
     tuple(
         mask_of(
-            sp for sp in range(SPACES)
+            sp
+            for sp in range(SPACES)
             if _ROW_BAND_OF_ROW[row_col(sp)[0]] == i and _COL_BAND_OF_COL[row_col(sp)[1]] == j
         )
         for j in range(NUM_SYMBOLS)
@@ -126,7 +131,8 @@ AREA: tuple[tuple[int, ...], ...] = tuple(
 # Row band s together with column band s (54 spaces).
 BAND_UNION: tuple[int, ...] = tuple(
     mask_of(
-        sp for sp in range(SPACES)
+        sp
+        for sp in range(SPACES)
         if _ROW_BAND_OF_ROW[row_col(sp)[0]] == s or _COL_BAND_OF_COL[row_col(sp)[1]] == s
     )
     for s in range(NUM_SYMBOLS)
@@ -135,7 +141,8 @@ BAND_UNION: tuple[int, ...] = tuple(
 
 def _building_legal(spec: dict) -> int:
     return mask_of(
-        sp for sp in range(SPACES)
+        sp
+        for sp in range(SPACES)
         if _terrain_at(sp) in spec["terrain"]
         and (not spec["needs_adjacent_water"] or NEIGHBOUR_MASK[sp] & WATER)
     )

@@ -25,8 +25,11 @@ def _name(member: enum.Enum) -> str:
 
 def describe_action(state: OregonState, action: OregonAction) -> str:
     if isinstance(action, Play):
-        piece = "farmer" if action.piece is Piece.FARMER or action.building is None \
+        piece = (
+            "farmer"
+            if action.piece is Piece.FARMER or action.building is None
             else _name(action.building)
+        )
         cards = " + ".join(_name(card) for card in action.cards)
         joker = ", joker" if action.joker else ""
         return f"{piece} on ({action.row},{action.col}) with {cards}{joker}"

@@ -1,4 +1,5 @@
-"""Oregon's board and card enumerations, shared by actions and views. Values start at 1 and equal the numbers of the proto enums
+"""Oregon's board and card enumerations, shared by actions and views. Values start at 1 and equal
+the numbers of the proto enums
 (0 is the proto's ``*_UNSPECIFIED``); internal indices are ``value - 1``."""
 
 from __future__ import annotations

@@ -26,15 +26,20 @@ def build_view(state: OregonState, seat: int) -> OregonView:
         end_triggered=state.end_triggered,
         game_over=over,
         terrain=data.TERRAIN,
-        players=tuple(_player(state, s, reveal=over or s == seat) for s in range(state.num_players)),
+        players=tuple(
+            _player(state, s, reveal=over or s == seat) for s in range(state.num_players)
+        ),
         hand=_cards_of(state.hands[seat]),
         farmers=tuple(
             PlacedFarmer(*data.row_col(sp), state.owner[sp])
             for sp in data.spaces_of(state.all_farmers())
         ),
         buildings=tuple(
-            PlacedBuilding(*data.row_col(sp), BUILDING_TYPES[state.building_at[sp]],
-                           bool(state.start_mask >> sp & 1))
+            PlacedBuilding(
+                *data.row_col(sp),
+                BUILDING_TYPES[state.building_at[sp]],
+                bool(state.start_mask >> sp & 1),
+            )
             for sp in data.spaces_of(_all_buildings(state))
         ),
         stacks=tuple(state.stacks),

@@ -31,15 +31,20 @@ def render(state: OregonState, seat: int | None = None) -> str:
             else:
                 cells.append(" " + _TERRAIN_CODES[data.TERRAIN[r][c]])
         lines.append(f"r{r:<2}  " + "".join(cells))
-    lines.append("legend: A0..D3 farmer of seat 0..3, PO post office, HA harbor, CH church,"
-                 " WH warehouse, TS train station, CP coal pit, GM gold mine;"
-                 " . grass f forest ^ mountain = railroad ~ water")
-    lines.append("stacks: " + " ".join(
-        f"{code}:{n}" for code, n in zip(_BUILDING_CODES, state.stacks)))
-    lines.append(f"decks: landscape {len(state.decks[0])}, building {len(state.decks[1])};"
-                 f" discards {len(state.discards[0])}/{len(state.discards[1])};"
-                 f" out of game {len(state.out_of_game)};"
-                 f" coal {len(state.coal_stack)}, gold {len(state.gold_stack)}")
+    lines.append(
+        "legend: A0..D3 farmer of seat 0..3, PO post office, HA harbor, CH church,"
+        " WH warehouse, TS train station, CP coal pit, GM gold mine;"
+        " . grass f forest ^ mountain = railroad ~ water"
+    )
+    lines.append(
+        "stacks: " + " ".join(f"{code}:{n}" for code, n in zip(_BUILDING_CODES, state.stacks))
+    )
+    lines.append(
+        f"decks: landscape {len(state.decks[0])}, building {len(state.decks[1])};"
+        f" discards {len(state.discards[0])}/{len(state.discards[1])};"
+        f" out of game {len(state.out_of_game)};"
+        f" coal {len(state.coal_stack)}, gold {len(state.gold_stack)}"
+    )
     for s in range(state.num_players):
         lines.append(_seat_line(state, s, reveal=seat is None or seat == s or state.is_over))
     return "\n".join(lines)
@@ -50,8 +55,9 @@ def _status(state: OregonState) -> str:
         return f"round {state.round}: game over"
     trigger = ", end triggered" if state.end_triggered else ""
     extra = " (extra play)" if state.in_extra else ""
-    return (f"round {state.round}: seat {state.active} to decide {state.decision_kind}"
-            f"{extra}{trigger}")
+    return (
+        f"round {state.round}: seat {state.active} to decide {state.decision_kind}{extra}{trigger}"
+    )
 
 
 def _seat_line(state: OregonState, s: int, reveal: bool) -> str:
@@ -60,10 +66,14 @@ def _seat_line(state: OregonState, s: int, reveal: bool) -> str:
         cards = ",".join(data.CARD_NAMES[c] for c in range(data.NUM_CARDS) for _ in range(hand[c]))
         tiles = f"coal {sorted(state.coal[s])} gold {sorted(state.gold[s])}"
     else:
-        cards = (f"{sum(hand[:data.NUM_SYMBOLS])} landscape + "
-                 f"{sum(hand[data.NUM_SYMBOLS:])} building cards")
+        cards = (
+            f"{sum(hand[: data.NUM_SYMBOLS])} landscape + "
+            f"{sum(hand[data.NUM_SYMBOLS :])} building cards"
+        )
         tiles = f"{len(state.coal[s])} coal, {len(state.gold[s])} gold tiles"
     tokens = ("joker" if state.joker[s] else "-") + "/" + ("extra" if state.extra[s] else "-")
-    return (f"seat {s} ({_SEAT_CODES[s]}): {state.score[s]} points, "
-            f"{state.supply[s]} farmers left, tokens {tokens}, "
-            f"start {data.BUILDINGS[state.start_tile[s]]}, hand [{cards}], {tiles}")
+    return (
+        f"seat {s} ({_SEAT_CODES[s]}): {state.score[s]} points, "
+        f"{state.supply[s]} farmers left, tokens {tokens}, "
+        f"start {data.BUILDINGS[state.start_tile[s]]}, hand [{cards}], {tiles}"
+    )

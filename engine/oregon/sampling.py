@@ -22,8 +22,9 @@ def sample_state(view: OregonView, rng: random.Random) -> OregonState:
     for farmer in view.farmers:
         state.add_farmer(data.space(farmer.row, farmer.col), farmer.seat)
     for building in view.buildings:
-        state.add_building(data.space(building.row, building.col), building.building - 1,
-                           building.start_tile)
+        state.add_building(
+            data.space(building.row, building.col), building.building - 1, building.start_tile
+        )
     for info in view.players:
         s = info.seat
         state.score[s] = info.score
@@ -33,7 +34,10 @@ def sample_state(view: OregonView, rng: random.Random) -> OregonState:
         state.start_tile[s] = info.start_tile - 1
         state.start_placed[s] = info.start_tile_placed
     state.stacks = list(view.stacks)
-    state.discards = [[c - 1 for c in view.landscape_discard], [c - 1 for c in view.building_discard]]
+    state.discards = [
+        [c - 1 for c in view.landscape_discard],
+        [c - 1 for c in view.building_discard],
+    ]
     state.out_of_game = [c - 1 for c in view.out_of_game]
     state.round = view.round
     state.active = view.active_seat if view.active_seat is not None else p - 1
@@ -59,7 +63,9 @@ def _deal_hidden_cards(state: OregonState, view: OregonView, rng: random.Random)
     own = Counter(c - 1 for c in view.hand)
     for c, n in own.items():
         state.hands[view.seat][c] = n
-    seen = own + Counter(state.discards[0]) + Counter(state.discards[1]) + Counter(state.out_of_game)
+    seen = (
+        own + Counter(state.discards[0]) + Counter(state.discards[1]) + Counter(state.out_of_game)
+    )
     copies = data.LANDSCAPE_COPIES + data.BUILDING_CARD_COPIES
     for deck, cards in ((0, range(_S)), (1, range(_S, data.NUM_CARDS))):
         pool = [c for c in cards for _ in range(copies[c] - seen[c])]
@@ -75,8 +81,10 @@ def _deal_hidden_cards(state: OregonState, view: OregonView, rng: random.Random)
 
 
 def _deal_hidden_tiles(state: OregonState, view: OregonView, rng: random.Random) -> None:
-    for kind, total, stack_size in (("coal", data.COAL_TILES, view.coal_stack_size),
-                                    ("gold", data.GOLD_TILES, view.gold_stack_size)):
+    for kind, total, stack_size in (
+        ("coal", data.COAL_TILES, view.coal_stack_size),
+        ("gold", data.GOLD_TILES, view.gold_stack_size),
+    ):
         owned = getattr(state, kind)
         pool = Counter(total)
         for info in view.players:

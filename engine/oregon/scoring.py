@@ -59,8 +59,9 @@ def _gain_effect(state: OregonState, seat: int, effect: data.BuildingEffect, cou
         for _ in range(min(count, len(stack))):
             value = stack.pop()
             owned.append(value)
-            state.event_log.append((seat, TileTaken, (seat, effect.gold, value),
-                                    (seat, effect.gold, None)))
+            state.event_log.append(
+                (seat, TileTaken, (seat, effect.gold, value), (seat, effect.gold, None))
+            )
 
 
 def group_bonus(parts: list[int]) -> int:

@@ -7,16 +7,28 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import EVERYONE, EngineError, GameOverError, GameState, IllegalActionError
-from engine.core import EventEntry, OptionValue, Result
+from engine.core import (
+    EVERYONE,
+    EngineError,
+    EventEntry,
+    GameOverError,
+    GameState,
+    IllegalActionError,
+    OptionValue,
+    Result,
+)
 from engine.oregon import data, events
 from engine.oregon.actions import (
-    DecisionKind, DiscardWhenStuck, Draw, PlaceStartTile, UseExtraTurn,
+    DecisionKind,
+    DiscardWhenStuck,
+    Draw,
+    PlaceStartTile,
+    UseExtraTurn,
 )
 from engine.oregon.describe import describe_action
 from engine.oregon.enums import CARDS, DECKS
-from engine.oregon.play_options import PlayActions, Segment, locate, play_segments
 from engine.oregon.observe import build_view
+from engine.oregon.play_options import PlayActions, Segment, locate, play_segments
 from engine.oregon.render import render
 from engine.oregon.scoring import final_result, score_building, score_farmer
 from engine.oregon.views import OregonView
@@ -26,10 +38,14 @@ _LANDSCAPE = 0  # deck indices, as in Deck - 1
 _BUILDING = 1
 _PLAY = DecisionKind.PLAY
 # Allowed decks of a draw, by (landscape allowed, building allowed); at least one always is.
-_DECK_CHOICES = {(True, False): (_LANDSCAPE,), (False, True): (_BUILDING,),
-                 (True, True): (_LANDSCAPE, _BUILDING)}
-_DRAW_ACTIONS = {choice: tuple(Draw(DECKS[deck]) for deck in choice)
-                 for choice in _DECK_CHOICES.values()}
+_DECK_CHOICES = {
+    (True, False): (_LANDSCAPE,),
+    (False, True): (_BUILDING,),
+    (True, True): (_LANDSCAPE, _BUILDING),
+}
+_DRAW_ACTIONS = {
+    choice: tuple(Draw(DECKS[deck]) for deck in choice) for choice in _DECK_CHOICES.values()
+}
 _EXTRA_TURN_OPTIONS = (False, True)
 _EXTRA_TURN_ACTIONS = (UseExtraTurn(False), UseExtraTurn(True))
 
@@ -39,9 +55,23 @@ class OregonState(GameState):
     are bit masks (see ``engine.oregon.data``); cards are card indices 0..11 (``Card`` - 1)."""
 
     copied_fields = (
-        "owner", "building_at", "building_mask", "parent", "size", "farmer_mask", "score",
-        "supply", "joker", "extra", "start_tile", "start_placed", "turns", "stacks",
-        "out_of_game", "coal_stack", "gold_stack",
+        "owner",
+        "building_at",
+        "building_mask",
+        "parent",
+        "size",
+        "farmer_mask",
+        "score",
+        "supply",
+        "joker",
+        "extra",
+        "start_tile",
+        "start_placed",
+        "turns",
+        "stacks",
+        "out_of_game",
+        "coal_stack",
+        "gold_stack",
     )
     deep_copied_fields = ("hands", "coal", "gold", "decks", "discards")
     # The bit masks and the union-find follow from ``owner`` and ``building_at``; the option
@@ -98,23 +128,36 @@ class OregonState(GameState):
         s = cls(num_players, seed, options)
         rng = s.rng
         landscape = [x for x in range(_S) for _ in range(data.LANDSCAPE_COPIES[x])]
-        buildings = [_S + b for b in range(data.NUM_BUILDINGS)
-                     for _ in range(data.BUILDING_CARD_COPIES[b])]
+        buildings = [
+            _S + b for b in range(data.NUM_BUILDINGS) for _ in range(data.BUILDING_CARD_COPIES[b])
+        ]
         log = s.event_log
         rng.shuffle(landscape)
         for seat in range(num_players):
             for _ in range(data.INITIAL_LANDSCAPE):
                 card = landscape.pop()
                 s.hands[seat][card] += 1
-                log.append((seat, events.drawn, (seat, _LANDSCAPE, card, False),
-                            (seat, _LANDSCAPE, -1, False)))
+                log.append(
+                    (
+                        seat,
+                        events.drawn,
+                        (seat, _LANDSCAPE, card, False),
+                        (seat, _LANDSCAPE, -1, False),
+                    )
+                )
         rng.shuffle(buildings)
         for seat in range(num_players):
             for _ in range(data.INITIAL_BUILDING):
                 card = buildings.pop()
                 s.hands[seat][card] += 1
-                log.append((seat, events.drawn, (seat, _BUILDING, card, False),
-                            (seat, _BUILDING, -1, False)))
+                log.append(
+                    (
+                        seat,
+                        events.drawn,
+                        (seat, _BUILDING, card, False),
+                        (seat, _BUILDING, -1, False),
+                    )
+                )
         s.decks = [landscape, buildings]
         s.coal_stack, s.gold_stack = list(data.COAL_TILES), list(data.GOLD_TILES)
         rng.shuffle(s.coal_stack)
@@ -213,8 +256,9 @@ class OregonState(GameState):
         return self._allowed_decks(a)
 
     def _play_segments(self, seat: int) -> list[Segment]:
-        return play_segments(self.hands[seat], self.joker[seat], self.supply[seat] > 0,
-                             self.stacks, self.free)
+        return play_segments(
+            self.hands[seat], self.joker[seat], self.supply[seat] > 0, self.stacks, self.free
+        )
 
     def _settle(self) -> None:
         """Apply every decision that has a single option (R24)."""
@@ -283,7 +327,8 @@ class OregonState(GameState):
 
     def _use_extra_turn(self, use: bool) -> None:
         self.event_log.append(
-            (EVERYONE, events.ActionTaken, (self.active, _EXTRA_TURN_ACTIONS[use]), None))
+            (EVERYONE, events.ActionTaken, (self.active, _EXTRA_TURN_ACTIONS[use]), None)
+        )
         if use:
             self.extra[self.active] = False
             self.in_extra = True
@@ -393,7 +438,8 @@ class OregonState(GameState):
                 return card
             self.out_of_game.append(card)
             self.event_log.append(
-                (EVERYONE, events.drawn, (self.active, _BUILDING, card, True), None))
+                (EVERYONE, events.drawn, (self.active, _BUILDING, card, True), None)
+            )
 
     # --- the board: pieces and farmer groups (scoring is in scoring.py) ---------------------------
     def _put_building(self, sp: int, b: int) -> None:

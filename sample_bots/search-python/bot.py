@@ -11,11 +11,12 @@ the referee's clock leaves (a safety margin for network and start-up).
 import os
 import random
 
+from search import choose as search
+from settings import search_settings
+
 import arena_sdk as sdk
 from arena.wire.codec import decode_view
 from engine import get_game
-from search import choose as search
-from settings import search_settings
 
 ITERATIONS = int(os.environ.get("SEARCH_ITERATIONS", "200"))
 BUDGET_S = float(os.environ.get("SEARCH_BUDGET_S", "0.5"))
@@ -27,9 +28,14 @@ def choose(request):
     name = sdk.game_of(request)
     clock = request.clock
     budget = min(BUDGET_S, SHARE * (clock.move_seconds + clock.bank_seconds))
-    return search(get_game(name), decode_view(name, request.view),
-                  random.Random(rng.getrandbits(64)), iterations=ITERATIONS, budget_s=budget,
-                  **search_settings(name))
+    return search(
+        get_game(name),
+        decode_view(name, request.view),
+        random.Random(rng.getrandbits(64)),
+        iterations=ITERATIONS,
+        budget_s=budget,
+        **search_settings(name),
+    )
 
 
 if __name__ == "__main__":

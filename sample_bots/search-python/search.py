@@ -59,8 +59,9 @@ def utility(result: Result, seat: int) -> float:
     candidates distinguishable with fewer playouts than win/loss alone."""
     others = [s for s in range(len(result.ranks)) if s != seat]
     mine = result.ranks[seat]
-    beaten = sum(1.0 if mine < result.ranks[o] else 0.5 if mine == result.ranks[o] else 0.0
-                 for o in others) / len(others)
+    beaten = sum(
+        1.0 if mine < result.ranks[o] else 0.5 if mine == result.ranks[o] else 0.0 for o in others
+    ) / len(others)
     best_other = max(result.scores[o] for o in others)
     margin = (result.scores[seat] - best_other) / (abs(result.scores[seat]) + abs(best_other) + 1)
     return 0.5 * beaten + 0.25 * (1.0 + margin)
@@ -95,9 +96,17 @@ class Playout:
         return self.evaluate(state, seat)
 
 
-def candidates(game: Game, view: Any, actions: Sequence[Any], width: int, prior: Prior,
-               ranking: Ranking | None, rollout: Policy, rng: random.Random,
-               alike: Alike | None = None) -> list[int]:
+def candidates(
+    game: Game,
+    view: Any,
+    actions: Sequence[Any],
+    width: int,
+    prior: Prior,
+    ranking: Ranking | None,
+    rollout: Policy,
+    rng: random.Random,
+    alike: Alike | None = None,
+) -> list[int]:
     """At most ``width`` root actions worth searching, the prior's pick first, one per group of
     ``alike`` options. Options neither the ranking nor the playout policy would consider are never
     played out: with a few hundred playouts, spreading them over hundreds of options only adds

@@ -23,8 +23,15 @@ def search_settings(game_name: str) -> dict[str, Any]:
     """Keyword arguments of ``search.choose`` for ``game_name`` (do not modify the result)."""
     strategy = importlib.import_module(f"heuristics.{game_name}")
     turns = CUT_OFF_TURNS.get(game_name)
-    playout = (Playout(strategy.rollout, strategy.position_value, turns) if turns
-               else Playout(strategy.rollout))
-    return {"prior": strategy.choose, "rollout": strategy.rollout,
-            "ranking": getattr(strategy, "ranking", None), "alike": getattr(strategy, "alike", None),
-            "playout": playout}
+    playout = (
+        Playout(strategy.rollout, strategy.position_value, turns)
+        if turns
+        else Playout(strategy.rollout)
+    )
+    return {
+        "prior": strategy.choose,
+        "rollout": strategy.rollout,
+        "ranking": getattr(strategy, "ranking", None),
+        "alike": getattr(strategy, "alike", None),
+        "playout": playout,
+    }

@@ -15,8 +15,11 @@ from tests.support.processes import SESSION_MARKER, bot_processes  # noqa: F401
 
 def _our_threads(before: set[threading.Thread]) -> list[str]:
     # Trio's idle worker-thread cache (used by trio.run_process) is trio's, not a leak of ours.
-    return [t.name for t in threading.enumerate()
-            if t not in before and t.is_alive() and not t.name.startswith("Trio thread")]
+    return [
+        t.name
+        for t in threading.enumerate()
+        if t not in before and t.is_alive() and not t.name.startswith("Trio thread")
+    ]
 
 
 @pytest.fixture(autouse=True)

@@ -14,24 +14,65 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_protocol_bench_runs_and_prints_its_ratio_last():
     run = subprocess.run(
-        [sys.executable, "-m", "arena.bench", "protocol", "--players", "2", "--matches", "1",
-         "--calls", "20", "--concurrent", "2", "--rounds", "1", "--seconds", "0.2",
-         "--starts", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "arena.bench",
+            "protocol",
+            "--players",
+            "2",
+            "--matches",
+            "1",
+            "--calls",
+            "20",
+            "--concurrent",
+            "2",
+            "--rounds",
+            "1",
+            "--seconds",
+            "0.2",
+            "--starts",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
-    assert re.fullmatch(r"protocol bare_grpc_round_trip_us=\d+ referee_per_decision_us=\d+ "
-                        r"ratio=\d+\.\d\d", lines[-1]), lines[-1]
+    assert re.fullmatch(
+        r"protocol bare_grpc_round_trip_us=\d+ referee_per_decision_us=\d+ "
+        r"ratio=\d+\.\d\d",
+        lines[-1],
+    ), lines[-1]
     assert any(line.strip().startswith("ceiling: 2 blocking client processes") for line in lines)
 
 
 def test_tournament_bench_runs_and_prints_its_ratio_last():
     run = subprocess.run(
-        [sys.executable, "-m", "arena.bench", "tournament", "--deals", "1", "--concurrency", "2",
-         "--rounds", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=180)
+        [
+            sys.executable,
+            "-m",
+            "arena.bench",
+            "tournament",
+            "--deals",
+            "1",
+            "--concurrency",
+            "2",
+            "--rounds",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
-    assert re.fullmatch(r"tournament tournament_decisions_per_s=\d+ protocol_decisions_per_s=\d+ "
-                        r"ratio=\d+\.\d\d", lines[-1]), lines[-1]
+    assert re.fullmatch(
+        r"tournament tournament_decisions_per_s=\d+ protocol_decisions_per_s=\d+ "
+        r"ratio=\d+\.\d\d",
+        lines[-1],
+    ), lines[-1]
     assert any(line.startswith("tournament, --fresh-bots") for line in lines)

@@ -35,7 +35,8 @@ def _misbehaving_at(mode: str, at: int, name: str, directory: Path, **env: str) 
     (bot / "bot.toml").write_text(
         f'name = "{name}"\nversion = "1.0.0"\n'
         f'command = ["python", "{TEST_BOTS / "misbehave.py"}", "{mode}"]\n'
-        f'games = ["oregon"]\n[env]\nMISBEHAVE_AT = "{at}"\n{variables}')
+        f'games = ["oregon"]\n[env]\nMISBEHAVE_AT = "{at}"\n{variables}'
+    )
     return load_manifest(bot)
 
 
@@ -112,14 +113,22 @@ async def test_a_handshake_in_another_protocol_version_is_an_illegal_forfeit():
 
 
 async def test_two_forfeits_share_the_last_rank_after_the_finishers():
-    bots = [misbehaving_bot("index-len"), sample_bot("random-python"),
-            misbehaving_bot("stale-number"), sample_bot("random-python")]
+    bots = [
+        misbehaving_bot("index-len"),
+        sample_bot("random-python"),
+        misbehaving_bot("stale-number"),
+        sample_bot("random-python"),
+    ]
 
     record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
 
     assert not record.voided, record.void_reason
-    assert [s.outcome for s in record.seats] == [Outcome.ILLEGAL, Outcome.FINISHED,
-                                                 Outcome.ILLEGAL, Outcome.FINISHED]
+    assert [s.outcome for s in record.seats] == [
+        Outcome.ILLEGAL,
+        Outcome.FINISHED,
+        Outcome.ILLEGAL,
+        Outcome.FINISHED,
+    ]
     finishers = sorted(record.seats[i].rank for i in (1, 3))
     assert finishers in ([1, 2], [1, 1])
     # Finishers ranked among themselves by score, whatever the forfeiters scored.
@@ -130,14 +139,22 @@ async def test_two_forfeits_share_the_last_rank_after_the_finishers():
 
 
 async def test_three_forfeits_share_rank_two_behind_the_only_finisher():
-    bots = [misbehaving_bot("exits-midgame"), misbehaving_bot("index-minus-one"),
-            sample_bot("random-python"), misbehaving_bot("protocol-2")]
+    bots = [
+        misbehaving_bot("exits-midgame"),
+        misbehaving_bot("index-minus-one"),
+        sample_bot("random-python"),
+        misbehaving_bot("protocol-2"),
+    ]
 
     record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
 
     assert not record.voided, record.void_reason
-    assert [s.outcome for s in record.seats] == [Outcome.CRASH, Outcome.ILLEGAL,
-                                                 Outcome.FINISHED, Outcome.ILLEGAL]
+    assert [s.outcome for s in record.seats] == [
+        Outcome.CRASH,
+        Outcome.ILLEGAL,
+        Outcome.FINISHED,
+        Outcome.ILLEGAL,
+    ]
     assert [s.rank for s in record.seats] == [2, 2, 1, 2]
     _replayed_to_the_end(record)
 
@@ -159,8 +176,10 @@ async def test_a_forfeit_at_the_very_last_decision(tmp_path):
     # A first game in which nobody misbehaves tells which seat makes the last decision and how
     # many decisions it makes; the same seeded bots then replay that game up to the last one.
     def bots(last_seat: int | None = None, at: int = 0) -> list[BotSpec]:
-        return [_misbehaving_at("index-len", at if seat == last_seat else 0, f"seat{seat}",
-                                tmp_path) for seat in range(2)]
+        return [
+            _misbehaving_at("index-len", at if seat == last_seat else 0, f"seat{seat}", tmp_path)
+            for seat in range(2)
+        ]
 
     clean = await play_match("oregon", bots(), SEED, time_control=GENEROUS)
     assert [s.outcome for s in clean.seats] == [Outcome.FINISHED] * 2
@@ -191,15 +210,18 @@ async def test_an_exception_in_the_bot_is_a_crash_whose_reason_carries_the_bots_
     culprit = record.seats[1]
     assert culprit.outcome is Outcome.CRASH
     assert culprit.reason.startswith(
-        "Decide failed: UNKNOWN: Exception calling application: misbehave: raising on purpose")
+        "Decide failed: UNKNOWN: Exception calling application: misbehave: raising on purpose"
+    )
     assert culprit.decisions == 2, "the failed call is not counted as a decision"
     _replayed_to_the_end(record)
 
 
 async def test_an_exception_without_a_message_leaves_no_dangling_colon(tmp_path):
     # gRPC reports such an exception as "Exception calling application: "; the reason ends there.
-    bots = [sample_bot("random-python"),
-            _misbehaving_at("raise", 3, "silent", tmp_path, MISBEHAVE_MESSAGE="")]
+    bots = [
+        sample_bot("random-python"),
+        _misbehaving_at("raise", 3, "silent", tmp_path, MISBEHAVE_MESSAGE=""),
+    ]
 
     record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
 

@@ -24,23 +24,48 @@ def bad_manifest(tmp_path):
 
 def wrong_game(tmp_path):
     (tmp_path / "bot.toml").write_text(
-        'name = "x"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["merkator"]\n')
+        'name = "x"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["merkator"]\n'
+    )
     return [str(tmp_path), PYTHON_BOT]
 
 
-@pytest.mark.parametrize("arguments, message", [
-    (lambda tmp: ["--game", "chess", PYTHON_BOT, PYTHON_BOT], "unknown game 'chess'"),
-    (lambda tmp: ["--game", "oregon", PYTHON_BOT], "oregon is for 2-4 players, not 1"),
-    (lambda tmp: ["--game", "oregon", *[PYTHON_BOT] * 5], "oregon is for 2-4 players, not 5"),
-    (lambda tmp: ["--game", "oregon", str(tmp), PYTHON_BOT], "bot.toml: file not found"),
-    (lambda tmp: ["--game", "oregon", *bad_manifest(tmp)], "'version' must be a non-empty string"),
-    (lambda tmp: ["--game", "oregon", *wrong_game(tmp)], "does not play oregon"),
-    (lambda tmp: ["--game", "oregon", "-o", "nope=1", PYTHON_BOT, PYTHON_BOT], "option 'nope=1'"),
-    (lambda tmp: ["--game", "oregon", "--move-time", "0", PYTHON_BOT, PYTHON_BOT], "--move-time"),
-    (lambda tmp: ["--game", "oregon", "--db", str(tmp / "none.db"), "nobody", PYTHON_BOT],
-     "'nobody' is neither a bot directory nor a registered bot"),
-], ids=["unknown-game", "too-few", "too-many", "no-manifest", "bad-manifest", "wrong-game",
-        "bad-option", "bad-move-time", "unknown-name"])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (lambda tmp: ["--game", "chess", PYTHON_BOT, PYTHON_BOT], "unknown game 'chess'"),
+        (lambda tmp: ["--game", "oregon", PYTHON_BOT], "oregon is for 2-4 players, not 1"),
+        (lambda tmp: ["--game", "oregon", *[PYTHON_BOT] * 5], "oregon is for 2-4 players, not 5"),
+        (lambda tmp: ["--game", "oregon", str(tmp), PYTHON_BOT], "bot.toml: file not found"),
+        (
+            lambda tmp: ["--game", "oregon", *bad_manifest(tmp)],
+            "'version' must be a non-empty string",
+        ),
+        (lambda tmp: ["--game", "oregon", *wrong_game(tmp)], "does not play oregon"),
+        (
+            lambda tmp: ["--game", "oregon", "-o", "nope=1", PYTHON_BOT, PYTHON_BOT],
+            "option 'nope=1'",
+        ),
+        (
+            lambda tmp: ["--game", "oregon", "--move-time", "0", PYTHON_BOT, PYTHON_BOT],
+            "--move-time",
+        ),
+        (
+            lambda tmp: ["--game", "oregon", "--db", str(tmp / "none.db"), "nobody", PYTHON_BOT],
+            "'nobody' is neither a bot directory nor a registered bot",
+        ),
+    ],
+    ids=[
+        "unknown-game",
+        "too-few",
+        "too-many",
+        "no-manifest",
+        "bad-manifest",
+        "wrong-game",
+        "bad-option",
+        "bad-move-time",
+        "unknown-name",
+    ],
+)
 def test_match_errors_are_one_line_with_nonzero_exit(arguments, message, tmp_path):
     result = runner.invoke(app, ["match", *arguments(tmp_path)])
     assert result.exit_code != 0
@@ -53,8 +78,10 @@ def test_match_errors_are_one_line_with_nonzero_exit(arguments, message, tmp_pat
 def test_match_plays_registered_bots_by_name(tmp_path):
     db = str(tmp_path / "arena.db")
     assert runner.invoke(app, ["submit", PYTHON_BOT, "--db", db]).exit_code == 0
-    result = runner.invoke(app, ["match", "--game", "oregon", "--db", db, "--seed", "3",
-                                 "random-python", "random-python"])
+    result = runner.invoke(
+        app,
+        ["match", "--game", "oregon", "--db", db, "--seed", "3", "random-python", "random-python"],
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.count("random-python") == 2
     unknown = runner.invoke(app, ["match", "--game", "oregon", "--db", db, "nobody", PYTHON_BOT])
@@ -65,20 +92,25 @@ def test_match_plays_registered_bots_by_name(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("seed, warned", [("7", True), ("-7", True), (str(1 << 48), False)])
 def test_a_guessable_seed_is_warned_about_and_the_game_still_plays(seed, warned):
-    result = runner.invoke(app, ["match", "--game", "oregon", "--seed", seed,
-                                 PYTHON_BOT, PYTHON_BOT])
+    result = runner.invoke(
+        app, ["match", "--game", "oregon", "--seed", seed, PYTHON_BOT, PYTHON_BOT]
+    )
     assert result.exit_code == 0, result.output
     assert ("small enough for a bot to find" in result.stderr) is warned
     assert f"seed {seed}" in result.stdout
 
 
-@pytest.mark.parametrize("arguments, message", [
-    (["tournament", "--seed", "abc"], "Invalid value for '--seed'"),
-    (["replay", "-1"], "No such option: -1"),
-    (["replay", "one"], "Invalid value for 'game_id'"),
-    (["match", "--game", "oregon"], "Missing argument 'BOT...'"),
-    (["nosuch"], "No such command 'nosuch'"),
-], ids=["bad-int-option", "unknown-option", "bad-argument", "missing-argument", "unknown-command"])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["tournament", "--seed", "abc"], "Invalid value for '--seed'"),
+        (["replay", "-1"], "No such option: -1"),
+        (["replay", "one"], "Invalid value for 'game_id'"),
+        (["match", "--game", "oregon"], "Missing argument 'BOT...'"),
+        (["nosuch"], "No such command 'nosuch'"),
+    ],
+    ids=["bad-int-option", "unknown-option", "bad-argument", "missing-argument", "unknown-command"],
+)
 def test_usage_errors_are_one_line_with_exit_code_2(arguments, message):
     result = runner.invoke(app, arguments)
     assert result.exit_code == 2

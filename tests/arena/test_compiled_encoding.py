@@ -29,8 +29,13 @@ def test_compiled_encoding_equals_the_generic_codec(game):
             events = state.events_for(seat)
             wire = encoder.request("g", number, state, seat, legal, 1.5, 0.25, events)
             expected = bot_pb2.DecisionRequest(
-                game_id="g", decision_number=number, decision_kind=state.decision_kind,
-                view=generic, legal_actions=[encode_action(game, a) for a in legal],
-                clock=bot_pb2.Clock(move_seconds=1.5, bank_seconds=0.25), seat=seat,
-                events=[encode_event(game, event) for event in events])
+                game_id="g",
+                decision_number=number,
+                decision_kind=state.decision_kind,
+                view=generic,
+                legal_actions=[encode_action(game, a) for a in legal],
+                clock=bot_pb2.Clock(move_seconds=1.5, bank_seconds=0.25),
+                seat=seat,
+                events=[encode_event(game, event) for event in events],
+            )
             assert bot_pb2.DecisionRequest.FromString(wire) == expected

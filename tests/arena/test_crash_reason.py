@@ -34,33 +34,41 @@ Error: no move for PLAY
 
 Node.js v20.20.2
 """
-NODE_TYPE = "TypeError: Cannot read properties of undefined (reading 'length')\n    at x (a.js:1:1)\n"
+NODE_TYPE = (
+    "TypeError: Cannot read properties of undefined (reading 'length')\n    at x (a.js:1:1)\n"
+)
 RUST = "thread 'main' panicked at src/main.rs:5:9:\nboom\nnote: run with `RUST_BACKTRACE=1`\n"
 
 
-@pytest.mark.parametrize("log, expected", [
-    (PYTHON, "KeyError: 'PLAY'"),
-    (GO, "panic: runtime error: index out of range [7] with length 3"),
-    (NODE, "Error: no move for PLAY"),
-    (NODE_TYPE, "TypeError: Cannot read properties of undefined (reading 'length')"),
-    (RUST, "thread 'main' panicked at src/main.rs:5:9:"),
-    ("listening\nthinking hard\n", ""),
-])
+@pytest.mark.parametrize(
+    "log, expected",
+    [
+        (PYTHON, "KeyError: 'PLAY'"),
+        (GO, "panic: runtime error: index out of range [7] with length 3"),
+        (NODE, "Error: no move for PLAY"),
+        (NODE_TYPE, "TypeError: Cannot read properties of undefined (reading 'length')"),
+        (RUST, "thread 'main' panicked at src/main.rs:5:9:"),
+        ("listening\nthinking hard\n", ""),
+    ],
+)
 def test_the_error_line_is_found_in_each_languages_crash_output(log, expected):
     assert error_line(log.splitlines()) == expected
 
 
 def _bot_with_log(tmp_path: Path, text: str) -> RunningBot:
-    spec = BotSpec(name="b", version="1", games=("oregon",), directory=tmp_path,
-                   command=("go-bot",))
+    spec = BotSpec(
+        name="b", version="1", games=("oregon",), directory=tmp_path, command=("go-bot",)
+    )
     (tmp_path / "seat0.log").write_text(text)
     return RunningBot(spec, "unix:/nowhere", "t", log_path=tmp_path / "seat0.log")
 
 
 def test_a_crash_reason_names_the_error_and_not_the_last_frame(tmp_path):
     reason = _bot_with_log(tmp_path, GO).crash_reason("Decide failed: UNAVAILABLE")
-    assert reason == ("Decide failed: UNAVAILABLE; "
-                      "error: panic: runtime error: index out of range [7] with length 3")
+    assert reason == (
+        "Decide failed: UNAVAILABLE; "
+        "error: panic: runtime error: index out of range [7] with length 3"
+    )
 
 
 def test_without_an_error_line_the_last_output_is_shown(tmp_path):

@@ -38,10 +38,13 @@ def test_a_tournament_accepts_a_bot_running_elsewhere():
     assert entrants[1].spec.is_remote
 
 
-@pytest.mark.parametrize("text, error, message", [
-    ("nobody", UnknownBotError, "neither a bot directory nor a registered bot"),
-    ("./missing", InputError, "not a bot directory"),
-])
+@pytest.mark.parametrize(
+    "text, error, message",
+    [
+        ("nobody", UnknownBotError, "neither a bot directory nor a registered bot"),
+        ("./missing", InputError, "not a bot directory"),
+    ],
+)
 def test_without_a_database_only_directories_and_addresses_resolve(text, error, message):
     with pytest.raises(error, match=message):
         resolve_bot(text, "oregon", None)
@@ -49,7 +52,8 @@ def test_without_a_database_only_directories_and_addresses_resolve(text, error, 
 
 def test_a_bot_that_does_not_play_the_game_is_refused(tmp_path: Path):
     (tmp_path / "bot.toml").write_text(
-        'name = "x"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["merkator"]\n')
+        'name = "x"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["merkator"]\n'
+    )
     with pytest.raises(SetupError, match="does not play oregon"):
         resolve_bot(str(tmp_path), "oregon", None)
 

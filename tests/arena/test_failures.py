@@ -26,13 +26,16 @@ SHORT_READY = TimeControl(move_seconds=10.0, ready_seconds=5.0)
 SEED = 5
 
 
-@pytest.mark.parametrize("bot, outcome, reason", [
-    ("sleeper", Outcome.TIMEOUT, "no Decide reply within 2 s"),
-    ("exits-midgame", Outcome.CRASH, "process exited with code 3"),
-    ("out-of-range", Outcome.ILLEGAL, "out of range"),
-    ("stale-number", Outcome.ILLEGAL, "replied for decision"),
-    ("never-ready", Outcome.CRASH, "did not answer the handshake within 5 s"),
-])
+@pytest.mark.parametrize(
+    "bot, outcome, reason",
+    [
+        ("sleeper", Outcome.TIMEOUT, "no Decide reply within 2 s"),
+        ("exits-midgame", Outcome.CRASH, "process exited with code 3"),
+        ("out-of-range", Outcome.ILLEGAL, "out of range"),
+        ("stale-number", Outcome.ILLEGAL, "replied for decision"),
+        ("never-ready", Outcome.CRASH, "did not answer the handshake within 5 s"),
+    ],
+)
 async def test_misbehaving_bot_forfeits_and_the_game_completes(bot, outcome, reason):
     bots = [sample_bot("random-python"), misbehaving_bot(bot), sample_bot("random-python")]
 
@@ -74,8 +77,9 @@ async def test_forfeited_seat_is_played_by_the_fixed_rule():
 async def test_time_bank_absorbs_slow_decisions_until_it_runs_out():
     bots = [misbehaving_bot("slow"), sample_bot("random-python")]
 
-    record = await play_match("oregon", bots, SEED,
-                              time_control=TimeControl(move_seconds=0.1, bank_seconds=0.6))
+    record = await play_match(
+        "oregon", bots, SEED, time_control=TimeControl(move_seconds=0.1, bank_seconds=0.6)
+    )
 
     slow = record.seats[0]
     assert slow.outcome is Outcome.TIMEOUT
@@ -95,7 +99,8 @@ async def test_bot_that_does_not_play_the_game_forfeits_at_the_handshake(tmp_pat
     random_bot = sample_bot("random-python")
     (tmp_path / "bot.py").write_bytes((random_bot.directory / "bot.py").read_bytes())
     (tmp_path / "bot.toml").write_text(
-        'name = "other"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["merkator"]\n')
+        'name = "other"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["merkator"]\n'
+    )
     bots = [load_manifest(tmp_path), random_bot]
 
     record = await play_match("oregon", bots, SEED, time_control=FAST)
@@ -127,27 +132,31 @@ async def test_a_fault_on_the_arena_side_voids_the_game():
 def _garbage_decider(port: int) -> grpc.Server:
     """A bot that answers the handshake and StartGame, then replies to Decide with bytes that
     are no DecisionReply (a truncated varint)."""
-    identity = bot_pb2.HandshakeReply(name="garbage", version="1",
-                                      protocol_version=bot_pb2.PROTOCOL_VERSION_1,
-                                      games=["oregon"])
+    identity = bot_pb2.HandshakeReply(
+        name="garbage", version="1", protocol_version=bot_pb2.PROTOCOL_VERSION_1, games=["oregon"]
+    )
     handlers = {
         "Handshake": grpc.unary_unary_rpc_method_handler(
             lambda request, context: identity,
             request_deserializer=bot_pb2.HandshakeRequest.FromString,
-            response_serializer=bot_pb2.HandshakeReply.SerializeToString),
+            response_serializer=bot_pb2.HandshakeReply.SerializeToString,
+        ),
         "StartGame": grpc.unary_unary_rpc_method_handler(
             lambda request, context: bot_pb2.StartGameReply(),
             request_deserializer=bot_pb2.StartGameRequest.FromString,
-            response_serializer=bot_pb2.StartGameReply.SerializeToString),
+            response_serializer=bot_pb2.StartGameReply.SerializeToString,
+        ),
         "Decide": grpc.unary_unary_rpc_method_handler(lambda request, context: b"\x08"),
         "EndGame": grpc.unary_unary_rpc_method_handler(
             lambda request, context: bot_pb2.EndGameReply(),
             request_deserializer=bot_pb2.EndGameRequest.FromString,
-            response_serializer=bot_pb2.EndGameReply.SerializeToString),
+            response_serializer=bot_pb2.EndGameReply.SerializeToString,
+        ),
     }
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
     server.add_generic_rpc_handlers(
-        [grpc.method_handlers_generic_handler("arena.bot.v1.Bot", handlers)])
+        [grpc.method_handlers_generic_handler("arena.bot.v1.Bot", handlers)]
+    )
     server.add_insecure_port(f"127.0.0.1:{port}")
     server.start()
     return server
@@ -159,8 +168,10 @@ async def test_a_reply_that_does_not_parse_is_an_illegal_forfeit():
         port = probe.getsockname()[1]
     server = _garbage_decider(port)
     try:
-        bots = [remote_bot(f"127.0.0.1:{port}", "garbage", games=("oregon",)),
-                sample_bot("random-python")]
+        bots = [
+            remote_bot(f"127.0.0.1:{port}", "garbage", games=("oregon",)),
+            sample_bot("random-python"),
+        ]
         record = await play_match("oregon", bots, SEED, time_control=FAST)
     finally:
         server.stop(grace=None)

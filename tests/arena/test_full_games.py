@@ -23,7 +23,8 @@ SEATINGS = [
 
 # Oregon with every seating; each other game with the 3-seat mix (keeps the suite fast).
 CASES = [("oregon", seating) for seating in SEATINGS] + [
-    (game, SEATINGS[1]) for game in game_names() if game != "oregon"]
+    (game, SEATINGS[1]) for game in game_names() if game != "oregon"
+]
 
 
 @pytest.mark.parametrize("game, seating", CASES, ids=[f"{g}-{len(s)}-seats" for g, s in CASES])
@@ -50,8 +51,10 @@ async def test_a_bot_already_running_elsewhere_plays_by_address(tmp_path):
     local = sample_bot("random-python")
     address = f"unix:{tmp_path}/remote.sock"
     process = await trio.lowlevel.open_process(
-        [sys.executable, "bot.py"], cwd=local.directory,
-        env={**os.environ, "ARENA_BOT_ADDRESS": address, "ARENA_BOT_SEED": "9"})
+        [sys.executable, "bot.py"],
+        cwd=local.directory,
+        env={**os.environ, "ARENA_BOT_ADDRESS": address, "ARENA_BOT_SEED": "9"},
+    )
     try:
         remote = remote_bot(address, "random-python", games=["oregon"])
         record = await play_match("oregon", [remote, local], seed=4)

@@ -53,12 +53,19 @@ def fresh_prlimit_lookup():
 def test_the_bot_command_is_wrapped_with_prlimit():
     argv = limited_argv(["node", "index.js"], BotLimits(memory_mib=300, file_mib=2))
 
-    assert argv == [prlimit_path(), f"--as={300 * 2**20}", f"--fsize={2 * 2**20}", "--",
-                    "node", "index.js"]
+    assert argv == [
+        prlimit_path(),
+        f"--as={300 * 2**20}",
+        f"--fsize={2 * 2**20}",
+        "--",
+        "node",
+        "index.js",
+    ]
 
 
-def test_without_prlimit_bots_run_unlimited_after_one_warning(fresh_prlimit_lookup, monkeypatch,
-                                                              tmp_path):
+def test_without_prlimit_bots_run_unlimited_after_one_warning(
+    fresh_prlimit_lookup, monkeypatch, tmp_path
+):
     monkeypatch.setenv("PATH", str(tmp_path))
 
     with pytest.warns(LimitsUnavailableWarning, match="bots run without memory and file-size"):
@@ -112,8 +119,9 @@ async def test_bots_writing_past_the_file_limit_crash_and_their_log_stops_there(
     # A Python bot ignores SIGXFSZ and gets an error; another program is killed by the signal.
     bots = [limit_bot("output-flood"), sample_bot("random-python"), limit_bot("flood-at-start")]
 
-    record = await play_match("oregon", bots, SEED, time_control=FAST, limits=one_mib,
-                              bot_logs=tmp_path)
+    record = await play_match(
+        "oregon", bots, SEED, time_control=FAST, limits=one_mib, bot_logs=tmp_path
+    )
 
     python_flood, other, flood_at_start = record.seats
     assert python_flood.outcome is Outcome.CRASH
@@ -141,9 +149,22 @@ def test_match_keeps_each_seats_log_and_a_crash_reason_names_it(tmp_path):
     logs = tmp_path / "new" / "logs"
 
     # unsandboxed: the test bot runs ../misbehave.py, outside its directory
-    result = runner.invoke(app, ["match", "--game", "oregon", "--seed", "3", "--bot-logs",
-                                 str(logs), str(SAMPLE_BOTS / "random-python"),
-                                 str(TEST_BOTS / "exits-midgame"), "--sandbox", "none"])
+    result = runner.invoke(
+        app,
+        [
+            "match",
+            "--game",
+            "oregon",
+            "--seed",
+            "3",
+            "--bot-logs",
+            str(logs),
+            str(SAMPLE_BOTS / "random-python"),
+            str(TEST_BOTS / "exits-midgame"),
+            "--sandbox",
+            "none",
+        ],
+    )
 
     assert result.exit_code == 3, result.output  # played, but a seat forfeited
     kept = logs / "3-seat1-exits-midgame.log"
@@ -159,34 +180,79 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
 
     # unsandboxed: the test bot runs ../misbehave.py, outside its directory; a process per seat
     # and game (bots that stay up keep a log per process: the next test)
-    result = runner.invoke(app, ["tournament", "--game", "oregon", "--bots", bots, "--deals", "1",
-                                 "--name", "t", "--bot-memory", "2048", "--bot-logs", str(logs),
-                                 "--db", str(db), "--sandbox", "none", "--fresh-bots"])
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--game",
+            "oregon",
+            "--bots",
+            bots,
+            "--deals",
+            "1",
+            "--name",
+            "t",
+            "--bot-memory",
+            "2048",
+            "--bot-logs",
+            str(logs),
+            "--db",
+            str(db),
+            "--sandbox",
+            "none",
+            "--fresh-bots",
+        ],
+    )
 
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in logs.iterdir())
     assert len(names) == 4, "2 games (the deal once per seat rotation) x 2 seats"
     assert {name.split("-", 1)[1] for name in names} == {
-        "seat0-random-python.log", "seat1-random-python.log",
-        "seat0-exits-midgame.log", "seat1-exits-midgame.log"}
+        "seat0-random-python.log",
+        "seat1-random-python.log",
+        "seat0-exits-midgame.log",
+        "seat1-exits-midgame.log",
+    }
     with sqlite3.connect(db) as connection:
-        (settings,), = connection.execute("SELECT settings FROM tournament").fetchall()
+        ((settings,),) = connection.execute("SELECT settings FROM tournament").fetchall()
     assert json.loads(settings)["bot_memory_mib"] == 2048
 
 
 def test_bots_that_stay_up_keep_one_log_per_process(tmp_path):
     logs = tmp_path / "logs"
     bots = f"{SAMPLE_BOTS / 'random-python'},{TEST_BOTS / 'exits-midgame'}"
-    result = runner.invoke(app, ["tournament", "--game", "oregon", "--bots", bots, "--deals", "1",
-                                 "--concurrency", "1", "--name", "t", "--bot-logs", str(logs),
-                                 "--db", str(tmp_path / "arena.db"), "--sandbox", "none"])
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--game",
+            "oregon",
+            "--bots",
+            bots,
+            "--deals",
+            "1",
+            "--concurrency",
+            "1",
+            "--name",
+            "t",
+            "--bot-logs",
+            str(logs),
+            "--db",
+            str(tmp_path / "arena.db"),
+            "--sandbox",
+            "none",
+        ],
+    )
 
     assert result.exit_code == 0, result.output
     # one random-python process plays both games; exits-midgame crashes in each, so each game
     # starts one afresh
     names = sorted(p.name for p in logs.iterdir())
     assert [name.rsplit("-process", 1)[0] for name in names] == [
-        "exits-midgame", "exits-midgame", "random-python"], names
+        "exits-midgame",
+        "exits-midgame",
+        "random-python",
+    ], names
     assert all("exiting on purpose" in (logs / name).read_text() for name in names[:2])
 
 
@@ -204,18 +270,34 @@ def _file_in(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("command", ["match", "tournament"])
-@pytest.mark.parametrize("arguments, message", [
-    (lambda tmp: ["--bot-memory", "255"], "--bot-memory: bot memory must be at least 256 MiB, "
-                                          "not 255"),
-    (lambda tmp: ["--bot-memory", "4G"], "--bot-memory '4G': not a whole number of MiB"),
-    (lambda tmp: ["--bot-logs", str(_file_in(tmp))], "cannot write there: Not a directory"),
-], ids=["too-small", "nonsense", "unwritable-logs"])
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (
+            lambda tmp: ["--bot-memory", "255"],
+            "--bot-memory: bot memory must be at least 256 MiB, not 255",
+        ),
+        (lambda tmp: ["--bot-memory", "4G"], "--bot-memory '4G': not a whole number of MiB"),
+        (lambda tmp: ["--bot-logs", str(_file_in(tmp))], "cannot write there: Not a directory"),
+    ],
+    ids=["too-small", "nonsense", "unwritable-logs"],
+)
 def test_bad_limit_and_log_options_are_one_line_errors(command, arguments, message, tmp_path):
     bot = str(SAMPLE_BOTS / "random-python")
     bots = [bot, bot] if command == "match" else ["--bots", f"{bot},{TEST_BOTS / 'slow'}"]
 
-    result = runner.invoke(app, [command, "--game", "oregon", *arguments(tmp_path), *bots,
-                                 "--db", str(tmp_path / "arena.db")])
+    result = runner.invoke(
+        app,
+        [
+            command,
+            "--game",
+            "oregon",
+            *arguments(tmp_path),
+            *bots,
+            "--db",
+            str(tmp_path / "arena.db"),
+        ],
+    )
 
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1, result.stderr
@@ -224,13 +306,16 @@ def test_bad_limit_and_log_options_are_one_line_errors(command, arguments, messa
 
 
 @pytest.mark.slow
-def test_the_cli_says_once_in_one_line_that_bots_run_unlimited(fresh_prlimit_lookup, monkeypatch,
-                                                                tmp_path):
+def test_the_cli_says_once_in_one_line_that_bots_run_unlimited(
+    fresh_prlimit_lookup, monkeypatch, tmp_path
+):
     monkeypatch.setenv("PATH", str(tmp_path))
     bot = str(SAMPLE_BOTS / "random-python")
 
     result = runner.invoke(app, ["match", "--game", "oregon", bot, bot])
 
     assert result.exit_code == 0, result.output
-    assert result.stderr == ("warning: prlimit (util-linux) is not on PATH: bots run without "
-                             "memory and file-size limits\n")
+    assert result.stderr == (
+        "warning: prlimit (util-linux) is not on PATH: bots run without "
+        "memory and file-size limits\n"
+    )

@@ -30,16 +30,19 @@ def test_remote_bot_has_an_address_and_no_command():
     assert spec.is_remote and spec.command is None and spec.games == ("oregon",)
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("name = ", "invalid TOML"),
-    (VALID.replace('name = "b"\n', ""), "'name' must be a non-empty string"),
-    (VALID.replace('"2.0"', "2"), "'version' must be a non-empty string"),
-    (VALID.replace('["python", "bot.py"]', '"x y"'), "'command' must be a non-empty list"),
-    (VALID.replace('["python", "bot.py"]', "[]"), "'command' must be a non-empty list"),
-    (VALID.replace('["Oregon"]', '"oregon"'), "'games' must be a non-empty list"),
-    (VALID + 'colour = "red"\n', "unknown key(s) colour"),
-    (VALID + "[env]\nLEVEL = 3\n", "'env' must be a table of string values"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("name = ", "invalid TOML"),
+        (VALID.replace('name = "b"\n', ""), "'name' must be a non-empty string"),
+        (VALID.replace('"2.0"', "2"), "'version' must be a non-empty string"),
+        (VALID.replace('["python", "bot.py"]', '"x y"'), "'command' must be a non-empty list"),
+        (VALID.replace('["python", "bot.py"]', "[]"), "'command' must be a non-empty list"),
+        (VALID.replace('["Oregon"]', '"oregon"'), "'games' must be a non-empty list"),
+        (VALID + 'colour = "red"\n', "unknown key(s) colour"),
+        (VALID + "[env]\nLEVEL = 3\n", "'env' must be a table of string values"),
+    ],
+)
 def test_malformed_manifest_is_a_one_line_error(tmp_path, text, problem):
     (tmp_path / "bot.toml").write_text(text)
     with pytest.raises(ManifestError) as error:

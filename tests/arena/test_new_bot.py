@@ -17,8 +17,11 @@ def test_a_python_bot_has_a_manifest_code_with_choose_and_a_readme(tmp_path, mon
     result = run_cli("new-bot", "my-bot")
     assert result.exit_code == 0, result.stderr
     spec = load_manifest(tmp_path / "my-bot")
-    assert (spec.name, spec.command, list(spec.games)) == ("my-bot", ("python", "bot.py"),
-                                                           game_names())
+    assert (spec.name, spec.command, list(spec.games)) == (
+        "my-bot",
+        ("python", "bot.py"),
+        game_names(),
+    )
     code = (tmp_path / "my-bot" / "bot.py").read_text()
     assert "import arena_sdk as sdk" in code and "def choose(request):" in code
     compile(code, "bot.py", "exec")
@@ -38,10 +41,13 @@ def test_a_node_bot_links_the_node_sdk(tmp_path):
     assert "function choose(request)" in (tmp_path / "nb" / "index.js").read_text()
 
 
-@pytest.mark.parametrize("args, message", [
-    (["Bad Name"], "bot name 'Bad Name'"),
-    (["ok", "--lang", "cobol"], "--lang 'cobol'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["Bad Name"], "bot name 'Bad Name'"),
+        (["ok", "--lang", "cobol"], "--lang 'cobol'"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
     result = run_cli("new-bot", *args, "--dir", str(tmp_path / "x"))
     assert result.exit_code == 2 and message in result.stderr

@@ -17,6 +17,7 @@ def test_finishers_keep_their_order_and_forfeits_share_the_last_rank():
 def test_every_outcome_has_its_own_wire_value():
     assert set(OUTCOME_TO_PROTO) == set(Outcome)
     assert sorted(OUTCOME_TO_PROTO.values()) == sorted(
-        value for name, value in bot_pb2.Outcome.items() if name != "OUTCOME_UNSPECIFIED")
+        value for name, value in bot_pb2.Outcome.items() if name != "OUTCOME_UNSPECIFIED"
+    )
     for outcome, value in OUTCOME_TO_PROTO.items():
         assert bot_pb2.Outcome.Name(value) == f"OUTCOME_{outcome.value}"

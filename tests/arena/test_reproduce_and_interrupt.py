@@ -43,10 +43,21 @@ def result_rows(stdout: str) -> list[str]:
 
 @requires_node
 def test_arena_match_command_is_deterministic_for_a_fixed_seed():
-    command = [str(ARENA), "match", "--game", "oregon", str(SAMPLE_BOTS / "random-python"),
-               str(SAMPLE_BOTS / "random-node"), "--seed", "4242", "--no-store"]
-    runs = [subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
-            for _ in range(2)]
+    command = [
+        str(ARENA),
+        "match",
+        "--game",
+        "oregon",
+        str(SAMPLE_BOTS / "random-python"),
+        str(SAMPLE_BOTS / "random-node"),
+        "--seed",
+        "4242",
+        "--no-store",
+    ]
+    runs = [
+        subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        for _ in range(2)
+    ]
     for run in runs:
         assert run.returncode == 0, run.stderr
         assert "seed 4242" in run.stdout
@@ -60,14 +71,31 @@ def start_match_with_a_hanging_bot(logs: Path) -> subprocess.Popen:
     the environment that marks this session's processes (tests/sandbox has the sandboxed
     equivalents)."""
     sleeper = ROOT / "tests" / "bots" / "sleeper"
-    command = [str(ARENA), "match", "--game", "oregon", str(sleeper),
-               str(SAMPLE_BOTS / "random-python"), "--move-time", "600", "--sandbox", "none",
-               "--bot-logs", str(logs), "--no-store"]  # not in the checkout's arena.db
+    command = [
+        str(ARENA),
+        "match",
+        "--game",
+        "oregon",
+        str(sleeper),
+        str(SAMPLE_BOTS / "random-python"),
+        "--move-time",
+        "600",
+        "--sandbox",
+        "none",
+        "--bot-logs",
+        str(logs),
+        "--no-store",
+    ]  # not in the checkout's arena.db
     # A shell's background job (as a CI runner may start the tests) ignores SIGINT, and a child
     # inherits that: give the arena the default disposition a terminal's Ctrl-C meets.
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 60
     while len(bot_processes()) < 3 and time.monotonic() < deadline:  # the arena and two bots
         time.sleep(0.1)
@@ -81,8 +109,10 @@ def wait_until_the_sleeper_hangs(logs: Path, process: subprocess.Popen) -> None:
     while time.monotonic() < deadline:
         assert process.poll() is None, process.communicate()
         # The log is named SEED-seat0-sleeper.log, with the match's random seed.
-        if any("misbehave: hanging on purpose" in log.read_text()
-               for log in logs.glob("*-seat0-sleeper.log")):
+        if any(
+            "misbehave: hanging on purpose" in log.read_text()
+            for log in logs.glob("*-seat0-sleeper.log")
+        ):
             return
         time.sleep(0.05)
     raise AssertionError("the sleeper never reached its hanging decision")

@@ -41,16 +41,22 @@ def seed_encodings(seed):
         varint.append(value & 0x7F | 0x80)
         value >>= 7
     varint.append(value)
-    return [bytes(varint), seed.to_bytes(4, "little"), seed.to_bytes(8, "little"),
-            str(seed).encode()]
+    return [
+        bytes(varint),
+        seed.to_bytes(4, "little"),
+        seed.to_bytes(8, "little"),
+        str(seed).encode(),
+    ]
 
 
 @pytest.mark.parametrize("game", game_names())
 async def test_spies_receive_only_their_own_view(game, tmp_path):
     engine = get_game(game)
     spy = misbehaving_bot("spy")
-    spies = [dataclasses.replace(spy, env={"ARENA_SPY_FILE": str(tmp_path / f"seat{s}.log")})
-             for s in range(2)]
+    spies = [
+        dataclasses.replace(spy, env={"ARENA_SPY_FILE": str(tmp_path / f"seat{s}.log")})
+        for s in range(2)
+    ]
     bots = [*spies, sample_bot("random-python")][: max(engine.min_players, 3)]
     record = await play_match(game, bots, SEED)
     assert not record.voided, record.void_reason
@@ -72,11 +78,16 @@ async def test_spies_receive_only_their_own_view(game, tmp_path):
         assert isinstance(end, bot_pb2.EndGameRequest)
         # StartGame tells the game as the referee plays it (play_match's default time control).
         assert (start.game, start.rules_version, start.num_players) == (
-            game, engine.rules_version, len(bots))
+            game,
+            engine.rules_version,
+            len(bots),
+        )
         assert list(start.player_names) == [bot.name for bot in bots]
         assert {option.name for option in start.options} == set(state.options)
         assert (start.time_control.move_seconds, start.time_control.bank_seconds) == (
-            TimeControl().move_seconds, TimeControl().bank_seconds)
+            TimeControl().move_seconds,
+            TimeControl().bank_seconds,
+        )
         assert start.game_id and {m.game_id for m in messages} == {start.game_id}
         assert all(m.seat == seat for m in messages)
         game_ids.add(start.game_id)

@@ -96,8 +96,12 @@ class _OtherProtocolVersion(bot_pb2_grpc.BotServicer):
     """Answers the handshake as a bot of a future protocol version would."""
 
     def Handshake(self, request, context):
-        return bot_pb2.HandshakeReply(name="protocol-2", version="1.0.0", protocol_version=2,
-                                      games=["oregon", "ogallala", "merkator"])
+        return bot_pb2.HandshakeReply(
+            name="protocol-2",
+            version="1.0.0",
+            protocol_version=2,
+            games=["oregon", "ogallala", "merkator"],
+        )
 
 
 if mode == "never-ready":
@@ -110,12 +114,15 @@ elif mode == "protocol-2":
     server.start()
     server.wait_for_termination()
 elif mode == "stale":
+
     def reply(request: bot_pb2.DecisionRequest) -> bot_pb2.DecisionReply:
         global decisions
         decisions += 1
         number = request.decision_number - (decisions == MISBEHAVE_AT)
-        return bot_pb2.DecisionReply(decision_number=number,
-                                     action_index=rng.randrange(len(request.legal_actions)))
+        return bot_pb2.DecisionReply(
+            decision_number=number, action_index=rng.randrange(len(request.legal_actions))
+        )
+
     sdk.run_replies(reply)
 else:
     sdk.run(choose, on_start=remember_seat)

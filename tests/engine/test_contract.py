@@ -198,9 +198,9 @@ def test_events_tell_a_seat_nothing_its_views_do_not(game: Game, players):
                 sampled.apply_index(index)
                 if repr(real.view(seat)) == repr(sampled.view(seat)):
                     compared += 1
-                    assert (real.events_for(seat, since_real)
-                            == sampled.events_for(seat, since_sampled)), (
-                        f"seat {seat}'s events changed when hidden information was resampled")
+                    assert real.events_for(seat, since_real) == sampled.events_for(
+                        seat, since_sampled
+                    ), f"seat {seat}'s events changed when hidden information was resampled"
     assert compared > 0
 
 

@@ -40,7 +40,8 @@ def test_does_not_depend_on_the_order_of_games():
     for player, rating in forward.items():
         other = fit_batch(shuffled, bootstrap=50)[player]
         assert (other.rating, other.low, other.high) == pytest.approx(
-            (rating.rating, rating.low, rating.high))
+            (rating.rating, rating.low, rating.high)
+        )
 
 
 def test_copies_of_games_inside_their_groups_give_no_extra_confidence():
@@ -54,8 +55,10 @@ def test_copies_of_games_inside_their_groups_give_no_extra_confidence():
 
 
 def test_perfect_record_stays_finite_and_on_top():
-    games = [GameResult((SeatResult("strong", 1, 1), SeatResult("weak", 2, 0)),
-                        group_key=str(i % 3)) for i in range(30)]
+    games = [
+        GameResult((SeatResult("strong", 1, 1), SeatResult("weak", 2, 0)), group_key=str(i % 3))
+        for i in range(30)
+    ]
     fitted = fit_batch(games, bootstrap=20)
     assert 1500 < fitted["strong"].rating < 3000
     assert fitted["weak"].rating == pytest.approx(3000 - fitted["strong"].rating)
@@ -70,20 +73,27 @@ def test_laplace_interval_of_an_even_record_by_hand():
     """2 players, 10 wins each in 20 games, no bootstrap: the MAP is 1500 each; in natural units
     the difference d has information 20 * 1/4 (likelihood) + precision / 2 (two priors), and the
     centred rating d / 2 a quarter of its variance."""
-    games = [GameResult((SeatResult("a", 1 + i % 2, 0), SeatResult("b", 2 - i % 2, 0)),
-                        group_key=str(i // 2)) for i in range(20)]
+    games = [
+        GameResult(
+            (SeatResult("a", 1 + i % 2, 0), SeatResult("b", 2 - i % 2, 0)), group_key=str(i // 2)
+        )
+        for i in range(20)
+    ]
     fitted = fit_batch(games, bootstrap=0)
     precision = (ELO_PER_NATURAL_UNIT / PRIOR_SD) ** 2
     half_width = 1.959964 * math.sqrt(1 / (4 * (5 + precision / 2))) * ELO_PER_NATURAL_UNIT
     assert half_width == pytest.approx(75.68, abs=0.01)  # 1.96 * sqrt(1 / 20.2414) * 173.72
     assert fitted["a"].rating == pytest.approx(1500)
-    assert (fitted["a"].low, fitted["a"].high) == pytest.approx((1500 - half_width,
-                                                                  1500 + half_width))
+    assert (fitted["a"].low, fitted["a"].high) == pytest.approx(
+        (1500 - half_width, 1500 + half_width)
+    )
 
 
 def test_provisional_below_twenty_games():
-    games = [GameResult((SeatResult("a", 1 + i % 2, 0), SeatResult("b", 2 - i % 2, 0)),
-                        group_key=str(i)) for i in range(19)]
+    games = [
+        GameResult((SeatResult("a", 1 + i % 2, 0), SeatResult("b", 2 - i % 2, 0)), group_key=str(i))
+        for i in range(19)
+    ]
     assert fit_batch(games, bootstrap=10)["a"].provisional
     more = games + [GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0)), group_key="x")]
     fitted = fit_batch(more, bootstrap=10)
@@ -106,8 +116,10 @@ def test_coverage_of_100_game_two_player_tournaments():
 def test_a_4_0_record_is_one_sided_wide_and_contains_the_truth_in_simulation():
     """Every 4-0 record gives the same fit; over matches between players whose true difference is
     drawn from -400 to 1600 Elo, the truth lies within the interval of the 4-0 results."""
-    four_nil = [GameResult((SeatResult("w", 1, 1), SeatResult("l", 2, 0)), group_key=str(i // 2))
-                for i in range(4)]
+    four_nil = [
+        GameResult((SeatResult("w", 1, 1), SeatResult("l", 2, 0)), group_key=str(i // 2))
+        for i in range(4)
+    ]
     fitted = fit_batch(four_nil, bootstrap=200)
     winner, loser = fitted["w"], fitted["l"]
     assert (winner.bound, loser.bound) == ("lower", "upper")
@@ -129,18 +141,26 @@ def test_disconnected_pools_are_rated_and_reported_separately():
     two = round_robin({"x": 1000.0, "y": 2000.0}, 2, 100, seed=2)
     fitted = fit_batch(one + two, bootstrap=50)
     assert {player: (r.pool, r.pools) for player, r in fitted.items()} == {
-        "a": (1, 2), "b": (1, 2), "c": (1, 2), "x": (2, 2), "y": (2, 2)}
+        "a": (1, 2),
+        "b": (1, 2),
+        "c": (1, 2),
+        "x": (2, 2),
+        "y": (2, 2),
+    }
     alone = fit_batch(one, bootstrap=50)
     for player in "abc":
         assert (fitted[player].rating, fitted[player].low, fitted[player].high) == pytest.approx(
-            (alone[player].rating, alone[player].low, alone[player].high))
+            (alone[player].rating, alone[player].low, alone[player].high)
+        )
     for pool in (("a", "b", "c"), ("x", "y")):
         assert sum(fitted[p].rating for p in pool) / len(pool) == pytest.approx(1500)
 
 
 def test_a_player_that_only_met_itself_is_a_pool_of_its_own():
-    games = [GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0))),
-             GameResult((SeatResult("c", 1, 0), SeatResult("c", 2, 0)))]
+    games = [
+        GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0))),
+        GameResult((SeatResult("c", 1, 0), SeatResult("c", 2, 0))),
+    ]
     fitted = fit_batch(games, bootstrap=10)
     assert (fitted["c"].pool, fitted["c"].pools, fitted["c"].games) == (2, 2, 0)
 
@@ -148,7 +168,8 @@ def test_a_player_that_only_met_itself_is_a_pool_of_its_own():
 def test_four_player_plackett_luce_simulation_is_ranked_correctly():
     strengths = {f"p{i}": 1250.0 + 100.0 * i for i in range(6)}
     fitted = fit_batch(round_robin(strengths, 4, 3000, seed=11), bootstrap=100)
-    assert sorted(fitted, key=lambda p: fitted[p].rating) == sorted(strengths,
-                                                                    key=strengths.__getitem__)
+    assert sorted(fitted, key=lambda p: fitted[p].rating) == sorted(
+        strengths, key=strengths.__getitem__
+    )
     truth = centred(strengths)
     assert sum(fitted[p].low <= truth[p] <= fitted[p].high for p in strengths) >= 5

@@ -30,5 +30,6 @@ def test_elo_boards_report_history_per_game_type_and_player_count():
     assert boards.apply("merkator", game("a", "b")) == {"a": (1500, 1516), "b": (1500, 1484)}
     assert boards.apply("oregon", game("b", "a")) == {
         "b": (1484, pytest.approx(1484 + 32 * (1 - 1 / (1 + 10 ** (32 / 400))))),
-        "a": (1516, pytest.approx(1516 - 32 * (1 - 1 / (1 + 10 ** (32 / 400)))))}
+        "a": (1516, pytest.approx(1516 - 32 * (1 - 1 / (1 + 10 ** (32 / 400))))),
+    }
     assert sorted(boards.tables) == [("merkator", 2), ("oregon", 2)]

@@ -13,9 +13,13 @@ from leaderboard.results import GameResult, SeatResult
 
 def stage_weights(*games: GameResult) -> dict[tuple[str, tuple[str, ...]], float]:
     stages = build_stages(games, [0] * len(games))
-    return {(stages.players[c], tuple(p for p, k in zip(stages.players, counts) for _ in
-                                      range(int(k)))): w
-            for c, counts, w in zip(stages.chosen, stages.counts, stages.weights)}
+    return {
+        (
+            stages.players[c],
+            tuple(p for p, k in zip(stages.players, counts) for _ in range(int(k))),
+        ): w
+        for c, counts, w in zip(stages.chosen, stages.counts, stages.weights)
+    }
 
 
 def test_a_finishing_order_is_a_sequence_of_choices():
@@ -29,11 +33,20 @@ def test_forfeits_finish_behind_every_finisher_whatever_their_rank():
 
 
 def test_ties_count_every_order_with_an_equal_share():
-    seats = (SeatResult("a", 1, 0), SeatResult("b", 2, 0), SeatResult("c", 2, 0),
-             SeatResult("d", 4, 0, "CRASH"), SeatResult("e", 4, 0, "TIMEOUT"))
+    seats = (
+        SeatResult("a", 1, 0),
+        SeatResult("b", 2, 0),
+        SeatResult("c", 2, 0),
+        SeatResult("d", 4, 0, "CRASH"),
+        SeatResult("e", 4, 0, "TIMEOUT"),
+    )
     orders = dict(finishing_orders(seats))
-    assert orders == {("a", "b", "c", "d", "e"): 0.25, ("a", "c", "b", "d", "e"): 0.25,
-                      ("a", "b", "c", "e", "d"): 0.25, ("a", "c", "b", "e", "d"): 0.25}
+    assert orders == {
+        ("a", "b", "c", "d", "e"): 0.25,
+        ("a", "c", "b", "d", "e"): 0.25,
+        ("a", "b", "c", "e", "d"): 0.25,
+        ("a", "c", "b", "e", "d"): 0.25,
+    }
 
 
 def test_a_two_player_draw_is_half_a_win_each_way():
@@ -49,7 +62,8 @@ def test_a_player_beating_its_own_other_seat_tells_nothing():
 
 def test_three_wins_to_one_is_400_log10_3_points_without_prior():
     games = [GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0)))] * 3 + [
-        GameResult((SeatResult("b", 1, 0), SeatResult("a", 2, 0)))]
+        GameResult((SeatResult("b", 1, 0), SeatResult("a", 2, 0)))
+    ]
     stages = build_stages(games, [0] * 4)
     theta = fit_map(stages, stages.weights[None, :], precision=1e-12)[0]
     elo = (theta[0] - theta[1]) * 400 / math.log(10)
@@ -83,8 +97,10 @@ def test_three_player_rankings_agree_with_choix():
             order.append(pick)
             pod.remove(pick)
         rankings.append(order)
-    games = [GameResult(tuple(SeatResult(str(p), rank, 0) for rank, p in enumerate(order, 1)))
-             for order in rankings]
+    games = [
+        GameResult(tuple(SeatResult(str(p), rank, 0) for rank, p in enumerate(order, 1)))
+        for order in rankings
+    ]
     stages = build_stages(games, [0] * len(games))
     ours = fit_map(stages, stages.weights[None, :], precision=0.1)[0]
     theirs = choix.opt_rankings(4, rankings, alpha=0.05, method="Newton-CG", tol=1e-10)
@@ -92,8 +108,10 @@ def test_three_player_rankings_agree_with_choix():
 
 
 def test_bootstrap_rows_are_fitted_independently():
-    games = [GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0)), group_key="win"),
-             GameResult((SeatResult("b", 1, 0), SeatResult("a", 2, 0)), group_key="loss")]
+    games = [
+        GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0)), group_key="win"),
+        GameResult((SeatResult("b", 1, 0), SeatResult("a", 2, 0)), group_key="loss"),
+    ]
     stages = build_stages(games, [1, 0])  # groups: 0 = "loss", 1 = "win"
     weights = stages.resampled(np.array([[0.0, 2.0], [2.0, 0.0], [1.0, 1.0]]))
     theta = fit_map(stages, weights, precision=1.0)

@@ -5,8 +5,9 @@ from leaderboard.results import GameResult, SeatResult
 
 
 def game(*players: str, ranks: tuple[int, ...] = ()) -> GameResult:
-    return GameResult(tuple(SeatResult(p, ranks[i] if ranks else i + 1, 0)
-                            for i, p in enumerate(players)))
+    return GameResult(
+        tuple(SeatResult(p, ranks[i] if ranks else i + 1, 0) for i, p in enumerate(players))
+    )
 
 
 def test_pools_are_connected_components_largest_first():

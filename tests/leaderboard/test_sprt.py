@@ -7,8 +7,16 @@ import statistics
 import pytest
 
 from leaderboard.results import GameResult, SeatResult
-from leaderboard.sprt import (SPRT, estimate_elo, expected_behaviour, game_score, llr_bounds,
-                              log_likelihood_ratio, pair_index, score_of_elo)
+from leaderboard.sprt import (
+    SPRT,
+    estimate_elo,
+    expected_behaviour,
+    game_score,
+    llr_bounds,
+    log_likelihood_ratio,
+    pair_index,
+    score_of_elo,
+)
 from leaderboard.synthetic import pair_probabilities, simulate_sprt
 
 
@@ -21,14 +29,17 @@ def test_score_of_200_elo_is_76_percent():
     assert score_of_elo(200) == pytest.approx(0.759747, abs=1e-6)
 
 
-@pytest.mark.parametrize(("elo0", "elo1", "counts", "expected"), [
-    # computed by a separate scratch implementation of fishtest's LLRcalc.LLR_logistic
-    # (scipy's brentq on the secular equation), outside this repository
-    (0, 10, [10, 30, 80, 35, 12], 0.2636600127106479),
-    (0, 5, [1, 1, 1, 1, 1], -0.0010354483502281707),
-    (-3, 1, [0, 7, 21, 9, 0], 0.11764562837050431),
-    (0, 20, [3, 0, 0, 0, 9], 0.325582942200858),
-])
+@pytest.mark.parametrize(
+    ("elo0", "elo1", "counts", "expected"),
+    [
+        # computed by a separate scratch implementation of fishtest's LLRcalc.LLR_logistic
+        # (scipy's brentq on the secular equation), outside this repository
+        (0, 10, [10, 30, 80, 35, 12], 0.2636600127106479),
+        (0, 5, [1, 1, 1, 1, 1], -0.0010354483502281707),
+        (-3, 1, [0, 7, 21, 9, 0], 0.11764562837050431),
+        (0, 20, [3, 0, 0, 0, 9], 0.325582942200858),
+    ],
+)
 def test_llr_equals_fishtests_generalised_llr(elo0, elo1, counts, expected):
     assert float(log_likelihood_ratio(counts, elo0, elo1)) == pytest.approx(expected, abs=1e-10)
 
@@ -39,20 +50,29 @@ def test_llr_is_zero_without_pairs_and_vectorised_over_rows():
 
 
 def test_pair_index_counts_news_points_over_the_pair():
-    assert [pair_index(0, 0), pair_index(0.5, 0), pair_index(1, 0), pair_index(0.5, 1),
-            pair_index(1, 1)] == [0, 1, 2, 3, 4]
+    assert [
+        pair_index(0, 0),
+        pair_index(0.5, 0),
+        pair_index(1, 0),
+        pair_index(0.5, 1),
+        pair_index(1, 1),
+    ] == [0, 1, 2, 3, 4]
     with pytest.raises(ValueError):
         pair_index(1, 0.3)
 
 
 def test_game_score_is_news_result_against_base():
     def game(new_rank: int, base_rank: int, forfeit: str = "") -> GameResult:
-        return GameResult((SeatResult("base", base_rank, 0), SeatResult("new", new_rank, 0,
-                                                                         forfeit)))
+        return GameResult(
+            (SeatResult("base", base_rank, 0), SeatResult("new", new_rank, 0, forfeit))
+        )
 
-    assert [game_score(game(1, 2), "new", "base"), game_score(game(1, 1), "new", "base"),
-            game_score(game(2, 1), "new", "base"),
-            game_score(game(1, 2, "TIMEOUT"), "new", "base")] == [1.0, 0.5, 0.0, 0.0]
+    assert [
+        game_score(game(1, 2), "new", "base"),
+        game_score(game(1, 1), "new", "base"),
+        game_score(game(2, 1), "new", "base"),
+        game_score(game(1, 2, "TIMEOUT"), "new", "base"),
+    ] == [1.0, 0.5, 0.0, 0.0]
     with pytest.raises(ValueError):
         game_score(game(1, 2), "new", "other")
 
@@ -107,8 +127,7 @@ def test_simulated_tests_decide_at_the_rates_and_lengths_theory_gives(true_elo, 
     simulated mean also carries its Monte-Carlo error, so it must lie within 5% + 3 standard
     errors of the mean of theory."""
     probabilities = pair_probabilities(true_elo, draw_ratio=0.1, seat_decides=0.3)
-    decisions, lengths = simulate_sprt(probabilities, 0, 20, 0.05, 0.05, RUNS, 6000,
-                                       seed=true_elo)
+    decisions, lengths = simulate_sprt(probabilities, 0, 20, 0.05, 0.05, RUNS, 6000, seed=true_elo)
     theory = expected_behaviour(probabilities, 0, 20, 0.05, 0.05)
     assert decisions.count("continue") == 0
     share = decisions.count(accepted) / RUNS

@@ -11,8 +11,11 @@ GAMES = [
 
 
 def test_rows_are_ordered_by_batch_rating_and_aggregate_each_player():
-    batch = {"x": BatchRating(1490, 1400, 1580), "y": BatchRating(1530, 1450, 1610),
-             "z": BatchRating(1480, 1400, 1560)}
+    batch = {
+        "x": BatchRating(1490, 1400, 1580),
+        "y": BatchRating(1530, 1450, 1610),
+        "z": BatchRating(1480, 1400, 1560),
+    }
     rows = leaderboard_rows(GAMES, {"x": 1501.0, "y": 1510.0, "z": 1489.0}, batch)
     assert [row.player for row in rows] == ["y", "x", "z"]
     assert [row.position for row in rows] == [1, 2, 3]
@@ -48,14 +51,17 @@ def test_a_player_that_forfeited_every_game_has_no_averages():
 
 
 def test_rows_come_pool_by_pool_with_positions_restarting():
-    batch = {"x": BatchRating(1600, 1500, 1700, pool=2, pools=2),
-             "y": BatchRating(1400, 1300, 1500, pool=1, pools=2),
-             "z": BatchRating(1550, 1450, 1650, pool=1, pools=2)}
+    batch = {
+        "x": BatchRating(1600, 1500, 1700, pool=2, pools=2),
+        "y": BatchRating(1400, 1300, 1500, pool=1, pools=2),
+        "z": BatchRating(1550, 1450, 1650, pool=1, pools=2),
+    }
     rows = leaderboard_rows(GAMES, {}, batch)
     assert [(row.player, row.position) for row in rows] == [("z", 1), ("y", 2), ("x", 1)]
     assert pool_heading(batch["x"]) == "pool 2 of 2: not comparable with pool 1"
     assert pool_heading(BatchRating(1500, 1400, 1600, pool=1, pools=3)) == (
-        "pool 1 of 3: not comparable with pools 2, 3")
+        "pool 1 of 3: not comparable with pools 2, 3"
+    )
     assert pool_heading(BatchRating(1500, 1400, 1600)) == ""
 
 

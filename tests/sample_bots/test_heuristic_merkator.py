@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from heuristics import merkator
 
 from engine.merkator import GAME
-from heuristics import merkator
 from tests.engine.harness import random_decision_points
 
 

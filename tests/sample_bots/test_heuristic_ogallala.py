@@ -9,10 +9,16 @@ import random
 import pytest
 from heuristics import ogallala
 
-from engine.ogallala.actions import (
-    Attack, Declare, DecisionKind, Draw, OgallalaAction, PlaceCell, Stop,
-)
 from engine.ogallala import GAME
+from engine.ogallala.actions import (
+    Attack,
+    DecisionKind,
+    Declare,
+    Draw,
+    OgallalaAction,
+    PlaceCell,
+    Stop,
+)
 from engine.ogallala.state import OgallalaState
 from tests.engine.harness import random_decision_points
 from tests.engine.ogallala.positions import start_of_turn
@@ -55,7 +61,8 @@ def random_policy(state, rng: random.Random) -> int:
 
 @pytest.mark.parametrize("players", [2, GAME.max_players])
 def test_heuristic_self_play_reaches_every_late_decision(players: int) -> None:
-    """Self-play builds boats, so attacks and end declarations come up, and every choice is legal."""
+    """Self-play builds boats, so attacks and end declarations come up, and every choice is
+    legal."""
     decided = set()
     for seed in range(3):
         state = play(players, seed, lambda seat: heuristic)

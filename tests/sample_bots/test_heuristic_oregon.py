@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from heuristics import oregon, oregon_plays, oregon_scoring
 
 from engine.oregon import GAME
 from engine.oregon.actions import DecisionKind
 from engine.oregon.play_options import locate
-from heuristics import oregon, oregon_plays, oregon_scoring
 from tests.engine.harness import random_decision_points
 
 PLAYER_COUNTS = (GAME.min_players, GAME.max_players)

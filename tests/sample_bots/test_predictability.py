@@ -9,8 +9,7 @@ import pytest
 
 from tests.support.bots import SAMPLE_BOTS
 
-spec = importlib.util.spec_from_file_location("predictability",
-                                              SAMPLE_BOTS / "predictability.py")
+spec = importlib.util.spec_from_file_location("predictability", SAMPLE_BOTS / "predictability.py")
 predictability = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(predictability)
 

@@ -6,9 +6,9 @@ import random
 from typing import Any
 
 import pytest
-
 import search
 from settings import search_settings
+
 from engine import game_names, get_game
 from engine.core import Game, GameState, Result
 from tests.engine.harness import random_decision_points
@@ -28,9 +28,10 @@ def test_choice_depends_only_on_the_view_and_the_seed(name):
         view = state.view(seat)
         resampled_view = game.sample_state(view, random.Random(checked)).view(seat)
         assert repr(resampled_view) == repr(view)
-        picks = [search.choose(game, v, random.Random(5), iterations=48, budget_s=30.0,
-                               **settings)
-                 for v in (view, resampled_view)]
+        picks = [
+            search.choose(game, v, random.Random(5), iterations=48, budget_s=30.0, **settings)
+            for v in (view, resampled_view)
+        ]
         assert picks[0] == picks[1]
         assert 0 <= picks[0] < len(state.legal_actions())
         checked += 1
@@ -93,16 +94,29 @@ class PickGame(Game):
 def test_search_overrules_a_weak_prior_with_what_the_playouts_show():
     game = PickGame()
     weak_prior = lambda view, actions, rng: 0  # noqa: E731
-    pick = search.choose(game, PickView(0), random.Random(1), iterations=40, budget_s=30.0,
-                         prior=weak_prior, rollout=lambda state, rng: 4)  # candidates: 0 and 4
+    pick = search.choose(
+        game,
+        PickView(0),
+        random.Random(1),
+        iterations=40,
+        budget_s=30.0,
+        prior=weak_prior,
+        rollout=lambda state, rng: 4,
+    )  # candidates: 0 and 4
     assert pick == 4
 
 
 def test_the_prior_stands_when_no_candidate_beats_it():
     game = PickGame()
-    pick = search.choose(game, PickView(0), random.Random(1), iterations=40, budget_s=30.0,
-                         prior=lambda view, actions, rng: 4,
-                         rollout=lambda state, rng: 0)  # candidates: 4 and a worse 0
+    pick = search.choose(
+        game,
+        PickView(0),
+        random.Random(1),
+        iterations=40,
+        budget_s=30.0,
+        prior=lambda view, actions, rng: 4,
+        rollout=lambda state, rng: 0,
+    )  # candidates: 4 and a worse 0
     assert pick == 4
 
 
@@ -110,10 +124,17 @@ def test_alike_options_are_searched_once_as_their_first():
     """Picks 3 and 4 are alike to 2 (and 1 to 0): the prior's pick 4 is searched as 2, and no
     other member of a group becomes a candidate."""
     groups = [0, 0, 2, 2, 2]
-    roots = search.candidates(PickGame(), PickView(0), range(5), 4,
-                              prior=lambda view, actions, rng: 4, ranking=None,
-                              rollout=lambda state, rng: 0, rng=random.Random(1),
-                              alike=lambda view, actions: groups)
+    roots = search.candidates(
+        PickGame(),
+        PickView(0),
+        range(5),
+        4,
+        prior=lambda view, actions, rng: 4,
+        ranking=None,
+        rollout=lambda state, rng: 0,
+        rng=random.Random(1),
+        alike=lambda view, actions: groups,
+    )
     assert roots == [2, 0]
 
 
@@ -145,16 +166,23 @@ class NoisyPickGame(PickGame):
         return NoisyPickState(rng.randrange(10**9))
 
 
-NOISY_PLAYOUT = search.Playout(lambda state, rng: 0,
-                               evaluate=lambda state, seat: state.worth())
+NOISY_PLAYOUT = search.Playout(lambda state, rng: 0, evaluate=lambda state, seat: state.worth())
 
 
 def noisy_pick(prior_pick: int, other: int, seed: int, z: float = 2.0) -> int:
     """The search's choice between the prior's pick and one ``other`` candidate."""
-    return search.choose(NoisyPickGame(), PickView(0), random.Random(seed), iterations=300,
-                         budget_s=30.0, prior=lambda view, actions, rng: prior_pick,
-                         ranking=lambda view, actions, rng, k: [other], playout=NOISY_PLAYOUT,
-                         width=2, z=z)
+    return search.choose(
+        NoisyPickGame(),
+        PickView(0),
+        random.Random(seed),
+        iterations=300,
+        budget_s=30.0,
+        prior=lambda view, actions, rng: prior_pick,
+        ranking=lambda view, actions, rng, k: [other],
+        playout=NOISY_PLAYOUT,
+        width=2,
+        z=z,
+    )
 
 
 def test_the_prior_stands_against_an_alternative_that_is_better_only_by_noise():
@@ -187,8 +215,9 @@ def test_a_cut_off_playout_stops_when_the_seat_starts_its_next_turn():
     for turns, moves in ((1, [0, 1, 2]), (2, [0, 1, 2, 0, 1, 2])):
         played = Alternating()
         played.apply_index(0)  # the searching seat 0 has played its candidate
-        search.Playout(lambda s, rng: 0, evaluate=lambda s, seat: 0.0,
-                       turns=turns).value(played, 0, random.Random(0))
+        search.Playout(lambda s, rng: 0, evaluate=lambda s, seat: 0.0, turns=turns).value(
+            played, 0, random.Random(0)
+        )
         assert played.moves == moves
 
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee.botprocess import kept_log_name
-from arena.referee.limits import BotLimits
 from arena.manifest import BotSpec, load_manifest
 from arena.records import MatchRecord, Outcome, TimeControl
+from arena.referee.botprocess import kept_log_name
+from arena.referee.limits import BotLimits
 from arena.referee.match import play_match
 from arena.sandbox import SandboxPolicy, bwrap_problem, cgroups
 from arena.sandbox.tempdirs import arena_root
@@ -28,9 +28,10 @@ from tests.support.processes import SESSION_MARKER, bot_processes
 HOSTILE_SOURCE = ROOT / "tests" / "bots" / "hostile"
 MARKER = SESSION_MARKER.decode().split("=", 1)[1]
 
-needs_bwrap = pytest.mark.skipif(bwrap_problem() is not None,
-                                 reason=f"no sandbox on this machine: {bwrap_problem()} "
-                                        "(scripts/setup installs bubblewrap)")
+needs_bwrap = pytest.mark.skipif(
+    bwrap_problem() is not None,
+    reason=f"no sandbox on this machine: {bwrap_problem()} (scripts/setup installs bubblewrap)",
+)
 
 
 def hostile_dir(parent: Path, mode: str, network: bool = False, **env: str) -> Path:
@@ -39,10 +40,16 @@ def hostile_dir(parent: Path, mode: str, network: bool = False, **env: str) -> P
     directory.mkdir()
     shutil.copy(HOSTILE_SOURCE / "hostile.py", directory)
     variables = {"HOSTILE_MODE": mode, "ARENA_TEST_SESSION": MARKER, **env}
-    lines = [f'name = "hostile-{mode}"', 'version = "1.0.0"',
-             'command = ["python", "hostile.py"]', 'games = ["oregon"]',
-             f"network = {'true' if network else 'false'}", "", "[env]",
-             *(f'{key} = "{value}"' for key, value in variables.items())]
+    lines = [
+        f'name = "hostile-{mode}"',
+        'version = "1.0.0"',
+        'command = ["python", "hostile.py"]',
+        'games = ["oregon"]',
+        f"network = {'true' if network else 'false'}",
+        "",
+        "[env]",
+        *(f'{key} = "{value}"' for key, value in variables.items()),
+    ]
     (directory / "bot.toml").write_text("\n".join(lines) + "\n")
     return directory
 
@@ -64,17 +71,29 @@ PATIENT = TimeControl(move_seconds=15.0, ready_seconds=4.0)
 MEMORY_MIB = 512
 
 
-async def play(tmp_path, mode: str, *, time_control: TimeControl = FAST,
-               policy: SandboxPolicy = SandboxPolicy(), network: bool = False,
-               **env: str) -> tuple[MatchRecord, str]:
+async def play(
+    tmp_path,
+    mode: str,
+    *,
+    time_control: TimeControl = FAST,
+    policy: SandboxPolicy = SandboxPolicy(),
+    network: bool = False,
+    **env: str,
+) -> tuple[MatchRecord, str]:
     """A game of the hostile bot in ``mode`` (seat 0) against random-python; the record and
     the hostile seat's log."""
     hostile = load_manifest(hostile_dir(tmp_path, mode, network=network, **env))
     logs = tmp_path / "logs"
     logs.mkdir()
-    record = await play_match("oregon", [hostile, opponent()], SEED, time_control=time_control,
-                              limits=BotLimits(memory_mib=MEMORY_MIB), bot_logs=logs,
-                              sandbox=policy)
+    record = await play_match(
+        "oregon",
+        [hostile, opponent()],
+        SEED,
+        time_control=time_control,
+        limits=BotLimits(memory_mib=MEMORY_MIB),
+        bot_logs=logs,
+        sandbox=policy,
+    )
     log = (logs / kept_log_name(SEED, 0, hostile.name)).read_text(errors="replace")
     return record, log
 
@@ -92,8 +111,12 @@ def our_cgroups() -> list[Path]:
     if found is None:
         return []
     prefix = f"arena-run-{os.getpid()}-"
-    return [entry for parent in found.parents.values() for entry in parent.iterdir()
-            if entry.name.startswith(prefix)]
+    return [
+        entry
+        for parent in found.parents.values()
+        for entry in parent.iterdir()
+        if entry.name.startswith(prefix)
+    ]
 
 
 def match_dirs() -> list[Path]:

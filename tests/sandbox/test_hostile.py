@@ -21,22 +21,26 @@ from tests.sandbox.conftest import (
 
 pytestmark = needs_bwrap
 
-@pytest.mark.parametrize(("mode", "outcome", "reason"), [
-    ("hang-handshake", Outcome.CRASH, "never became ready: did not answer the handshake"),
-    ("socket-link", Outcome.CRASH, "never became ready: its address"),
-    ("hang-start", Outcome.TIMEOUT, "no StartGame reply within 4 s"),
-    ("hang-decide", Outcome.TIMEOUT, "no Decide reply within 1 s"),
-    ("hang-end", Outcome.FINISHED, ""),
-    ("exit-midgame", Outcome.CRASH, "process exited with code 3"),
-    ("index-out-of-range", Outcome.ILLEGAL, "out of range"),
-    ("index-negative", Outcome.ILLEGAL, "index -1 out of range"),
-    ("stale-number", Outcome.ILLEGAL, "replied for decision"),
-    ("malformed-reply", Outcome.ILLEGAL, "malformed Decide reply"),
-    ("raise-in-decide", Outcome.CRASH, "Decide failed: UNKNOWN"),
-    ("ignore-sigterm", Outcome.TIMEOUT, "no Decide reply within 1 s"),
-    ("stdout-flood", Outcome.CRASH, "its output reached the 64 MiB file-size limit"),
-    ("memory-hog", Outcome.CRASH, f"out of memory under the {MEMORY_MIB} MiB"),
-])
+
+@pytest.mark.parametrize(
+    ("mode", "outcome", "reason"),
+    [
+        ("hang-handshake", Outcome.CRASH, "never became ready: did not answer the handshake"),
+        ("socket-link", Outcome.CRASH, "never became ready: its address"),
+        ("hang-start", Outcome.TIMEOUT, "no StartGame reply within 4 s"),
+        ("hang-decide", Outcome.TIMEOUT, "no Decide reply within 1 s"),
+        ("hang-end", Outcome.FINISHED, ""),
+        ("exit-midgame", Outcome.CRASH, "process exited with code 3"),
+        ("index-out-of-range", Outcome.ILLEGAL, "out of range"),
+        ("index-negative", Outcome.ILLEGAL, "index -1 out of range"),
+        ("stale-number", Outcome.ILLEGAL, "replied for decision"),
+        ("malformed-reply", Outcome.ILLEGAL, "malformed Decide reply"),
+        ("raise-in-decide", Outcome.CRASH, "Decide failed: UNKNOWN"),
+        ("ignore-sigterm", Outcome.TIMEOUT, "no Decide reply within 1 s"),
+        ("stdout-flood", Outcome.CRASH, "its output reached the 64 MiB file-size limit"),
+        ("memory-hog", Outcome.CRASH, f"out of memory under the {MEMORY_MIB} MiB"),
+    ],
+)
 async def test_a_misbehaving_bot_forfeits_alone(tmp_path, mode, outcome, reason):
     slow_attack = mode in ("stdout-flood", "memory-hog")
     record, _ = await play(tmp_path, mode, time_control=PATIENT if slow_attack else FAST)
@@ -60,8 +64,9 @@ async def test_a_slow_start_within_the_limit_plays_and_beyond_it_crashes(tmp_pat
     assert_other_seat_unharmed(beyond)
 
 
-needs_cgroups = pytest.mark.skipif(cgroups.cgroup_kind() is None,
-                                   reason="the arena cannot make cgroups on this machine")
+needs_cgroups = pytest.mark.skipif(
+    cgroups.cgroup_kind() is None, reason="the arena cannot make cgroups on this machine"
+)
 
 
 @needs_cgroups
@@ -135,6 +140,7 @@ async def test_a_huge_reply_is_illegal_and_named_by_its_size(tmp_path):
 
     hostile = record.seats[0]
     assert hostile.outcome is Outcome.ILLEGAL
-    assert re.fullmatch(r"Decide reply of \d+ bytes is over the 16777216 byte limit",
-                        hostile.reason), hostile.reason
+    assert re.fullmatch(
+        r"Decide reply of \d+ bytes is over the 16777216 byte limit", hostile.reason
+    ), hostile.reason
     assert_other_seat_unharmed(record)

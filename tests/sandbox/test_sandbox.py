@@ -24,14 +24,14 @@ from arena.commands import sandbox_options
 from arena.records import Outcome
 from arena.sandbox import SandboxPolicy, cgroups, tempdirs
 from arena.sandbox.bwrap import BOT_UID_BASE
-from tests.support.bots import ROOT, SAMPLE_BOTS
-from tests.support.processes import bot_processes
 from tests.sandbox.conftest import (
     assert_other_seat_unharmed,
     hostile_dir,
     needs_bwrap,
     play,
 )
+from tests.support.bots import ROOT, SAMPLE_BOTS
+from tests.support.processes import bot_processes
 
 ARENA = Path(sys.executable).parent / "arena"
 runner = CliRunner()
@@ -48,9 +48,19 @@ async def test_a_bot_sees_its_own_uid_environment_and_private_temp_only(tmp_path
     bot_dir = tmp_path / "hostile-inspect"
     assert f"uid {BOT_UID_BASE} gid {BOT_UID_BASE}" in log
     env = ast.literal_eval(re.search(r"^env (\[.*\])$", log, re.MULTILINE).group(1))
-    assert set(env) == {"ARENA_BOT_ADDRESS", "ARENA_BOT_TOKEN", "ARENA_BOT_SEED", "PATH", "LANG",
-                        "HOME", "TMPDIR", "HOSTILE_MODE", "HOSTILE_PORT", "ARENA_TEST_SESSION",
-                        "PWD"}  # PWD: bwrap's --chdir sets it
+    assert set(env) == {
+        "ARENA_BOT_ADDRESS",
+        "ARENA_BOT_TOKEN",
+        "ARENA_BOT_SEED",
+        "PATH",
+        "LANG",
+        "HOME",
+        "TMPDIR",
+        "HOSTILE_MODE",
+        "HOSTILE_PORT",
+        "ARENA_TEST_SESSION",
+        "PWD",
+    }  # PWD: bwrap's --chdir sets it
     assert f"cannot reach tcp 127.0.0.1:{port}" in log
     for read_only in (bot_dir, Path(sys.prefix), Path("/usr")):
         assert f"cannot write {read_only}: Read-only file system" in log
@@ -69,8 +79,13 @@ async def test_network_needs_the_manifest_and_the_operator(tmp_path):
         for asked, allowed in [(True, False), (False, True), (True, True)]:
             where = tmp_path / f"{asked}-{allowed}"
             where.mkdir()
-            _, log = await play(where, "inspect", network=asked, HOSTILE_PORT=port,
-                                policy=SandboxPolicy(allow_network=allowed))
+            _, log = await play(
+                where,
+                "inspect",
+                network=asked,
+                HOSTILE_PORT=port,
+                policy=SandboxPolicy(allow_network=allowed),
+            )
             assert ("REACHED tcp" in log) == (asked and allowed), (asked, allowed)
 
 
@@ -82,8 +97,9 @@ def arena_cgroups(pid: int) -> list[Path]:
     found = cgroups.hierarchy()
     if found is None:
         return []
-    return [entry for parent in found.parents.values()
-            for entry in parent.glob(f"arena-run-{pid}-*")]
+    return [
+        entry for parent in found.parents.values() for entry in parent.glob(f"arena-run-{pid}-*")
+    ]
 
 
 def start_match(tmp_path: Path, mode: str, *extra: str) -> tuple[subprocess.Popen, Path]:
@@ -91,10 +107,22 @@ def start_match(tmp_path: Path, mode: str, *extra: str) -> tuple[subprocess.Pope
     the seats' logs kept; the process and the hostile seat's log."""
     bot = hostile_dir(tmp_path, mode)
     logs = tmp_path / "logs"
-    command = [str(ARENA), "match", "--game", "oregon", str(bot), str(SAMPLE_BOTS /
-               "random-python"), "--bot-logs", str(logs), "--move-time", "600", *extra]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    command = [
+        str(ARENA),
+        "match",
+        "--game",
+        "oregon",
+        str(bot),
+        str(SAMPLE_BOTS / "random-python"),
+        "--bot-logs",
+        str(logs),
+        "--move-time",
+        "600",
+        *extra,
+    ]
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     return process, logs
 
 
@@ -105,8 +133,10 @@ def wait_for_log(logs: Path, text: str, process: subprocess.Popen) -> str:
             if text in (content := log.read_text(errors="replace")):
                 return content
         time.sleep(0.1)
-    raise AssertionError(f"no {text!r} in the hostile seat's log; arena: "
-                         f"{process.communicate(timeout=10) if process.poll() is not None else ''}")
+    raise AssertionError(
+        f"no {text!r} in the hostile seat's log; arena: "
+        f"{process.communicate(timeout=10) if process.poll() is not None else ''}"
+    )
 
 
 def wait_until_no_bot_process() -> None:
@@ -128,9 +158,19 @@ def test_a_killed_arena_leaves_no_process_and_the_next_arena_removes_its_files(t
     wait_until_no_bot_process()
     assert arena_roots(process.pid), "a SIGKILLed arena cannot remove its temp root"
     next_arena = subprocess.run(
-        [str(ARENA), "match", "--game", "oregon", str(SAMPLE_BOTS / "random-python"),
-         str(SAMPLE_BOTS / "random-python")], cwd=ROOT, capture_output=True, text=True,
-        timeout=120)
+        [
+            str(ARENA),
+            "match",
+            "--game",
+            "oregon",
+            str(SAMPLE_BOTS / "random-python"),
+            str(SAMPLE_BOTS / "random-python"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert next_arena.returncode == 0, next_arena.stderr
     assert arena_roots(process.pid) == []
     assert arena_cgroups(process.pid) == []
@@ -186,8 +226,7 @@ def test_without_bwrap_a_match_warns_and_a_tournament_refuses(tmp_path, monkeypa
     monkeypatch.setattr(sandbox_options, "bwrap_problem", lambda: problem)
 
     policy = sandbox_options.resolve_policy(None, False, strict=False)
-    refused = runner.invoke(app, ["tournament", "--game", "oregon", "--db",
-                                  str(tmp_path / "t.db")])
+    refused = runner.invoke(app, ["tournament", "--game", "oregon", "--db", str(tmp_path / "t.db")])
 
     assert policy.tool == "none"
     assert refused.exit_code == 2
@@ -206,17 +245,35 @@ def test_a_tournament_stores_its_sandbox_and_resume_keeps_it(tmp_path):
     db = tmp_path / "arena.db"
     bots = f"{SAMPLE_BOTS / 'random-python'},{SAMPLE_BOTS / 'heuristic-python'}"
 
-    result = runner.invoke(app, ["tournament", "--game", "oregon", "--bots", bots, "--deals", "1",
-                                 "--name", "t", "--sandbox", "none", "--allow-network",
-                                 "--db", str(db)])
-    resumed = runner.invoke(app, ["tournament", "--resume", "t", "--sandbox", "bwrap",
-                                  "--db", str(db)])
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--game",
+            "oregon",
+            "--bots",
+            bots,
+            "--deals",
+            "1",
+            "--name",
+            "t",
+            "--sandbox",
+            "none",
+            "--allow-network",
+            "--db",
+            str(db),
+        ],
+    )
+    resumed = runner.invoke(
+        app, ["tournament", "--resume", "t", "--sandbox", "bwrap", "--db", str(db)]
+    )
 
     assert result.exit_code == 0, result.output
     with sqlite3.connect(db) as connection:
-        (settings,), = connection.execute("SELECT settings FROM tournament").fetchall()
+        ((settings,),) = connection.execute("SELECT settings FROM tournament").fetchall()
     assert SandboxPolicy.from_settings(json.loads(settings)) == SandboxPolicy(
-        tool="none", allow_network=True)
+        tool="none", allow_network=True
+    )
     assert resumed.exit_code == 0, resumed.output
     assert "ignored: --sandbox" in resumed.stderr
 

@@ -39,8 +39,12 @@ def stub(tmp_path, node_sdk):
     (tmp_path / "bot.toml").write_text(MANIFEST)
     (tmp_path / "bot.js").write_text(BOT)
     address = f"unix:{tmp_path}/bot.sock"
-    env = {**os.environ, "ARENA_BOT_ADDRESS": address, "ARENA_BOT_TOKEN": "s3cret",
-           "NODE_SDK": str(node_sdk)}
+    env = {
+        **os.environ,
+        "ARENA_BOT_ADDRESS": address,
+        "ARENA_BOT_TOKEN": "s3cret",
+        "NODE_SDK": str(node_sdk),
+    }
     process = subprocess.Popen(["node", "bot.js"], cwd=tmp_path, env=env)
     deadline = time.monotonic() + 10
     while not (tmp_path / "bot.sock").exists():
@@ -58,8 +62,11 @@ TOKEN = [(TOKEN_METADATA_KEY, "s3cret")]
 
 def test_the_handshake_comes_from_the_manifests_top_level(stub):
     reply = stub.Handshake(bot_pb2.HandshakeRequest(), metadata=TOKEN)
-    assert (reply.name, reply.version, list(reply.games)) == ("node-test", "2.0.1",
-                                                              ["oregon", "merkator"])
+    assert (reply.name, reply.version, list(reply.games)) == (
+        "node-test",
+        "2.0.1",
+        ["oregon", "merkator"],
+    )
     assert reply.protocol_version == bot_pb2.PROTOCOL_VERSION_1
 
 
@@ -75,9 +82,13 @@ def test_decide_echoes_the_decision_number_and_knows_the_game(stub):
     stub.StartGame(bot_pb2.StartGameRequest(game_id="g2", game="oregon"), metadata=TOKEN)
     three = [bot_pb2.Action()] * 3
     number = 2**62 + 3  # beyond the integers a JavaScript number holds exactly
-    merkator = stub.Decide(bot_pb2.DecisionRequest(game_id="g1", decision_number=number,
-                                                   legal_actions=three), metadata=TOKEN)
-    oregon = stub.Decide(bot_pb2.DecisionRequest(game_id="g2", decision_number=7,
-                                                 legal_actions=three), metadata=TOKEN)
+    merkator = stub.Decide(
+        bot_pb2.DecisionRequest(game_id="g1", decision_number=number, legal_actions=three),
+        metadata=TOKEN,
+    )
+    oregon = stub.Decide(
+        bot_pb2.DecisionRequest(game_id="g2", decision_number=7, legal_actions=three),
+        metadata=TOKEN,
+    )
     assert (merkator.decision_number, merkator.action_index) == (number, 2)
     assert (oregon.decision_number, oregon.action_index) == (7, 0)

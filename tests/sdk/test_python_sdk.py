@@ -15,8 +15,12 @@ MANIFEST = 'name = "t"\nversion = "0.1"\ncommand = ["python", "bot.py"]\ngames =
 def stub(tmp_path):
     (tmp_path / "bot.toml").write_text(MANIFEST)
     address = f"unix:{tmp_path}/bot.sock"
-    server = sdk.serve(sdk.replying_with(lambda request: len(request.legal_actions) - 1),
-                       address=address, token="s3cret", manifest=tmp_path / "bot.toml")
+    server = sdk.serve(
+        sdk.replying_with(lambda request: len(request.legal_actions) - 1),
+        address=address,
+        token="s3cret",
+        manifest=tmp_path / "bot.toml",
+    )
     channel = grpc.insecure_channel(address)
     yield bot_pb2_grpc.BotStub(channel)
     channel.close()
@@ -30,8 +34,9 @@ def test_handshake_comes_from_the_manifest(stub):
 
 
 def test_decide_echoes_the_decision_number(stub):
-    request = bot_pb2.DecisionRequest(decision_number=41,
-                                      legal_actions=[bot_pb2.Action(), bot_pb2.Action()])
+    request = bot_pb2.DecisionRequest(
+        decision_number=41, legal_actions=[bot_pb2.Action(), bot_pb2.Action()]
+    )
     reply = stub.Decide(request, metadata=[(TOKEN_METADATA_KEY, "s3cret")])
     assert (reply.decision_number, reply.action_index) == (41, 1)
 
@@ -60,12 +65,18 @@ def test_history_collects_the_events_of_one_game_and_seat_until_its_end(stub):
     for game_id in ("g-0", "g-1"):  # one game, two seats of this process
         stub.StartGame(bot_pb2.StartGameRequest(game_id=game_id, game="oregon"), metadata=token)
     one_action = [bot_pb2.Action()]
-    stub.Decide(bot_pb2.DecisionRequest(game_id="g-0", events=[event], legal_actions=one_action),
-                metadata=token)
-    stub.Decide(bot_pb2.DecisionRequest(game_id="g-1", events=[other], legal_actions=one_action),
-                metadata=token)
-    stub.Decide(bot_pb2.DecisionRequest(game_id="g-0", events=[other], legal_actions=one_action),
-                metadata=token)
+    stub.Decide(
+        bot_pb2.DecisionRequest(game_id="g-0", events=[event], legal_actions=one_action),
+        metadata=token,
+    )
+    stub.Decide(
+        bot_pb2.DecisionRequest(game_id="g-1", events=[other], legal_actions=one_action),
+        metadata=token,
+    )
+    stub.Decide(
+        bot_pb2.DecisionRequest(game_id="g-0", events=[other], legal_actions=one_action),
+        metadata=token,
+    )
     assert sdk.history_of(bot_pb2.DecisionRequest(game_id="g-0")) == [event, other]
     assert sdk.history_of(bot_pb2.DecisionRequest(game_id="g-1")) == [other]
     stub.EndGame(bot_pb2.EndGameRequest(game_id="g-0", events=[event]), metadata=token)

@@ -27,12 +27,17 @@ def test_the_arena_and_the_sdk_share_one_copy_of_the_generated_code():
     assert pool_file is bot_pb2.DESCRIPTOR
 
 
-@pytest.mark.parametrize("imports", [
-    "import arena_sdk.v1.oregon_pb2, arena.bot.v1.bot_pb2, arena.sdk",
-    "import arena.bot.v1.bot_pb2, arena.sdk, arena_sdk.v1.bot_pb2",
-    ("from arena.bot.v1 import merkator_pb2; from arena_sdk.v1 import merkator_pb2 as m; "
-     "assert m is merkator_pb2"),
-])
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "import arena_sdk.v1.oregon_pb2, arena.bot.v1.bot_pb2, arena.sdk",
+        "import arena.bot.v1.bot_pb2, arena.sdk, arena_sdk.v1.bot_pb2",
+        (
+            "from arena.bot.v1 import merkator_pb2; from arena_sdk.v1 import merkator_pb2 as m; "
+            "assert m is merkator_pb2"
+        ),
+    ],
+)
 def test_importing_both_names_in_either_order_does_not_clash(imports):
     subprocess.run([sys.executable, "-c", imports], check=True)
 
@@ -42,10 +47,23 @@ def test_the_sdk_installs_and_serves_without_the_arena(tmp_path):
     environment = tmp_path / "venv"
     venv.create(environment, with_pip=True)
     python = environment / "bin" / "python"
-    subprocess.run([python, "-m", "pip", "install", "--quiet", "-c", ROOT / "constraints.txt",
-                    ROOT / "sdk" / "python"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "-c",
+            ROOT / "constraints.txt",
+            ROOT / "sdk" / "python",
+        ],
+        check=True,
+        capture_output=True,
+    )
     (tmp_path / "bot.toml").write_text(
-        'name = "alone"\nversion = "2"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n')
+        'name = "alone"\nversion = "2"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
+    )
     script = textwrap.dedent(f"""
         import importlib.util, grpc, arena_sdk
         from arena_sdk.v1 import bot_pb2, bot_pb2_grpc
@@ -56,6 +74,7 @@ def test_the_sdk_installs_and_serves_without_the_arena(tmp_path):
         print(stub.Handshake(bot_pb2.HandshakeRequest()).name)
         server.stop(None)
     """)
-    result = subprocess.run([python, "-c", script], cwd=tmp_path, check=True,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [python, "-c", script], cwd=tmp_path, check=True, capture_output=True, text=True
+    )
     assert result.stdout.strip() == "alone"

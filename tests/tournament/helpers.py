@@ -18,15 +18,20 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_BOTS = ROOT / "sample_bots"
 
 
-def run_cli(*args: str) -> "CliRunner.invoke":  # type: ignore[valid-type]
+def run_cli(*args: str) -> CliRunner.invoke:  # type: ignore[valid-type]
     """The arena CLI in this process (fast); result has exit_code, stdout, stderr."""
     return CliRunner().invoke(app, list(args))
 
 
 def start_cli(*args: str) -> subprocess.Popen:
     """The arena CLI as a separate process (for kill and concurrency tests)."""
-    return subprocess.Popen([sys.executable, "-c", "from arena.cli import main; main()", *args],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", "from arena.cli import main; main()", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def renamed_bot(source: Path, target: Path, name: str) -> Path:
@@ -34,8 +39,9 @@ def renamed_bot(source: Path, target: Path, name: str) -> Path:
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
     manifest = target / "bot.toml"
     lines = manifest.read_text().splitlines()
-    manifest.write_text("\n".join(f'name = "{name}"' if line.startswith("name") else line
-                                  for line in lines) + "\n")
+    manifest.write_text(
+        "\n".join(f'name = "{name}"' if line.startswith("name") else line for line in lines) + "\n"
+    )
     return target
 
 

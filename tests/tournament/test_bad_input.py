@@ -30,23 +30,38 @@ def assert_refused(db: Path, *args: str, message: str) -> None:
     assert snapshot(db) == before
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("tournament", "--game", "oregon", "--bots", "random-python,nobody"), "unknown bot 'nobody'"),
-    (("tournament", "--game", "chess", "--bots", "random-python"), "unknown game 'chess'"),
-    (("tournament", "--game", "oregon", "--bots", "random-python"),
-     "1 entrant(s) for 2-player games"),
-    (("tournament", "--game", "oregon", "--players", "9", "--bots", "random-python"),
-     "oregon is for 2-4 players"),
-    (("tournament", "--game", "oregon", "--bots", "random-python,random-python"), "entered twice"),
-    (("tournament", "--game", "oregon", "--bots", f"random-python,{SAMPLE_BOTS}/missing"),
-     "not a bot directory"),
-    (("tournament", "--resume", "never-started"), "unknown tournament 'never-started'"),
-    (("tournament",), "--game GAME"),
-    (("leaderboard", "--game", "chess"), "unknown game 'chess'"),
-    (("replay", "42"), "no game 42"),
-    (("submit", "/nonexistent/bot"), "not a bot directory"),
-    (("submit", "--address", "127.0.0.1:1"), "--address needs --name"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("tournament", "--game", "oregon", "--bots", "random-python,nobody"),
+            "unknown bot 'nobody'",
+        ),
+        (("tournament", "--game", "chess", "--bots", "random-python"), "unknown game 'chess'"),
+        (
+            ("tournament", "--game", "oregon", "--bots", "random-python"),
+            "1 entrant(s) for 2-player games",
+        ),
+        (
+            ("tournament", "--game", "oregon", "--players", "9", "--bots", "random-python"),
+            "oregon is for 2-4 players",
+        ),
+        (
+            ("tournament", "--game", "oregon", "--bots", "random-python,random-python"),
+            "entered twice",
+        ),
+        (
+            ("tournament", "--game", "oregon", "--bots", f"random-python,{SAMPLE_BOTS}/missing"),
+            "not a bot directory",
+        ),
+        (("tournament", "--resume", "never-started"), "unknown tournament 'never-started'"),
+        (("tournament",), "--game GAME"),
+        (("leaderboard", "--game", "chess"), "unknown game 'chess'"),
+        (("replay", "42"), "no game 42"),
+        (("submit", "/nonexistent/bot"), "not a bot directory"),
+        (("submit", "--address", "127.0.0.1:1"), "--address needs --name"),
+    ],
+)
 def test_bad_arguments_are_refused(registered_db: Path, args, message):
     assert_refused(registered_db, *args, message=message)
 
@@ -54,14 +69,26 @@ def test_bad_arguments_are_refused(registered_db: Path, args, message):
 @pytest.mark.slow
 def test_remote_bot_that_does_not_answer_is_not_registered(registered_db: Path, monkeypatch):
     monkeypatch.setattr(registration, "HANDSHAKE_SECONDS", 0.5)
-    assert_refused(registered_db, "submit", "--address", "127.0.0.1:9", "--name", "ghost",
-                   message="no bot answered the handshake")
+    assert_refused(
+        registered_db,
+        "submit",
+        "--address",
+        "127.0.0.1:9",
+        "--name",
+        "ghost",
+        message="no bot answered the handshake",
+    )
 
 
-@pytest.mark.parametrize("command", [
-    ("tournament", "--game", "oregon", "--bots", str(SAMPLE_BOTS / "random-python")),
-    ("leaderboard",), ("bots",), ("replay", "1"),
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("tournament", "--game", "oregon", "--bots", str(SAMPLE_BOTS / "random-python")),
+        ("leaderboard",),
+        ("bots",),
+        ("replay", "1"),
+    ],
+)
 def test_corrupt_and_foreign_files_are_refused(tmp_path: Path, command):
     corrupt = tmp_path / "corrupt.db"
     corrupt.write_bytes(b"\x00garbage" * 100)
@@ -76,16 +103,27 @@ def test_unwritable_path_is_refused(tmp_path: Path):
     (tmp_path / "a-file").write_text("")
     db = tmp_path / "a-file" / "arena.db"
     assert_refused(db, "submit", str(SAMPLE_BOTS / "random-python"), message="cannot create")
-    assert_refused(tmp_path / "no-dir" / "arena.db", "tournament", "--game", "oregon", "--bots",
-                   f"{SAMPLE_BOTS}/random-python,{SAMPLE_BOTS}/random-node",
-                   message="not an existing directory")
+    assert_refused(
+        tmp_path / "no-dir" / "arena.db",
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        f"{SAMPLE_BOTS}/random-python,{SAMPLE_BOTS}/random-node",
+        message="not an existing directory",
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
-    assert_refused(Path("/proc/arena.db"), "submit", str(SAMPLE_BOTS / "random-python"),
-                   message="cannot open the database for writing")
+    assert_refused(
+        Path("/proc/arena.db"),
+        "submit",
+        str(SAMPLE_BOTS / "random-python"),
+        message="cannot open the database for writing",
+    )
 
 
-@pytest.mark.parametrize("command", [("leaderboard",), ("bots",), ("replay", "1"),
-                                     ("tournament", "--resume", "t")])
+@pytest.mark.parametrize(
+    "command", [("leaderboard",), ("bots",), ("replay", "1"), ("tournament", "--resume", "t")]
+)
 def test_reading_commands_do_not_create_a_database(tmp_path: Path, command):
     assert_refused(tmp_path / "arena.db", *command, message="no arena database")
     assert list(tmp_path.iterdir()) == []

@@ -23,10 +23,16 @@ GAMES = 6  # 2 entrants, 3 deals, each deal in both seatings
 
 def _outcomes(db: Path, bot: str) -> list[str]:
     """The bot's outcome in each game, in the order the games were played."""
-    return [outcome for (outcome,) in query(
-        db, "SELECT s.outcome FROM seat s JOIN game g ON g.id = s.game_id "
+    return [
+        outcome
+        for (outcome,) in query(
+            db,
+            "SELECT s.outcome FROM seat s JOIN game g ON g.id = s.game_id "
             "JOIN bot_version v ON v.id = s.bot_version_id JOIN bot b ON b.id = v.bot_id "
-            "WHERE b.name = ? ORDER BY g.id", bot)]
+            "WHERE b.name = ? ORDER BY g.id",
+            bot,
+        )
+    ]
 
 
 @pytest.fixture
@@ -41,15 +47,32 @@ def second_game_crasher(tmp_path: Path) -> Path:
 
 
 def _tournament(db: Path, crasher: Path, *extra: str) -> None:
-    result = run_cli("tournament", "--game", "oregon", "--bots",
-                     f"{SAMPLE_BOTS / 'random-python'},{crasher}",
-                     "--deals", "3", "--concurrency", "1", "--seed", "11", "--move-time", "10",
-                     "--name", "t", "--db", str(db), *extra)
+    result = run_cli(
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        f"{SAMPLE_BOTS / 'random-python'},{crasher}",
+        "--deals",
+        "3",
+        "--concurrency",
+        "1",
+        "--seed",
+        "11",
+        "--move-time",
+        "10",
+        "--name",
+        "t",
+        "--db",
+        str(db),
+        *extra,
+    )
     assert result.exit_code == 0, result.stdout + result.stderr
 
 
-def test_a_kept_up_bot_that_crashes_is_replaced_before_its_next_game(tmp_path: Path,
-                                                                    second_game_crasher: Path):
+def test_a_kept_up_bot_that_crashes_is_replaced_before_its_next_game(
+    tmp_path: Path, second_game_crasher: Path
+):
     db = tmp_path / "arena.db"
     _tournament(db, second_game_crasher)
     assert query(db, "SELECT count(*) FROM game WHERE status = 'finished'") == [(GAMES,)]
@@ -72,8 +95,9 @@ async def test_the_pool_reuses_healthy_bots_and_stops_all_of_them_at_the_end(tmp
     spec = load_manifest(SAMPLE_BOTS / "random-python")
     async with bot_pool("oregon", game_seed=5) as pool:
         lender = pool.lender(0)
-        records = [await play_match("oregon", [spec, spec], seed, lender=lender)
-                   for seed in range(4)]
+        records = [
+            await play_match("oregon", [spec, spec], seed, lender=lender) for seed in range(4)
+        ]
         leased = pool.idle
     assert all(not record.voided for record in records)
     assert all(seat.outcome is Outcome.FINISHED for record in records for seat in record.seats)
@@ -97,8 +121,13 @@ async def test_a_cancelled_game_gives_its_bots_back_stopped(tmp_path: Path):
     spec = load_manifest(SAMPLE_BOTS / "random-python")
     async with bot_pool("oregon", game_seed=5) as pool:
         with trio.CancelScope() as scope:  # cancelled mid-game: the game is abandoned
-            await play_match("oregon", [spec, spec], 1, lender=pool.lender(0),
-                             observer=_CancelAtFirstDecision(scope))
+            await play_match(
+                "oregon",
+                [spec, spec],
+                1,
+                lender=pool.lender(0),
+                observer=_CancelAtFirstDecision(scope),
+            )
         assert pool.idle == []  # nothing half-played is kept for a next game
         record = await play_match("oregon", [spec, spec], 1, lender=pool.lender(0))
         assert not record.voided
@@ -108,6 +137,7 @@ async def test_a_cancelled_game_gives_its_bots_back_stopped(tmp_path: Path):
 @pytest.mark.parametrize("fresh", [False, True])
 def test_settings_remember_fresh_bots(fresh):
     from arena.tournament.settings import TournamentSettings
+
     settings = TournamentSettings(fresh_bots=fresh)
     assert TournamentSettings.from_stored(settings.to_stored()).fresh_bots is fresh
     assert TournamentSettings.from_stored({}).fresh_bots is False

@@ -18,9 +18,25 @@ from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli
 
 
 def _tournament(db: Path, name: str, bots: list[Path], players: int) -> None:
-    done = run_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, bots)),
-                   "--players", str(players), "--deals", "1", "--seed", "5", "--name", name,
-                   "--move-time", "10", "--db", str(db))
+    done = run_cli(
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        ",".join(map(str, bots)),
+        "--players",
+        str(players),
+        "--deals",
+        "1",
+        "--seed",
+        "5",
+        "--name",
+        name,
+        "--move-time",
+        "10",
+        "--db",
+        str(db),
+    )
     assert done.exit_code == 0, done.stdout + done.stderr
 
 
@@ -58,20 +74,26 @@ def test_one_board_per_player_count_each_with_its_own_elo(arena_db: Path):
     # default: each bot's newest version that played on the board
     assert set(duo) == {"random-python@1.0.0", "random-node@1.0.0", "changing@1.0.0-r2"}
     assert {label: row["games"] for label, row in duo.items()} == {
-        "random-python@1.0.0": 6, "random-node@1.0.0": 4, "changing@1.0.0-r2": 2}
+        "random-python@1.0.0": 6,
+        "random-node@1.0.0": 4,
+        "changing@1.0.0-r2": 2,
+    }
     assert set(trio) == {"random-python@1.0.0", "random-node@1.0.0", "changing@1.0.0"}
     assert all(row["games"] == 3 for row in trio.values())
     for row in [*duo.values(), *trio.values()]:
         assert row["batch"]["provisional"]  # a handful of games each
         assert row["forfeited"] == 0 and row["average_rank"] is not None
-    per_board = query(arena_db, "SELECT players, count(*), sum(games) FROM elo_rating "
-                                "GROUP BY players ORDER BY players")
+    per_board = query(
+        arena_db,
+        "SELECT players, count(*), sum(games) FROM elo_rating GROUP BY players ORDER BY players",
+    )
     assert per_board == [(2, 4, 16), (3, 3, 9)]
     database = open_database(arena_db, create=False)
     with database.read() as session:
         for players in (2, 3):
             assert stored_elo(session, "oregon", players) == pytest.approx(
-                recomputed_elo(session, "oregon", players))
+                recomputed_elo(session, "oregon", players)
+            )
     database.close()
 
 
@@ -81,7 +103,10 @@ def test_players_tournament_and_version_filters(arena_db: Path):
     [duo] = leaderboard(arena_db, "--tournament", "duo")
     assert duo["tournament"] == "duo"
     assert {label: row["games"] for label, row in rows_by_label(duo).items()} == {
-        "random-python@1.0.0": 4, "random-node@1.0.0": 4, "changing@1.0.0": 4}
+        "random-python@1.0.0": 4,
+        "random-node@1.0.0": 4,
+        "changing@1.0.0": 4,
+    }
     [every] = leaderboard(arena_db, "--players", "2", "--all-versions")
     assert "changing@1.0.0" in rows_by_label(every) and "changing@1.0.0-r2" in rows_by_label(every)
     [asked] = leaderboard(arena_db, "--players", "2", "--bot", "changing@1.0.0")
@@ -109,8 +134,17 @@ def test_history_per_board_in_rating_order(arena_db: Path):
     assert [entry["game_id"] for entry in duo] == sorted(entry["game_id"] for entry in duo)
     [only_new] = leaderboard(arena_db, "--history", "changing@1.0.0-r2")
     assert len(only_new["history"]) == 2
-    text = run_cli("leaderboard", "--history", "changing", "--players", "2", "--limit", "3",
-                   "--db", str(arena_db))
+    text = run_cli(
+        "leaderboard",
+        "--history",
+        "changing",
+        "--players",
+        "2",
+        "--limit",
+        "3",
+        "--db",
+        str(arena_db),
+    )
     assert text.exit_code == 0, text.stderr
     assert "Elo history" in text.stdout and "6 games (last 3 listed)" in text.stdout
     assert any(block in text.stdout for block in "▁▂▃▄▅▆▇█")
@@ -124,12 +158,16 @@ def _as_schema_2(db: Path) -> None:
         raw.execute("ALTER TABLE game DROP COLUMN verification")
         raw.execute("DROP TABLE elo_rating")
         raw.execute("DROP TABLE rating_history")
-        raw.execute("CREATE TABLE elo_rating (game VARCHAR NOT NULL, bot_version_id INTEGER NOT "
-                    "NULL, rating FLOAT NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (game, "
-                    "bot_version_id))")
-        raw.execute("CREATE TABLE rating_history (id INTEGER PRIMARY KEY, game_id INTEGER NOT "
-                    "NULL, game VARCHAR NOT NULL, bot_version_id INTEGER NOT NULL, before FLOAT "
-                    "NOT NULL, after FLOAT NOT NULL)")
+        raw.execute(
+            "CREATE TABLE elo_rating (game VARCHAR NOT NULL, bot_version_id INTEGER NOT "
+            "NULL, rating FLOAT NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (game, "
+            "bot_version_id))"
+        )
+        raw.execute(
+            "CREATE TABLE rating_history (id INTEGER PRIMARY KEY, game_id INTEGER NOT "
+            "NULL, game VARCHAR NOT NULL, bot_version_id INTEGER NOT NULL, before FLOAT "
+            "NOT NULL, after FLOAT NOT NULL)"
+        )
         raw.execute("INSERT INTO elo_rating VALUES ('oregon', 1, 1234.0, 99)")
         raw.execute("INSERT INTO rating_history VALUES (1, 1, 'oregon', 1, 1500.0, 1234.0)")
         raw.execute("UPDATE schema_version SET version = 2")
@@ -144,13 +182,15 @@ def test_schema_2_is_migrated_with_elo_rebuilt_per_board(arena_db: Path, tmp_pat
     open_database(db, create=True).close()
     assert query(db, "SELECT version FROM schema_version") == [(migrations.CURRENT_VERSION,)]
     assert query(db, "SELECT count(*) FROM game WHERE verification IS NOT NULL") == [(0,)]
-    assert (query(db, "SELECT players, count(*), sum(games) FROM elo_rating GROUP BY players")
-            == query(arena_db, "SELECT players, count(*), sum(games) FROM elo_rating "
-                               "GROUP BY players"))
-    assert (query(db, "SELECT game_id, players, bot_version_id, before, after "
-                      "FROM rating_history ORDER BY id")
-            == query(arena_db, "SELECT game_id, players, bot_version_id, before, after "
-                               "FROM rating_history ORDER BY id"))
+    assert query(
+        db, "SELECT players, count(*), sum(games) FROM elo_rating GROUP BY players"
+    ) == query(arena_db, "SELECT players, count(*), sum(games) FROM elo_rating GROUP BY players")
+    assert query(
+        db, "SELECT game_id, players, bot_version_id, before, after FROM rating_history ORDER BY id"
+    ) == query(
+        arena_db,
+        "SELECT game_id, players, bot_version_id, before, after FROM rating_history ORDER BY id",
+    )
     assert leaderboard(db) == leaderboard(arena_db)
     old = run_cli("replay", "1", "--db", str(db))
     assert old.exit_code == 0, old.stderr
@@ -163,8 +203,10 @@ def test_bots_that_never_met_are_rated_in_separate_pools(tmp_path: Path, three_b
     _tournament(db, "first", three_bots[:2], 2)
     _tournament(db, "second", [three_bots[2], fourth], 2)
     [board] = leaderboard(db)
-    pools = {row["bot"]: (row["batch"]["pool"], row["batch"]["pools"], row["position"])
-             for row in board["rows"]}
+    pools = {
+        row["bot"]: (row["batch"]["pool"], row["batch"]["pools"], row["position"])
+        for row in board["rows"]
+    }
     assert {pool for pool, _, _ in pools.values()} == {1, 2}
     assert all(count == 2 for _, count, _ in pools.values())
     assert sorted(position for _, _, position in pools.values()) == [1, 1, 2, 2]

@@ -34,7 +34,8 @@ def gated_bots(directory: Path) -> list[Path]:
         (bot / "bot.toml").write_text(
             f'name = "{name}"\nversion = "1.0.0"\n'
             f'command = ["python", "{script}", "gated"]\n'
-            'games = ["oregon"]\n')
+            'games = ["oregon"]\n'
+        )
         bots.append(bot)
     return bots
 
@@ -47,9 +48,27 @@ def let_games_finish(turnstile: Path, games: int) -> None:
 def start_tournament(db: Path, bots: list[Path]):
     # A waiting bot must not time out: the move time is longer than any test runs. Unsandboxed,
     # so that the bots inherit the turnstile's variable and see its directory.
-    return start_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, bots)),
-                     "--deals", "2", "--concurrency", "2", "--seed", "21", "--move-time", "600",
-                     "--sandbox", "none", "--name", "long", "--db", str(db))
+    return start_cli(
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        ",".join(map(str, bots)),
+        "--deals",
+        "2",
+        "--concurrency",
+        "2",
+        "--seed",
+        "21",
+        "--move-time",
+        "600",
+        "--sandbox",
+        "none",
+        "--name",
+        "long",
+        "--db",
+        str(db),
+    )
 
 
 def wait_for_games(db: Path, process, count: int) -> None:
@@ -75,7 +94,8 @@ def check_complete(db: Path) -> None:
     database = open_database(db, create=False)
     with database.read() as session:
         assert stored_elo(session, "oregon", 2) == pytest.approx(
-            recomputed_elo(session, "oregon", 2))
+            recomputed_elo(session, "oregon", 2)
+        )
     database.close()
 
 
@@ -103,7 +123,8 @@ def kill_hard(db: Path, process) -> None:
 
 
 def test_stopped_then_killed_tournament_resumes_without_losing_or_repeating_games(
-        tmp_path: Path, monkeypatch):
+    tmp_path: Path, monkeypatch
+):
     db = tmp_path / "arena.db"
     turnstile = tmp_path / "turnstile"
     turnstile.mkdir()

@@ -44,19 +44,29 @@ async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeyp
     monkeypatch.setattr(runner, "play_match", voiding_play_match)
     database = open_database(tmp_path / "arena.db", create=True)
     with database.write() as session:
-        entrants = [bots.register(session, BotSpec(name, "1", ("oregon",), tmp_path,
-                                                   ("python", "bot.py")), name)[0]
-                    for name in ("a", "b")]
-        tournament = tournaments.create(session, "t", "oregon", 5, {
-            "players": 2, "deals": 2, "concurrency": 2, "move_time": 1.0, "options": {}},
-            entrants)
+        entrants = [
+            bots.register(
+                session, BotSpec(name, "1", ("oregon",), tmp_path, ("python", "bot.py")), name
+            )[0]
+            for name in ("a", "b")
+        ]
+        tournament = tournaments.create(
+            session,
+            "t",
+            "oregon",
+            5,
+            {"players": 2, "deals": 2, "concurrency": 2, "move_time": 1.0, "options": {}},
+            entrants,
+        )
     observer = RecordingObserver()
     summary = await runner.run_tournament(database, tournament.id, observer)
     database.close()
 
     assert (summary.total, summary.done, summary.voided, summary.stopped) == (4, 4, 4, False)
-    rows = query(tmp_path / "arena.db",
-                 "SELECT schedule_key, seed, status FROM game ORDER BY schedule_key, id")
+    rows = query(
+        tmp_path / "arena.db",
+        "SELECT schedule_key, seed, status FROM game ORDER BY schedule_key, id",
+    )
     assert len(rows) == 8
     for voided, rerun in zip(rows[::2], rows[1::2]):
         assert voided[0] == rerun[0] and voided[1] == rerun[1]

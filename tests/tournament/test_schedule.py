@@ -17,8 +17,9 @@ def test_every_entrant_sits_in_every_seat_of_every_deal(entrants, players, deals
     for (pod, _), rotations in by_deal.items():
         members = sorted(map(int, pod.split("+")))
         assert len({game.seed for game in rotations}) == 1  # one deal, one seed
-        seatings = Counter((entrant, seat) for game in rotations
-                           for seat, entrant in enumerate(game.seats))
+        seatings = Counter(
+            (entrant, seat) for game in rotations for seat, entrant in enumerate(game.seats)
+        )
         assert seatings == Counter({(e, s): 1 for e in members for s in range(players)})
 
 

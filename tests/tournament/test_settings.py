@@ -10,8 +10,14 @@ from arena.tournament.settings import TournamentSettings
 
 
 def test_settings_survive_storing_as_json():
-    settings = TournamentSettings(players=3, deals=4, concurrency=1, move_time=0.5,
-                                  options={"rounds": 2}, limits=BotLimits(memory_mib=1024))
+    settings = TournamentSettings(
+        players=3,
+        deals=4,
+        concurrency=1,
+        move_time=0.5,
+        options={"rounds": 2},
+        limits=BotLimits(memory_mib=1024),
+    )
     stored = json.loads(json.dumps(settings.to_stored()))
     assert TournamentSettings.from_stored(stored) == settings
 

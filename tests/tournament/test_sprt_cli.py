@@ -34,8 +34,9 @@ def test_heuristic_against_random_accepts_h1_and_is_stored(tmp_path: Path):
     assert result["games"] >= 2 * result["pairs"]  # games still running at the decision count too
     assert query(db, "SELECT state FROM tournament WHERE name = 'h-vs-r'") == [("finished",)]
 
-    [board] = json.loads(run_cli("leaderboard", "--tournament", "h-vs-r", "--json",
-                                 "--db", str(db)).stdout)
+    [board] = json.loads(
+        run_cli("leaderboard", "--tournament", "h-vs-r", "--json", "--db", str(db)).stdout
+    )
     assert board["rows"][0]["bot"] == "heuristic-python"
     assert sum(row["games"] for row in board["rows"]) == 2 * result["games"]
 
@@ -53,11 +54,23 @@ def test_random_against_heuristic_accepts_h0(tmp_path: Path):
     assert result["status"] == "H0" and result["llr"] <= result["bounds"][0]
 
 
-def test_undecided_at_max_games_exits_1_and_resumes_from_the_stored_games(tmp_path: Path,
-                                                                          three_bots):
+def test_undecided_at_max_games_exits_1_and_resumes_from_the_stored_games(
+    tmp_path: Path, three_bots
+):
     db = tmp_path / "arena.db"
-    done = sprt(db, str(three_bots[0]), str(three_bots[2]), "--max-games", "4", "--seed", "6",
-                "--name", "even", "--move-time", "10")
+    done = sprt(
+        db,
+        str(three_bots[0]),
+        str(three_bots[2]),
+        "--max-games",
+        "4",
+        "--seed",
+        "6",
+        "--name",
+        "even",
+        "--move-time",
+        "10",
+    )
     assert done.exit_code == 1, done.stdout + done.stderr
     result = json.loads(done.stdout)
     assert result["status"] == "continue" and result["pairs"] == 2 and result["games"] == 4
@@ -67,11 +80,14 @@ def test_undecided_at_max_games_exits_1_and_resumes_from_the_stored_games(tmp_pa
     assert json.loads(again.stdout)["pentanomial"] == result["pentanomial"]
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("--players", "3"), "multiplayer SPRT is not supported"),
-    (("--elo0", "10", "--elo1", "0"), "elo0 (10.0) must be below elo1 (0.0)"),
-    (("--max-games", "1"), "--max-games must be at least 2"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--players", "3"), "multiplayer SPRT is not supported"),
+        (("--elo0", "10", "--elo1", "0"), "elo0 (10.0) must be below elo1 (0.0)"),
+        (("--max-games", "1"), "--max-games must be at least 2"),
+    ],
+)
 def test_bad_requests_store_nothing(tmp_path: Path, args, message):
     db = tmp_path / "arena.db"
     done = sprt(db, str(HEURISTIC), str(RANDOM), *args)
@@ -86,8 +102,11 @@ def test_the_same_version_twice_is_refused(tmp_path: Path):
 
 def test_pairs_count_in_deal_order_whatever_order_games_finish_in():
     rng = random.Random(1)
-    games = [(deal, rotation, rng.choice([0.0, 0.5, 1.0, 1.0]))
-             for deal in range(300) for rotation in (0, 1)]
+    games = [
+        (deal, rotation, rng.choice([0.0, 0.5, 1.0, 1.0]))
+        for deal in range(300)
+        for rotation in (0, 1)
+    ]
     decisions = set()
     for shuffle in range(5):
         order = games[:]

@@ -9,8 +9,7 @@ from sqlmodel import select
 from arena.records import Outcome
 from arena.storage import bots, migrations, tournaments
 from arena.storage.database import StorageError, open_database
-from arena.storage.games import (finished_game_results, record_game, recomputed_elo,
-                                 stored_elo)
+from arena.storage.games import finished_game_results, recomputed_elo, record_game, stored_elo
 from arena.storage.models import Bot, GameRecord, RatingHistory, SeatRecordRow
 from tests.tournament.records import match_record, random_ranks, register_bots
 
@@ -21,8 +20,10 @@ def test_new_database_uses_wal_and_is_stamped(tmp_path: Path):
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert raw.execute("PRAGMA application_id").fetchone()[0] == migrations.APPLICATION_ID
-        assert (raw.execute("SELECT version FROM schema_version").fetchone()[0]
-                == migrations.CURRENT_VERSION)
+        assert (
+            raw.execute("SELECT version FROM schema_version").fetchone()[0]
+            == migrations.CURRENT_VERSION
+        )
     open_database(path, create=False).close()
 
 
@@ -46,10 +47,13 @@ def test_missing_database_is_not_created_for_reading(tmp_path: Path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (b"this is not a database at all" * 10, "not an SQLite database"),
-    (b"SQLite format 3\x00" + bytes(range(256)) * 8, "unreadable database"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"this is not a database at all" * 10, "not an SQLite database"),
+        (b"SQLite format 3\x00" + bytes(range(256)) * 8, "unreadable database"),
+    ],
+)
 def test_corrupt_file_is_reported_and_left_alone(tmp_path: Path, content: bytes, message: str):
     path = tmp_path / "arena.db"
     path.write_bytes(content)
@@ -110,8 +114,9 @@ def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path)
     path = tmp_path / "arena.db"
     database = open_database(path, create=True)
     ids = register_bots(database, ["a", "b"])
-    record_game(database, match_record([1, 2], [Outcome.FINISHED, Outcome.FINISHED]), ids,
-                group_key="g")
+    record_game(
+        database, match_record([1, 2], [Outcome.FINISHED, Outcome.FINISHED]), ids, group_key="g"
+    )
     database.close()
     with sqlite3.connect(path) as raw:  # turn it into a file as schema 1 wrote it
         raw.execute("ALTER TABLE game DROP COLUMN decision_seconds")
@@ -122,22 +127,34 @@ def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path)
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 3
         assert raw.execute("SELECT decision_seconds, comments FROM game").fetchall() == [
-            (None, None)]
+            (None, None)
+        ]
 
 
 def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):
     database = open_database(tmp_path / "arena.db", create=True)
     ids = register_bots(database, ["a", "b", "c"])
-    game_id = record_game(database, match_record([2, 1, 3], [Outcome.FINISHED,
-                                                             Outcome.FINISHED, Outcome.CRASH]),
-                          ids, group_key="t/0+1+2", tournament_id=None, schedule_key=None)
+    game_id = record_game(
+        database,
+        match_record([2, 1, 3], [Outcome.FINISHED, Outcome.FINISHED, Outcome.CRASH]),
+        ids,
+        group_key="t/0+1+2",
+        tournament_id=None,
+        schedule_key=None,
+    )
     with database.read() as session:
         seats = session.exec(select(SeatRecordRow).where(SeatRecordRow.game_id == game_id)).all()
         assert [(s.bot_version_id, s.rank, s.outcome) for s in seats] == [
-            (ids[0], 2, "FINISHED"), (ids[1], 1, "FINISHED"), (ids[2], 3, "CRASH")]
+            (ids[0], 2, "FINISHED"),
+            (ids[1], 1, "FINISHED"),
+            (ids[2], 3, "CRASH"),
+        ]
         history = session.exec(select(RatingHistory)).all()
         assert {h.bot_version_id: round(h.after - h.before, 4) for h in history} == {
-            ids[0]: 0.0, ids[1]: 16.0, ids[2]: -16.0}
+            ids[0]: 0.0,
+            ids[1]: 16.0,
+            ids[2]: -16.0,
+        }
         assert stored_elo(session, "oregon", 3) == recomputed_elo(session, "oregon", 3)
         [result] = finished_game_results(session, "oregon")
         assert result.seats[2].forfeit == "CRASH" and result.group_key == "t/0+1+2"
@@ -161,10 +178,22 @@ def test_a_scheduled_game_is_recorded_once(tmp_path: Path):
     with database.write() as session:
         entrants = bots.all_versions(session)
         tournament_id = tournaments.create(session, "t", "oregon", 1, {}, entrants).id
-    first = record_game(database, match_record([1, 2]), ids, group_key="p",
-                        tournament_id=tournament_id, schedule_key="k")
-    again = record_game(database, match_record([2, 1]), ids, group_key="p",
-                        tournament_id=tournament_id, schedule_key="k")
+    first = record_game(
+        database,
+        match_record([1, 2]),
+        ids,
+        group_key="p",
+        tournament_id=tournament_id,
+        schedule_key="k",
+    )
+    again = record_game(
+        database,
+        match_record([2, 1]),
+        ids,
+        group_key="p",
+        tournament_id=tournament_id,
+        schedule_key="k",
+    )
     assert first is not None and again is None
     with database.read() as session:
         assert len(session.exec(select(GameRecord)).all()) == 1
@@ -177,8 +206,12 @@ def _write_games(path: str, ids: list[int], seed: int, count: int) -> None:
     rng = random.Random(seed)
     for number in range(count):
         seats = rng.sample(ids, 3)
-        record_game(database, match_record(random_ranks(rng, 3), seed=number), seats,
-                    group_key=f"{seed}/{number % 7}")
+        record_game(
+            database,
+            match_record(random_ranks(rng, 3), seed=number),
+            seats,
+            group_key=f"{seed}/{number % 7}",
+        )
     database.close()
 
 
@@ -189,8 +222,9 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path):
     ids = register_bots(database, ["a", "b", "c", "d"])
     database.close()
     spawn = multiprocessing.get_context("spawn")
-    workers = [spawn.Process(target=_write_games, args=(str(path), ids, seed, 100))
-               for seed in (1, 2)]
+    workers = [
+        spawn.Process(target=_write_games, args=(str(path), ids, seed, 100)) for seed in (1, 2)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:

@@ -21,8 +21,9 @@ BOTS = f"{SAMPLE_BOTS / 'random-python'},{SAMPLE_BOTS / 'heuristic-python'}"
 TRIALS = 6
 
 
-def test_a_database_locked_past_its_timeout_stops_the_tournament_and_it_resumes(tmp_path,
-                                                                                monkeypatch):
+def test_a_database_locked_past_its_timeout_stops_the_tournament_and_it_resumes(
+    tmp_path, monkeypatch
+):
     db = tmp_path / "arena.db"
     monkeypatch.setattr(database_module, "_BUSY_SECONDS", 0.3)
     real_record_game = runner.record_game
@@ -41,8 +42,23 @@ def test_a_database_locked_past_its_timeout_stops_the_tournament_and_it_resumes(
             locker.close()
 
     monkeypatch.setattr(runner, "record_game", record_while_locked)
-    stopped = run_cli("tournament", "--game", "oregon", "--bots", BOTS, "--deals", "1",
-                      "--concurrency", "1", "--name", "t", "--sandbox", "none", "--db", str(db))
+    stopped = run_cli(
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        BOTS,
+        "--deals",
+        "1",
+        "--concurrency",
+        "1",
+        "--name",
+        "t",
+        "--sandbox",
+        "none",
+        "--db",
+        str(db),
+    )
 
     assert stopped.exit_code == 2, stopped.output
     assert stopped.stderr.count("\n") == 1, stopped.stderr
@@ -61,6 +77,7 @@ def test_a_database_locked_past_its_timeout_stops_the_tournament_and_it_resumes(
 
 def _open_at_once(path: str, barrier, results) -> None:
     from arena.storage.database import StorageError, open_database
+
     barrier.wait()
     try:
         open_database(Path(path), create=True).close()
@@ -74,14 +91,18 @@ def test_two_processes_creating_the_same_database_at_once_both_succeed(tmp_path)
     for trial in range(TRIALS):
         path = tmp_path / f"new{trial}.db"
         barrier, results = context.Barrier(2), context.Queue()
-        processes = [context.Process(target=_open_at_once, args=(str(path), barrier, results))
-                     for _ in range(2)]
+        processes = [
+            context.Process(target=_open_at_once, args=(str(path), barrier, results))
+            for _ in range(2)
+        ]
         for process in processes:
             process.start()
         for process in processes:
             process.join(60)
         assert [results.get(timeout=5) for _ in processes] == ["ok", "ok"], f"trial {trial}"
-        assert query(path, "SELECT version FROM schema_version") == [(CURRENT_VERSION,)], f"trial {trial}"
+        assert query(path, "SELECT version FROM schema_version") == [(CURRENT_VERSION,)], (
+            f"trial {trial}"
+        )
 
 
 def _create_at_once(db: str, barrier, results) -> None:
@@ -89,13 +110,19 @@ def _create_at_once(db: str, barrier, results) -> None:
     from arena.sandbox import SandboxPolicy
     from arena.tournament.settings import TournamentSettings
     from arena.tournament.setup import create_tournament
+
     barrier.wait()
     try:
-        ready = create_tournament(Path(db), "oregon", ["random-python", "heuristic-python"],
-                                  TournamentSettings(players=2, deals=1, concurrency=1,
-                                                     move_time=1.0,
-                                                     sandbox=SandboxPolicy(tool="none")),
-                                  seed=1 << 50, name="same")
+        ready = create_tournament(
+            Path(db),
+            "oregon",
+            ["random-python", "heuristic-python"],
+            TournamentSettings(
+                players=2, deals=1, concurrency=1, move_time=1.0, sandbox=SandboxPolicy(tool="none")
+            ),
+            seed=1 << 50,
+            name="same",
+        )
         ready.database.close()
         results.put("ok")
     except SetupError as exc:
@@ -103,15 +130,15 @@ def _create_at_once(db: str, barrier, results) -> None:
 
 
 @pytest.mark.parametrize("trial", range(3))
-def test_the_same_tournament_created_twice_at_once_gives_one_success_and_one_error(tmp_path,
-                                                                                  trial):
+def test_the_same_tournament_created_twice_at_once_gives_one_success_and_one_error(tmp_path, trial):
     db = tmp_path / "arena.db"
     for bot in ("random-python", "heuristic-python"):
         assert run_cli("submit", str(SAMPLE_BOTS / bot), "--db", str(db)).exit_code == 0
     context = multiprocessing.get_context("spawn")
     barrier, results = context.Barrier(2), context.Queue()
-    processes = [context.Process(target=_create_at_once, args=(str(db), barrier, results))
-                 for _ in range(2)]
+    processes = [
+        context.Process(target=_create_at_once, args=(str(db), barrier, results)) for _ in range(2)
+    ]
     for process in processes:
         process.start()
     for process in processes:
@@ -127,8 +154,13 @@ def small_disk(tmp_path):
     """A 4 MiB file system of its own (tmpfs; mounting one needs root)."""
     disk = tmp_path / "disk"
     disk.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs",
-                                            str(disk)], capture_output=True).returncode != 0:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], capture_output=True
+        ).returncode
+        != 0
+    ):
         pytest.skip("cannot mount a small file system here (needs root)")
     yield disk
     # lazily: sqlite3 connections of the query helper close only when collected
@@ -158,8 +190,23 @@ def test_a_tournament_on_a_full_disk_stops_cleanly_and_resumes(small_disk, monke
         return real_record_game(*args, **kwargs)
 
     monkeypatch.setattr(runner, "record_game", record_on_a_full_disk)
-    stopped = run_cli("tournament", "--game", "oregon", "--bots", BOTS, "--deals", "1",
-                      "--concurrency", "1", "--name", "t", "--sandbox", "none", "--db", str(db))
+    stopped = run_cli(
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        BOTS,
+        "--deals",
+        "1",
+        "--concurrency",
+        "1",
+        "--name",
+        "t",
+        "--sandbox",
+        "none",
+        "--db",
+        str(db),
+    )
 
     assert stopped.exit_code == 2, stopped.output
     assert stopped.stderr.count("\n") == 1, stopped.stderr

@@ -21,8 +21,11 @@ def test_changed_code_is_a_new_version_and_unchanged_code_is_not(tmp_path: Path)
     (bot / "bot.py").write_text((bot / "bot.py").read_text() + "\n# a better idea\n")
     changed = run_cli("submit", str(bot), "--db", str(db))
     assert changed.exit_code == 0 and "already" not in changed.stdout
-    hashes = query(db, "SELECT v.content_hash FROM bot_version v JOIN bot b ON b.id = v.bot_id "
-                       "WHERE b.name = 'evolving' ORDER BY v.id")
+    hashes = query(
+        db,
+        "SELECT v.content_hash FROM bot_version v JOIN bot b ON b.id = v.bot_id "
+        "WHERE b.name = 'evolving' ORDER BY v.id",
+    )
     assert len(hashes) == 2 and hashes[0] != hashes[1]
     listing = run_cli("bots", "--db", str(db))
     assert listing.exit_code == 0 and listing.stdout.count("evolving") == 2
@@ -36,8 +39,13 @@ def _start_remote_bot(token: str | None) -> tuple[subprocess.Popen, int]:
     env.pop("ARENA_BOT_TOKEN", None)
     if token is not None:
         env["ARENA_BOT_TOKEN"] = token
-    bot = subprocess.Popen([sys.executable, "bot.py"], cwd=SAMPLE_BOTS / "random-python",
-                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    bot = subprocess.Popen(
+        [sys.executable, "bot.py"],
+        cwd=SAMPLE_BOTS / "random-python",
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return bot, port
 
 
@@ -46,12 +54,14 @@ def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
     bot, port = _start_remote_bot(token=None)
     try:
         db = tmp_path / "arena.db"
-        misnamed = run_cli("submit", "--address", f"127.0.0.1:{port}", "--name", "far",
-                           "--db", str(db))
+        misnamed = run_cli(
+            "submit", "--address", f"127.0.0.1:{port}", "--name", "far", "--db", str(db)
+        )
         assert misnamed.exit_code == 2
         assert "handshake: name 'random-python', expected 'far'" in misnamed.stderr
-        result = run_cli("submit", "--address", f"127.0.0.1:{port}", "--name", "random-python",
-                         "--db", str(db))
+        result = run_cli(
+            "submit", "--address", f"127.0.0.1:{port}", "--name", "random-python", "--db", str(db)
+        )
         assert result.exit_code == 0, result.stderr
         [(address, games)] = query(db, "SELECT address, games FROM bot_version")
         assert address == f"127.0.0.1:{port}"
@@ -65,8 +75,15 @@ def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
 def test_a_remote_bot_gets_the_token_the_arena_is_configured_with(tmp_path: Path, monkeypatch):
     bot, port = _start_remote_bot(token="shared-secret")
     try:
-        args = ("submit", "--address", f"127.0.0.1:{port}", "--name", "random-python",
-                "--db", str(tmp_path / "arena.db"))
+        args = (
+            "submit",
+            "--address",
+            f"127.0.0.1:{port}",
+            "--name",
+            "random-python",
+            "--db",
+            str(tmp_path / "arena.db"),
+        )
         monkeypatch.delenv("ARENA_REMOTE_BOT_TOKEN", raising=False)
         refused = run_cli(*args)
         assert refused.exit_code == 2 and "UNAUTHENTICATED" in refused.stderr

@@ -20,18 +20,38 @@ def check_ratings_recomputed_equal_stored(db: Path, players: int = 2) -> None:
     database = open_database(db, create=False)
     with database.read() as session:
         assert stored_elo(session, "oregon", players) == pytest.approx(
-            recomputed_elo(session, "oregon", players))
+            recomputed_elo(session, "oregon", players)
+        )
     database.close()
 
 
 @requires_node
 @pytest.mark.parametrize(("players", "deals", "expected_games"), [(2, 1, 6), (3, 2, 6)])
-def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, players, deals,
-                                              expected_games):
+def test_round_robin_plays_the_whole_schedule(
+    tmp_path: Path, three_bots, players, deals, expected_games
+):
     db = tmp_path / "arena.db"
-    result = run_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, three_bots)),
-                     "--players", str(players), "--deals", str(deals), "--concurrency", "2",
-                     "--seed", "7", "--move-time", "10", "--name", "rr", "--db", str(db))
+    result = run_cli(
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        ",".join(map(str, three_bots)),
+        "--players",
+        str(players),
+        "--deals",
+        str(deals),
+        "--concurrency",
+        "2",
+        "--seed",
+        "7",
+        "--move-time",
+        "10",
+        "--name",
+        "rr",
+        "--db",
+        str(db),
+    )
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "oregon leaderboard" in result.stdout
 
@@ -45,8 +65,11 @@ def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, player
     # every entrant sat in every seat of every deal
     entrant_of = dict(query(db, "SELECT bot_version_id, position FROM tournament_entrant"))
     seatings = defaultdict(set)
-    for key, seat, version in query(db, "SELECT g.schedule_key, s.seat, s.bot_version_id "
-                                        "FROM seat s JOIN game g ON g.id = s.game_id"):
+    for key, seat, version in query(
+        db,
+        "SELECT g.schedule_key, s.seat, s.bot_version_id "
+        "FROM seat s JOIN game g ON g.id = s.game_id",
+    ):
         scheduled = schedule[key]
         assert scheduled.seats[seat] == entrant_of[version]
         seatings[scheduled.pod, scheduled.deal].add((entrant_of[version], seat))
@@ -61,15 +84,32 @@ def test_round_robin_plays_the_whole_schedule(tmp_path: Path, three_bots, player
     board = json.loads(run_cli("leaderboard", "--json", "--db", str(db)).stdout)
     [oregon] = board
     assert sorted(row["bot"] for row in oregon["rows"]) == [
-        "random-node", "random-python", "random-python-2"]
+        "random-node",
+        "random-python",
+        "random-python-2",
+    ]
     assert {row["games"] for row in oregon["rows"]} == {expected_games * players // 3}
 
 
 @requires_node
 def test_cross_table_and_replay_of_a_stored_game(tmp_path: Path, three_bots):
     db = tmp_path / "arena.db"
-    assert run_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, three_bots[:2])),
-                   "--deals", "1", "--seed", "3", "--db", str(db)).exit_code == 0
+    assert (
+        run_cli(
+            "tournament",
+            "--game",
+            "oregon",
+            "--bots",
+            ",".join(map(str, three_bots[:2])),
+            "--deals",
+            "1",
+            "--seed",
+            "3",
+            "--db",
+            str(db),
+        ).exit_code
+        == 0
+    )
     table = run_cli("leaderboard", "--game", "oregon", "--crosstable", "--db", str(db))
     assert table.exit_code == 0 and "head to head" in table.stdout
     replayed = run_cli("replay", "1", "--db", str(db))
@@ -88,11 +128,25 @@ def test_cross_table_and_replay_of_a_stored_game(tmp_path: Path, three_bots):
 def test_other_games_are_stored_rated_and_replayed(tmp_path: Path, three_bots, game: str):
     db = tmp_path / "arena.db"
     bots = f"{three_bots[0]},{three_bots[2]}"
-    result = run_cli("tournament", "--game", game, "--bots", bots, "--deals", "1", "--seed", "5",
-                     "--move-time", "10", "--db", str(db))
+    result = run_cli(
+        "tournament",
+        "--game",
+        game,
+        "--bots",
+        bots,
+        "--deals",
+        "1",
+        "--seed",
+        "5",
+        "--move-time",
+        "10",
+        "--db",
+        str(db),
+    )
     assert result.exit_code == 0, result.stdout + result.stderr
-    assert query(db, "SELECT count(*), min(game), max(game) FROM game "
-                     "WHERE status = 'finished'") == [(2, game, game)]
+    assert query(
+        db, "SELECT count(*), min(game), max(game) FROM game WHERE status = 'finished'"
+    ) == [(2, game, game)]
     assert query(db, "SELECT count(*) FROM rating_history")[0][0] == 4
     for game_id in (1, 2):
         replayed = run_cli("replay", str(game_id), "--db", str(db))

@@ -21,9 +21,25 @@ def arena_db(tmp_path_factory, three_bots) -> Path:
     """A 2-player and a 3-player Oregon tournament between random bots (6 + 3 games)."""
     db = tmp_path_factory.mktemp("sealed") / "arena.db"
     for players in (2, 3):
-        done = run_cli("tournament", "--game", "oregon", "--bots", ",".join(map(str, three_bots)),
-                       "--players", str(players), "--deals", "1", "--seed", "9", "--move-time",
-                       "10", "--name", f"t{players}", "--db", str(db))
+        done = run_cli(
+            "tournament",
+            "--game",
+            "oregon",
+            "--bots",
+            ",".join(map(str, three_bots)),
+            "--players",
+            str(players),
+            "--deals",
+            "1",
+            "--seed",
+            "9",
+            "--move-time",
+            "10",
+            "--name",
+            f"t{players}",
+            "--db",
+            str(db),
+        )
         assert done.exit_code == 0, done.stdout + done.stderr
     return db
 
@@ -49,7 +65,8 @@ def test_every_stored_game_verifies(arena_db: Path):
 def _alternatives(game_id: int, db: Path) -> list[tuple[int, int]]:
     """(decision number, another legal index) for every decision with a choice."""
     game, players, seed, actions, options = query(
-        db, "SELECT game, num_players, seed, actions, options FROM game WHERE id = ?", game_id)[0]
+        db, "SELECT game, num_players, seed, actions, options FROM game WHERE id = ?", game_id
+    )[0]
     state = load_game(game).new_game(players, seed, json.loads(options))
     found = []
     for number, index in enumerate(json.loads(actions)):
@@ -65,40 +82,64 @@ def test_every_single_action_change_is_detected(arena_db: Path, tmp_path: Path):
     picks = choices[:: max(1, len(choices) // 12)] + [choices[-1]]  # spread over the game
     assert len(picks) >= 10
     for number, index in picks:
+
         def change(raw: sqlite3.Connection, number: int = number, index: int = index) -> None:
             actions = json.loads(raw.execute("SELECT actions FROM game WHERE id = 1").fetchone()[0])
             actions[number] = index
             raw.execute("UPDATE game SET actions = ? WHERE id = 1", (json.dumps(actions),))
+
         db = tampered(arena_db, tmp_path / f"action-{number}.db", change)
         done = verify(db, 1)
         assert done.exit_code == 1, (number, done.stdout)
         assert "game 1 failed verification" in done.stderr
 
 
-@pytest.mark.parametrize(("name", "sql"), [
-    ("seat swap, 2 players", ("UPDATE seat SET bot_version_id = CASE seat WHEN 0 THEN "
-     "(SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 1) ELSE "
-     "(SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 0) END "
-     "WHERE game_id = 1 AND seat IN (0, 1)")),
-    ("seat swap, 3 players", ("UPDATE seat SET bot_version_id = CASE seat WHEN 1 THEN "
-     "(SELECT bot_version_id FROM seat WHERE game_id = 7 AND seat = 2) ELSE "
-     "(SELECT bot_version_id FROM seat WHERE game_id = 7 AND seat = 1) END "
-     "WHERE game_id = 7 AND seat IN (1, 2)")),
-    ("seed", "UPDATE game SET seed = seed + 1 WHERE id = 1"),
-    ("seed, 3 players", "UPDATE game SET seed = seed - 1 WHERE id = 7"),
-    ("score", "UPDATE seat SET score = score + 1 WHERE game_id = 1 AND seat = 0"),
-    ("rank", "UPDATE seat SET rank = 3 - rank WHERE game_id = 1"),
-    ("outcome", "UPDATE seat SET outcome = 'TIMEOUT' WHERE game_id = 1 AND seat = 1"),
-    ("bot version's code", ("UPDATE bot_version SET content_hash = 'x' || content_hash "
-     "WHERE id = (SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 0)")),
-    ("options", "UPDATE game SET options = '{\"cards\": 1}' WHERE id = 1"),
-    ("a log cut short", "UPDATE game SET actions = json_remove(actions, '$[#-1]') WHERE id = 1"),
-])
+@pytest.mark.parametrize(
+    ("name", "sql"),
+    [
+        (
+            "seat swap, 2 players",
+            (
+                "UPDATE seat SET bot_version_id = CASE seat WHEN 0 THEN "
+                "(SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 1) ELSE "
+                "(SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 0) END "
+                "WHERE game_id = 1 AND seat IN (0, 1)"
+            ),
+        ),
+        (
+            "seat swap, 3 players",
+            (
+                "UPDATE seat SET bot_version_id = CASE seat WHEN 1 THEN "
+                "(SELECT bot_version_id FROM seat WHERE game_id = 7 AND seat = 2) ELSE "
+                "(SELECT bot_version_id FROM seat WHERE game_id = 7 AND seat = 1) END "
+                "WHERE game_id = 7 AND seat IN (1, 2)"
+            ),
+        ),
+        ("seed", "UPDATE game SET seed = seed + 1 WHERE id = 1"),
+        ("seed, 3 players", "UPDATE game SET seed = seed - 1 WHERE id = 7"),
+        ("score", "UPDATE seat SET score = score + 1 WHERE game_id = 1 AND seat = 0"),
+        ("rank", "UPDATE seat SET rank = 3 - rank WHERE game_id = 1"),
+        ("outcome", "UPDATE seat SET outcome = 'TIMEOUT' WHERE game_id = 1 AND seat = 1"),
+        (
+            "bot version's code",
+            (
+                "UPDATE bot_version SET content_hash = 'x' || content_hash "
+                "WHERE id = (SELECT bot_version_id FROM seat WHERE game_id = 1 AND seat = 0)"
+            ),
+        ),
+        ("options", "UPDATE game SET options = '{\"cards\": 1}' WHERE id = 1"),
+        (
+            "a log cut short",
+            "UPDATE game SET actions = json_remove(actions, '$[#-1]') WHERE id = 1",
+        ),
+    ],
+)
 def test_changed_games_fail_verification(arena_db: Path, tmp_path: Path, name: str, sql: str):
     db = tampered(arena_db, tmp_path / "tampered.db", lambda raw: raw.execute(sql))
     game_id = 7 if "3 players" in name else 1
     assert query(db, "SELECT num_players FROM game WHERE id = ?", game_id)[0][0] == (
-        3 if "3" in name else 2)
+        3 if "3" in name else 2
+    )
     done = verify(db, game_id)
     assert done.exit_code == 1, (name, done.stdout, done.stderr)
     assert f"game {game_id} failed verification" in done.stderr
@@ -107,19 +148,30 @@ def test_changed_games_fail_verification(arena_db: Path, tmp_path: Path, name: s
 
 
 def test_a_log_that_does_not_replay_is_a_failed_check(arena_db: Path, tmp_path: Path):
-    db = tampered(arena_db, tmp_path / "broken.db", lambda raw: raw.execute(
-        "UPDATE game SET actions = json_set(actions, '$[0]', 999) WHERE id = 2"))
+    db = tampered(
+        arena_db,
+        tmp_path / "broken.db",
+        lambda raw: raw.execute(
+            "UPDATE game SET actions = json_set(actions, '$[0]', 999) WHERE id = 2"
+        ),
+    )
     done = verify(db, 2)
     assert done.exit_code == 1, done.stdout
     assert "failed verification" in done.stderr
 
 
 def test_games_without_a_seal_replay_unverified(arena_db: Path, tmp_path: Path):
-    db = tampered(arena_db, tmp_path / "old.db", lambda raw: raw.execute(
-        "UPDATE game SET verification = NULL WHERE id = 3"))
+    db = tampered(
+        arena_db,
+        tmp_path / "old.db",
+        lambda raw: raw.execute("UPDATE game SET verification = NULL WHERE id = 3"),
+    )
     done = verify(db, 3)
     assert done.exit_code == 0, done.stderr
     assert "unverified" in done.stdout
-    changed = tampered(db, tmp_path / "old-changed.db", lambda raw: raw.execute(
-        "UPDATE seat SET score = score + 5 WHERE game_id = 3 AND seat = 1"))
+    changed = tampered(
+        db,
+        tmp_path / "old-changed.db",
+        lambda raw: raw.execute("UPDATE seat SET score = score + 5 WHERE game_id = 3 AND seat = 1"),
+    )
     assert verify(changed, 3).exit_code == 1  # the result is still checked

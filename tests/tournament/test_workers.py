@@ -18,16 +18,32 @@ BOTS = Path(__file__).resolve().parents[1] / "bots"
 
 
 def _finished_keys(db: Path) -> list[str]:
-    return sorted(key for (key,) in query(
-        db, "SELECT schedule_key FROM game WHERE status = 'finished'"))
+    return sorted(
+        key for (key,) in query(db, "SELECT schedule_key FROM game WHERE status = 'finished'")
+    )
 
 
 def test_workers_play_the_same_games_as_one_process(tmp_path: Path):
     bots = f"{SAMPLE_BOTS / 'random-python'},{SAMPLE_BOTS / 'random-node'}"
     for name, extra in (("one", ()), ("two", ("--workers", "2"))):
-        result = run_cli("tournament", "--game", "oregon", "--bots", bots, "--deals", "2",
-                         "--concurrency", "2", "--seed", "5", "--name", name,
-                         "--db", str(tmp_path / f"{name}.db"), *extra)
+        result = run_cli(
+            "tournament",
+            "--game",
+            "oregon",
+            "--bots",
+            bots,
+            "--deals",
+            "2",
+            "--concurrency",
+            "2",
+            "--seed",
+            "5",
+            "--name",
+            name,
+            "--db",
+            str(tmp_path / f"{name}.db"),
+            *extra,
+        )
         assert result.exit_code == 0, result.stdout + result.stderr
     one, two = _finished_keys(tmp_path / "one.db"), _finished_keys(tmp_path / "two.db")
     assert one == two and len(one) == 4
@@ -55,11 +71,14 @@ class _KillAWorkerMidGame(QuietObserver):
 
 async def test_a_worker_killed_mid_game_voids_it_and_it_is_rerun(tmp_path: Path):
     db = tmp_path / "arena.db"
-    settings = TournamentSettings(deals=2, concurrency=2, move_time=10.0,
-                                  sandbox=SandboxPolicy(tool="none"))
-    ready = await trio.to_thread.run_sync(lambda: create_tournament(
-        db, "oregon", [str(BOTS / "slow"), str(SAMPLE_BOTS / "random-python")], settings, 9,
-        "t"))
+    settings = TournamentSettings(
+        deals=2, concurrency=2, move_time=10.0, sandbox=SandboxPolicy(tool="none")
+    )
+    ready = await trio.to_thread.run_sync(
+        lambda: create_tournament(
+            db, "oregon", [str(BOTS / "slow"), str(SAMPLE_BOTS / "random-python")], settings, 9, "t"
+        )
+    )
     try:
         async with trio.open_nursery() as nursery:
             observer = _KillAWorkerMidGame(nursery)

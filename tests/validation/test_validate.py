@@ -29,8 +29,15 @@ def test_the_python_starter_passes_every_check_of_every_game(tmp_path):
     report = validate(str(tmp_path / "starter"), seed=11)
     assert report.passed, [c for c in report.checks if c.status is Status.FAIL]
     results = statuses(report)
-    for name in ("manifest", "start to ready", "handshake", "token", "clean exit",
-                 "reply times", "same seed, same game"):
+    for name in (
+        "manifest",
+        "start to ready",
+        "handshake",
+        "token",
+        "clean exit",
+        "reply times",
+        "same seed, same game",
+    ):
         assert results[name] is Status.PASS, name
     for game, seats in (("oregon", 4), ("ogallala", 5), ("merkator", 4)):
         for opponent in ("vs random", "vs itself"):
@@ -49,19 +56,33 @@ def test_the_node_starter_passes(tmp_path):
     assert statuses(report)["same seed, same game"] is Status.PASS
 
 
-@pytest.mark.parametrize("bot, check, detail, hint", [
-    (BOTS / "bad-manifest", "manifest", "'games' must be a non-empty list", "bot.toml needs"),
-    (TEST_BOTS / "never-ready", "start to ready", "never became ready", "ARENA_BOT_ADDRESS"),
-    (BOTS / "wrong-name", "handshake", "name 'impostor', expected 'wrong-name'",
-     "the name in bot.toml"),
-    (BOTS / "open-door", "token", "answered a call with a wrong token", "UNAUTHENTICATED"),
-    (TEST_BOTS / "out-of-range", "oregon, 2 seats, vs random", "ILLEGAL: index",
-     "an index into its legal_actions"),
-    (BOTS / "traceback", "oregon, 2 seats, vs random", "error: KeyError: 'no plan for",
-     "--bot-logs"),
-    (BOTS / "unseeded", "same seed, same game", "the games part at action",
-     "ARENA_BOT_SEED"),
-])
+@pytest.mark.parametrize(
+    "bot, check, detail, hint",
+    [
+        (BOTS / "bad-manifest", "manifest", "'games' must be a non-empty list", "bot.toml needs"),
+        (TEST_BOTS / "never-ready", "start to ready", "never became ready", "ARENA_BOT_ADDRESS"),
+        (
+            BOTS / "wrong-name",
+            "handshake",
+            "name 'impostor', expected 'wrong-name'",
+            "the name in bot.toml",
+        ),
+        (BOTS / "open-door", "token", "answered a call with a wrong token", "UNAUTHENTICATED"),
+        (
+            TEST_BOTS / "out-of-range",
+            "oregon, 2 seats, vs random",
+            "ILLEGAL: index",
+            "an index into its legal_actions",
+        ),
+        (
+            BOTS / "traceback",
+            "oregon, 2 seats, vs random",
+            "error: KeyError: 'no plan for",
+            "--bot-logs",
+        ),
+        (BOTS / "unseeded", "same seed, same game", "the games part at action", "ARENA_BOT_SEED"),
+    ],
+)
 def test_each_broken_bot_fails_its_check_with_a_hint(bot, check, detail, hint):
     report = validate(str(bot), game="oregon", seed=3, time_control=QUICK)
     assert not report.passed
@@ -100,10 +121,15 @@ def running_bot(tmp_path, monkeypatch):
     import time
 
     address = f"unix:{tmp_path}/remote.sock"
-    env = {**os.environ, "ARENA_BOT_ADDRESS": address, "ARENA_BOT_SEED": "4",
-           "ARENA_BOT_TOKEN": "operator-secret"}
-    process = subprocess.Popen([sys.executable, "bot.py"],
-                               cwd=HERE.parents[1] / "sample_bots" / "random-python", env=env)
+    env = {
+        **os.environ,
+        "ARENA_BOT_ADDRESS": address,
+        "ARENA_BOT_SEED": "4",
+        "ARENA_BOT_TOKEN": "operator-secret",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "bot.py"], cwd=HERE.parents[1] / "sample_bots" / "random-python", env=env
+    )
     while not (tmp_path / "remote.sock").exists() and process.poll() is None:
         time.sleep(0.01)
     monkeypatch.setenv("ARENA_REMOTE_BOT_TOKEN", "operator-secret")

@@ -24,19 +24,31 @@ GAMES = ("oregon", "ogallala", "merkator")
 
 
 def run_arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from arena.cli import main; main()", *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", "from arena.cli import main; main()", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def start_arena(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-c", "from arena.cli import main; main()", *args],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", "from arena.cli import main; main()", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.fixture(scope="session")
 def bot_dirs(tmp_path_factory) -> list[Path]:
-    evil = renamed_bot(SAMPLE_BOTS / "random-python",
-                       tmp_path_factory.mktemp("web-bots") / "evil", EVIL_NAME)
+    evil = renamed_bot(
+        SAMPLE_BOTS / "random-python", tmp_path_factory.mktemp("web-bots") / "evil", EVIL_NAME
+    )
     return [SAMPLE_BOTS / "random-python", evil]
 
 
@@ -45,9 +57,23 @@ def arena_db(tmp_path_factory, bot_dirs) -> Path:
     """Six finished games: a 2-player round robin of one deal per game type (2 seat rotations)."""
     path = tmp_path_factory.mktemp("web-db") / "arena.db"
     for game in GAMES:
-        done = run_arena("tournament", "--db", str(path), "--game", game, "--bots",
-                         ",".join(map(str, bot_dirs)), "--players", "2", "--deals", "1",
-                         "--seed", str(2**62 + 17), "--name", f"{game}-web")
+        done = run_arena(
+            "tournament",
+            "--db",
+            str(path),
+            "--game",
+            game,
+            "--bots",
+            ",".join(map(str, bot_dirs)),
+            "--players",
+            "2",
+            "--deals",
+            "1",
+            "--seed",
+            str(2**62 + 17),
+            "--name",
+            f"{game}-web",
+        )
         assert done.returncode == 0, done.stderr
     return path
 
@@ -64,8 +90,9 @@ class ServerThread:
     def __init__(self, db: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(db), host="127.0.0.1", port=self.port,
-                                log_level="warning")
+        config = uvicorn.Config(
+            create_app(db), host="127.0.0.1", port=self.port, log_level="warning"
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

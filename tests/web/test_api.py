@@ -60,7 +60,8 @@ def test_bots_and_a_bot_page(client):
     assert len(bot["rating_history"]) == 6
     assert all(set(h) >= {"game_id", "before", "after"} for h in bot["rating_history"])
     assert {(h["game"], h["opponent"], h["games"]) for h in bot["head_to_head"]} == {
-        (game, EVIL_NAME, 2) for game in GAMES}
+        (game, EVIL_NAME, 2) for game in GAMES
+    }
     assert len(bot["recent_games"]) == 6
     assert bot["forfeits"] == []
     # A name that is markup, and one with a slash, travel quoted in the path.
@@ -115,8 +116,9 @@ def all_frames(client: TestClient, game_id: int, seat: str) -> list[dict]:
     outline = client.get(f"/api/games/{game_id}/replay", params={"seat": seat}).json()
     frames: list[dict] = []
     while len(frames) < len(outline["outline"]):
-        frames += client.get(f"/api/games/{game_id}/frames",
-                             params={"seat": seat, "start": len(frames)}).json()["frames"]
+        frames += client.get(
+            f"/api/games/{game_id}/frames", params={"seat": seat, "start": len(frames)}
+        ).json()["frames"]
     return frames
 
 
@@ -141,8 +143,9 @@ def test_replay_frames_as_referee_hold_every_seat_and_every_decision(client, are
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_seat_gets_exactly_its_own_view_and_nothing_of_the_others_decisions(client, arena_db,
-                                                                               game):
+def test_a_seat_gets_exactly_its_own_view_and_nothing_of_the_others_decisions(
+    client, arena_db, game
+):
     game_id = game_ids(client, game)[0]
     stored = ReadOnlyDatabase(arena_db).game(game_id)
     engine = get_game(game)
@@ -176,9 +179,16 @@ def test_replay_rejects_a_seat_that_is_not_in_the_game(client):
     assert client.get(f"/api/games/{game_id}/frames", params={"seat": "x"}).status_code == 400
 
 
-PAGES = ["/leaderboard", "/leaderboard?game=oregon&players=2&all_versions=1", "/bots",
-         "/bots/random-python", "/bots/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "/tournaments",
-         "/games", "/games?outcome=completed&game=merkator"]
+PAGES = [
+    "/leaderboard",
+    "/leaderboard?game=oregon&players=2&all_versions=1",
+    "/bots",
+    "/bots/random-python",
+    "/bots/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+    "/tournaments",
+    "/games",
+    "/games?outcome=completed&game=merkator",
+]
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -216,8 +226,10 @@ def test_the_app_never_writes_to_the_database(arena_db, client):
     for path in PAGES + ["/api/leaderboard", "/api/games", "/api/bots/random-python"]:
         client.get(path)
     assert hashlib.sha256(arena_db.read_bytes()).hexdigest() == before
-    with (pytest.raises(DatabaseUnavailable, match="readonly"),
-          ReadOnlyDatabase(arena_db).connect() as connection):
+    with (
+        pytest.raises(DatabaseUnavailable, match="readonly"),
+        ReadOnlyDatabase(arena_db).connect() as connection,
+    ):
         connection.execute("DELETE FROM game")
 
 

@@ -20,14 +20,22 @@ import pytest
 from tests.web.conftest import EVIL_NAME, ServerThread, start_arena
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-INSTALL = ("the browser tests need Chromium and Playwright: apt-get install -y chromium, "
-           "and scripts/setup (Playwright is a dev dependency)")
+INSTALL = (
+    "the browser tests need Chromium and Playwright: apt-get install -y chromium, "
+    "and scripts/setup (Playwright is a dev dependency)"
+)
 sync_api = pytest.importorskip("playwright.sync_api", reason=INSTALL)
 if not Path(CHROMIUM).exists():
     pytest.skip(INSTALL, allow_module_level=True)
 
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run"]
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SCREENSHOTS = os.environ.get("ARENA_WEB_SCREENSHOTS")
 
 
@@ -44,11 +52,17 @@ class Problems:
 
     def __init__(self, page) -> None:
         self.seen: list[str] = []
-        page.on("console", lambda m: self.seen.append(f"console {m.type}: {m.text}")
-                if m.type == "error" else None)
+        page.on(
+            "console",
+            lambda m: (
+                self.seen.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+            ),
+        )
         page.on("pageerror", lambda e: self.seen.append(f"page error: {e}"))
-        page.on("response", lambda r: self.seen.append(f"HTTP {r.status} {r.url}")
-                if r.status >= 400 else None)
+        page.on(
+            "response",
+            lambda r: self.seen.append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None,
+        )
         page.on("dialog", lambda d: (self.seen.append(f"dialog: {d.message}"), d.dismiss()))
 
 
@@ -87,7 +101,9 @@ def received_frames(page, seat: str) -> list[dict]:
     return page.evaluate(
         """(seat) => Arena.replay.received
              .filter((r) => r.url.includes('/frames?') && r.url.includes(`seat=${seat}&`))
-             .flatMap((r) => r.body.frames)""", seat)
+             .flatMap((r) => r.body.frames)""",
+        seat,
+    )
 
 
 def test_browse_from_the_leaderboard_to_a_game_and_watch_it(page, web_server):
@@ -198,9 +214,23 @@ def test_pages_list_games_and_tournaments(page, web_server):
 
 def test_a_running_tournament_updates_its_page_without_a_reload(page, tmp_path, bot_dirs):
     db = tmp_path / "live.db"
-    tournament = start_arena("tournament", "--db", str(db), "--game", "oregon", "--bots",
-                             ",".join(map(str, bot_dirs)), "--players", "2", "--deals", "5",
-                             "--concurrency", "1", "--name", "live")
+    tournament = start_arena(
+        "tournament",
+        "--db",
+        str(db),
+        "--game",
+        "oregon",
+        "--bots",
+        ",".join(map(str, bot_dirs)),
+        "--players",
+        "2",
+        "--deals",
+        "5",
+        "--concurrency",
+        "1",
+        "--name",
+        "live",
+    )
     try:
         deadline = time.monotonic() + 60
         while not _tournament_exists(db):
@@ -213,10 +243,13 @@ def test_a_running_tournament_updates_its_page_without_a_reload(page, tmp_path, 
             first = page.locator("#progress").get_attribute("value")
             page.wait_for_function(
                 f"() => document.getElementById('progress').getAttribute('value') !== '{first}'",
-                timeout=90_000)
+                timeout=90_000,
+            )
             assert page.evaluate("window.notReloaded") is True
-            page.wait_for_function("() => document.getElementById('live').dataset.state === "
-                                   "'finished'", timeout=120_000)
+            page.wait_for_function(
+                "() => document.getElementById('live').dataset.state === 'finished'",
+                timeout=120_000,
+            )
             assert page.evaluate("window.notReloaded") is True
             assert "10 of 10 games" in page.locator("#progress-text").inner_text()
     finally:

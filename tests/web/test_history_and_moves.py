@@ -17,16 +17,18 @@ def test_history_lists_games_newest_first_with_filters(arena_db):
     only = run_arena("history", "--db", str(arena_db), "--game", "merkator", "--limit", "1")
     assert re.findall(r"^│ (\d+) ", only.stdout, re.MULTILINE) == ["6"]
     assert "1 of 2 games" in only.stdout
-    of_tournament = run_arena("history", "--db", str(arena_db), "--tournament", "oregon-web",
-                              "--bot", "random-python")
+    of_tournament = run_arena(
+        "history", "--db", str(arena_db), "--tournament", "oregon-web", "--bot", "random-python"
+    )
     assert re.findall(r"^│ (\d+) ", of_tournament.stdout, re.MULTILINE) == ["2", "1"]
 
 
 def test_history_of_an_unknown_tournament_is_one_line(arena_db):
     done = run_arena("history", "--db", str(arena_db), "--tournament", "nope")
     assert done.returncode == 2
-    assert done.stderr.strip() == ("error: unknown tournament 'nope' (known: oregon-web, "
-                                   "ogallala-web, merkator-web)")
+    assert done.stderr.strip() == (
+        "error: unknown tournament 'nope' (known: oregon-web, ogallala-web, merkator-web)"
+    )
 
 
 def test_replay_moves_prints_every_decision_in_words(arena_db):
@@ -34,8 +36,11 @@ def test_replay_moves_prints_every_decision_in_words(arena_db):
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stdout.splitlines() if line.startswith("#")]
     assert lines[0].startswith("#0 seat 0 (")
-    assert re.match(r"#0 seat 0 \(.+\) PLACE_START_TILE: start tile on \(\d+,\d+\) "
-                    r"\[\d+\.\d ms\]$", lines[0])
+    assert re.match(
+        r"#0 seat 0 \(.+\) PLACE_START_TILE: start tile on \(\d+,\d+\) "
+        r"\[\d+\.\d ms\]$",
+        lines[0],
+    )
     assert [int(line.split()[0][1:]) for line in lines] == list(range(len(lines)))
     assert not any("Play(" in line or "<Piece" in line for line in lines)
     assert "verified" in done.stdout

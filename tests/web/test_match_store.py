@@ -21,15 +21,27 @@ def test_a_match_is_stored_with_its_decision_details(tmp_path):
     assert f"stored as game 1 in {db}" in done.stdout
     with sqlite3.connect(db) as raw:
         actions, seconds, comments, tournament = raw.execute(
-            "SELECT json(actions), json(decision_seconds), json(comments), tournament_id "
-            "FROM game").fetchone()
+            "SELECT json(actions), json(decision_seconds), json(comments), tournament_id FROM game"
+        ).fetchone()
     actions, seconds, comments = json.loads(actions), json.loads(seconds), json.loads(comments)
     assert len(seconds) == len(comments) == len(actions) > 0
     assert all(0 <= s < 2 for s in seconds) and tournament is None
     with ServerThread(db) as server:
-        record = MatchRecord("oregon", "", {}, 0, 2, [], [
-            SeatRecord(seat, "random-python", 0, 1, Outcome.FINISHED, "", 0, 0)
-            for seat in (0, 1)], False, "", 0)
+        record = MatchRecord(
+            "oregon",
+            "",
+            {},
+            0,
+            2,
+            [],
+            [
+                SeatRecord(seat, "random-python", 0, 1, Outcome.FINISHED, "", 0, 0)
+                for seat in (0, 1)
+            ],
+            False,
+            "",
+            0,
+        )
         assert url_if_served(1, record, server.url) == f"{server.url}/games/1"
         assert url_if_served(2, record, server.url) is None  # no such game there
         record.game = "merkator"

@@ -16,13 +16,15 @@ def test_serve_prints_its_url_and_serves_on_the_loopback(arena_db):
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
-        assert line.strip() == (f"arena: serving {arena_db} read-only at "
-                                f"http://127.0.0.1:{port}/ (Ctrl-C stops)")
+        assert line.strip() == (
+            f"arena: serving {arena_db} read-only at http://127.0.0.1:{port}/ (Ctrl-C stops)"
+        )
         deadline = time.monotonic() + 30
         while True:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/bots",
-                                            timeout=5) as response:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/api/bots", timeout=5
+                ) as response:
                     assert len(json.load(response)["bots"]) == 2
                 break
             except OSError:
@@ -36,8 +38,10 @@ def test_serve_prints_its_url_and_serves_on_the_loopback(arena_db):
 def test_serve_refuses_a_missing_database_in_one_line(tmp_path):
     done = run_arena("serve", "--db", str(tmp_path / "none.db"))
     assert done.returncode == 2
-    assert done.stderr.strip() == (f"error: {tmp_path / 'none.db'}: no arena database here "
-                                   "(run a tournament first, or pass --db PATH)")
+    assert done.stderr.strip() == (
+        f"error: {tmp_path / 'none.db'}: no arena database here "
+        "(run a tournament first, or pass --db PATH)"
+    )
 
 
 def test_serve_binds_the_loopback_unless_told():

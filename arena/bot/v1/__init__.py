@@ -16,8 +16,16 @@ from arena_sdk.v1 import (
     oregon_pb2_grpc,
 )
 
-__all__ = ["bot_pb2", "bot_pb2_grpc", "merkator_pb2", "merkator_pb2_grpc", "ogallala_pb2",
-           "ogallala_pb2_grpc", "oregon_pb2", "oregon_pb2_grpc"]
+__all__ = [
+    "bot_pb2",
+    "bot_pb2_grpc",
+    "merkator_pb2",
+    "merkator_pb2_grpc",
+    "ogallala_pb2",
+    "ogallala_pb2_grpc",
+    "oregon_pb2",
+    "oregon_pb2_grpc",
+]
 
 for _name in __all__:
     sys.modules[f"{__name__}.{_name}"] = globals()[_name]

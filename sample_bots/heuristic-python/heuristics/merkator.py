@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.merkator import GAME, data
-from engine.merkator.state import MerkatorState
 from engine.merkator.actions import DecisionKind, InvestOption
+from engine.merkator.state import MerkatorState
 from engine.merkator.views import MerkatorView
 from heuristics.merkator_policy import policy
 from heuristics.merkator_value import relative_value
@@ -82,8 +82,10 @@ def _invest_value(state: MerkatorState, index: int, seat: int, follow_up: bool =
 def _look_ahead(state: MerkatorState, index: int, seat: int, rng: random.Random) -> float:
     after = state.clone()
     after.apply_index(index)
-    while not after.is_over and after.stage not in _STOP and not (
-        after.stage == _JOIN and after.deciding != seat
+    while (
+        not after.is_over
+        and after.stage not in _STOP
+        and not (after.stage == _JOIN and after.deciding != seat)
     ):
         after.apply_index(policy(after, rng))
     return relative_value(after, seat)

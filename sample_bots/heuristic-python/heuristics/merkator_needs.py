@@ -85,7 +85,8 @@ def trip_scores(state: MerkatorState, seat: int) -> list[float]:
     bonus_at: dict[int, list[tuple[int, int]]] = {}
     for card in state.bonus[seat]:
         bonus_at.setdefault(data.BONUS_LOCATION[card], []).append(
-            (data.BONUS_GOOD[card], data.BONUS_TRAVEL[card]))
+            (data.BONUS_GOOD[card], data.BONUS_TRAVEL[card])
+        )
     map_cubes = state.map_cubes
     scores = []
     for loc in _LOCATIONS:

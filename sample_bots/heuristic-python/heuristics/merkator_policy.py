@@ -18,9 +18,9 @@ from typing import Any
 
 from engine.merkator import catalog as cat
 from engine.merkator import data
+from engine.merkator.actions import DecisionKind, InvestOption
 from engine.merkator.scoring import building_points
 from engine.merkator.state import MerkatorState
-from engine.merkator.actions import DecisionKind, InvestOption
 from heuristics.merkator_needs import (
     GOOD_A,
     GOOD_B,
@@ -118,8 +118,10 @@ def _reflip(state: MerkatorState, rng: random.Random) -> int:
 
     def relative_loss(letters: str) -> float:
         column = data.COLUMN_GOODS[letters[0]]
-        losses = [min(len(letters), sum(state.kontor[q][g] for g in column))
-                  for q in range(state.num_players)]
+        losses = [
+            min(len(letters), sum(state.kontor[q][g] for g in column))
+            for q in range(state.num_players)
+        ]
         return losses[seat] - sum(losses) / len(losses)
 
     keep = relative_loss(state.spoil_letters)
@@ -184,8 +186,11 @@ def _join(state: MerkatorState, rng: random.Random) -> int:
     active player (a loss for us and a gain for a rival)."""
     seat, loc = state.deciding, state.figure
     worth = max(
-        (fulfil_worth(state, seat, c) for c in state.contracts[seat]
-         if data.CONTRACT_LOCATION[c] == loc and is_payable(state, seat, c)),
+        (
+            fulfil_worth(state, seat, c)
+            for c in state.contracts[seat]
+            if data.CONTRACT_LOCATION[c] == loc and is_payable(state, seat, c)
+        ),
         default=0.0,
     )
     return 0 if worth > JOIN_MARKER * data.JOIN_COST[loc] else 1

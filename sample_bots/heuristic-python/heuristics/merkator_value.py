@@ -17,9 +17,9 @@ plus discounted worth of what it can still turn into points (rules 5.2 for the e
 from __future__ import annotations
 
 from engine.merkator import data
+from engine.merkator.actions import DecisionKind
 from engine.merkator.scoring import building_points
 from engine.merkator.state import MerkatorState
-from engine.merkator.actions import DecisionKind
 from heuristics.merkator_needs import UNITS, trip_scores
 
 COIN = 0.35  # a coin buys roughly this many building points

@@ -89,7 +89,8 @@ class Table:
 
     def leads_after(self, score: int, attack_fight: int | None) -> bool:
         """Whether ``score`` beats every opponent, after the best attack with a boat of fight
-        ``attack_fight`` (None: no attack) on the one opponent that would still be level or ahead."""
+        ``attack_fight`` (None: no attack) on the one opponent that would still be level or
+        ahead."""
         threats = [s for s in self.opponents if self.scores[s] >= score]
         if not threats:
             return True
@@ -103,7 +104,9 @@ class Table:
                 cut = max(cut, boat_points(kinds))
         return self.scores[threats[0]] - cut < score
 
-    def placement_value(self, kind: int, action: OgallalaAction, can_attack: bool) -> tuple[float, bool]:
+    def placement_value(
+        self, kind: int, action: OgallalaAction, can_attack: bool
+    ) -> tuple[float, bool]:
         """Own gain from placing ``kind`` by ``action`` (not Discard), and whether it completes a
         boat. A completion by the drawn card (``can_attack``) adds the best attack it allows. The
         end of the game counts: a completion that leaves 3+ boats while ahead wins (the bot then
@@ -140,8 +143,11 @@ class Table:
                     loss, _ = self.loss(seat, [(row, col) for col in range(first, last + 1)])
                     booty = sum(self.best_placement_gain(k) for k in kinds if IS_BOOTY[k])
                     self._attack_targets.append(
-                        (Attack(seat, row, first), sum(FIGHT[k] for k in kinds),
-                         loss * self.weights[seat] + booty)
+                        (
+                            Attack(seat, row, first),
+                            sum(FIGHT[k] for k in kinds),
+                            loss * self.weights[seat] + booty,
+                        )
                     )
         return self._attack_targets
 
@@ -157,8 +163,8 @@ class Table:
         if key not in self._placement_gains:
             options = placements(self.own, kind)
             self._placement_gains[key] = max(
-                [0.0] + [self.placement_value(kind, a, drawn)[0]
-                         for _, a in promising(self.own, options)]
+                [0.0]
+                + [self.placement_value(kind, a, drawn)[0] for _, a in promising(self.own, options)]
             )
         return self._placement_gains[key]
 
@@ -178,7 +184,9 @@ def choose(view: OgallalaView, actions: Sequence[OgallalaAction], rng: random.Ra
     return values.index(max(values))
 
 
-def ranking(view: OgallalaView, actions: Sequence[OgallalaAction], rng: random.Random, k: int) -> list[int]:
+def ranking(
+    view: OgallalaView, actions: Sequence[OgallalaAction], rng: random.Random, k: int
+) -> list[int]:
     """The ``k`` options valued most, best first (the search bot's candidates)."""
     values = option_values(view, actions)
     return sorted(range(len(actions)), key=lambda i: -values[i])[:k]
@@ -225,8 +233,16 @@ def option_values(view: OgallalaView, actions: Sequence[OgallalaAction]) -> list
         leads = table.leads_after(table.scores[view.seat], None)
         return _values(actions, lambda a: float(a.declare == leads))
     kind = KIND_INDEX[view.card]
-    if decision in (DecisionKind.PLACE_CARD, DecisionKind.PLACE_STOLEN, DecisionKind.PLACE_CAPTURED):
-        goes_on = decision is DecisionKind.PLACE_CARD and not view.duplicate and kind not in (LASSO, ARCHER)
+    if decision in (
+        DecisionKind.PLACE_CARD,
+        DecisionKind.PLACE_STOLEN,
+        DecisionKind.PLACE_CAPTURED,
+    ):
+        goes_on = (
+            decision is DecisionKind.PLACE_CARD
+            and not view.duplicate
+            and kind not in (LASSO, ARCHER)
+        )
         attacks = decision is DecisionKind.PLACE_CARD
 
         def placing(action: OgallalaAction) -> float:
@@ -261,7 +277,9 @@ def option_values(view: OgallalaView, actions: Sequence[OgallalaAction]) -> list
     raise ValueError(f"ogallala heuristic: unknown decision {decision}")
 
 
-def _stack_values(view: OgallalaView, table: Table, actions: Sequence[OgallalaAction]) -> list[float]:
+def _stack_values(
+    view: OgallalaView, table: Table, actions: Sequence[OgallalaAction]
+) -> list[float]:
     """Draw from the stack whose top card is worth most on average (a refilled stack's contents
     are known; the original stacks share the unseen cards), net of the risk that it is the crazy
     axe and sinks the cheapest own boat; stop when no draw is worth that risk."""
@@ -280,8 +298,9 @@ def _stack_values(view: OgallalaView, table: Table, actions: Sequence[OgallalaAc
             return 0.0
         pool = refilled.get(action.stack, unseen)
         total = sum(pool.values())
-        worth = sum(n * table.best_placement_gain(k, drawn=True) for k, n in pool.items()
-                    if k != CRAZY_AXE)
+        worth = sum(
+            n * table.best_placement_gain(k, drawn=True) for k, n in pool.items() if k != CRAZY_AXE
+        )
         return worth / total - _axe_odds(pool) * at_stake
 
     return _values(actions, drawing)

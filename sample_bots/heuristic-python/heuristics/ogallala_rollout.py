@@ -11,7 +11,14 @@ import random
 from collections.abc import Iterator, Sequence
 
 from engine.ogallala.actions import (
-    Attack, DecisionKind, Discard, OgallalaAction, PlaceCell, Side, SinkBoat, Stop,
+    Attack,
+    DecisionKind,
+    Discard,
+    OgallalaAction,
+    PlaceCell,
+    Side,
+    SinkBoat,
+    Stop,
 )
 from engine.ogallala.data import ARCHER, LASSO, MAX_COLS
 from engine.ogallala.display import Display
@@ -63,7 +70,9 @@ def _boat_length(display: Display, action: SinkBoat) -> int:
     return last - first + 1
 
 
-def promising(display: Display, legal: Sequence[OgallalaAction]) -> Iterator[tuple[int, OgallalaAction]]:
+def promising(
+    display: Display, legal: Sequence[OgallalaAction]
+) -> Iterator[tuple[int, OgallalaAction]]:
     """(index, action) of the placements worth weighing: every shift and Discard, but no cell that
     touches its row's cards only diagonally (a stray fragment), and one cell per empty or new row
     (a lone card is worth the same anywhere in it)."""

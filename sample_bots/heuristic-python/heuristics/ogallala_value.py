@@ -4,7 +4,8 @@ Only complete boats score (rules 5.3), so a display is worth its complete boats'
 every unfinished segment that can still become a boat, its cards' share of the points the boat
 would score when finished, discounted by the odds of getting the missing bow and/or stern. A
 segment that can never be finished (its open end is blocked by another boat's card, or the row
-already holds both kinds of bow or stern) is worth nothing. Segments an opponent could attack (no totem, low fight value) are
+already holds both kinds of bow or stern) is worth nothing. Segments an opponent could attack (no
+totem, low fight value) are
 discounted a little, so the bot likes strong crews and totems in valuable boats.
 """
 

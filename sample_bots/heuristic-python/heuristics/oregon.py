@@ -19,7 +19,12 @@ from engine.oregon.scoring import final_total
 from engine.oregon.state import OregonState
 from engine.oregon.views import OregonView
 from heuristics.oregon_plays import (
-    EXTRA_PLAY_THRESHOLD, SITE_VALUE, best_play, best_play_value, evaluate_plays, greedy_play,
+    EXTRA_PLAY_THRESHOLD,
+    SITE_VALUE,
+    best_play,
+    best_play_value,
+    evaluate_plays,
+    greedy_play,
 )
 from heuristics.oregon_scoring import EXTRA_TURN_VALUE, JOKER_VALUE
 
@@ -63,9 +68,11 @@ def position_value(state: OregonState, seat: int) -> float:
     """The search bot's static evaluation: the seat's points (coal and gold included) and active
     tokens, minus the best opponent's. Tokens are worth nothing once the game is over."""
     tokens = 0.0 if state.is_over else 1.0
-    worth = [final_total(state, s) + tokens * (JOKER_VALUE * state.joker[s]
-                                             + EXTRA_TURN_VALUE * state.extra[s])
-             for s in range(state.num_players)]
+    worth = [
+        final_total(state, s)
+        + tokens * (JOKER_VALUE * state.joker[s] + EXTRA_TURN_VALUE * state.extra[s])
+        for s in range(state.num_players)
+    ]
     mine = worth.pop(seat)
     return mine - max(worth)
 
@@ -143,8 +150,9 @@ def start_tile_values(state: OregonState, actions: Sequence[PlaceStartTile]) -> 
         pair = (free & by_pair).bit_count()
         joker = (free & by_joker).bit_count() - pair
         rest = free.bit_count() - pair - joker
-        return per_farmer * (REACH_WEIGHT[2] * pair + REACH_WEIGHT[1] * joker
-                             + REACH_WEIGHT[0] * rest)
+        return per_farmer * (
+            REACH_WEIGHT[2] * pair + REACH_WEIGHT[1] * joker + REACH_WEIGHT[0] * rest
+        )
 
     return [value(action) for action in actions]
 

@@ -20,8 +20,17 @@ from engine.oregon.actions import DecisionKind
 from engine.oregon.play_options import Segment, play_segments
 from engine.oregon.state import OregonState
 from heuristics.oregon_scoring import (
-    CHURCH, COAL_PIT, COAL_VALUE, GOLD_MINE, GOLD_VALUE, JOKER_VALUE, PER_FARMER, TRAIN_STATION,
-    WAREHOUSE, Board, merged_group,
+    CHURCH,
+    COAL_PIT,
+    COAL_VALUE,
+    GOLD_MINE,
+    GOLD_VALUE,
+    JOKER_VALUE,
+    PER_FARMER,
+    TRAIN_STATION,
+    WAREHOUSE,
+    Board,
+    merged_group,
 )
 
 _FULL = (1 << data.SPACES) - 1
@@ -30,7 +39,12 @@ _NOT_LAST_COL = data.mask_of(sp for sp in range(data.SPACES) if sp % data.COLS !
 
 # What one farmer next to a new building of each type is worth, for positional estimates.
 SITE_VALUE = tuple(
-    4.0 if b == CHURCH else COAL_VALUE if b == COAL_PIT else GOLD_VALUE if b == GOLD_MINE
+    4.0
+    if b == CHURCH
+    else COAL_VALUE
+    if b == COAL_PIT
+    else GOLD_VALUE
+    if b == GOLD_MINE
     else PER_FARMER[b] + (1.0 if b in (WAREHOUSE, TRAIN_STATION) else 0.0)
     for b in range(data.NUM_BUILDINGS)
 )
@@ -43,8 +57,9 @@ FOLLOW_UP_CANDIDATES = 4  # first plays whose extra play is looked at (each cost
 def segments(state: OregonState) -> list[Segment]:
     """The pending PLAY decision's options, exactly as the engine enumerates them."""
     a = state.active
-    return play_segments(state.hands[a], state.joker[a], state.supply[a] > 0, state.stacks,
-                         state.free)
+    return play_segments(
+        state.hands[a], state.joker[a], state.supply[a] > 0, state.stacks, state.free
+    )
 
 
 def option_index(segs: list[Segment], chosen: int, sp: int) -> int:
@@ -60,8 +75,13 @@ def dilate(mask: int) -> int:
 
 def orthogonal(mask: int) -> int:
     """The spaces sharing a side with ``mask``, and ``mask`` itself."""
-    return (mask | ((mask << 1) & _NOT_FIRST_COL) | ((mask >> 1) & _NOT_LAST_COL)
-            | (mask << data.COLS) | (mask >> data.COLS)) & _FULL
+    return (
+        mask
+        | ((mask << 1) & _NOT_FIRST_COL)
+        | ((mask >> 1) & _NOT_LAST_COL)
+        | (mask << data.COLS)
+        | (mask >> data.COLS)
+    ) & _FULL
 
 
 def greedy_play(state: OregonState, rng: random.Random) -> int:
@@ -112,8 +132,10 @@ def best_play(state: OregonState, rng: random.Random) -> int:
     a = state.active
     if not state.extra[a] or state.in_extra:
         return ranked[0][1]
-    return max(ranked[:FOLLOW_UP_CANDIDATES],
-               key=lambda scored: scored[0] + _extra_play_surplus(state, scored[1]))[1]
+    return max(
+        ranked[:FOLLOW_UP_CANDIDATES],
+        key=lambda scored: scored[0] + _extra_play_surplus(state, scored[1]),
+    )[1]
 
 
 def _extra_play_surplus(state: OregonState, index: int) -> float:
@@ -182,8 +204,11 @@ class _Planner:
         if sp not in self.site_values:
             stacks = self.state.stacks
             self.site_values[sp] = max(
-                (SITE_VALUE[b] for b in range(data.NUM_BUILDINGS)
-                 if stacks[b] and data.BUILDING_LEGAL[b] >> sp & 1),
+                (
+                    SITE_VALUE[b]
+                    for b in range(data.NUM_BUILDINGS)
+                    if stacks[b] and data.BUILDING_LEGAL[b] >> sp & 1
+                ),
                 default=0.0,
             )
         return self.site_values[sp]

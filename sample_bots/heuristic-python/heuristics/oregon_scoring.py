@@ -30,8 +30,16 @@ PER_FARMER = tuple(effect.points_per_farmer for effect in data.EFFECTS)
 class Board:
     """The public facts one decision of ``seat`` needs, extracted once from the state."""
 
-    __slots__ = ("state", "seat", "everyone", "mine", "buildings", "coal_left", "gold_left",
-                 "opponent_weight")
+    __slots__ = (
+        "state",
+        "seat",
+        "everyone",
+        "mine",
+        "buildings",
+        "coal_left",
+        "gold_left",
+        "opponent_weight",
+    )
 
     def __init__(self, state: OregonState, seat: int) -> None:
         self.state = state

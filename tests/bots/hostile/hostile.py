@@ -52,6 +52,7 @@ def hang() -> None:
 
 # --- attacks that look for secrets or other seats --------------------------------------------
 
+
 def visible_pids() -> list[int]:
     return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
 
@@ -68,8 +69,10 @@ def spy_tokens() -> None:
     say(f"visible pids: {len(pids)}")
     for pid in pids:
         for variable in read_proc(pid, "environ").split(b"\0"):
-            if variable.startswith(b"ARENA_BOT_TOKEN=") and variable.split(b"=", 1)[1] != \
-                    MY_TOKEN.encode():
+            if (
+                variable.startswith(b"ARENA_BOT_TOKEN=")
+                and variable.split(b"=", 1)[1] != MY_TOKEN.encode()
+            ):
                 say(f"FOUND token of pid {pid}: {variable.decode()}")
 
 
@@ -80,8 +83,18 @@ def seek_seed() -> None:
         for name in ("cmdline", "environ"):
             text = read_proc(pid, name).replace(b"\0", b" ").decode(errors="replace")
             say(f"{name} {pid}: {text}")
-    roots = ["/tmp", os.environ.get("HOME", "/"), str(Path.cwd().parent), "/run", "/var", "/root",
-             "/home", "/work", "/etc", str(Path(ADDRESS.removeprefix("unix:")).parent.parent)]
+    roots = [
+        "/tmp",
+        os.environ.get("HOME", "/"),
+        str(Path.cwd().parent),
+        "/run",
+        "/var",
+        "/root",
+        "/home",
+        "/work",
+        "/etc",
+        str(Path(ADDRESS.removeprefix("unix:")).parent.parent),
+    ]
     seen = 0
     for root in roots:
         for directory, _, files in os.walk(root):
@@ -146,6 +159,7 @@ def open_database() -> None:
 def inspect() -> None:
     """What the sandbox looks like from inside: uid, environment, network, writable places."""
     import socket
+
     say(f"uid {os.getuid()} gid {os.getgid()}")
     say(f"env {sorted(os.environ)}")
     port = int(os.environ.get("HOSTILE_PORT", "0"))
@@ -154,8 +168,13 @@ def inspect() -> None:
         say(f"REACHED tcp 127.0.0.1:{port}")
     except OSError as exc:
         say(f"cannot reach tcp 127.0.0.1:{port}: {exc}")
-    for directory in (Path.cwd(), Path(sys.prefix), Path("/usr"), Path("/tmp"),
-                      Path(os.environ["HOME"])):
+    for directory in (
+        Path.cwd(),
+        Path(sys.prefix),
+        Path("/usr"),
+        Path("/tmp"),
+        Path(os.environ["HOME"]),
+    ):
         try:
             (directory / "hostile-was-here").write_text("x")
             say(f"WROTE {directory}")
@@ -164,6 +183,7 @@ def inspect() -> None:
 
 
 # --- attacks on resources ---------------------------------------------------------------------
+
 
 def memory_hog() -> None:
     limit = int(os.environ.get("HOSTILE_MIB", "1024"))
@@ -176,10 +196,13 @@ def memory_hog() -> None:
 
 def memory_split() -> None:
     each = 200
-    code = (f"import sys, time; block = bytearray({each} << 20); print('ok', flush=True); "
-            "time.sleep(600)")
-    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
-             for _ in range(4)]
+    code = (
+        f"import sys, time; block = bytearray({each} << 20); print('ok', flush=True); "
+        "time.sleep(600)"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE) for _ in range(4)
+    ]
     children.extend(procs)
     allocated = sum(proc.stdout.readline().strip() == b"ok" for proc in procs)
     say(f"memory-split: {allocated} of 4 children hold {each} MiB")
@@ -223,21 +246,34 @@ def many_children() -> None:
     say(f"many-children: {fork_count} children and a setsid grandchild started")
 
 
-ATTACKS = {"spy-tokens": spy_tokens, "seek-seed": seek_seed, "call-other-seat": call_other_seat,
-           "signal-others": signal_others, "open-database": open_database,
-           "memory-hog": memory_hog, "memory-split": memory_split, "fork-bomb": fork_bomb,
-           "stdout-flood": stdout_flood, "setsid-escape": setsid_escape,
-           "many-children": many_children, "inspect": inspect}
+ATTACKS = {
+    "spy-tokens": spy_tokens,
+    "seek-seed": seek_seed,
+    "call-other-seat": call_other_seat,
+    "signal-others": signal_others,
+    "open-database": open_database,
+    "memory-hog": memory_hog,
+    "memory-split": memory_split,
+    "fork-bomb": fork_bomb,
+    "stdout-flood": stdout_flood,
+    "setsid-escape": setsid_escape,
+    "many-children": many_children,
+    "inspect": inspect,
+}
 
 
 # --- the protocol -----------------------------------------------------------------------------
 
+
 class HostileBot:
     def __init__(self) -> None:
         manifest = tomllib.loads(Path("bot.toml").read_text())
-        self.identity = bot_pb2.HandshakeReply(name=manifest["name"], version="1",
-                                               protocol_version=bot_pb2.PROTOCOL_VERSION_1,
-                                               games=manifest["games"])
+        self.identity = bot_pb2.HandshakeReply(
+            name=manifest["name"],
+            version="1",
+            protocol_version=bot_pb2.PROTOCOL_VERSION_1,
+            games=manifest["games"],
+        )
 
     def Handshake(self, request, context):
         if MODE == "hang-handshake":
@@ -286,25 +322,35 @@ class HostileBot:
 def handlers(bot: HostileBot) -> grpc.GenericRpcHandler:
     """The service's methods; in malformed-reply mode Decide answers bytes that are no
     DecisionReply."""
+
     def malformed(request, context):
         return b"\xff\xff\xff\xff not a protobuf message"
 
     def method(function, request_type, reply_type):
         return grpc.unary_unary_rpc_method_handler(
-            function, request_deserializer=request_type.FromString,
-            response_serializer=reply_type.SerializeToString)
+            function,
+            request_deserializer=request_type.FromString,
+            response_serializer=reply_type.SerializeToString,
+        )
 
-    decide = (grpc.unary_unary_rpc_method_handler(
-                  malformed, request_deserializer=bot_pb2.DecisionRequest.FromString,
-                  response_serializer=lambda raw: raw)
-              if MODE == "malformed-reply"
-              else method(bot.Decide, bot_pb2.DecisionRequest, bot_pb2.DecisionReply))
-    return grpc.method_handlers_generic_handler("arena.bot.v1.Bot", {
-        "Handshake": method(bot.Handshake, bot_pb2.HandshakeRequest, bot_pb2.HandshakeReply),
-        "StartGame": method(bot.StartGame, bot_pb2.StartGameRequest, bot_pb2.StartGameReply),
-        "Decide": decide,
-        "EndGame": method(bot.EndGame, bot_pb2.EndGameRequest, bot_pb2.EndGameReply),
-    })
+    decide = (
+        grpc.unary_unary_rpc_method_handler(
+            malformed,
+            request_deserializer=bot_pb2.DecisionRequest.FromString,
+            response_serializer=lambda raw: raw,
+        )
+        if MODE == "malformed-reply"
+        else method(bot.Decide, bot_pb2.DecisionRequest, bot_pb2.DecisionReply)
+    )
+    return grpc.method_handlers_generic_handler(
+        "arena.bot.v1.Bot",
+        {
+            "Handshake": method(bot.Handshake, bot_pb2.HandshakeRequest, bot_pb2.HandshakeReply),
+            "StartGame": method(bot.StartGame, bot_pb2.StartGameRequest, bot_pb2.StartGameReply),
+            "Decide": decide,
+            "EndGame": method(bot.EndGame, bot_pb2.EndGameRequest, bot_pb2.EndGameReply),
+        },
+    )
 
 
 def link_to_other_seat() -> None:

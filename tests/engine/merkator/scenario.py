@@ -7,8 +7,8 @@ states exactly what matters; the engine then runs from the chosen step with its 
 from __future__ import annotations
 
 from engine.merkator import GAME, data
-from engine.merkator.state import MerkatorState
 from engine.merkator.actions import DecisionKind
+from engine.merkator.state import MerkatorState
 
 GOOD = {g: i for i, g in enumerate(data.GOOD_IDS)}
 COLOUR = {c: i for i, c in enumerate(data.COLOUR_IDS)}

@@ -49,7 +49,11 @@ def test_every_seat_rebuilds_the_slots_and_revealed_letters_from_its_events(play
         first = GAME.new_game(players, seed)  # the slots as set up (play starts the same way)
         records = [Record(first.view(seat)) for seat in range(players)]
         state = play_telling_events(
-            GAME, players, seed,
-            lambda seat, events, state, records=records:
-                records[seat].catch_up(events, state.view(seat)))
+            GAME,
+            players,
+            seed,
+            lambda seat, events, state, records=records: records[seat].catch_up(
+                events, state.view(seat)
+            ),
+        )
         assert all(state.events_for(seat) == state.events_for(0) for seat in range(players))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from engine.merkator import catalog as cat
 from engine.merkator import data
-from engine.merkator.state import PLACE_NEXT
 from engine.merkator.actions import (
     DecisionKind,
     FinalPlace,
@@ -18,11 +17,12 @@ from engine.merkator.actions import (
     Travel,
 )
 from engine.merkator.enums import Colour, Good, Location
+from engine.merkator.state import PLACE_NEXT
 from tests.engine.merkator.scenario import (
     BONUS,
     BUILDING,
-    CONTRACT,
     COLOUR,
+    CONTRACT,
     LOC,
     blank,
     empty_pile,
@@ -330,8 +330,16 @@ def test_e8_fulfil_with_a_four_to_one_trade():
     assert s.tile[0] == [0] * data.NUM_COLOURS
     assert s.markers[0] == 3
     returned = {c: s.pools[COLOUR[c]] - pools[COLOUR[c]] for c in data.COLOUR_IDS}
-    assert returned == {"green": 0, "yellow": 3, "black": 2, "purple": 1, "orange": 1,
-                        "grey": 0, "blue": 1, "red": 0}
+    assert returned == {
+        "green": 0,
+        "yellow": 3,
+        "black": 2,
+        "purple": 1,
+        "orange": 1,
+        "grey": 0,
+        "blue": 1,
+        "red": 0,
+    }
     assert s.contracts[0] == sorted(CONTRACT[c] for c in ("C12", "C20", "C36", "C48"))
     # C12 and C48 are not payable: FULFIL held only DONE, applied automatically
     assert s.active == 1
@@ -703,8 +711,10 @@ def test_e16_tie_broken_by_time_markers():
     s = _scoring_position(b_markers=6)
     s.apply(FinalPlace(Good.SPICES))
     assert s.result().scores == (57.5, 57.5)
-    assert s.result().details[1].startswith(
-        "57.5 points: contracts 46.5, Waisenhaus 3, Admiralitaet 8"
+    assert (
+        s.result()
+        .details[1]
+        .startswith("57.5 points: contracts 46.5, Waisenhaus 3, Admiralitaet 8")
     )
     assert s.result().ranks == (2, 1)
     equal = _scoring_position(b_markers=4)

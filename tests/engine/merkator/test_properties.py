@@ -11,7 +11,6 @@ import pytest
 from engine.core import IllegalActionError, OptionError
 from engine.merkator import GAME, data
 from engine.merkator import catalog as cat
-from engine.merkator.state import MerkatorState
 from engine.merkator.actions import (
     FinalPlace,
     Fulfil,
@@ -24,14 +23,22 @@ from engine.merkator.actions import (
     TradeInput,
     Travel,
 )
+from engine.merkator.state import MerkatorState
 from tests.engine import harness
 from tests.engine.merkator.recount import recount
 
 PLAYER_COUNTS = (2, 3, 4)
 ACTION_OF_KIND = {
-    "INVEST": Invest, "TRAVEL": Travel, "SPLIT_CUBES": SplitCubes,
-    "SPOILAGE_REFLIP": SpoilageReflip, "SPOIL_CHOOSE": SpoilChoose, "FULFIL": Fulfil,
-    "TRADE_INPUT": TradeInput, "JOIN": Join, "PERMIT_JOIN": PermitJoin, "FINAL_PLACE": FinalPlace,
+    "INVEST": Invest,
+    "TRAVEL": Travel,
+    "SPLIT_CUBES": SplitCubes,
+    "SPOILAGE_REFLIP": SpoilageReflip,
+    "SPOIL_CHOOSE": SpoilChoose,
+    "FULFIL": Fulfil,
+    "TRADE_INPUT": TradeInput,
+    "JOIN": Join,
+    "PERMIT_JOIN": PermitJoin,
+    "FINAL_PLACE": FinalPlace,
 }
 
 
@@ -87,7 +94,7 @@ def check_invariants(s: MerkatorState, before: MerkatorState | None, index: int 
     # markers: never negative; the board empties from the top, one space at a time
     assert min(s.markers) >= 0 and min(s.coins) >= 0
     assert all(letters == "" for letters in s.board_letters[: s.board_next])
-    assert all(s.board_letters[s.board_next:])
+    assert all(s.board_letters[s.board_next :])
     if before is not None:
         assert s.board_next >= before.board_next
         assert s.turn >= before.turn

@@ -38,8 +38,9 @@ def kontor(**cubes: int) -> tuple[int, ...]:
 
 
 def holdings(kontor_=(0,) * 16, contracts=(), bonus_cards=(), buildings=(), markers=0, coins=0):
-    return Holdings(tuple(kontor_), tuple(contracts), tuple(bonus_cards), tuple(buildings),
-                    markers, coins)
+    return Holdings(
+        tuple(kontor_), tuple(contracts), tuple(bonus_cards), tuple(buildings), markers, coins
+    )
 
 
 def points(name: str, mine: Holdings, *others: Holdings, misprint: bool = False) -> int:
@@ -105,19 +106,23 @@ def test_contracts_by_value():
 
 def test_contract_locations_count_each_place_once_and_the_peace_never():
     # HAM (major) twice, ENG (major), SPA (major), NEW (minor) twice, the Peace (no place).
-    held = holdings(contracts=[contract(c) for c in ("C06", "C62", "C02", "C64", "C61", "C68",
-                                                     "C78")])
+    held = holdings(
+        contracts=[contract(c) for c in ("C06", "C62", "C02", "C64", "C61", "C68", "C78")]
+    )
     assert points("Kontorhaus", held) == 6  # 3 majors
     assert points("Landungsbruecken", held) == 2  # 1 minor
 
 
-@pytest.mark.parametrize("name, measure", [
-    ("Kaufmannsgilde", lambda n: holdings(contracts=[contract("C01")] * n)),
-    ("Handelskammer", lambda n: holdings(contracts=[contract("C01")] * n)),  # value 2 each
-    ("Bankhaus", lambda n: holdings(markers=n)),
-    ("Baumeisterhaus", lambda n: holdings(buildings=(0,) * n)),
-    ("Lagerhaus", lambda n: holdings(kontor(Grain=n))),
-])
+@pytest.mark.parametrize(
+    "name, measure",
+    [
+        ("Kaufmannsgilde", lambda n: holdings(contracts=[contract("C01")] * n)),
+        ("Handelskammer", lambda n: holdings(contracts=[contract("C01")] * n)),  # value 2 each
+        ("Bankhaus", lambda n: holdings(markers=n)),
+        ("Baumeisterhaus", lambda n: holdings(buildings=(0,) * n)),
+        ("Lagerhaus", lambda n: holdings(kontor(Grain=n))),
+    ],
+)
 def test_sole_most_needs_strictly_more_than_every_other_player(name, measure):
     worth = data.BUILDING_SCORING[building(name)]["points"]
     assert points(name, measure(3), measure(2), measure(1)) == worth

@@ -55,4 +55,3 @@ def start_of_turn(
 
 def options(state: OgallalaState) -> list:
     return list(state.legal_actions())
-

@@ -55,8 +55,12 @@ def test_every_seat_rebuilds_the_stacks_from_its_events(players):
     for seed in range(property_game_count(6)):
         records = [Record() for _ in range(players)]
         state = play_telling_events(
-            GAME, players, seed,
-            lambda seat, events, state, records=records:
-                records[seat].catch_up(events, state.view(seat)))
+            GAME,
+            players,
+            seed,
+            lambda seat, events, state, records=records: records[seat].catch_up(
+                events, state.view(seat)
+            ),
+        )
         # Nothing is private: every seat's history is the same.
         assert all(state.events_for(seat) == state.events_for(0) for seat in range(players))

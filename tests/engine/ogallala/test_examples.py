@@ -5,8 +5,8 @@ from engine.ogallala.actions import (
     NO_ATTACK,
     STOP,
     Attack,
-    Declare,
     DecisionKind,
+    Declare,
     Draw,
     PlaceCell,
     PlaceShift,
@@ -163,9 +163,9 @@ E6_TARGETS = [Target(1, 1, 2), Target(1, 1, 3), Target(2, 0, 1)]
 def test_e6_lasso_targets_and_stolen_card_placement():
     state = start_of_turn(3, E6, stacks=("LA", "W1", "W1"))
     state.apply(Draw(0))
-    assert options(state) == cells(
-        (0, -1), (0, 3), (1, -1), (1, 3), (2, -1), (2, 2), (2, 3)
-    ) + [DISCARD]
+    assert options(state) == cells((0, -1), (0, 3), (1, -1), (1, 3), (2, -1), (2, 2), (2, 3)) + [
+        DISCARD
+    ]
     state.apply(PlaceCell(2, 2))
     assert grid(state.displays[0])[2] == "W3 SQ LA"
     assert state.decision is DecisionKind.LASSO_TARGET
@@ -235,8 +235,9 @@ def test_e8_shift_options_and_their_results():
 
 
 def test_e8_variants_no_shift_beyond_width_14_or_with_a_free_neighbour():
-    wide = start_of_turn(2, {0: ("Bp W2 HF CB W6 W1 W3 W4 W5 W7 W8 MM CH Sp",)},
-                         stacks=("HB", "W1", "W1"))
+    wide = start_of_turn(
+        2, {0: ("Bp W2 HF CB W6 W1 W3 W4 W5 W7 W8 MM CH Sp",)}, stacks=("HB", "W1", "W1")
+    )
     wide.apply(Draw(0))
     assert not any(isinstance(a, PlaceShift) for a in options(wide))
     free = start_of_turn(2, {0: ("Bp W2 HF . W6", "Bi SQ . . .")}, stacks=("HB", "W1", "W1"))
@@ -359,8 +360,9 @@ def test_e12_scoring_a_long_boat_with_the_full_horse_set():
 # --- E13 ------------------------------------------------------------------------------------------
 def test_e13_stack_exhaustion_and_reshuffle():
     discard = "W1 W2 W3 W4 W5 SQ CA TP CN"
-    state = start_of_turn(3, {}, stacks=("W6", "TO W1 W1 W1 W1 W1", "W1 W1 W1"),
-                          discard=discard, active=2)
+    state = start_of_turn(
+        3, {}, stacks=("W6", "TO W1 W1 W1 W1 W1", "W1 W1 W1"), discard=discard, active=2
+    )
     assert options(state) == [Draw(0), Draw(1), Draw(2)]
     state.apply(Draw(0))
     state.apply(PlaceCell(0, 0))
@@ -370,8 +372,15 @@ def test_e13_stack_exhaustion_and_reshuffle():
     view = state.view(0)
     assert sum(entry.count for entry in view.stacks[0].contents) == 9
     assert {entry.kind for entry in view.stacks[0].contents} == {
-        "warrior_1", "warrior_2", "warrior_3", "warrior_4", "warrior_5",
-        "squaw", "cauldron", "tepee", "cannon",
+        "warrior_1",
+        "warrior_2",
+        "warrior_3",
+        "warrior_4",
+        "warrior_5",
+        "squaw",
+        "cauldron",
+        "tepee",
+        "cannon",
     }
     assert options(state) == [Draw(0), Draw(1), Draw(2), STOP]
     state.apply(Draw(1))
@@ -388,8 +397,7 @@ def test_e13_later_refill_fills_only_the_first_empty_stack():
 
 # --- E14 ------------------------------------------------------------------------------------------
 def test_e14_turn_cap_ends_the_game_after_turn_600():
-    state = start_of_turn(2, {0: ("Bp W2 Sp",)}, stacks=("W4 W1", "W1", "W1"), active=1,
-                          turn=599)
+    state = start_of_turn(2, {0: ("Bp W2 Sp",)}, stacks=("W4 W1", "W1", "W1"), active=1, turn=599)
     state.apply(Draw(0))
     state.apply(PlaceCell(0, 0))
     state.apply(STOP)

@@ -10,8 +10,8 @@ import pytest
 from engine.ogallala import GAME
 from engine.ogallala.actions import (
     Attack,
-    Declare,
     DecisionKind,
+    Declare,
     Discard,
     Draw,
     NoAttack,
@@ -42,7 +42,12 @@ from engine.ogallala.views import EndReason, OgallalaView
 from tests.engine.harness import play_random_game, property_game_count
 
 PLAYER_COUNTS = (2, 3, 4, 5)
-_IN_LIMBO = (DecisionKind.PLACE_CARD, DecisionKind.PLACE_STOLEN, DecisionKind.PLACE_CAPTURED, DecisionKind.AXE_BOAT)
+_IN_LIMBO = (
+    DecisionKind.PLACE_CARD,
+    DecisionKind.PLACE_STOLEN,
+    DecisionKind.PLACE_CAPTURED,
+    DecisionKind.AXE_BOAT,
+)
 
 
 def _check_conservation(state: OgallalaState) -> None:
@@ -207,7 +212,9 @@ def _boat_value(boat: list[str]) -> int:
     for person, left, right in _SETS.values():
         pieces = {kind: boat.index(kind) for kind in (person, left, right) if kind in boat}
         pair = left in pieces and right in pieces and pieces[right] == pieces[left] + 1
-        triple = pair and person in pieces and pieces[person] in (pieces[left] - 1, pieces[right] + 1)
+        triple = (
+            pair and person in pieces and pieces[person] in (pieces[left] - 1, pieces[right] + 1)
+        )
         if triple:
             points += 90
         elif pair:
@@ -220,7 +227,9 @@ def _boat_value(boat: list[str]) -> int:
 def _check_end(state: OgallalaState) -> None:
     assert state.end_reason is not None and state.turn <= TURN_CAP
     view = state.view(0)
-    assert state.result().scores == tuple(float(_recount(view, s)) for s in range(state.num_players))
+    assert state.result().scores == tuple(
+        float(_recount(view, s)) for s in range(state.num_players)
+    )
     boats = len(state.displays[state.active].complete_boats())
     if state.end_reason is EndReason.FIVE_BOATS:
         assert boats >= 5
@@ -239,4 +248,3 @@ def test_random_games_keep_the_invariants(players):
         _check_end(state)
         reasons[state.end_reason] += 1
     assert reasons  # every game ended (play_random_game guards against endless games)
-

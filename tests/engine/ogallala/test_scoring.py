@@ -18,8 +18,13 @@ from engine.ogallala.views import EndReason
 from tests.engine.ogallala.positions import display, kinds
 
 # Every set as (person, left half, right half), in the short names.
-SETS = [("CB", "HF", "HB"), ("GD", "GL", "GR"), ("BH", "BF", "BB"), ("IH", "IF", "IB"),
-        ("LJ", "TL", "TR")]
+SETS = [
+    ("CB", "HF", "HB"),
+    ("GD", "GL", "GR"),
+    ("BH", "BF", "BB"),
+    ("IH", "IF", "IB"),
+    ("LJ", "TL", "TR"),
+]
 
 
 @pytest.mark.parametrize("person, left, right", SETS)

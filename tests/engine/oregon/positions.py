@@ -46,8 +46,10 @@ def position(
         state.stacks[building - 1] = 0
     copies = data.LANDSCAPE_COPIES + data.BUILDING_CARD_COPIES
     held = [sum(h[c] for h in state.hands) for c in range(data.NUM_CARDS)]
-    for deck, cards, top in ((0, range(data.NUM_SYMBOLS), landscape_top),
-                             (1, range(data.NUM_SYMBOLS, data.NUM_CARDS), building_top)):
+    for deck, cards, top in (
+        (0, range(data.NUM_SYMBOLS), landscape_top),
+        (1, range(data.NUM_SYMBOLS, data.NUM_CARDS), building_top),
+    ):
         rest = [c for c in cards for _ in range(copies[c] - held[c])]
         for card in top:
             rest.remove(card - 1)
@@ -85,10 +87,10 @@ def plays(state: OregonState) -> list[Play]:
 
 
 def spaces(actions, cards: tuple[Card, ...], joker: bool = False, b: Building | None = None):
-    return [(a.row, a.col) for a in actions
-            if a.cards == cards and a.joker == joker and a.building == b]
+    return [
+        (a.row, a.col) for a in actions if a.cards == cards and a.joker == joker and a.building == b
+    ]
 
 
 def hand_of(state: OregonState, seat: int) -> list[Card]:
     return [Card(c + 1) for c in range(data.NUM_CARDS) for _ in range(state.hands[seat][c])]
-

@@ -52,8 +52,13 @@ def test_empty_coal_stack_gives_nothing_and_pits_stay_buildable():
     state = position(farmers={GREEN: [(0, 12)]})
     state.coal_stack = []
     play_at(state, RED, [W, Card.COAL_PIT, S, S])
-    state.apply(next(a for a in state.legal_actions()
-                     if a.building == Building.COAL_PIT and (a.row, a.col) == (0, 13)))
+    state.apply(
+        next(
+            a
+            for a in state.legal_actions()
+            if a.building == Building.COAL_PIT and (a.row, a.col) == (0, 13)
+        )
+    )
     assert state.coal == [[], [], []] and state.score == [0, 0, 0]
 
 

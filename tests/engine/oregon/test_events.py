@@ -36,8 +36,10 @@ class Record:
         self.counts = [{Deck.LANDSCAPE: 0, Deck.BUILDING: 0} for _ in range(players)]
         self.discard: dict[Deck, list[Card]] = {Deck.LANDSCAPE: [], Deck.BUILDING: []}
         self.out_of_game: list[Card] = []
-        self.deck_size = {Deck.LANDSCAPE: sum(data.LANDSCAPE_COPIES),
-                          Deck.BUILDING: sum(data.BUILDING_CARD_COPIES)}
+        self.deck_size = {
+            Deck.LANDSCAPE: sum(data.LANDSCAPE_COPIES),
+            Deck.BUILDING: sum(data.BUILDING_CARD_COPIES),
+        }
         self.stacks = list(data.STACK_TILES)  # tiles left per building stack
 
     def spend(self, seat: int, cards: tuple[Card, ...], dead_goes_out: bool) -> None:
@@ -107,5 +109,8 @@ def test_every_seat_rebuilds_the_public_record_and_its_hand_from_its_events(play
     for seed in range(property_game_count(10)):
         records = [Record(seat, players) for seat in range(players)]
         play_telling_events(
-            GAME, players, seed,
-            lambda seat, events, state, records=records: records[seat].catch_up(events, state))
+            GAME,
+            players,
+            seed,
+            lambda seat, events, state, records=records: records[seat].catch_up(events, state),
+        )

@@ -5,7 +5,18 @@ from engine.oregon.actions import DecisionKind, DiscardWhenStuck, Draw, UseExtra
 from engine.oregon.enums import Building, Card, Deck, Piece
 from engine.oregon.state import OregonState
 from tests.engine.oregon.positions import (
-    BLUE, GREEN, RED, building, farmer, hand_of, play_at, plays, position, sp, spaces, start_turn,
+    BLUE,
+    GREEN,
+    RED,
+    building,
+    farmer,
+    hand_of,
+    play_at,
+    plays,
+    position,
+    sp,
+    spaces,
+    start_turn,
 )
 
 W, B, S, E, C = Card.WAGON, Card.BISON, Card.SETTLER, Card.EAGLE, Card.CAMPFIRE
@@ -24,8 +35,17 @@ def _finish_draws(state: OregonState, seat: int, deck: Deck = Deck.LANDSCAPE) ->
 def test_e1_farmer_areas_and_option_counts():
     state = play_at(position(), RED, [E, C, Card.HARBOR, Card.COAL_PIT])
     actions = plays(state)
-    assert spaces(actions, (E, C)) == [(6, 12), (6, 13), (6, 14), (7, 13), (7, 14),
-                                       (8, 11), (9, 9), (9, 10), (9, 11)]
+    assert spaces(actions, (E, C)) == [
+        (6, 12),
+        (6, 13),
+        (6, 14),
+        (7, 13),
+        (7, 14),
+        (8, 11),
+        (9, 9),
+        (9, 10),
+        (9, 11),
+    ]
     assert _counts(actions, (E, Card.HARBOR), b=Building.HARBOR) == 12
     assert _counts(actions, (C, Card.HARBOR), b=Building.HARBOR) == 10
     assert _counts(actions, (E, Card.COAL_PIT), b=Building.COAL_PIT) == 8
@@ -71,7 +91,10 @@ def test_e1_options_are_in_the_rules_order():
 # --- E2 ---------------------------------------------------------------------------------------
 def test_e2_harbor_legality():
     harbor = data.BUILDING_LEGAL[Building.HARBOR - 1]
-    assert harbor >> sp(5, 10) & 1 and data.BUILDING_PAIR_TARGETS[E - 1][Building.HARBOR - 1] >> sp(5, 10) & 1
+    assert (
+        harbor >> sp(5, 10) & 1
+        and data.BUILDING_PAIR_TARGETS[E - 1][Building.HARBOR - 1] >> sp(5, 10) & 1
+    )
     assert not harbor >> sp(5, 9) & 1
     assert data.TERRAIN[5][9] == "G"
     assert all(not legal >> sp(7, 10) & 1 for legal in data.BUILDING_LEGAL)
@@ -110,8 +133,12 @@ def test_e3_church_both_ways():
 def test_e4_one_farmer_next_to_several_buildings():
     state = position(
         farmers={BLUE: [(4, 11)]},
-        buildings=[(Building.POST_OFFICE, 1, 11), (Building.COAL_PIT, 1, 12),
-                   (Building.GOLD_MINE, 2, 13), (Building.CHURCH, 3, 11)],
+        buildings=[
+            (Building.POST_OFFICE, 1, 11),
+            (Building.COAL_PIT, 1, 12),
+            (Building.GOLD_MINE, 2, 13),
+            (Building.CHURCH, 3, 11),
+        ],
     )
     play_at(state, RED, [B, C, W, W])
     state.apply(farmer((B, C), 2, 12))
@@ -255,8 +282,11 @@ def test_e9_building_first_leaves_a_free_choice():
 
 # --- E10 --------------------------------------------------------------------------------------
 def test_e10_dead_building_cards():
-    state = position(empty_stacks=(Building.CHURCH,), landscape_top=[B, E],
-                     building_top=[Card.CHURCH, Card.WAREHOUSE])
+    state = position(
+        empty_stacks=(Building.CHURCH,),
+        landscape_top=[B, E],
+        building_top=[Card.CHURCH, Card.WAREHOUSE],
+    )
     play_at(state, BLUE, [E, Card.CHURCH, W, W])
     state.apply(farmer((W, W), 0, 0))
     assert hand_of(state, BLUE) == [E]  # the dead CHURCH was shown and left the game
@@ -291,8 +321,10 @@ def test_e11_stuck_seat_discards_two_cards():
     play_at(state, RED, [W, W, Card.COAL_PIT, Card.GOLD_MINE])
     assert state.decision_kind == "DISCARD_WHEN_STUCK"
     assert list(state.legal_actions()) == [
-        DiscardWhenStuck((W, W)), DiscardWhenStuck((W, Card.COAL_PIT)),
-        DiscardWhenStuck((W, Card.GOLD_MINE)), DiscardWhenStuck((Card.COAL_PIT, Card.GOLD_MINE)),
+        DiscardWhenStuck((W, W)),
+        DiscardWhenStuck((W, Card.COAL_PIT)),
+        DiscardWhenStuck((W, Card.GOLD_MINE)),
+        DiscardWhenStuck((Card.COAL_PIT, Card.GOLD_MINE)),
     ]
     board = (state.owner.copy(), state.building_at.copy(), state.score.copy())
     state.apply(DiscardWhenStuck((Card.COAL_PIT, Card.GOLD_MINE)))
@@ -396,4 +428,9 @@ def test_e14_full_tie_shares_the_win():
 
 def test_decision_kinds_are_named_as_in_the_rules():
     assert [k.name for k in DecisionKind] == [
-        "PLACE_START_TILE", "PLAY", "USE_EXTRA_TURN", "DISCARD_WHEN_STUCK", "DRAW"]
+        "PLACE_START_TILE",
+        "PLAY",
+        "USE_EXTRA_TURN",
+        "DISCARD_WHEN_STUCK",
+        "DRAW",
+    ]

@@ -1,5 +1,6 @@
 """Random-play properties (issue 2): conservation, monotone scores, equal turns, every applied
-action in the legal list. Determinism, replay, clones and bad input: tests/engine/test_contract.py."""
+action in the legal list. Determinism, replay, clones and bad input:
+tests/engine/test_contract.py."""
 
 from collections import Counter
 
@@ -31,10 +32,14 @@ def _check_conservation(state: OregonState) -> None:
     assert on_board == sum(data.STACK_TILES) - sum(state.stacks) + sum(state.start_placed)
     assert state.start_mask.bit_count() == sum(state.start_placed)
     assert min(state.stacks) >= 0
-    for owned, stack, tiles in ((state.coal, state.coal_stack, data.COAL_TILES),
-                                (state.gold, state.gold_stack, data.GOLD_TILES)):
+    for owned, stack, tiles in (
+        (state.coal, state.coal_stack, data.COAL_TILES),
+        (state.gold, state.gold_stack, data.GOLD_TILES),
+    ):
         assert sorted(stack + [v for values in owned for v in values]) == sorted(tiles)
-    occupied = [sp for sp in range(data.SPACES) if state.owner[sp] >= 0 or state.building_at[sp] >= 0]
+    occupied = [
+        sp for sp in range(data.SPACES) if state.owner[sp] >= 0 or state.building_at[sp] >= 0
+    ]
     assert all(not (state.owner[sp] >= 0 and state.building_at[sp] >= 0) for sp in occupied)
     assert not data.mask_of(occupied) & data.WATER
     assert state.free == data.FARMER_LEGAL & ~data.mask_of(occupied)
@@ -81,8 +86,8 @@ def test_random_games_keep_the_invariants(players):
 def test_setup_follows_section_3():
     state = GAME.new_game(4, 11)
     assert state.decision_kind == "PLACE_START_TILE" and state.current_seat == 0
-    assert [sum(h[:data.NUM_SYMBOLS]) for h in state.hands] == [3] * 4
-    assert [sum(h[data.NUM_SYMBOLS:]) for h in state.hands] == [1] * 4
+    assert [sum(h[: data.NUM_SYMBOLS]) for h in state.hands] == [3] * 4
+    assert [sum(h[data.NUM_SYMBOLS :]) for h in state.hands] == [1] * 4
     assert (len(state.decks[0]), len(state.decks[1])) == (50 - 12, 21 - 4)
     assert len(set(state.start_tile)) == 4 and state.stacks == [4] * 7
     assert state.joker == state.extra == [True] * 4

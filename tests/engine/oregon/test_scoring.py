@@ -32,8 +32,15 @@ def _place_farmer(state: OregonState, seat: int, at) -> None:
     score_farmer(state, square, seat)
 
 
-@pytest.mark.parametrize("b, per_farmer", [(Building.POST_OFFICE, 3), (Building.HARBOR, 4),
-                                          (Building.WAREHOUSE, 1), (Building.TRAIN_STATION, 1)])
+@pytest.mark.parametrize(
+    "b, per_farmer",
+    [
+        (Building.POST_OFFICE, 3),
+        (Building.HARBOR, 4),
+        (Building.WAREHOUSE, 1),
+        (Building.TRAIN_STATION, 1),
+    ],
+)
 def test_building_placement_pays_every_seat_per_own_farmer(b, per_farmer):
     state = position(farmers=AROUND)
     _place_building(state, b, active=BLUE)
@@ -68,8 +75,9 @@ def test_the_active_seat_with_farmers_around_takes_its_share_first():
     assert state.coal == [[8, 9], [], [7]]  # the top of the stack is its end
 
 
-@pytest.mark.parametrize("b, token", [(Building.WAREHOUSE, "joker"),
-                                      (Building.TRAIN_STATION, "extra")])
+@pytest.mark.parametrize(
+    "b, token", [(Building.WAREHOUSE, "joker"), (Building.TRAIN_STATION, "extra")]
+)
 def test_building_placement_activates_the_tokens_of_every_seat_with_farmers_around(b, token):
     state = position(farmers=AROUND)
     _place_building(state, b, active=BLUE)
@@ -77,15 +85,22 @@ def test_building_placement_activates_the_tokens_of_every_seat_with_farmers_arou
 
 
 def test_building_placement_gives_no_group_bonus_and_neighbouring_buildings_score_nothing():
-    state = position(farmers={RED: [(4, 4), (4, 5), (4, 6)]},
-                     buildings=[(Building.HARBOR, 5, 6)])
+    state = position(farmers={RED: [(4, 4), (4, 5), (4, 6)]}, buildings=[(Building.HARBOR, 5, 6)])
     _place_building(state, Building.POST_OFFICE, active=RED)
     assert state.score == [9, 0, 0]
 
 
-@pytest.mark.parametrize("b, points", [(Building.POST_OFFICE, 3), (Building.HARBOR, 4),
-                                      (Building.WAREHOUSE, 1), (Building.TRAIN_STATION, 1),
-                                      (Building.COAL_PIT, 0), (Building.GOLD_MINE, 0)])
+@pytest.mark.parametrize(
+    "b, points",
+    [
+        (Building.POST_OFFICE, 3),
+        (Building.HARBOR, 4),
+        (Building.WAREHOUSE, 1),
+        (Building.TRAIN_STATION, 1),
+        (Building.COAL_PIT, 0),
+        (Building.GOLD_MINE, 0),
+    ],
+)
 def test_farmer_placement_scores_only_the_active_seat(b, points):
     # Green's farmer also touches the building: placing Red's farmer pays Green nothing (5.1).
     state = position(farmers={GREEN: [(6, 6)]}, buildings=[(b, *CENTRE)])
@@ -94,8 +109,14 @@ def test_farmer_placement_scores_only_the_active_seat(b, points):
 
 
 def test_farmer_next_to_two_buildings_of_one_type_scores_each():
-    state = position(buildings=[(Building.HARBOR, 5, 5), (Building.HARBOR, 5, 3),
-                                (Building.COAL_PIT, 3, 3), (Building.COAL_PIT, 3, 5)])
+    state = position(
+        buildings=[
+            (Building.HARBOR, 5, 5),
+            (Building.HARBOR, 5, 3),
+            (Building.COAL_PIT, 3, 3),
+            (Building.COAL_PIT, 3, 5),
+        ]
+    )
     state.coal_stack = [3, 2, 1]
     _place_farmer(state, RED, (4, 4))
     assert state.score[RED] == 8
@@ -105,8 +126,10 @@ def test_farmer_next_to_two_buildings_of_one_type_scores_each():
 def test_farmer_next_to_a_church_scores_every_farmer_around_the_church_itself():
     # Church at (5,5): around it Green (6,6), Blue (4,6) and the new Red (4,4) -> 3 points; the
     # Red farmer at (3,3) touches the new farmer but not the church, so it does not count.
-    state = position(farmers={GREEN: [(6, 6)], BLUE: [(4, 6)], RED: [(3, 3)]},
-                     buildings=[(Building.CHURCH, *CENTRE)])
+    state = position(
+        farmers={GREEN: [(6, 6)], BLUE: [(4, 6)], RED: [(3, 3)]},
+        buildings=[(Building.CHURCH, *CENTRE)],
+    )
     _place_farmer(state, RED, (4, 4))
     assert state.score == [3, 0, 0]
 

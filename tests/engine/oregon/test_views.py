@@ -19,21 +19,23 @@ def _swap_hidden(state, seat: int, rng: random.Random) -> None:
         if other == seat:
             continue
         for deck in (0, 1):
-            kinds = range(data.NUM_SYMBOLS) if deck == 0 else range(data.NUM_SYMBOLS, data.NUM_CARDS)
+            kinds = (
+                range(data.NUM_SYMBOLS) if deck == 0 else range(data.NUM_SYMBOLS, data.NUM_CARDS)
+            )
             hand = state.hands[other]
             held = [c for c in kinds for _ in range(hand[c])]
             pool = held + state.decks[deck]
             rng.shuffle(pool)
             for c in held:
                 hand[c] -= 1
-            for c in pool[:len(held)]:
+            for c in pool[: len(held)]:
                 hand[c] += 1
-            state.decks[deck] = pool[len(held):]
+            state.decks[deck] = pool[len(held) :]
         for owned, stack in ((state.coal, state.coal_stack), (state.gold, state.gold_stack)):
             pool = owned[other] + stack
             rng.shuffle(pool)
-            owned[other][:] = pool[:len(owned[other])]
-            stack[:] = pool[len(owned[other]):]
+            owned[other][:] = pool[: len(owned[other])]
+            stack[:] = pool[len(owned[other]) :]
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
@@ -44,7 +46,8 @@ def test_a_view_never_contains_other_hands_or_tile_values(players):
             view = state.view(seat)
             assert view.seat == seat
             assert [c - 1 for c in view.hand] == [
-                c for c in range(data.NUM_CARDS) for _ in range(state.hands[seat][c])]
+                c for c in range(data.NUM_CARDS) for _ in range(state.hands[seat][c])
+            ]
             for info in view.players:
                 if info.seat != seat and not state.is_over:
                     assert info.coal_values == info.gold_values == ()

@@ -31,7 +31,8 @@ def choose(request):
 if mode == "wrong-name":  # the handshake comes from another manifest than the arena reads
     sdk.run(choose, manifest=Path("impostor.toml"))
 elif mode == "open-door":
-    sdk.serve(sdk.replying_with(choose), address=os.environ["ARENA_BOT_ADDRESS"],
-              token="").wait_for_termination()
+    sdk.serve(
+        sdk.replying_with(choose), address=os.environ["ARENA_BOT_ADDRESS"], token=""
+    ).wait_for_termination()
 else:
     sdk.run(choose)

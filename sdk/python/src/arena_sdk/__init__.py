@@ -37,8 +37,19 @@ import grpc
 
 from arena_sdk.v1 import bot_pb2, bot_pb2_grpc
 
-__all__ = ["PROTOCOL_VERSION", "TOKEN_METADATA_KEY", "TOKEN_REFUSED", "bot_pb2", "game_of",
-           "history_of", "replying_with", "run", "run_replies", "seeded_random", "serve"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "TOKEN_METADATA_KEY",
+    "TOKEN_REFUSED",
+    "bot_pb2",
+    "game_of",
+    "history_of",
+    "replying_with",
+    "run",
+    "run_replies",
+    "seeded_random",
+    "serve",
+]
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
 # Request metadata key of the arena token (bot.proto): the referee sends it, a bot checks it.
@@ -76,8 +87,14 @@ def seeded_random() -> random.Random:
 
 
 class _Servicer(bot_pb2_grpc.BotServicer):
-    def __init__(self, identity: bot_pb2.HandshakeReply, token: str, reply: Reply,
-                 on_start: StartHook | None, on_end: EndHook | None) -> None:
+    def __init__(
+        self,
+        identity: bot_pb2.HandshakeReply,
+        token: str,
+        reply: Reply,
+        on_start: StartHook | None,
+        on_end: EndHook | None,
+    ) -> None:
         self._identity = identity
         self._token = token
         self._reply = reply
@@ -119,20 +136,34 @@ class _Servicer(bot_pb2_grpc.BotServicer):
 
 def _identity_from_manifest(manifest: Path) -> bot_pb2.HandshakeReply:
     data = tomllib.loads(manifest.read_text(encoding="utf-8"))
-    return bot_pb2.HandshakeReply(name=data["name"], version=data["version"],
-                                  protocol_version=PROTOCOL_VERSION, games=data["games"])
+    return bot_pb2.HandshakeReply(
+        name=data["name"],
+        version=data["version"],
+        protocol_version=PROTOCOL_VERSION,
+        games=data["games"],
+    )
 
 
 def replying_with(choose: Choose) -> Reply:
     """The reply function of a bot that only picks an index: it echoes the decision number."""
+
     def reply(request: bot_pb2.DecisionRequest) -> bot_pb2.DecisionReply:
-        return bot_pb2.DecisionReply(decision_number=request.decision_number,
-                                     action_index=choose(request))
+        return bot_pb2.DecisionReply(
+            decision_number=request.decision_number, action_index=choose(request)
+        )
+
     return reply
 
 
-def serve(reply: Reply, *, address: str, token: str = "", manifest: Path = Path("bot.toml"),
-          on_start: StartHook | None = None, on_end: EndHook | None = None) -> grpc.Server:
+def serve(
+    reply: Reply,
+    *,
+    address: str,
+    token: str = "",
+    manifest: Path = Path("bot.toml"),
+    on_start: StartHook | None = None,
+    on_end: EndHook | None = None,
+) -> grpc.Server:
     """Start serving on ``address`` and return the running server (for tests and embedding)."""
     servicer = _Servicer(_identity_from_manifest(manifest), token, reply, on_start, on_end)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
@@ -143,23 +174,40 @@ def serve(reply: Reply, *, address: str, token: str = "", manifest: Path = Path(
     return server
 
 
-def run(choose: Choose, *, on_start: StartHook | None = None, on_end: EndHook | None = None,
-        manifest: Path = Path("bot.toml")) -> None:
+def run(
+    choose: Choose,
+    *,
+    on_start: StartHook | None = None,
+    on_end: EndHook | None = None,
+    manifest: Path = Path("bot.toml"),
+) -> None:
     """Serve until the arena stops the process. ``choose(request)`` returns the chosen index;
     ``on_start``/``on_end`` optionally see the StartGame and EndGame requests."""
     run_replies(replying_with(choose), on_start=on_start, on_end=on_end, manifest=manifest)
 
 
-def run_replies(reply: Reply, *, on_start: StartHook | None = None,
-                on_end: EndHook | None = None, manifest: Path = Path("bot.toml")) -> None:
+def run_replies(
+    reply: Reply,
+    *,
+    on_start: StartHook | None = None,
+    on_end: EndHook | None = None,
+    manifest: Path = Path("bot.toml"),
+) -> None:
     """Like ``run``, for bots that build the whole DecisionReply (e.g. to add a comment)."""
     if "ARENA_BOT_ADDRESS" not in os.environ:
-        raise SystemExit("ARENA_BOT_ADDRESS is not set: the arena starts bots and sets it "
-                         "(README, \"Write a bot\")")
+        raise SystemExit(
+            "ARENA_BOT_ADDRESS is not set: the arena starts bots and sets it "
+            '(README, "Write a bot")'
+        )
     # gRPC logs an exception raised by the bot's code (e.g. a MemoryError under the arena's
     # memory limit) but has no handler of its own: send it to stderr, the bot's log.
     logging.basicConfig()
-    server = serve(reply, address=os.environ["ARENA_BOT_ADDRESS"],
-                   token=os.environ.get("ARENA_BOT_TOKEN", ""), manifest=manifest,
-                   on_start=on_start, on_end=on_end)
+    server = serve(
+        reply,
+        address=os.environ["ARENA_BOT_ADDRESS"],
+        token=os.environ.get("ARENA_BOT_TOKEN", ""),
+        manifest=manifest,
+        on_start=on_start,
+        on_end=on_end,
+    )
     server.wait_for_termination()
