@@ -1,12 +1,12 @@
-"""``python -m arena.bench protocol|storage [options]``: run one benchmark (``--help`` after the
-name lists its options)."""
+"""``python -m arena.bench protocol|storage|tournament|web [options]``: run one benchmark
+(``--help`` after the name lists its options)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("protocol", "storage", "web")
+BENCHMARKS = ("protocol", "storage", "tournament", "web")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -353,10 +353,10 @@ async def referee_per_decision(
 
 
 async def concurrent_throughput(
-    spec: BotSpec, game: str, players: int, concurrent: int, rounds: int
+    bots: Sequence[BotSpec], game: str, concurrent: int, rounds: int
 ) -> tuple[float, int]:
-    """Decisions/s while ``concurrent`` matches all play: from the moment they begin together
-    until the first of them ends."""
+    """Decisions/s while ``concurrent`` matches of ``bots`` (one per seat) all play: from the
+    moment they begin together until the first of them ends."""
     window_seconds, window_decisions = 0.0, 0
     for round_number in range(rounds):
         barrier = _Barrier(concurrent)
@@ -366,12 +366,7 @@ async def concurrent_throughput(
                 nursery.start_soon(
                     lambda t=timeline, s=round_number * concurrent + i, gate=barrier.wait: (
                         play_match(
-                            game,
-                            [spec] * players,
-                            s,
-                            time_control=TIME_CONTROL,
-                            observer=t,
-                            ready_gate=gate,
+                            game, bots, s, time_control=TIME_CONTROL, observer=t, ready_gate=gate
                         )
                     )
                 )
@@ -414,7 +409,7 @@ async def protocol(args: argparse.Namespace) -> None:
     )
 
     rate, counted = await concurrent_throughput(
-        python_bot, args.game, args.players, args.concurrent, args.rounds
+        [python_bot] * args.players, args.game, args.concurrent, args.rounds
     )
     print(
         f"{args.concurrent} concurrent {args.game} matches ({args.players} random-python bots "

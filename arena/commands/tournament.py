@@ -57,12 +57,31 @@ def tournament(
     bot_logs: BotLogs = None,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
+    fresh_bots: Annotated[
+        bool,
+        typer.Option(
+            "--fresh-bots",
+            help="start every bot afresh for each game (slower) instead of keeping "
+            "each bot's process up across games; a bot that failed a game is "
+            "replaced either way",
+        ),
+    ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            help="worker processes to play the games in (all cores of this machine; --concurrency "
+            "games are spread over them); also with --resume",
+        ),
+    ] = 1,
     resume: Annotated[
         str | None,
         typer.Option(
             "--resume",
             help="continue the tournament of this name (its stored settings, "
-            "--bot-memory and --sandbox included, apply; other options but "
+            "--bot-memory, --sandbox and --fresh-bots included, apply; other options but "
             "--bot-logs are ignored)",
         ),
     ] = None,
@@ -83,6 +102,7 @@ def tournament(
                 "--bot-memory": bot_memory,
                 "--sandbox": sandbox,
                 "--allow-network": allow_network or None,
+                "--fresh-bots": fresh_bots or None,
             }
             ignored = [flag for flag, value in given.items() if value is not None]
             if ignored:
@@ -104,6 +124,7 @@ def tournament(
                 options=game_setup.parse_options(engine.name, option),
                 limits=limits,
                 sandbox=resolve_policy(sandbox, allow_network, strict=True),
+                fresh_bots=fresh_bots,
             )
             texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
             ready = create_tournament(db, engine.name, texts, settings, seed, name)
@@ -116,15 +137,22 @@ def tournament(
             )
     except KeyboardInterrupt:
         fail("interrupted before the tournament started; nothing was stored", code=130)
-    play(ready, bot_logs)
+    play(ready, bot_logs, workers)
 
 
-def play(ready: ReadyTournament, bot_logs: Path | None) -> None:
+def play(ready: ReadyTournament, bot_logs: Path | None, workers: int = 1) -> None:
     """Run the tournament with a progress bar, then print its leaderboard and how it ended."""
     warn_unless_limits_enforced()
     try:
         summary = trio.run(
-            partial(run_tournament, ready.database, ready.id, ProgressBar(), bot_logs=bot_logs)
+            partial(
+                run_tournament,
+                ready.database,
+                ready.id,
+                ProgressBar(),
+                bot_logs=bot_logs,
+                workers=workers,
+            )
         )
         boards = tournament_boards(ready.database, ready.name)
     finally:

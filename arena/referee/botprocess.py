@@ -204,10 +204,12 @@ async def run_bot(
     limits: BotLimits = BotLimits(),
     log_dir: Path | None = None,
     sandbox: SandboxPolicy | None = None,
+    log_name: str | None = None,
 ) -> AsyncIterator[RunningBot]:
     """Start ``spec``'s process for ``seat`` under ``limits`` (a remote bot is just addressed)
     and stop its whole process group on exit, also when the surrounding scope is cancelled.
-    The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given.
+    The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given (as
+    ``log_name``, by default one per game seed, seat and bot).
     With a ``sandbox`` policy the bot runs as ``arena.sandbox`` says (its socket in a directory
     of its own in ``workdir``); without one, as the arena's user with its environment."""
     if spec.address is not None:  # a remote bot
@@ -215,7 +217,7 @@ async def run_bot(
         return
     assert spec.command is not None and spec.directory is not None
     log_path = (
-        log_dir / kept_log_name(game_seed, seat, spec.name)
+        log_dir / (log_name or kept_log_name(game_seed, seat, spec.name))
         if log_dir is not None
         else workdir / f"seat{seat}.log"
     )

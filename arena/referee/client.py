@@ -148,6 +148,10 @@ class BotClient:
     ) -> bot_pb2.EndGameReply:
         return await self._call(self._stub.EndGame, request, timeout)
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
         """Close the channel (ending any call in flight) and let the worker thread exit."""
         if not self._closed:

@@ -38,6 +38,7 @@ from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl, arena_r
 from arena.referee.botprocess import RunningBot, connect, run_bot, stop_process_group
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
+from arena.referee.pool import LeasedBot, PoolLender
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.tempdirs import new_match_dir
 from arena.wire.requests import DecisionEncoder, options_to_proto
@@ -87,6 +88,8 @@ class _Seat:
     reason: str = ""
     time_used: float = 0.0
     decisions: int = 0
+    leased: LeasedBot | None = None  # lent by a pool of bots that stay up, given back after
+    ended: bool = False  # the bot acknowledged EndGame
     # The game's id for this seat: unique per game and seat (bot.proto), so that one process
     # playing two seats of a game can tell them apart.
     game_id: str = ""
@@ -190,6 +193,26 @@ class _Referee:
             for seat in self.seats:
                 if seat.bot is not None:
                     nursery.start_soon(self.connect, seat)
+
+    async def lease_bots(self, lender: PoolLender) -> None:
+        """Borrow every seat's running bot (started and connected now if the pool has none)."""
+
+        async def lease(seat: _Seat, occurrence: int) -> None:
+            try:
+                seat.leased = await lender.lease(
+                    seat.spec, occurrence, self.time_control.ready_seconds
+                )
+            except NotReadyError as exc:
+                await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
+            except HandshakeMismatchError as exc:
+                await self.forfeit(seat, Outcome.ILLEGAL, f"handshake: {exc}")
+            else:
+                seat.bot, seat.client = seat.leased.bot, seat.leased.client
+
+        async with trio.open_nursery() as nursery:
+            for seat in self.seats:
+                occurrence = sum(other.spec == seat.spec for other in self.seats[: seat.index])
+                nursery.start_soon(lease, seat, occurrence)
 
     async def connect(self, seat: _Seat) -> None:
         assert seat.bot is not None
@@ -347,7 +370,8 @@ class _Referee:
         async def end(seat: _Seat) -> None:
             try:
                 await seat.connected.end_game(requests(seat), _ENDGAME_SECONDS)
-            except grpc.RpcError:
+                seat.ended = True
+            except (grpc.RpcError, MalformedReplyError):
                 pass  # the game is decided; a bot failing to listen to its end changes nothing
 
         async with trio.open_nursery() as nursery:
@@ -355,10 +379,16 @@ class _Referee:
                 if seat.playing:
                     nursery.start_soon(end, seat)
 
-    def close_clients(self) -> None:
-        for seat in self.seats:
-            if seat.client is not None:
-                seat.client.close()
+    async def release_bots(self, lender: PoolLender | None, voided: bool) -> None:
+        """Close the clients; give lent bots back, healthy only if the game was not voided and
+        the bot finished it and acknowledged its end (else the pool replaces it)."""
+        with trio.CancelScope(shield=True):
+            for seat in self.seats:
+                if seat.leased is not None and lender is not None:
+                    healthy = not voided and seat.playing and seat.ended
+                    await lender.give_back(seat.leased, healthy)
+                elif seat.client is not None:
+                    seat.client.close()
 
 
 async def play_match(
@@ -373,13 +403,16 @@ async def play_match(
     limits: BotLimits = BotLimits(),
     bot_logs: Path | None = None,
     sandbox: SandboxPolicy | None = None,
+    lender: PoolLender | None = None,
 ) -> MatchRecord:
     """Play one game; never raises for a bot's misbehaviour (see the module's failure policy).
     Raises SetupError before starting anything if the game cannot be set up.
     ``ready_gate`` is awaited once every bot is ready, before StartGame (the benchmark uses it to
     start several matches' play at the same moment). Local bots run under ``limits``; their logs
     are kept in the existing directory ``bot_logs`` if given (else deleted after the game), and
-    confined as ``sandbox`` says (``arena.sandbox``; None: as the arena's user, unconfined)."""
+    confined as ``sandbox`` says (``arena.sandbox``; None: as the arena's user, unconfined).
+    With a ``lender`` (``arena.referee.pool``) the seats borrow bots that stay up across games
+    instead (the pool's limits, logs and sandbox apply) and give them back after the game."""
     began = time.perf_counter()
     try:
         engine = get_game(game)
@@ -392,7 +425,10 @@ async def play_match(
     try:
         async with AsyncExitStack() as stack:
             try:
-                await referee.start_bots(stack, workdir, limits, bot_logs, sandbox)
+                if lender is None:
+                    await referee.start_bots(stack, workdir, limits, bot_logs, sandbox)
+                else:
+                    await referee.lease_bots(lender)
                 if ready_gate is not None:
                     await ready_gate()
                 await referee.start_game()
@@ -408,7 +444,7 @@ async def play_match(
                     )
                 )
             finally:
-                referee.close_clients()
+                await referee.release_bots(lender, voided=bool(void_reason))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     record = MatchRecord(

@@ -12,7 +12,8 @@ fault on the arena's side) is recorded as voided and re-run with the same seed, 
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -29,8 +30,10 @@ from arena.storage.games import record_game
 from arena.storage.models import Tournament
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
+from arena.tournament.workers import WorkerSetup, kept_up_bots, worker_processes
 
 VOID_ATTEMPTS = 3
+GamePlayer = Callable[[ScheduledGame], Awaitable[MatchRecord]]  # plays one game of one slot
 
 # Told of every finished game this run records (the game as scheduled, and what happened);
 # returning True starts no further game (the games running then still finish and are recorded).
@@ -122,10 +125,12 @@ async def run_tournament(
     *,
     bot_logs: Path | None = None,
     stop_when: StopRule | None = None,
+    workers: int = 1,
 ) -> RunSummary:
     """Play every scheduled game of the tournament that is not recorded as finished yet,
     reporting to ``observer``, until ``stop_when`` says enough; keep the bots' logs in the
-    existing directory ``bot_logs`` if given."""
+    existing directory ``bot_logs`` if given. ``workers`` > 1 plays the games in that many
+    worker processes (``arena.tournament.workers``); this process alone records them."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
     schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
@@ -141,13 +146,24 @@ async def run_tournament(
     halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
 
-    async def play(scheduled: ScheduledGame) -> None:
-        nonlocal voided, storage_fault, enough
-        seat_versions = [version_ids[position] for position in scheduled.seats]
-        for _ in range(VOID_ATTEMPTS):
-            progress.game_started()
-            try:
-                record = await play_match(
+    @asynccontextmanager
+    async def game_players() -> AsyncIterator[Callable[[int], GamePlayer]]:
+        """How each game slot plays its games: in this process with the slot's kept-up bots, or
+        in a worker process."""
+        if workers > 1:
+            setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
+            async with worker_processes(workers, setup) as processes:
+                yield (
+                    lambda slot: (
+                        lambda scheduled: processes.play(slot, scheduled.seats, scheduled.seed)
+                    )
+                )
+            return
+        async with kept_up_bots(tournament.game, tournament.seed, settings, bot_logs) as pool:
+
+            def here(slot: int) -> GamePlayer:
+                lender = None if pool is None else pool.lender(slot)
+                return lambda scheduled: play_match(
                     tournament.game,
                     [specs[p] for p in scheduled.seats],
                     scheduled.seed,
@@ -156,7 +172,18 @@ async def run_tournament(
                     limits=settings.limits,
                     bot_logs=bot_logs,
                     sandbox=settings.sandbox,
+                    lender=lender,
                 )
+
+            yield here
+
+    async def play(scheduled: ScheduledGame, play_game: GamePlayer) -> None:
+        nonlocal voided, storage_fault, enough
+        seat_versions = [version_ids[position] for position in scheduled.seats]
+        for _ in range(VOID_ATTEMPTS):
+            progress.game_started()
+            try:
+                record = await play_game(scheduled)
             except trio.Cancelled:
                 progress.game_abandoned()
                 raise
@@ -195,11 +222,11 @@ async def run_tournament(
                 continue
             return
 
-    async def worker(queue: Iterator[ScheduledGame]) -> None:
-        for scheduled in queue:  # shared iterator: each game goes to exactly one worker
+    async def slot(queue: Iterator[ScheduledGame], play_game: GamePlayer) -> None:
+        for scheduled in queue:  # shared iterator: each game goes to exactly one slot
             if enough:
                 return
-            await play(scheduled)
+            await play(scheduled, play_game)
 
     async def stop_on_signal(scope: trio.CancelScope) -> None:
         nonlocal stopped
@@ -214,10 +241,10 @@ async def run_tournament(
         with halt:
             async with trio.open_nursery() as outer:
                 outer.start_soon(stop_on_signal, outer.cancel_scope)
-                async with trio.open_nursery() as workers:
+                async with game_players() as player_of, trio.open_nursery() as slots:
                     queue = iter(pending)
-                    for _ in range(min(settings.concurrency, len(pending))):
-                        workers.start_soon(worker, queue)
+                    for number in range(min(settings.concurrency, len(pending))):
+                        slots.start_soon(slot, queue, player_of(number))
                 outer.cancel_scope.cancel()
     finally:
         progress.tournament_ended()

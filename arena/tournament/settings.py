@@ -26,6 +26,9 @@ class TournamentSettings:
     # None for a round robin.
     sprt: Mapping[str, float] | None = None
     sandbox: SandboxPolicy = SandboxPolicy()  # how each local bot is confined
+    # A process per seat and game (--fresh-bots) instead of bots that stay up across games
+    # (arena.referee.pool).
+    fresh_bots: bool = False
 
     def __post_init__(self) -> None:
         if (
@@ -45,6 +48,7 @@ class TournamentSettings:
             "move_time": self.move_time,
             "options": dict(self.options),
             "bot_memory_mib": self.limits.memory_mib,
+            "fresh_bots": self.fresh_bots,
             **self.sandbox.to_settings(),
         }
         if self.sprt is not None:
@@ -54,7 +58,8 @@ class TournamentSettings:
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any]) -> TournamentSettings:
         """The settings as stored; a tournament stored before options or bot limits existed
-        gets their defaults (a tournament stored before sandboxes existed runs sandboxed)."""
+        gets their defaults (a tournament stored before sandboxes existed runs sandboxed, and
+        one stored before bots stayed up keeps its bots up)."""
         defaults = cls()
         memory = stored.get("bot_memory_mib")
         return cls(
@@ -66,4 +71,5 @@ class TournamentSettings:
             limits=BotLimits() if memory is None else BotLimits(memory_mib=memory),
             sandbox=SandboxPolicy.from_settings(dict(stored)),
             sprt=stored.get("sprt"),
+            fresh_bots=bool(stored.get("fresh_bots", defaults.fresh_bots)),
         )

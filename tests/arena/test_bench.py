@@ -1,4 +1,4 @@
-"""The protocol benchmark of README.md still runs end to end (tiny sizes; no timing asserted)."""
+"""The benchmarks of README.md still run end to end (tiny sizes; no timing asserted)."""
 
 import re
 import subprocess
@@ -47,3 +47,32 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
         lines[-1],
     ), lines[-1]
     assert any(line.strip().startswith("ceiling: 2 blocking client processes") for line in lines)
+
+
+def test_tournament_bench_runs_and_prints_its_ratio_last():
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arena.bench",
+            "tournament",
+            "--deals",
+            "1",
+            "--concurrency",
+            "2",
+            "--rounds",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert re.fullmatch(
+        r"tournament tournament_decisions_per_s=\d+ protocol_decisions_per_s=\d+ "
+        r"ratio=\d+\.\d\d",
+        lines[-1],
+    ), lines[-1]
+    assert any(line.startswith("tournament, --fresh-bots") for line in lines)

@@ -178,7 +178,8 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
     db, logs = tmp_path / "arena.db", tmp_path / "logs"
     bots = f"{SAMPLE_BOTS / 'random-python'},{TEST_BOTS / 'exits-midgame'}"
 
-    # unsandboxed: the test bot runs ../misbehave.py, outside its directory
+    # unsandboxed: the test bot runs ../misbehave.py, outside its directory; a process per seat
+    # and game (bots that stay up keep a log per process: the next test)
     result = runner.invoke(
         app,
         [
@@ -199,6 +200,7 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
             str(db),
             "--sandbox",
             "none",
+            "--fresh-bots",
         ],
     )
 
@@ -214,6 +216,44 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
     with sqlite3.connect(db) as connection:
         ((settings,),) = connection.execute("SELECT settings FROM tournament").fetchall()
     assert json.loads(settings)["bot_memory_mib"] == 2048
+
+
+def test_bots_that_stay_up_keep_one_log_per_process(tmp_path):
+    logs = tmp_path / "logs"
+    bots = f"{SAMPLE_BOTS / 'random-python'},{TEST_BOTS / 'exits-midgame'}"
+    result = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--game",
+            "oregon",
+            "--bots",
+            bots,
+            "--deals",
+            "1",
+            "--concurrency",
+            "1",
+            "--name",
+            "t",
+            "--bot-logs",
+            str(logs),
+            "--db",
+            str(tmp_path / "arena.db"),
+            "--sandbox",
+            "none",
+        ],
+    )
+
+    assert result.exit_code == 0, result.output
+    # one random-python process plays both games; exits-midgame crashes in each, so each game
+    # starts one afresh
+    names = sorted(p.name for p in logs.iterdir())
+    assert [name.rsplit("-process", 1)[0] for name in names] == [
+        "exits-midgame",
+        "exits-midgame",
+        "random-python",
+    ], names
+    assert all("exiting on purpose" in (logs / name).read_text() for name in names[:2])
 
 
 def test_a_tournament_stored_before_limits_existed_resumes_with_the_defaults():

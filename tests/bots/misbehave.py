@@ -10,8 +10,9 @@ exactly ``len(legal)`` (one past the end), ``index-minus-one`` answers -1, ``rai
 exception in its Decide handler (gRPC reports it to the arena; ``MISBEHAVE_MESSAGE`` sets its
 text), ``stale`` answers with the previous decision number. ``slow`` takes 0.15 s over every
 decision. ``protocol-2`` answers the handshake with protocol version 2 (the arena speaks 1).
-``never-ready`` never listens (and starts a grandchild that would outlive it unless the arena
-stops the whole process group).
+``second-game-exit`` plays its process's first game well and quits at the third decision of its
+second (a bot that stays up across games and then breaks). ``never-ready`` never listens (and
+starts a grandchild that would outlive it unless the arena stops the whole process group).
 ``sleep`` says on stderr when it starts hanging, so a test can wait for that moment.
 
 ``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
@@ -38,6 +39,7 @@ GRANDCHILD_MARKER = "arena-test-grandchild"  # tests look for it in the process 
 mode = sys.argv[1]
 rng = sdk.seeded_random()
 decisions = 0
+games: list[str] = []  # the game ids this process has seen, in order
 seat = None  # from StartGame
 
 
@@ -60,7 +62,14 @@ def take_a_ticket(turnstile: Path) -> None:
 
 def choose(request: bot_pb2.DecisionRequest) -> int:
     global decisions
+    if request.game_id not in games:
+        games.append(request.game_id)
+        if mode == "second-game-exit":
+            decisions = 0
     decisions += 1
+    if mode == "second-game-exit" and len(games) == 2 and decisions == MISBEHAVE_AT:
+        print("misbehave: exiting in my second game", file=sys.stderr, flush=True)
+        os._exit(3)
     if mode == "slow":
         time.sleep(0.15)
     if mode == "gated" and decisions == 1 and seat == 0 and "ARENA_TEST_TURNSTILE" in os.environ:

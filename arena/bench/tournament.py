@@ -1,0 +1,197 @@
+"""Tournament benchmark: how close a whole tournament comes to the referee's match throughput.
+
+    python -m arena.bench tournament [--game oregon] [--concurrency 2] [--deals 20]
+
+In one run, with the fast sample bots (random-python against random-node):
+* a round robin tournament at ``--concurrency`` C, recorded in a fresh SQLite file as
+  ``arena tournament`` records it, with bots that stay up across games (the default) and again
+  with ``--fresh-bots`` (a process per seat and game): wall time, games/s and decisions/s;
+* ``arena.bench protocol``'s concurrent measurement with the same bots and C matches at once
+  (decisions/s while all of them play, bots started beforehand);
+* with ``--workers N`` (N > 1), the tournament again with its games spread over N worker
+  processes (``arena tournament --workers``), against the protocol bench's ceiling: C blocking
+  client processes calling random-python bots, no referee.
+
+The last line gives both rates and their ratio: what starting bots, storing games and scheduling
+cost a tournament on top of the referee. Bots run unconfined in both, as in ``arena.bench
+protocol`` (``--sandbox bwrap`` confines the tournament's bots).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import trio
+
+from arena.bench.protocol import (
+    SAMPLE_BOTS,
+    ceiling_throughput,
+    concurrent_throughput,
+    typical_requests,
+)
+from arena.manifest import load_manifest
+from arena.sandbox import SandboxPolicy
+from arena.tournament.runner import run_tournament
+from arena.tournament.settings import TournamentSettings
+from arena.tournament.setup import create_tournament
+
+BOTS = ("random-python", "random-node")
+
+
+@dataclass
+class TournamentRun:
+    seconds: float
+    games: int
+    decisions: int
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+
+def _played(db: Path) -> tuple[int, int]:
+    """Finished games and their decisions made by bots."""
+    with sqlite3.connect(db) as connection:
+        games, decisions = connection.execute(
+            "SELECT count(DISTINCT g.id), coalesce(sum(s.decisions), 0) FROM game g "
+            "JOIN seat s ON s.game_id = g.id WHERE g.status = 'finished'"
+        ).fetchone()
+    return games, decisions
+
+
+async def run_one_tournament(
+    db: Path, game: str, settings: TournamentSettings, seed: int, workers: int = 1
+) -> TournamentRun:
+    """Create and play one tournament of the sample bots in ``db``, timed from the start of its
+    run (bots not started yet) to the last game recorded; creating it (which checks each bot's
+    handshake once) is left out."""
+    ready = await trio.to_thread.run_sync(  # it checks each bot's handshake in a trio run
+        partial(
+            create_tournament,
+            db,
+            game,
+            [str(SAMPLE_BOTS / bot) for bot in BOTS],
+            settings,
+            seed,
+            name="bench",
+        )
+    )
+    began = time.perf_counter()
+    try:
+        summary = await run_tournament(ready.database, ready.id, workers=workers)
+    finally:
+        ready.database.close()
+    seconds = time.perf_counter() - began
+    assert summary.complete, f"{summary.done}/{summary.total} games recorded"
+    games, decisions = _played(db)
+    return TournamentRun(seconds, games, decisions)
+
+
+async def tournament(args: argparse.Namespace) -> None:
+    runs: dict[bool, TournamentRun] = {}
+
+    async def timed(fresh: bool, workers: int = 1) -> TournamentRun:
+        settings = TournamentSettings(
+            players=2,
+            deals=args.deals,
+            concurrency=args.concurrency,
+            move_time=5.0,
+            sandbox=SandboxPolicy(tool=args.sandbox),
+            fresh_bots=fresh,
+        )
+        with tempfile.TemporaryDirectory(prefix="arena-bench-") as directory:
+            return await run_one_tournament(
+                Path(directory) / "arena.db", args.game, settings, seed=12345, workers=workers
+            )
+
+    for fresh in (False, True):
+        run = runs[fresh] = await timed(fresh)
+        mode = "--fresh-bots (a process per seat and game)" if fresh else "bots that stay up"
+        print(
+            f"tournament, {mode}: {run.games} {args.game} games in {run.seconds:.1f} s: "
+            f"{run.games_per_second:.1f} games/s, {run.decisions_per_second:.0f} decisions/s"
+        )
+    specs = [load_manifest(SAMPLE_BOTS / bot) for bot in BOTS]
+    protocol_rate, counted = await concurrent_throughput(
+        specs, args.game, args.concurrency, args.rounds
+    )
+    print(
+        f"protocol: {args.concurrency} concurrent matches of the same bots: "
+        f"{protocol_rate:.0f} decisions/s ({counted} decisions while all were playing)"
+    )
+    kept = runs[False]
+    if args.workers > 1:
+        spread = await timed(False, args.workers)
+        requests = typical_requests(args.game, 2, seed=12345)
+        ceiling = await ceiling_throughput(
+            specs[0], args.game, requests, 2, args.concurrency, args.seconds
+        )
+        print(
+            f"tournament in {args.workers} worker processes: {spread.games} games in "
+            f"{spread.seconds:.1f} s: {spread.decisions_per_second:.0f} decisions/s; "
+            f"ceiling ({args.concurrency} blocking client processes, random-python, no "
+            f"referee): {ceiling:.0f} calls/s; "
+            f"ratio {spread.decisions_per_second / ceiling:.2f}"
+        )
+    print(
+        f"games/s: bots that stay up {kept.games_per_second:.1f}, --fresh-bots "
+        f"{runs[True].games_per_second:.1f} "
+        f"(x{kept.games_per_second / runs[True].games_per_second:.1f}); load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"tournament tournament_decisions_per_s={kept.decisions_per_second:.0f} "
+        f"protocol_decisions_per_s={protocol_rate:.0f} "
+        f"ratio={kept.decisions_per_second / protocol_rate:.2f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m arena.bench tournament",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--game", default="oregon")
+    parser.add_argument("--concurrency", type=int, default=2, help="games (and matches) at once")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=20,
+        help="deals of the tournament (each played in both seatings)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="rounds of concurrent matches for the protocol measurement",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=2, help="worker processes for the all-cores run (1: skip it)"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=4.0, help="length of the ceiling measurement"
+    )
+    parser.add_argument(
+        "--sandbox",
+        choices=("none", "bwrap"),
+        default="none",
+        help="how the tournament's bots are confined",
+    )
+    args = parser.parse_args(argv)
+    trio.run(tournament, args)
+
+
+if __name__ == "__main__":
+    main()

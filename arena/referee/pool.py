@@ -1,0 +1,191 @@
+"""Bots that stay up across games: a tournament's pool of running bot processes.
+
+Starting a bot costs far more than a game's decisions (a Python bot needs about 0.1 s of CPU to
+import gRPC), so a tournament keeps each entrant's process running and lends it to game after
+game, as chess tournament managers keep engines running. A match leases its seats' bots and
+gives each one back when the game is over: healthy (it finished the game and acknowledged
+EndGame), it waits for the next game; otherwise (it forfeited, crashed, hit a limit, or the game
+was voided) it is stopped, and a fresh process takes its place at the next lease. So one game's
+failure never reaches the next.
+
+Each bot process is its own: its sandbox, limits, token and ``ARENA_BOT_SEED`` belong to the
+process, not to a game. The pool keeps one process per (worker, entrant, occurrence of the entrant
+in a game), so concurrent games never share a bot.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Self
+
+import trio
+
+from arena.manifest import BotSpec
+from arena.referee.botprocess import RunningBot, connect, run_bot
+from arena.referee.client import BotClient
+from arena.referee.limits import BotLimits
+from arena.sandbox import SandboxPolicy
+from arena.sandbox.tempdirs import new_match_dir
+
+# worker, the bot (name, version, directory, address), its occurrence among the game's seats
+_Key = tuple[int, str, str, str, str, int]
+
+
+def kept_process_log_name(bot_name: str, start: int) -> str:
+    """The kept log (``--bot-logs``) of a bot that stays up: one per process, as several games
+    write to it; ``start`` numbers the pool's process starts."""
+    return f"{re.sub(r'[^A-Za-z0-9._-]', '_', bot_name)}-process{start}.log"
+
+
+def _key(worker: int, spec: BotSpec, occurrence: int) -> _Key:
+    return (worker, spec.name, spec.version, str(spec.directory), str(spec.address), occurrence)
+
+
+@dataclass
+class LeasedBot:
+    """A running bot lent to one game: its process (or remote address) and its open client."""
+
+    bot: RunningBot
+    client: BotClient
+    key: _Key
+    slot: int  # the pool's number for this process's place (its socket and sandbox uid)
+    stack: AsyncExitStack = field(repr=False)  # stops the process
+
+    @property
+    def alive(self) -> bool:
+        return not self.client.closed and (
+            self.bot.process is None or self.bot.process.poll() is None
+        )
+
+
+class BotPool:
+    """Running bots of one tournament run, lent out per worker (``lender``). Use as an async
+    context manager: leaving it stops every bot it still holds."""
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        game_seed: int,
+        limits: BotLimits = BotLimits(),
+        bot_logs: Path | None = None,
+        sandbox: SandboxPolicy | None = None,
+    ) -> None:
+        self.game = game
+        self.game_seed = game_seed  # the seed ARENA_BOT_SEED is derived from, per process
+        self.limits = limits
+        self.bot_logs = bot_logs
+        self.sandbox = sandbox
+        self._idle: dict[_Key, LeasedBot] = {}
+        self._slots: dict[_Key, int] = {}
+        self._workdir: Path | None = None
+        self._starts = itertools.count()
+        self.started = 0  # bot processes started (tests and the benchmark read it)
+
+    async def __aenter__(self) -> Self:
+        self._workdir = new_match_dir()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        with trio.CancelScope(shield=True):
+            idle, self._idle = list(self._idle.values()), {}
+            for leased in idle:
+                await self._stop(leased)
+        if self._workdir is not None:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+
+    @property
+    def idle(self) -> list[LeasedBot]:
+        """The bots waiting for their next game."""
+        return list(self._idle.values())
+
+    def lender(self, worker: int) -> PoolLender:
+        """What ``play_match`` borrows from for the games of one worker (one game at a time)."""
+        return PoolLender(self, worker)
+
+    def _slot(self, key: _Key) -> int:
+        if key not in self._slots:
+            self._slots[key] = len(self._slots)
+        return self._slots[key]
+
+    async def lease(self, key: _Key, spec: BotSpec, ready_seconds: float) -> LeasedBot:
+        """The idle bot under ``key``, else a freshly started and connected one. Raises what
+        ``run_bot`` and ``connect`` raise (NotReadyError, HandshakeMismatchError)."""
+        if (leased := self._idle.pop(key, None)) is not None:
+            if leased.alive:
+                return leased
+            await self._stop(leased)  # died while idle: replaced below
+        assert self._workdir is not None, "use the pool as an async context manager"
+        slot = self._slot(key)
+        stack = AsyncExitStack()
+        try:
+            bot = await stack.enter_async_context(
+                run_bot(
+                    spec,
+                    slot,
+                    self.game_seed,
+                    self._workdir,
+                    limits=self.limits,
+                    log_dir=self.bot_logs,
+                    sandbox=self.sandbox,
+                    log_name=kept_process_log_name(spec.name, next(self._starts)),
+                )
+            )
+            self.started += 1
+            client, _ = await connect(bot, self.game, ready_seconds)
+        except BaseException:
+            with trio.CancelScope(shield=True):
+                await stack.aclose()
+            raise
+        return LeasedBot(bot, client, key, slot, stack)
+
+    async def give_back(self, leased: LeasedBot, healthy: bool) -> None:
+        """Keep a healthy bot for the next lease of its key; stop any other."""
+        if healthy and leased.alive and leased.key not in self._idle:
+            self._idle[leased.key] = leased
+        else:
+            await self._stop(leased)
+
+    @staticmethod
+    async def _stop(leased: LeasedBot) -> None:
+        leased.client.close()
+        with trio.CancelScope(shield=True):
+            await leased.stack.aclose()
+
+
+class PoolLender:
+    """One worker's view of the pool, as ``play_match`` uses it (``arena.referee.match``)."""
+
+    def __init__(self, pool: BotPool, worker: int) -> None:
+        self.pool = pool
+        self.worker = worker
+
+    async def lease(self, spec: BotSpec, occurrence: int, ready_seconds: float) -> LeasedBot:
+        """``occurrence``: how many seats before this one in the game hold the same bot."""
+        # The worker is part of the key: two concurrent games never call one process.
+        return await self.pool.lease(_key(self.worker, spec, occurrence), spec, ready_seconds)
+
+    async def give_back(self, leased: LeasedBot, healthy: bool) -> None:
+        await self.pool.give_back(leased, healthy)
+
+
+@asynccontextmanager
+async def bot_pool(
+    game: str,
+    *,
+    game_seed: int,
+    limits: BotLimits = BotLimits(),
+    bot_logs: Path | None = None,
+    sandbox: SandboxPolicy | None = None,
+) -> AsyncIterator[BotPool]:
+    """A pool whose bots are all stopped on exit (also when cancelled)."""
+    async with BotPool(
+        game, game_seed=game_seed, limits=limits, bot_logs=bot_logs, sandbox=sandbox
+    ) as pool:
+        yield pool

@@ -1,0 +1,254 @@
+"""A tournament's games spread over worker processes (``--workers N``): all cores of one machine.
+
+One referee process is capped by its interpreter lock (grpcio's CPU per call: README,
+"Benchmarks"), so the runner can hand its games to N worker processes, each with its own event
+loop, referee and bots that stay up. The main process keeps the schedule and alone writes SQLite
+(one transaction per game, as before); a worker only plays the games it is sent and sends their
+records back. A worker that dies voids the games it was playing (re-run like any voided game)
+and is started again for the next ones. Ctrl-C reaches the workers too (the terminal signals the
+whole process group): they ignore it, and the main process stops them and with them their bots.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import signal
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from arena.manifest import BotSpec
+from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl
+from arena.referee.match import play_match
+from arena.referee.pool import BotPool, bot_pool
+from arena.tournament.settings import TournamentSettings
+from engine.registry import get_game
+
+_PR_SET_PDEATHSIG = 1
+_STOP_SECONDS = 5.0
+
+
+@asynccontextmanager
+async def kept_up_bots(
+    game: str, seed: int, settings: TournamentSettings, bot_logs: Path | None
+) -> AsyncIterator[BotPool | None]:
+    """The pool a process's games borrow their bots from, or None with --fresh-bots (a process
+    per seat and game)."""
+    if settings.fresh_bots:
+        yield None
+        return
+    async with bot_pool(
+        game, game_seed=seed, limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox
+    ) as pool:
+        yield pool
+
+
+@dataclass(frozen=True)
+class WorkerSetup:
+    """What every worker needs to play any game of the tournament (sent once, pickled)."""
+
+    game: str
+    seed: int  # the tournament's: kept-up bots' seeds derive from it
+    specs: list[BotSpec]  # the entrants, by position
+    settings: TournamentSettings
+    bot_logs: Path | None
+
+
+@dataclass(frozen=True)
+class _Order:
+    slot: int  # the runner's game slot: its kept-up bots are the worker's for that slot
+    seats: tuple[int, ...]  # entrant positions
+    seed: int
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel to kill this worker when the arena dies (its bots die with it)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass  # not Linux: an orderly end of the arena still stops the workers
+
+
+def _worker_main(connection: Connection, setup: WorkerSetup) -> None:
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
+    trio.run(_serve, connection, setup)
+
+
+async def _serve(connection: Connection, setup: WorkerSetup) -> None:
+    settings = setup.settings
+    time_control = TimeControl(move_seconds=settings.move_time)
+
+    async def play(order: _Order, pool: BotPool | None) -> None:
+        try:
+            outcome: Any = await play_match(
+                setup.game,
+                [setup.specs[p] for p in order.seats],
+                order.seed,
+                options=settings.options or None,
+                time_control=time_control,
+                limits=settings.limits,
+                bot_logs=setup.bot_logs,
+                sandbox=settings.sandbox,
+                lender=None if pool is None else pool.lender(order.slot),
+            )
+        except Exception as exc:  # noqa: BLE001 - raised again in the main process
+            outcome = exc
+        connection.send((order.slot, outcome))
+
+    async def stop_on_sigterm(scope: trio.CancelScope) -> None:
+        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            async for _ in signals:
+                scope.cancel()  # abandon the games; the pool stops the bots on the way out
+                return
+
+    async with (
+        kept_up_bots(setup.game, setup.seed, settings, setup.bot_logs) as pool,
+        trio.open_nursery() as games,
+    ):
+        games.start_soon(stop_on_sigterm, games.cancel_scope)
+        while (
+            order := await trio.to_thread.run_sync(connection.recv, abandon_on_cancel=True)
+        ) is not None:
+            games.start_soon(play, order, pool)
+        games.cancel_scope.cancel()  # told to stop: no game is in flight then
+
+
+class _Worker:
+    """One worker process and the games it is playing."""
+
+    def __init__(self, context: Any, setup: WorkerSetup) -> None:
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(
+            target=_worker_main, args=(theirs, setup), daemon=True, name="arena-tournament-worker"
+        )
+        self.process.start()  # from the trio thread: the worker's pdeathsig follows this thread
+        theirs.close()
+        self.playing: dict[int, _Order] = {}
+
+    def stop(self, abandon: bool) -> None:
+        """Ask the worker to finish (``abandon``: its games in flight too, by SIGTERM, which
+        stops its bots); kill it if it does not within a few seconds."""
+        if abandon:
+            self.process.terminate()
+        else:
+            try:
+                self.connection.send(None)
+            except OSError:
+                pass  # already gone
+        self.process.join(_STOP_SECONDS)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.connection.close()
+
+
+class WorkerProcesses:
+    """Plays games in ``count`` worker processes; ``play`` is what the runner awaits per game."""
+
+    def __init__(self, count: int, setup: WorkerSetup) -> None:
+        self.setup = setup
+        self._context = multiprocessing.get_context("spawn")  # gRPC is fork-unsafe
+        self._workers = [_Worker(self._context, setup) for _ in range(count)]
+        self._results: dict[int, tuple[trio.Event, list[Any]]] = {}
+        self._closing = False
+
+    def _worker_of(self, slot: int) -> int:
+        return slot % len(self._workers)
+
+    async def play(self, slot: int, seats: Sequence[int], seed: int) -> MatchRecord:
+        """Play one game in the slot's worker; a voided record if the worker died meanwhile.
+        Re-raises what ``play_match`` raised there (a SetupError)."""
+        order = _Order(slot, tuple(seats), seed)
+        worker = self._workers[self._worker_of(slot)]
+        done, box = self._results[slot] = trio.Event(), []
+        worker.playing[slot] = order
+        worker.connection.send(order)
+        try:
+            await done.wait()
+        finally:
+            worker.playing.pop(slot, None)
+            self._results.pop(slot, None)
+        if isinstance(box[0], Exception):
+            raise box[0]
+        return box[0]
+
+    def _deliver(self, slot: int, outcome: Any) -> None:
+        if (waiting := self._results.get(slot)) is not None:
+            waiting[1].append(outcome)
+            waiting[0].set()
+
+    async def receive(self, index: int) -> None:
+        """Hand worker ``index``'s results to the waiting games; restart the worker if it dies."""
+        while True:
+            worker = self._workers[index]
+            try:
+                slot, outcome = await trio.to_thread.run_sync(
+                    worker.connection.recv, abandon_on_cancel=True
+                )
+            except (EOFError, OSError):
+                if self._closing:
+                    return
+                for slot, order in list(worker.playing.items()):
+                    self._deliver(
+                        slot,
+                        self._voided(
+                            order, f"worker process died (exit code {worker.process.exitcode})"
+                        ),
+                    )
+                worker.connection.close()
+                self._workers[index] = _Worker(self._context, self.setup)
+                continue
+            self._deliver(slot, outcome)
+
+    def _voided(self, order: _Order, reason: str) -> MatchRecord:
+        engine = get_game(self.setup.game)
+        names = [self.setup.specs[p].name for p in order.seats]
+        return MatchRecord(
+            game=engine.name,
+            rules_version=engine.rules_version,
+            options=dict(self.setup.settings.options),
+            seed=order.seed,
+            num_players=len(names),
+            actions=[],
+            seats=[
+                SeatRecord(i, name, 0.0, 0, Outcome.FINISHED, "", 0.0, 0)
+                for i, name in enumerate(names)
+            ],
+            voided=True,
+            void_reason=f"arena fault: {reason}",
+            duration=0.0,
+        )
+
+    def stop(self, abandon: bool) -> None:
+        self._closing = True
+        for worker in self._workers:
+            worker.stop(abandon)
+
+
+@asynccontextmanager
+async def worker_processes(count: int, setup: WorkerSetup) -> AsyncIterator[WorkerProcesses]:
+    """``count`` running workers, stopped (with their bots) on exit, also when cancelled."""
+    # BotSpec.env is a read-only mapping, which does not pickle; a dict does.
+    setup = replace(setup, specs=[replace(spec, env=dict(spec.env)) for spec in setup.specs])
+    workers = WorkerProcesses(count, setup)
+    try:
+        async with trio.open_nursery() as receivers:
+            for index in range(count):
+                receivers.start_soon(workers.receive, index)
+            abandon = True
+            try:
+                yield workers
+                abandon = False
+            finally:
+                with trio.CancelScope(shield=True):
+                    await trio.to_thread.run_sync(workers.stop, abandon)
+                receivers.cancel_scope.cancel()
+    finally:
+        workers._closing = True

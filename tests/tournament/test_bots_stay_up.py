@@ -1,0 +1,143 @@
+"""Bots that stay up across a tournament's games, and the pool that lends them (real processes).
+
+The test bot ``exits-in-second-game`` plays its process's first game well and crashes in its
+second: kept up, it crashes in every other game (the crash never reaches the next game, whose
+fresh process plays well); started afresh for each game (--fresh-bots) it never crashes. The
+tournaments run sandboxed (the default), so the bot is a directory of its own."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena.manifest import load_manifest
+from arena.records import Outcome
+from arena.referee.match import MatchObserver, play_match
+from arena.referee.pool import bot_pool
+from tests.tournament.helpers import SAMPLE_BOTS, query, run_cli
+
+BOTS = Path(__file__).resolve().parents[1] / "bots"
+GAMES = 6  # 2 entrants, 3 deals, each deal in both seatings
+
+
+def _outcomes(db: Path, bot: str) -> list[str]:
+    """The bot's outcome in each game, in the order the games were played."""
+    return [
+        outcome
+        for (outcome,) in query(
+            db,
+            "SELECT s.outcome FROM seat s JOIN game g ON g.id = s.game_id "
+            "JOIN bot_version v ON v.id = s.bot_version_id JOIN bot b ON b.id = v.bot_id "
+            "WHERE b.name = ? ORDER BY g.id",
+            bot,
+        )
+    ]
+
+
+@pytest.fixture
+def second_game_crasher(tmp_path: Path) -> Path:
+    """``exits-in-second-game`` as a directory of its own (a sandbox shows the bot nothing else)."""
+    bot = tmp_path / "exits-in-second-game"
+    bot.mkdir()
+    shutil.copy(BOTS / "misbehave.py", bot)
+    manifest = (BOTS / "exits-in-second-game" / "bot.toml").read_text()
+    (bot / "bot.toml").write_text(manifest.replace("../misbehave.py", "misbehave.py"))
+    return bot
+
+
+def _tournament(db: Path, crasher: Path, *extra: str) -> None:
+    result = run_cli(
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        f"{SAMPLE_BOTS / 'random-python'},{crasher}",
+        "--deals",
+        "3",
+        "--concurrency",
+        "1",
+        "--seed",
+        "11",
+        "--move-time",
+        "10",
+        "--name",
+        "t",
+        "--db",
+        str(db),
+        *extra,
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+
+
+def test_a_kept_up_bot_that_crashes_is_replaced_before_its_next_game(
+    tmp_path: Path, second_game_crasher: Path
+):
+    db = tmp_path / "arena.db"
+    _tournament(db, second_game_crasher)
+    assert query(db, "SELECT count(*) FROM game WHERE status = 'finished'") == [(GAMES,)]
+    crash, finished = Outcome.CRASH.value, Outcome.FINISHED.value
+    assert _outcomes(db, "exits-in-second-game") == [finished, crash] * (GAMES // 2)
+    assert _outcomes(db, "random-python") == [finished] * GAMES
+    reasons = query(db, "SELECT reason FROM seat WHERE outcome = 'CRASH'")
+    assert all("exiting in my second game" in reason for (reason,) in reasons), reasons
+
+
+def test_fresh_bots_start_a_process_per_game(tmp_path: Path, second_game_crasher: Path):
+    db = tmp_path / "arena.db"
+    _tournament(db, second_game_crasher, "--fresh-bots")
+    assert _outcomes(db, "exits-in-second-game") == [Outcome.FINISHED.value] * GAMES
+    stored = query(db, "SELECT settings FROM tournament")[0][0]
+    assert '"fresh_bots": true' in stored
+
+
+async def test_the_pool_reuses_healthy_bots_and_stops_all_of_them_at_the_end(tmp_path: Path):
+    spec = load_manifest(SAMPLE_BOTS / "random-python")
+    async with bot_pool("oregon", game_seed=5) as pool:
+        lender = pool.lender(0)
+        records = [
+            await play_match("oregon", [spec, spec], seed, lender=lender) for seed in range(4)
+        ]
+        leased = pool.idle
+    assert all(not record.voided for record in records)
+    assert all(seat.outcome is Outcome.FINISHED for record in records for seat in record.seats)
+    assert pool.started == 2  # one process per seat of the same bot, for all four games
+    assert len(leased) == 2
+    with trio.fail_after(5):
+        for held in leased:
+            assert held.bot.process is not None
+            assert await held.bot.process.wait() is not None  # stopped and reaped
+
+
+class _CancelAtFirstDecision(MatchObserver):
+    def __init__(self, scope: trio.CancelScope) -> None:
+        self.scope = scope
+
+    def decision_made(self, *args: object) -> None:
+        self.scope.cancel()
+
+
+async def test_a_cancelled_game_gives_its_bots_back_stopped(tmp_path: Path):
+    spec = load_manifest(SAMPLE_BOTS / "random-python")
+    async with bot_pool("oregon", game_seed=5) as pool:
+        with trio.CancelScope() as scope:  # cancelled mid-game: the game is abandoned
+            await play_match(
+                "oregon",
+                [spec, spec],
+                1,
+                lender=pool.lender(0),
+                observer=_CancelAtFirstDecision(scope),
+            )
+        assert pool.idle == []  # nothing half-played is kept for a next game
+        record = await play_match("oregon", [spec, spec], 1, lender=pool.lender(0))
+        assert not record.voided
+        assert all(seat.outcome is Outcome.FINISHED for seat in record.seats)
+
+
+@pytest.mark.parametrize("fresh", [False, True])
+def test_settings_remember_fresh_bots(fresh):
+    from arena.tournament.settings import TournamentSettings
+
+    settings = TournamentSettings(fresh_bots=fresh)
+    assert TournamentSettings.from_stored(settings.to_stored()).fresh_bots is fresh
+    assert TournamentSettings.from_stored({}).fresh_bots is False
