@@ -12,6 +12,7 @@ reported and left untouched.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -167,8 +168,10 @@ def open_database(path: Path, *, create: bool) -> Database:
                 pass  # applies the connection settings, surfaces an unwritable file now
         else:
             # Under the write lock, look again: another process may have made or migrated the
-            # schema since we looked.
-            with database.engine.begin() as connection:
+            # schema since we looked. Processes making a schema take turns (two connections
+            # switching one new file to WAL at the same instant can fail with "locked" or
+            # "disk I/O error").
+            with _schema_turn(path.parent), database.engine.begin() as connection:
                 version = _version_in(connection)
                 if version is None:
                     migrations.create_schema(connection)
@@ -181,6 +184,22 @@ def open_database(path: Path, *, create: bool) -> Database:
         detail = exc.orig if isinstance(exc, DBAPIError) else exc
         raise StorageError(f"{path}: cannot open the database for writing: {detail}") from None
     return database
+
+
+@contextmanager
+def _schema_turn(directory: Path) -> Iterator[None]:
+    """An exclusive lock on the database's directory (flock), held while a schema is made or
+    migrated; without one (the directory cannot be opened) the make goes on unlocked."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def _create_exclusively(path: Path) -> bool:
