@@ -14,11 +14,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from math import comb
 from pathlib import Path
 from typing import Any
 
 from arena.errors import StorageError
+from arena.tournament.schedule import schedule_size
 from leaderboard.results import GameResult, SeatResult, pair_score
 
 # A forfeit is any outcome but this one (the referee's Outcome.FINISHED).
@@ -397,8 +397,9 @@ class ReadOnlyDatabase:
             ).fetchone()
         tournament = _tournament(row)
         settings = tournament["settings"]
-        players = int(settings.get("players", 2))
-        scheduled = comb(len(entrants), players) * int(settings.get("deals", 1)) * players
+        scheduled = schedule_size(
+            len(entrants), int(settings.get("players", 2)), int(settings.get("deals", 1))
+        )
         tournament.update(
             entrants=entrants,
             progress={
