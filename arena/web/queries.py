@@ -3,7 +3,8 @@
 Every request opens its own SQLite connection with ``mode=ro``: the web app can never write, and
 in WAL mode its reads never block a tournament that writes at the same time (and see every game
 committed before the read began). Plain SQL over the stored tables, returned as plain dicts
-ready for JSON; ratings are computed elsewhere (``arena.web.boards``) from ``game_results``.
+ready for JSON; ratings are computed elsewhere (``arena.web.boards``) from ``game_results``, which
+is ``arena.storage``'s own query run over the same read-only connection (``session``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import create_engine
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import NullPool
+from sqlmodel import Session
+
 from arena.errors import StorageError
+from arena.storage.games import finished_game_results
 from arena.tournament.schedule import schedule_size
 from leaderboard.results import GameResult, SeatResult, pair_score
 
@@ -44,6 +51,8 @@ class GameFilter:
 class ReadOnlyDatabase:
     def __init__(self, path: Path) -> None:
         self.path = path
+        # No pool: every session opens its own connection, like ``connect``.
+        self._engine = create_engine("sqlite://", creator=self._open, poolclass=NullPool)
         if not path.is_file():
             raise DatabaseUnavailable(
                 f"{path}: no arena database here (run a tournament first, or pass --db PATH)"
@@ -56,22 +65,36 @@ class ReadOnlyDatabase:
             if not {"game", "seat", "bot", "bot_version"} <= tables:
                 raise DatabaseUnavailable(f"{path}: not an arena database (or an empty one)")
 
+    def _open(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(
+            f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
+        )
+        connection.execute(f"PRAGMA busy_timeout = {_BUSY_MILLISECONDS}")
+        return connection
+
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
         try:
-            connection = sqlite3.connect(
-                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
-            )
+            connection = self._open()
         except sqlite3.Error as exc:
             raise DatabaseUnavailable(f"{self.path}: cannot open: {exc}") from None
         try:
             connection.row_factory = sqlite3.Row
-            connection.execute(f"PRAGMA busy_timeout = {_BUSY_MILLISECONDS}")
             yield connection
         except sqlite3.DatabaseError as exc:
             raise DatabaseUnavailable(f"{self.path}: database error: {exc}") from None
         finally:
             connection.close()
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A SQLModel session over a connection like ``connect``'s, for ``arena.storage``'s
+        queries."""
+        try:
+            with Session(self._engine) as session:
+                yield session
+        except DBAPIError as exc:
+            raise DatabaseUnavailable(f"{self.path}: database error: {exc.orig}") from None
 
     # --- overview -------------------------------------------------------------------------------
     def data_version(self) -> tuple[int, int]:
@@ -97,33 +120,8 @@ class ReadOnlyDatabase:
     ) -> list[GameResult]:
         """Rated games of one type as the ``leaderboard`` package's plain results, in the order
         they were rated (id order); a player is a bot version id, as a string."""
-        where = ["g.game = ?", "g.status = ?"]
-        params: list[Any] = [game, FINISHED_STATUS]
-        if players is not None:
-            where.append("g.num_players = ?")
-            params.append(players)
-        if tournament is not None:
-            where.append("g.tournament_id = ?")
-            params.append(tournament)
-        with self.connect() as db:
-            rows = db.execute(
-                "SELECT s.game_id, g.group_key, s.bot_version_id, s.rank, s.score, s.outcome "
-                "FROM seat s JOIN game g ON g.id = s.game_id "
-                f"WHERE {' AND '.join(where)} ORDER BY g.id, s.seat",
-                params,
-            ).fetchall()
-        results: list[GameResult] = []
-        seats: list[SeatResult] = []
-        for i, (game_id, group, version, rank, score, outcome) in enumerate(rows):
-            seats.append(
-                SeatResult(
-                    str(version), rank, score, "" if outcome == FINISHED_OUTCOME else outcome
-                )
-            )
-            if i + 1 == len(rows) or rows[i + 1][0] != game_id:
-                results.append(GameResult(tuple(seats), group_key=group))
-                seats = []
-        return results
+        with self.session() as session:
+            return finished_game_results(session, game, players, tournament)
 
     # --- bots -----------------------------------------------------------------------------------
     def versions(self, ids: list[int] | None = None) -> dict[int, dict[str, Any]]:
