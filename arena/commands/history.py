@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.errors import UnknownTournamentError
+from arena.storage import tournaments
 from arena.web.queries import GameFilter, ReadOnlyDatabase
 
 console = Console(highlight=False)
@@ -34,12 +34,8 @@ def history(
     database = ReadOnlyDatabase(db)
     tournament_id = None
     if tournament is not None:
-        known = {t["name"]: t["id"] for t in reversed(database.tournaments())}  # oldest first
-        if tournament not in known:
-            raise UnknownTournamentError(
-                f"unknown tournament {tournament!r} (known: {', '.join(known) or 'none'})"
-            )
-        tournament_id = known[tournament]
+        with database.session() as session:
+            tournament_id = tournaments.by_name(session, tournament).id
     listing = database.games(
         GameFilter(
             game=game.lower() if game else None, bot=bot, tournament=tournament_id, limit=limit
