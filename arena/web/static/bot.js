@@ -8,7 +8,8 @@
   const series = new Map();
   for (const entry of data.rating_history) {
     const version = data.versions.find((v) => v.id === entry.bot_version_id);
-    const key = `${entry.game} · ${version ? version.version + " " + version.hash.slice(0, 6) : entry.bot_version_id}`;
+    // One series per board (game type and player count: each has its own Elo) and version.
+    const key = `${entry.game} ${entry.num_players}p · ${version ? version.version + " " + version.hash.slice(0, 6) : entry.bot_version_id}`;
     if (!series.has(key)) series.set(key, [{x: 0, y: entry.before}]);
     const points = series.get(key);
     points.push({x: points.length, y: entry.after, game: entry.game_id});
