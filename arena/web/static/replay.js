@@ -85,7 +85,7 @@
     ui.slider.value = String(wanted);
     ui.position.textContent = data.final ? `final (${last} decisions)` : `decision ${wanted} / ${last}`;
     writeLocation();
-    markChart(wanted);
+    markChart();
     root.dataset.shown = String(wanted);
   }
 
@@ -140,8 +140,7 @@
     const draw = Arena.boards[game];
     ui.board.replaceChildren();
     ui.players.replaceChildren();
-    if (draw) draw({board: ui.board, players: ui.players, frame: data, numPlayers: players,
-                    watching: state.seat === "referee" ? null : Number(state.seat)});
+    if (draw) draw({board: ui.board, players: ui.players, frame: data});
   }
 
   // --- the score chart -------------------------------------------------------------------

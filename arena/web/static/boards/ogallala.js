@@ -34,11 +34,10 @@
       svg.append(s("rect", {x, y, width: W, height: H, rx: 4, fill: cardColour(card.kind), stroke: "#7a6a55"}, [s("title", {text: card.kind})]));
       svg.append(s("text", {x: x + W / 2, y: y + H / 2 + 3, "text-anchor": "middle", class: "label-small", text: short(card.kind)}));
     }
+    // The chosen cell: on the display of the seat the action names (a target, an attack), else
+    // on the decider's own.
     const action = frame.action;
-    if (action && frame.seat === d.seat && "row" in action && !("seat" in action)) {
-      svg.append(s("rect", {x: X(action.col), y: Y(action.row), width: W, height: H, class: "target"}));
-    }
-    if (action && "seat" in action && action.seat === d.seat) {
+    if (action && "row" in action && ("seat" in action ? action.seat : frame.seat) === d.seat) {
       svg.append(s("rect", {x: X(action.col), y: Y(action.row), width: W, height: H, class: "target"}));
     }
     return svg;
