@@ -34,16 +34,6 @@ def run_arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[s
     )
 
 
-def start_arena(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", "from arena.cli import main; main()", *args],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
 @pytest.fixture(scope="session")
 def bot_dirs(tmp_path_factory) -> list[Path]:
     evil = renamed_bot(

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import EVIL_NAME, ServerThread, start_arena
+from tests.tournament.helpers import start_cli
+from tests.web.conftest import EVIL_NAME, ServerThread
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = (
@@ -214,7 +215,7 @@ def test_pages_list_games_and_tournaments(page, web_server):
 
 def test_a_running_tournament_updates_its_page_without_a_reload(page, tmp_path, bot_dirs):
     db = tmp_path / "live.db"
-    tournament = start_arena(
+    tournament = start_cli(
         "tournament",
         "--db",
         str(db),

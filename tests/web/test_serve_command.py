@@ -7,12 +7,13 @@ import json
 import time
 import urllib.request
 
-from tests.web.conftest import free_port, run_arena, start_arena
+from tests.tournament.helpers import start_cli
+from tests.web.conftest import free_port, run_arena
 
 
 def test_serve_prints_its_url_and_serves_on_the_loopback(arena_db):
     port = free_port()
-    server = start_arena("serve", "--db", str(arena_db), "--port", str(port))
+    server = start_cli("serve", "--db", str(arena_db), "--port", str(port))
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
