@@ -124,15 +124,16 @@ class ReadOnlyDatabase:
             return finished_game_results(session, game, players, tournament)
 
     # --- bots -----------------------------------------------------------------------------------
-    def versions(self, ids: list[int] | None = None) -> dict[int, dict[str, Any]]:
+    def versions(self, ids: list[int]) -> dict[int, dict[str, Any]]:
         """Bot versions by id with their bot's name, and whether each is its bot's newest."""
         with self.connect() as db:
             rows = db.execute(
-                "SELECT v.id, v.version, v.content_hash, v.created_at, b.name, b.id AS bot_id, "
+                "SELECT v.id, v.version, v.content_hash, v.created_at, b.name, "
                 "v.id = (SELECT MAX(id) FROM bot_version WHERE bot_id = b.id) AS latest "
-                "FROM bot_version v JOIN bot b ON b.id = v.bot_id"
+                "FROM bot_version v JOIN bot b ON b.id = v.bot_id "
+                f"WHERE v.id IN ({','.join('?' * len(ids))})",
+                ids,
             ).fetchall()
-        wanted = None if ids is None else set(ids)
         return {
             row["id"]: {
                 "id": row["id"],
@@ -143,7 +144,6 @@ class ReadOnlyDatabase:
                 "latest": bool(row["latest"]),
             }
             for row in rows
-            if wanted is None or row["id"] in wanted
         }
 
     def bots(self) -> list[dict[str, Any]]:
