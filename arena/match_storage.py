@@ -10,14 +10,15 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
+from arena.commands.serve import DEFAULT_HOST, DEFAULT_PORT
 from arena.manifest import BotSpec
 from arena.records import MatchRecord
 from arena.registration import register_spec
 from arena.storage.database import open_database
 from arena.storage.games import record_game
 
-# Where ``arena serve`` listens unless told otherwise (arena.commands.serve).
-DEFAULT_WEB_URL = "http://127.0.0.1:8000"
+# Where ``arena serve`` listens unless told otherwise.
+DEFAULT_WEB_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
 _PROBE_SECONDS = 0.3
 
 
