@@ -103,7 +103,7 @@ class Pages:
         }
         listing["choices"] = {
             "games": game_names(),
-            "bots": [bot["name"] for bot in self.database.bots()],
+            "bots": self.database.bot_names(),  # not bots(): it counts every seat
             "tournaments": [
                 {"id": t["id"], "name": t["name"]} for t in self.database.tournaments()
             ],

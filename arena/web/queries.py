@@ -146,6 +146,10 @@ class ReadOnlyDatabase:
             for row in rows
         }
 
+    def bot_names(self) -> list[str]:
+        with self.connect() as db:
+            return [row[0] for row in db.execute("SELECT name FROM bot ORDER BY name")]
+
     def bots(self) -> list[dict[str, Any]]:
         with self.connect() as db:
             rows = db.execute(
