@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.helpers import start_cli
+from tests.tournament.helpers import query, start_cli
 from tests.web.conftest import EVIL_NAME, ServerThread
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -264,7 +264,6 @@ def _tournament_exists(db: Path) -> bool:
     if not db.exists():
         return False
     try:
-        with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as raw:
-            return raw.execute("SELECT COUNT(*) FROM tournament").fetchone()[0] > 0
+        return query(db, "SELECT COUNT(*) FROM tournament")[0][0] > 0
     except sqlite3.Error:
         return False
