@@ -222,7 +222,7 @@ class OregonState(GameState):
         return render(self, seat)
 
     def describe_action(self, action: Any) -> str:
-        return describe_action(self, action)
+        return describe_action(action)
 
     # --- options of the pending decision --------------------------------------------------------
     def _current_options(self) -> Any:
