@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import abc
 import dataclasses
-import enum
 import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -209,41 +208,14 @@ class GameState(abc.ABC):
 
     def describe_action(self, action: Any) -> str:
         """``action``, one of ``legal_actions()``, in words for people ("farmer on (9,7) with
-        settler, joker"); two legal actions of one decision never get the same words. This
-        default names the action's type and fields; a game gives its own words."""
-        return describe_fields(action)
+        settler, joker"); two legal actions of one decision never get the same words. Every
+        game gives its own words (its ``describe.py``); this default is ``str(action)``."""
+        return str(action)
 
     def describe_decision(self) -> str:
         """The pending decision's kind, with what it is about when that is public
         ("PLACE_CARD (warrior 3)"); "" once the game is over."""
         return self.decision_kind
-
-
-def describe_fields(action: Any) -> str:
-    """An action dataclass as "Name: field value, ...", enum members by their lower-case names;
-    fields that are True by default (markers such as Ogallala's ``Stop``) say nothing."""
-    if not dataclasses.is_dataclass(action) or isinstance(action, type):
-        return str(action)
-    parts = []
-    for field in dataclasses.fields(action):
-        value = getattr(action, field.name)
-        if value is None or value == "" or field.default is True:
-            continue
-        parts.append(f"{field.name.replace('_', ' ')} {_field_words(value)}")
-    name = type(action).__name__
-    return f"{name}: {', '.join(parts)}" if parts else name
-
-
-def _field_words(value: Any) -> str:
-    if isinstance(value, enum.Enum):
-        return value.name.lower().replace("_", " ")
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (tuple, list)):
-        return "+".join(_field_words(item) for item in value) or "none"
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return describe_fields(value)
-    return str(value)
 
 
 _UNDIGESTED = frozenset(("rng", "event_log"))

@@ -4,7 +4,7 @@ Hamburg")."""
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.merkator import data
 from engine.merkator.actions import (
@@ -21,9 +21,6 @@ from engine.merkator.actions import (
     Travel,
 )
 
-if TYPE_CHECKING:
-    from engine.merkator.state import MerkatorState
-
 
 def _name(member: enum.Enum) -> str:
     return member.name.lower().replace("_", " ")
@@ -33,7 +30,7 @@ def _cube(good: Any, tile: Any) -> str:
     return f"a {_name(good)} cube" if good is not None else f"the {_name(tile)} supply-tile cube"
 
 
-def describe_action(state: MerkatorState, action: Any) -> str:
+def describe_action(action: Any) -> str:
     if isinstance(action, Invest):
         return {
             InvestOption.SELL: f"sell contract {action.contract}",

@@ -765,7 +765,7 @@ class MerkatorState(GameState):
         return render(self, seat)
 
     def describe_action(self, action: Any) -> str:
-        return describe_action(self, action)
+        return describe_action(action)
 
 
 def _value_of(contract_id: str) -> int:

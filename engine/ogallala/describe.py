@@ -32,7 +32,7 @@ def describe_decision(state: OgallalaState) -> str:
     return f"{kind} ({KIND_NAMES[state.card].replace('_', ' ')})"
 
 
-def describe_action(state: OgallalaState, action: Any) -> str:
+def describe_action(action: Any) -> str:
     if isinstance(action, Draw):
         return f"draw from stack {action.stack}"
     if isinstance(action, Stop):

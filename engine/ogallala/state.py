@@ -173,7 +173,7 @@ class OgallalaState(GameState):
         return render(self, seat)
 
     def describe_action(self, action: Any) -> str:
-        return describe_action(self, action)
+        return describe_action(action)
 
     def describe_decision(self) -> str:
         return describe_decision(self)

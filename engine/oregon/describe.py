@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
 
 from engine.oregon.actions import (
     DiscardWhenStuck,
@@ -15,15 +14,12 @@ from engine.oregon.actions import (
 )
 from engine.oregon.enums import Piece
 
-if TYPE_CHECKING:
-    from engine.oregon.state import OregonState
-
 
 def _name(member: enum.Enum) -> str:
     return member.name.lower().replace("_", " ")
 
 
-def describe_action(state: OregonState, action: OregonAction) -> str:
+def describe_action(action: OregonAction) -> str:
     if isinstance(action, Play):
         piece = (
             "farmer"

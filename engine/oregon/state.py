@@ -131,34 +131,17 @@ class OregonState(GameState):
         buildings = [
             _S + b for b in range(data.NUM_BUILDINGS) for _ in range(data.BUILDING_CARD_COPIES[b])
         ]
-        log = s.event_log
-        rng.shuffle(landscape)
-        for seat in range(num_players):
-            for _ in range(data.INITIAL_LANDSCAPE):
-                card = landscape.pop()
-                s.hands[seat][card] += 1
-                log.append(
-                    (
-                        seat,
-                        events.drawn,
-                        (seat, _LANDSCAPE, card, False),
-                        (seat, _LANDSCAPE, -1, False),
-                    )
-                )
-        rng.shuffle(buildings)
-        for seat in range(num_players):
-            for _ in range(data.INITIAL_BUILDING):
-                card = buildings.pop()
-                s.hands[seat][card] += 1
-                log.append(
-                    (
-                        seat,
-                        events.drawn,
-                        (seat, _BUILDING, card, False),
-                        (seat, _BUILDING, -1, False),
-                    )
-                )
         s.decks = [landscape, buildings]
+        for deck, count in enumerate((data.INITIAL_LANDSCAPE, data.INITIAL_BUILDING)):
+            pile = s.decks[deck]  # _LANDSCAPE, then _BUILDING
+            rng.shuffle(pile)
+            for seat in range(num_players):
+                for _ in range(count):
+                    card = pile.pop()
+                    s.hands[seat][card] += 1
+                    s.event_log.append(
+                        (seat, events.drawn, (seat, deck, card, False), (seat, deck, -1, False))
+                    )
         s.coal_stack, s.gold_stack = list(data.COAL_TILES), list(data.GOLD_TILES)
         rng.shuffle(s.coal_stack)
         rng.shuffle(s.gold_stack)
@@ -222,7 +205,7 @@ class OregonState(GameState):
         return render(self, seat)
 
     def describe_action(self, action: Any) -> str:
-        return describe_action(self, action)
+        return describe_action(action)
 
     # --- options of the pending decision --------------------------------------------------------
     def _current_options(self) -> Any:
