@@ -143,11 +143,7 @@ def _resolve_named_version(database: Database | None, text: str, game: str) -> E
     with database.read() as session:
         mine = [entry for entry in bots.all_versions(session) if entry.bot.name == name]
         labels = bots.version_labels(mine)
-    found = (
-        [e for e in mine if labels[e.version.id or 0] == version]
-        or [e for e in mine if e.version.content_hash.startswith(version)]
-        or [e for e in mine if e.version.version == version][-1:]
-    )  # newest such upload
+    found = bots.versions_named(mine, labels, version)
     if not found:
         if mine:
             raise UnknownBotError(
