@@ -27,7 +27,12 @@ from arena.storage.database import Database
 from arena.storage.models import GameRecord, SeatRecordRow, Tournament
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
-from arena.tournament.setup import ReadyTournament, create_tournament, resolve_entrant
+from arena.tournament.setup import (
+    ReadyTournament,
+    check_unchanged,
+    create_tournament,
+    resolve_entrant,
+)
 from engine.core import OptionValue
 from leaderboard.results import GameResult, SeatResult
 from leaderboard.sprt import SPRT, game_score
@@ -152,6 +157,8 @@ def _resolve_named_version(database: Database | None, text: str, game: str) -> E
         return None
     if len(found) > 1:
         raise SetupError(f"{text!r} names {len(found)} versions; give a longer hash prefix")
+    # An older upload of a directory edited since cannot be run: its code is gone from there.
+    check_unchanged(found[0], "this version was submitted; name its newest version instead")
     spec = bots.to_spec(found[0])
     if game not in spec.games:
         raise SetupError(f"registered bot {name!r} does not play {game}")
