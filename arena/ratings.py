@@ -41,7 +41,7 @@ class Board:
 
 def resolve_versions(session: Session, texts: Sequence[str]) -> set[int]:
     """Version ids named by ``NAME`` (its newest version) or ``NAME@VERSION`` (a label such as
-    1.0 or 1.0-r2, a bot.toml version, which names all its uploads, or a content-hash prefix)."""
+    1.0 or 1.0-r2, or a content-hash prefix: ``bots.versions_named``)."""
     everything = bots.all_versions(session)
     labels = bots.version_labels(everything)
     wanted: set[int] = set()
@@ -54,11 +54,7 @@ def resolve_versions(session: Session, texts: Sequence[str]) -> set[int]:
         if not version:
             found = [max(mine, key=lambda entry: entry.version.id or 0)]
         else:
-            found = (
-                [e for e in mine if labels[e.version.id or 0] == version]
-                or [e for e in mine if e.version.version == version]
-                or [e for e in mine if e.version.content_hash.startswith(version)]
-            )
+            found = bots.versions_named(mine, labels, version)
         if not found:
             raise InputError(
                 f"bot {name!r} has no version {version!r} (versions: "

@@ -2,14 +2,12 @@
 
 A bot's strength at two players says little about its strength at four (other tactics, other
 luck), and one pooled scale lets a rating move without its player playing. So every board, the
-games of one game type with one number of seats, gets its own batch fit and its own Elo. This
-package does not know game types (the arena fits one game type at a time): it splits a game
-type's results by player count, the number of seats of the game.
+games of one game type with one number of seats, gets its own batch fit and its own Elo. The
+arena selects each board's games when it reads them (``arena.storage.games``); ``EloBoards``
+rates a stream of games of every board, as the arena's schema migration does.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 from leaderboard.elo import K_FACTOR, EloTable
 from leaderboard.results import GameResult
@@ -19,14 +17,6 @@ BoardKey = tuple[str, int]  # (game type, player count)
 
 def player_count(game: GameResult) -> int:
     return len(game.seats)
-
-
-def by_player_count(games: Iterable[GameResult]) -> dict[int, list[GameResult]]:
-    """The games of one game type split by player count (ascending), each in the given order."""
-    boards: dict[int, list[GameResult]] = {}
-    for game in games:
-        boards.setdefault(player_count(game), []).append(game)
-    return dict(sorted(boards.items()))
 
 
 class EloBoards:
@@ -42,13 +32,3 @@ class EloBoards:
 
     def apply(self, game_type: str, game: GameResult) -> dict[str, tuple[float, float]]:
         return self.table((game_type, player_count(game))).apply(game)
-
-
-def elo_by_player_count(
-    games: Iterable[GameResult], k: float = K_FACTOR
-) -> dict[int, dict[str, float]]:
-    """Elo of every player of one game type per player count, rating ``games`` in order."""
-    boards = EloBoards(k)
-    for game in games:
-        boards.apply("", game)
-    return {count: table.ratings for (_, count), table in sorted(boards.tables.items())}

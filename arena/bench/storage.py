@@ -6,8 +6,9 @@ Stores synthetic games (known strengths, Plackett-Luce rankings) in a fresh SQLi
 times the batch rating of one game type as ``arena leaderboard`` computes it: loading every rated
 game (``load_s``) and the fit with its bootstrap (``fit_s``); ``total_s`` is their sum. Importing
 the fit's libraries (choix, scipy) is a one-off cost per process, reported apart (``import_s``).
-Also times recording games one transaction each with their Elo updates, as a tournament does
-(``record_game_ms``). The last line is machine-readable; on a busy machine compare the wall
+Also times recording games one transaction each with their Elo updates and their seal, as a
+tournament does (``record_game_ms``): each carries the log of one real game (random legal moves),
+which the seal replays. The last line is machine-readable; on a busy machine compare the wall
 times with ``total_cpu_s`` and the load average.
 """
 
@@ -16,10 +17,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import random
 import tempfile
 import time
 from pathlib import Path
 
+from arena.game_setup import load_game
 from arena.manifest import BotSpec
 from arena.records import MatchRecord, Outcome, SeatRecord
 from arena.storage import bots
@@ -74,14 +77,31 @@ def _bulk_store(database: Database, games: list[GameResult], ids: dict[str, int]
             )
 
 
+def _random_game(players: int, seed: int) -> tuple[str, list[int]]:
+    """The rules version and action log of one oregon game played by random legal moves."""
+    engine = load_game("oregon")
+    state = engine.new_game(players, seed, {})
+    rng = random.Random(seed)
+    actions = []
+    while not state.is_over:
+        actions.append(rng.randrange(len(state.legal_actions())))
+        state.apply_index(actions[-1])
+    return engine.rules_version, actions
+
+
 def _record_one_by_one(database: Database, games: list[GameResult], ids: dict[str, int]) -> float:
+    """Seconds per game; every game carries one real log (the seal replays it), its seats the
+    synthetic result."""
+    rules_version, actions = _random_game(len(games[0].seats), seed=1)
     start = time.perf_counter()
-    for number, game in enumerate(games):
+    for game in games:
         seats = [
             SeatRecord(i, s.player, s.score, s.rank, Outcome.FINISHED, "", 0.0, 0)
             for i, s in enumerate(game.seats)
         ]
-        record = MatchRecord("oregon", "bench", {}, number, len(seats), [], seats, False, "", 0.0)
+        record = MatchRecord(
+            "oregon", rules_version, {}, 1, len(seats), actions, seats, False, "", 0.0
+        )
         record_game(database, record, [ids[s.player] for s in game.seats], group_key=game.group_key)
     return (time.perf_counter() - start) / len(games)
 

@@ -117,6 +117,17 @@ def version_labels(versions: list[RegisteredVersion]) -> dict[int, str]:
     return labels
 
 
+def versions_named(
+    versions: list[RegisteredVersion], labels: dict[int, str], version: str
+) -> list[RegisteredVersion]:
+    """The versions among ``versions`` (one bot's) that ``version`` names: the one of that label
+    (``version_labels``: 1.0, 1.0-r2), else those whose content hash starts with it. A bot.toml
+    version needs no rule of its own: its first upload is labelled with it."""
+    return [e for e in versions if labels[e.version.id or 0] == version] or [
+        e for e in versions if e.version.content_hash.startswith(version)
+    ]
+
+
 def versions_by_id(session: Session, ids: list[int]) -> dict[int, RegisteredVersion]:
     rows = session.exec(
         select(Bot, BotVersion)

@@ -130,41 +130,31 @@ def record_game(
     Returns the game's id, or None when the scheduled game was already recorded as finished
     (by another process resuming the same tournament): then nothing is written."""
     status = VOIDED if record.voided else FINISHED
-    # Replayed before the write transaction: other writers wait for nothing but the inserts.
-    states = replay_states(
-        SealedGame(
-            game=record.game,
-            rules_version=record.rules_version,
-            options=record.options,
-            seed=record.seed,
-            num_players=record.num_players,
-            status=status,
-            actions=record.actions,
-            seats=[],
-        )
+    game = GameRecord(
+        tournament_id=tournament_id,
+        schedule_key=schedule_key,
+        group_key=group_key,
+        game=record.game,
+        rules_version=record.rules_version,
+        options=record.options,
+        seed=record.seed,
+        num_players=record.num_players,
+        status=status,
+        actions=list(record.actions),
+        termination=_termination(record),
+        duration=record.duration,
+        decision_seconds=list(record.decision_seconds),
+        comments=list(record.comments),
     )
+    # Replayed before the write transaction: other writers wait for nothing but the inserts.
+    # The replay reads no seat, so the seats can come later.
+    states = replay_states(sealed_game(game, [], {}))
     with database.write() as session:
         # Write transactions are serialised (BEGIN IMMEDIATE), so nobody can record the game
         # between this look and the insert; the unique index "game_finished_once" stays the
         # guarantee underneath.
         if status == FINISHED and _finished_already(session, tournament_id, schedule_key):
             return None
-        game = GameRecord(
-            tournament_id=tournament_id,
-            schedule_key=schedule_key,
-            group_key=group_key,
-            game=record.game,
-            rules_version=record.rules_version,
-            options=record.options,
-            seed=record.seed,
-            num_players=record.num_players,
-            status=status,
-            actions=list(record.actions),
-            termination=_termination(record),
-            duration=record.duration,
-            decision_seconds=list(record.decision_seconds),
-            comments=list(record.comments),
-        )
         session.add(game)
         session.flush()
         assert game.id is not None  # assigned by the flush
@@ -186,7 +176,6 @@ def record_game(
         game.verification = seal(
             sealed_game(game, seats, content_hashes(session, version_ids)), states
         )
-        session.add(game)
         if status == FINISHED:
             _rate(session, game.id, record.game, _game_result(record, version_ids, group_key))
         return game.id

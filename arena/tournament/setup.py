@@ -43,7 +43,7 @@ class ReadyTournament:
     games: int  # scheduled games in all
 
 
-def _check_unchanged(version: bots.RegisteredVersion, since: str) -> None:
+def check_unchanged(version: bots.RegisteredVersion, since: str) -> None:
     directory = version.version.directory
     if directory and bots.directory_hash(Path(directory)) != version.version.content_hash:
         raise SetupError(f"bot {version.bot.name!r} changed in {directory} since {since}")
@@ -54,7 +54,7 @@ def resolve_entrant(database: Database | None, text: str, game: str) -> Entrant:
     submitted (the tournament records that version)."""
     entrant = resolve_bot(text, game, database)
     if entrant.registered is not None:
-        _check_unchanged(entrant.registered, "it was submitted; run `arena submit` on it again")
+        check_unchanged(entrant.registered, "it was submitted; run `arena submit` on it again")
     return entrant
 
 
@@ -210,7 +210,7 @@ def open_for_resume(db: Path, name: str, *, sprt: bool = False) -> ReadyTourname
             assert tournament.id is not None  # stored
             entrants = tournaments.entrants(session, tournament.id)
         for entrant in entrants:
-            _check_unchanged(
+            check_unchanged(
                 entrant, "the tournament started; restore it, or start a new tournament"
             )
         settings = TournamentSettings.from_stored(tournament.settings)

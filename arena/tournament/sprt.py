@@ -27,7 +27,12 @@ from arena.storage.database import Database
 from arena.storage.models import GameRecord, SeatRecordRow, Tournament
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
-from arena.tournament.setup import ReadyTournament, create_tournament, resolve_entrant
+from arena.tournament.setup import (
+    ReadyTournament,
+    check_unchanged,
+    create_tournament,
+    resolve_entrant,
+)
 from engine.core import OptionValue
 from leaderboard.results import GameResult, SeatResult
 from leaderboard.sprt import SPRT, game_score
@@ -143,11 +148,7 @@ def _resolve_named_version(database: Database | None, text: str, game: str) -> E
     with database.read() as session:
         mine = [entry for entry in bots.all_versions(session) if entry.bot.name == name]
         labels = bots.version_labels(mine)
-    found = (
-        [e for e in mine if labels[e.version.id or 0] == version]
-        or [e for e in mine if e.version.content_hash.startswith(version)]
-        or [e for e in mine if e.version.version == version][-1:]
-    )  # newest such upload
+    found = bots.versions_named(mine, labels, version)
     if not found:
         if mine:
             raise UnknownBotError(
@@ -156,6 +157,8 @@ def _resolve_named_version(database: Database | None, text: str, game: str) -> E
         return None
     if len(found) > 1:
         raise SetupError(f"{text!r} names {len(found)} versions; give a longer hash prefix")
+    # An older upload of a directory edited since cannot be run: its code is gone from there.
+    check_unchanged(found[0], "this version was submitted; name its newest version instead")
     spec = bots.to_spec(found[0])
     if game not in spec.games:
         raise SetupError(f"registered bot {name!r} does not play {game}")

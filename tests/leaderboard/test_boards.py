@@ -2,7 +2,7 @@
 
 import pytest
 
-from leaderboard.boards import EloBoards, by_player_count, elo_by_player_count
+from leaderboard.boards import EloBoards
 from leaderboard.results import GameResult, SeatResult
 
 
@@ -10,15 +10,12 @@ def game(*players: str) -> GameResult:
     return GameResult(tuple(SeatResult(p, i + 1, 0) for i, p in enumerate(players)))
 
 
-def test_games_are_split_by_player_count_in_order():
-    games = [game("a", "b", "c"), game("a", "b"), game("c", "a", "b"), game("b", "a")]
-    assert by_player_count(games) == {2: [games[1], games[3]], 3: [games[0], games[2]]}
-
-
 def test_elo_is_kept_per_player_count():
-    games = [game("a", "b"), game("b", "a", "c")]
+    boards = EloBoards()
+    boards.apply("oregon", game("a", "b"))
+    boards.apply("oregon", game("b", "a", "c"))
     # two-player board: a beat b (+16); three-player board: b first, a second, c third
-    assert elo_by_player_count(games) == {
+    assert {count: table.ratings for (_, count), table in boards.tables.items()} == {
         2: {"a": 1516.0, "b": 1484.0},
         3: pytest.approx({"b": 1516.0, "a": 1500.0, "c": 1484.0}),
     }

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.tournament.sprt import PairedTest, SprtParameters
-from tests.tournament.helpers import SAMPLE_BOTS, query, run_cli
+from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli
 
 HEURISTIC = SAMPLE_BOTS / "heuristic-python"
 RANDOM = SAMPLE_BOTS / "random-python"
@@ -98,6 +98,19 @@ def test_bad_requests_store_nothing(tmp_path: Path, args, message):
 def test_the_same_version_twice_is_refused(tmp_path: Path):
     done = sprt(tmp_path / "arena.db", str(RANDOM), str(RANDOM))
     assert done.exit_code == 2 and "both unregistered bots named 'random-python'" in done.stderr
+
+
+def test_a_version_whose_code_is_gone_from_its_directory_is_refused(tmp_path: Path):
+    # Two uploads of one directory: its code is the second's, so the first can no longer be run.
+    db = tmp_path / "arena.db"
+    changing = renamed_bot(RANDOM, tmp_path / "changing", "changing")
+    assert run_cli("submit", str(changing), "--db", str(db)).exit_code == 0
+    with (changing / "bot.py").open("a") as source:
+        source.write("\n# changed: a new version under the same bot.toml version\n")
+    assert run_cli("submit", str(changing), "--db", str(db)).exit_code == 0
+    done = sprt(db, "changing@1.0.0-r2", "changing@1.0.0", "--max-games", "2")
+    assert done.exit_code == 2 and "changed in" in done.stderr, done.stdout + done.stderr
+    assert query(db, "SELECT count(*) FROM tournament") == [(0,)]
 
 
 def test_pairs_count_in_deal_order_whatever_order_games_finish_in():
