@@ -107,6 +107,12 @@ class RunningBot:
     # Where the arena calls a sandboxed bot: a link to its socket out of its reach (sockets.py).
     call_address: str | None = None
 
+    async def stop(self) -> None:
+        """Stop a local bot's process and everything it started (a remote bot: nothing)."""
+        if self.process is not None:
+            sandboxed = self.launch is not None and self.launch.sandboxed
+            await stop_process_group(self.process, sandboxed=sandboxed)
+
     def exit_description(self) -> str | None:
         """How the process ended ("exited with code 3", "killed by SIGKILL"), None if running."""
         code = None if self.process is None else self.process.poll()
@@ -276,13 +282,37 @@ async def run_bot(
         yield bot
     finally:
         with trio.CancelScope(shield=True):
-            await stop_process_group(bot.process)
+            await bot.stop()
             if bot.launch is not None:
                 bot.launch.close()  # whatever is left in its cgroup
 
 
-async def stop_process_group(process: ChildProcess) -> None:
-    """Kill the process and everything in its group, then reap it."""
+# How long bwrap may take to reap its killed child and exit before its group is killed anyway.
+_BWRAP_EXIT_SECONDS = 1.0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [
+            int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        ]
+    except OSError:
+        return []  # gone, or a kernel without the file: the group is killed at once
+
+
+async def stop_process_group(process: ChildProcess, *, sandboxed: bool = False) -> None:
+    """Kill the process and everything in its group, then reap it. A ``sandboxed`` process is
+    bwrap, whose child is the sandbox's init (pid 1 of the bot's PID namespace: it takes every
+    process of the bot with it); that child is killed first, so that bwrap reaps it and exits.
+    Killed together, bwrap may die first and leave its child a zombie for the machine's init."""
+    if sandboxed and (children := _children(process.pid)):
+        for child in children:
+            try:
+                os.kill(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        with trio.move_on_after(_BWRAP_EXIT_SECONDS):
+            await process.wait()
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:

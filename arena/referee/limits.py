@@ -51,15 +51,11 @@ def prlimit_path() -> str | None:
     return path
 
 
-def limited_argv(argv: list[str], limits: BotLimits) -> list[str]:
-    """``argv`` run under ``limits`` (unchanged when ``prlimit`` is missing)."""
+def limited_argv(argv: list[str], limits: BotLimits, *, address_space: bool = True) -> list[str]:
+    """``argv`` run under ``limits`` (unchanged when ``prlimit`` is missing); without the
+    address-space limit if not ``address_space`` (where a cgroup counts the bot's memory)."""
     prlimit = prlimit_path()
     if prlimit is None:
         return argv
-    return [
-        prlimit,
-        f"--as={limits.memory_mib << 20}",
-        f"--fsize={limits.file_mib << 20}",
-        "--",
-        *argv,
-    ]
+    memory = [f"--as={limits.memory_mib << 20}"] if address_space else []
+    return [prlimit, *memory, f"--fsize={limits.file_mib << 20}", "--", *argv]

@@ -35,7 +35,7 @@ from arena.errors import HandshakeMismatchError, MalformedReplyError, NotReadyEr
 from arena.manifest import BotSpec
 from arena.protocol import COMMENT_LIMIT
 from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl, arena_ranks
-from arena.referee.botprocess import RunningBot, connect, run_bot, stop_process_group
+from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
 from arena.referee.pool import LeasedBot, PoolLender
@@ -136,9 +136,9 @@ class _Referee:
         seat.outcome, seat.reason = outcome, reason
         if seat.client is not None:
             seat.client.close()
-        if seat.bot is not None and seat.bot.process is not None:
+        if seat.bot is not None:
             with trio.CancelScope(shield=True):
-                await stop_process_group(seat.bot.process)
+                await seat.bot.stop()
         self.observer.seat_forfeited(seat.index, outcome, reason)
 
     async def rpc_failure(self, seat: _Seat, call: str, exc: grpc.RpcError, timeout: float) -> None:
@@ -371,7 +371,7 @@ class _Referee:
             try:
                 await seat.connected.end_game(requests(seat), _ENDGAME_SECONDS)
                 seat.ended = True
-            except (grpc.RpcError, MalformedReplyError):
+            except grpc.RpcError:  # EndGame's reply is parsed by gRPC: garbage is one too
                 pass  # the game is decided; a bot failing to listen to its end changes nothing
 
         async with trio.open_nursery() as nursery:

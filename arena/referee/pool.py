@@ -54,7 +54,6 @@ class LeasedBot:
     bot: RunningBot
     client: BotClient
     key: _Key
-    slot: int  # the pool's number for this process's place (its socket and sandbox uid)
     stack: AsyncExitStack = field(repr=False)  # stops the process
 
     @property
@@ -143,7 +142,7 @@ class BotPool:
             with trio.CancelScope(shield=True):
                 await stack.aclose()
             raise
-        return LeasedBot(bot, client, key, slot, stack)
+        return LeasedBot(bot, client, key, stack)
 
     async def give_back(self, leased: LeasedBot, healthy: bool) -> None:
         """Keep a healthy bot for the next lease of its key; stop any other."""

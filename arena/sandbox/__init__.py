@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import SetupError
-from arena.referee.limits import BotLimits, prlimit_path
+from arena.referee.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox import bwrap, cgroups
 
 TOOLS = ("bwrap", "none")
@@ -160,17 +160,6 @@ class BotLaunch:
             self.cgroup.remove()
 
 
-def _rlimits(argv: list[str], limits: BotLimits, address_space: bool) -> list[str]:
-    """``arena.referee.limits.limited_argv``, without the address-space limit where a cgroup counts
-    the
-    bot's memory (an address space is no measure of memory: V8 reserves 1 GiB at start)."""
-    prlimit = prlimit_path()
-    if prlimit is None:
-        return argv
-    memory = [f"--as={limits.memory_mib << 20}"] if address_space else []
-    return [prlimit, *memory, f"--fsize={limits.file_mib << 20}", "--", *argv]
-
-
 def prepare_launch(
     policy: SandboxPolicy,
     argv: list[str],
@@ -202,7 +191,9 @@ def prepare_launch(
         full_env = bwrap.sandbox_env(env)
     else:
         full_env = {**inherited_env, **env}
-    argv = _rlimits(argv, limits, address_space=cgroup is None)  # cgroup: memory counted there
+    # Where a cgroup counts the bot's memory, an address space is no measure of it (V8 reserves
+    # 1 GiB at start): only the file size is an rlimit then.
+    argv = limited_argv(argv, limits, address_space=cgroup is None)
     if cgroup is not None:
         argv = cgroup.joined(argv)
     return BotLaunch(

@@ -25,9 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.sandbox.tempdirs import arena_alive, process_start_time
+from arena.sandbox.tempdirs import arena_tag, stale_dirs
 
-_NAME_PREFIX = "arena-run-"
 _V1_CONTROLLERS = ("memory", "pids", "cpu", "freezer")
 _V2_CONTROLLERS = ("memory", "pids", "cpu")
 _CPU_PERIOD_US = 100_000
@@ -81,24 +80,14 @@ def _write(path: Path, value: str) -> None:
     path.write_text(value)
 
 
-def _arena_tag() -> str:
-    pid = os.getpid()
-    return f"{_NAME_PREFIX}{pid}-{process_start_time(pid) or '0'}"
-
-
 def _remove_stale(parent: Path) -> None:
     """Remove the cgroups under ``parent`` left by arenas that are gone (empty by then: their
     bots died with them)."""
-    try:
-        entries = list(parent.iterdir())
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name.startswith(_NAME_PREFIX) and entry.is_dir() and not arena_alive(entry.name):
-            try:
-                entry.rmdir()
-            except OSError:
-                pass  # still has processes: not ours to kill
+    for entry in stale_dirs(parent):
+        try:
+            entry.rmdir()
+        except OSError:
+            pass  # still has processes: not ours to kill
 
 
 class _Hierarchy:
@@ -275,7 +264,7 @@ def create_bot_cgroup(label: str, limits: CgroupLimits) -> BotCgroup | None:
     found = hierarchy()
     if found is None:
         return None
-    name = f"{_arena_tag()}-{label}-{os.urandom(4).hex()}"
+    name = f"{arena_tag()}-{label}-{os.urandom(4).hex()}"
     try:
         return BotCgroup(found, name, limits)
     except OSError:

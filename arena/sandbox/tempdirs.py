@@ -40,22 +40,34 @@ def arena_alive(name: str) -> bool:
     return process_start_time(pid) == start
 
 
-def remove_stale_roots(parent: Path) -> list[Path]:
-    """Delete the temp roots of arenas that no longer run; return what was deleted."""
-    removed: list[Path] = []
+def arena_tag() -> str:
+    """``arena-run-PID-START``: the start of the name of what this arena makes that may outlive
+    it (its temp root, its bots' cgroups), for ``arena_alive`` to read."""
+    pid = os.getpid()
+    return f"{_ROOT_PREFIX}{pid}-{process_start_time(pid) or '0'}"
+
+
+def stale_dirs(parent: Path) -> list[Path]:
+    """The directories under ``parent`` named by arenas (``arena_tag``) that no longer run."""
     try:
         entries = list(parent.iterdir())
     except OSError:
-        return removed
-    for entry in entries:
-        if (
-            entry.name.startswith(_ROOT_PREFIX)
-            and entry.is_dir()
-            and not entry.is_symlink()
-            and not arena_alive(entry.name)
-        ):
-            shutil.rmtree(entry, ignore_errors=True)
-            removed.append(entry)
+        return []
+    return [
+        entry
+        for entry in entries
+        if entry.name.startswith(_ROOT_PREFIX)
+        and entry.is_dir()
+        and not entry.is_symlink()
+        and not arena_alive(entry.name)
+    ]
+
+
+def remove_stale_roots(parent: Path) -> list[Path]:
+    """Delete the temp roots of arenas that no longer run; return what was deleted."""
+    removed = stale_dirs(parent)
+    for entry in removed:
+        shutil.rmtree(entry, ignore_errors=True)
     return removed
 
 
@@ -64,9 +76,7 @@ def arena_root() -> Path:
     """This arena process's temp root, made on first use (after removing dead arenas' roots)."""
     parent = Path(tempfile.gettempdir())
     remove_stale_roots(parent)
-    pid = os.getpid()
-    start = process_start_time(pid) or "0"
-    root = Path(tempfile.mkdtemp(prefix=f"{_ROOT_PREFIX}{pid}-{start}-", dir=parent))
+    root = Path(tempfile.mkdtemp(prefix=f"{arena_tag()}-", dir=parent))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
     return root
 

@@ -61,6 +61,13 @@ def test_the_bot_command_is_wrapped_with_prlimit():
         "node",
         "index.js",
     ]
+    # Where a cgroup counts the bot's memory, only the file size is an rlimit.
+    assert limited_argv(["bot"], BotLimits(file_mib=2), address_space=False) == [
+        prlimit_path(),
+        f"--fsize={2 * 2**20}",
+        "--",
+        "bot",
+    ]
 
 
 def test_without_prlimit_bots_run_unlimited_after_one_warning(

@@ -21,7 +21,9 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.commands import sandbox_options
+from arena.manifest import load_manifest
 from arena.records import Outcome
+from arena.referee.botprocess import connect, run_bot
 from arena.sandbox import SandboxPolicy, cgroups, tempdirs
 from arena.sandbox.bwrap import BOT_UID_BASE
 from tests.sandbox.conftest import (
@@ -280,3 +282,18 @@ def test_a_tournament_stores_its_sandbox_and_resume_keeps_it(tmp_path):
 
 def test_a_tournament_stored_before_sandboxes_resumes_sandboxed():
     assert SandboxPolicy.from_settings({"players": 2, "deals": 1}) == SandboxPolicy()
+
+
+@needs_bwrap
+async def test_a_stopped_sandbox_leaves_no_zombie_for_the_machines_init(tmp_path):
+    # bwrap's child is the sandbox's init: bwrap must reap it, or it ends a zombie adopted by
+    # PID 1 (which reaps when it gets to it), once bwrap has died.
+    spec = load_manifest(SAMPLE_BOTS / "random-python")
+    async with run_bot(spec, 0, 1, tmp_path, sandbox=SandboxPolicy()) as bot:
+        client, _ = await connect(bot, "oregon", 10.0)
+        client.close()
+        assert bot.process is not None
+        inits = Path(f"/proc/{bot.process.pid}/task/{bot.process.pid}/children").read_text()
+    assert inits.split(), "bwrap started no sandbox"
+    assert [pid for pid in inits.split() if Path(f"/proc/{pid}").exists()] == []
+    assert bot.exit_description() == "killed by SIGKILL"
