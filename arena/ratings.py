@@ -10,7 +10,7 @@ inform the scale); only the rows shown are filtered.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence, Set
 
 from sqlmodel import Session, col, select
 
@@ -64,6 +64,20 @@ def resolve_versions(session: Session, texts: Sequence[str]) -> set[int]:
     return wanted
 
 
+def shown_on_board(
+    rows: Sequence[LeaderboardRow], bot_of: Mapping[int, Hashable], also: Set[int] = frozenset()
+) -> list[LeaderboardRow]:
+    """The rows a board shows by default: each bot's newest version among those that played on
+    it (a bot whose newest version has not played here yet keeps its last row), plus the versions
+    in ``also``; positions renumbered among them. ``bot_of`` maps a version id to its bot."""
+    newest: dict[Hashable, int] = {}
+    for row in rows:
+        version_id = int(row.player)
+        newest[bot_of[version_id]] = max(newest.get(bot_of[version_id], 0), version_id)
+    shown = set(newest.values()) | set(also)
+    return _renumbered([row for row in rows if int(row.player) in shown])
+
+
 def _renumbered(rows: list[LeaderboardRow]) -> list[LeaderboardRow]:
     """Positions among the shown rows: 1 + the shown rows of the pool ranked strictly above."""
     return [
@@ -108,15 +122,8 @@ def build_board(
         for bot_id in {entry.bot.id for entry in everything}
     }
     if not all_versions:
-        # Each bot's newest version among those that played on this board (a bot whose newest
-        # version has not played here yet keeps its last row), plus the versions asked for.
-        newest: dict[int | None, int] = {}
-        for row in rows:
-            version_id = int(row.player)
-            bot_id = versions[version_id].bot.id
-            newest[bot_id] = max(newest.get(bot_id, 0), version_id)
-        shown = set(newest.values()) | (also or set())
-        rows = _renumbered([row for row in rows if int(row.player) in shown])
+        bot_of = {version_id: entry.bot.id for version_id, entry in versions.items()}
+        rows = shown_on_board(rows, bot_of, also or frozenset())
     return Board(
         game,
         players,

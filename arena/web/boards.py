@@ -11,6 +11,7 @@ import math
 import threading
 from typing import Any
 
+from arena.ratings import shown_on_board
 from arena.web.queries import ReadOnlyDatabase
 from leaderboard.elo import replay_elo
 from leaderboard.tables import cross_table, leaderboard_rows
@@ -71,6 +72,11 @@ def build_board(
     results = database.game_results(game, players=players, tournament=tournament)
     rows = leaderboard_rows(results, replay_elo(results), fit_batch(results))
     versions = database.versions([int(row.player) for row in rows])
+    # The rows `arena leaderboard` shows by default, with their positions among themselves.
+    default_positions = {
+        row.player: row.position
+        for row in shown_on_board(rows, {v: version["bot"] for v, version in versions.items()})
+    }
     out_rows = []
     for row in rows:
         version = versions[int(row.player)]
@@ -78,6 +84,7 @@ def build_board(
         out_rows.append(
             {
                 "position": row.position,
+                "default_position": default_positions.get(row.player),  # None: not by default
                 "version_id": int(row.player),
                 "bot": version["bot"],
                 "version": version["version"],

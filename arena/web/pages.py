@@ -39,8 +39,12 @@ class Pages:
             board = dict(self.boards.board(entry["game"], entry["num_players"], tournament))
             if not board["rows"]:
                 continue
-            if not all_versions:
-                board["rows"] = [row for row in board["rows"] if row["latest"]]
+            if not all_versions:  # as `arena leaderboard` shows it (arena.ratings.shown_on_board)
+                board["rows"] = [
+                    {**row, "position": row["default_position"]}
+                    for row in board["rows"]
+                    if row["default_position"] is not None
+                ]
             board["scale"] = _interval_scale(board["rows"])
             boards.append(board)
         return {

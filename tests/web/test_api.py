@@ -44,6 +44,25 @@ def test_leaderboard_has_a_board_per_game_and_player_count(client):
     assert client.get("/api/leaderboard", params={"players": 4}).json()["boards"] == []
 
 
+def test_a_new_unplayed_version_leaves_its_bot_on_the_boards(arena_db, tmp_path):
+    """As `arena leaderboard` does: each bot's newest version that played on the board is shown,
+    positions counted among the rows shown (a new upload has not played yet)."""
+    db = tmp_path / "arena.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "INSERT INTO bot_version (bot_id, version, content_hash, directory, command, "
+            "address, games, env, created_at) SELECT bot_id, version, 'changed', directory, "
+            "command, address, games, env, created_at FROM bot_version WHERE bot_id = "
+            "(SELECT id FROM bot WHERE name = 'random-python')"
+        )
+    data = TestClient(create_app(db)).get("/api/leaderboard").json()
+    for board in data["boards"]:
+        assert {row["bot"] for row in board["rows"]} == {"random-python", EVIL_NAME}
+        assert sorted(row["position"] for row in board["rows"]) == [1, 2]
+
+
 def test_leaderboard_of_one_tournament(client):
     tournaments = client.get("/api/tournaments").json()["tournaments"]
     merkator = next(t for t in tournaments if t["game"] == "merkator")
