@@ -44,6 +44,14 @@ def warn_if_guessable(seed: int) -> None:
         )
 
 
+def warn_ignored_on_resume(what: str, given: dict[str, object]) -> None:
+    """``--resume`` continues with the stored settings: name the options given anyway (those not
+    None) in one warning."""
+    ignored = [flag for flag, value in given.items() if value is not None]
+    if ignored:
+        warn(f"--resume continues with the {what}'s stored settings; ignored: {', '.join(ignored)}")
+
+
 def warn_unless_limits_enforced() -> None:
     """Say in one line on stderr that bots will run without resource limits, if so."""
     with warnings.catch_warnings(record=True) as caught:
