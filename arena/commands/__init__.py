@@ -10,6 +10,7 @@ import warnings
 from typing import NoReturn
 
 import typer
+from rich.console import Console
 
 from arena.referee.limits import LimitsUnavailableWarning, prlimit_path
 
@@ -23,6 +24,15 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """End the command with a one-line error on stderr and a non-zero exit code."""
     print_error(message)
     raise typer.Exit(code)
+
+
+def wide_console() -> Console:
+    """The console of a command's tables: in a log or a pipe at least 120 columns wide, where
+    rich's default of 80 would wrap every row."""
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = max(console.width, 120)
+    return console
 
 
 def warn(message: str) -> None:
