@@ -1,7 +1,8 @@
 """One module per CLI command; each exposes ``register(app: typer.Typer) -> None``. A command
 parses its arguments, calls the library and prints; what the user got wrong arrives as an
 ``arena.errors.InputError``, which ``arena.cli`` prints as one line. Shared here: the one-line
-messages; ``database`` (--db) and ``options`` (bot limits and logs, game options)."""
+messages and warnings, the console of tables; ``database`` (--db), ``options`` (bot limits and
+logs, game options) and ``sandbox_options`` (--sandbox, --allow-network)."""
 
 from __future__ import annotations
 
