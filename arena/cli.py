@@ -112,5 +112,9 @@ def _stop_like_ctrl_c(signum: int, frame: FrameType | None) -> None:
 
 
 def main() -> None:
+    # A shell script's background job (`arena tournament ... &`) starts with SIGINT ignored, and
+    # Python keeps it so: SIGTERM, which takes the Ctrl-C path, would then do nothing at all.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
     app()

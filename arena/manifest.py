@@ -4,9 +4,9 @@ name = "random-python"
 version = "1.0.0"
 command = ["python", "bot.py"]   # run in the bot's directory; "python": the arena's Python
 games = ["oregon", "ogallala", "merkator"]
+network = true                    # optional: ask for network access (the operator decides)
 [env]                             # optional extra environment variables
 LOG_LEVEL = "info"
-network = true                    # optional: ask for network access (the operator decides)
 """
 
 from __future__ import annotations

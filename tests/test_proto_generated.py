@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GENERATED = ["sdk/python/src/arena_sdk/v1", "sdk/node/proto"]
+# Where the generated files live, and which of the files there are generated.
+GENERATED = {"sdk/python/src/arena_sdk/v1": "*_pb2*.py*", "sdk/node/proto": "*.proto"}
 
 
 def test_regenerating_the_proto_code_gives_no_difference(tmp_path):
@@ -24,6 +25,8 @@ def test_regenerating_the_proto_code_gives_no_difference(tmp_path):
     assert generated, "scripts/gen-proto generated nothing"
     stale = [str(p) for p in generated if not filecmp.cmp(tmp_path / p, ROOT / p, shallow=False)]
     assert not stale, f"regenerate with scripts/gen-proto; stale: {stale}"
-    committed = {p.relative_to(ROOT) for d in GENERATED for p in (ROOT / d).rglob("*_pb2*.py*")}
+    committed = {
+        p.relative_to(ROOT) for d, pattern in GENERATED.items() for p in (ROOT / d).rglob(pattern)
+    }
     leftover = sorted(str(p) for p in committed - set(generated))
     assert not leftover, f"generated files without a .proto: {leftover}"

@@ -1,7 +1,8 @@
 """One module per CLI command; each exposes ``register(app: typer.Typer) -> None``. A command
 parses its arguments, calls the library and prints; what the user got wrong arrives as an
 ``arena.errors.InputError``, which ``arena.cli`` prints as one line. Shared here: the one-line
-messages; ``database`` (--db) and ``options`` (bot limits and logs, game options)."""
+messages and warnings, the console of tables; ``database`` (--db), ``options`` (bot limits and
+logs, game options) and ``sandbox_options`` (--sandbox, --allow-network)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import warnings
 from typing import NoReturn
 
 import typer
+from rich.console import Console
 
 from arena.referee.limits import LimitsUnavailableWarning, prlimit_path
 
@@ -23,6 +25,15 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """End the command with a one-line error on stderr and a non-zero exit code."""
     print_error(message)
     raise typer.Exit(code)
+
+
+def wide_console() -> Console:
+    """The console of a command's tables: in a log or a pipe at least 120 columns wide, where
+    rich's default of 80 would wrap every row."""
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = max(console.width, 120)
+    return console
 
 
 def warn(message: str) -> None:
@@ -42,6 +53,14 @@ def warn_if_guessable(seed: int) -> None:
             f"--seed {seed} is small enough for a bot to find by trying seeds against its own "
             f"cards; leave --seed out (a random 63-bit seed) when the results count"
         )
+
+
+def warn_ignored_on_resume(what: str, given: dict[str, object]) -> None:
+    """``--resume`` continues with the stored settings: name the options given anyway (those not
+    None) in one warning."""
+    ignored = [flag for flag, value in given.items() if value is not None]
+    if ignored:
+        warn(f"--resume continues with the {what}'s stored settings; ignored: {', '.join(ignored)}")
 
 
 def warn_unless_limits_enforced() -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
 from rich.table import Column, Table
 
+from arena.commands import wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.storage import bots as stored_bots
 from arena.storage.database import open_database
@@ -39,10 +39,7 @@ def list_bots(db: DbPath = DEFAULT_PATH) -> None:
             version.address or version.directory or "",
             version.created_at.strftime("%Y-%m-%d %H:%M"),
         )
-    console = Console(highlight=False)
-    if not console.is_terminal:  # logs and pipes: rich's default of 80 columns would wrap rows
-        console.width = max(console.width, 120)
-    console.print(table)
+    wide_console().print(table)
 
 
 def register(app: typer.Typer) -> None:

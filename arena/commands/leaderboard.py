@@ -8,19 +8,16 @@ import math
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Column, Table
 
-from arena.commands import fail
+from arena.commands import fail, wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.ratings import Board, History, load_boards, rating_history, sparkline
 from arena.storage.database import Database, open_database
 from engine.registry import game_names
 from leaderboard.tables import LeaderboardRow, format_batch, pool_heading
 
-console = Console(highlight=False)
-if not console.is_terminal:  # logs and pipes: rich's default of 80 columns would wrap every row
-    console.width = max(console.width, 120)
+console = wide_console()
 
 HISTORY_ROWS = 20
 

@@ -28,7 +28,12 @@ from rich.progress import (
 from rich.table import Table
 
 from arena import game_setup
-from arena.commands import fail, warn, warn_if_guessable, warn_unless_limits_enforced
+from arena.commands import (
+    fail,
+    warn_if_guessable,
+    warn_ignored_on_resume,
+    warn_unless_limits_enforced,
+)
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, GameOptions, MoveTime
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
@@ -227,9 +232,9 @@ def sprt(
     try:
         bot_logs = game_setup.prepare_bot_logs(bot_logs)
         if resume is not None:
-            given = [
-                flag
-                for flag, value in {
+            warn_ignored_on_resume(
+                "test",
+                {
                     "NEW": new,
                     "BASE": base,
                     "--game": game,
@@ -237,14 +242,8 @@ def sprt(
                     "--name": name,
                     "--sandbox": sandbox,
                     "--allow-network": allow_network or None,
-                }.items()
-                if value is not None
-            ]
-            if given:
-                warn(
-                    f"--resume continues with the test's stored settings; ignored: "
-                    f"{', '.join(given)}"
-                )
+                },
+            )
             ready = open_for_resume(db, resume, sprt=True)
         else:
             if game is None or new is None or base is None:

@@ -11,7 +11,12 @@ import trio
 import typer
 
 from arena import game_setup
-from arena.commands import fail, warn, warn_if_guessable, warn_unless_limits_enforced
+from arena.commands import (
+    fail,
+    warn_if_guessable,
+    warn_ignored_on_resume,
+    warn_unless_limits_enforced,
+)
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.leaderboard import print_board, tournament_boards
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
@@ -93,23 +98,20 @@ def tournament(
         limits = game_setup.parse_limits(bot_memory)
         bot_logs = game_setup.prepare_bot_logs(bot_logs)
         if resume is not None:
-            given = {
-                "--game": game,
-                "--bots": bot_list,
-                "--seed": seed,
-                "--name": name,
-                "--option": option or None,
-                "--bot-memory": bot_memory,
-                "--sandbox": sandbox,
-                "--allow-network": allow_network or None,
-                "--fresh-bots": fresh_bots or None,
-            }
-            ignored = [flag for flag, value in given.items() if value is not None]
-            if ignored:
-                warn(
-                    f"--resume continues with the tournament's stored settings; ignored: "
-                    f"{', '.join(ignored)}"
-                )
+            warn_ignored_on_resume(
+                "tournament",
+                {
+                    "--game": game,
+                    "--bots": bot_list,
+                    "--seed": seed,
+                    "--name": name,
+                    "--option": option or None,
+                    "--bot-memory": bot_memory,
+                    "--sandbox": sandbox,
+                    "--allow-network": allow_network or None,
+                    "--fresh-bots": fresh_bots or None,
+                },
+            )
             ready = open_for_resume(db, resume)
             typer.echo(f"resuming tournament {ready.name!r} ({ready.game}, state {ready.state})")
         elif game is None:

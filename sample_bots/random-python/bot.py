@@ -1,11 +1,9 @@
-"""Random bot: picks a uniformly random legal action, seeded by the arena so games reproduce."""
-
 import arena_sdk as sdk
 
-rng = sdk.seeded_random()
+rng = sdk.seeded_random()  # seeded from ARENA_BOT_SEED
 
 
-def choose(request):
+def choose(request):  # an arena.bot.v1.DecisionRequest
     return rng.randrange(len(request.legal_actions))
 
 

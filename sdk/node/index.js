@@ -33,7 +33,7 @@ const definition = protoLoader.loadSync("arena/bot/v1/bot.proto", {
 });
 const botService = grpc.loadPackageDefinition(definition).arena.bot.v1.Bot.service;
 
-const games = new Map(); // game_id -> game name, from StartGame
+const games = new Map(); // game_id -> game name, from StartGame until EndGame
 
 // The name of the game a decision belongs to ("oregon", ...), as its StartGame said.
 function gameOf(request) {
@@ -69,7 +69,11 @@ function handlers(identity, token, reply, { onStart, onEnd } = {}) {
     }),
     Decide: guarded((request) => reply(request)),
     EndGame: guarded((request) => {
-      if (onEnd) onEnd(request);
+      try {
+        if (onEnd) onEnd(request);
+      } finally {
+        games.delete(request.game_id); // a bot that stays up plays on for days
+      }
       return {};
     }),
   };

@@ -92,3 +92,15 @@ def test_decide_echoes_the_decision_number_and_knows_the_game(stub):
     )
     assert (merkator.decision_number, merkator.action_index) == (number, 2)
     assert (oregon.decision_number, oregon.action_index) == (7, 0)
+
+
+def test_a_game_is_forgotten_after_its_end(stub):
+    # A bot that stays up plays many games: what StartGame told it must not pile up.
+    stub.StartGame(bot_pb2.StartGameRequest(game_id="g1", game="merkator"), metadata=TOKEN)
+    stub.EndGame(bot_pb2.EndGameRequest(game_id="g1"), metadata=TOKEN)
+    three = [bot_pb2.Action()] * 3
+    after = stub.Decide(
+        bot_pb2.DecisionRequest(game_id="g1", decision_number=1, legal_actions=three),
+        metadata=TOKEN,
+    )
+    assert after.action_index == 0, "gameOf no longer names merkator"
