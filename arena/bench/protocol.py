@@ -170,13 +170,13 @@ async def start_to_ready(
 
 
 @asynccontextmanager
-async def running_bots(spec: BotSpec, game: str, count: int) -> AsyncIterator[list[RunningBot]]:
-    """``count`` processes of ``spec``, each past its handshake; stopped on exit."""
+async def running_bots(specs: Sequence[BotSpec], game: str) -> AsyncIterator[list[RunningBot]]:
+    """A process of each of ``specs``, each past its handshake; stopped on exit."""
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as workdir:
         async with AsyncExitStack() as stack:
             bots = [
                 await stack.enter_async_context(run_bot(spec, seat, 1, Path(workdir)))
-                for seat in range(count)
+                for seat, spec in enumerate(specs)
             ]
             for bot in bots:
                 client, _ = await connect(bot, game, timeout=10.0)
@@ -247,7 +247,7 @@ async def bare_round_trip(
 ) -> float:
     """(a) seconds per call with one bot; with ``bots`` > 1, the calls go to that many bot
     processes in turn."""
-    async with running_bots(spec, game, bots) as running:
+    async with running_bots([spec] * bots, game) as running:
         made, seconds = await trio.to_thread.run_sync(
             lambda: _blocking_decides(_targets(running), requests, calls=calls)
         )
@@ -259,7 +259,7 @@ async def bridged_round_trip(
 ) -> float:
     """Seconds per call through the referee's trio bridge (``arena.referee.client``), to
     ``bots`` bot processes in turn: the referee's transport without engine or encoding."""
-    async with running_bots(spec, game, bots) as running:
+    async with running_bots([spec] * bots, game) as running:
         clients = [BotClient(bot.address, bot.token) for bot in running]
         try:
             for i in range(50 + calls):
@@ -277,7 +277,7 @@ async def transport_throughput(
 ) -> float:
     """Calls/s of ``concurrent`` trio tasks, each sending ready-made requests through the
     referee's bridge to its own ``players`` bots in turn: concurrent matches without the engine."""
-    async with running_bots(spec, game, players * concurrent) as running:
+    async with running_bots([spec] * (players * concurrent), game) as running:
         clients = [BotClient(bot.address, bot.token) for bot in running]
         made = 0
         counting = False
@@ -303,15 +303,16 @@ async def transport_throughput(
 
 
 async def ceiling_throughput(
-    spec: BotSpec, game: str, requests: list[bytes], players: int, concurrent: int, seconds: float
+    seats: Sequence[BotSpec], game: str, requests: list[bytes], concurrent: int, seconds: float
 ) -> float:
-    """Calls/s of ``concurrent`` blocking client processes, each calling its own ``players`` bots
-    in turn: no trio, no engine, no shared interpreter lock. No Python referee can beat it on the
-    same bots and machine."""
+    """Calls/s of ``concurrent`` blocking client processes, each calling its own process of each
+    of the ``seats``' bots in turn, as a game does: no trio, no engine, no shared interpreter
+    lock. No Python referee can beat it on the same bots and machine."""
+    players = len(seats)
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: gRPC is fork-unsafe
     barrier = context.Barrier(concurrent)
     results = context.Queue()
-    async with running_bots(spec, game, players * concurrent) as running:
+    async with running_bots(list(seats) * concurrent, game) as running:
         targets = _targets(running)
         clients = [
             context.Process(
@@ -423,7 +424,7 @@ async def protocol(args: argparse.Namespace) -> None:
         f"{transport:.0f} calls/s"
     )
     ceiling = await ceiling_throughput(
-        python_bot, args.game, requests, args.players, args.concurrent, args.seconds
+        [python_bot] * args.players, args.game, requests, args.concurrent, args.seconds
     )
     print(
         f"  ceiling: {args.concurrent} blocking client processes, no referee: {ceiling:.0f} calls/s"

@@ -9,8 +9,10 @@ In one run, with the fast sample bots (random-python against random-node):
 * ``arena.bench protocol``'s concurrent measurement with the same bots and C matches at once
   (decisions/s while all of them play, bots started beforehand);
 * with ``--workers N`` (N > 1), the tournament again with its games spread over N worker
-  processes (``arena tournament --workers``), against the protocol bench's ceiling: C blocking
-  client processes calling random-python bots, no referee.
+  processes (``arena tournament --workers``), against the protocol bench's ceiling on the same
+  bots: C blocking client processes, each calling a random-python and a random-node process in
+  turn as a game does, no referee. (The same bots matter: a random-node call costs the machine
+  several times a random-python one, so a ceiling of Python bots alone would be another race.)
 
 The last line gives both rates and their ratio: what starting bots, storing games and scheduling
 cost a tournament on top of the referee. Bots run unconfined in both, as in ``arena.bench
@@ -135,13 +137,13 @@ async def tournament(args: argparse.Namespace) -> None:
         spread = await timed(False, args.workers)
         requests = typical_requests(args.game, 2, seed=12345)
         ceiling = await ceiling_throughput(
-            specs[0], args.game, requests, 2, args.concurrency, args.seconds
+            specs, args.game, requests, args.concurrency, args.seconds
         )
         print(
             f"tournament in {args.workers} worker processes: {spread.games} games in "
             f"{spread.seconds:.1f} s: {spread.decisions_per_second:.0f} decisions/s; "
-            f"ceiling ({args.concurrency} blocking client processes, random-python, no "
-            f"referee): {ceiling:.0f} calls/s; "
+            f"ceiling ({args.concurrency} blocking client processes calling the same bots in "
+            f"turn, no referee): {ceiling:.0f} calls/s; "
             f"ratio {spread.decisions_per_second / ceiling:.2f}"
         )
     print(
