@@ -1,6 +1,8 @@
-"""One way to name a bot, for ``arena match`` and ``arena tournament`` alike: a bot directory
-(with a bot.toml), ``NAME@HOST:PORT`` for a bot already running elsewhere, or the name of a bot
-registered with ``arena submit``."""
+"""One way to name a bot, for ``arena match``, ``arena tournament`` and ``arena sprt`` alike: a
+bot directory (with a bot.toml), ``NAME@HOST:PORT`` for a bot already running elsewhere, the name
+of a bot registered with ``arena submit`` (its newest version), or ``NAME@VERSION`` for one of its
+versions (a label as ``arena bots`` shows it, 1.0 or 1.0-r2, or a content-hash prefix). An
+address has a port; a version has no colon, so the two never meet."""
 
 from __future__ import annotations
 
@@ -30,11 +32,50 @@ def names_a_registered_bot(text: str) -> bool:
 
 
 def _is_address(text: str) -> bool:
-    return "@" in text and not Path(text).exists()
+    return ":" in text.partition("@")[2] and not Path(text).exists()
 
 
 def _is_directory(text: str) -> bool:
     return "/" in text or Path(text).exists()
+
+
+def check_unchanged(version: bots.RegisteredVersion, since: str) -> None:
+    """A registered version runs from its directory: refuse it once that code has changed,
+    since its games would be recorded under a version whose code is gone."""
+    directory = version.version.directory
+    if directory and bots.directory_hash(Path(directory)) != version.version.content_hash:
+        raise SetupError(f"bot {version.bot.name!r} changed in {directory} since {since}")
+
+
+def _registered(registry: Database, text: str) -> bots.RegisteredVersion:
+    """The version ``NAME`` (the newest) or ``NAME@VERSION`` names, with its code unchanged."""
+    name, _, version = text.partition("@")
+    with registry.read() as session:
+        if not version:
+            newest = bots.latest_version(session, name)
+            check_unchanged(newest, "it was submitted; run `arena submit` on it again")
+            return newest
+        everything = bots.all_versions(session)
+    mine = [entry for entry in everything if entry.bot.name == name]
+    if not mine:
+        known = ", ".join(sorted({entry.bot.name for entry in everything})) or "none"
+        raise UnknownBotError(f"unknown bot {name!r} (registered: {known})")
+    labels = bots.version_labels(mine)
+    found = bots.versions_named(mine, labels, version)
+    if not found:
+        raise UnknownBotError(
+            f"bot {name!r} has no version {version!r} (versions: {', '.join(labels.values())})"
+        )
+    if len(found) > 1:
+        raise SetupError(f"{text!r} names {len(found)} versions; give a longer hash prefix")
+    newest = max(mine, key=lambda entry: entry.version.id or 0)
+    check_unchanged(
+        found[0],
+        "it was submitted; run `arena submit` on it again"
+        if found[0] is newest
+        else "this version was submitted; name its newest version instead",
+    )
+    return found[0]
 
 
 def resolve_bot(text: str, game: str, registry: Database | None) -> Entrant:
@@ -49,11 +90,10 @@ def resolve_bot(text: str, game: str, registry: Database | None) -> Entrant:
         return Entrant(spec.name, spec)
     if registry is None:
         raise UnknownBotError(
-            f"{text!r} is neither a bot directory nor a registered bot (no bot "
-            "is registered yet; give a bot directory or run `arena submit DIR`)"
+            f"{text!r} is neither a bot directory, an address NAME@HOST:PORT nor a registered "
+            "bot (no bot is registered yet; give a bot directory or run `arena submit DIR`)"
         )
-    with registry.read() as session:
-        registered = bots.latest_version(session, text)
+    registered = _registered(registry, text)
     spec = bots.to_spec(registered)
     _check_plays(spec, game, "registered bot")
     return Entrant(spec.name, spec, registered)

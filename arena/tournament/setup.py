@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from arena import game_setup, registration
-from arena.entrants import Entrant, resolve_bot
+from arena.entrants import Entrant, check_unchanged, resolve_bot
 from arena.errors import InputError, SetupError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
 from arena.sandbox import check_available
@@ -43,21 +43,6 @@ class ReadyTournament:
     games: int  # scheduled games in all
 
 
-def check_unchanged(version: bots.RegisteredVersion, since: str) -> None:
-    directory = version.version.directory
-    if directory and bots.directory_hash(Path(directory)) != version.version.content_hash:
-        raise SetupError(f"bot {version.bot.name!r} changed in {directory} since {since}")
-
-
-def resolve_entrant(database: Database | None, text: str, game: str) -> Entrant:
-    """The entrant ``text`` names; a registered bot must not have changed on disk since it was
-    submitted (the tournament records that version)."""
-    entrant = resolve_bot(text, game, database)
-    if entrant.registered is not None:
-        check_unchanged(entrant.registered, "it was submitted; run `arena submit` on it again")
-    return entrant
-
-
 def default_entrants(database: Database | None, game: str) -> list[Entrant]:
     """All registered bots that play the game, else every sample bot that does."""
     if database is not None:
@@ -66,7 +51,7 @@ def default_entrants(database: Database | None, game: str) -> list[Entrant]:
         entrants = []
         for name in names:
             try:
-                entrants.append(resolve_entrant(database, name, game))
+                entrants.append(resolve_bot(name, game, database))
             except InputError:
                 continue  # plays another game, or changed on disk: not an entrant by default
         if entrants:
@@ -91,7 +76,7 @@ def default_entrants(database: Database | None, game: str) -> list[Entrant]:
 def resolve_entrants(database: Database | None, texts: Sequence[str], game: str) -> list[Entrant]:
     """The entrants named by ``texts`` (the defaults if none), each entered once."""
     entrants = (
-        [resolve_entrant(database, text, game) for text in texts]
+        [resolve_bot(text, game, database) for text in texts]
         if texts
         else default_entrants(database, game)
     )

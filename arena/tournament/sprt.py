@@ -18,21 +18,16 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from arena.entrants import Entrant
-from arena.errors import SetupError, UnknownBotError
+from arena.entrants import Entrant, resolve_bot
+from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome
 from arena.sandbox import SandboxPolicy
-from arena.storage import bots, tournaments
+from arena.storage import tournaments
 from arena.storage.database import Database
 from arena.storage.models import GameRecord, SeatRecordRow, Tournament
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
-from arena.tournament.setup import (
-    ReadyTournament,
-    check_unchanged,
-    create_tournament,
-    resolve_entrant,
-)
+from arena.tournament.setup import ReadyTournament, create_tournament
 from engine.core import OptionValue
 from leaderboard.results import GameResult, SeatResult
 from leaderboard.sprt import SPRT, game_score
@@ -140,38 +135,10 @@ def load_test(session: Session, tournament_id: int) -> tuple[PairedTest, list[Sc
     return paired, schedule
 
 
-def _resolve_named_version(database: Database | None, text: str, game: str) -> Entrant | None:
-    """``NAME@VERSION`` naming a registered version (not an address: no port), else None."""
-    name, at, version = text.partition("@")
-    if not at or ":" in version or database is None:
-        return None
-    with database.read() as session:
-        mine = [entry for entry in bots.all_versions(session) if entry.bot.name == name]
-        labels = bots.version_labels(mine)
-    found = bots.versions_named(mine, labels, version)
-    if not found:
-        if mine:
-            raise UnknownBotError(
-                f"bot {name!r} has no version {version!r} (versions: {', '.join(labels.values())})"
-            )
-        return None
-    if len(found) > 1:
-        raise SetupError(f"{text!r} names {len(found)} versions; give a longer hash prefix")
-    # An older upload of a directory edited since cannot be run: its code is gone from there.
-    check_unchanged(found[0], "this version was submitted; name its newest version instead")
-    spec = bots.to_spec(found[0])
-    if game not in spec.games:
-        raise SetupError(f"registered bot {name!r} does not play {game}")
-    return Entrant(spec.name, spec, found[0])
-
-
 def resolve_pair(database: Database | None, texts: Sequence[str], game: str) -> list[Entrant]:
     """NEW and BASE: directories, registered names (newest version), ``NAME@VERSION`` of a
     registered bot, or ``NAME@HOST:PORT``. They may be two versions of one bot."""
-    entrants = [
-        _resolve_named_version(database, text, game) or resolve_entrant(database, text, game)
-        for text in texts
-    ]
+    entrants = [resolve_bot(text, game, database) for text in texts]
     new, base = entrants
     if new.registered is None and base.registered is None and new.name == base.name:
         raise SetupError(

@@ -51,7 +51,7 @@ def wrong_game(tmp_path):
         ),
         (
             lambda tmp: ["--game", "oregon", "--db", str(tmp / "none.db"), "nobody", PYTHON_BOT],
-            "'nobody' is neither a bot directory nor a registered bot",
+            "'nobody' is neither a bot directory, an address NAME@HOST:PORT nor a registered bot",
         ),
     ],
     ids=[

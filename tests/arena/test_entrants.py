@@ -1,5 +1,5 @@
-"""One bot resolver for match and tournament: a directory, NAME@HOST:PORT, or a registered name;
-each is checked to play the game."""
+"""One bot resolver for match, tournament and sprt: a directory, NAME@HOST:PORT, a registered
+name or NAME@VERSION; each is checked to play the game."""
 
 from pathlib import Path
 
@@ -41,7 +41,9 @@ def test_a_tournament_accepts_a_bot_running_elsewhere():
 @pytest.mark.parametrize(
     "text, error, message",
     [
-        ("nobody", UnknownBotError, "neither a bot directory nor a registered bot"),
+        ("nobody", UnknownBotError, "neither a bot directory, an address .* nor a registered"),
+        # a version, not an address (no port): refused at once, not waited on as a remote bot
+        ("random-python@1.0.0", UnknownBotError, "no bot is registered yet"),
         ("./missing", InputError, "not a bot directory"),
     ],
 )
@@ -65,3 +67,40 @@ def test_a_match_opens_no_database_when_it_needs_none(tmp_path: Path):
     assert [bot.name for bot in bots] == ["random-python", "far"]
     with pytest.raises(InputError, match="not an SQLite database"):
         resolve_match_bots(["random-python"], "oregon", corrupt)
+
+
+def _bot_directory(directory: Path, version: str) -> Path:
+    directory.mkdir()
+    (directory / "bot.toml").write_text(
+        f'name = "two"\nversion = "{version}"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
+    )
+    (directory / "bot.py").write_text(f"# version {version}\n")
+    return directory
+
+
+def test_name_at_version_names_one_registered_version(tmp_path: Path):
+    first = _bot_directory(tmp_path / "first", "1.0")
+    second = _bot_directory(tmp_path / "second", "2.0")
+    database = open_database(tmp_path / "arena.db", create=True)
+    register_spec(database, load_manifest(first))
+    register_spec(database, load_manifest(second))
+
+    older = resolve_bot("two@1.0", "oregon", database)
+    newest = resolve_bot("two", "oregon", database)
+    assert older.spec.directory == first and older.registered is not None
+    assert older.registered.version.version == "1.0"
+    assert newest.spec.directory == second
+    assert resolve_entrants(database, ["two@1.0"], "oregon")[0].spec.directory == first
+
+    with pytest.raises(UnknownBotError, match=r"no version '3\.0' \(versions: 1\.0, 2\.0\)"):
+        resolve_bot("two@3.0", "oregon", database)
+    with pytest.raises(UnknownBotError, match="unknown bot 'three' \\(registered: two\\)"):
+        resolve_bot("three@1.0", "oregon", database)
+
+    (first / "bot.py").write_text("# edited after it was submitted\n")
+    with pytest.raises(SetupError, match="since this version was submitted; name its newest"):
+        resolve_bot("two@1.0", "oregon", database)
+    (second / "bot.py").write_text("# edited too\n")
+    with pytest.raises(SetupError, match="run `arena submit` on it again"):
+        resolve_bot("two", "oregon", database)
+    database.close()
