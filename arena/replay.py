@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,8 +50,11 @@ def load_stored_game(db: Path, game_id: int) -> StoredGame:
     return StoredGame(game, seats, versions)
 
 
-def replayed_state(game: GameRecord) -> GameState:
-    """The game's state after replaying its stored actions."""
+def replayed_state(
+    game: GameRecord, before_each: Callable[[int, GameState, int], None] | None = None
+) -> GameState:
+    """The game's state after replaying its stored actions; ``before_each(step, state, index)``
+    sees each position on the way (``Game.replay``)."""
     try:
         return load_game(game.game).replay(
             game.num_players,
@@ -59,6 +62,7 @@ def replayed_state(game: GameRecord) -> GameState:
             game.actions,
             game.options,
             rules_version=game.rules_version,
+            before_each=before_each,
         )
     except (EngineError, SetupError) as exc:
         raise ReplayError(f"game {game.id} cannot be replayed: {exc}") from None
@@ -76,32 +80,27 @@ class Move:
     comment: str
 
 
-def moves(game: GameRecord) -> Iterator[Move]:
+def moves(game: GameRecord) -> list[Move]:
     """Every decision of the stored game, replayed through its engine in order."""
-    try:
-        state = load_game(game.game).new_game(game.num_players, game.seed, game.options)
-    except (EngineError, SetupError) as exc:
-        raise ReplayError(f"game {game.id} cannot be replayed: {exc}") from None
     seconds = game.decision_seconds or []
     comments = game.comments or []
-    for number, index in enumerate(game.actions):
-        seat = state.current_seat
-        if seat is None:
-            raise ReplayError(f"game {game.id}: the log goes on after the game's end")
-        legal = state.legal_actions()
-        if not 0 <= index < len(legal):
-            raise ReplayError(
-                f"game {game.id}: action {number} is index {index} of {len(legal)} legal actions"
+    found: list[Move] = []
+
+    def describe(number: int, state: GameState, index: int) -> None:
+        assert state.current_seat is not None  # replay checked that the game goes on
+        found.append(
+            Move(
+                number,
+                state.current_seat,
+                state.describe_decision(),
+                state.describe_action(state.legal_actions()[index]),
+                seconds[number] if number < len(seconds) else None,
+                comments[number] if number < len(comments) else "",
             )
-        yield Move(
-            number,
-            seat,
-            state.describe_decision(),
-            state.describe_action(legal[index]),
-            seconds[number] if number < len(seconds) else None,
-            comments[number] if number < len(comments) else "",
         )
-        state.apply_index(index)
+
+    replayed_state(game, describe)
+    return found
 
 
 def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:

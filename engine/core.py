@@ -266,8 +266,11 @@ class Game(abc.ABC):
         actions: Sequence[int],
         options: Mapping[str, OptionValue] | None = None,
         rules_version: str | None = None,
+        before_each: Callable[[int, GameState, int], None] | None = None,
     ) -> GameState:
-        """Re-run a game from its log. Raises EngineError if the log does not fit this engine."""
+        """Re-run a game from its log and return its last state. ``before_each(step, state,
+        index)`` sees the position before each action (one state object, advanced in place: copy
+        what must outlive the call). Raises EngineError if the log does not fit this engine."""
         if rules_version is not None and rules_version != self.rules_version:
             raise EngineError(
                 f"{self.name}: log was recorded with rules {rules_version}, "
@@ -276,10 +279,22 @@ class Game(abc.ABC):
         state = self.new_game(num_players, seed, options)
         for step, index in enumerate(actions):
             try:
+                if before_each is not None:  # it may look up the action: check it first
+                    _check_index(state, index)
+                    before_each(step, state, index)
                 state.apply_index(index)
             except EngineError as exc:
                 raise EngineError(f"{self.name}: replay failed at action {step}: {exc}") from exc
         return state
+
+
+def _check_index(state: GameState, index: int) -> None:
+    """What ``apply_index`` would refuse, raised before anything looks ``index`` up."""
+    if state.is_over:
+        raise GameOverError("the log goes on after the game's end")
+    legal = len(state.legal_actions())
+    if not 0 <= index < legal:
+        raise IllegalActionError(f"index {index} of {legal} legal actions")
 
 
 def resolve_options(

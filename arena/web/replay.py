@@ -18,6 +18,7 @@ from typing import Any
 
 from arena.errors import ReplayError
 from arena.web.jsonable import JsonConverter
+from engine.core import EngineError, GameState
 from engine.registry import get_game
 
 _CACHE_LIMIT = 16
@@ -47,23 +48,15 @@ SCORE_LABELS = {
 def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The frames of a stored game (a ``ReadOnlyDatabase.game`` dict) as seen by ``seat``
     (None: the referee, who sees every seat's view)."""
-    engine = get_game(game["game"])
-    if game["rules_version"] != engine.rules_version:
-        raise ReplayError(
-            f"game {game['id']} was played with {game['game']} rules "
-            f"{game['rules_version']}; this engine implements {engine.rules_version}"
-        )
-    state = engine.new_game(game["num_players"], game["seed"], game["options"])
     seats = range(game["num_players"]) if seat is None else (seat,)
     seconds: Sequence[float | None] = game.get("decision_seconds") or []
     comments: Sequence[str] = game.get("comments") or []
     to_json = JsonConverter()
     score_seat = 0 if seat is None else seat  # public scores are alike in every seat's view
-    frames = []
+    frames: list[dict[str, Any]] = []
     scores = []
-    for number, index in enumerate(game["actions"]):
-        if state.is_over:
-            raise ReplayError(f"game {game['id']}: the log goes on after the game's end")
+
+    def add_frame(number: int, state: GameState, index: int) -> None:
         decider = state.current_seat
         frame: dict[str, Any] = {
             "number": number,
@@ -74,11 +67,6 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
         scores.append(public_scores(game["game"], state.view(score_seat)))
         if seat is None or seat == decider:
             legal = state.legal_actions()
-            if not 0 <= index < len(legal):
-                raise ReplayError(
-                    f"game {game['id']}: action {number} is index {index} of "
-                    f"{len(legal)} legal actions"
-                )
             frame.update(
                 decision=state.describe_decision(),
                 legal=[state.describe_action(action) for action in legal],
@@ -88,7 +76,18 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 comment=comments[number] if number < len(comments) else "",
             )
         frames.append(frame)
-        state.apply_index(index)
+
+    try:
+        state = get_game(game["game"]).replay(
+            game["num_players"],
+            game["seed"],
+            game["actions"],
+            game["options"],
+            rules_version=game["rules_version"],
+            before_each=add_frame,
+        )
+    except EngineError as exc:
+        raise ReplayError(f"game {game['id']} cannot be replayed: {exc}") from None
     frames.append(
         {
             "number": len(game["actions"]),

@@ -233,3 +233,30 @@ def test_events_at_each_decision_add_up_to_the_seats_history(game: Game, players
             for seat_and_action in chosen:
                 if type(seat_and_action[1]).__name__ != "Draw":
                     assert seat_and_action in taken, f"{seat_and_action} missing or out of order"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_replay_shows_each_position_before_its_action(game: Game):
+    """``before_each`` (the replay viewer and ``arena replay --moves``) sees every decision in
+    order, before its action is applied, and a log that does not fit is refused before the
+    action is looked up."""
+    played = play_random_game(game, game.min_players, seed=3)
+    seen: list[tuple[int, int, int | None, int]] = []
+
+    def before_each(step: int, state, index: int) -> None:
+        seen.append((step, len(state.history), state.current_seat, index))
+
+    final = game.replay(game.min_players, 3, played.history, before_each=before_each)
+    assert final.result() == played.result()
+    assert [(step, index) for step, _, _, index in seen] == list(enumerate(played.history))
+    assert all(applied == step for step, applied, _, _ in seen)
+    assert all(seat is not None for _, _, seat, _ in seen)
+
+    first_legal = len(game.new_game(game.min_players, 3).legal_actions())
+    for log, message in [
+        ([first_legal], f"index {first_legal} of {first_legal} legal actions"),
+        ([-1], "index -1 of"),
+        ([*played.history, 0], "after the game's end"),
+    ]:
+        with pytest.raises(EngineError, match=message):
+            game.replay(game.min_players, 3, log, before_each=lambda *_: None)

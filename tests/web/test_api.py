@@ -276,3 +276,18 @@ def test_a_schema_1_database_still_replays_without_times(arena_db, tmp_path):
     frame = client.get("/api/games/1/frames", params={"count": 1}).json()["frames"][0]
     assert frame["seconds"] is None and frame["comment"] == "" and frame["legal"]
     assert client.get("/leaderboard").status_code == 200
+
+
+def test_a_stored_log_that_does_not_fit_the_engine_is_a_clear_conflict(arena_db, tmp_path):
+    broken = tmp_path / "broken.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(broken) as copy:
+        source.backup(copy)
+    with sqlite3.connect(broken) as raw:
+        raw.execute("UPDATE game SET actions = '[0, 9999]' WHERE id = 1")
+        raw.execute("UPDATE game SET rules_version = 'oregon-0' WHERE id = 2")
+    client = TestClient(create_app(broken, warm_up=False))
+    for game_id, message in [(1, "action 1: index 9999 of"), (2, "recorded with rules oregon-0")]:
+        response = client.get(f"/api/games/{game_id}/replay")
+        assert response.status_code == 409
+        assert f"game {game_id} cannot be replayed" in response.text
+        assert message in response.text
