@@ -234,6 +234,8 @@ class Game(abc.ABC):
     action_type: ClassVar[type]
     # The union of the game's event dataclasses (``events_for`` returns them).
     event_type: ClassVar[Any]
+    # What ``running_scores`` measures, in words (the web replay's score chart is titled so).
+    running_score_label: ClassVar[str] = "score"
 
     @abc.abstractmethod
     def new_game(
@@ -246,6 +248,12 @@ class Game(abc.ABC):
         """A full state consistent with ``view`` (a seat's view): everything that seat cannot see
         is drawn at random from ``rng``, including the state's own RNG. Its ``view(view.seat)``
         equals ``view``. Used by search bots and by the leak tests."""
+
+    def running_scores(self, view: Any) -> list[float]:
+        """Each seat's score so far, from any seat's ``view`` and alike in all of them (public
+        information only), for charting a game as it goes; empty for a game with no such
+        measure."""
+        return []
 
     # --- helpers shared by all games ----------------------------------------------------------
     def check_setup(

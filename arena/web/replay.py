@@ -25,26 +25,6 @@ _CACHE_LIMIT = 16
 _CHUNK_LIMIT = 256
 
 
-def public_scores(game: str, view: Any) -> list[float]:
-    """Every seat's score as any seat may see it, for the score chart."""
-    if game == "oregon":  # track points; coal and gold values are secret until the end
-        return [float(player.score) for player in view.players]
-    if game == "ogallala":  # what each display would score if the game ended now
-        return [float(display.score) for display in view.displays]
-    if game == "merkator":  # value of the contracts in hand
-        return [
-            float(sum(held.contract.value for held in player.contracts)) for player in view.players
-        ]
-    return []
-
-
-SCORE_LABELS = {
-    "oregon": "track points (without coal and gold)",
-    "ogallala": "points of complete boats",
-    "merkator": "value of the contracts in hand",
-}
-
-
 def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The frames of a stored game (a ``ReadOnlyDatabase.game`` dict) as seen by ``seat``
     (None: the referee, who sees every seat's view)."""
@@ -52,7 +32,8 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     seconds: Sequence[float | None] = game.get("decision_seconds") or []
     comments: Sequence[str] = game.get("comments") or []
     to_json = JsonConverter()
-    score_seat = 0 if seat is None else seat  # public scores are alike in every seat's view
+    engine = get_game(game["game"])
+    score_seat = 0 if seat is None else seat  # running scores are alike in every seat's view
     frames: list[dict[str, Any]] = []
     scores = []
 
@@ -64,7 +45,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "kind": state.decision_kind,
             "views": {str(s): to_json(state.view(s)) for s in seats},
         }
-        scores.append(public_scores(game["game"], state.view(score_seat)))
+        scores.append(engine.running_scores(state.view(score_seat)))
         if seat is None or seat == decider:
             legal = state.legal_actions()
             frame.update(
@@ -78,7 +59,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
         frames.append(frame)
 
     try:
-        state = get_game(game["game"]).replay(
+        state = engine.replay(
             game["num_players"],
             game["seed"],
             game["actions"],
@@ -97,7 +78,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "final": True,
         }
     )
-    scores.append(public_scores(game["game"], state.view(score_seat)))
+    scores.append(engine.running_scores(state.view(score_seat)))
     result = None
     if state.is_over:
         outcome = state.result()
@@ -113,7 +94,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "num_players": game["num_players"],
         "frames": frames,
         "scores": scores,
-        "score_label": SCORE_LABELS.get(game["game"], "score"),
+        "score_label": engine.running_score_label,
         "result": result,
         "has_decision_details": bool(seconds),
     }

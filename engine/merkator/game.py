@@ -26,6 +26,7 @@ class MerkatorGame(Game):
     view_type: ClassVar[type] = MerkatorView
     action_type: ClassVar[Any] = MerkatorAction
     event_type: ClassVar[Any] = MerkatorEvent
+    running_score_label: ClassVar[str] = "value of the contracts in hand"
 
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
@@ -34,6 +35,12 @@ class MerkatorGame(Game):
         if int(resolved["max_rounds"]) < 1:
             raise OptionError("merkator: option 'max_rounds' must be at least 1")
         return MerkatorState.new(num_players, seed, resolved)
+
+    def running_scores(self, view: MerkatorView) -> list[float]:
+        # The value of the contracts each player holds.
+        return [
+            float(sum(held.contract.value for held in player.contracts)) for player in view.players
+        ]
 
     def sample_state(self, view: MerkatorView, rng: random.Random) -> MerkatorState:
         return sample_state(view, rng)

@@ -24,11 +24,16 @@ class OgallalaGame(Game):
     view_type: ClassVar[type] = OgallalaView
     action_type: ClassVar[Any] = OgallalaAction
     event_type: ClassVar[Any] = OgallalaEvent
+    running_score_label: ClassVar[str] = "points of complete boats"
 
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
     ) -> OgallalaState:
         return OgallalaState.new(num_players, seed, self.check_setup(num_players, options))
+
+    def running_scores(self, view: OgallalaView) -> list[float]:
+        # What each display would score if the game ended now.
+        return [float(display.score) for display in view.displays]
 
     def sample_state(self, view: OgallalaView, rng: random.Random) -> OgallalaState:
         return sample_state(view, rng)

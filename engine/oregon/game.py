@@ -24,11 +24,16 @@ class OregonGame(Game):
     view_type: ClassVar[type] = OregonView
     action_type: ClassVar[Any] = OregonAction
     event_type: ClassVar[Any] = OregonEvent
+    running_score_label: ClassVar[str] = "track points (without coal and gold)"
 
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
     ) -> OregonState:
         return OregonState.new(num_players, seed, self.check_setup(num_players, options))
+
+    def running_scores(self, view: OregonView) -> list[float]:
+        # Track points; the coal and gold tiles' values stay secret until the end.
+        return [float(player.score) for player in view.players]
 
     def sample_state(self, view: OregonView, rng: random.Random) -> OregonState:
         return sample_state(view, rng)

@@ -260,3 +260,16 @@ def test_replay_shows_each_position_before_its_action(game: Game):
     ]:
         with pytest.raises(EngineError, match=message):
             game.replay(game.min_players, 3, log, before_each=lambda *_: None)
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_running_scores_are_public_a_number_per_seat_alike_in_every_view(game: Game, players):
+    """The web replay charts ``running_scores`` from one seat's view for every watcher: it must
+    not depend on whose view it is (else it would leak, or differ between seats)."""
+    assert game.running_score_label and game.running_score_label != "score"
+    for seed in range(deep_check_count(3)):
+        for state in random_decision_points(game, players, seed, every=5):
+            scores = [game.running_scores(state.view(seat)) for seat in range(players)]
+            assert all(s == scores[0] for s in scores), scores
+            assert len(scores[0]) == players
+            assert all(isinstance(value, float) for value in scores[0])
