@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import os
 import uuid
+from multiprocessing import resource_tracker
 from pathlib import Path
+
+# multiprocessing's resource tracker lives as long as this Python process: started now, before
+# the marker below, it is not counted as a process the tests left behind.
+resource_tracker.ensure_running()
 
 # Bots inherit the arena's environment, and their children inherit theirs: this marks every
 # process this test session starts (other people may run bots on the same machine).
@@ -26,10 +31,6 @@ def bot_processes() -> list[str]:
             state, parent = (proc / "stat").read_text().rsplit(")", 1)[1].split()[:2]
         except OSError:
             continue  # gone meanwhile, or not ours to read
-        # multiprocessing's resource tracker lives as long as the Python process that started
-        # it (a multiprocessing test, or a tool such as mutmut running pytest): not a bot.
-        if "multiprocessing.resource_tracker" in cmdline:
-            continue
         # A zombie is dead; only one of ours that we failed to reap counts.
         if marked and (state != "Z" or int(parent) == os.getpid()):
             found.append(f"{proc.name}: {cmdline.strip()}")
