@@ -7,6 +7,7 @@ library's ``InputError`` and typer's usage errors alike (which typer would draw 
 from __future__ import annotations
 
 import importlib
+import inspect
 import signal
 import sys
 from collections.abc import Sequence
@@ -102,6 +103,19 @@ app = typer.Typer(
 )
 for module in COMMAND_MODULES:
     importlib.import_module(module).register(app)
+
+
+def _first_sentence(doc: str) -> str:
+    """A docstring's first sentence on one line: the command list's entry. (Typer would show
+    the whole docstring there, hard line breaks and all; ``arena CMD --help`` still has it.)"""
+    words = " ".join(doc.split("\n\n", 1)[0].split())
+    end = words.find(". ")
+    return words if end < 0 else words[: end + 1]
+
+
+for command in app.registered_commands:
+    if command.short_help is None and command.callback is not None:
+        command.short_help = _first_sentence(inspect.getdoc(command.callback) or "")
 
 
 def _stop_like_ctrl_c(signum: int, frame: FrameType | None) -> None:

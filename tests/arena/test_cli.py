@@ -123,3 +123,18 @@ def test_usage_errors_are_one_line_with_exit_code_2(arguments, message):
 def test_arena_alone_prints_the_help():
     result = runner.invoke(app, [])
     assert "Usage:" in result.stdout and "tournament" in result.stdout
+
+
+def test_the_command_list_gives_each_command_its_first_sentence_on_one_line():
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": "250"})
+    rows = {
+        words[1]: " ".join(words[2:-1])
+        for words in (line.split() for line in result.stdout.splitlines())
+        if len(words) > 2 and words[0] == "│"
+    }
+    assert rows["match"] == (
+        "Play one game between bots, one per seat in the order given; "
+        "the game is stored in the database unless --no-store."
+    )
+    assert {"games", "match", "tournament", "leaderboard", "sprt", "serve"} <= rows.keys()
+    assert "Exit code" not in result.stdout  # the rest of a docstring is for `arena CMD --help`
