@@ -59,7 +59,8 @@ def state_digests(game: SealedGame) -> list[str]:
     the final state. Per decision the digest covers the state's fields (``digest_fields``) but
     not its RNG, whose ``repr`` costs as much again; the RNG's state shows in the fields it
     deals into and, in full, in the last digest. Raises ReplayError if the log does not fit the
-    engine."""
+    engine. (Not ``Game.replay``: a log that does not replay stores this loop's error text in
+    its seal, which must stay as it was for seals stored earlier to verify.)"""
     try:
         engine = load_game(game.game)
         if engine.rules_version != game.rules_version:
