@@ -28,6 +28,7 @@ from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import record_game
 from arena.storage.models import Tournament
+from arena.tournament.ray_backend import RayCluster, ray_actors
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.workers import WorkerSetup, kept_up_bots, worker_processes
@@ -126,11 +127,13 @@ async def run_tournament(
     bot_logs: Path | None = None,
     stop_when: StopRule | None = None,
     workers: int = 1,
+    ray: RayCluster | None = None,
 ) -> RunSummary:
     """Play every scheduled game of the tournament that is not recorded as finished yet,
     reporting to ``observer``, until ``stop_when`` says enough; keep the bots' logs in the
     existing directory ``bot_logs`` if given. ``workers`` > 1 plays the games in that many
-    worker processes (``arena.tournament.workers``); this process alone records them."""
+    worker processes (``arena.tournament.workers``), ``ray`` on that cluster's nodes
+    (``arena.tournament.ray_backend``); this process alone records them."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
     schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
@@ -148,8 +151,17 @@ async def run_tournament(
 
     @asynccontextmanager
     async def game_players() -> AsyncIterator[Callable[[int], GamePlayer]]:
-        """How each game slot plays its games: in this process with the slot's kept-up bots, or
-        in a worker process."""
+        """How each game slot plays its games: in this process with the slot's kept-up bots, in
+        a worker process, or in a Ray actor."""
+        if ray is not None:
+            setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
+            async with ray_actors(ray, setup) as actors:
+                yield (
+                    lambda slot: (
+                        lambda scheduled: actors.play(slot, scheduled.seats, scheduled.seed)
+                    )
+                )
+            return
         if workers > 1:
             setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
             async with worker_processes(workers, setup) as processes:
