@@ -45,6 +45,10 @@ INSTALL_HINT = "pip install '.[ray]'"
 DEFAULT_ACTOR_CPUS = 0.5  # Ray CPUs reserved per game slot: a referee and its bots, mostly idle
 _REACH_SECONDS = 5.0
 _STOP_SECONDS = 10.0
+# Ray notices a dead node within about half a minute (its health checks); until then it may
+# place a new actor there, which is lost at once: try again for about a minute.
+_CREATE_ATTEMPTS = 30
+_CREATE_PAUSE_SECONDS = 2.0
 
 
 def _import_ray() -> Any:
@@ -236,8 +240,8 @@ class SlotActor:
 
 @dataclass
 class _Slot:
-    handle: Any  # the actor
-    node: str | None = None  # known once it is ready
+    handle: Any  # the actor, ready
+    node: str  # the address of its node
 
 
 class RayActors:
@@ -276,42 +280,58 @@ class RayActors:
         return await trio.to_thread.run_sync(self._ray.get, ref, abandon_on_cancel=True)
 
     async def _actor(self, slot: int) -> _Slot:
-        """The slot's actor, created (and its node's set-up checked) on first use."""
+        """The slot's actor, created (and its node's set-up checked) on first use. An actor
+        lost before it is ready (Ray placed it on a node that has just died, and has not noticed
+        yet) is replaced after a pause: no game was in it."""
         if (current := self._slots.get(slot)) is not None:
             return current
-        current = self._slots[slot] = _Slot(self._actor_class.remote(self.setup, self._archives))
-        current.node, problem = await self._get(current.handle.ready.remote())
-        if problem is not None:
-            raise problem
-        return current
+        for attempt in range(_CREATE_ATTEMPTS):
+            handle = self._actor_class.remote(self.setup, self._archives)
+            try:
+                node, problem = await self._get(handle.ready.remote())
+            except self._lost:
+                self._kill(handle)
+                if attempt + 1 == _CREATE_ATTEMPTS:
+                    raise
+                await trio.sleep(_CREATE_PAUSE_SECONDS)
+                continue
+            self._slots[slot] = current = _Slot(handle, node)
+            if problem is not None:
+                raise problem
+            return current
+        raise AssertionError("unreachable")
 
     async def play(self, slot: int, seats: Sequence[int], seed: int) -> MatchRecord:
         """Play one game in the slot's actor; a voided record if the actor died meanwhile.
         Re-raises what ``play_match`` raised there (a SetupError)."""
-        actor: _Slot | None = None
         try:
             actor = await self._actor(slot)
+        except self._lost as exc:
+            why = f"no Ray actor could start for the game ({type(exc).__name__})"
+            return voided_record(self.setup, seats, seed, why)
+        try:
             outcome = await self._get(actor.handle.play.remote(_Order(slot, tuple(seats), seed)))
         except self._lost as exc:
             self._forget(slot)
-            node = actor.node if actor is not None and actor.node else "unknown node"
-            return voided_record(
-                self.setup, seats, seed, f"Ray actor died on {node}: {_one_line(exc)}"
-            )
+            why = f"Ray actor died on {actor.node} ({type(exc).__name__})"
+            return voided_record(self.setup, seats, seed, why)
         if isinstance(outcome, Exception):
             raise outcome
         assert outcome is not None, "the actor was stopped while the game was awaited"
-        if not outcome.voided and actor.node is not None:
+        if not outcome.voided:
             self.cluster.games_by_node[actor.node] += 1
         return outcome
 
     def _forget(self, slot: int) -> None:
         """Drop the slot's dead actor: its next game gets a new one (on a live node)."""
         if (dead := self._slots.pop(slot, None)) is not None:
-            try:
-                self._ray.kill(dead.handle, no_restart=True)
-            except Exception:  # noqa: BLE001 - it is gone already
-                pass
+            self._kill(dead.handle)
+
+    def _kill(self, handle: Any) -> None:
+        try:
+            self._ray.kill(handle, no_restart=True)
+        except Exception:  # noqa: BLE001 - it is gone already
+            pass
 
     def stop(self) -> None:
         """Ask every actor to stop its games and bots (a few seconds at most), then kill it."""
@@ -326,10 +346,7 @@ class RayActors:
         if stops:
             self._ray.wait(stops, num_returns=len(stops), timeout=_STOP_SECONDS)
         for handle in handles:
-            try:
-                self._ray.kill(handle, no_restart=True)
-            except Exception:  # noqa: BLE001 - gone already
-                pass
+            self._kill(handle)
 
 
 @asynccontextmanager

@@ -1,0 +1,116 @@
+"""A Ray cluster of this machine for the tests: a head and a second node, each a separate
+``ray start --block`` process group, bound to loopback addresses, stopped by killing exactly the
+processes the test started (never ``ray stop``, which would reach other clusters of the machine).
+
+Ray replaces 127.0.0.1 given as a node's address by the machine's routable one, so the nodes use
+other addresses of the loopback range (127.0.0.2, 127.0.0.3): all the cluster's traffic stays on
+this machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.tournament.helpers import descendants
+
+HEAD_IP = "127.0.0.2"
+SECOND_IP = "127.0.0.3"
+_STARTED = "Ray runtime started"
+_START_SECONDS = 90.0
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _ray_command() -> str:
+    return str(Path(sys.executable).with_name("ray"))
+
+
+class LocalCluster:
+    """Start with ``start()``; ``stop()`` kills every process it started, whatever happened."""
+
+    def __init__(self) -> None:
+        # Short: Ray's Unix sockets live below it (a socket path has at most 107 bytes).
+        self.temp = Path(tempfile.mkdtemp(prefix="arena-ray-", dir="/tmp"))
+        self.port = _free_port()
+        self.address = f"{HEAD_IP}:{self.port}"
+        self.nodes: dict[str, subprocess.Popen] = {}
+
+    def _start_node(self, ip: str, *head_or_join: str) -> None:
+        log = self.temp / f"{ip}.log"
+        command = [
+            _ray_command(),
+            "start",
+            "--block",
+            *head_or_join,
+            "--node-ip-address",
+            ip,
+            "--num-cpus",
+            "1",
+            "--temp-dir",
+            str(self.temp),
+            "--object-store-memory",
+            str(80 * 1024 * 1024),
+            "--dashboard-agent-listen-port",
+            str(_free_port()),
+            "--disable-usage-stats",
+        ]
+        with log.open("w") as output:
+            self.nodes[ip] = subprocess.Popen(
+                command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        deadline = time.monotonic() + _START_SECONDS
+        while _STARTED not in log.read_text():
+            if self.nodes[ip].poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"ray start for {ip} failed:\n{log.read_text()[-3000:]}")
+            time.sleep(0.2)
+
+    def start(self) -> None:
+        self._start_node(
+            HEAD_IP,
+            "--head",
+            "--port",
+            str(self.port),
+            "--include-dashboard=false",
+            "--dashboard-port",
+            str(_free_port()),
+            "--ray-client-server-port",
+            str(_free_port()),
+        )
+        self.start_second_node()
+
+    def start_second_node(self) -> None:
+        self._start_node(SECOND_IP, "--address", self.address)
+
+    def processes(self, ip: str) -> list[int]:
+        """The node's processes: ``ray start``, Ray's own, the actors' and their bots."""
+        node = self.nodes.get(ip)
+        return [] if node is None else [node.pid, *descendants(node.pid)]
+
+    def kill_node(self, ip: str) -> None:
+        """SIGKILL the node's every process at once, as a machine that dies."""
+        pids = self.processes(ip)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        node = self.nodes.pop(ip, None)
+        if node is not None:
+            node.wait()
+
+    def stop(self) -> None:
+        for ip in list(self.nodes):
+            self.kill_node(ip)
+        shutil.rmtree(self.temp, ignore_errors=True)
