@@ -33,11 +33,10 @@ SANDBOX = "none" if bwrap_problem() else "bwrap"
 MISBEHAVE = ROOT / "tests" / "bots" / "misbehave.py"
 
 
-def _bot(directory: Path, name: str, body: str, command: str = "bot.py") -> Path:
+def _bot(directory: Path, name: str, body: str) -> Path:
     directory.mkdir(parents=True)
     (directory / "bot.toml").write_text(
-        f'name = "{name}"\nversion = "1"\ncommand = ["python", "{command}"]\n'
-        'games = ["oregon"]\n'
+        f'name = "{name}"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
     )
     (directory / "bot.py").write_text(body)
     return directory
