@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import trio
@@ -49,6 +50,9 @@ _STOP_SECONDS = 10.0
 # place a new actor there, which is lost at once: try again for about a minute.
 _CREATE_ATTEMPTS = 30
 _CREATE_PAUSE_SECONDS = 2.0
+# A slot's actor waits this long for a node with room for it: a running actor holds its CPUs
+# until the tournament ends, so one that waits longer would wait forever.
+_PLACEMENT_SECONDS = 120.0
 
 
 def _import_ray() -> Any:
@@ -268,6 +272,7 @@ class RayActors:
             if not spec.is_remote and spec.directory is not None
         }
         self._slots: dict[int, _Slot] = {}
+        self._check_room()
         errors = ray.exceptions  # the ways a game's actor or its result can be lost
         self._lost: tuple[type[Exception], ...] = (
             errors.RayActorError,
@@ -276,8 +281,21 @@ class RayActors:
             errors.WorkerCrashedError,
         )
 
-    async def _get(self, ref: Any) -> Any:
-        return await trio.to_thread.run_sync(self._ray.get, ref, abandon_on_cancel=True)
+    def _check_room(self) -> None:
+        """Fail now rather than wait forever: every slot's actor must fit in the cluster."""
+        cpus = self._ray.cluster_resources().get("CPU", 0.0)
+        slots = self.setup.settings.concurrency
+        if slots * self.cluster.actor_cpus > cpus:
+            raise SetupError(
+                f"the Ray cluster has {cpus:g} CPUs, too few for {slots} game slots "
+                f"(--concurrency) of --ray-cpus {self.cluster.actor_cpus:g} each: add nodes or "
+                "give a smaller --ray-cpus"
+            )
+
+    async def _get(self, ref: Any, timeout: float | None = None) -> Any:
+        return await trio.to_thread.run_sync(
+            partial(self._ray.get, ref, timeout=timeout), abandon_on_cancel=True
+        )
 
     async def _actor(self, slot: int) -> _Slot:
         """The slot's actor, created (and its node's set-up checked) on first use. An actor
@@ -288,7 +306,15 @@ class RayActors:
         for attempt in range(_CREATE_ATTEMPTS):
             handle = self._actor_class.remote(self.setup, self._archives)
             try:
-                node, problem = await self._get(handle.ready.remote())
+                node, problem = await self._get(handle.ready.remote(), _PLACEMENT_SECONDS)
+            except self._ray.exceptions.GetTimeoutError:
+                self._kill(handle)
+                raise SetupError(
+                    f"no Ray node took game slot {slot}'s actor within {_PLACEMENT_SECONDS:.0f} "
+                    f"s: the cluster has too few free CPUs (each slot reserves --ray-cpus "
+                    f"{self.cluster.actor_cpus:g}; did it lose a node?); add nodes, then resume "
+                    "with --ray (and a smaller --ray-cpus, if need be)"
+                ) from None
             except self._lost:
                 self._kill(handle)
                 if attempt + 1 == _CREATE_ATTEMPTS:

@@ -21,6 +21,7 @@ from typing import Protocol
 
 import trio
 
+from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import play_match
 from arena.storage import tournaments
@@ -117,6 +118,17 @@ def _stop_after_fault(database: Database, tournament_id: int) -> None:
         _set_state(database, tournament_id, tournaments.STOPPED)
     except StorageError:
         pass
+
+
+def _sole_setup_error(group: BaseExceptionGroup) -> SetupError | None:
+    """The first SetupError in ``group`` if that is all it holds (several slots may raise one)."""
+    matched, rest = group.split(SetupError)
+    if matched is None or rest is not None:
+        return None
+    while isinstance(matched, BaseExceptionGroup):
+        matched = matched.exceptions[0]
+    assert isinstance(matched, SetupError)
+    return matched
 
 
 async def run_tournament(
@@ -258,6 +270,12 @@ async def run_tournament(
                     for number in range(min(settings.concurrency, len(pending))):
                         slots.start_soon(slot, queue, player_of(number))
                 outer.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # A game slot that cannot play (a Ray node without the sandbox, a cluster without room
+        # for the slots) raised a SetupError inside the nurseries: one line for the user.
+        if (setup_error := _sole_setup_error(group)) is None:
+            raise
+        raise setup_error from None
     finally:
         progress.tournament_ended()
 

@@ -1,5 +1,5 @@
 """``arena tournament --ray``: a tournament's games on a Ray cluster that the test starts itself (a
-head and a second node on this machine, ``tests.tournament.ray_cluster``). The same games and
+head and a second node on this machine, ``arena.bench.local_ray``). The same games and
 results as without Ray; a node killed mid-tournament loses and duplicates no game; a cluster that
 cannot be used is one line and exit code 2, before anything is stored.
 
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.bench.local_ray import HEAD_IP, SECOND_IP, LocalCluster
 from arena.sandbox import bwrap_problem
 from arena.tournament import shipping
 from tests.tournament.helpers import ROOT, query, run_cli, start_cli
-from tests.tournament.ray_cluster import HEAD_IP, SECOND_IP, LocalCluster
 
 needs_ray = pytest.mark.skipif(
     importlib.util.find_spec("ray") is None,
@@ -86,6 +86,7 @@ def cluster() -> Iterator[LocalCluster]:
     started = LocalCluster()
     try:
         started.start()
+        started.start_second_node()
         yield started
     finally:
         started.stop()
@@ -229,6 +230,25 @@ def test_ctrl_c_stops_the_actors_and_their_bots_and_resume_finishes_on_ray(
     keys = _finished_keys(db)
     assert len(keys) == len(set(keys)) == 2
     _wait_for(lambda: not _shipped_bots_running(), 10, "the actors to stop their bots")
+
+
+@needs_ray
+@pytest.mark.slow
+def test_more_game_slots_than_the_cluster_holds_is_one_line_not_a_hang(
+    tmp_path: Path, two_nodes: LocalCluster
+):
+    bots = _first_and_last(tmp_path)
+    arena = start_cli(
+        *_tournament("--bots", bots, "--concurrency", "5"),  # 5 x 0.5 CPUs: 2 nodes have 2
+        "--db",
+        str(tmp_path / "a.db"),
+        "--ray",
+        two_nodes.address,
+    )
+    out, err = arena.communicate(timeout=120)
+    assert arena.returncode == 2, out + err
+    assert err.startswith("error: the Ray cluster has 2 CPUs, too few for 5 game slots")
+    assert err.count("\n") == 1
 
 
 @needs_ray

@@ -1,10 +1,12 @@
-"""A Ray cluster of this machine for the tests: a head and a second node, each a separate
-``ray start --block`` process group, bound to loopback addresses, stopped by killing exactly the
-processes the test started (never ``ray stop``, which would reach other clusters of the machine).
+"""A Ray cluster on this one machine, for the Ray tests and ``python -m arena.bench cluster``: a
+head and a second node, each a separate ``ray start --block`` process (in a session of its own),
+bound to loopback addresses, and stopped by killing exactly the processes it started (never
+``ray stop``, which would stop every other cluster of the machine too).
 
 Ray replaces 127.0.0.1 given as a node's address by the machine's routable one, so the nodes use
 other addresses of the loopback range (127.0.0.2, 127.0.0.3): all the cluster's traffic stays on
-this machine.
+this machine. A node may be pinned to some of the machine's cores (``cores``), so that two nodes
+behave as two smaller machines: everything it starts (actors, referees, bots) inherits that.
 """
 
 from __future__ import annotations
@@ -17,9 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
-
-from tests.tournament.helpers import descendants
 
 HEAD_IP = "127.0.0.2"
 SECOND_IP = "127.0.0.3"
@@ -31,6 +32,24 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid``, by parent links (bots run in sessions of their own)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, stack = [], [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
 
 
 def _ray_command() -> str:
@@ -47,7 +66,7 @@ class LocalCluster:
         self.address = f"{HEAD_IP}:{self.port}"
         self.nodes: dict[str, subprocess.Popen] = {}
 
-    def _start_node(self, ip: str, *head_or_join: str) -> None:
+    def _start_node(self, ip: str, *head_or_join: str, cores: set[int] | None = None) -> None:
         log = self.temp / f"{ip}.log"
         command = [
             _ray_command(),
@@ -57,7 +76,7 @@ class LocalCluster:
             "--node-ip-address",
             ip,
             "--num-cpus",
-            "1",
+            str(len(cores) if cores else 1),
             "--temp-dir",
             str(self.temp),
             "--object-store-memory",
@@ -68,7 +87,11 @@ class LocalCluster:
         ]
         with log.open("w") as output:
             self.nodes[ip] = subprocess.Popen(
-                command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+                command,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=None if cores is None else partial(os.sched_setaffinity, 0, cores),
             )
         deadline = time.monotonic() + _START_SECONDS
         while _STARTED not in log.read_text():
@@ -76,7 +99,8 @@ class LocalCluster:
                 raise RuntimeError(f"ray start for {ip} failed:\n{log.read_text()[-3000:]}")
             time.sleep(0.2)
 
-    def start(self) -> None:
+    def start(self, cores: set[int] | None = None) -> None:
+        """Start the head (on ``cores`` only, if given)."""
         self._start_node(
             HEAD_IP,
             "--head",
@@ -87,11 +111,11 @@ class LocalCluster:
             str(_free_port()),
             "--ray-client-server-port",
             str(_free_port()),
+            cores=cores,
         )
-        self.start_second_node()
 
-    def start_second_node(self) -> None:
-        self._start_node(SECOND_IP, "--address", self.address)
+    def start_second_node(self, cores: set[int] | None = None) -> None:
+        self._start_node(SECOND_IP, "--address", self.address, cores=cores)
 
     def processes(self, ip: str) -> list[int]:
         """The node's processes: ``ray start``, Ray's own, the actors' and their bots."""
