@@ -125,10 +125,11 @@ def _sole_setup_error(group: BaseExceptionGroup) -> SetupError | None:
     matched, rest = group.split(SetupError)
     if matched is None or rest is not None:
         return None
-    while isinstance(matched, BaseExceptionGroup):
-        matched = matched.exceptions[0]
-    assert isinstance(matched, SetupError)
-    return matched
+    first: BaseException = matched
+    while isinstance(first, BaseExceptionGroup):
+        first = first.exceptions[0]
+    assert isinstance(first, SetupError)
+    return first
 
 
 async def run_tournament(
