@@ -73,6 +73,11 @@ def _one_line(exc: BaseException, limit: int = 200) -> str:
 
 def _check_reachable(address: str) -> None:
     """Fail fast and in one line where Ray would retry for a minute: nothing listens there."""
+    if "://" in address:
+        raise SetupError(
+            f"--ray {address!r}: Ray Client addresses are not supported; run arena on a node of "
+            "the cluster and give the head's HOST:PORT"
+        )
     host, colon, port = address.rpartition(":")
     if not colon or not host or not port.isdigit():
         raise SetupError(
@@ -163,14 +168,17 @@ class _SlotLoop:
         self.started.wait()
 
     async def serve(self) -> None:
-        self.token = trio.lowlevel.current_trio_token()
         self.stopping = trio.Event()
         setup = self.setup
-        async with kept_up_bots(setup.game, setup.seed, setup.settings, None) as pool:
-            self.pool = pool
-            self.started.set()
-            await self.stopping.wait()
-        # leaving the pool stopped its bots
+        try:
+            async with kept_up_bots(setup.game, setup.seed, setup.settings, None) as pool:
+                self.pool = pool
+                self.token = trio.lowlevel.current_trio_token()
+                self.started.set()
+                await self.stopping.wait()
+            # leaving the pool stopped its bots
+        finally:
+            self.started.set()  # also if the pool could not be made (token None: no games)
 
     async def play(self, order: _Order) -> MatchRecord | Exception | None:
         """The game's record, what play_match raised (a SetupError), or None if stopped."""
@@ -222,6 +230,8 @@ class SlotActor:
             self.problem = SetupError(f"on Ray node {self.node}: {exc}")
             return
         self.loop = _SlotLoop(replace(setup, specs=specs))
+        if self.loop.token is None:
+            self.problem = SetupError(f"on Ray node {self.node}: the game loop did not start")
 
     def ready(self) -> tuple[str, SetupError | None]:
         """This actor's node, and why it cannot play there (None if it can)."""
