@@ -12,6 +12,8 @@ import importlib.util
 import os
 import shutil
 import signal
+import socket
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -127,6 +129,38 @@ def test_a_tournament_across_two_nodes_equals_the_same_one_run_here(
     assert games == _games(tmp_path / "here.db")  # same games, moves, scores and ranks
 
 
+@needs_ray
+@pytest.mark.slow
+def test_a_remote_bot_is_called_at_its_address_from_the_nodes(
+    tmp_path: Path, two_nodes: LocalCluster, monkeypatch: pytest.MonkeyPatch
+):
+    _first_and_last(tmp_path)
+    with socket_nobody_listens_on() as port:
+        pass  # a free port for the remote bot
+    monkeypatch.delenv("ARENA_REMOTE_BOT_TOKEN", raising=False)
+    env = {**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", "ARENA_BOT_SEED": "1"}
+    env.pop("ARENA_BOT_TOKEN", None)
+    remote = subprocess.Popen([sys.executable, "bot.py"], cwd=tmp_path / "first", env=env)
+    try:
+        _wait_for(lambda: _listening(port), 30, "the remote bot")
+        arena = start_cli(
+            *_tournament("--bots", f"{tmp_path / 'last'},first@127.0.0.1:{port}"),
+            "--deals",
+            "1",
+            "--db",
+            str(tmp_path / "a.db"),
+            "--ray",
+            two_nodes.address,
+        )
+        out, err = arena.communicate(timeout=300)
+    finally:
+        remote.kill()
+        remote.wait()
+    assert arena.returncode == 0, out + err
+    assert "Ray: 2 games played on 2 node(s)" in out
+    assert len(_finished_keys(tmp_path / "a.db")) == 2
+
+
 def _bots_on(cluster: LocalCluster, ip: str) -> list[int]:
     """The slow bot's processes on the node (it runs them mid-game)."""
     found = []
@@ -155,6 +189,14 @@ def _shipped_bots_running() -> list[int]:
         if in_cache or cwd.startswith(root):
             found.append(int(entry.name))
     return found
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
 
 
 def _wait_for(condition, seconds: float, what: str) -> None:
@@ -282,8 +324,6 @@ class socket_nobody_listens_on:
     """A loopback port bound (so nothing else takes it) but not listening: connecting fails."""
 
     def __enter__(self) -> int:
-        import socket
-
         self.socket = socket.socket()
         self.socket.bind(("127.0.0.1", 0))
         return self.socket.getsockname()[1]
