@@ -122,7 +122,7 @@ def tournament(
             nodes = cluster.nodes()
             typer.echo(f"Ray cluster at {ray_address}: {len(nodes)} node(s) ({', '.join(nodes)})")
             if bot_logs is not None:
-                warn("--bot-logs is not kept with --ray: the bots' logs stay on their nodes")
+                warn("--bot-logs is ignored with --ray: the bots run on the cluster's nodes")
                 bot_logs = None
         try:
             limits = game_setup.parse_limits(bot_memory)
