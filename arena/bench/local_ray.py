@@ -28,7 +28,8 @@ _STARTED = "Ray runtime started"
 _START_SECONDS = 90.0
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port free at the moment."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -62,7 +63,7 @@ class LocalCluster:
     def __init__(self) -> None:
         # Short: Ray's Unix sockets live below it (a socket path has at most 107 bytes).
         self.temp = Path(tempfile.mkdtemp(prefix="arena-ray-", dir="/tmp"))
-        self.port = _free_port()
+        self.port = free_port()
         self.address = f"{HEAD_IP}:{self.port}"
         self.nodes: dict[str, subprocess.Popen] = {}
 
@@ -82,7 +83,7 @@ class LocalCluster:
             "--object-store-memory",
             str(80 * 1024 * 1024),
             "--dashboard-agent-listen-port",
-            str(_free_port()),
+            str(free_port()),
             "--disable-usage-stats",
         ]
         with log.open("w") as output:
@@ -108,9 +109,9 @@ class LocalCluster:
             str(self.port),
             "--include-dashboard=false",
             "--dashboard-port",
-            str(_free_port()),
+            str(free_port()),
             "--ray-client-server-port",
-            str(_free_port()),
+            str(free_port()),
             cores=cores,
         )
 

@@ -71,6 +71,13 @@ def _one_line(exc: BaseException, limit: int = 200) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
+def _last_line(exc: BaseException, limit: int = 200) -> str:
+    """The last line of a remote traceback: the exception that ended it."""
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    text = lines[-1] if lines else type(exc).__name__
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
 def _check_reachable(address: str) -> None:
     """Fail fast and in one line where Ray would retry for a minute: nothing listens there."""
     if "://" in address:
@@ -325,8 +332,12 @@ class RayActors:
                     f"{self.cluster.actor_cpus:g}; did it lose a node?); add nodes, then resume "
                     "with --ray (and a smaller --ray-cpus, if need be)"
                 ) from None
-            except self._lost:
+            except self._lost as exc:
                 self._kill(handle)
+                if getattr(exc, "actor_init_failed", False):  # a node that cannot run the arena
+                    raise SetupError(
+                        f"game slot {slot}'s Ray actor failed to start: {_last_line(exc)}"
+                    ) from None
                 if attempt + 1 == _CREATE_ATTEMPTS:
                     raise
                 await trio.sleep(_CREATE_PAUSE_SECONDS)
