@@ -3,6 +3,7 @@ continues a stopped or killed one."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 from typing import Annotated
@@ -116,8 +117,11 @@ def tournament(
     deal once per rotation of the seats. Ctrl-C stops; --resume NAME continues."""
     if ray_address is not None and workers > 1:
         fail("give --workers (this machine's cores) or --ray (a cluster's), not both")
-    # Connected first: a cluster that cannot be used stores nothing.
-    with ray_backend.connected(ray_address, ray_cpus) as cluster:
+    with ExitStack() as on_exit:
+        try:  # connected first: a cluster that cannot be used stores nothing
+            cluster = on_exit.enter_context(ray_backend.connected(ray_address, ray_cpus))
+        except KeyboardInterrupt:
+            fail("interrupted before the tournament started; nothing was stored", code=130)
         if cluster is not None:
             nodes = cluster.nodes()
             typer.echo(f"Ray cluster at {ray_address}: {len(nodes)} node(s) ({', '.join(nodes)})")
