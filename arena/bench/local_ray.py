@@ -53,6 +53,13 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def _signal(pid: int, number: int) -> None:
+    try:
+        os.kill(pid, number)
+    except ProcessLookupError:
+        pass
+
+
 def _ray_command() -> str:
     return str(Path(sys.executable).with_name("ray"))
 
@@ -124,13 +131,15 @@ class LocalCluster:
         return [] if node is None else [node.pid, *descendants(node.pid)]
 
     def kill_node(self, ip: str) -> None:
-        """SIGKILL the node's every process at once, as a machine that dies."""
-        pids = self.processes(ip)
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        """Kill the node's every process at once, as a machine that dies: all are frozen first
+        (SIGSTOP, until no new one appears), so that none starts another meanwhile, then killed."""
+        frozen: set[int] = set()
+        while new := [pid for pid in self.processes(ip) if pid not in frozen]:
+            for pid in new:
+                _signal(pid, signal.SIGSTOP)
+            frozen.update(new)
+        for pid in frozen:
+            _signal(pid, signal.SIGKILL)
         node = self.nodes.pop(ip, None)
         if node is not None:
             node.wait()
