@@ -40,6 +40,7 @@ from arena.bench.protocol import (
 )
 from arena.manifest import load_manifest
 from arena.sandbox import SandboxPolicy
+from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import run_tournament
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.setup import create_tournament
@@ -73,11 +74,16 @@ def _played(db: Path) -> tuple[int, int]:
 
 
 async def run_one_tournament(
-    db: Path, game: str, settings: TournamentSettings, seed: int, workers: int = 1
+    db: Path,
+    game: str,
+    settings: TournamentSettings,
+    seed: int,
+    workers: int = 1,
+    ray: RayCluster | None = None,
 ) -> TournamentRun:
-    """Create and play one tournament of the sample bots in ``db``, timed from the start of its
-    run (bots not started yet) to the last game recorded; creating it (which checks each bot's
-    handshake once) is left out."""
+    """Create and play one tournament of the sample bots in ``db`` (in ``workers`` processes,
+    or on the ``ray`` cluster), timed from the start of its run (bots not started yet) to the
+    last game recorded; creating it (which checks each bot's handshake once) is left out."""
     ready = await trio.to_thread.run_sync(  # it checks each bot's handshake in a trio run
         partial(
             create_tournament,
@@ -91,7 +97,7 @@ async def run_one_tournament(
     )
     began = time.perf_counter()
     try:
-        summary = await run_tournament(ready.database, ready.id, workers=workers)
+        summary = await run_tournament(ready.database, ready.id, workers=workers, ray=ray)
     finally:
         ready.database.close()
     seconds = time.perf_counter() - began

@@ -3,6 +3,7 @@ continues a stopped or killed one."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +14,7 @@ import typer
 from arena import game_setup
 from arena.commands import (
     fail,
+    warn,
     warn_if_guessable,
     warn_ignored_on_resume,
     warn_unless_limits_enforced,
@@ -22,6 +24,7 @@ from arena.commands.leaderboard import print_board, tournament_boards
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
 from arena.commands.progress import ProgressBar
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
+from arena.tournament import ray_backend
 from arena.tournament.runner import run_tournament
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.setup import ReadyTournament, create_tournament, open_for_resume
@@ -81,6 +84,24 @@ def tournament(
             "games are spread over them); also with --resume",
         ),
     ] = 1,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="play the games on the Ray cluster whose head is at HOST:PORT (or auto: the one "
+            f"started on this machine); needs {ray_backend.INSTALL_HINT}; also with --resume "
+            '(README, "Running on many machines")',
+        ),
+    ] = None,
+    ray_cpus: Annotated[
+        float,
+        typer.Option(
+            "--ray-cpus",
+            help="Ray CPUs each game slot reserves on its node, with --ray (--concurrency slots "
+            "are spread over the nodes)",
+        ),
+    ] = ray_backend.DEFAULT_ACTOR_CPUS,
     resume: Annotated[
         str | None,
         typer.Option(
@@ -94,55 +115,75 @@ def tournament(
 ) -> None:
     """Round robin: every combination of --players entrants (a pod) plays --deals deals, each
     deal once per rotation of the seats. Ctrl-C stops; --resume NAME continues."""
-    try:
-        limits = game_setup.parse_limits(bot_memory)
-        bot_logs = game_setup.prepare_bot_logs(bot_logs)
-        if resume is not None:
-            warn_ignored_on_resume(
-                "tournament",
-                {
-                    "--game": game,
-                    "--bots": bot_list,
-                    "--seed": seed,
-                    "--name": name,
-                    "--option": option or None,
-                    "--bot-memory": bot_memory,
-                    "--sandbox": sandbox,
-                    "--allow-network": allow_network or None,
-                    "--fresh-bots": fresh_bots or None,
-                },
-            )
-            ready = open_for_resume(db, resume)
-            typer.echo(f"resuming tournament {ready.name!r} ({ready.game}, state {ready.state})")
-        elif game is None:
-            fail("give --game GAME for a new tournament, or --resume NAME")
-        else:
-            engine = game_setup.load_game(game)
-            settings = TournamentSettings(
-                players=players,
-                deals=deals,
-                concurrency=concurrency,
-                move_time=move_time,
-                options=game_setup.parse_options(engine.name, option),
-                limits=limits,
-                sandbox=resolve_policy(sandbox, allow_network, strict=True),
-                fresh_bots=fresh_bots,
-            )
-            texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
-            ready = create_tournament(db, engine.name, texts, settings, seed, name)
-            if seed is not None:
-                warn_if_guessable(seed)
-            typer.echo(
-                f"tournament {ready.name!r}: {ready.game}, {len(ready.entrants)} entrants "
-                f"({', '.join(ready.entrants)}), {players} players, {deals} deal(s) per "
-                f"pod, {ready.games} games, seed {ready.seed}"
-            )
-    except KeyboardInterrupt:
-        fail("interrupted before the tournament started; nothing was stored", code=130)
-    play(ready, bot_logs, workers)
+    if ray_address is not None and workers > 1:
+        fail("give --workers (this machine's cores) or --ray (a cluster's), not both")
+    with ExitStack() as on_exit:
+        try:  # connected first: a cluster that cannot be used stores nothing
+            cluster = on_exit.enter_context(ray_backend.connected(ray_address, ray_cpus))
+        except KeyboardInterrupt:
+            fail("interrupted before the tournament started; nothing was stored", code=130)
+        if cluster is not None:
+            nodes = cluster.nodes()
+            typer.echo(f"Ray cluster at {ray_address}: {len(nodes)} node(s) ({', '.join(nodes)})")
+            if bot_logs is not None:
+                warn("--bot-logs is ignored with --ray: the bots run on the cluster's nodes")
+                bot_logs = None
+        try:
+            limits = game_setup.parse_limits(bot_memory)
+            bot_logs = game_setup.prepare_bot_logs(bot_logs)
+            if resume is not None:
+                warn_ignored_on_resume(
+                    "tournament",
+                    {
+                        "--game": game,
+                        "--bots": bot_list,
+                        "--seed": seed,
+                        "--name": name,
+                        "--option": option or None,
+                        "--bot-memory": bot_memory,
+                        "--sandbox": sandbox,
+                        "--allow-network": allow_network or None,
+                        "--fresh-bots": fresh_bots or None,
+                    },
+                )
+                ready = open_for_resume(db, resume)
+                typer.echo(
+                    f"resuming tournament {ready.name!r} ({ready.game}, state {ready.state})"
+                )
+            elif game is None:
+                fail("give --game GAME for a new tournament, or --resume NAME")
+            else:
+                engine = game_setup.load_game(game)
+                settings = TournamentSettings(
+                    players=players,
+                    deals=deals,
+                    concurrency=concurrency,
+                    move_time=move_time,
+                    options=game_setup.parse_options(engine.name, option),
+                    limits=limits,
+                    sandbox=resolve_policy(sandbox, allow_network, strict=True),
+                    fresh_bots=fresh_bots,
+                )
+                texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
+                ready = create_tournament(db, engine.name, texts, settings, seed, name)
+                if seed is not None:
+                    warn_if_guessable(seed)
+                typer.echo(
+                    f"tournament {ready.name!r}: {ready.game}, {len(ready.entrants)} entrants "
+                    f"({', '.join(ready.entrants)}), {players} players, {deals} deal(s) per "
+                    f"pod, {ready.games} games, seed {ready.seed}"
+                )
+        except KeyboardInterrupt:
+            fail("interrupted before the tournament started; nothing was stored", code=130)
+        play(ready, bot_logs, workers, cluster)
 
 
-def play(ready: ReadyTournament, bot_logs: Path | None, workers: int = 1) -> None:
+def play(
+    ready: ReadyTournament,
+    bot_logs: Path | None,
+    workers: int = 1,
+    cluster: ray_backend.RayCluster | None = None,
+) -> None:
     """Run the tournament with a progress bar, then print its leaderboard and how it ended."""
     warn_unless_limits_enforced()
     try:
@@ -154,6 +195,7 @@ def play(ready: ReadyTournament, bot_logs: Path | None, workers: int = 1) -> Non
                 ProgressBar(),
                 bot_logs=bot_logs,
                 workers=workers,
+                ray=cluster,
             )
         )
         boards = tournament_boards(ready.database, ready.name)
@@ -161,6 +203,8 @@ def play(ready: ReadyTournament, bot_logs: Path | None, workers: int = 1) -> Non
         ready.database.close()
     for board in boards:
         print_board(board)
+    if cluster is not None:
+        typer.echo(cluster.played())
     if summary.stopped or not summary.complete:
         why = "stopped" if summary.stopped else "incomplete (voided games remain)"
         typer.echo(

@@ -21,6 +21,7 @@ from typing import Protocol
 
 import trio
 
+from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import play_match
 from arena.storage import tournaments
@@ -28,6 +29,7 @@ from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import record_game
 from arena.storage.models import Tournament
+from arena.tournament.ray_backend import RayCluster, ray_actors
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.workers import WorkerSetup, kept_up_bots, worker_processes
@@ -118,6 +120,18 @@ def _stop_after_fault(database: Database, tournament_id: int) -> None:
         pass
 
 
+def _sole_setup_error(group: BaseExceptionGroup) -> SetupError | None:
+    """The first SetupError in ``group`` if that is all it holds (several slots may raise one)."""
+    matched, rest = group.split(SetupError)
+    if matched is None or rest is not None:
+        return None
+    first: BaseException = matched
+    while isinstance(first, BaseExceptionGroup):
+        first = first.exceptions[0]
+    assert isinstance(first, SetupError)
+    return first
+
+
 async def run_tournament(
     database: Database,
     tournament_id: int,
@@ -126,11 +140,13 @@ async def run_tournament(
     bot_logs: Path | None = None,
     stop_when: StopRule | None = None,
     workers: int = 1,
+    ray: RayCluster | None = None,
 ) -> RunSummary:
     """Play every scheduled game of the tournament that is not recorded as finished yet,
     reporting to ``observer``, until ``stop_when`` says enough; keep the bots' logs in the
     existing directory ``bot_logs`` if given. ``workers`` > 1 plays the games in that many
-    worker processes (``arena.tournament.workers``); this process alone records them."""
+    worker processes (``arena.tournament.workers``), ``ray`` on that cluster's nodes
+    (``arena.tournament.ray_backend``); this process alone records them."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
     schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
@@ -148,8 +164,17 @@ async def run_tournament(
 
     @asynccontextmanager
     async def game_players() -> AsyncIterator[Callable[[int], GamePlayer]]:
-        """How each game slot plays its games: in this process with the slot's kept-up bots, or
-        in a worker process."""
+        """How each game slot plays its games: in this process with the slot's kept-up bots, in
+        a worker process, or in a Ray actor."""
+        if ray is not None:
+            setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
+            async with ray_actors(ray, setup) as actors:
+                yield (
+                    lambda slot: (
+                        lambda scheduled: actors.play(slot, scheduled.seats, scheduled.seed)
+                    )
+                )
+            return
         if workers > 1:
             setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
             async with worker_processes(workers, setup) as processes:
@@ -246,6 +271,12 @@ async def run_tournament(
                     for number in range(min(settings.concurrency, len(pending))):
                         slots.start_soon(slot, queue, player_of(number))
                 outer.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # A game slot that cannot play (a Ray node without the sandbox, a cluster without room
+        # for the slots) raised a SetupError inside the nurseries: one line for the user.
+        if (setup_error := _sole_setup_error(group)) is None:
+            raise
+        raise setup_error from None
     finally:
         progress.tournament_ended()
 

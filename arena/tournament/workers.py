@@ -60,11 +60,39 @@ class WorkerSetup:
     bot_logs: Path | None
 
 
+def picklable(setup: WorkerSetup) -> WorkerSetup:
+    """``setup`` as it can be sent to another process: BotSpec.env is a read-only mapping,
+    which does not pickle; a dict does."""
+    return replace(setup, specs=[replace(spec, env=dict(spec.env)) for spec in setup.specs])
+
+
 @dataclass(frozen=True)
 class _Order:
     slot: int  # the runner's game slot: its kept-up bots are the worker's for that slot
     seats: tuple[int, ...]  # entrant positions
     seed: int
+
+
+def voided_record(setup: WorkerSetup, seats: Sequence[int], seed: int, reason: str) -> MatchRecord:
+    """The record of a game the arena lost (its worker or node died): voided, so the runner
+    records it as such and plays it again with the same seed."""
+    engine = get_game(setup.game)
+    names = [setup.specs[p].name for p in seats]
+    return MatchRecord(
+        game=engine.name,
+        rules_version=engine.rules_version,
+        options=dict(setup.settings.options),
+        seed=seed,
+        num_players=len(names),
+        actions=[],
+        seats=[
+            SeatRecord(i, name, 0.0, 0, Outcome.FINISHED, "", 0.0, 0)
+            for i, name in enumerate(names)
+        ],
+        voided=True,
+        void_reason=f"arena fault: {reason}",
+        duration=0.0,
+    )
 
 
 def _die_with_parent() -> None:
@@ -198,33 +226,17 @@ class WorkerProcesses:
                 for slot, order in list(worker.playing.items()):
                     self._deliver(
                         slot,
-                        self._voided(
-                            order, f"worker process died (exit code {worker.process.exitcode})"
+                        voided_record(
+                            self.setup,
+                            order.seats,
+                            order.seed,
+                            f"worker process died (exit code {worker.process.exitcode})",
                         ),
                     )
                 worker.connection.close()
                 self._workers[index] = _Worker(self._context, self.setup)
                 continue
             self._deliver(slot, outcome)
-
-    def _voided(self, order: _Order, reason: str) -> MatchRecord:
-        engine = get_game(self.setup.game)
-        names = [self.setup.specs[p].name for p in order.seats]
-        return MatchRecord(
-            game=engine.name,
-            rules_version=engine.rules_version,
-            options=dict(self.setup.settings.options),
-            seed=order.seed,
-            num_players=len(names),
-            actions=[],
-            seats=[
-                SeatRecord(i, name, 0.0, 0, Outcome.FINISHED, "", 0.0, 0)
-                for i, name in enumerate(names)
-            ],
-            voided=True,
-            void_reason=f"arena fault: {reason}",
-            duration=0.0,
-        )
 
     def stop(self, abandon: bool) -> None:
         self._closing = True
@@ -235,9 +247,7 @@ class WorkerProcesses:
 @asynccontextmanager
 async def worker_processes(count: int, setup: WorkerSetup) -> AsyncIterator[WorkerProcesses]:
     """``count`` running workers, stopped (with their bots) on exit, also when cancelled."""
-    # BotSpec.env is a read-only mapping, which does not pickle; a dict does.
-    setup = replace(setup, specs=[replace(spec, env=dict(spec.env)) for spec in setup.specs])
-    workers = WorkerProcesses(count, setup)
+    workers = WorkerProcesses(count, picklable(setup))
     try:
         async with trio.open_nursery() as receivers:
             for index in range(count):
