@@ -16,7 +16,7 @@ starts a grandchild that would outlive it unless the arena stops the whole proce
 ``sleep`` says on stderr when it starts hanging, so a test can wait for that moment.
 
 ``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
-decision, it takes one ticket file from the directory named by ``ARENA_TEST_TURNSTILE`` (inherited
+decision in each game, it takes one ticket file from the directory named by ``ARENA_TEST_TURNSTILE`` (inherited
 from the arena's environment), waiting until there is one; so one ticket lets one game of gated
 bots finish. Without that variable it never waits.
 """
@@ -62,7 +62,8 @@ def take_a_ticket(turnstile: Path) -> None:
 
 def choose(request: bot_pb2.DecisionRequest) -> int:
     global decisions
-    if request.game_id not in games:
+    first_in_game = request.game_id not in games
+    if first_in_game:
         games.append(request.game_id)
         if mode == "second-game-exit":
             decisions = 0
@@ -72,7 +73,8 @@ def choose(request: bot_pb2.DecisionRequest) -> int:
         os._exit(3)
     if mode == "slow":
         time.sleep(0.15)
-    if mode == "gated" and decisions == 1 and seat == 0 and "ARENA_TEST_TURNSTILE" in os.environ:
+    # Each game's first decision, not the process's: a bot that stays up plays many games.
+    if mode == "gated" and first_in_game and seat == 0 and "ARENA_TEST_TURNSTILE" in os.environ:
         take_a_ticket(Path(os.environ["ARENA_TEST_TURNSTILE"]))
     if decisions == MISBEHAVE_AT:
         if mode == "sleep":
