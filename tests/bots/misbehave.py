@@ -16,9 +16,9 @@ starts a grandchild that would outlive it unless the arena stops the whole proce
 ``sleep`` says on stderr when it starts hanging, so a test can wait for that moment.
 
 ``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
-decision in each game, it takes one ticket file from the directory named by ``ARENA_TEST_TURNSTILE`` (inherited
-from the arena's environment), waiting until there is one; so one ticket lets one game of gated
-bots finish. Without that variable it never waits.
+decision in each game, it takes one ticket file from the directory named by
+``ARENA_TEST_TURNSTILE`` (inherited from the arena's environment), waiting until there is one; so
+one ticket lets one game of gated bots finish. Without that variable it never waits.
 """
 
 import os
