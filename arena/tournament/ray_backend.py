@@ -35,8 +35,7 @@ from typing import Any
 import trio
 
 from arena.errors import SetupError
-from arena.records import MatchRecord, TimeControl
-from arena.referee.match import play_match
+from arena.records import MatchRecord
 from arena.referee.pool import BotPool
 from arena.sandbox import check_available
 from arena.tournament import shipping
@@ -165,7 +164,6 @@ class _SlotLoop:
 
     def __init__(self, setup: WorkerSetup) -> None:
         self.setup = setup
-        self.time_control = TimeControl(move_seconds=setup.settings.move_time)
         self.token: trio.lowlevel.TrioToken | None = None
         self.pool: BotPool | None = None
         self.games: set[trio.CancelScope] = set()
@@ -189,21 +187,10 @@ class _SlotLoop:
 
     async def play(self, order: _Order) -> MatchRecord | Exception | None:
         """The game's record, what play_match raised (a SetupError), or None if stopped."""
-        settings = self.setup.settings
         with trio.CancelScope() as scope:
             self.games.add(scope)
             try:
-                return await play_match(
-                    self.setup.game,
-                    [self.setup.specs[p] for p in order.seats],
-                    order.seed,
-                    options=settings.options or None,
-                    time_control=self.time_control,
-                    limits=settings.limits,
-                    bot_logs=None,
-                    sandbox=settings.sandbox,
-                    lender=None if self.pool is None else self.pool.lender(order.slot),
-                )
+                return await self.setup.play(order.seats, order.seed, self.pool, order.slot)
             except Exception as exc:  # noqa: BLE001 - raised again by the driver
                 return exc
             finally:

@@ -22,8 +22,7 @@ from typing import Protocol
 import trio
 
 from arena.errors import SetupError
-from arena.records import MatchRecord, Outcome, TimeControl
-from arena.referee.match import play_match
+from arena.records import MatchRecord, Outcome
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database, StorageError
@@ -153,7 +152,6 @@ async def run_tournament(
     pending = [game for game in schedule if game.key not in done_keys]
     specs = [to_spec(entrant) for entrant in entrants]
     version_ids = [entrant.version.id for entrant in entrants]
-    time_control = TimeControl(move_seconds=settings.move_time)
     progress = observer or QuietObserver()
     voided = 0
     stopped = False
@@ -166,8 +164,8 @@ async def run_tournament(
     async def game_players() -> AsyncIterator[Callable[[int], GamePlayer]]:
         """How each game slot plays its games: in this process with the slot's kept-up bots, in
         a worker process, or in a Ray actor."""
+        setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
         if ray is not None:
-            setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
             async with ray_actors(ray, setup) as actors:
                 yield (
                     lambda slot: (
@@ -176,7 +174,6 @@ async def run_tournament(
                 )
             return
         if workers > 1:
-            setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
             async with worker_processes(workers, setup) as processes:
                 yield (
                     lambda slot: (
@@ -187,18 +184,7 @@ async def run_tournament(
         async with kept_up_bots(tournament.game, tournament.seed, settings, bot_logs) as pool:
 
             def here(slot: int) -> GamePlayer:
-                lender = None if pool is None else pool.lender(slot)
-                return lambda scheduled: play_match(
-                    tournament.game,
-                    [specs[p] for p in scheduled.seats],
-                    scheduled.seed,
-                    options=settings.options or None,
-                    time_control=time_control,
-                    limits=settings.limits,
-                    bot_logs=bot_logs,
-                    sandbox=settings.sandbox,
-                    lender=lender,
-                )
+                return lambda scheduled: setup.play(scheduled.seats, scheduled.seed, pool, slot)
 
             yield here
 

@@ -59,6 +59,24 @@ class WorkerSetup:
     settings: TournamentSettings
     bot_logs: Path | None
 
+    async def play(
+        self, seats: Sequence[int], seed: int, pool: BotPool | None, slot: int
+    ) -> MatchRecord:
+        """One game of the tournament, wherever it runs: the entrants at positions ``seats``,
+        their bots lent by ``pool`` for game slot ``slot`` (None: a process per seat)."""
+        settings = self.settings
+        return await play_match(
+            self.game,
+            [self.specs[p] for p in seats],
+            seed,
+            options=settings.options or None,
+            time_control=TimeControl(move_seconds=settings.move_time),
+            limits=settings.limits,
+            bot_logs=self.bot_logs,
+            sandbox=settings.sandbox,
+            lender=None if pool is None else pool.lender(slot),
+        )
+
 
 def picklable(setup: WorkerSetup) -> WorkerSetup:
     """``setup`` as it can be sent to another process: BotSpec.env is a read-only mapping,
@@ -111,21 +129,10 @@ def _worker_main(connection: Connection, setup: WorkerSetup) -> None:
 
 async def _serve(connection: Connection, setup: WorkerSetup) -> None:
     settings = setup.settings
-    time_control = TimeControl(move_seconds=settings.move_time)
 
     async def play(order: _Order, pool: BotPool | None) -> None:
         try:
-            outcome: Any = await play_match(
-                setup.game,
-                [setup.specs[p] for p in order.seats],
-                order.seed,
-                options=settings.options or None,
-                time_control=time_control,
-                limits=settings.limits,
-                bot_logs=setup.bot_logs,
-                sandbox=settings.sandbox,
-                lender=None if pool is None else pool.lender(order.slot),
-            )
+            outcome: Any = await setup.play(order.seats, order.seed, pool, order.slot)
         except Exception as exc:  # noqa: BLE001 - raised again in the main process
             outcome = exc
         connection.send((order.slot, outcome))
