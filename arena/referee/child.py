@@ -6,8 +6,10 @@ bot is started under util-linux ``setpriv --pdeathsig KILL``, which asks the ker
 its parent dies and then execs the bot (same process). The kernel's "parent" is the *thread* that
 started the child, so the child is started from the calling (trio) thread itself, which lives as
 long as the arena's event loop: ``trio.lowlevel.open_process`` would start it from a worker thread
-that trio's thread cache ends after 10 idle seconds, killing the bot mid-game. (An arena dying
-in the millisecond between starting a bot and setpriv's request would still leave that bot.)
+that trio's thread cache ends after 10 idle seconds, killing the bot mid-game. An arena that dies
+in the moment between starting a bot and setpriv's request cannot have the kernel kill the bot
+any more, so after the request a shell checks that its parent is still the arena before it execs
+the bot (a Ray node killed while its bots were starting left such bots behind).
 """
 
 from __future__ import annotations
@@ -29,11 +31,29 @@ def _setpriv() -> str | None:
     return shutil.which("setpriv")
 
 
-def tied_to_parent(argv: list[str]) -> list[str]:
-    """``argv`` run so that the kernel kills it when the thread that starts it ends (unchanged
-    without ``setpriv``: then only an orderly exit of the arena, Ctrl-C included, stops bots)."""
+# Run by /bin/sh with $0 = the arena's pid: exec the bot only if the arena is still its parent
+# (else the arena died before setpriv's request, and the kernel will never kill this bot).
+_EXEC_IF_PARENT_ALIVE = '[ "$PPID" = "$0" ] || exit 125; exec "$@"'
+
+
+def tied_to_parent(argv: list[str], parent: int | None = None) -> list[str]:
+    """``argv`` run so that the kernel kills it when the thread that starts it ends, and not at
+    all if its parent (this process, unless ``parent`` says otherwise) is already gone by then
+    (unchanged without ``setpriv``: then only an orderly exit of the arena stops bots)."""
     setpriv = _setpriv()
-    return argv if setpriv is None else [setpriv, "--pdeathsig", "KILL", "--", *argv]
+    if setpriv is None:
+        return argv
+    pid = os.getpid() if parent is None else parent
+    return [
+        setpriv,
+        "--pdeathsig",
+        "KILL",
+        "--",
+        "/bin/sh",
+        "-c",
+        _EXEC_IF_PARENT_ALIVE,
+        str(pid),
+    ] + argv
 
 
 class ChildProcess:

@@ -3,6 +3,7 @@ ends, so they are started from trio's own thread and never from one of its worke
 
 import os
 import signal
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -49,6 +50,19 @@ def test_a_child_dies_with_the_thread_that_started_it():
     while started[0].poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
     assert started[0].poll() == -signal.SIGKILL
+
+
+def test_a_child_whose_arena_is_already_gone_never_runs(tmp_path):
+    """The arena can die after starting a bot but before setpriv's parent-death request: the
+    kernel would then never kill it. Such a child sees its parent is not the arena and exits
+    without running the bot (a parent pid that is not ours stands for the dead arena)."""
+    ran = tmp_path / "ran"
+    orphan = subprocess.run(
+        child.tied_to_parent(["touch", str(ran)], parent=os.getppid()), timeout=10
+    )
+    assert orphan.returncode == 125 and not ran.exists()
+    ours = subprocess.run(child.tied_to_parent(["touch", str(ran)]), timeout=10)
+    assert ours.returncode == 0 and ran.exists()
 
 
 async def test_a_bot_outlives_trios_worker_threads(tmp_path, monkeypatch):
