@@ -15,6 +15,11 @@ second (a bot that stays up across games and then breaks). ``never-ready`` never
 starts a grandchild that would outlive it unless the arena stops the whole process group).
 ``sleep`` says on stderr when it starts hanging, so a test can wait for that moment.
 
+Modes that break the calls around the decisions: ``start-game-raise`` raises in its StartGame
+handler, ``start-game-sleep`` hangs in StartGame, ``start-game-garbage`` answers StartGame with
+bytes that are no StartGameReply, ``end-game-sleep`` plays well and hangs in EndGame, and
+``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details.
+
 ``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
 decision, it takes one ticket file from the directory named by ``ARENA_TEST_TURNSTILE`` (inherited
 from the arena's environment), waiting until there is one; so one ticket lets one game of gated
@@ -25,6 +30,7 @@ import os
 import subprocess
 import sys
 import time
+import tomllib
 from concurrent import futures
 from pathlib import Path
 
@@ -104,6 +110,67 @@ class _OtherProtocolVersion(bot_pb2_grpc.BotServicer):
         )
 
 
+def hang(where: str) -> None:
+    print(f"misbehave: hanging in {where} on purpose", file=sys.stderr, flush=True)
+    time.sleep(3600)
+
+
+def raise_in_start_game(request: bot_pb2.StartGameRequest) -> None:
+    raise RuntimeError("misbehave: raising in StartGame on purpose")
+
+
+def _unary(handler, request_type, reply_type=None) -> grpc.RpcMethodHandler:
+    """A method handler; without ``reply_type`` the handler returns the reply's raw bytes."""
+    return grpc.unary_unary_rpc_method_handler(
+        handler,
+        request_deserializer=request_type.FromString,
+        response_serializer=reply_type.SerializeToString if reply_type else None,
+    )
+
+
+def serve_raw(start_game, decide) -> None:
+    """Serve the Bot service with these StartGame and Decide handlers (gRPC's own, with the call's
+    context), a well-formed handshake from the bot.toml in the working directory, and EndGame."""
+    manifest = tomllib.loads(Path("bot.toml").read_text())
+    identity = bot_pb2.HandshakeReply(
+        name=manifest["name"],
+        version=manifest["version"],
+        protocol_version=bot_pb2.PROTOCOL_VERSION_1,
+        games=manifest["games"],
+    )
+    handlers = {
+        "Handshake": _unary(
+            lambda request, context: identity, bot_pb2.HandshakeRequest, bot_pb2.HandshakeReply
+        ),
+        "StartGame": start_game,
+        "Decide": _unary(decide, bot_pb2.DecisionRequest, bot_pb2.DecisionReply),
+        "EndGame": _unary(
+            lambda request, context: bot_pb2.EndGameReply(),
+            bot_pb2.EndGameRequest,
+            bot_pb2.EndGameReply,
+        ),
+    }
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    server.add_generic_rpc_handlers(
+        [grpc.method_handlers_generic_handler("arena.bot.v1.Bot", handlers)]
+    )
+    server.add_insecure_port(os.environ["ARENA_BOT_ADDRESS"])
+    server.start()
+    server.wait_for_termination()
+
+
+def decide_or_abort(request: bot_pb2.DecisionRequest, context) -> bot_pb2.DecisionReply:
+    """A random decision, except the one numbered ``MISBEHAVE_AT``: that call fails bare."""
+    global decisions
+    decisions += 1
+    if decisions == MISBEHAVE_AT:
+        context.abort(grpc.StatusCode.INTERNAL, "")
+    return bot_pb2.DecisionReply(
+        decision_number=request.decision_number,
+        action_index=rng.randrange(len(request.legal_actions)),
+    )
+
+
 if mode == "never-ready":
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)", GRANDCHILD_MARKER])
     time.sleep(3600)
@@ -124,5 +191,22 @@ elif mode == "stale":
         )
 
     sdk.run_replies(reply)
+elif mode == "start-game-raise":
+    sdk.run(choose, on_start=raise_in_start_game)
+elif mode == "start-game-sleep":
+    sdk.run(choose, on_start=lambda request: hang("StartGame"))
+elif mode == "end-game-sleep":
+    sdk.run(choose, on_end=lambda request: hang("EndGame"))
+elif mode == "start-game-garbage":
+    # A truncated varint: no StartGameReply parses from it.
+    garbage = _unary(lambda request, context: b"\x08", bot_pb2.StartGameRequest)
+    serve_raw(garbage, decide_or_abort)
+elif mode == "abort-silently":
+    start = _unary(
+        lambda request, context: bot_pb2.StartGameReply(),
+        bot_pb2.StartGameRequest,
+        bot_pb2.StartGameReply,
+    )
+    serve_raw(start, decide_or_abort)
 else:
     sdk.run(choose, on_start=remember_seat)
