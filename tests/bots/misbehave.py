@@ -18,7 +18,10 @@ starts a grandchild that would outlive it unless the arena stops the whole proce
 Modes that break the calls around the decisions: ``start-game-raise`` raises in its StartGame
 handler, ``start-game-sleep`` hangs in StartGame, ``start-game-garbage`` answers StartGame with
 bytes that are no StartGameReply, ``end-game-sleep`` plays well and hangs in EndGame, and
-``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details.
+``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details,
+``garbage-decide`` answers it with bytes that are no DecisionReply. ``MISBEHAVE_DELAY`` (seconds,
+in a bot.toml's ``[env]``) makes every decision of the sdk-based modes and these two take at least
+that long.
 
 ``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
 decision, it takes one ticket file from the directory named by ``ARENA_TEST_TURNSTILE`` (inherited
@@ -40,6 +43,8 @@ from arena import sdk
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 
 MISBEHAVE_AT = int(os.environ.get("MISBEHAVE_AT", "3"))
+# Seconds every decision takes at least (a test's lower bound on the time a seat used).
+MISBEHAVE_DELAY = float(os.environ.get("MISBEHAVE_DELAY", "0"))
 GRANDCHILD_MARKER = "arena-test-grandchild"  # tests look for it in the process table
 
 mode = sys.argv[1]
@@ -66,6 +71,11 @@ def take_a_ticket(turnstile: Path) -> None:
         time.sleep(0.02)
 
 
+def delay() -> None:
+    if MISBEHAVE_DELAY:
+        time.sleep(MISBEHAVE_DELAY)
+
+
 def choose(request: bot_pb2.DecisionRequest) -> int:
     global decisions
     if request.game_id not in games:
@@ -78,6 +88,7 @@ def choose(request: bot_pb2.DecisionRequest) -> int:
         os._exit(3)
     if mode == "slow":
         time.sleep(0.15)
+    delay()
     if mode == "gated" and decisions == 1 and seat == 0 and "ARENA_TEST_TURNSTILE" in os.environ:
         take_a_ticket(Path(os.environ["ARENA_TEST_TURNSTILE"]))
     if decisions == MISBEHAVE_AT:
@@ -129,8 +140,9 @@ def _unary(handler, request_type, reply_type=None) -> grpc.RpcMethodHandler:
 
 
 def serve_raw(start_game, decide) -> None:
-    """Serve the Bot service with these StartGame and Decide handlers (gRPC's own, with the call's
-    context), a well-formed handshake from the bot.toml in the working directory, and EndGame."""
+    """Serve the Bot service with these StartGame and Decide handlers (gRPC's method handlers,
+    whose functions see the call's context), a well-formed handshake from the bot.toml in the
+    working directory, and EndGame."""
     manifest = tomllib.loads(Path("bot.toml").read_text())
     identity = bot_pb2.HandshakeReply(
         name=manifest["name"],
@@ -143,7 +155,7 @@ def serve_raw(start_game, decide) -> None:
             lambda request, context: identity, bot_pb2.HandshakeRequest, bot_pb2.HandshakeReply
         ),
         "StartGame": start_game,
-        "Decide": _unary(decide, bot_pb2.DecisionRequest, bot_pb2.DecisionReply),
+        "Decide": decide,
         "EndGame": _unary(
             lambda request, context: bot_pb2.EndGameReply(),
             bot_pb2.EndGameRequest,
@@ -159,16 +171,24 @@ def serve_raw(start_game, decide) -> None:
     server.wait_for_termination()
 
 
-def decide_or_abort(request: bot_pb2.DecisionRequest, context) -> bot_pb2.DecisionReply:
-    """A random decision, except the one numbered ``MISBEHAVE_AT``: that call fails bare."""
+# A truncated varint: no reply message parses from it.
+GARBAGE = b"\x08"
+
+
+def decide_or_break(request: bot_pb2.DecisionRequest, context) -> bytes:
+    """A random decision, except the one numbered ``MISBEHAVE_AT``: ``abort-silently`` fails that
+    call with no details, ``garbage-decide`` answers it with bytes that are no DecisionReply."""
     global decisions
     decisions += 1
+    delay()
     if decisions == MISBEHAVE_AT:
-        context.abort(grpc.StatusCode.INTERNAL, "")
+        if mode == "abort-silently":
+            context.abort(grpc.StatusCode.INTERNAL, "")
+        return GARBAGE
     return bot_pb2.DecisionReply(
         decision_number=request.decision_number,
         action_index=rng.randrange(len(request.legal_actions)),
-    )
+    ).SerializeToString()
 
 
 if mode == "never-ready":
@@ -197,16 +217,15 @@ elif mode == "start-game-sleep":
     sdk.run(choose, on_start=lambda request: hang("StartGame"))
 elif mode == "end-game-sleep":
     sdk.run(choose, on_end=lambda request: hang("EndGame"))
-elif mode == "start-game-garbage":
-    # A truncated varint: no StartGameReply parses from it.
-    garbage = _unary(lambda request, context: b"\x08", bot_pb2.StartGameRequest)
-    serve_raw(garbage, decide_or_abort)
-elif mode == "abort-silently":
-    start = _unary(
-        lambda request, context: bot_pb2.StartGameReply(),
+elif mode in ("start-game-garbage", "abort-silently", "garbage-decide"):
+    start_game = _unary(
+        lambda request, context: (
+            GARBAGE
+            if mode == "start-game-garbage"
+            else bot_pb2.StartGameReply().SerializeToString()
+        ),
         bot_pb2.StartGameRequest,
-        bot_pb2.StartGameReply,
     )
-    serve_raw(start, decide_or_abort)
+    serve_raw(start_game, _unary(decide_or_break, bot_pb2.DecisionRequest))
 else:
     sdk.run(choose, on_start=remember_seat)
