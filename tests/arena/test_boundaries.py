@@ -230,6 +230,20 @@ async def test_an_exception_without_a_message_leaves_no_dangling_colon(tmp_path)
     assert record.seats[1].outcome is Outcome.CRASH
 
 
+async def test_the_bots_message_is_kept_to_its_last_letter(tmp_path):
+    # Only gRPC's own trailing ": " is trimmed; a message ending in a letter keeps it.
+    bots = [
+        sample_bot("random-python"),
+        _misbehaving_at("raise", 3, "terse", tmp_path, MISBEHAVE_MESSAGE="out of XX"),
+    ]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    assert record.seats[1].reason.startswith(
+        "Decide failed: UNKNOWN: Exception calling application: out of XX; "
+    )
+
+
 class _ForfeitWatcher(MatchObserver):
     """Notes every forfeit the observer hears of, and whether the culprit still runs then."""
 
