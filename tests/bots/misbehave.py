@@ -19,7 +19,8 @@ Modes that break the calls around the decisions: ``start-game-raise`` raises in 
 handler, ``start-game-sleep`` hangs in StartGame, ``start-game-garbage`` answers StartGame with
 bytes that are no StartGameReply, ``end-game-sleep`` plays well and hangs in EndGame, and
 ``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details,
-``garbage-decide`` answers it with bytes that are no DecisionReply. ``MISBEHAVE_DELAY`` (seconds,
+``garbage-decide`` answers it with bytes that are no DecisionReply, ``huge-reply`` with a reply
+of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds,
 in a bot.toml's ``[env]``) makes every decision of the sdk-based modes and these two take at least
 that long.
 
@@ -208,6 +209,18 @@ elif mode == "stale":
         number = request.decision_number - (decisions == MISBEHAVE_AT)
         return bot_pb2.DecisionReply(
             decision_number=number, action_index=rng.randrange(len(request.legal_actions))
+        )
+
+    sdk.run_replies(reply)
+elif mode == "huge-reply":
+
+    def reply(request: bot_pb2.DecisionRequest) -> bot_pb2.DecisionReply:
+        global decisions
+        decisions += 1
+        return bot_pb2.DecisionReply(
+            decision_number=request.decision_number,
+            action_index=rng.randrange(len(request.legal_actions)),
+            comment="x" * (17 << 20) if decisions == MISBEHAVE_AT else "",  # over 16 MiB
         )
 
     sdk.run_replies(reply)
