@@ -7,6 +7,7 @@ the pool started. (The autouse fixture checks that no process or thread remains.
 from __future__ import annotations
 
 import pytest
+import trio
 
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
@@ -85,9 +86,10 @@ async def test_a_bot_that_forfeited_is_not_lent_again():
 async def test_a_bot_that_did_not_acknowledge_the_end_is_not_lent_again():
     hangs_at_end, other = misbehaving_bot("end-game-sleep"), sample_bot("random-python")
     async with bot_pool("oregon", game_seed=SEED) as pool:
-        record = await play_match(
-            "oregon", [hangs_at_end, other], SEED, time_control=GENEROUS, lender=pool.lender(0)
-        )
+        with trio.fail_after(60):  # guard only: EndGame's own deadline ends the call
+            record = await play_match(
+                "oregon", [hangs_at_end, other], SEED, time_control=GENEROUS, lender=pool.lender(0)
+            )
         assert [leased.bot.spec.name for leased in pool.idle] == ["random-python"]
     _played_to_the_end(record)
     assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
