@@ -231,13 +231,17 @@ async def test_a_voided_games_end_reaches_each_bot_as_voided_with_its_game_id(tm
             if number == 3:
                 raise RuntimeError("observer broke")
 
-    record = await play_match("oregon", bots, SEED, time_control=GENEROUS, observer=Faulty())
+    # With a time bank (not the default 0), StartGame shows that the bank reaches the bots too.
+    banked = TimeControl(move_seconds=20.0, bank_seconds=1.5, ready_seconds=30.0)
+
+    record = await play_match("oregon", bots, SEED, time_control=banked, observer=Faulty())
 
     assert record.voided
     for seat in range(2):
         _, messages = read_spy_file(tmp_path / f"seat{seat}.log")
         start, end = messages[0], messages[-1]
         assert isinstance(start, bot_pb2.StartGameRequest)
+        assert (start.time_control.move_seconds, start.time_control.bank_seconds) == (20.0, 1.5)
         assert isinstance(end, bot_pb2.EndGameRequest)
         assert (end.game_id, end.seat, end.voided) == (start.game_id, seat, True)
 
