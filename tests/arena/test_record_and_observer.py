@@ -231,7 +231,7 @@ async def test_a_voided_games_end_reaches_each_bot_as_voided_with_its_game_id(tm
             if number == 3:
                 raise RuntimeError("observer broke")
 
-    # With a time bank (not the default 0), StartGame shows that the bank reaches the bots too.
+    # With a time bank (not the default 0): the bots' StartGame and clocks show it too.
     banked = TimeControl(move_seconds=20.0, bank_seconds=1.5, ready_seconds=30.0)
 
     record = await play_match("oregon", bots, SEED, time_control=banked, observer=Faulty())
@@ -242,6 +242,10 @@ async def test_a_voided_games_end_reaches_each_bot_as_voided_with_its_game_id(tm
         start, end = messages[0], messages[-1]
         assert isinstance(start, bot_pb2.StartGameRequest)
         assert (start.time_control.move_seconds, start.time_control.bank_seconds) == (20.0, 1.5)
+        decisions = [m for m in messages if isinstance(m, bot_pb2.DecisionRequest)]
+        assert decisions, "the game was voided after both seats had decided"
+        # Quick replies spend nothing of the bank: every decision shows the full clock.
+        assert {(d.clock.move_seconds, d.clock.bank_seconds) for d in decisions} == {(20.0, 1.5)}
         assert isinstance(end, bot_pb2.EndGameRequest)
         assert (end.game_id, end.seat, end.voided) == (start.game_id, seat, True)
 
