@@ -1,7 +1,8 @@
 """What the referee tells of a game besides its outcomes, with real bots and real gRPC: the
 observer's calls match the record decision by decision, the bots' comments and the seats' times are
-kept, a voided game's end reaches the bots as voided, a remote bot's failed call is a crash, and
-the match's directory is gone afterwards. (The autouse fixture checks that no process or thread
+kept, a voided game's end reaches the bots as voided, a remote bot's failed call is a crash, the
+game's options are played and recorded, a game that cannot be set up raises before any bot starts,
+and the match's directory is gone afterwards. (The autouse fixture checks that no process or thread
 remains.)"""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 
 from arena import sdk
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
+from arena.errors import SetupError
 from arena.manifest import BotSpec, load_manifest, remote_bot
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
@@ -256,3 +258,32 @@ async def test_the_match_directory_is_removed_after_the_game():
     await play_match("oregon", [sample_bot("random-python")] * 2, SEED, time_control=GENEROUS)
 
     assert set(arena_root().glob("match-*")) == matches_before
+
+
+async def test_the_games_options_are_played_and_recorded():
+    options = {"max_rounds": 2}  # Merkator's round limit, far below its default
+
+    record = await play_match(
+        "merkator", [sample_bot("random-python")] * 2, SEED, options=options, time_control=GENEROUS
+    )
+
+    assert not record.voided, record.void_reason
+    assert record.void_reason == ""
+    assert record.options["max_rounds"] == 2
+    engine = get_game("merkator")
+    final = engine.replay(2, SEED, record.actions, options)
+    assert final.is_over
+    assert tuple(s.score for s in record.seats) == final.result().scores
+    assert not engine.replay(2, SEED, record.actions).is_over, "50 rounds by default"
+
+
+@pytest.mark.parametrize(
+    "game, options, message",
+    [
+        ("nosuch", None, "unknown game 'nosuch'"),
+        ("oregon", {"nope": 1}, "unknown option 'nope'"),
+    ],
+)
+async def test_a_game_that_cannot_be_set_up_raises_before_any_bot_starts(game, options, message):
+    with pytest.raises(SetupError, match=message):
+        await play_match(game, [sample_bot("random-python")] * 2, SEED, options=options)
