@@ -152,13 +152,15 @@ def _bot_served_here(name: str, decide: Callable) -> Iterator[BotSpec]:
         executor.shutdown(wait=True)
 
 
-async def test_each_answered_decision_keeps_the_bots_comment():
-    rng = sdk.seeded_random()
+async def test_each_answered_decision_plays_the_bots_choice_and_keeps_its_comment():
+    choices: dict[int, int] = {}  # decision number -> the index the bot chose
 
     def commented(request, context):
+        # The last legal action: not the game's default (the first), whenever there is a choice.
+        choices[request.decision_number] = len(request.legal_actions) - 1
         return bot_pb2.DecisionReply(
             decision_number=request.decision_number,
-            action_index=rng.randrange(len(request.legal_actions)),
+            action_index=choices[request.decision_number],
             comment=f"my pick at {request.decision_number}",
         )
 
@@ -166,6 +168,8 @@ async def test_each_answered_decision_keeps_the_bots_comment():
         record = await play_match("oregon", [commenter, commenter], SEED, time_control=GENEROUS)
 
     assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
+    assert record.actions == [choices[n] for n in range(len(record.actions))]
+    assert any(record.actions), "some choice was not the first action"
     assert record.comments == [f"my pick at {n}" for n in range(len(record.actions))]
 
 
