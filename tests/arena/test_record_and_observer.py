@@ -1,9 +1,9 @@
 """What the referee tells of a game besides its outcomes, with real bots and real gRPC: the
-observer's calls match the record decision by decision, the bots' comments and the seats' times are
-kept, a voided game's end reaches the bots as voided, a remote bot's failed call is a crash, the
-game's options are played and recorded, a game that cannot be set up raises before any bot starts,
-and the match's directory is gone afterwards. (The autouse fixture checks that no process or thread
-remains.)"""
+observer's calls match the record decision by decision, the bots' choices and comments and the
+seats' times are kept, a voided game's end reaches the bots as voided, a remote bot's failed call
+is a crash, the game's options are played and recorded, a game that cannot be set up raises before
+any bot starts, and the match's directory is gone afterwards. (The autouse fixture checks that no
+process or thread remains.)"""
 
 from __future__ import annotations
 
