@@ -1,11 +1,12 @@
 """The referee at its boundaries, with real bot processes: the edges of the index range, replies
-for the wrong decision, a handshake in another protocol version, several forfeits in one game
-(ranks asserted exactly), and forfeits at the very first and the very last decision. The bots are
-the protocol-boundary modes of tests/bots/misbehave.py. (The autouse fixture checks that no
-process or thread remains.)"""
+for the wrong decision, a handshake in another protocol version, a reply over the size limit,
+several forfeits in one game (ranks asserted exactly), and forfeits at the very first and the very
+last decision. The bots are the protocol-boundary modes of tests/bots/misbehave.py. (The autouse
+fixture checks that no process or thread remains.)"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,21 @@ async def test_a_reply_for_the_previous_decision_is_an_illegal_forfeit():
     number = int(culprit.reason.split()[-1])
     assert culprit.reason == f"replied for decision {number - 1} to decision {number}"
     assert [s.rank for s in record.seats] == [2, 1]
+    _replayed_to_the_end(record)
+
+
+async def test_a_reply_over_the_size_limit_is_illegal_and_named_by_its_size():
+    bots = [sample_bot("random-python"), misbehaving_bot("huge-reply")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[1]
+    assert culprit.outcome is Outcome.ILLEGAL
+    size = re.fullmatch(r"Decide reply of (\d+) bytes is over the (\d+) byte limit", culprit.reason)
+    assert size, culprit.reason
+    assert int(size[1]) > int(size[2]) == 16 * 1024 * 1024
+    assert culprit.decisions == 2, "the third reply never arrived whole"
+    assert [s.rank for s in record.seats] == [1, 2]
     _replayed_to_the_end(record)
 
 
@@ -228,6 +244,20 @@ async def test_an_exception_without_a_message_leaves_no_dangling_colon(tmp_path)
     reason = record.seats[1].reason
     assert reason.startswith("Decide failed: UNKNOWN: Exception calling application; ")
     assert record.seats[1].outcome is Outcome.CRASH
+
+
+async def test_the_bots_message_is_kept_to_its_last_letter(tmp_path):
+    # Only gRPC's own trailing ": " is trimmed; a message ending in a letter keeps it.
+    bots = [
+        sample_bot("random-python"),
+        _misbehaving_at("raise", 3, "terse", tmp_path, MISBEHAVE_MESSAGE="out of XX"),
+    ]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    assert record.seats[1].reason.startswith(
+        "Decide failed: UNKNOWN: Exception calling application: out of XX; "
+    )
 
 
 class _ForfeitWatcher(MatchObserver):

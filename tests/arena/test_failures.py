@@ -40,7 +40,8 @@ async def test_misbehaving_bot_forfeits_and_the_game_completes(bot, outcome, rea
     bots = [sample_bot("random-python"), misbehaving_bot(bot), sample_bot("random-python")]
 
     time_control = {"never-ready": SHORT_READY, "sleeper": HANG_LIMIT}.get(bot, FAST)
-    record = await play_match("oregon", bots, SEED, time_control=time_control)
+    with trio.fail_after(60):  # guard only: the limits end a hanging bot's call long before
+        record = await play_match("oregon", bots, SEED, time_control=time_control)
 
     assert not record.voided, record.void_reason
     culprit = record.seats[1]

@@ -15,6 +15,15 @@ second (a bot that stays up across games and then breaks). ``never-ready`` never
 starts a grandchild that would outlive it unless the arena stops the whole process group).
 ``sleep`` says on stderr when it starts hanging, so a test can wait for that moment.
 
+Modes that break the calls around the decisions: ``start-game-raise`` raises in its StartGame
+handler, ``start-game-sleep`` hangs in StartGame, ``start-game-garbage`` answers StartGame with
+bytes that are no StartGameReply, ``end-game-sleep`` plays well and hangs in EndGame, and
+``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details,
+``garbage-decide`` answers it with bytes that are no DecisionReply, ``huge-reply`` with a reply
+of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds,
+in a bot.toml's ``[env]``) makes every decision of the sdk-based modes and these two take at least
+that long.
+
 ``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
 decision in each game, it takes one ticket file from the directory named by
 ``ARENA_TEST_TURNSTILE`` (inherited from the arena's environment), waiting until there is one; so
@@ -25,6 +34,7 @@ import os
 import subprocess
 import sys
 import time
+import tomllib
 from concurrent import futures
 from pathlib import Path
 
@@ -34,6 +44,8 @@ from arena import sdk
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 
 MISBEHAVE_AT = int(os.environ.get("MISBEHAVE_AT", "3"))
+# Seconds every decision takes at least (a test's lower bound on the time a seat used).
+MISBEHAVE_DELAY = float(os.environ.get("MISBEHAVE_DELAY", "0"))
 GRANDCHILD_MARKER = "arena-test-grandchild"  # tests look for it in the process table
 
 mode = sys.argv[1]
@@ -60,6 +72,11 @@ def take_a_ticket(turnstile: Path) -> None:
         time.sleep(0.02)
 
 
+def delay() -> None:
+    if MISBEHAVE_DELAY:
+        time.sleep(MISBEHAVE_DELAY)
+
+
 def choose(request: bot_pb2.DecisionRequest) -> int:
     global decisions
     first_in_game = request.game_id not in games
@@ -73,6 +90,7 @@ def choose(request: bot_pb2.DecisionRequest) -> int:
         os._exit(3)
     if mode == "slow":
         time.sleep(0.15)
+    delay()
     # Each game's first decision, not the process's: a bot that stays up plays many games.
     if mode == "gated" and first_in_game and seat == 0 and "ARENA_TEST_TURNSTILE" in os.environ:
         take_a_ticket(Path(os.environ["ARENA_TEST_TURNSTILE"]))
@@ -106,6 +124,76 @@ class _OtherProtocolVersion(bot_pb2_grpc.BotServicer):
         )
 
 
+def hang(where: str) -> None:
+    print(f"misbehave: hanging in {where} on purpose", file=sys.stderr, flush=True)
+    time.sleep(3600)
+
+
+def raise_in_start_game(request: bot_pb2.StartGameRequest) -> None:
+    raise RuntimeError("misbehave: raising in StartGame on purpose")
+
+
+def _unary(handler, request_type, reply_type=None) -> grpc.RpcMethodHandler:
+    """A method handler; without ``reply_type`` the handler returns the reply's raw bytes."""
+    return grpc.unary_unary_rpc_method_handler(
+        handler,
+        request_deserializer=request_type.FromString,
+        response_serializer=reply_type.SerializeToString if reply_type else None,
+    )
+
+
+def serve_raw(start_game, decide) -> None:
+    """Serve the Bot service with these StartGame and Decide handlers (gRPC's method handlers,
+    whose functions see the call's context), a well-formed handshake from the bot.toml in the
+    working directory, and EndGame."""
+    manifest = tomllib.loads(Path("bot.toml").read_text())
+    identity = bot_pb2.HandshakeReply(
+        name=manifest["name"],
+        version=manifest["version"],
+        protocol_version=bot_pb2.PROTOCOL_VERSION_1,
+        games=manifest["games"],
+    )
+    handlers = {
+        "Handshake": _unary(
+            lambda request, context: identity, bot_pb2.HandshakeRequest, bot_pb2.HandshakeReply
+        ),
+        "StartGame": start_game,
+        "Decide": decide,
+        "EndGame": _unary(
+            lambda request, context: bot_pb2.EndGameReply(),
+            bot_pb2.EndGameRequest,
+            bot_pb2.EndGameReply,
+        ),
+    }
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    server.add_generic_rpc_handlers(
+        [grpc.method_handlers_generic_handler("arena.bot.v1.Bot", handlers)]
+    )
+    server.add_insecure_port(os.environ["ARENA_BOT_ADDRESS"])
+    server.start()
+    server.wait_for_termination()
+
+
+# A truncated varint: no reply message parses from it.
+GARBAGE = b"\x08"
+
+
+def decide_or_break(request: bot_pb2.DecisionRequest, context) -> bytes:
+    """A random decision, except the one numbered ``MISBEHAVE_AT``: ``abort-silently`` fails that
+    call with no details, ``garbage-decide`` answers it with bytes that are no DecisionReply."""
+    global decisions
+    decisions += 1
+    delay()
+    if decisions == MISBEHAVE_AT:
+        if mode == "abort-silently":
+            context.abort(grpc.StatusCode.INTERNAL, "")
+        return GARBAGE
+    return bot_pb2.DecisionReply(
+        decision_number=request.decision_number,
+        action_index=rng.randrange(len(request.legal_actions)),
+    ).SerializeToString()
+
+
 if mode == "never-ready":
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)", GRANDCHILD_MARKER])
     time.sleep(3600)
@@ -126,5 +214,33 @@ elif mode == "stale":
         )
 
     sdk.run_replies(reply)
+elif mode == "huge-reply":
+
+    def reply(request: bot_pb2.DecisionRequest) -> bot_pb2.DecisionReply:
+        global decisions
+        decisions += 1
+        return bot_pb2.DecisionReply(
+            decision_number=request.decision_number,
+            action_index=rng.randrange(len(request.legal_actions)),
+            comment="x" * (17 << 20) if decisions == MISBEHAVE_AT else "",  # over 16 MiB
+        )
+
+    sdk.run_replies(reply)
+elif mode == "start-game-raise":
+    sdk.run(choose, on_start=raise_in_start_game)
+elif mode == "start-game-sleep":
+    sdk.run(choose, on_start=lambda request: hang("StartGame"))
+elif mode == "end-game-sleep":
+    sdk.run(choose, on_end=lambda request: hang("EndGame"))
+elif mode in ("start-game-garbage", "abort-silently", "garbage-decide"):
+    start_game = _unary(
+        lambda request, context: (
+            GARBAGE
+            if mode == "start-game-garbage"
+            else bot_pb2.StartGameReply().SerializeToString()
+        ),
+        bot_pb2.StartGameRequest,
+    )
+    serve_raw(start_game, _unary(decide_or_break, bot_pb2.DecisionRequest))
 else:
     sdk.run(choose, on_start=remember_seat)

@@ -1,0 +1,118 @@
+"""The referee with bots lent by a pool (``arena.referee.pool``) that keeps them up across games:
+each seat borrows its own process, a lent bot that fails to start or shakes hands wrongly forfeits
+like a fresh one, and a bot is kept for the next game only after a game that was not voided, which
+it finished and whose end it acknowledged. Real processes; ``pool.started`` counts the processes
+the pool started. (The autouse fixture checks that no process or thread remains.)"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from arena.records import MatchRecord, Outcome, TimeControl
+from arena.referee.match import MatchObserver, play_match
+from arena.referee.pool import bot_pool
+from engine.registry import get_game
+from tests.support.bots import misbehaving_bot, sample_bot
+
+pytestmark = pytest.mark.slow
+
+# Random bots answer in milliseconds: a generous limit keeps a loaded machine from turning a
+# well-behaved seat into a TIMEOUT.
+GENEROUS = TimeControl(move_seconds=20.0, ready_seconds=30.0)
+# Long enough for the well-behaved bots to start even on a busy machine, short for one that never
+# listens.
+SHORT_READY = TimeControl(move_seconds=20.0, ready_seconds=5.0)
+SEED = 5
+
+
+def _played_to_the_end(record: MatchRecord) -> None:
+    assert not record.voided, record.void_reason
+    final = get_game(record.game).replay(record.num_players, record.seed, record.actions)
+    assert final.is_over
+    assert tuple(s.score for s in record.seats) == final.result().scores
+
+
+async def test_each_seat_borrows_its_own_bot_and_gives_it_back_for_the_next_game():
+    spec = sample_bot("random-python")
+    async with bot_pool("oregon", game_seed=SEED) as pool:
+        lender = pool.lender(0)
+        first = await play_match("oregon", [spec, spec], SEED, time_control=GENEROUS, lender=lender)
+        second = await play_match("oregon", [spec, spec], 6, time_control=GENEROUS, lender=lender)
+        assert pool.started == 2, "one process per seat, both kept for the second game"
+        assert len(pool.idle) == 2
+    for record in (first, second):
+        _played_to_the_end(record)
+        assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
+
+
+async def test_lent_bots_that_never_become_ready_or_shake_hands_wrongly_forfeit():
+    bots = [
+        misbehaving_bot("never-ready"),
+        misbehaving_bot("protocol-2"),
+        sample_bot("random-python"),
+    ]
+    async with bot_pool("oregon", game_seed=SEED) as pool:
+        record = await play_match(
+            "oregon", bots, SEED, time_control=SHORT_READY, lender=pool.lender(0)
+        )
+        assert [leased.bot.spec.name for leased in pool.idle] == ["random-python"]
+
+    _played_to_the_end(record)
+    never_ready, other_protocol, finisher = record.seats
+    assert never_ready.outcome is Outcome.CRASH
+    assert never_ready.reason.startswith("never became ready: ")
+    assert "did not answer the handshake within 5 s" in never_ready.reason
+    assert other_protocol.outcome is Outcome.ILLEGAL
+    assert other_protocol.reason == "handshake: speaks protocol version 2, the arena speaks 1"
+    assert finisher.outcome is Outcome.FINISHED
+    assert [s.rank for s in record.seats] == [2, 2, 1]
+    assert [s.decisions for s in record.seats[:2]] == [0, 0]
+
+
+async def test_a_bot_that_forfeited_is_not_lent_again():
+    culprit, other = misbehaving_bot("index-len"), sample_bot("random-python")
+    async with bot_pool("oregon", game_seed=SEED) as pool:
+        lender = pool.lender(0)
+        record = await play_match(
+            "oregon", [culprit, other], SEED, time_control=GENEROUS, lender=lender
+        )
+        assert [leased.bot.spec.name for leased in pool.idle] == ["random-python"]
+        await play_match("oregon", [culprit, other], SEED, time_control=GENEROUS, lender=lender)
+        assert pool.started == 3, "the culprit was started again, the other bot kept"
+    assert record.seats[0].outcome is Outcome.ILLEGAL
+
+
+async def test_a_bot_that_did_not_acknowledge_the_end_is_not_lent_again():
+    hangs_at_end, other = misbehaving_bot("end-game-sleep"), sample_bot("random-python")
+    async with bot_pool("oregon", game_seed=SEED) as pool:
+        with trio.fail_after(60):  # guard only: EndGame's own deadline ends the call
+            record = await play_match(
+                "oregon", [hangs_at_end, other], SEED, time_control=GENEROUS, lender=pool.lender(0)
+            )
+        assert [leased.bot.spec.name for leased in pool.idle] == ["random-python"]
+    _played_to_the_end(record)
+    assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
+
+
+class _FaultyObserver(MatchObserver):
+    def decision_made(self, number, *args):
+        if number == 2:
+            raise RuntimeError("observer broke")
+
+
+async def test_the_bots_of_a_voided_game_are_not_lent_again():
+    spec = sample_bot("random-python")
+    async with bot_pool("oregon", game_seed=SEED) as pool:
+        record = await play_match(
+            "oregon",
+            [spec, spec],
+            SEED,
+            time_control=GENEROUS,
+            lender=pool.lender(0),
+            observer=_FaultyObserver(),
+        )
+        assert pool.idle == [], "a voided game keeps none of its bots"
+    assert record.voided
+    assert record.void_reason == "arena fault: RuntimeError: observer broke"
+    assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2

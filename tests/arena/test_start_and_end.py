@@ -1,0 +1,188 @@
+"""The referee around the decisions, with real bot processes and real gRPC: a bot that fails,
+hangs in or garbles StartGame, one that hangs in EndGame, a call that fails with no details, and
+the game ids of one bot playing two games at once. The bots are modes of tests/bots/misbehave.py.
+(The autouse fixture checks that no process or thread remains.)"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena import sdk
+from arena.manifest import remote_bot
+from arena.records import MatchRecord, Outcome, TimeControl
+from arena.referee.match import play_match
+from engine.registry import get_game
+from tests.support.bots import misbehaving_bot, sample_bot
+
+pytestmark = pytest.mark.slow
+
+# Random bots answer in milliseconds: a generous limit keeps a loaded machine from turning a
+# well-behaved seat into a TIMEOUT. The ready time differs from the move time so that a reason
+# shows which of the two a call was given.
+GENEROUS = TimeControl(move_seconds=20.0, ready_seconds=30.0)
+# Long enough for the well-behaved bots to start even on a busy machine, short for a hanging one.
+SHORT_READY = TimeControl(move_seconds=20.0, ready_seconds=5.0)
+SEED = 5
+
+
+def _finished_by_the_others(record: MatchRecord, culprit: int) -> None:
+    """The game was played to its end with its scores; the culprit is ranked last, alone."""
+    assert not record.voided, record.void_reason
+    final = get_game(record.game).replay(record.num_players, record.seed, record.actions)
+    assert final.is_over
+    assert tuple(s.score for s in record.seats) == final.result().scores
+    assert record.seats[culprit].rank == record.num_players
+    others = [s for s in record.seats if s.seat != culprit]
+    assert all(s.outcome is Outcome.FINISHED for s in others)
+    assert all(s.rank < record.num_players for s in others)
+
+
+async def test_a_bot_whose_start_game_fails_is_a_crash_naming_start_game():
+    bots = [sample_bot("random-python"), misbehaving_bot("start-game-raise")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[1]
+    assert culprit.outcome is Outcome.CRASH
+    assert culprit.reason.startswith(
+        "StartGame failed: UNKNOWN: Exception calling application: "
+        "misbehave: raising in StartGame on purpose"
+    )
+    assert culprit.decisions == 0
+    assert [s.rank for s in record.seats] == [1, 2]
+    _finished_by_the_others(record, culprit=1)
+
+
+async def test_a_bot_hanging_in_start_game_times_out_after_the_ready_time():
+    bots = [
+        sample_bot("random-python"),
+        sample_bot("random-python"),
+        misbehaving_bot("start-game-sleep"),
+    ]
+
+    with trio.fail_after(60):  # guard only: the 5 s ready time ends the call
+        record = await play_match("oregon", bots, SEED, time_control=SHORT_READY)
+
+    culprit = record.seats[2]
+    assert culprit.outcome is Outcome.TIMEOUT
+    assert culprit.reason == "no StartGame reply within 5 s"
+    assert culprit.decisions == 0
+    assert record.seats[2].rank == 3
+    _finished_by_the_others(record, culprit=2)
+
+
+async def test_a_start_game_reply_that_does_not_parse_is_an_illegal_forfeit():
+    bots = [misbehaving_bot("start-game-garbage"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[0]
+    assert culprit.outcome is Outcome.ILLEGAL
+    assert culprit.reason == "malformed StartGame reply"
+    assert culprit.decisions == 0
+    assert [s.rank for s in record.seats] == [2, 1]
+    _finished_by_the_others(record, culprit=0)
+
+
+async def test_a_bot_hanging_in_end_game_does_not_hold_up_the_record():
+    bots = [misbehaving_bot("end-game-sleep"), sample_bot("random-python")]
+
+    with trio.fail_after(60):  # guard only: EndGame's own deadline ends the call
+        record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    assert not record.voided, record.void_reason
+    assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
+    assert [s.reason for s in record.seats] == ["", ""], "the game was decided before EndGame"
+    assert sorted(s.rank for s in record.seats) in ([1, 2], [1, 1])
+    final = get_game("oregon").replay(2, SEED, record.actions)
+    assert final.is_over
+    assert tuple(s.score for s in record.seats) == final.result().scores
+
+
+async def test_a_call_failing_without_details_names_the_call_and_the_status_only():
+    bots = [sample_bot("random-python"), misbehaving_bot("abort-silently")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[1]
+    assert culprit.outcome is Outcome.CRASH
+    assert culprit.reason == "Decide failed: INTERNAL"
+    assert culprit.decisions == 2, "the failed call is not counted as a decision"
+    assert [s.rank for s in record.seats] == [1, 2]
+    _finished_by_the_others(record, culprit=1)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def test_one_remote_bot_in_two_games_at_once_gets_a_game_id_per_game_and_seat(tmp_path):
+    # One bot process (a remote bot served here) plays both seats of two games that start
+    # together: every StartGame names a game id of its own, and each decision carries its seat's.
+    (tmp_path / "bot.toml").write_text(
+        'name = "twin"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
+    )
+    started: dict[str, int] = {}  # game id -> seat, from StartGame
+    decided: set[tuple[str, int]] = set()  # (game id, seat) of every decision
+    rng = sdk.seeded_random()
+
+    def remember(request) -> None:
+        assert request.game_id not in started, "a game id given twice"
+        started[request.game_id] = request.seat
+
+    def choose(request) -> int:
+        decided.add((request.game_id, request.seat))
+        return rng.randrange(len(request.legal_actions))
+
+    port = _free_port()
+    server = sdk.serve(
+        sdk.replying_with(choose),
+        address=f"127.0.0.1:{port}",
+        manifest=Path(tmp_path / "bot.toml"),
+        on_start=remember,
+    )
+    barrier = _Barrier(2)  # each game waits at its ready gate for the other: they overlap
+    records: list[MatchRecord] = []
+    try:
+        bot = remote_bot(f"127.0.0.1:{port}", "twin", games=("oregon",))
+
+        async def one_game() -> None:
+            records.append(
+                await play_match(
+                    "oregon", [bot, bot], SEED, time_control=GENEROUS, ready_gate=barrier.wait
+                )
+            )
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(one_game)
+            nursery.start_soon(one_game)
+    finally:
+        server.stop(grace=None)
+
+    assert len(started) == 4, "two games, two seats each: four game ids"
+    assert sorted(started.values()) == [0, 0, 1, 1]
+    assert decided == set(started.items())
+    for record in records:
+        assert not record.voided, record.void_reason
+        assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
+
+
+class _Barrier:
+    """Lets its ``wait`` return once ``parties`` tasks are waiting."""
+
+    def __init__(self, parties: int) -> None:
+        self._parties = parties
+        self._arrived = 0
+        self._all_here = trio.Event()
+
+    async def wait(self) -> None:
+        self._arrived += 1
+        if self._arrived == self._parties:
+            self._all_here.set()
+        await self._all_here.wait()
