@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from resource import RUSAGE_CHILDREN, RUSAGE_SELF, getrusage
 
 import trio
 
@@ -53,6 +54,11 @@ class TournamentRun:
     seconds: float
     games: int
     decisions: int
+    own_cpu: float  # CPU seconds of this process (the referee, unless the games ran elsewhere)
+    children_cpu: float  # of the processes it started and reaped: bots, worker processes
+
+    def cpu_ms_per_decision(self) -> tuple[float, float]:
+        return 1000 * self.own_cpu / self.decisions, 1000 * self.children_cpu / self.decisions
 
     @property
     def decisions_per_second(self) -> float:
@@ -95,15 +101,21 @@ async def run_one_tournament(
             name="bench",
         )
     )
-    began = time.perf_counter()
+    began, own, children = time.perf_counter(), _cpu(RUSAGE_SELF), _cpu(RUSAGE_CHILDREN)
     try:
         summary = await run_tournament(ready.database, ready.id, workers=workers, ray=ray)
     finally:
         ready.database.close()
     seconds = time.perf_counter() - began
+    own, children = _cpu(RUSAGE_SELF) - own, _cpu(RUSAGE_CHILDREN) - children
     assert summary.complete, f"{summary.done}/{summary.total} games recorded"
     games, decisions = _played(db)
-    return TournamentRun(seconds, games, decisions)
+    return TournamentRun(seconds, games, decisions, own, children)
+
+
+def _cpu(who: int) -> float:
+    usage = getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def tournament(args: argparse.Namespace) -> None:
@@ -139,6 +151,11 @@ async def tournament(args: argparse.Namespace) -> None:
         f"{protocol_rate:.0f} decisions/s ({counted} decisions while all were playing)"
     )
     kept = runs[False]
+    referee_ms, bots_ms = kept.cpu_ms_per_decision()
+    print(
+        f"CPU per decision, bots that stay up: referee {referee_ms:.2f} ms (this process: "
+        f"engine, encoding, gRPC client, storage), bots {bots_ms:.2f} ms"
+    )
     if args.workers > 1:
         spread = await timed(False, args.workers)
         requests = typical_requests(args.game, 2, seed=12345)
