@@ -2,7 +2,7 @@
 dataclass as straight-line Python, for the referee's hot path (every decision encodes a view).
 
 ``to_proto`` interprets a per-class plan at every call; the function generated here does the same
-assignments without the interpretation. tests/arena/test_compiled_encoding.py checks that both
+assignments without the interpretation. tests/wire/test_compiled_encoding.py checks that both
 give identical bytes for every game's views and actions. (Like view types in general, a class
 may not contain itself.)
 """

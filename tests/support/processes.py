@@ -1,5 +1,5 @@
 """Which live processes this test session started: every bot (and anything it starts) inherits
-a marker in its environment, set when this module is first imported (by tests/arena/conftest.py,
+a marker in its environment, set when this module is first imported (by tests/support/leftovers.py,
 before any test runs)."""
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from arena.referee.match import MatchObserver, play_match
 from arena.sandbox.tempdirs import arena_root
 from engine.core import GameState
 from engine.registry import get_game
-from tests.arena.test_spy import read_spy_file
+from tests.referee.test_spy import read_spy_file
 from tests.support.bots import TEST_BOTS, misbehaving_bot, sample_bot
 
 pytestmark = pytest.mark.slow

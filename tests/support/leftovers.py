@@ -1,6 +1,6 @@
-"""The referee's tests leave nothing behind: no bot process and no client thread outlives a test.
-(Helpers live in tests/support/; the names imported here stay importable from this module for
-tests written before the move.)"""
+"""The fixture that holds a test to leaving nothing behind: no bot process (grandchildren
+included) and no client thread outlives it. Directories whose tests start bots import it into
+their conftest.py."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import time
 
 import pytest
 
-from tests.support.bots import ROOT, SAMPLE_BOTS, TEST_BOTS, misbehaving_bot, sample_bot  # noqa: F401
-from tests.support.processes import SESSION_MARKER, bot_processes  # noqa: F401
+from tests.support.processes import bot_processes
 
 
 def _our_threads(before: set[threading.Thread]) -> list[str]:
