@@ -61,24 +61,6 @@ def snapshot(db: Path) -> list[str] | None:
         return [db.read_bytes().hex()]
 
 
-def descendants(pid: int) -> list[int]:
-    """Every live process below ``pid`` (bots run in their own sessions, but are its children)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(parent, []).append(int(entry.name))
-    found, stack = [], [pid]
-    while stack:
-        for child in children.get(stack.pop(), []):
-            found.append(child)
-            stack.append(child)
-    return found
-
-
 def kill_groups(pids: list[int]) -> None:
     for pid in pids:
         try:
