@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.bench.local_ray import descendants
 from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from arena.tournament.schedule import build_schedule
 from tests.support.bots import TEST_BOTS
-from arena.bench.local_ray import descendants
 from tests.tournament.helpers import kill_groups, query, start_cli
 
 pytestmark = pytest.mark.slow  # real CLI and bot processes
