@@ -109,8 +109,8 @@ def _first_sentence(doc: str) -> str:
     """A docstring's first sentence on one line: the command list's entry. (Typer would show
     the whole docstring there, hard line breaks and all; ``arena CMD --help`` still has it.)"""
     words = " ".join(doc.split("\n\n", 1)[0].split())
-    end = words.find(". ")
-    return words if end < 0 else words[: end + 1]
+    ends = [i for i in (words.find(". "), words.find("? ")) if i >= 0]
+    return words[: min(ends) + 1] if ends else words
 
 
 for command in app.registered_commands:

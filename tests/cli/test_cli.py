@@ -136,5 +136,6 @@ def test_the_command_list_gives_each_command_its_first_sentence_on_one_line():
         "Play one game between bots, one per seat in the order given; "
         "the game is stored in the database unless --no-store."
     )
+    assert rows["sprt"] == "Is NEW stronger than BASE?"
     assert {"games", "match", "tournament", "leaderboard", "sprt", "serve"} <= rows.keys()
     assert "Exit code" not in result.stdout  # the rest of a docstring is for `arena CMD --help`
