@@ -1,5 +1,5 @@
-"""Options that ``arena match`` and ``arena tournament`` share: the limits and logs of the bot
-processes, and game options."""
+"""Options that ``arena match``, ``arena tournament`` and ``arena sprt`` share: the limits and logs
+of the bot processes, game options, and where a tournament's games are played."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from arena.referee.limits import MIN_MEMORY_MIB, BotLimits
+from arena.tournament import ray_backend
 
 BotMemory = Annotated[
     str | None,
@@ -30,3 +32,32 @@ BotLogs = Annotated[
 ]
 GameOptions = Annotated[list[str], typer.Option("--option", "-o", help="game option NAME=VALUE")]
 MoveTime = Annotated[float, typer.Option("--move-time", help="seconds per decision")]
+Workers = Annotated[
+    int,
+    typer.Option(
+        "--workers",
+        "-w",
+        min=1,
+        help="worker processes to play the games in (all cores of this machine; --concurrency "
+        "games are spread over them); also with --resume",
+    ),
+]
+RayAddress = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        metavar="ADDRESS",
+        help="play the games on the Ray cluster whose head is at HOST:PORT (or auto: the one "
+        # escaped: typer's help is rich markup, where [ray] would be a (dropped) style tag
+        f"started on this machine); needs {escape(ray_backend.INSTALL_HINT)}; also with --resume "
+        '(README, "Running on many machines")',
+    ),
+]
+RayCpus = Annotated[
+    float,
+    typer.Option(
+        "--ray-cpus",
+        help="Ray CPUs each game slot reserves on its node, with --ray (--concurrency slots "
+        "are spread over the nodes)",
+    ),
+]

@@ -34,11 +34,13 @@ from arena.commands import (
     warn_ignored_on_resume,
     warn_unless_limits_enforced,
 )
+from arena.commands.backends import games_played_on
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.commands.options import BotLogs, GameOptions, MoveTime
+from arena.commands.options import BotLogs, GameOptions, MoveTime, RayAddress, RayCpus, Workers
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.records import MatchRecord
 from arena.storage import tournaments
+from arena.tournament import ray_backend
 from arena.tournament.runner import run_tournament
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.setup import ReadyTournament, open_for_resume
@@ -214,6 +216,9 @@ def sprt(
     move_time: MoveTime = 2.0,
     option: GameOptions = [],  # noqa: B006 - typer copies the default
     bot_logs: BotLogs = None,
+    workers: Workers = 1,
+    ray_address: RayAddress = None,
+    ray_cpus: RayCpus = ray_backend.DEFAULT_ACTOR_CPUS,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
     as_json: Annotated[
@@ -229,50 +234,57 @@ def sprt(
     1: undecided at --max-games; 130: stopped."""
     from arena.tournament.sprt import SprtParameters, create_sprt
 
-    try:
-        bot_logs = game_setup.prepare_bot_logs(bot_logs)
-        if resume is not None:
-            warn_ignored_on_resume(
-                "test",
-                {
-                    "NEW": new,
-                    "BASE": base,
-                    "--game": game,
-                    "--seed": seed,
-                    "--name": name,
-                    "--sandbox": sandbox,
-                    "--allow-network": allow_network or None,
-                },
-            )
-            ready = open_for_resume(db, resume, sprt=True)
-        else:
-            if game is None or new is None or base is None:
-                fail("give --game GAME NEW BASE for a new test, or --resume NAME")
-            if players != 2:
-                fail("multiplayer SPRT is not supported: --players must be 2")
-            engine = game_setup.load_game(game)
-            ready = create_sprt(
-                db,
-                engine.name,
-                new,
-                base,
-                SprtParameters(elo0, elo1, alpha, beta),
-                max_games=max_games,
-                concurrency=concurrency,
-                move_time=move_time,
-                seed=seed,
-                name=name,
-                options=game_setup.parse_options(engine.name, option),
-                sandbox=resolve_policy(sandbox, allow_network, strict=True),
-            )
-            if seed is not None:
-                warn_if_guessable(seed)
-    except KeyboardInterrupt:
-        fail("interrupted before the test started; nothing was stored", code=130)
-    run(ready, bot_logs, as_json)
+    with games_played_on(workers, ray_address, ray_cpus, bot_logs) as (cluster, bot_logs):
+        try:
+            bot_logs = game_setup.prepare_bot_logs(bot_logs)
+            if resume is not None:
+                warn_ignored_on_resume(
+                    "test",
+                    {
+                        "NEW": new,
+                        "BASE": base,
+                        "--game": game,
+                        "--seed": seed,
+                        "--name": name,
+                        "--sandbox": sandbox,
+                        "--allow-network": allow_network or None,
+                    },
+                )
+                ready = open_for_resume(db, resume, sprt=True)
+            else:
+                if game is None or new is None or base is None:
+                    fail("give --game GAME NEW BASE for a new test, or --resume NAME")
+                if players != 2:
+                    fail("multiplayer SPRT is not supported: --players must be 2")
+                engine = game_setup.load_game(game)
+                ready = create_sprt(
+                    db,
+                    engine.name,
+                    new,
+                    base,
+                    SprtParameters(elo0, elo1, alpha, beta),
+                    max_games=max_games,
+                    concurrency=concurrency,
+                    move_time=move_time,
+                    seed=seed,
+                    name=name,
+                    options=game_setup.parse_options(engine.name, option),
+                    sandbox=resolve_policy(sandbox, allow_network, strict=True),
+                )
+                if seed is not None:
+                    warn_if_guessable(seed)
+        except KeyboardInterrupt:
+            fail("interrupted before the test started; nothing was stored", code=130)
+        run(ready, bot_logs, as_json, workers, cluster)
 
 
-def run(ready: ReadyTournament, bot_logs: Path | None, as_json: bool) -> None:
+def run(
+    ready: ReadyTournament,
+    bot_logs: Path | None,
+    as_json: bool,
+    workers: int = 1,
+    cluster: ray_backend.RayCluster | None = None,
+) -> None:
     from arena.tournament.sprt import load_test, record_score
 
     console = Console(stderr=as_json, highlight=False)
@@ -297,8 +309,12 @@ def run(ready: ReadyTournament, bot_logs: Path | None, as_json: bool) -> None:
                     SprtProgress(paired, console),
                     bot_logs=bot_logs,
                     stop_when=decided,
+                    workers=workers,
+                    ray=cluster,
                 )
             )
+            if cluster is not None:
+                typer.echo(cluster.played(), err=True)
         with ready.database.write() as session:
             if paired.decided:
                 tournaments.set_state(session, ready.id, tournaments.FINISHED)

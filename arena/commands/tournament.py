@@ -14,14 +14,22 @@ import typer
 from arena import game_setup
 from arena.commands import (
     fail,
-    warn,
     warn_if_guessable,
     warn_ignored_on_resume,
     warn_unless_limits_enforced,
 )
+from arena.commands.backends import games_played_on
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.leaderboard import print_board, tournament_boards
-from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
+from arena.commands.options import (
+    BotLogs,
+    BotMemory,
+    GameOptions,
+    MoveTime,
+    RayAddress,
+    RayCpus,
+    Workers,
+)
 from arena.commands.progress import ProgressBar
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.tournament import ray_backend
@@ -74,34 +82,9 @@ def tournament(
             "replaced either way",
         ),
     ] = False,
-    workers: Annotated[
-        int,
-        typer.Option(
-            "--workers",
-            "-w",
-            min=1,
-            help="worker processes to play the games in (all cores of this machine; --concurrency "
-            "games are spread over them); also with --resume",
-        ),
-    ] = 1,
-    ray_address: Annotated[
-        str | None,
-        typer.Option(
-            "--ray",
-            metavar="ADDRESS",
-            help="play the games on the Ray cluster whose head is at HOST:PORT (or auto: the one "
-            f"started on this machine); needs {ray_backend.INSTALL_HINT}; also with --resume "
-            '(README, "Running on many machines")',
-        ),
-    ] = None,
-    ray_cpus: Annotated[
-        float,
-        typer.Option(
-            "--ray-cpus",
-            help="Ray CPUs each game slot reserves on its node, with --ray (--concurrency slots "
-            "are spread over the nodes)",
-        ),
-    ] = ray_backend.DEFAULT_ACTOR_CPUS,
+    workers: Workers = 1,
+    ray_address: RayAddress = None,
+    ray_cpus: RayCpus = ray_backend.DEFAULT_ACTOR_CPUS,
     resume: Annotated[
         str | None,
         typer.Option(
@@ -115,19 +98,10 @@ def tournament(
 ) -> None:
     """Round robin: every combination of --players entrants (a pod) plays --deals deals, each
     deal once per rotation of the seats. Ctrl-C stops; --resume NAME continues."""
-    if ray_address is not None and workers > 1:
-        fail("give --workers (this machine's cores) or --ray (a cluster's), not both")
     with ExitStack() as on_exit:
-        try:  # connected first: a cluster that cannot be used stores nothing
-            cluster = on_exit.enter_context(ray_backend.connected(ray_address, ray_cpus))
-        except KeyboardInterrupt:
-            fail("interrupted before the tournament started; nothing was stored", code=130)
-        if cluster is not None:
-            nodes = cluster.nodes()
-            typer.echo(f"Ray cluster at {ray_address}: {len(nodes)} node(s) ({', '.join(nodes)})")
-            if bot_logs is not None:
-                warn("--bot-logs is ignored with --ray: the bots run on the cluster's nodes")
-                bot_logs = None
+        cluster, bot_logs = on_exit.enter_context(
+            games_played_on(workers, ray_address, ray_cpus, bot_logs)
+        )
         try:
             limits = game_setup.parse_limits(bot_memory)
             bot_logs = game_setup.prepare_bot_logs(bot_logs)
@@ -204,7 +178,7 @@ def play(
     for board in boards:
         print_board(board)
     if cluster is not None:
-        typer.echo(cluster.played())
+        typer.echo(cluster.played(), err=True)
     if summary.stopped or not summary.complete:
         why = "stopped" if summary.stopped else "incomplete (voided games remain)"
         typer.echo(

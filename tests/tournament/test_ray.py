@@ -1,7 +1,7 @@
-"""``arena tournament --ray``: a tournament's games on a Ray cluster that the test starts itself (a
-head and a second node on this machine, ``arena.bench.local_ray``). The same games and
-results as without Ray; a node killed mid-tournament loses and duplicates no game; a cluster that
-cannot be used is one line and exit code 2, before anything is stored.
+"""``arena tournament --ray`` (and ``arena sprt --ray``): a tournament's games on a Ray cluster
+that the test starts itself (a head and a second node on this machine, ``arena.bench.local_ray``).
+The same games and results as without Ray; a node killed mid-tournament loses and duplicates no
+game; a cluster that cannot be used is one line and exit code 2, before anything is stored.
 
 Skipped only where ray is not installed (scripts/setup --for-tests, which CI runs, installs it).
 """
@@ -9,6 +9,7 @@ Skipped only where ray is not installed (scripts/setup --for-tests, which CI run
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -126,8 +127,8 @@ def test_a_tournament_across_two_nodes_equals_the_same_one_run_here(
     )
     out, err = on_ray.communicate(timeout=300)
     assert on_ray.returncode == 0, out + err
-    assert f"2 node(s) ({HEAD_IP}, {SECOND_IP})" in out
-    assert "Ray: 6 games played on 2 node(s)" in out  # both nodes played
+    assert f"2 node(s) ({HEAD_IP}, {SECOND_IP})" in err
+    assert "Ray: 6 games played on 2 node(s)" in err  # both nodes played
     games = _games(tmp_path / "ray.db")
     assert len({key for key, *_ in games}) == 6
     assert games == _games(tmp_path / "here.db")  # same games, moves, scores and ranks
@@ -160,8 +161,30 @@ def test_a_remote_bot_is_called_at_its_address_from_the_nodes(
         remote.kill()
         remote.wait()
     assert arena.returncode == 0, out + err
-    assert "Ray: 2 games played on 2 node(s)" in out
+    assert "Ray: 2 games played on 2 node(s)" in err
     assert len(_finished_keys(tmp_path / "a.db")) == 2
+
+
+@needs_ray
+@pytest.mark.slow
+def test_an_sprt_plays_its_games_on_the_cluster(tmp_path: Path, two_nodes: LocalCluster):
+    sample = ROOT / "sample_bots"
+    test = start_cli(
+        "sprt",
+        "--game",
+        "oregon",
+        str(sample / "random-python"),
+        str(sample / "heuristic-python"),
+        *("--elo0", "0", "--elo1", "200", "--max-games", "60", "--move-time", "10"),
+        *("--seed", "5", "--concurrency", "2", "--sandbox", SANDBOX, "--json"),
+        *("--db", str(tmp_path / "a.db"), "--ray", two_nodes.address),
+    )
+    out, err = test.communicate(timeout=300)
+    assert test.returncode == 0, out + err
+    result = json.loads(out)  # the JSON alone on stdout; Ray's notes go to stderr
+    assert result["status"] == "H0"
+    played = re.search(r"Ray: (\d+) games played on 2 node\(s\)", err)
+    assert played and int(played[1]) >= result["games"], err
 
 
 def _bots_on(cluster: LocalCluster, ip: str) -> list[int]:
@@ -250,7 +273,7 @@ def test_a_node_killed_mid_tournament_loses_and_duplicates_no_game(
     # placed on the dead node until Ray notices: that costs time, not games).
     reasons = query(db, "SELECT schedule_key, termination FROM game WHERE status = 'voided'")
     assert len(reasons) == 1 and f"Ray actor died on {SECOND_IP}" in reasons[0][1], reasons
-    assert "Ray: 4 games played" in out
+    assert "Ray: 4 games played" in err
     _wait_for(lambda: not _shipped_bots_running(), 10, "the actors to stop their bots")
 
 
@@ -301,8 +324,10 @@ def test_more_game_slots_than_the_cluster_holds_is_one_line_not_a_hang(
     )
     out, err = arena.communicate(timeout=120)
     assert arena.returncode == 2, out + err
-    assert re.match(r"error: the Ray cluster has [23] CPUs, too few for 9 game slots", err), err
-    assert err.count("\n") == 1
+    # the cluster's note (which nodes), then the error: one line
+    note, error = err.splitlines()
+    assert note.startswith("Ray cluster at ")
+    assert re.match(r"error: the Ray cluster has [23] CPUs, too few for 9 game slots", error), err
 
 
 @needs_ray

@@ -54,6 +54,15 @@ def test_random_against_heuristic_accepts_h0(tmp_path: Path):
     assert result["status"] == "H0" and result["llr"] <= result["bounds"][0]
 
 
+def test_the_games_can_be_played_in_worker_processes(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    done = sprt(db, str(RANDOM), str(HEURISTIC), *WIDE, "--seed", "5", "--workers", "2")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)  # stdout is the JSON alone
+    assert result["status"] == "H0"
+    assert query(db, "SELECT count(*) FROM game WHERE status = 'finished'")[0][0] == result["games"]
+
+
 def test_undecided_at_max_games_exits_1_and_resumes_from_the_stored_games(
     tmp_path: Path, three_bots
 ):
@@ -86,6 +95,7 @@ def test_undecided_at_max_games_exits_1_and_resumes_from_the_stored_games(
         (("--players", "3"), "multiplayer SPRT is not supported"),
         (("--elo0", "10", "--elo1", "0"), "elo0 (10.0) must be below elo1 (0.0)"),
         (("--max-games", "1"), "--max-games must be at least 2"),
+        (("--workers", "2", "--ray", "127.0.0.1:1"), "give --workers (this machine's cores) or"),
     ],
 )
 def test_bad_requests_store_nothing(tmp_path: Path, args, message):

@@ -1,0 +1,39 @@
+"""Where the games of ``arena tournament`` and ``arena sprt`` are played: in this process, in
+``--workers`` processes, or on the ``--ray`` cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import typer
+
+from arena.commands import fail, warn
+from arena.tournament import ray_backend
+
+
+@contextmanager
+def games_played_on(
+    workers: int, ray_address: str | None, ray_cpus: float, bot_logs: Path | None
+) -> Iterator[tuple[ray_backend.RayCluster | None, Path | None]]:
+    """The Ray cluster to play on (None: this machine), connected before anything is stored so
+    that a cluster that cannot be used stores nothing, and the bot-log directory that still
+    applies (none on a cluster: the bots run on its nodes)."""
+    if ray_address is not None and workers > 1:
+        fail("give --workers (this machine's cores) or --ray (a cluster's), not both")
+    with ExitStack() as stack:
+        try:
+            cluster = stack.enter_context(ray_backend.connected(ray_address, ray_cpus))
+        except KeyboardInterrupt:
+            fail("interrupted before the games started; nothing was stored", code=130)
+        if cluster is not None:
+            nodes = cluster.nodes()
+            # on stderr, as every note beside the results (stdout may be --json)
+            typer.echo(
+                f"Ray cluster at {ray_address}: {len(nodes)} node(s) ({', '.join(nodes)})", err=True
+            )
+            if bot_logs is not None:
+                warn("--bot-logs is ignored with --ray: the bots run on the cluster's nodes")
+                bot_logs = None
+        yield cluster, bot_logs
