@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import Annotated
 
 import trio
 import typer
@@ -19,7 +19,7 @@ from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_po
 from arena.match_setup import plan_match
 from arena.match_storage import store_match, url_if_served
 from arena.records import MatchRecord, Outcome, TimeControl
-from arena.referee.match import MatchObserver, play_match
+from arena.referee.match import Decision, MatchObserver, play_match
 from arena.sandbox import describe_limits
 from engine.core import GameState
 
@@ -37,24 +37,13 @@ class ShowDecisions(MatchObserver):
         self.players = list(players)
         console.print(state.render(), soft_wrap=True)
 
-    def decision_made(
-        self,
-        number: int,
-        seat: int,
-        kind: str,
-        action: Any,
-        index: int,
-        seconds: float,
-        by_arena: bool,
-        comment: str,
-        state: GameState,
-    ) -> None:
-        who = "arena for " if by_arena else ""
-        note = f" - {comment}" if comment else ""
+    def decision_made(self, decision: Decision, state: GameState) -> None:
+        who = "arena for " if decision.by_arena else ""
+        note = f" - {decision.comment}" if decision.comment else ""
         console.print(
-            f"#{number} seat {seat} ({who}{self.players[seat]}) {kind}: "
-            f"{state.describe_action(action)} "
-            f"[{seconds * 1000:.1f} ms]{note}",
+            f"#{decision.number} seat {decision.seat} ({who}{self.players[decision.seat]}) "
+            f"{decision.kind}: {state.describe_action(decision.action)} "
+            f"[{decision.seconds * 1000:.1f} ms]{note}",
             soft_wrap=True,
         )
         console.print(state.render(), soft_wrap=True)

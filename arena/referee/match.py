@@ -52,25 +52,27 @@ _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
 
 
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a match as it was played, for observers."""
+
+    number: int
+    seat: int
+    kind: str
+    action: Any  # the legal action chosen
+    index: int  # its index among the legal actions
+    seconds: float  # the seat's time to answer
+    by_arena: bool  # a forfeited seat's decision, made by the arena (the game's default)
+    comment: str  # the bot's note, at most COMMENT_LIMIT characters
+
+
 class MatchObserver:
     """Callbacks while a match runs (``arena match --show``); override what you need."""
 
     def match_started(self, state: GameState, players: Sequence[str]) -> None: ...
 
-    def decision_made(
-        self,
-        number: int,
-        seat: int,
-        kind: str,
-        action: Any,
-        index: int,
-        seconds: float,
-        by_arena: bool,
-        comment: str,
-        state: GameState,
-    ) -> None:
-        """After decision ``number`` was applied; ``by_arena`` for a forfeited seat's decision;
-        ``comment`` is the bot's note (at most COMMENT_LIMIT characters)."""
+    def decision_made(self, decision: Decision, state: GameState) -> None:
+        """After ``decision`` was applied to ``state``."""
 
     def seat_forfeited(self, seat: int, outcome: Outcome, reason: str) -> None: ...
 
@@ -320,14 +322,9 @@ class _Referee:
             self.decision_seconds.append(None if reply is None else seconds)
             self.comments.append(comment)
             self.observer.decision_made(
-                number,
-                seat.index,
-                kind,
-                legal[index],
-                index,
-                seconds,
-                reply is None,
-                comment,
+                Decision(
+                    number, seat.index, kind, legal[index], index, seconds, reply is None, comment
+                ),
                 state,
             )
             number += 1

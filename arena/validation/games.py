@@ -15,7 +15,7 @@ import trio
 
 from arena.manifest import BotSpec
 from arena.records import MatchRecord, Outcome, TimeControl
-from arena.referee.match import MatchObserver, play_match
+from arena.referee.match import Decision, MatchObserver, play_match
 from arena.validation.report import Check, Report, Status
 from engine.registry import get_game
 
@@ -42,21 +42,10 @@ class _Watcher(MatchObserver):
     def __init__(self, seats: Sequence[int], kinds: set[str], seconds: list[float]) -> None:
         self.seats, self.kinds, self.seconds = set(seats), kinds, seconds
 
-    def decision_made(
-        self,
-        number: int,
-        seat: int,
-        kind: str,
-        action: Any,
-        index: int,
-        seconds: float,
-        by_arena: bool,
-        comment: str,
-        state: Any,
-    ) -> None:
-        if seat in self.seats and not by_arena:
-            self.kinds.add(kind)
-            self.seconds.append(seconds)
+    def decision_made(self, decision: Decision, state: Any) -> None:
+        if decision.seat in self.seats and not decision.by_arena:
+            self.kinds.add(decision.kind)
+            self.seconds.append(decision.seconds)
 
 
 @dataclass

@@ -113,8 +113,8 @@ async def test_bot_that_does_not_play_the_game_forfeits_at_the_handshake(tmp_pat
 
 
 class _FaultyObserver(MatchObserver):
-    def decision_made(self, number, *args):
-        if number == 5:
+    def decision_made(self, decision, state):
+        if decision.number == 5:
             raise RuntimeError("observer broke")
 
 

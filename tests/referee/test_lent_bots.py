@@ -96,8 +96,8 @@ async def test_a_bot_that_did_not_acknowledge_the_end_is_not_lent_again():
 
 
 class _FaultyObserver(MatchObserver):
-    def decision_made(self, number, *args):
-        if number == 2:
+    def decision_made(self, decision, state):
+        if decision.number == 2:
             raise RuntimeError("observer broke")
 
 

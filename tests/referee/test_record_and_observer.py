@@ -23,7 +23,7 @@ from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 from arena.errors import SetupError
 from arena.manifest import BotSpec, load_manifest, remote_bot
 from arena.records import MatchRecord, Outcome, TimeControl
-from arena.referee.match import MatchObserver, play_match
+from arena.referee.match import Decision, MatchObserver, play_match
 from arena.sandbox.tempdirs import arena_root
 from engine.core import GameState
 from engine.registry import get_game
@@ -49,22 +49,8 @@ class _Recorder(MatchObserver):
     def match_started(self, state: GameState, players) -> None:
         self.started.append((list(players), len(state.history)))
 
-    def decision_made(
-        self, number, seat, kind, action, index, seconds, by_arena, comment, state
-    ) -> None:
-        self.decisions.append(
-            dict(
-                number=number,
-                seat=seat,
-                kind=kind,
-                action=action,
-                index=index,
-                seconds=seconds,
-                by_arena=by_arena,
-                comment=comment,
-                played=len(state.history),
-            )
-        )
+    def decision_made(self, decision: Decision, state: GameState) -> None:
+        self.decisions.append(dict(vars(decision), played=len(state.history)))
 
     def match_finished(self, record: MatchRecord, state: GameState) -> None:
         self.finished.append((record, state.is_over))
@@ -233,8 +219,8 @@ async def test_a_voided_games_end_reaches_each_bot_as_voided_with_its_game_id(tm
     ]
 
     class Faulty(MatchObserver):
-        def decision_made(self, number, *args):
-            if number == 3:
+        def decision_made(self, decision, state):
+            if decision.number == 3:
                 raise RuntimeError("observer broke")
 
     # With a time bank (not the default 0): the bots' StartGame and clocks show it too.
