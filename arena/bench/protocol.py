@@ -32,6 +32,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,7 @@ async def running_bots(specs: Sequence[BotSpec], game: str) -> AsyncIterator[lis
 
 
 Target = tuple[str, str]  # a bot's (address, token)
+WARM_UP_CALLS = 50
 
 
 def _blocking_decides(
@@ -194,10 +196,11 @@ def _blocking_decides(
     calls: int = 0,
     seconds: float = 0.0,
     barrier: Any = None,
-) -> tuple[int, float]:
+) -> tuple[int, float, float]:
     """Blocking Decide calls to the targets in turn, as the seats of a game: ``calls`` of them,
-    or as many as fit in ``seconds``, after a warm-up (and ``barrier.wait()`` if given).
-    Returns (calls made, seconds taken)."""
+    or as many as fit in ``seconds``, after a warm-up of ``WARM_UP_CALLS`` (and
+    ``barrier.wait()`` if given). Returns (calls made, seconds taken, this process's CPU seconds
+    over them)."""
     channels = [grpc.insecure_channel(address) for address, _ in targets]
     try:
         stubs = [
@@ -216,16 +219,16 @@ def _blocking_decides(
             decide, metadata = stubs[i % len(stubs)]
             decide(requests[i % len(requests)], timeout=5.0, metadata=metadata)
 
-        for i in range(50):
+        for i in range(WARM_UP_CALLS):
             call(i)
         if barrier is not None:
             barrier.wait()
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         made = 0
         while (made < calls) if calls else (time.perf_counter() - began < seconds):
             call(made)
             made += 1
-        return made, time.perf_counter() - began
+        return made, time.perf_counter() - began, time.process_time() - cpu
     finally:
         for channel in channels:
             channel.close()
@@ -248,7 +251,7 @@ async def bare_round_trip(
     """(a) seconds per call with one bot; with ``bots`` > 1, the calls go to that many bot
     processes in turn."""
     async with running_bots([spec] * bots, game) as running:
-        made, seconds = await trio.to_thread.run_sync(
+        made, seconds, _ = await trio.to_thread.run_sync(
             lambda: _blocking_decides(_targets(running), requests, calls=calls)
         )
     return seconds / made
@@ -302,9 +305,22 @@ async def transport_throughput(
                 client.close()
 
 
+@dataclass
+class Ceiling:
+    """The no-referee ceiling, and what each call cost the machine in CPU time."""
+
+    calls_per_second: float
+    client_ms_per_call: float  # the blocking client: gRPC's own client cost, nothing else
+    bots_ms_per_call: float  # the bots' (warm-up calls included, start-up not)
+
+    @property
+    def ms_per_call(self) -> float:
+        return self.client_ms_per_call + self.bots_ms_per_call
+
+
 async def ceiling_throughput(
     seats: Sequence[BotSpec], game: str, requests: list[bytes], concurrent: int, seconds: float
-) -> float:
+) -> Ceiling:
     """Calls/s of ``concurrent`` blocking client processes, each calling its own process of each
     of the ``seats``' bots in turn, as a game does: no trio, no engine, no shared interpreter
     lock. No Python referee can beat it on the same bots and machine."""
@@ -328,12 +344,19 @@ async def ceiling_throughput(
             )
             for m in range(concurrent)
         ]
+        bots_cpu = -sum(_bot_cpu_seconds(bot) for bot in running)
         for client in clients:
             client.start()
         outcomes = [await trio.to_thread.run_sync(results.get) for _ in clients]
         for client in clients:
             await trio.to_thread.run_sync(client.join)
-    return sum(made / taken for made, taken in outcomes)
+        bots_cpu += sum(_bot_cpu_seconds(bot) for bot in running)
+    made = sum(made for made, _, _ in outcomes)
+    return Ceiling(
+        calls_per_second=sum(made / taken for made, taken, _ in outcomes),
+        client_ms_per_call=1000 * sum(cpu for _, _, cpu in outcomes) / made,
+        bots_ms_per_call=1000 * bots_cpu / (made + WARM_UP_CALLS * concurrent),
+    )
 
 
 async def referee_per_decision(
@@ -427,7 +450,8 @@ async def protocol(args: argparse.Namespace) -> None:
         [python_bot] * args.players, args.game, requests, args.concurrent, args.seconds
     )
     print(
-        f"  ceiling: {args.concurrent} blocking client processes, no referee: {ceiling:.0f} calls/s"
+        f"  ceiling: {args.concurrent} blocking client processes, no referee: "
+        f"{ceiling.calls_per_second:.0f} calls/s"
     )
 
     bare = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=1)

@@ -166,8 +166,17 @@ async def tournament(args: argparse.Namespace) -> None:
             f"tournament in {args.workers} worker processes: {spread.games} games in "
             f"{spread.seconds:.1f} s: {spread.decisions_per_second:.0f} decisions/s; "
             f"ceiling ({args.concurrency} blocking client processes calling the same bots in "
-            f"turn, no referee): {ceiling:.0f} calls/s; "
-            f"ratio {spread.decisions_per_second / ceiling:.2f}"
+            f"turn, no referee): {ceiling.calls_per_second:.0f} calls/s; "
+            f"ratio {spread.decisions_per_second / ceiling.calls_per_second:.2f}"
+        )
+        # Where the cores are all busy, rates follow CPU per decision: this line says why the
+        # ratio is what it is (and what more cores could not change).
+        spread_ms = sum(spread.cpu_ms_per_decision())
+        print(
+            f"CPU per decision: ceiling {ceiling.ms_per_call:.2f} ms (client "
+            f"{ceiling.client_ms_per_call:.2f}, bots {ceiling.bots_ms_per_call:.2f}); "
+            f"tournament in workers {spread_ms:.2f} ms (all its processes and bots, start-up "
+            f"included); their ratio {ceiling.ms_per_call / spread_ms:.2f}"
         )
     print(
         f"games/s: bots that stay up {kept.games_per_second:.1f}, --fresh-bots "

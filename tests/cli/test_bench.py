@@ -76,3 +76,13 @@ def test_tournament_bench_runs_and_prints_its_ratio_last():
         lines[-1],
     ), lines[-1]
     assert any(line.startswith("tournament, --fresh-bots") for line in lines)
+    # the all-cores run against the ceiling, and the CPU costs that explain their ratio
+    assert any(re.search(r"worker processes: .* ratio \d+\.\d\d$", line) for line in lines)
+    assert any(
+        re.fullmatch(
+            r"CPU per decision: ceiling [\d.]+ ms \(client [\d.]+, bots [\d.]+\); tournament in "
+            r"workers [\d.]+ ms .*; their ratio \d+\.\d\d",
+            line,
+        )
+        for line in lines
+    ), lines
