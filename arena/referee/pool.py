@@ -18,8 +18,7 @@ from __future__ import annotations
 import itertools
 import re
 import shutil
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
@@ -173,18 +172,3 @@ class PoolLender:
     async def give_back(self, leased: LeasedBot, healthy: bool) -> None:
         await self.pool.give_back(leased, healthy)
 
-
-@asynccontextmanager
-async def bot_pool(
-    game: str,
-    *,
-    game_seed: int,
-    limits: BotLimits = BotLimits(),
-    bot_logs: Path | None = None,
-    sandbox: SandboxPolicy | None = None,
-) -> AsyncIterator[BotPool]:
-    """A pool whose bots are all stopped on exit (also when cancelled)."""
-    async with BotPool(
-        game, game_seed=game_seed, limits=limits, bot_logs=bot_logs, sandbox=sandbox
-    ) as pool:
-        yield pool

@@ -26,7 +26,7 @@ import trio
 from arena.manifest import BotSpec
 from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl
 from arena.referee.match import play_match
-from arena.referee.pool import BotPool, bot_pool
+from arena.referee.pool import BotPool
 from arena.tournament.settings import TournamentSettings
 from engine.registry import get_game
 
@@ -43,7 +43,7 @@ async def kept_up_bots(
     if settings.fresh_bots:
         yield None
         return
-    async with bot_pool(
+    async with BotPool(
         game, game_seed=seed, limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox
     ) as pool:
         yield pool

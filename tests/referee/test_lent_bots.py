@@ -11,7 +11,7 @@ import trio
 
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
-from arena.referee.pool import bot_pool
+from arena.referee.pool import BotPool
 from engine.registry import get_game
 from tests.support.bots import misbehaving_bot, sample_bot
 
@@ -35,7 +35,7 @@ def _played_to_the_end(record: MatchRecord) -> None:
 
 async def test_each_seat_borrows_its_own_bot_and_gives_it_back_for_the_next_game():
     spec = sample_bot("random-python")
-    async with bot_pool("oregon", game_seed=SEED) as pool:
+    async with BotPool("oregon", game_seed=SEED) as pool:
         lender = pool.lender(0)
         first = await play_match("oregon", [spec, spec], SEED, time_control=GENEROUS, lender=lender)
         second = await play_match("oregon", [spec, spec], 6, time_control=GENEROUS, lender=lender)
@@ -52,7 +52,7 @@ async def test_lent_bots_that_never_become_ready_or_shake_hands_wrongly_forfeit(
         misbehaving_bot("protocol-2"),
         sample_bot("random-python"),
     ]
-    async with bot_pool("oregon", game_seed=SEED) as pool:
+    async with BotPool("oregon", game_seed=SEED) as pool:
         record = await play_match(
             "oregon", bots, SEED, time_control=SHORT_READY, lender=pool.lender(0)
         )
@@ -72,7 +72,7 @@ async def test_lent_bots_that_never_become_ready_or_shake_hands_wrongly_forfeit(
 
 async def test_a_bot_that_forfeited_is_not_lent_again():
     culprit, other = misbehaving_bot("index-len"), sample_bot("random-python")
-    async with bot_pool("oregon", game_seed=SEED) as pool:
+    async with BotPool("oregon", game_seed=SEED) as pool:
         lender = pool.lender(0)
         record = await play_match(
             "oregon", [culprit, other], SEED, time_control=GENEROUS, lender=lender
@@ -85,7 +85,7 @@ async def test_a_bot_that_forfeited_is_not_lent_again():
 
 async def test_a_bot_that_did_not_acknowledge_the_end_is_not_lent_again():
     hangs_at_end, other = misbehaving_bot("end-game-sleep"), sample_bot("random-python")
-    async with bot_pool("oregon", game_seed=SEED) as pool:
+    async with BotPool("oregon", game_seed=SEED) as pool:
         with trio.fail_after(60):  # guard only: EndGame's own deadline ends the call
             record = await play_match(
                 "oregon", [hangs_at_end, other], SEED, time_control=GENEROUS, lender=pool.lender(0)
@@ -103,7 +103,7 @@ class _FaultyObserver(MatchObserver):
 
 async def test_the_bots_of_a_voided_game_are_not_lent_again():
     spec = sample_bot("random-python")
-    async with bot_pool("oregon", game_seed=SEED) as pool:
+    async with BotPool("oregon", game_seed=SEED) as pool:
         record = await play_match(
             "oregon",
             [spec, spec],

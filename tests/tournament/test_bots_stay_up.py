@@ -14,7 +14,7 @@ import trio
 from arena.manifest import load_manifest
 from arena.records import Outcome
 from arena.referee.match import MatchObserver, play_match
-from arena.referee.pool import bot_pool
+from arena.referee.pool import BotPool
 from tests.tournament.helpers import SAMPLE_BOTS, query, run_cli
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
@@ -93,7 +93,7 @@ def test_fresh_bots_start_a_process_per_game(tmp_path: Path, second_game_crasher
 
 async def test_the_pool_reuses_healthy_bots_and_stops_all_of_them_at_the_end(tmp_path: Path):
     spec = load_manifest(SAMPLE_BOTS / "random-python")
-    async with bot_pool("oregon", game_seed=5) as pool:
+    async with BotPool("oregon", game_seed=5) as pool:
         lender = pool.lender(0)
         records = [
             await play_match("oregon", [spec, spec], seed, lender=lender) for seed in range(4)
@@ -119,7 +119,7 @@ class _CancelAtFirstDecision(MatchObserver):
 
 async def test_a_cancelled_game_gives_its_bots_back_stopped(tmp_path: Path):
     spec = load_manifest(SAMPLE_BOTS / "random-python")
-    async with bot_pool("oregon", game_seed=5) as pool:
+    async with BotPool("oregon", game_seed=5) as pool:
         with trio.CancelScope() as scope:  # cancelled mid-game: the game is abandoned
             await play_match(
                 "oregon",
