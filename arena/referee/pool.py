@@ -171,4 +171,3 @@ class PoolLender:
 
     async def give_back(self, leased: LeasedBot, healthy: bool) -> None:
         await self.pool.give_back(leased, healthy)
-
