@@ -82,6 +82,7 @@ class NodeLogs:
             return pieces
 
     def _piece(self, path: Path) -> LogPiece | None:
+        new = path.name not in self._sent  # sent even if empty: DIR has every log, as locally
         sent = self._sent.get(path.name, 0)
         if sent > self.cap:
             return None  # cut, and said so
@@ -96,7 +97,7 @@ class NodeLogs:
             self._sent[path.name] = self.cap + 1
         else:
             self._sent[path.name] = sent + len(data)
-        return LogPiece(path.name, sent, data) if data else None
+        return LogPiece(path.name, sent, data) if data or new else None
 
     def _cut_note(self) -> bytes:
         return (

@@ -21,6 +21,9 @@ def test_each_piece_is_what_a_log_gained_and_the_writer_puts_it_at_its_offset(tm
     writer.write(1, node.news())
     assert node.news() == []  # nothing new
     assert (writer.directory / "first-slot1-process0.log").read_bytes() == b"up\ngame 1\n"
+    (node.directory / kept_process_log_name("quiet", 1)).touch()
+    writer.write(1, node.news())
+    assert (writer.directory / "quiet-slot1-process1.log").read_bytes() == b""  # as locally
     node.close()
     assert not node.directory.exists() and node.news() == []
 
