@@ -7,6 +7,8 @@ import stat
 import time
 from pathlib import Path
 
+import pytest
+
 from arena.tournament import shipping
 from tests.tournament.helpers import SAMPLE_BOTS
 
@@ -114,27 +116,31 @@ def test_eviction_spares_an_entry_a_live_actor_holds_and_using_one_marks_it_used
     shipping.release(held)
 
 
-def test_an_actor_that_opened_an_entry_as_it_was_evicted_finds_it_gone_and_unpacks_anew(
-    tmp_path: Path,
+def test_an_entry_evicted_as_an_actor_takes_it_is_unpacked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """The eviction holds an entry's exclusive lock from its check to its rename: an actor
-    that opened the entry meanwhile sees, once it has its lock, that the name is not that entry
-    any more (what ``hold`` checks before it returns)."""
+    """The race ``hold`` guards against: an eviction between the actor's opening the entry and
+    its lock. The actor finds the name no longer its entry once locked, and unpacks anew."""
     bot = tmp_path / "bot"
     bot.mkdir()
     (bot / "bot.py").write_text("pass\n")
     archive = shipping.pack(bot)
     cache = tmp_path / "cache"
-    entry = shipping.unpack(archive, cache)
-    stale = os.open(entry, os.O_RDONLY | os.O_DIRECTORY)  # as an actor between open and lock
-    try:
-        shipping.evict(cache, budget_bytes=0)
-        fcntl.flock(stale, fcntl.LOCK_SH)
-        assert not shipping._names(entry, stale)  # what hold checks: this one is gone
-    finally:
-        os.close(stale)
-    again, held = shipping.hold(archive, cache)
-    assert (again / "bot.py").is_file()
+    shipping.unpack(archive, cache)
+    real_flock = fcntl.flock
+    evictions = []
+
+    def evicted_first(fd: int, operation: int) -> None:
+        if operation == fcntl.LOCK_SH and not evictions:
+            monkeypatch.setattr(fcntl, "flock", real_flock)
+            evictions.append(shipping.evict(cache, budget_bytes=0))
+        real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", evicted_first)
+    entry, held = shipping.hold(archive, cache)
+    assert evictions == [[entry.name]]  # it was evicted under the actor's open entry
+    assert (entry / "bot.py").read_text() == "pass\n"  # and is whole again
+    assert shipping.evict(cache, budget_bytes=0) == []  # now held
     shipping.release(held)
 
 
