@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from arena.commands import fail, warn
+from arena.commands import fail
 from arena.tournament import ray_backend
 
 
@@ -18,8 +18,8 @@ def games_played_on(
     workers: int, ray_address: str | None, ray_cpus: float, bot_logs: Path | None
 ) -> Iterator[tuple[ray_backend.RayCluster | None, Path | None]]:
     """The Ray cluster to play on (None: this machine), connected before anything is stored so
-    that a cluster that cannot be used stores nothing, and the bot-log directory that still
-    applies (none on a cluster: the bots run on its nodes)."""
+    that a cluster that cannot be used stores nothing, and the bot-log directory (on a cluster
+    too: the nodes send their bots' logs back)."""
     if ray_address is not None and workers > 1:
         fail("give --workers (this machine's cores) or --ray (a cluster's), not both")
     with ExitStack() as stack:
@@ -33,7 +33,4 @@ def games_played_on(
             typer.echo(
                 f"Ray cluster at {ray_address}: {len(nodes)} node(s) ({', '.join(nodes)})", err=True
             )
-            if bot_logs is not None:
-                warn("--bot-logs is ignored with --ray: the bots run on the cluster's nodes")
-                bot_logs = None
         yield cluster, bot_logs

@@ -7,9 +7,12 @@ is sent, returning the MatchRecord. This process, Ray's driver, keeps the schedu
 writes SQLite, one transaction per game, as without Ray.
 
 * Bots: each local entrant's directory is packed once here and put in Ray's object store; an actor
-  unpacks it on its node (``arena.tournament.shipping``) and runs the bot from there, sandboxed
-  on that node by the tournament's policy as a local referee would (the node needs bwrap for
-  that). A remote bot (``NAME@HOST:PORT``) is called at its address from whichever node plays.
+  unpacks it on its node (``arena.tournament.shipping``, whose cache the actor holds while it
+  lives and cleans when it starts) and runs the bot from there, sandboxed on that node by the
+  tournament's policy as a local referee would (the node needs bwrap for that). A remote bot
+  (``NAME@HOST:PORT``) is called at its address from whichever node plays.
+* Bot logs (``--bot-logs DIR``): kept on the actor's node and sent back with each game's record
+  and when the actor stops; this process writes them into DIR (``arena.tournament.ray_logs``).
 * An actor that dies mid-game (its node lost, its process killed) voids that game ("Ray actor
   died ..."), which the runner records and plays again like any voided game; the slot's next
   game gets a new actor, which Ray places on a live node.
@@ -38,7 +41,7 @@ from arena.errors import SetupError
 from arena.records import MatchRecord
 from arena.referee.pool import BotPool
 from arena.sandbox import check_available
-from arena.tournament import shipping
+from arena.tournament import ray_logs, shipping
 from arena.tournament.workers import WorkerSetup, kept_up_bots, picklable, voided_record
 
 INSTALL_HINT = "pip install '.[ray]'"
@@ -176,7 +179,7 @@ class _SlotLoop:
         self.stopping = trio.Event()
         setup = self.setup
         try:
-            async with kept_up_bots(setup.game, setup.seed, setup.settings, None) as pool:
+            async with kept_up_bots(setup.game, setup.seed, setup.settings, setup.bot_logs) as pool:
                 self.pool = pool
                 self.token = trio.lowlevel.current_trio_token()
                 self.started.set()
@@ -204,26 +207,38 @@ class _SlotLoop:
         self.stopping.set()
 
 
+_Outcome = MatchRecord | Exception | None  # what a game in an actor came to (_SlotLoop.play)
+
+
 class SlotActor:
     """One game slot of a tournament on a Ray node (made a Ray actor by ``RayActors``). Its
     methods are plain (not ``async``: that would make Ray run it on asyncio); the games run in
-    the trio loop of ``_SlotLoop``."""
+    the trio loop of ``_SlotLoop``. ``log_cap``: keep the bots' logs and send each up to that
+    many bytes (None: no logs kept)."""
 
-    def __init__(self, setup: WorkerSetup, archives: dict[int, Any]) -> None:
+    def __init__(self, setup: WorkerSetup, archives: dict[int, Any], log_cap: int | None) -> None:
         import ray
 
         self.node = ray.util.get_node_ip_address()
         self.problem: SetupError | None = None
         self.loop: _SlotLoop | None = None
+        self.held: list[int] = []  # the cache entries its bots run from (shipping.hold)
+        self.logs: ray_logs.NodeLogs | None = None
         try:
             check_available(setup.settings.sandbox)
             specs = list(setup.specs)
             for position, archive in zip(archives, ray.get(list(archives.values()))):
-                specs[position] = shipping.at(specs[position], shipping.unpack(archive))
-        except SetupError as exc:
+                directory, held = shipping.hold(archive)
+                self.held.append(held)
+                specs[position] = shipping.at(specs[position], directory)
+            if log_cap is not None:
+                self.logs = ray_logs.NodeLogs(log_cap, self.node)
+        except (SetupError, OSError) as exc:
             self.problem = SetupError(f"on Ray node {self.node}: {exc}")
             return
-        self.loop = _SlotLoop(replace(setup, specs=specs))
+        _clean_cache()  # this actor's entries held: never its own
+        logs = None if self.logs is None else self.logs.directory
+        self.loop = _SlotLoop(replace(setup, specs=specs, bot_logs=logs))
         if self.loop.token is None:
             self.problem = SetupError(f"on Ray node {self.node}: the game loop did not start")
 
@@ -231,19 +246,40 @@ class SlotActor:
         """This actor's node, and why it cannot play there (None if it can)."""
         return self.node, self.problem
 
-    def play(self, order: _Order) -> MatchRecord | Exception | None:
+    def play(self, order: _Order) -> tuple[_Outcome, list[ray_logs.LogPiece]]:
+        """The game's outcome, and what its bots' logs gained meanwhile."""
         assert self.loop is not None and self.loop.token is not None
-        return trio.from_thread.run(self.loop.play, order, trio_token=self.loop.token)
+        outcome = trio.from_thread.run(self.loop.play, order, trio_token=self.loop.token)
+        return outcome, self._log_news()
 
-    def stop(self) -> None:
-        """Stop the games in flight and the bots; returns once they are stopped."""
-        if self.loop is None or self.loop.token is None:
-            return
-        try:
-            trio.from_thread.run_sync(self.loop.stop, trio_token=self.loop.token)
-        except trio.RunFinishedError:
-            return
-        self.loop.thread.join(_STOP_SECONDS)
+    def stop(self) -> list[ray_logs.LogPiece]:
+        """Stop the games in flight and the bots; returns once they are stopped, with the rest
+        of their logs."""
+        if self.loop is not None and self.loop.token is not None:
+            try:
+                trio.from_thread.run_sync(self.loop.stop, trio_token=self.loop.token)
+            except trio.RunFinishedError:
+                pass
+            else:
+                self.loop.thread.join(_STOP_SECONDS)
+        news = self._log_news()
+        if self.logs is not None:
+            self.logs.close()
+        for held in self.held:
+            shipping.release(held)
+        self.held = []
+        return news
+
+    def _log_news(self) -> list[ray_logs.LogPiece]:
+        return [] if self.logs is None else self.logs.news()
+
+
+def _clean_cache() -> None:
+    """Evict unused bots from the node's cache; a fault there must not stop the games."""
+    try:
+        shipping.evict()
+    except OSError:
+        pass
 
 
 @dataclass
@@ -255,10 +291,15 @@ class _Slot:
 class RayActors:
     """Plays games in one Ray actor per slot; ``play`` is what the runner awaits per game."""
 
-    def __init__(self, cluster: RayCluster, setup: WorkerSetup) -> None:
+    def __init__(
+        self, cluster: RayCluster, setup: WorkerSetup, logs: ray_logs.LogWriter | None = None
+    ) -> None:
         ray = cluster.ray
         self.cluster = cluster
         self.setup = setup
+        self.logs = logs
+        # Each log is sent up to the bots' file-size limit, the size a local log is held to.
+        self._log_cap = None if logs is None else setup.settings.limits.file_mib << 20
         self._ray = ray
         # A game and a stop may be in one actor at once; a dead actor is replaced by us, not Ray
         # (its game must be voided first); SPREAD: the slots over the nodes, not packed on one.
@@ -308,7 +349,7 @@ class RayActors:
         if (current := self._slots.get(slot)) is not None:
             return current
         for attempt in range(_CREATE_ATTEMPTS):
-            handle = self._actor_class.remote(self.setup, self._archives)
+            handle = self._actor_class.remote(self.setup, self._archives, self._log_cap)
             try:
                 node, problem = await self._get(handle.ready.remote(), _PLACEMENT_SECONDS)
             except self._ray.exceptions.GetTimeoutError:
@@ -332,6 +373,8 @@ class RayActors:
             self._slots[slot] = current = _Slot(handle, node)
             if problem is not None:
                 raise problem
+            if self.logs is not None:
+                self.logs.new_actor(slot)
             return current
         raise AssertionError("unreachable")
 
@@ -344,11 +387,15 @@ class RayActors:
             why = f"no Ray actor could start for the game ({type(exc).__name__})"
             return voided_record(self.setup, seats, seed, why)
         try:
-            outcome = await self._get(actor.handle.play.remote(_Order(slot, tuple(seats), seed)))
+            outcome, news = await self._get(
+                actor.handle.play.remote(_Order(slot, tuple(seats), seed))
+            )
         except self._lost as exc:
             self._forget(slot)
             why = f"Ray actor died on {actor.node} ({type(exc).__name__})"
             return voided_record(self.setup, seats, seed, why)
+        if self.logs is not None and news:
+            await trio.to_thread.run_sync(self.logs.write, slot, news)
         if isinstance(outcome, Exception):
             raise outcome
         assert outcome is not None, "the actor was stopped while the game was awaited"
@@ -368,27 +415,39 @@ class RayActors:
             pass
 
     def stop(self) -> None:
-        """Ask every actor to stop its games and bots (a few seconds at most), then kill it."""
-        handles = [slot.handle for slot in self._slots.values()]
-        self._slots = {}
-        stops = []
-        for handle in handles:
+        """Ask every actor to stop its games and bots (a few seconds at most), then kill it;
+        write the rest of their bots' logs."""
+        slots, self._slots = self._slots, {}
+        stops = {}
+        for number, slot in slots.items():
             try:
-                stops.append(handle.stop.remote())
+                stops[number] = slot.handle.stop.remote()
             except Exception:  # noqa: BLE001 - a dead actor has nothing to stop
                 pass
         if stops:
-            self._ray.wait(stops, num_returns=len(stops), timeout=_STOP_SECONDS)
-        for handle in handles:
-            self._kill(handle)
+            self._ray.wait(list(stops.values()), num_returns=len(stops), timeout=_STOP_SECONDS)
+        for number, stopped in stops.items():
+            self._write_last_logs(number, stopped)
+        for slot in slots.values():
+            self._kill(slot.handle)
+
+    def _write_last_logs(self, slot: int, stopped: Any) -> None:
+        if self.logs is None:
+            return
+        try:
+            news = self._ray.get(stopped, timeout=0)
+        except Exception:  # noqa: BLE001 - not stopped in time, or dead: its logs are lost
+            return
+        self.logs.write(slot, news)
 
 
 @asynccontextmanager
 async def ray_actors(cluster: RayCluster, setup: WorkerSetup) -> AsyncIterator[RayActors]:
     """The slots' actors (made as games need them), stopped with their bots on exit, also when
-    cancelled. Bot logs stay on the nodes' own temporary files (``--bot-logs`` is local only)."""
-    setup = picklable(replace(setup, bot_logs=None))
-    actors = await trio.to_thread.run_sync(RayActors, cluster, setup)  # packs the bots
+    cancelled. The bots' logs (``setup.bot_logs``, a directory here) come back from the nodes."""
+    logs = None if setup.bot_logs is None else ray_logs.LogWriter(setup.bot_logs)
+    setup = picklable(replace(setup, bot_logs=None))  # the actors keep logs on their own nodes
+    actors = await trio.to_thread.run_sync(RayActors, cluster, setup, logs)  # packs the bots
     try:
         yield actors
     finally:

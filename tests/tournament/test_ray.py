@@ -49,8 +49,8 @@ def _bot(directory: Path, name: str, body: str) -> Path:
 
 def _first_and_last(tmp: Path) -> str:
     """Two bots whose every choice follows from the decision alone: the same games whichever
-    process, slot or node plays them."""
-    run = "import arena_sdk as sdk\n\nsdk.run(lambda request: {})\n"
+    process, slot or node plays them. Each says "up" in its log."""
+    run = "import arena_sdk as sdk\n\nprint('up', flush=True)\nsdk.run(lambda request: {})\n"
     first = _bot(tmp / "first", "first", run.format("0"))
     last = _bot(tmp / "last", "last", run.format("len(request.legal_actions) - 1"))
     return f"{first},{last}"
@@ -78,6 +78,17 @@ def _games(db: Path) -> list[tuple]:
         "JOIN bot_version v ON v.id = s.bot_version_id JOIN bot b ON b.id = v.bot_id "
         "WHERE g.status = 'finished' ORDER BY g.schedule_key, s.seat",
     )
+
+
+def _bot_logs(directory: Path) -> dict[str, bytes]:
+    """The logs written into --bot-logs DIR, by bot and slot (``first-slot0``): the content of
+    each such process's log."""
+    logs: dict[str, bytes] = {}
+    for log in directory.iterdir():
+        kept = re.fullmatch(r"(\w+-slot\d+)-process\d+\.log", log.name)
+        assert kept, f"not a kept-up bot's log name: {log.name}"
+        logs[kept[1]] = logs.get(kept[1], b"") + log.read_bytes()
+    return logs
 
 
 def _finished_keys(db: Path) -> list[str]:
@@ -122,8 +133,7 @@ def test_a_tournament_across_two_nodes_equals_the_same_one_run_here(
     assert here.exit_code == 0, here.stdout + here.stderr
     on_ray = start_cli(
         *_tournament(*common, "--name", "ray", "--db", str(tmp_path / "ray.db")),
-        "--ray",
-        two_nodes.address,
+        *("--bot-logs", str(tmp_path / "logs"), "--ray", two_nodes.address),
     )
     out, err = on_ray.communicate(timeout=300)
     assert on_ray.returncode == 0, out + err
@@ -132,6 +142,10 @@ def test_a_tournament_across_two_nodes_equals_the_same_one_run_here(
     games = _games(tmp_path / "ray.db")
     assert len({key for key, *_ in games}) == 6
     assert games == _games(tmp_path / "here.db")  # same games, moves, scores and ranks
+    # Each slot's actor (one per node: both played) sent its bots' logs back, named by slot.
+    logs = _bot_logs(tmp_path / "logs")
+    assert sorted(logs) == ["first-slot0", "first-slot1", "last-slot0", "last-slot1"], logs
+    assert all(log.startswith(b"up\n") for log in logs.values()), logs
 
 
 @needs_ray
@@ -251,12 +265,8 @@ def test_a_node_killed_mid_tournament_loses_and_duplicates_no_game(
     _first_and_last(tmp_path)
     arena = start_cli(
         *_tournament("--bots", bots, "--deals", "2", "--concurrency", "2", "--seed", "91"),
-        "--name",
-        "kill",
-        "--db",
-        str(db),
-        "--ray",
-        two_nodes.address,
+        *("--name", "kill", "--db", str(db), "--bot-logs", str(tmp_path / "logs")),
+        *("--ray", two_nodes.address),
     )
     try:
         _wait_for(lambda: _bots_on(two_nodes, SECOND_IP), 120, "a game on the second node")
@@ -275,6 +285,8 @@ def test_a_node_killed_mid_tournament_loses_and_duplicates_no_game(
     assert len(reasons) == 1 and f"Ray actor died on {SECOND_IP}" in reasons[0][1], reasons
     assert "Ray: 4 games played" in err
     _wait_for(lambda: not _shipped_bots_running(), 10, "the actors to stop their bots")
+    # The dead node's unsent logs are lost, and nothing else: the live actors' came back.
+    assert b"up\n" in b"".join(_bot_logs(tmp_path / "logs").values())
 
 
 @needs_ray
