@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 
 import typer
 
@@ -15,11 +14,10 @@ from arena.tournament import ray_backend
 
 @contextmanager
 def games_played_on(
-    workers: int, ray_address: str | None, ray_cpus: float, bot_logs: Path | None
-) -> Iterator[tuple[ray_backend.RayCluster | None, Path | None]]:
+    workers: int, ray_address: str | None, ray_cpus: float
+) -> Iterator[ray_backend.RayCluster | None]:
     """The Ray cluster to play on (None: this machine), connected before anything is stored so
-    that a cluster that cannot be used stores nothing, and the bot-log directory (on a cluster
-    too: the nodes send their bots' logs back)."""
+    that a cluster that cannot be used stores nothing."""
     if ray_address is not None and workers > 1:
         fail("give --workers (this machine's cores) or --ray (a cluster's), not both")
     with ExitStack() as stack:
@@ -33,4 +31,4 @@ def games_played_on(
             typer.echo(
                 f"Ray cluster at {ray_address}: {len(nodes)} node(s) ({', '.join(nodes)})", err=True
             )
-        yield cluster, bot_logs
+        yield cluster

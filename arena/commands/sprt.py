@@ -234,7 +234,7 @@ def sprt(
     1: undecided at --max-games; 130: stopped."""
     from arena.tournament.sprt import SprtParameters, create_sprt
 
-    with games_played_on(workers, ray_address, ray_cpus, bot_logs) as (cluster, bot_logs):
+    with games_played_on(workers, ray_address, ray_cpus) as cluster:
         try:
             bot_logs = game_setup.prepare_bot_logs(bot_logs)
             if resume is not None:

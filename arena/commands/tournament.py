@@ -99,9 +99,7 @@ def tournament(
     """Round robin: every combination of --players entrants (a pod) plays --deals deals, each
     deal once per rotation of the seats. Ctrl-C stops; --resume NAME continues."""
     with ExitStack() as on_exit:
-        cluster, bot_logs = on_exit.enter_context(
-            games_played_on(workers, ray_address, ray_cpus, bot_logs)
-        )
+        cluster = on_exit.enter_context(games_played_on(workers, ray_address, ray_cpus))
         try:
             limits = game_setup.parse_limits(bot_memory)
             bot_logs = game_setup.prepare_bot_logs(bot_logs)
