@@ -131,6 +131,35 @@ def test_a_game_never_publishes_its_seed(client):
     assert client.get("/api/games/999").status_code == 404
 
 
+def test_no_page_or_api_response_holds_a_seed(client, arena_db):
+    """Neither a game's seed nor its tournament's (from which every deal's seed follows): the
+    game lists, the bot and tournament pages and their JSON twins list games too."""
+    with sqlite3.connect(arena_db) as raw:
+        seeds = {str(row[0]) for row in raw.execute("SELECT seed FROM game")}
+        seeds |= {str(row[0]) for row in raw.execute("SELECT seed FROM tournament")}
+        tournament = raw.execute("SELECT MIN(id) FROM tournament").fetchone()[0]
+    game_id = game_ids(client, "oregon")[0]
+    paths = [
+        *PAGES,
+        f"/tournaments/{tournament}",
+        f"/games/{game_id}",
+        "/api/leaderboard",
+        "/api/bots",
+        "/api/bots/random-python",
+        "/api/tournaments",
+        f"/api/tournaments/{tournament}",
+        "/api/games",
+        f"/api/games/{game_id}",
+        f"/api/games/{game_id}/replay",
+        f"/api/games/{game_id}/frames",
+    ]
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert not [seed for seed in seeds if seed in response.text], path
+        assert '"seed"' not in response.text, path
+
+
 def all_frames(client: TestClient, game_id: int, seat: str) -> list[dict]:
     outline = client.get(f"/api/games/{game_id}/replay", params={"seat": seat}).json()
     frames: list[dict] = []
