@@ -263,6 +263,34 @@ def test_errors_are_pages_or_json(client):
     assert client.get("/api/games/999").json() == {"error": "no game 999"}
 
 
+HUGE = "99999999999999999999"  # more than SQLite's 64-bit integers hold
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        (f"/games/{HUGE}", 404),
+        (f"/api/games/{HUGE}", 404),
+        (f"/api/games/{HUGE}/replay", 404),
+        (f"/api/games/{HUGE}/frames", 404),
+        (f"/tournaments/{HUGE}", 404),
+        (f"/api/tournaments/{HUGE}", 404),
+        (f"/games?offset={HUGE}", 400),
+        (f"/games?tournament={HUGE}", 400),
+        (f"/api/games?tournament={HUGE}", 400),
+        (f"/leaderboard?tournament={HUGE}", 400),
+        (f"/api/leaderboard?players={HUGE}", 400),
+    ],
+)
+def test_a_number_too_large_for_the_database_is_a_clear_error(client, path, status):
+    response = client.get(path)
+    assert response.status_code == status
+    if path.startswith("/api/"):
+        assert set(response.json()) == {"error"}
+    else:
+        assert f"Error {status}" in response.text
+
+
 def test_every_response_carries_a_strict_content_security_policy(client):
     policy = client.get("/leaderboard").headers["content-security-policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
