@@ -33,6 +33,8 @@ from arena.web.replay import FrameCache
 STATIC = Path(__file__).parent / "static"
 FRAME_CHUNK = 50
 _MAX_LIST = 200
+# The largest integer SQLite stores: a larger id or filter would fail inside the query.
+_LARGEST_ID = 2**63 - 1
 # What the browser may load: our own scripts and styles only (no inline script runs, no
 # third-party origin); embedded page data is JSON in <script type="application/json">.
 CONTENT_SECURITY_POLICY = (
@@ -88,8 +90,12 @@ def _int(
         value = int(raw)
     except ValueError:
         raise HTTPException(400, f"{name} must be a whole number") from None
-    if value < low or high is not None and value > high:
+    if high is not None and not low <= value <= high:
         raise HTTPException(400, f"{name} must be between {low} and {high}")
+    if value < low:
+        raise HTTPException(400, f"{name} must be at least {low}")
+    if value > _LARGEST_ID:
+        raise HTTPException(400, f"{name} is too large")
     return value
 
 
@@ -146,7 +152,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         )
 
     def game_data(request: Request) -> dict[str, Any]:
-        return pages.game(_game_id(request))
+        return pages.game(_path_id(request, "game_id", "game"))
 
     def replay_data(request: Request) -> dict[str, Any]:
         game = game_data(request)
@@ -173,7 +179,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         return page("tournaments.html", "Tournaments", pages.tournaments())
 
     def tournament_page(request: Request) -> Response:
-        data = pages.tournament(request.path_params["tournament_id"])
+        data = pages.tournament(_path_id(request, "tournament_id", "tournament"))
         return page("tournament.html", data["name"], data)
 
     def games_page(request: Request) -> Response:
@@ -197,7 +203,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         return JSONResponse(pages.tournaments())
 
     def api_tournament(request: Request) -> Response:
-        return JSONResponse(pages.tournament(request.path_params["tournament_id"]))
+        return JSONResponse(pages.tournament(_path_id(request, "tournament_id", "tournament")))
 
     def api_games(request: Request) -> Response:
         return JSONResponse(pages.games(game_filter(request)))
@@ -296,5 +302,9 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
 
 
-def _game_id(request: Request) -> int:
-    return int(request.path_params["game_id"])
+def _path_id(request: Request, name: str, what: str) -> int:
+    """A game's or tournament's id from the path; one too large to be stored names nothing."""
+    value = int(request.path_params[name])
+    if value > _LARGEST_ID:
+        raise NotFound(f"no {what} {value}")
+    return value
