@@ -79,6 +79,21 @@ def page(browser):
     assert problems == [], problems
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser):
+    """A page in a phone-sized window (a touch screen, 390 CSS pixels wide)."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    opened = context.new_page()
+    opened.problems = Problems(opened)
+    yield opened
+    problems = opened.problems.seen
+    context.close()
+    assert problems == [], problems
+
+
 def screenshot(page, name: str) -> None:
     if SCREENSHOTS:
         Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
@@ -267,3 +282,27 @@ def _tournament_exists(db: Path) -> bool:
         return query(db, "SELECT COUNT(*) FROM tournament")[0][0] > 0
     except sqlite3.Error:
         return False
+
+
+def test_no_page_is_wider_than_a_phone(phone, web_server):
+    """Wide tables scroll sideways inside their own box; the page itself never does."""
+    phone.goto(f"{web_server.url}/games?game=oregon")
+    game_url = phone.locator("a.game-link").first.get_attribute("href")
+    tournament_url = phone.locator("table.games td a[href^='/tournaments/']").first.get_attribute(
+        "href"
+    )
+    for path in [
+        "/leaderboard",
+        "/games",
+        "/tournaments",
+        tournament_url,
+        "/bots",
+        "/bots/random-python",
+        game_url,
+    ]:
+        phone.goto(f"{web_server.url}{path}")
+        if path == game_url:
+            shown(phone)
+        screenshot(phone, "phone" + path.replace("/", "-"))
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{path} is {width} px wide"
