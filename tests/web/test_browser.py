@@ -306,3 +306,27 @@ def test_no_page_is_wider_than_a_phone(phone, web_server):
         screenshot(phone, "phone" + path.replace("/", "-"))
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"{path} is {width} px wide"
+
+
+def test_stepping_keeps_the_page_where_the_reader_put_it(phone, web_server):
+    """On a phone the decision panel is below the board: stepping must not scroll the page to
+    it (the board would leave the screen); the list of legal actions scrolls to the chosen one
+    inside its own box."""
+    phone.goto(f"{web_server.url}/games?game=oregon")
+    phone.locator("a.game-link").first.click()
+    phone.wait_for_url(re.compile(r"/games/\d+$"))
+    shown(phone)
+    phone.evaluate("window.scrollTo(0, 0)")
+    for number in range(1, 4):
+        phone.locator("#next").click()
+        wait_shown(phone, number)
+    assert phone.evaluate("window.scrollY") == 0
+    chosen_in_view = """() => {
+        const list = document.querySelector('ol.legal').getBoundingClientRect();
+        const item = document.querySelector('ol.legal li.chosen').getBoundingClientRect();
+        return item.top >= list.top - 1 && item.bottom <= list.bottom + 1;
+    }"""
+    phone.evaluate("document.getElementById('decision').scrollIntoView()")
+    phone.goto(f"{phone.url.split('?')[0]}?d=0")
+    wait_shown(phone, 0)
+    assert phone.evaluate(chosen_in_view)
