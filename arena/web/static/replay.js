@@ -132,7 +132,15 @@
       list.append(item);
     });
     panel.append(list);
-    if (chosen) chosen.scrollIntoView({block: "nearest"});
+    if (chosen) scrollWithin(list, chosen);
+  }
+
+  // Scrolls the list alone so that the item shows: scrollIntoView would scroll the page too, and
+  // on a phone this panel is below the board, which would leave the screen at every step.
+  function scrollWithin(list, item) {
+    const box = list.getBoundingClientRect(), line = item.getBoundingClientRect();
+    if (line.top < box.top) list.scrollTop += line.top - box.top;
+    else if (line.bottom > box.bottom) list.scrollTop += line.bottom - box.bottom;
   }
 
   function render(data) {
