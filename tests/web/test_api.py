@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -255,6 +257,35 @@ def test_tournament_and_game_pages(client):
         response = client.get(path)
         assert response.status_code == 200 and EVIL_NAME not in response.text
         assert ESCAPED_NAME in response.text
+
+
+INLINE_TAG = r"</?(?:a|abbr|span)\b[^>]*>"
+
+
+def rating_words(batch: dict) -> str:
+    """A batch rating as the leaderboard writes it: a one-sided bound, and "?" if provisional."""
+    if batch["bound"] == "lower":
+        words = f"> {round(batch['low'])}"
+    elif batch["bound"] == "upper":
+        words = f"< {round(batch['high'])}"
+    else:
+        words = str(round(batch["rating"]))
+    return words + ("?" if batch["provisional"] else "")
+
+
+def test_tournament_standings_write_ratings_as_the_leaderboard_does(client):
+    """A perfect record has a bound, not a rating; few games make a rating provisional."""
+    for tournament in client.get("/api/tournaments").json()["tournaments"]:
+        standings = client.get(f"/api/tournaments/{tournament['id']}").json()["standings"]
+        page = client.get(f"/tournaments/{tournament['id']}").text
+        table = page.split("<h2>Standings</h2>")[1].split("</table>")[0]
+        rows = [  # each row's text: inline tags dropped, cells apart
+            " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(INLINE_TAG, "", row))).split())
+            for row in re.findall(r"<tr>(.*?)</tr>", table, re.DOTALL)[1:]
+        ]
+        assert len(rows) == len(standings) == 2
+        for row, text in zip(standings, rows):
+            assert rating_words(row["batch"]) in text, text
 
 
 def test_errors_are_pages_or_json(client):
