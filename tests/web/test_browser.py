@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.helpers import query, start_cli
-from tests.web.conftest import EVIL_NAME, ServerThread
+from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, start_cli
+from tests.web.conftest import EVIL_NAME, ServerThread, run_arena
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = (
@@ -330,3 +330,57 @@ def test_stepping_keeps_the_page_where_the_reader_put_it(phone, web_server):
     phone.goto(f"{phone.url.split('?')[0]}?d=0")
     wait_shown(phone, 0)
     assert phone.evaluate(chosen_in_view)
+
+
+LONG_NAME = "AVeryLongBotNameWithoutAnyBreakWhatsoeverToSeeHowEveryPageCopesWithIt1234567890"
+
+
+@pytest.fixture(scope="module")
+def long_name_server(tmp_path_factory) -> Iterator[ServerThread]:
+    """One stored game between random-python and a copy of it with an 80-letter name."""
+    root = tmp_path_factory.mktemp("long-name")
+    long_bot = renamed_bot(SAMPLE_BOTS / "random-python", root / "long", LONG_NAME)
+    db = root / "arena.db"
+    played = run_arena(
+        "match",
+        "--db",
+        str(db),
+        "--game",
+        "oregon",
+        str(long_bot),
+        str(SAMPLE_BOTS / "random-python"),
+    )
+    assert played.returncode == 0, played.stderr
+    with ServerThread(db) as server:
+        yield server
+
+
+FITS = """() => [document.documentElement, ...document.querySelectorAll('.player, .panel')]
+    .filter((box) => box.scrollWidth > box.clientWidth + 1)
+    .map((box) => `${box.id || box.className}: ${box.scrollWidth} > ${box.clientWidth}`)"""
+LEGEND_FITS = """() => {
+    const chart = Chart.getChart('score-chart');
+    return chart.legend.legendHitBoxes
+        .every((box) => box.left >= 0 && box.left + box.width <= chart.width);
+}"""
+
+
+@pytest.mark.parametrize("width", [1360, PHONE["width"]])
+def test_a_long_bot_name_breaks_instead_of_widening_the_replay(browser, long_name_server, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.problems = Problems(page)
+    try:
+        for path in ["/leaderboard", "/games", f"/bots/{LONG_NAME}", "/games/1"]:
+            page.goto(f"{long_name_server.url}{path}")
+            assert page.evaluate(FITS) == [], path
+        shown(page)
+        page.locator("#last").click()
+        wait_shown(page, int(page.locator("#slider").get_attribute("max")))
+        screenshot(page, f"long-name-{width}")
+        assert LONG_NAME in page.locator("#decision").inner_text()
+        assert page.evaluate(FITS) == []
+        assert page.evaluate(LEGEND_FITS), "a legend entry is cut off"
+        assert page.problems.seen == []
+    finally:
+        context.close()
