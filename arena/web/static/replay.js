@@ -167,6 +167,11 @@
     },
   };
 
+  // Chart.js neither wraps nor clips a legend entry: a long bot name is cut short here.
+  const LEGEND_CHARACTERS = 28;
+  const legendLabel = (text) =>
+    text.length > LEGEND_CHARACTERS ? `${text.slice(0, LEGEND_CHARACTERS - 1)}…` : text;
+
   function drawChart() {
     ui.scoreTitle.textContent = `Scores: ${state.outline.score_label}`;
     if (state.chart) state.chart.destroy();
@@ -175,7 +180,7 @@
     const labels = scores.map((_, index) => index);
     const datasets = [];
     for (let seat = 0; seat < players; seat++) {
-      datasets.push({label: Arena.seatLabel(seat), data: scores.map((row) => row[seat]),
+      datasets.push({label: legendLabel(Arena.seatLabel(seat)), data: scores.map((row) => row[seat]),
         borderColor: SEAT_COLOURS[seat], backgroundColor: SEAT_COLOURS[seat],
         pointRadius: 0, borderWidth: 2, stepped: true});
     }
