@@ -288,6 +288,15 @@ def test_tournament_standings_write_ratings_as_the_leaderboard_does(client):
             assert rating_words(row["batch"]) in text, text
 
 
+def test_a_tournament_page_links_to_all_its_games(client):
+    """The page lists the newest 100 games; the game list has them all."""
+    tournament = client.get("/api/tournaments").json()["tournaments"][0]["id"]
+    data = client.get(f"/api/tournaments/{tournament}").json()
+    assert data["games_total"] == 2
+    page = client.get(f"/tournaments/{tournament}").text
+    assert f'href="/games?tournament={tournament}"' in page
+
+
 def test_errors_are_pages_or_json(client):
     assert client.get("/games/999").status_code == 404
     assert "no game 999" in client.get("/games/999").text
