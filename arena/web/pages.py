@@ -10,6 +10,7 @@ from arena.web.queries import GameFilter, ReadOnlyDatabase
 from engine.registry import game_names
 
 RECENT_GAMES = 20
+TOURNAMENT_GAMES = 100  # the newest, on a tournament's page
 
 
 class NotFound(LookupError):
@@ -92,9 +93,9 @@ class Pages:
             | {"bot": names[cell["version_id"]], "opponent": names[cell["opponent_version_id"]]}
             for cell in board["crosstable"]
         ]
-        tournament["games"] = self.database.games(GameFilter(tournament=tournament_id, limit=100))[
-            "games"
-        ]
+        listing = self.database.games(GameFilter(tournament=tournament_id, limit=TOURNAMENT_GAMES))
+        tournament["games"] = listing["games"]
+        tournament["games_total"] = listing["total"]  # the page links to the rest
         return tournament
 
     def games(self, wanted: GameFilter) -> dict[str, Any]:
