@@ -331,6 +331,13 @@ def test_a_number_too_large_for_the_database_is_a_clear_error(client, path, stat
         assert f"Error {status}" in response.text
 
 
+@pytest.mark.parametrize("path", ["/games", "/leaderboard", "/api/games", "/api/leaderboard"])
+def test_an_unknown_game_is_a_clear_error_not_an_empty_list(client, path):
+    response = client.get(path, params={"game": "chess"})
+    assert response.status_code == 400
+    assert "game must be one of" in response.text and "oregon" in response.text
+
+
 def test_every_response_carries_a_strict_content_security_policy(client):
     policy = client.get("/leaderboard").headers["content-security-policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
