@@ -29,6 +29,7 @@ from arena.errors import ReplayError
 from arena.web.pages import NotFound, Pages
 from arena.web.queries import DatabaseUnavailable, GameFilter, ReadOnlyDatabase
 from arena.web.replay import FrameCache
+from engine.registry import game_names
 
 STATIC = Path(__file__).parent / "static"
 FRAME_CHUNK = 50
@@ -103,6 +104,14 @@ def _text(request: Request, name: str) -> str | None:
     return request.query_params.get(name) or None
 
 
+def _game_name(request: Request) -> str | None:
+    """The ``game`` filter: a typo is an error, not an empty page that looks like no games."""
+    game = _text(request, "game")
+    if game is not None and game not in game_names():
+        raise HTTPException(400, f"game must be one of {', '.join(game_names())}")
+    return game
+
+
 def _public_game(game: dict[str, Any]) -> dict[str, Any]:
     return {key: game[key] for key in _PUBLIC_GAME_KEYS if key in game} | {
         "decisions": len(game["actions"])
@@ -135,7 +144,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         limit = _int(request, "limit", 50, low=1, high=_MAX_LIST)
         assert limit is not None
         return GameFilter(
-            game=_text(request, "game"),
+            game=_game_name(request),
             bot=_text(request, "bot"),
             tournament=_int(request, "tournament"),
             outcome=outcome,
@@ -145,7 +154,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
 
     def leaderboard_data(request: Request) -> dict[str, Any]:
         return pages.leaderboard(
-            game=_text(request, "game"),
+            game=_game_name(request),
             players=_int(request, "players", low=1),
             tournament=_int(request, "tournament"),
             all_versions=request.query_params.get("all_versions") == "1",
