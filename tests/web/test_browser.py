@@ -384,3 +384,19 @@ def test_a_long_bot_name_breaks_instead_of_widening_the_replay(browser, long_nam
         assert page.problems.seen == []
     finally:
         context.close()
+
+
+def test_the_replay_says_it_is_loading_until_the_first_frame_is_drawn(page, web_server):
+    """The first visit to a replay builds every frame (a second or more): not a blank page."""
+    page.goto(f"{web_server.url}/games?game=ogallala")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    held: list = []
+    page.route("**/replay?*", lambda route: held.append(route))
+    page.goto(f"{web_server.url}{game_url}")
+    page.wait_for_function("() => document.getElementById('decision').textContent !== ''")
+    assert "Loading" in page.locator("#decision").inner_text()
+    page.wait_for_timeout(200)
+    assert held, "the outline was asked for"
+    held[0].continue_()
+    shown(page)
+    assert "Loading" not in page.locator("#decision").inner_text()
