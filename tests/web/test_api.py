@@ -297,6 +297,15 @@ def test_a_tournament_page_links_to_all_its_games(client):
     assert f'href="/games?tournament={tournament}"' in page
 
 
+def test_every_chart_is_labelled_for_a_screen_reader(client):
+    """A canvas is a bitmap: without role="img" its aria-label is not read out."""
+    for path in ["/bots/random-python", f"/games/{game_ids(client, 'oregon')[0]}"]:
+        canvases = re.findall(r"<canvas\b[^>]*>", client.get(path).text)
+        assert canvases, path
+        for canvas in canvases:
+            assert 'role="img"' in canvas and re.search(r'aria-label="[^"]+"', canvas), canvas
+
+
 def test_errors_are_pages_or_json(client):
     assert client.get("/games/999").status_code == 404
     assert "no game 999" in client.get("/games/999").text
