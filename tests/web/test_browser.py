@@ -400,3 +400,21 @@ def test_the_replay_says_it_is_loading_until_the_first_frame_is_drawn(page, web_
     held[0].continue_()
     shown(page)
     assert "Loading" not in page.locator("#decision").inner_text()
+
+
+@pytest.mark.parametrize("game", ["oregon", "ogallala", "merkator"])
+def test_a_board_on_a_phone_stays_readable(phone, web_server, game):
+    """A board is not shrunk to the phone's width until its labels are specks: it keeps its
+    drawn size and scrolls sideways in its box (the page itself does not)."""
+    phone.goto(f"{web_server.url}/games?game={game}")
+    game_url = phone.locator("a.game-link").first.get_attribute("href")
+    phone.goto(f"{web_server.url}{game_url}?d=20")
+    wait_shown(phone, 20)
+    smallest = phone.evaluate(
+        """() => Math.min(...[...document.querySelectorAll('#board svg text')]
+             .filter((label) => label.textContent.trim() !== '')
+             .map((label) => label.getBoundingClientRect().height))"""
+    )
+    screenshot(phone, f"phone-board-{game}")
+    assert smallest >= 7, f"labels of {smallest:.1f} px"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
