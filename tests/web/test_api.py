@@ -347,6 +347,18 @@ def test_an_unknown_game_is_a_clear_error_not_an_empty_list(client, path):
     assert "game must be one of" in response.text and "oregon" in response.text
 
 
+@pytest.mark.parametrize("path", ["/games", "/leaderboard", "/api/games", "/api/leaderboard"])
+def test_an_unknown_tournament_is_a_clear_error_not_an_empty_list(client, path):
+    response = client.get(path, params={"tournament": 999})
+    assert response.status_code == 400
+    assert "no tournament 999" in response.text
+
+
+def test_an_empty_leaderboard_says_whether_filters_emptied_it(client):
+    filtered = client.get("/leaderboard", params={"players": 4}).text
+    assert "No rated games match" in filtered and "No rated games yet" not in filtered
+
+
 def test_every_response_carries_a_strict_content_security_policy(client):
     policy = client.get("/leaderboard").headers["content-security-policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
