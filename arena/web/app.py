@@ -137,6 +137,13 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
             return None
         return _int(request, "seat", low=0, high=num_players - 1)
 
+    def tournament_param(request: Request) -> int | None:
+        """The ``tournament`` filter: a stale or mistyped id is an error, not an empty page."""
+        tournament = _int(request, "tournament")
+        if tournament is not None and database.tournament(tournament) is None:
+            raise HTTPException(400, f"no tournament {tournament}")
+        return tournament
+
     def game_filter(request: Request) -> GameFilter:
         outcome = _text(request, "outcome")
         if outcome not in (None, "completed", "forfeit", "voided"):
@@ -146,7 +153,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         return GameFilter(
             game=_game_name(request),
             bot=_text(request, "bot"),
-            tournament=_int(request, "tournament"),
+            tournament=tournament_param(request),
             outcome=outcome,
             limit=limit,
             offset=_int(request, "offset", 0) or 0,
@@ -156,7 +163,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         return pages.leaderboard(
             game=_game_name(request),
             players=_int(request, "players", low=1),
-            tournament=_int(request, "tournament"),
+            tournament=tournament_param(request),
             all_versions=request.query_params.get("all_versions") == "1",
         )
 
