@@ -418,3 +418,15 @@ def test_a_board_on_a_phone_stays_readable(phone, web_server, game):
     screenshot(phone, f"phone-board-{game}")
     assert smallest >= 7, f"labels of {smallest:.1f} px"
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_oregon_board_explains_its_codes_and_colours(page, web_server):
+    """Building codes (CP, GM...) and terrain colours are explained on the page itself: a
+    tooltip needs a mouse, and a phone has none."""
+    page.goto(f"{web_server.url}/games?game=oregon")
+    page.locator("a.game-link").first.click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    shown(page)
+    legend = page.locator("#board .legend").inner_text()
+    for words in ("CP coal pit", "GM gold mine", "PO post office", "forest", "mountain", "water"):
+        assert words in legend
