@@ -65,6 +65,24 @@ def test_a_new_unplayed_version_leaves_its_bot_on_the_boards(arena_db, tmp_path)
         assert sorted(row["position"] for row in board["rows"]) == [1, 2]
 
 
+def test_a_bot_without_rated_games_has_no_empty_chart(arena_db, tmp_path):
+    """A newly registered bot's page says it has no rated games instead of drawing bare axes."""
+    db = tmp_path / "arena.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    with sqlite3.connect(db) as connection:
+        connection.execute("INSERT INTO bot (name, created_at) VALUES ('newcomer', '2026-12-01')")
+        connection.execute(
+            "INSERT INTO bot_version (bot_id, version, content_hash, directory, command, "
+            "address, games, env, created_at) SELECT (SELECT id FROM bot WHERE name = "
+            "'newcomer'), version, 'new', directory, command, address, games, env, created_at "
+            "FROM bot_version LIMIT 1"
+        )
+    page = TestClient(create_app(db, warm_up=False)).get("/bots/newcomer")
+    assert page.status_code == 200
+    assert "rating-chart" not in page.text and "No rated games yet" in page.text
+
+
 def test_leaderboard_of_one_tournament(client):
     tournaments = client.get("/api/tournaments").json()["tournaments"]
     merkator = next(t for t in tournaments if t["game"] == "merkator")
