@@ -430,3 +430,24 @@ def test_the_oregon_board_explains_its_codes_and_colours(page, web_server):
     legend = page.locator("#board .legend").inner_text()
     for words in ("CP coal pit", "GM gold mine", "PO post office", "forest", "mountain", "water"):
         assert words in legend
+
+
+def test_a_voided_game_ends_on_why_not_on_a_final_position(page, arena_db, tmp_path):
+    """A voided game stopped mid-way: its last frame is no final position and has no result."""
+    db = tmp_path / "voided.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    with sqlite3.connect(db) as raw:
+        raw.execute(
+            "UPDATE game SET status = 'voided', termination = 'referee fault: disk full', "
+            "actions = (SELECT json_group_array(value) FROM (SELECT value FROM "
+            "json_each(game.actions) LIMIT 10)) WHERE id = 1"
+        )
+    with ServerThread(db) as server:
+        page.goto(f"{server.url}/games/1")
+        shown(page)
+        page.locator("#last").click()
+        wait_shown(page, 10)
+        panel = page.locator("#decision").inner_text()
+        assert "Final position" not in panel
+        assert "voided" in panel and "referee fault: disk full" in panel
