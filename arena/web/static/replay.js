@@ -83,7 +83,8 @@
     render(data);
     state.shown = wanted;
     ui.slider.value = String(wanted);
-    ui.position.textContent = data.final ? `final (${last} decisions)` : `decision ${wanted} / ${last}`;
+    const end = state.outline.result ? "final" : "stopped";
+    ui.position.textContent = data.final ? `${end} (${last} decisions)` : `decision ${wanted} / ${last}`;
     writeLocation();
     markChart();
     root.dataset.shown = String(wanted);
@@ -95,18 +96,23 @@
     const panel = ui.decision;
     panel.replaceChildren();
     if (data.final) {
-      panel.append(h("h3", {text: "Final position"}));
       const result = state.outline.result;
-      if (result) {
-        const list = h("ol", {class: "final"});
-        const order = [...result.ranks.keys()].sort((a, b) => result.ranks[a] - result.ranks[b]);
-        for (const seat of order) {
-          list.append(h("li", {class: `seat-${seat}`}, [
-            h("span", {class: "swatch"}), ` ${Arena.seatLabel(seat)}: ${result.scores[seat]}`,
-            result.details[seat] ? h("span", {class: "muted small", text: ` (${result.details[seat]})`}) : null]));
-        }
-        panel.append(list);
+      if (!result) {  // a voided game: stopped by a fault on the arena's side, not at its end
+        panel.append(h("h3", {text: "The game stopped here"}));
+        panel.append(h("p", {class: "error", text: page.status === "voided"
+          ? `This game was voided: ${page.termination}. Not rated${page.tournament_id ? "; its tournament plays the deal again" : ""}.`
+          : `It did not reach its end: ${page.termination}.`}));
+        return;
       }
+      panel.append(h("h3", {text: "Final position"}));
+      const list = h("ol", {class: "final"});
+      const order = [...result.ranks.keys()].sort((a, b) => result.ranks[a] - result.ranks[b]);
+      for (const seat of order) {
+        list.append(h("li", {class: `seat-${seat}`}, [
+          h("span", {class: "swatch"}), ` ${Arena.seatLabel(seat)}: ${result.scores[seat]}`,
+          result.details[seat] ? h("span", {class: "muted small", text: ` (${result.details[seat]})`}) : null]));
+      }
+      panel.append(list);
       return;
     }
     panel.append(h("h3", {}, [`Decision ${data.number}: `,
