@@ -324,6 +324,30 @@ def test_every_chart_is_labelled_for_a_screen_reader(client):
             assert 'role="img"' in canvas and re.search(r'aria-label="[^"]+"', canvas), canvas
 
 
+def test_an_sprt_page_shows_the_test_and_where_it_stands(arena_db, tmp_path):
+    """`arena sprt` stores its test as a tournament of NEW and BASE: its page says so, with the
+    log-likelihood ratio against its bounds, instead of 'deals per pod'."""
+    db = tmp_path / "sprt.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    with sqlite3.connect(db) as raw:  # oregon-web's two games make one pair of an SPRT
+        raw.execute(
+            "UPDATE tournament SET settings = json_set(settings, '$.sprt', "
+            'json(\'{"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05}\')) '
+            "WHERE name = 'oregon-web'"
+        )
+        tournament = raw.execute("SELECT id FROM tournament WHERE name = 'oregon-web'").fetchone()[
+            0
+        ]
+    client = TestClient(create_app(db, warm_up=False))
+    sprt = client.get(f"/api/tournaments/{tournament}").json()["sprt"]
+    assert (sprt["new"], sprt["base"]) == ("random-python", EVIL_NAME)
+    assert sprt["pairs"] == 1 and sprt["status"] == "continue"
+    assert sprt["lower"] < sprt["llr"] < sprt["upper"]
+    page = client.get(f"/tournaments/{tournament}").text
+    assert "SPRT" in page and "LLR" in page and "deals per pod" not in page
+
+
 def test_errors_are_pages_or_json(client):
     assert client.get("/games/999").status_code == 404
     assert "no game 999" in client.get("/games/999").text
