@@ -29,10 +29,13 @@ from arena.errors import ReplayError
 from arena.web.pages import NotFound, Pages
 from arena.web.queries import DatabaseUnavailable, GameFilter, ReadOnlyDatabase
 from arena.web.replay import FrameCache
+from engine.registry import game_names
 
 STATIC = Path(__file__).parent / "static"
 FRAME_CHUNK = 50
 _MAX_LIST = 200
+# The largest integer SQLite stores: a larger id or filter would fail inside the query.
+_LARGEST_ID = 2**63 - 1
 # What the browser may load: our own scripts and styles only (no inline script runs, no
 # third-party origin); embedded page data is JSON in <script type="application/json">.
 CONTENT_SECURITY_POLICY = (
@@ -88,13 +91,25 @@ def _int(
         value = int(raw)
     except ValueError:
         raise HTTPException(400, f"{name} must be a whole number") from None
-    if value < low or high is not None and value > high:
+    if high is not None and not low <= value <= high:
         raise HTTPException(400, f"{name} must be between {low} and {high}")
+    if value < low:
+        raise HTTPException(400, f"{name} must be at least {low}")
+    if value > _LARGEST_ID:
+        raise HTTPException(400, f"{name} is too large")
     return value
 
 
 def _text(request: Request, name: str) -> str | None:
     return request.query_params.get(name) or None
+
+
+def _game_name(request: Request) -> str | None:
+    """The ``game`` filter: a typo is an error, not an empty page that looks like no games."""
+    game = _text(request, "game")
+    if game is not None and game not in game_names():
+        raise HTTPException(400, f"game must be one of {', '.join(game_names())}")
+    return game
 
 
 def _public_game(game: dict[str, Any]) -> dict[str, Any]:
@@ -122,6 +137,13 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
             return None
         return _int(request, "seat", low=0, high=num_players - 1)
 
+    def tournament_param(request: Request) -> int | None:
+        """The ``tournament`` filter: a stale or mistyped id is an error, not an empty page."""
+        tournament = _int(request, "tournament")
+        if tournament is not None and database.tournament(tournament) is None:
+            raise HTTPException(400, f"no tournament {tournament}")
+        return tournament
+
     def game_filter(request: Request) -> GameFilter:
         outcome = _text(request, "outcome")
         if outcome not in (None, "completed", "forfeit", "voided"):
@@ -129,9 +151,9 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         limit = _int(request, "limit", 50, low=1, high=_MAX_LIST)
         assert limit is not None
         return GameFilter(
-            game=_text(request, "game"),
+            game=_game_name(request),
             bot=_text(request, "bot"),
-            tournament=_int(request, "tournament"),
+            tournament=tournament_param(request),
             outcome=outcome,
             limit=limit,
             offset=_int(request, "offset", 0) or 0,
@@ -139,14 +161,14 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
 
     def leaderboard_data(request: Request) -> dict[str, Any]:
         return pages.leaderboard(
-            game=_text(request, "game"),
+            game=_game_name(request),
             players=_int(request, "players", low=1),
-            tournament=_int(request, "tournament"),
+            tournament=tournament_param(request),
             all_versions=request.query_params.get("all_versions") == "1",
         )
 
     def game_data(request: Request) -> dict[str, Any]:
-        return pages.game(_game_id(request))
+        return pages.game(_path_id(request, "game_id", "game"))
 
     def replay_data(request: Request) -> dict[str, Any]:
         game = game_data(request)
@@ -173,7 +195,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         return page("tournaments.html", "Tournaments", pages.tournaments())
 
     def tournament_page(request: Request) -> Response:
-        data = pages.tournament(request.path_params["tournament_id"])
+        data = pages.tournament(_path_id(request, "tournament_id", "tournament"))
         return page("tournament.html", data["name"], data)
 
     def games_page(request: Request) -> Response:
@@ -197,7 +219,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         return JSONResponse(pages.tournaments())
 
     def api_tournament(request: Request) -> Response:
-        return JSONResponse(pages.tournament(request.path_params["tournament_id"]))
+        return JSONResponse(pages.tournament(_path_id(request, "tournament_id", "tournament")))
 
     def api_games(request: Request) -> Response:
         return JSONResponse(pages.games(game_filter(request)))
@@ -296,5 +318,9 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
 
 
-def _game_id(request: Request) -> int:
-    return int(request.path_params["game_id"])
+def _path_id(request: Request, name: str, what: str) -> int:
+    """A game's or tournament's id from the path; one too large to be stored names nothing."""
+    value = int(request.path_params[name])
+    if value > _LARGEST_ID:
+        raise NotFound(f"no {what} {value}")
+    return value

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.tournament.sprt import BASE, NEW, load_test
 from arena.web.boards import BoardCache
 from arena.web.queries import GameFilter, ReadOnlyDatabase
 from engine.registry import game_names
 
 RECENT_GAMES = 20
+TOURNAMENT_GAMES = 100  # the newest, on a tournament's page
 
 
 class NotFound(LookupError):
@@ -92,10 +94,34 @@ class Pages:
             | {"bot": names[cell["version_id"]], "opponent": names[cell["opponent_version_id"]]}
             for cell in board["crosstable"]
         ]
-        tournament["games"] = self.database.games(GameFilter(tournament=tournament_id, limit=100))[
-            "games"
-        ]
+        if tournament["settings"].get("sprt"):
+            tournament["sprt"] = self.sprt(tournament_id, tournament["entrants"])
+        listing = self.database.games(GameFilter(tournament=tournament_id, limit=TOURNAMENT_GAMES))
+        tournament["games"] = listing["games"]
+        tournament["games_total"] = listing["total"]  # the page links to the rest
         return tournament
+
+    def sprt(self, tournament_id: int, entrants: list[dict[str, Any]]) -> dict[str, Any]:
+        """Where an `arena sprt` test stands, from its stored games as `arena sprt` counts them:
+        NEW is the entrant at position 0, BASE at 1."""
+        with self.database.session() as session:
+            paired, _ = load_test(session, tournament_id)
+        test = paired.test
+        lower, upper = test.bounds
+        return {
+            "new": entrants[NEW]["bot"],
+            "base": entrants[BASE]["bot"],
+            "elo0": test.elo0,
+            "elo1": test.elo1,
+            "alpha": test.alpha,
+            "beta": test.beta,
+            "pairs": test.pairs,
+            "counts": list(test.counts),
+            "llr": round(test.llr, 3),
+            "lower": round(lower, 3),
+            "upper": round(upper, 3),
+            "status": test.status,  # "H1": NEW is stronger, "H0": it is not, or "continue"
+        }
 
     def games(self, wanted: GameFilter) -> dict[str, Any]:
         listing = self.database.games(wanted)

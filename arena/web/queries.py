@@ -279,7 +279,8 @@ class ReadOnlyDatabase:
 
     # --- games ----------------------------------------------------------------------------------
     def games(self, wanted: GameFilter) -> dict[str, Any]:
-        """Stored games newest first, with their seats, filtered; and how many match in all."""
+        """Stored games newest first, with their seats, filtered; and how many match in all.
+        Never their seeds: these rows are published as they are."""
         where: list[str] = ["1 = 1"]
         params: list[Any] = []
         if wanted.game:
@@ -304,7 +305,7 @@ class ReadOnlyDatabase:
         with self.connect() as db:
             total = db.execute(f"SELECT COUNT(*) FROM game g WHERE {clause}", params).fetchone()[0]
             rows = db.execute(
-                "SELECT g.id, g.game, g.num_players, g.status, g.termination, g.seed, "
+                "SELECT g.id, g.game, g.num_players, g.status, g.termination, "
                 "g.finished_at, g.duration, json_array_length(g.actions) AS decisions, "
                 "g.tournament_id, t.name AS tournament FROM game g "
                 f"LEFT JOIN tournament t ON t.id = g.tournament_id WHERE {clause} "
@@ -373,10 +374,10 @@ class ReadOnlyDatabase:
 
     def tournament(self, tournament_id: int) -> dict[str, Any] | None:
         """Settings, entrants and progress: games finished (and with a forfeit), voided attempts,
-        out of the schedule's size."""
+        out of the schedule's size. Not the seed: every deal's seed follows from it."""
         with self.connect() as db:
             row = db.execute(
-                "SELECT t.id, t.name, t.game, t.settings, t.state, t.seed, t.created_at, "
+                "SELECT t.id, t.name, t.game, t.settings, t.state, t.created_at, "
                 "t.finished_at FROM tournament t WHERE t.id = ?",
                 (tournament_id,),
             ).fetchone()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -61,6 +63,24 @@ def test_a_new_unplayed_version_leaves_its_bot_on_the_boards(arena_db, tmp_path)
     for board in data["boards"]:
         assert {row["bot"] for row in board["rows"]} == {"random-python", EVIL_NAME}
         assert sorted(row["position"] for row in board["rows"]) == [1, 2]
+
+
+def test_a_bot_without_rated_games_has_no_empty_chart(arena_db, tmp_path):
+    """A newly registered bot's page says it has no rated games instead of drawing bare axes."""
+    db = tmp_path / "arena.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    with sqlite3.connect(db) as connection:
+        connection.execute("INSERT INTO bot (name, created_at) VALUES ('newcomer', '2026-12-01')")
+        connection.execute(
+            "INSERT INTO bot_version (bot_id, version, content_hash, directory, command, "
+            "address, games, env, created_at) SELECT (SELECT id FROM bot WHERE name = "
+            "'newcomer'), version, 'new', directory, command, address, games, env, created_at "
+            "FROM bot_version LIMIT 1"
+        )
+    page = TestClient(create_app(db, warm_up=False)).get("/bots/newcomer")
+    assert page.status_code == 200
+    assert "rating-chart" not in page.text and "No rated games yet" in page.text
 
 
 def test_leaderboard_of_one_tournament(client):
@@ -129,6 +149,35 @@ def test_a_game_never_publishes_its_seed(client):
     assert game["game"] == "oregon" and game["decisions"] > 0 and len(game["seats"]) == 2
     assert "seed" not in game and "actions" not in game
     assert client.get("/api/games/999").status_code == 404
+
+
+def test_no_page_or_api_response_holds_a_seed(client, arena_db):
+    """Neither a game's seed nor its tournament's (from which every deal's seed follows): the
+    game lists, the bot and tournament pages and their JSON twins list games too."""
+    with sqlite3.connect(arena_db) as raw:
+        seeds = {str(row[0]) for row in raw.execute("SELECT seed FROM game")}
+        seeds |= {str(row[0]) for row in raw.execute("SELECT seed FROM tournament")}
+        tournament = raw.execute("SELECT MIN(id) FROM tournament").fetchone()[0]
+    game_id = game_ids(client, "oregon")[0]
+    paths = [
+        *PAGES,
+        f"/tournaments/{tournament}",
+        f"/games/{game_id}",
+        "/api/leaderboard",
+        "/api/bots",
+        "/api/bots/random-python",
+        "/api/tournaments",
+        f"/api/tournaments/{tournament}",
+        "/api/games",
+        f"/api/games/{game_id}",
+        f"/api/games/{game_id}/replay",
+        f"/api/games/{game_id}/frames",
+    ]
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert not [seed for seed in seeds if seed in response.text], path
+        assert '"seed"' not in response.text, path
 
 
 def all_frames(client: TestClient, game_id: int, seat: str) -> list[dict]:
@@ -228,10 +277,128 @@ def test_tournament_and_game_pages(client):
         assert ESCAPED_NAME in response.text
 
 
+INLINE_TAG = r"</?(?:a|abbr|span)\b[^>]*>"
+
+
+def rating_words(batch: dict) -> str:
+    """A batch rating as the leaderboard writes it: a one-sided bound, and "?" if provisional."""
+    if batch["bound"] == "lower":
+        words = f"> {round(batch['low'])}"
+    elif batch["bound"] == "upper":
+        words = f"< {round(batch['high'])}"
+    else:
+        words = str(round(batch["rating"]))
+    return words + ("?" if batch["provisional"] else "")
+
+
+def test_tournament_standings_write_ratings_as_the_leaderboard_does(client):
+    """A perfect record has a bound, not a rating; few games make a rating provisional."""
+    for tournament in client.get("/api/tournaments").json()["tournaments"]:
+        standings = client.get(f"/api/tournaments/{tournament['id']}").json()["standings"]
+        page = client.get(f"/tournaments/{tournament['id']}").text
+        table = page.split("<h2>Standings</h2>")[1].split("</table>")[0]
+        rows = [  # each row's text: inline tags dropped, cells apart
+            " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(INLINE_TAG, "", row))).split())
+            for row in re.findall(r"<tr>(.*?)</tr>", table, re.DOTALL)[1:]
+        ]
+        assert len(rows) == len(standings) == 2
+        for row, text in zip(standings, rows):
+            assert rating_words(row["batch"]) in text, text
+
+
+def test_a_tournament_page_links_to_all_its_games(client):
+    """The page lists the newest 100 games; the game list has them all."""
+    tournament = client.get("/api/tournaments").json()["tournaments"][0]["id"]
+    data = client.get(f"/api/tournaments/{tournament}").json()
+    assert data["games_total"] == 2
+    page = client.get(f"/tournaments/{tournament}").text
+    assert f'href="/games?tournament={tournament}"' in page
+
+
+def test_every_chart_is_labelled_for_a_screen_reader(client):
+    """A canvas is a bitmap: without role="img" its aria-label is not read out."""
+    for path in ["/bots/random-python", f"/games/{game_ids(client, 'oregon')[0]}"]:
+        canvases = re.findall(r"<canvas\b[^>]*>", client.get(path).text)
+        assert canvases, path
+        for canvas in canvases:
+            assert 'role="img"' in canvas and re.search(r'aria-label="[^"]+"', canvas), canvas
+
+
+def test_an_sprt_page_shows_the_test_and_where_it_stands(arena_db, tmp_path):
+    """`arena sprt` stores its test as a tournament of NEW and BASE: its page says so, with the
+    log-likelihood ratio against its bounds, instead of 'deals per pod'."""
+    db = tmp_path / "sprt.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    with sqlite3.connect(db) as raw:  # oregon-web's two games make one pair of an SPRT
+        raw.execute(
+            "UPDATE tournament SET settings = json_set(settings, '$.sprt', "
+            'json(\'{"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05}\')) '
+            "WHERE name = 'oregon-web'"
+        )
+        tournament = raw.execute("SELECT id FROM tournament WHERE name = 'oregon-web'").fetchone()[
+            0
+        ]
+    client = TestClient(create_app(db, warm_up=False))
+    sprt = client.get(f"/api/tournaments/{tournament}").json()["sprt"]
+    assert (sprt["new"], sprt["base"]) == ("random-python", EVIL_NAME)
+    assert sprt["pairs"] == 1 and sprt["status"] == "continue"
+    assert sprt["lower"] < sprt["llr"] < sprt["upper"]
+    page = client.get(f"/tournaments/{tournament}").text
+    assert "SPRT" in page and "LLR" in page and "deals per pod" not in page
+
+
 def test_errors_are_pages_or_json(client):
     assert client.get("/games/999").status_code == 404
     assert "no game 999" in client.get("/games/999").text
     assert client.get("/api/games/999").json() == {"error": "no game 999"}
+
+
+HUGE = "99999999999999999999"  # more than SQLite's 64-bit integers hold
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        (f"/games/{HUGE}", 404),
+        (f"/api/games/{HUGE}", 404),
+        (f"/api/games/{HUGE}/replay", 404),
+        (f"/api/games/{HUGE}/frames", 404),
+        (f"/tournaments/{HUGE}", 404),
+        (f"/api/tournaments/{HUGE}", 404),
+        (f"/games?offset={HUGE}", 400),
+        (f"/games?tournament={HUGE}", 400),
+        (f"/api/games?tournament={HUGE}", 400),
+        (f"/leaderboard?tournament={HUGE}", 400),
+        (f"/api/leaderboard?players={HUGE}", 400),
+    ],
+)
+def test_a_number_too_large_for_the_database_is_a_clear_error(client, path, status):
+    response = client.get(path)
+    assert response.status_code == status
+    if path.startswith("/api/"):
+        assert set(response.json()) == {"error"}
+    else:
+        assert f"Error {status}" in response.text
+
+
+@pytest.mark.parametrize("path", ["/games", "/leaderboard", "/api/games", "/api/leaderboard"])
+def test_an_unknown_game_is_a_clear_error_not_an_empty_list(client, path):
+    response = client.get(path, params={"game": "chess"})
+    assert response.status_code == 400
+    assert "game must be one of" in response.text and "oregon" in response.text
+
+
+@pytest.mark.parametrize("path", ["/games", "/leaderboard", "/api/games", "/api/leaderboard"])
+def test_an_unknown_tournament_is_a_clear_error_not_an_empty_list(client, path):
+    response = client.get(path, params={"tournament": 999})
+    assert response.status_code == 400
+    assert "no tournament 999" in response.text
+
+
+def test_an_empty_leaderboard_says_whether_filters_emptied_it(client):
+    filtered = client.get("/leaderboard", params={"players": 4}).text
+    assert "No rated games match" in filtered and "No rated games yet" not in filtered
 
 
 def test_every_response_carries_a_strict_content_security_policy(client):

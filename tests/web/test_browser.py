@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.helpers import query, start_cli
-from tests.web.conftest import EVIL_NAME, ServerThread
+from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, start_cli
+from tests.web.conftest import EVIL_NAME, ServerThread, run_arena
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = (
@@ -71,6 +71,21 @@ class Problems:
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1360, "height": 900})
+    opened = context.new_page()
+    opened.problems = Problems(opened)
+    yield opened
+    problems = opened.problems.seen
+    context.close()
+    assert problems == [], problems
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser):
+    """A page in a phone-sized window (a touch screen, 390 CSS pixels wide)."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     opened = context.new_page()
     opened.problems = Problems(opened)
     yield opened
@@ -267,3 +282,172 @@ def _tournament_exists(db: Path) -> bool:
         return query(db, "SELECT COUNT(*) FROM tournament")[0][0] > 0
     except sqlite3.Error:
         return False
+
+
+def test_no_page_is_wider_than_a_phone(phone, web_server):
+    """Wide tables scroll sideways inside their own box; the page itself never does."""
+    phone.goto(f"{web_server.url}/games?game=oregon")
+    game_url = phone.locator("a.game-link").first.get_attribute("href")
+    tournament_url = phone.locator("table.games td a[href^='/tournaments/']").first.get_attribute(
+        "href"
+    )
+    for path in [
+        "/leaderboard",
+        "/games",
+        "/tournaments",
+        tournament_url,
+        "/bots",
+        "/bots/random-python",
+        game_url,
+    ]:
+        phone.goto(f"{web_server.url}{path}")
+        if path == game_url:
+            shown(phone)
+        screenshot(phone, "phone" + path.replace("/", "-"))
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{path} is {width} px wide"
+
+
+def test_stepping_keeps_the_page_where_the_reader_put_it(phone, web_server):
+    """On a phone the decision panel is below the board: stepping must not scroll the page to
+    it (the board would leave the screen); the list of legal actions scrolls to the chosen one
+    inside its own box."""
+    phone.goto(f"{web_server.url}/games?game=oregon")
+    phone.locator("a.game-link").first.click()
+    phone.wait_for_url(re.compile(r"/games/\d+$"))
+    shown(phone)
+    phone.evaluate("window.scrollTo(0, 0)")
+    for number in range(1, 4):
+        phone.locator("#next").click()
+        wait_shown(phone, number)
+    assert phone.evaluate("window.scrollY") == 0
+    chosen_in_view = """() => {
+        const list = document.querySelector('ol.legal').getBoundingClientRect();
+        const item = document.querySelector('ol.legal li.chosen').getBoundingClientRect();
+        return item.top >= list.top - 1 && item.bottom <= list.bottom + 1;
+    }"""
+    phone.evaluate("document.getElementById('decision').scrollIntoView()")
+    phone.goto(f"{phone.url.split('?')[0]}?d=0")
+    wait_shown(phone, 0)
+    assert phone.evaluate(chosen_in_view)
+
+
+LONG_NAME = "AVeryLongBotNameWithoutAnyBreakWhatsoeverToSeeHowEveryPageCopesWithIt1234567890"
+
+
+@pytest.fixture(scope="module")
+def long_name_server(tmp_path_factory) -> Iterator[ServerThread]:
+    """One stored game between random-python and a copy of it with an 80-letter name."""
+    root = tmp_path_factory.mktemp("long-name")
+    long_bot = renamed_bot(SAMPLE_BOTS / "random-python", root / "long", LONG_NAME)
+    db = root / "arena.db"
+    played = run_arena(
+        "match",
+        "--db",
+        str(db),
+        "--game",
+        "oregon",
+        str(long_bot),
+        str(SAMPLE_BOTS / "random-python"),
+    )
+    assert played.returncode == 0, played.stderr
+    with ServerThread(db) as server:
+        yield server
+
+
+FITS = """() => [document.documentElement, ...document.querySelectorAll('.player, .panel')]
+    .filter((box) => box.scrollWidth > box.clientWidth + 1)
+    .map((box) => `${box.id || box.className}: ${box.scrollWidth} > ${box.clientWidth}`)"""
+LEGEND_FITS = """() => {
+    const chart = Chart.getChart('score-chart');
+    return chart.legend.legendHitBoxes
+        .every((box) => box.left >= 0 && box.left + box.width <= chart.width);
+}"""
+
+
+@pytest.mark.parametrize("width", [1360, PHONE["width"]])
+def test_a_long_bot_name_breaks_instead_of_widening_the_replay(browser, long_name_server, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.problems = Problems(page)
+    try:
+        for path in ["/leaderboard", "/games", f"/bots/{LONG_NAME}", "/games/1"]:
+            page.goto(f"{long_name_server.url}{path}")
+            assert page.evaluate(FITS) == [], path
+        shown(page)
+        page.locator("#last").click()
+        wait_shown(page, int(page.locator("#slider").get_attribute("max")))
+        screenshot(page, f"long-name-{width}")
+        assert LONG_NAME in page.locator("#decision").inner_text()
+        assert page.evaluate(FITS) == []
+        assert page.evaluate(LEGEND_FITS), "a legend entry is cut off"
+        assert page.problems.seen == []
+    finally:
+        context.close()
+
+
+def test_the_replay_says_it_is_loading_until_the_first_frame_is_drawn(page, web_server):
+    """The first visit to a replay builds every frame (a second or more): not a blank page."""
+    page.goto(f"{web_server.url}/games?game=ogallala")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    held: list = []
+    page.route("**/replay?*", lambda route: held.append(route))
+    page.goto(f"{web_server.url}{game_url}")
+    page.wait_for_function("() => document.getElementById('decision').textContent !== ''")
+    assert "Loading" in page.locator("#decision").inner_text()
+    page.wait_for_timeout(200)
+    assert held, "the outline was asked for"
+    held[0].continue_()
+    shown(page)
+    assert "Loading" not in page.locator("#decision").inner_text()
+
+
+@pytest.mark.parametrize("game", ["oregon", "ogallala", "merkator"])
+def test_a_board_on_a_phone_stays_readable(phone, web_server, game):
+    """A board is not shrunk to the phone's width until its labels are specks: it keeps its
+    drawn size and scrolls sideways in its box (the page itself does not)."""
+    phone.goto(f"{web_server.url}/games?game={game}")
+    game_url = phone.locator("a.game-link").first.get_attribute("href")
+    phone.goto(f"{web_server.url}{game_url}?d=20")
+    wait_shown(phone, 20)
+    smallest = phone.evaluate(
+        """() => Math.min(...[...document.querySelectorAll('#board svg text')]
+             .filter((label) => label.textContent.trim() !== '')
+             .map((label) => label.getBoundingClientRect().height))"""
+    )
+    screenshot(phone, f"phone-board-{game}")
+    assert smallest >= 7, f"labels of {smallest:.1f} px"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_oregon_board_explains_its_codes_and_colours(page, web_server):
+    """Building codes (CP, GM...) and terrain colours are explained on the page itself: a
+    tooltip needs a mouse, and a phone has none."""
+    page.goto(f"{web_server.url}/games?game=oregon")
+    page.locator("a.game-link").first.click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    shown(page)
+    legend = page.locator("#board .legend").inner_text()
+    for words in ("CP coal pit", "GM gold mine", "PO post office", "forest", "mountain", "water"):
+        assert words in legend
+
+
+def test_a_voided_game_ends_on_why_not_on_a_final_position(page, arena_db, tmp_path):
+    """A voided game stopped mid-way: its last frame is no final position and has no result."""
+    db = tmp_path / "voided.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    with sqlite3.connect(db) as raw:
+        raw.execute(
+            "UPDATE game SET status = 'voided', termination = 'referee fault: disk full', "
+            "actions = (SELECT json_group_array(value) FROM (SELECT value FROM "
+            "json_each(game.actions) LIMIT 10)) WHERE id = 1"
+        )
+    with ServerThread(db) as server:
+        page.goto(f"{server.url}/games/1")
+        shown(page)
+        page.locator("#last").click()
+        wait_shown(page, 10)
+        panel = page.locator("#decision").inner_text()
+        assert "Final position" not in panel
+        assert "voided" in panel and "referee fault: disk full" in panel

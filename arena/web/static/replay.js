@@ -83,7 +83,8 @@
     render(data);
     state.shown = wanted;
     ui.slider.value = String(wanted);
-    ui.position.textContent = data.final ? `final (${last} decisions)` : `decision ${wanted} / ${last}`;
+    const end = state.outline.result ? "final" : "stopped";
+    ui.position.textContent = data.final ? `${end} (${last} decisions)` : `decision ${wanted} / ${last}`;
     writeLocation();
     markChart();
     root.dataset.shown = String(wanted);
@@ -95,18 +96,23 @@
     const panel = ui.decision;
     panel.replaceChildren();
     if (data.final) {
-      panel.append(h("h3", {text: "Final position"}));
       const result = state.outline.result;
-      if (result) {
-        const list = h("ol", {class: "final"});
-        const order = [...result.ranks.keys()].sort((a, b) => result.ranks[a] - result.ranks[b]);
-        for (const seat of order) {
-          list.append(h("li", {class: `seat-${seat}`}, [
-            h("span", {class: "swatch"}), ` ${Arena.seatLabel(seat)}: ${result.scores[seat]}`,
-            result.details[seat] ? h("span", {class: "muted small", text: ` (${result.details[seat]})`}) : null]));
-        }
-        panel.append(list);
+      if (!result) {  // a voided game: stopped by a fault on the arena's side, not at its end
+        panel.append(h("h3", {text: "The game stopped here"}));
+        panel.append(h("p", {class: "error", text: page.status === "voided"
+          ? `This game was voided: ${page.termination}. Not rated${page.tournament_id ? "; its tournament plays the deal again" : ""}.`
+          : `It did not reach its end: ${page.termination}.`}));
+        return;
       }
+      panel.append(h("h3", {text: "Final position"}));
+      const list = h("ol", {class: "final"});
+      const order = [...result.ranks.keys()].sort((a, b) => result.ranks[a] - result.ranks[b]);
+      for (const seat of order) {
+        list.append(h("li", {class: `seat-${seat}`}, [
+          h("span", {class: "swatch"}), ` ${Arena.seatLabel(seat)}: ${result.scores[seat]}`,
+          result.details[seat] ? h("span", {class: "muted small", text: ` (${result.details[seat]})`}) : null]));
+      }
+      panel.append(list);
       return;
     }
     panel.append(h("h3", {}, [`Decision ${data.number}: `,
@@ -132,7 +138,15 @@
       list.append(item);
     });
     panel.append(list);
-    if (chosen) chosen.scrollIntoView({block: "nearest"});
+    if (chosen) scrollWithin(list, chosen);
+  }
+
+  // Scrolls the list alone so that the item shows: scrollIntoView would scroll the page too, and
+  // on a phone this panel is below the board, which would leave the screen at every step.
+  function scrollWithin(list, item) {
+    const box = list.getBoundingClientRect(), line = item.getBoundingClientRect();
+    if (line.top < box.top) list.scrollTop += line.top - box.top;
+    else if (line.bottom > box.bottom) list.scrollTop += line.bottom - box.bottom;
   }
 
   function render(data) {
@@ -159,6 +173,11 @@
     },
   };
 
+  // Chart.js neither wraps nor clips a legend entry: a long bot name is cut short here.
+  const LEGEND_CHARACTERS = 28;
+  const legendLabel = (text) =>
+    text.length > LEGEND_CHARACTERS ? `${text.slice(0, LEGEND_CHARACTERS - 1)}…` : text;
+
   function drawChart() {
     ui.scoreTitle.textContent = `Scores: ${state.outline.score_label}`;
     if (state.chart) state.chart.destroy();
@@ -167,7 +186,7 @@
     const labels = scores.map((_, index) => index);
     const datasets = [];
     for (let seat = 0; seat < players; seat++) {
-      datasets.push({label: Arena.seatLabel(seat), data: scores.map((row) => row[seat]),
+      datasets.push({label: legendLabel(Arena.seatLabel(seat)), data: scores.map((row) => row[seat]),
         borderColor: SEAT_COLOURS[seat], backgroundColor: SEAT_COLOURS[seat],
         pointRadius: 0, borderWidth: 2, stepped: true});
     }

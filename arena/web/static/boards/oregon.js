@@ -56,6 +56,20 @@
     return svg;
   }
 
+  // The codes and colours in words, on the page: a tooltip needs a mouse.
+  function legend() {
+    const {h, s} = Arena;
+    const swatch = (colour) => {
+      const svg = Arena.svg(12, 12, [s("rect", {width: 12, height: 12, rx: 2, fill: colour})]);
+      svg.setAttribute("aria-hidden", "true");
+      return svg;
+    };
+    const terrain = Object.values(TERRAIN).map(([colour, name]) => h("span", {}, [swatch(colour), ` ${name}`]));
+    const buildings = Object.entries(BUILDING_CODES).map(([name, code]) => `${code} ${Arena.words(name)}`);
+    return h("div", {class: "info legend"}, [...terrain,
+      h("span", {text: `${buildings.join(" · ")} · a gold outline: a start tile · a dashed square: the chosen space`})]);
+  }
+
   function cards(list) {
     const {h} = Arena;
     return h("div", {class: "cards"}, list.map((card) =>
@@ -90,6 +104,7 @@
     board.append(h("div", {class: "info", text:
       `round ${view.round}${view.end_triggered ? " · end triggered" : ""} · decks: landscape ${view.landscape_deck_size}, building ${view.building_deck_size} · ` +
       `discards ${view.landscape_discard.length} / ${view.building_discard.length} · stacks ${view.stacks.join(" ")} · coal ${view.coal_stack_size}, gold ${view.gold_stack_size}`}));
+    board.append(legend());
     for (const player of view.players) {
       const own = views[player.seat];
       players.append(playerPanel(own ? own.players[player.seat] : player, own, frame.seat === player.seat));
