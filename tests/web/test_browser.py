@@ -451,3 +451,18 @@ def test_a_voided_game_ends_on_why_not_on_a_final_position(page, arena_db, tmp_p
         panel = page.locator("#decision").inner_text()
         assert "Final position" not in panel
         assert "voided" in panel and "referee fault: disk full" in panel
+
+
+def test_scores_on_the_boards_read_as_english(page, web_server):
+    """'1 point', not '1 points': the boards write counts with Arena.count."""
+    page.goto(f"{web_server.url}/games?game=oregon")
+    page.locator("a.game-link").first.click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    shown(page)
+    counted = page.evaluate(
+        "[Arena.count(0, 'point'), Arena.count(1, 'point'), Arena.count(1.5, 'point')]"
+    )
+    assert counted == ["0 points", "1 point", "1.5 points"]
+    players = page.locator("#players").inner_text()
+    assert re.search(r"\b\d+(\.\d+)? points?\b", players)
+    assert not re.search(r"\b1 points\b", players)

@@ -26,6 +26,8 @@ window.Arena = window.Arena || {};
     Arena.s("svg", {viewBox: `0 0 ${width} ${height}`, width, height, role: "img"}, children);
   Arena.words = (name) => String(name || "").toLowerCase().replaceAll("_", " ");
   Arena.seatNames = [];
+  // "1 point", "0 points", "1.5 points": a count with its noun.
+  Arena.count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
   Arena.seatLabel = (seat) => `seat ${seat}` + (Arena.seatNames[seat] ? `: ${Arena.seatNames[seat]}` : "");
   Arena.boards = {};
 })(window.Arena);

@@ -22,12 +22,12 @@
     const svg = Arena.svg(width, height);
     svg.setAttribute("aria-label", `display of seat ${d.seat}`);
     svg.append(s("circle", {cx: 10, cy: 12, r: 6, class: `seat-fill-${d.seat}`}));
-    svg.append(s("text", {x: 22, y: 16, class: "title", text: `${Arena.seatLabel(d.seat)} · ${d.score} points · ${d.complete_boats} boats`}));
+    svg.append(s("text", {x: 22, y: 16, class: "title", text: `${Arena.seatLabel(d.seat)} · ${Arena.count(d.score, "point")} · ${Arena.count(d.complete_boats, "boat")}`}));
     for (const seg of d.segments) {
       const x = X(seg.col) - 2, y = Y(seg.row) - 2;
       svg.append(s("rect", {x, y, width: seg.length * (W + 4), height: H + 4, rx: 5, fill: "none",
         stroke: seg.complete ? "#2f855a" : "#c9c6bd", "stroke-width": seg.complete ? 3 : 1},
-        [s("title", {text: `${seg.complete ? "complete boat" : "segment"}: fight ${seg.fight}${seg.protected ? ", protected by a totem" : ""}${seg.points ? `, ${seg.points} points` : ""}`})]));
+        [s("title", {text: `${seg.complete ? "complete boat" : "segment"}: fight ${seg.fight}${seg.protected ? ", protected by a totem" : ""}${seg.points ? `, ${Arena.count(seg.points, "point")}` : ""}`})]));
     }
     for (const card of d.cards) {
       const x = X(card.col), y = Y(card.row);

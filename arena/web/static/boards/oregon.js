@@ -80,7 +80,7 @@
     const {h} = Arena;
     const children = [
       h("h4", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat)]),
-      h("div", {text: `${player.score} points · farmers ${player.farmers_in_supply} in supply, ${player.farmers_on_board} on the board`}),
+      h("div", {text: `${Arena.count(player.score, "point")} · farmers ${player.farmers_in_supply} in supply, ${player.farmers_on_board} on the board`}),
       h("div", {text: `start tile ${Arena.words(player.start_tile)}${player.start_tile_placed ? " (placed)" : ""} · joker ${player.joker_active ? "active" : "–"} · extra turn ${player.extra_turn_active ? "active" : "–"}`}),
     ];
     if (ownView) {
