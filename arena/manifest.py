@@ -11,6 +11,7 @@ LOG_LEVEL = "info"
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,6 +37,29 @@ class BotSpec:
     @property
     def is_remote(self) -> bool:
         return self.address is not None
+
+
+# A bot's name is how users name it on the command line (``NAME@VERSION``, ``--bots A,B``) and
+# how tables and file names show it: no '@', ',', '/', spaces or control characters.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_VERSION_CHARS = 64
+
+
+def name_problem(name: str) -> str:
+    """Why ``name`` cannot name a bot, or ""."""
+    if _NAME.fullmatch(name):
+        return ""
+    return (
+        f"bot name {name[:80]!r}: use at most 64 letters, digits, '.', '_' and '-', starting "
+        "with a letter or digit"
+    )
+
+
+def version_problem(version: str) -> str:
+    """Why ``version`` cannot be a bot's version (it is printed in tables), or ""."""
+    if version.isprintable() and len(version) <= _VERSION_CHARS:
+        return ""
+    return f"bot version {version[:80]!r}: at most {_VERSION_CHARS} printable characters"
 
 
 def remote_bot(
@@ -77,6 +101,8 @@ def load_manifest(bot_dir: Path) -> BotSpec:
     for key in ("name", "version"):
         if not isinstance(data.get(key), str) or not data[key].strip():
             raise fail(f"'{key}' must be a non-empty string")
+    if problem := name_problem(data["name"].strip()) or version_problem(data["version"].strip()):
+        raise fail(problem)
     command = data.get("command")
     if (
         not isinstance(command, list)

@@ -4,10 +4,13 @@ import os
 import socket
 import subprocess
 import sys
+from concurrent import futures
 from pathlib import Path
 
+import grpc
 import pytest
 
+from arena.bot.v1 import bot_pb2
 from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli
 
 
@@ -93,6 +96,51 @@ def test_a_remote_bot_gets_the_token_the_arena_is_configured_with(tmp_path: Path
     finally:
         bot.kill()
         bot.wait()
+
+
+def _serve_handshake(reply: bot_pb2.HandshakeReply) -> tuple[grpc.Server, int]:
+    """A remote bot in this process that answers the handshake with ``reply``."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
+    handshake = grpc.unary_unary_rpc_method_handler(
+        lambda request, context: reply,
+        request_deserializer=bot_pb2.HandshakeRequest.FromString,
+        response_serializer=bot_pb2.HandshakeReply.SerializeToString,
+    )
+    server.add_generic_rpc_handlers(
+        [grpc.method_handlers_generic_handler("arena.bot.v1.Bot", {"Handshake": handshake})]
+    )
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    return server, port
+
+
+def test_a_remote_bot_is_refused_a_name_or_version_that_tables_could_not_show(tmp_path: Path):
+    """The --name and the version the bot's handshake gives are stored and printed (``arena
+    bots``, leaderboards): checked as a bot.toml's are."""
+    db = str(tmp_path / "arena.db")
+    bad_name = run_cli("submit", "--address", "127.0.0.1:1", "--name", "a,b", "--db", db)
+    assert bad_name.exit_code == 2
+    assert bad_name.stderr.startswith("error: --name: bot name 'a,b'")
+    server, port = _serve_handshake(
+        bot_pb2.HandshakeReply(
+            name="far",
+            version="1\x1b[2J" + "9" * 1000,
+            protocol_version=bot_pb2.PROTOCOL_VERSION_1,
+            games=["oregon"],
+        )
+    )
+    try:
+        bad_version = run_cli(
+            "submit", "--address", f"127.0.0.1:{port}", "--name", "far", "--db", db
+        )
+    finally:
+        server.stop(grace=None)
+    assert bad_version.exit_code == 2
+    assert f"127.0.0.1:{port}: handshake: bot version '1\\x1b[2J999" in bad_version.stderr
+    assert len(bad_version.stderr.splitlines()) == 1
+    assert not (tmp_path / "arena.db").exists() or not query(
+        tmp_path / "arena.db", "SELECT id FROM bot_version"
+    )
 
 
 def test_code_in_a_linked_directory_is_part_of_the_version(tmp_path: Path):
