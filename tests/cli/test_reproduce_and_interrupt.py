@@ -143,3 +143,32 @@ def test_bots_die_with_the_arena_even_when_it_is_killed(tmp_path):
     while bot_processes() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert bot_processes() == []
+
+
+def test_ctrl_c_stops_arena_validate_with_one_line():
+    """Ctrl-C inside a command's games (here `arena validate`'s) reached the user as trio's
+    exception group: a traceback and exit code 1. It is one line and 130, as for `arena match`."""
+    command = [str(ARENA), "validate", str(SAMPLE_BOTS / "random-python"), "--game", "oregon"]
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(bot_processes()) < 2 and time.monotonic() < deadline:  # the arena and a bot
+            time.sleep(0.1)
+        time.sleep(0.5)  # playing its games now (they take well over 10 s)
+        assert process.poll() is None, process.communicate()
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, stderr
+    assert stderr.splitlines()[-1:] == ["error: interrupted"], stderr
+    assert "Traceback" not in stderr
