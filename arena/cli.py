@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 
 from arena.commands import print_error
 from arena.errors import InputError
+from arena.launcher import INTERRUPTED_CODE
 
 try:  # recent typer vendors click; older typer uses the click package
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -41,7 +42,6 @@ COMMAND_MODULES = [
     "arena.commands.serve",
 ]
 USAGE_ERROR_CODE = 2
-INTERRUPTED_CODE = 130
 
 
 class OneLineErrors(TyperGroup):

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,35 @@ def test_ctrl_c_stops_arena_validate_with_one_line():
     assert process.returncode == 130, stderr
     assert stderr.splitlines()[-1:] == ["error: interrupted"], stderr
     assert "Traceback" not in stderr
+
+
+# Ctrl-C while the command is still importing its modules: the import of arena.cli is interrupted.
+INTERRUPTED_IMPORT = """
+import sys
+
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == "arena.cli":
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+from arena.launcher import main
+main()
+"""
+
+
+def test_ctrl_c_while_the_command_starts_is_one_line():
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_IMPORT],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (130, "error: interrupted\n")
+
+
+def test_the_arena_command_starts_through_the_launcher():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["arena"] == "arena.launcher:main"
