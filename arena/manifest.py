@@ -110,12 +110,19 @@ def load_manifest(bot_dir: Path) -> BotSpec:
         or not all(isinstance(part, str) and part for part in command)
     ):
         raise fail('\'command\' must be a non-empty list of strings, e.g. ["python", "bot.py"]')
+    if any("\0" in part for part in command):
+        raise fail("'command' must not hold a NUL character")
     games = data.get("games")
     if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
         raise fail("'games' must be a non-empty list of game names, e.g. [\"oregon\"]")
     env = data.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise fail("'env' must be a table of string values")
+    # What the operating system cannot pass to a process; found only when the bot starts, it
+    # looked like the arena's fault (a voided game) and stalled a tournament on re-runs.
+    for key, value in env.items():
+        if not key or "=" in key or "\0" in key or "\0" in value:
+            raise fail(f"'env': {key!r} is no environment variable name and string value")
     network = data.get("network", False)
     if not isinstance(network, bool):
         raise fail("'network' must be true or false")

@@ -51,6 +51,11 @@ def test_remote_bot_has_an_address_and_no_command():
         (VALID.replace('"b"', f'"{"n" * 65}"'), "use at most 64 letters"),
         (VALID.replace('"2.0"', '"2\\u001b[2J"'), "bot version '2\\x1b[2J'"),
         (VALID.replace('"2.0"', f'"{"9" * 65}"'), "at most 64 printable characters"),
+        # what no process can be given: the game was voided as the arena's fault instead
+        (VALID + '[env]\n"A=B" = "x"\n', "'env': 'A=B' is no environment variable name"),
+        (VALID + '[env]\n"" = "x"\n', "'env': '' is no environment variable name"),
+        (VALID + '[env]\nA = "x\\u0000y"\n', "'env': 'A' is no environment variable name"),
+        (VALID.replace('"bot.py"', '"bot\\u0000.py"'), "'command' must not hold a NUL"),
     ],
 )
 def test_malformed_manifest_is_a_one_line_error(tmp_path, text, problem):
