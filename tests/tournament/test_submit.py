@@ -156,3 +156,39 @@ def test_code_in_a_linked_directory_is_part_of_the_version(tmp_path: Path):
     before = directory_hash(bot)
     (shared / "strategy.py").write_text("X = 2\n")
     assert directory_hash(bot) != before
+
+
+# Hashes a bot directory in a child process with 1 GiB of address space: before the fix, the
+# link to /dev/zero read until the machine ran out of memory.
+HASH_IN_A_BOX = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+from pathlib import Path
+from arena.storage.bots import directory_hash
+print(directory_hash(Path(sys.argv[1])))
+"""
+
+
+def test_a_bot_directory_with_a_fifo_a_device_link_or_a_link_loop_is_hashed_at_once(
+    tmp_path: Path,
+):
+    """Things a bot author can ship that are no files to read: a FIFO (reading it waited
+    forever), a link to /dev/zero (reading it ate all memory), a link to an enclosing directory
+    (walked in circles). `arena submit` must hash such a directory at once."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text("print('hi')\n")
+    os.mkfifo(bot / "pipe")
+    (bot / "zeros").symlink_to("/dev/zero")
+    (bot / "up").symlink_to(tmp_path)
+    (bot / "self").symlink_to(".")
+
+    done = subprocess.run(
+        [sys.executable, "-c", HASH_IN_A_BOX, str(bot)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.strip()) == 64
