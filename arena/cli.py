@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 
 from arena.commands import print_error
 from arena.errors import InputError
+from arena.launcher import INTERRUPTED_CODE
 
 try:  # recent typer vendors click; older typer uses the click package
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -84,6 +85,24 @@ class OneLineErrors(TyperGroup):
             typer.echo("Aborted!", err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        # A command that does not say itself what an interruption left behind (``arena
+        # validate``, ``arena leaderboard``, ...) gets one line: typer would exit 130 in silence,
+        # and an interrupt that trio wrapped in an exception group was a traceback.
+        try:
+            return super().invoke(ctx)
+        except BaseException as exc:
+            if not _only_interrupts(exc):
+                raise
+            print_error("interrupted")
+            raise typer.Exit(INTERRUPTED_CODE) from None
+
+
+def _only_interrupts(exc: BaseException) -> bool:
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_only_interrupts(inner) for inner in exc.exceptions)
+    return isinstance(exc, KeyboardInterrupt)
 
 
 def _usage_error_line(exc: ClickException) -> str:

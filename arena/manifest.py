@@ -38,6 +38,36 @@ class BotSpec:
         return self.address is not None
 
 
+# A bot's name is how users name it on the command line (``NAME@VERSION``, ``--bots A,B``) and
+# how tables show it: no '@', ',', spaces or control characters. (Other punctuation stays allowed:
+# the web's tests enter a bot named like an HTML script tag to check that pages escape it.)
+_NAME_CHARS = 64
+
+
+def name_problem(name: str) -> str:
+    """Why ``name`` cannot name a bot, or ""."""
+    if (
+        name.isprintable()
+        and len(name) <= _NAME_CHARS
+        and not any(char.isspace() or char in "@," for char in name)
+    ):
+        return ""
+    return (
+        f"bot name {name[:80]!r}: use at most {_NAME_CHARS} printable characters without "
+        "spaces, '@' or ','"
+    )
+
+
+_VERSION_CHARS = 64
+
+
+def version_problem(version: str) -> str:
+    """Why ``version`` cannot be a bot's version (it is printed in tables), or ""."""
+    if version.isprintable() and len(version) <= _VERSION_CHARS:
+        return ""
+    return f"bot version {version[:80]!r}: at most {_VERSION_CHARS} printable characters"
+
+
 def remote_bot(
     address: str, name: str, version: str = "remote", games: tuple[str, ...] | list[str] = ()
 ) -> BotSpec:
@@ -77,6 +107,8 @@ def load_manifest(bot_dir: Path) -> BotSpec:
     for key in ("name", "version"):
         if not isinstance(data.get(key), str) or not data[key].strip():
             raise fail(f"'{key}' must be a non-empty string")
+    if problem := name_problem(data["name"].strip()) or version_problem(data["version"].strip()):
+        raise fail(problem)
     command = data.get("command")
     if (
         not isinstance(command, list)
@@ -84,12 +116,19 @@ def load_manifest(bot_dir: Path) -> BotSpec:
         or not all(isinstance(part, str) and part for part in command)
     ):
         raise fail('\'command\' must be a non-empty list of strings, e.g. ["python", "bot.py"]')
+    if any("\0" in part for part in command):
+        raise fail("'command' must not hold a NUL character")
     games = data.get("games")
     if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
         raise fail("'games' must be a non-empty list of game names, e.g. [\"oregon\"]")
     env = data.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise fail("'env' must be a table of string values")
+    # What the operating system cannot pass to a process; found only when the bot starts, it
+    # looked like the arena's fault (a voided game) and stalled a tournament on re-runs.
+    for key, value in env.items():
+        if not key or "=" in key or "\0" in key or "\0" in value:
+            raise fail(f"'env': {key!r} is no environment variable name and string value")
     network = data.get("network", False)
     if not isinstance(network, bool):
         raise fail("'network' must be true or false")

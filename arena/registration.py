@@ -12,7 +12,7 @@ import trio
 
 from arena.bot.v1 import bot_pb2
 from arena.errors import HandshakeMismatchError, NotReadyError, SubmitError
-from arena.manifest import BotSpec, load_manifest, remote_bot
+from arena.manifest import BotSpec, load_manifest, name_problem, remote_bot, version_problem
 from arena.protocol import PROTOCOL_VERSION
 from arena.referee.botprocess import check_handshake_name, connect, remote_token, run_bot
 from arena.referee.client import BotClient
@@ -64,6 +64,8 @@ def check_local_bot(directory: Path) -> BotSpec:
 
 def check_remote_bot(address: str, name: str) -> BotSpec:
     """The bot at ``address``, as its handshake describes it."""
+    if problem := name_problem(name):
+        raise SubmitError(f"--name: {problem}")
     try:
         reply = trio.run(_remote_handshake, address)
     except grpc.RpcError as exc:
@@ -78,10 +80,13 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
         check_handshake_name(reply, name)
     except HandshakeMismatchError as exc:
         raise SubmitError(f"{address}: handshake: {exc} (the --name given)") from None
+    version = reply.version or "remote"  # the bot's word, stored and printed: checked as bot.toml's
+    if problem := version_problem(version):
+        raise SubmitError(f"{address}: handshake: {problem}")
     return remote_bot(
         address,
         name,
-        version=reply.version or "remote",
+        version=version,
         games=[game.lower() for game in reply.games],
     )
 

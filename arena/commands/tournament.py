@@ -137,6 +137,8 @@ def tournament(
                     fresh_bots=fresh_bots,
                 )
                 texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
+                if bot_list is not None and not texts:  # not "all": `--bots "$EMPTY"` is a slip
+                    fail("--bots names no bot (leave it out for every registered bot)")
                 ready = create_tournament(db, engine.name, texts, settings, seed, name)
                 if seed is not None:
                     warn_if_guessable(seed)

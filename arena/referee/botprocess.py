@@ -30,6 +30,7 @@ from arena.bot.v1 import bot_pb2
 from arena.errors import HandshakeMismatchError, NotReadyError
 from arena.manifest import BotSpec
 from arena.protocol import PROTOCOL_VERSION
+from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits, limited_argv, prlimit_path
@@ -169,7 +170,7 @@ class RunningBot:
             parts.append(limit)
         if self.log_kept:
             parts.append(f"log: {self.log_path}")
-        return "; ".join(parts)
+        return one_line("; ".join(parts), REASON_LIMIT)
 
 
 # The line that states an error, in the crash output of common languages; what follows it is
@@ -191,13 +192,13 @@ def error_line(lines: list[str]) -> str:
     printed after it does not."""
     for line in reversed(lines):
         if _ERROR_LINE.match(line):
-            return line.strip()[:_REASON_CHARS]
+            return one_line(line, _REASON_CHARS)
     return ""
 
 
 def _last_line(lines: list[str]) -> str:
     """The last line the bot wrote to stdout/stderr, shortened, to explain a crash."""
-    return lines[-1].strip()[:_REASON_CHARS] if lines else ""
+    return one_line(lines[-1], _REASON_CHARS) if lines else ""
 
 
 @asynccontextmanager
@@ -381,7 +382,8 @@ async def _handshake_or_exit(
             if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
                 failure = f"did not answer the handshake within {timeout:g} s"
             else:
-                failure = f"handshake failed: {exc.code().name}: {exc.details()}"
+                details = one_line(exc.details() or "", _REASON_CHARS)
+                failure = f"handshake failed: {exc.code().name}: {details}"
         scope.cancel()
 
     async def watch_exit(scope: trio.CancelScope) -> None:

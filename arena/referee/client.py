@@ -32,6 +32,9 @@ _CHANNEL_OPTIONS = (
     ("grpc.max_receive_message_length", 16 * 1024 * 1024),
 )
 _STOP = None
+# gRPC's longest deadline: a call with a longer timeout (a --move-time of 1e10 s) failed at once
+# with DEADLINE_EXCEEDED, and the bot was blamed. About three years is as good as forever.
+_LONGEST_TIMEOUT = 1e8
 _START_GAME_METHOD = f"/{bot_pb2.DESCRIPTOR.services_by_name['Bot'].full_name}/StartGame"
 
 
@@ -115,7 +118,9 @@ class BotClient:
         if self._closed:
             raise RuntimeError(f"client of {self.address} is closed")
         call = _Call(
-            function, (request,), {"timeout": timeout, "metadata": self._metadata, **kwargs}
+            function,
+            (request,),
+            {"timeout": min(timeout, _LONGEST_TIMEOUT), "metadata": self._metadata, **kwargs},
         )
         self._calls.put(call)
         try:

@@ -35,6 +35,7 @@ from arena.errors import HandshakeMismatchError, MalformedReplyError, NotReadyEr
 from arena.manifest import BotSpec
 from arena.protocol import COMMENT_LIMIT
 from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl, arena_ranks
+from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
@@ -50,6 +51,7 @@ from engine.registry import get_game
 _TOO_LARGE = re.compile(r"larger than max \((\d+) vs\. (\d+)\)")
 _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
+_DETAILS_CHARS = 200  # of a bot's error message in a reason (the rest says how it ended)
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,7 @@ class _Referee:
     async def forfeit(self, seat: _Seat, outcome: Outcome, reason: str) -> None:
         if seat.outcome is not Outcome.FINISHED:
             return
+        reason = one_line(reason, REASON_LIMIT)  # it may quote the bot: printed and stored
         seat.outcome, seat.reason = outcome, reason
         if seat.client is not None:
             seat.client.close()
@@ -161,7 +164,7 @@ class _Referee:
             with trio.move_on_after(_EXIT_WAIT_SECONDS):  # let a dying process be reaped
                 await seat.bot.process.wait()
         # gRPC reports a bot's exception without a message as "Exception calling application: ".
-        details = (exc.details() or "").rstrip(": ")
+        details = one_line(exc.details() or "", _DETAILS_CHARS).rstrip(": ")
         what = (
             f"{call} failed: {code.name}: {details}" if details else f"{call} failed: {code.name}"
         )
@@ -317,7 +320,7 @@ class _Referee:
             reply = await self.ask(seat, number, legal) if seat.playing else None
             seconds = time.perf_counter() - started
             index = state.default_action_index() if reply is None else reply.action_index
-            comment = reply.comment[:COMMENT_LIMIT] if reply else ""
+            comment = one_line(reply.comment, COMMENT_LIMIT) if reply else ""
             state.apply_index(index)
             self.decision_seconds.append(None if reply is None else seconds)
             self.comments.append(comment)

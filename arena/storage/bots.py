@@ -33,16 +33,34 @@ class RegisteredVersion:
 def directory_hash(directory: Path) -> str:
     """sha256 over the relative path and content of every file of a bot directory. Linked
     directories are followed: a bot that links shared code (search-python links the heuristic
-    bot's strategies) gets a new version when that code changes."""
+    bot's strategies) gets a new version when that code changes. What is no regular file (a
+    FIFO, a link to a device) counts by its name only, and a link back to an enclosing directory
+    is not followed: reading those waited forever, ate all memory or walked in circles."""
     digest = hashlib.sha256()
     files = []
     for root, dirs, names in os.walk(directory, followlinks=True):
-        dirs[:] = [d for d in dirs if d not in _IGNORED_PARTS]
+        here = Path(root).resolve()
+        dirs[:] = [
+            d
+            for d in dirs
+            if d not in _IGNORED_PARTS and not _encloses(Path(root, d).resolve(), here)
+        ]
         files.extend(Path(root, name) for name in names if not name.endswith(".pyc"))
     for path in sorted(files):
         digest.update(path.relative_to(directory).as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        digest.update(_content_digest(path))
     return digest.hexdigest()
+
+
+def _encloses(directory: Path, inner: Path) -> bool:
+    return inner == directory or directory in inner.parents
+
+
+def _content_digest(path: Path) -> bytes:
+    if not path.is_file():  # follows links: a FIFO, a device, a dangling link
+        return hashlib.sha256(b"not a regular file").digest()
+    with open(path, "rb") as file:
+        return hashlib.file_digest(file, "sha256").digest()
 
 
 def remote_hash(address: str, version: str) -> str:

@@ -41,6 +41,20 @@ def test_remote_bot_has_an_address_and_no_command():
         (VALID.replace('["Oregon"]', '"oregon"'), "'games' must be a non-empty list"),
         (VALID + 'colour = "red"\n', "unknown key(s) colour"),
         (VALID + "[env]\nLEVEL = 3\n", "'env' must be a table of string values"),
+        # a name users could not type (NAME@VERSION, --bots A,B) or that would garble tables
+        (VALID.replace('"b"', '"a@b"'), "bot name 'a@b': use at most 64 printable characters"),
+        (VALID.replace('"b"', '"a,b"'), "bot name 'a,b'"),
+        (VALID.replace('"b"', '"a b"'), "bot name 'a b'"),
+        (VALID.replace('"b"', '"a\\nb"'), "bot name 'a\\nb'"),
+        (VALID.replace('"b"', '"a\\u001b[2Jb"'), "bot name 'a\\x1b[2Jb'"),
+        (VALID.replace('"b"', f'"{"n" * 65}"'), "use at most 64 printable characters"),
+        (VALID.replace('"2.0"', '"2\\u001b[2J"'), "bot version '2\\x1b[2J'"),
+        (VALID.replace('"2.0"', f'"{"9" * 65}"'), "at most 64 printable characters"),
+        # what no process can be given: the game was voided as the arena's fault instead
+        (VALID + '[env]\n"A=B" = "x"\n', "'env': 'A=B' is no environment variable name"),
+        (VALID + '[env]\n"" = "x"\n', "'env': '' is no environment variable name"),
+        (VALID + '[env]\nA = "x\\u0000y"\n', "'env': 'A' is no environment variable name"),
+        (VALID.replace('"bot.py"', '"bot\\u0000.py"'), "'command' must not hold a NUL"),
     ],
 )
 def test_malformed_manifest_is_a_one_line_error(tmp_path, text, problem):

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,64 @@ def test_bots_die_with_the_arena_even_when_it_is_killed(tmp_path):
     while bot_processes() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert bot_processes() == []
+
+
+def test_ctrl_c_stops_arena_validate_with_one_line():
+    """Ctrl-C inside a command's games (here `arena validate`'s) reached the user as trio's
+    exception group: a traceback and exit code 1. It is one line and 130, as for `arena match`."""
+    command = [str(ARENA), "validate", str(SAMPLE_BOTS / "random-python"), "--game", "oregon"]
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(bot_processes()) < 2 and time.monotonic() < deadline:  # the arena and a bot
+            time.sleep(0.1)
+        time.sleep(0.5)  # playing its games now (they take well over 10 s)
+        assert process.poll() is None, process.communicate()
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, stderr
+    assert stderr.splitlines()[-1:] == ["error: interrupted"], stderr
+    assert "Traceback" not in stderr
+
+
+# Ctrl-C while the command is still importing its modules: the import of arena.cli is interrupted.
+INTERRUPTED_IMPORT = """
+import sys
+
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == "arena.cli":
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+from arena.launcher import main
+main()
+"""
+
+
+def test_ctrl_c_while_the_command_starts_is_one_line():
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_IMPORT],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (130, "error: interrupted\n")
+
+
+def test_the_arena_command_starts_through_the_launcher():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["arena"] == "arena.launcher:main"

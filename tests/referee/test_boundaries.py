@@ -295,3 +295,14 @@ async def test_a_bot_that_cannot_even_start_is_a_crash_at_the_start(tmp_path):
     assert culprit.decisions == 0
     assert [s.rank for s in record.seats] == [2, 1]
     _replayed_to_the_end(record)
+
+
+async def test_a_move_time_beyond_grpcs_longest_deadline_blames_no_bot():
+    """A finite but huge --move-time (1e12 s) once overflowed gRPC's deadline: every call failed
+    at once and every seat forfeited with TIMEOUT for the arena's own limit."""
+    huge = TimeControl(move_seconds=1e12, bank_seconds=1e12, ready_seconds=30.0)
+    bots = [sample_bot("random-python"), sample_bot("random-python")]
+
+    record = await play_match("oregon", bots, SEED, time_control=huge)
+
+    assert [(s.outcome, s.reason) for s in record.seats] == [(Outcome.FINISHED, "")] * 2

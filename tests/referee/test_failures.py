@@ -130,9 +130,9 @@ async def test_a_fault_on_the_arena_side_voids_the_game():
     assert len(record.actions) == 6
 
 
-def _garbage_decider(port: int) -> grpc.Server:
-    """A bot that answers the handshake and StartGame, then replies to Decide with bytes that
-    are no DecisionReply (a truncated varint)."""
+def _garbage_decider(port: int, decide=lambda request, context: b"\x08") -> grpc.Server:
+    """A bot that answers the handshake and StartGame, then replies to Decide with ``decide``:
+    by default bytes that are no DecisionReply (a truncated varint)."""
     identity = bot_pb2.HandshakeReply(
         name="garbage", version="1", protocol_version=bot_pb2.PROTOCOL_VERSION_1, games=["oregon"]
     )
@@ -147,7 +147,7 @@ def _garbage_decider(port: int) -> grpc.Server:
             request_deserializer=bot_pb2.StartGameRequest.FromString,
             response_serializer=bot_pb2.StartGameReply.SerializeToString,
         ),
-        "Decide": grpc.unary_unary_rpc_method_handler(lambda request, context: b"\x08"),
+        "Decide": grpc.unary_unary_rpc_method_handler(decide),
         "EndGame": grpc.unary_unary_rpc_method_handler(
             lambda request, context: bot_pb2.EndGameReply(),
             request_deserializer=bot_pb2.EndGameRequest.FromString,
@@ -181,3 +181,64 @@ async def test_a_reply_that_does_not_parse_is_an_illegal_forfeit():
     assert record.seats[0].outcome is Outcome.ILLEGAL
     assert record.seats[0].reason == "malformed Decide reply"
     assert record.seats[1].outcome is Outcome.FINISHED
+
+
+# What a hostile bot can put in the text the arena prints and stores: newlines, terminal escape
+# sequences (clear the screen, set the window title), a bell, and a lot of it.
+HOSTILE_TEXT = "first\nsecond\r\x1b[2J\x1b]0;pwned\x07 [/bold] " + "y" * 5000
+
+
+def _is_one_printable_line(text: str) -> bool:
+    return text.isprintable() and len(text) <= 500
+
+
+async def test_a_bots_error_details_become_one_short_printable_reason():
+    """gRPC carries a bot's error message to the arena as it is: the seat's reason (printed by
+    the CLI, stored, shown on the web) must stay one line without control characters."""
+
+    def abort(request, context):
+        context.abort(grpc.StatusCode.INTERNAL, HOSTILE_TEXT)
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = _garbage_decider(port, abort)
+    try:
+        bots = [
+            remote_bot(f"127.0.0.1:{port}", "garbage", games=("oregon",)),
+            sample_bot("random-python"),
+        ]
+        record = await play_match("oregon", bots, SEED, time_control=FAST)
+    finally:
+        server.stop(grace=None)
+
+    culprit = record.seats[0]
+    assert culprit.outcome is Outcome.CRASH
+    assert culprit.reason.startswith("Decide failed: INTERNAL: first second")
+    assert _is_one_printable_line(culprit.reason), culprit.reason
+
+
+async def test_a_bots_comment_is_kept_as_one_printable_line():
+    def comment(raw_request, context):
+        request = bot_pb2.DecisionRequest.FromString(raw_request)
+        return bot_pb2.DecisionReply(
+            decision_number=request.decision_number, comment=HOSTILE_TEXT
+        ).SerializeToString()
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = _garbage_decider(port, comment)
+    try:
+        bots = [
+            remote_bot(f"127.0.0.1:{port}", "garbage", games=("oregon",)),
+            sample_bot("random-python"),
+        ]
+        record = await play_match("oregon", bots, SEED, time_control=FAST)
+    finally:
+        server.stop(grace=None)
+
+    assert record.seats[0].outcome is Outcome.FINISHED, record.seats[0].reason
+    comments = [comment for comment in record.comments if comment]  # random-python has none
+    assert comments and all(comment.startswith("first second") for comment in comments)
+    assert all(_is_one_printable_line(c) and len(c) <= 200 for c in comments)

@@ -54,6 +54,9 @@ def assert_refused(db: Path, *args: str, message: str) -> None:
             ("tournament", "--game", "oregon", "--bots", f"random-python,{SAMPLE_BOTS}/missing"),
             "not a bot directory",
         ),
+        # an empty list (a shell variable left empty) is a mistake, not "every registered bot"
+        (("tournament", "--game", "oregon", "--bots", ""), "--bots names no bot"),
+        (("tournament", "--game", "oregon", "--bots", " , ,"), "--bots names no bot"),
         (("tournament", "--resume", "never-started"), "unknown tournament 'never-started'"),
         (("tournament",), "--game GAME"),
         (("leaderboard", "--game", "chess"), "unknown game 'chess'"),

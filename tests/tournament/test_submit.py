@@ -4,10 +4,13 @@ import os
 import socket
 import subprocess
 import sys
+from concurrent import futures
 from pathlib import Path
 
+import grpc
 import pytest
 
+from arena.bot.v1 import bot_pb2
 from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli
 
 
@@ -95,6 +98,51 @@ def test_a_remote_bot_gets_the_token_the_arena_is_configured_with(tmp_path: Path
         bot.wait()
 
 
+def _serve_handshake(reply: bot_pb2.HandshakeReply) -> tuple[grpc.Server, int]:
+    """A remote bot in this process that answers the handshake with ``reply``."""
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
+    handshake = grpc.unary_unary_rpc_method_handler(
+        lambda request, context: reply,
+        request_deserializer=bot_pb2.HandshakeRequest.FromString,
+        response_serializer=bot_pb2.HandshakeReply.SerializeToString,
+    )
+    server.add_generic_rpc_handlers(
+        [grpc.method_handlers_generic_handler("arena.bot.v1.Bot", {"Handshake": handshake})]
+    )
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    return server, port
+
+
+def test_a_remote_bot_is_refused_a_name_or_version_that_tables_could_not_show(tmp_path: Path):
+    """The --name and the version the bot's handshake gives are stored and printed (``arena
+    bots``, leaderboards): checked as a bot.toml's are."""
+    db = str(tmp_path / "arena.db")
+    bad_name = run_cli("submit", "--address", "127.0.0.1:1", "--name", "a,b", "--db", db)
+    assert bad_name.exit_code == 2
+    assert bad_name.stderr.startswith("error: --name: bot name 'a,b'")
+    server, port = _serve_handshake(
+        bot_pb2.HandshakeReply(
+            name="far",
+            version="1\x1b[2J" + "9" * 1000,
+            protocol_version=bot_pb2.PROTOCOL_VERSION_1,
+            games=["oregon"],
+        )
+    )
+    try:
+        bad_version = run_cli(
+            "submit", "--address", f"127.0.0.1:{port}", "--name", "far", "--db", db
+        )
+    finally:
+        server.stop(grace=None)
+    assert bad_version.exit_code == 2
+    assert f"127.0.0.1:{port}: handshake: bot version '1\\x1b[2J999" in bad_version.stderr
+    assert len(bad_version.stderr.splitlines()) == 1
+    assert not (tmp_path / "arena.db").exists() or not query(
+        tmp_path / "arena.db", "SELECT id FROM bot_version"
+    )
+
+
 def test_code_in_a_linked_directory_is_part_of_the_version(tmp_path: Path):
     from arena.storage.bots import directory_hash
 
@@ -108,3 +156,39 @@ def test_code_in_a_linked_directory_is_part_of_the_version(tmp_path: Path):
     before = directory_hash(bot)
     (shared / "strategy.py").write_text("X = 2\n")
     assert directory_hash(bot) != before
+
+
+# Hashes a bot directory in a child process with 1 GiB of address space: before the fix, the
+# link to /dev/zero read until the machine ran out of memory.
+HASH_IN_A_BOX = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+from pathlib import Path
+from arena.storage.bots import directory_hash
+print(directory_hash(Path(sys.argv[1])))
+"""
+
+
+def test_a_bot_directory_with_a_fifo_a_device_link_or_a_link_loop_is_hashed_at_once(
+    tmp_path: Path,
+):
+    """Things a bot author can ship that are no files to read: a FIFO (reading it waited
+    forever), a link to /dev/zero (reading it ate all memory), a link to an enclosing directory
+    (walked in circles). `arena submit` must hash such a directory at once."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text("print('hi')\n")
+    os.mkfifo(bot / "pipe")
+    (bot / "zeros").symlink_to("/dev/zero")
+    (bot / "up").symlink_to(tmp_path)
+    (bot / "self").symlink_to(".")
+
+    done = subprocess.run(
+        [sys.executable, "-c", HASH_IN_A_BOX, str(bot)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.strip()) == 64
