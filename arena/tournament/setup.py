@@ -87,6 +87,17 @@ def resolve_entrants(database: Database | None, texts: Sequence[str], game: str)
     return entrants
 
 
+_NAME_CHARS = 100
+
+
+def _check_name(name: str) -> None:
+    """A tournament's name is typed after --resume and shown in tables and pages: one line."""
+    if not name.strip() or not name.isprintable() or len(name) > _NAME_CHARS:
+        raise SetupError(
+            f"tournament name {name[:80]!r}: use 1 to {_NAME_CHARS} printable characters"
+        )
+
+
 def _default_name(game: str) -> str:
     return f"{game}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
 
@@ -127,6 +138,8 @@ def create_tournament(
     game_setup.check_players(game, settings.players, dict(settings.options))
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise SetupError(f"--seed must be between 0 and {MAX_SEED} (2^63-1)")
+    if name is not None:
+        _check_name(name)
     if db.exists():
         database: Database | None = open_database(db, create=True)
     else:

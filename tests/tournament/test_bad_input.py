@@ -58,6 +58,15 @@ def assert_refused(db: Path, *args: str, message: str) -> None:
         (("tournament", "--game", "oregon", "--bots", ""), "--bots names no bot"),
         (("tournament", "--game", "oregon", "--bots", " , ,"), "--bots names no bot"),
         (("tournament", "--resume", "never-started"), "unknown tournament 'never-started'"),
+        # a name is typed after --resume and shown in tables: one printable line
+        (
+            ("tournament", "--game", "oregon", "--bots", "random-python", "--name", "a\nb"),
+            "tournament name 'a\\nb'",
+        ),
+        (
+            ("tournament", "--game", "oregon", "--bots", "random-python", "--name", " "),
+            "use 1 to 100 printable characters",
+        ),
         (("tournament",), "--game GAME"),
         (("leaderboard", "--game", "chess"), "unknown game 'chess'"),
         (("replay", "42"), "no game 42"),
