@@ -14,6 +14,7 @@ import hashlib
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -21,6 +22,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import grpc
@@ -35,6 +37,7 @@ from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
+from arena.sandbox.disk import DiskWatch
 from arena.sandbox.sockets import NotASocketError, link_socket
 
 _UNIX_PATH_MAX = 107
@@ -107,6 +110,7 @@ class RunningBot:
     launch: BotLaunch | None = None  # its sandbox and cgroup, if started under a SandboxPolicy
     # Where the arena calls a sandboxed bot: a link to its socket out of its reach (sockets.py).
     call_address: str | None = None
+    disk_watch: DiskWatch | None = None  # a sandboxed bot's writable directory, watched
 
     async def stop(self) -> None:
         """Stop a local bot's process and everything it started (a remote bot: nothing)."""
@@ -143,6 +147,8 @@ class RunningBot:
         """Which resource limit the bot's end and its log (``size`` bytes, ending in ``lines``)
         point to, or ""."""
         if self.launch is not None and (hit := self.launch.limit_hit()):
+            return hit
+        if self.disk_watch is not None and (hit := self.disk_watch.limit_hit()):
             return hit
         if self.limits is None:
             return ""
@@ -279,13 +285,23 @@ async def run_bot(
             if bot.launch is not None:
                 bot.launch.close()
             raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
+    if sandbox is not None:
+        bot.disk_watch = DiskWatch(
+            socket_dir, partial(kill_sandbox, bot.process.pid), limits.disk_mib
+        )
     try:
         yield bot
     finally:
         with trio.CancelScope(shield=True):
+            if bot.disk_watch is not None:
+                bot.disk_watch.stop()
             await bot.stop()
             if bot.launch is not None:
                 bot.launch.close()  # whatever is left in its cgroup
+            if sandbox is not None:
+                # What the bot wrote goes with it, not at the end of the run: the next process
+                # of this slot (a bot that stays up, replaced) gets this directory again.
+                shutil.rmtree(socket_dir, ignore_errors=True)
 
 
 # How long bwrap may take to reap its killed child and exit before its group is killed anyway.
@@ -299,6 +315,16 @@ def _children(pid: int) -> list[int]:
         ]
     except OSError:
         return []  # gone, or a kernel without the file: the group is killed at once
+
+
+def kill_sandbox(pid: int) -> None:
+    """Kill sandboxed bot ``pid`` (bwrap) from any thread, as ``stop_process_group`` begins:
+    its child, the sandbox's init, takes the bot's every process with it and bwrap exits."""
+    for target in _children(pid) or [pid]:
+        try:
+            os.kill(target, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 async def stop_process_group(process: ChildProcess, *, sandboxed: bool = False) -> None:

@@ -28,12 +28,16 @@ class BotLimits:
     # an unlimited Python gRPC bot about 700 MiB (VmPeak in /proc/PID/status).
     memory_mib: int = 4096
     file_mib: int = 64  # largest file the bot may write, its log included (RLIMIT_FSIZE)
+    # What a sandboxed bot may keep in its writable directory at once (arena.sandbox.disk).
+    disk_mib: int = 256
 
     def __post_init__(self) -> None:
         if self.memory_mib < MIN_MEMORY_MIB:
             raise ValueError(
                 f"bot memory must be at least {MIN_MEMORY_MIB} MiB, not {self.memory_mib}"
             )
+        if self.disk_mib < 1:
+            raise ValueError(f"bot disk limit must be at least 1 MiB, not {self.disk_mib}")
         if self.file_mib < 1:
             raise ValueError(f"bot file size limit must be at least 1 MiB, not {self.file_mib}")
 

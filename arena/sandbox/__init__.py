@@ -124,6 +124,8 @@ def describe_limits(policy: SandboxPolicy, limits: BotLimits) -> str:
         if prlimit_path() is not None
         else "no file-size limit"
     )
+    if policy.tool == "bwrap":  # the disk watch guards the sandbox's one writable directory
+        files += f", {limits.disk_mib} MiB on disk in all"
     return f"bots: {where}; {memory}; {files}"
 
 

@@ -78,6 +78,7 @@ async def play(
     time_control: TimeControl = FAST,
     policy: SandboxPolicy = SandboxPolicy(),
     network: bool = False,
+    limits: BotLimits = BotLimits(memory_mib=MEMORY_MIB),
     **env: str,
 ) -> tuple[MatchRecord, str]:
     """A game of the hostile bot in ``mode`` (seat 0) against random-python; the record and
@@ -90,7 +91,7 @@ async def play(
         [hostile, opponent()],
         SEED,
         time_control=time_control,
-        limits=BotLimits(memory_mib=MEMORY_MIB),
+        limits=limits,
         bot_logs=logs,
         sandbox=policy,
     )

@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from arena.records import Outcome
+from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy, cgroups
 from tests.sandbox.conftest import (
     FAST,
@@ -48,6 +49,18 @@ async def test_a_misbehaving_bot_forfeits_alone(tmp_path, mode, outcome, reason)
     hostile = record.seats[0]
     assert hostile.outcome is outcome, hostile.reason
     assert reason in hostile.reason
+    assert_other_seat_unharmed(record)
+
+
+async def test_a_bot_filling_its_writable_directory_is_stopped_at_the_disk_limit(tmp_path):
+    # 64 files of 1 MiB, each far under the file-size limit, against a 16 MiB disk budget
+    limits = BotLimits(memory_mib=MEMORY_MIB, disk_mib=16)
+    record, log = await play(tmp_path, "disk-fill", time_control=PATIENT, limits=limits)
+
+    hostile = record.seats[0]
+    assert hostile.outcome is Outcome.CRASH, hostile.reason
+    assert "in its writable directory, over the 16 MiB" in hostile.reason
+    assert "disk-fill: written" in log  # it wrote all, then waited: the watch stopped it
     assert_other_seat_unharmed(record)
 
 

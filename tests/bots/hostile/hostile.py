@@ -246,6 +246,18 @@ def many_children() -> None:
     say(f"many-children: {fork_count} children and a setsid grandchild started")
 
 
+def disk_fill() -> None:
+    """Files under the file-size limit into the one writable directory, its socket's, then
+    wait: only the arena's disk watch stops this."""
+    directory = os.path.dirname(os.environ["ARENA_BOT_ADDRESS"].removeprefix("unix:"))
+    block = os.urandom(1 << 20)
+    for mib in range(int(os.environ.get("HOSTILE_MIB", "64"))):
+        with open(os.path.join(directory, f"fill-{mib}"), "wb") as out:
+            out.write(block)
+    say("disk-fill: written")
+    hang()
+
+
 ATTACKS = {
     "spy-tokens": spy_tokens,
     "seek-seed": seek_seed,
@@ -259,6 +271,7 @@ ATTACKS = {
     "setsid-escape": setsid_escape,
     "many-children": many_children,
     "inspect": inspect,
+    "disk-fill": disk_fill,
 }
 
 
