@@ -332,12 +332,14 @@ def test_stepping_keeps_the_page_where_the_reader_put_it(phone, web_server):
     assert phone.evaluate(chosen_in_view)
 
 
-LONG_NAME = "AVeryLongBotNameWithoutAnyBreakWhatsoeverToSeeHowEveryPageCopesWithIt1234567890"
+# As long as a bot name may be (arena.manifest: 64 characters), without a break.
+LONG_NAME = "AVeryLongBotNameWithoutAnyBreakWhatsoeverToSeeHowEveryPageCopes1"
+assert len(LONG_NAME) == 64
 
 
 @pytest.fixture(scope="module")
 def long_name_server(tmp_path_factory) -> Iterator[ServerThread]:
-    """One stored game between random-python and a copy of it with an 80-letter name."""
+    """One stored game between random-python and a copy of it with a 64-letter name."""
     root = tmp_path_factory.mktemp("long-name")
     long_bot = renamed_bot(SAMPLE_BOTS / "random-python", root / "long", LONG_NAME)
     db = root / "arena.db"
