@@ -1,7 +1,6 @@
 """Misbehaving bots forfeit with the right outcome and reason; the others finish their game; a
 hanging bot cannot hang the referee. (The autouse fixture checks no process or thread remains.)"""
 
-import socket
 from concurrent import futures
 
 import grpc
@@ -10,7 +9,7 @@ import trio
 
 from arena.bot.v1 import bot_pb2
 from arena.manifest import load_manifest, remote_bot
-from arena.records import Outcome, TimeControl
+from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
 from engine.registry import get_game
 from tests.support.bots import misbehaving_bot, sample_bot
@@ -130,9 +129,10 @@ async def test_a_fault_on_the_arena_side_voids_the_game():
     assert len(record.actions) == 6
 
 
-def _garbage_decider(port: int, decide=lambda request, context: b"\x08") -> grpc.Server:
-    """A bot that answers the handshake and StartGame, then replies to Decide with ``decide``:
-    by default bytes that are no DecisionReply (a truncated varint)."""
+async def _play_garbage_decider(decide=lambda request, context: b"\x08") -> MatchRecord:
+    """A game of a remote bot that answers the handshake and StartGame, then replies to Decide
+    with ``decide`` (by default bytes that are no DecisionReply: a truncated varint), against
+    random-python."""
     identity = bot_pb2.HandshakeReply(
         name="garbage", version="1", protocol_version=bot_pb2.PROTOCOL_VERSION_1, games=["oregon"]
     )
@@ -158,24 +158,20 @@ def _garbage_decider(port: int, decide=lambda request, context: b"\x08") -> grpc
     server.add_generic_rpc_handlers(
         [grpc.method_handlers_generic_handler("arena.bot.v1.Bot", handlers)]
     )
-    server.add_insecure_port(f"127.0.0.1:{port}")
+    port = server.add_insecure_port("127.0.0.1:0")
     server.start()
-    return server
-
-
-async def test_a_reply_that_does_not_parse_is_an_illegal_forfeit():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = _garbage_decider(port)
     try:
         bots = [
             remote_bot(f"127.0.0.1:{port}", "garbage", games=("oregon",)),
             sample_bot("random-python"),
         ]
-        record = await play_match("oregon", bots, SEED, time_control=FAST)
+        return await play_match("oregon", bots, SEED, time_control=FAST)
     finally:
         server.stop(grace=None)
+
+
+async def test_a_reply_that_does_not_parse_is_an_illegal_forfeit():
+    record = await _play_garbage_decider()
 
     assert not record.voided, record.void_reason
     assert record.seats[0].outcome is Outcome.ILLEGAL
@@ -199,18 +195,7 @@ async def test_a_bots_error_details_become_one_short_printable_reason():
     def abort(request, context):
         context.abort(grpc.StatusCode.INTERNAL, HOSTILE_TEXT)
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = _garbage_decider(port, abort)
-    try:
-        bots = [
-            remote_bot(f"127.0.0.1:{port}", "garbage", games=("oregon",)),
-            sample_bot("random-python"),
-        ]
-        record = await play_match("oregon", bots, SEED, time_control=FAST)
-    finally:
-        server.stop(grace=None)
+    record = await _play_garbage_decider(abort)
 
     culprit = record.seats[0]
     assert culprit.outcome is Outcome.CRASH
@@ -225,18 +210,7 @@ async def test_a_bots_comment_is_kept_as_one_printable_line():
             decision_number=request.decision_number, comment=HOSTILE_TEXT
         ).SerializeToString()
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = _garbage_decider(port, comment)
-    try:
-        bots = [
-            remote_bot(f"127.0.0.1:{port}", "garbage", games=("oregon",)),
-            sample_bot("random-python"),
-        ]
-        record = await play_match("oregon", bots, SEED, time_control=FAST)
-    finally:
-        server.stop(grace=None)
+    record = await _play_garbage_decider(comment)
 
     assert record.seats[0].outcome is Outcome.FINISHED, record.seats[0].reason
     comments = [comment for comment in record.comments if comment]  # random-python has none
