@@ -21,6 +21,19 @@ pytestmark = pytest.mark.slow  # real bot processes and CLI processes
 ARENA = Path(sys.executable).parent / "arena"
 
 
+def _start_interruptible(command: list[str]) -> subprocess.Popen[str]:
+    """``command`` started as from a terminal, where Ctrl-C reaches it: a shell's background
+    job (as a CI runner may start the tests) ignores SIGINT, and a child inherits that."""
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
 @requires_node
 async def test_play_match_is_deterministic_for_a_fixed_seed():
     bots = [sample_bot("random-python"), sample_bot("random-node")]
@@ -87,16 +100,7 @@ def start_match_with_a_hanging_bot(logs: Path) -> subprocess.Popen:
         str(logs),
         "--no-store",
     ]  # not in the checkout's arena.db
-    # A shell's background job (as a CI runner may start the tests) ignores SIGINT, and a child
-    # inherits that: give the arena the default disposition a terminal's Ctrl-C meets.
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    process = _start_interruptible(command)
     deadline = time.monotonic() + 60
     while len(bot_processes()) < 3 and time.monotonic() < deadline:  # the arena and two bots
         time.sleep(0.1)
@@ -150,14 +154,7 @@ def test_ctrl_c_stops_arena_validate_with_one_line():
     """Ctrl-C inside a command's games (here `arena validate`'s) reached the user as trio's
     exception group: a traceback and exit code 1. It is one line and 130, as for `arena match`."""
     command = [str(ARENA), "validate", str(SAMPLE_BOTS / "random-python"), "--game", "oregon"]
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    process = _start_interruptible(command)
     try:
         deadline = time.monotonic() + 60
         while len(bot_processes()) < 2 and time.monotonic() < deadline:  # the arena and a bot
