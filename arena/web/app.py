@@ -253,6 +253,8 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
+        if exc.status_code == 404 and exc.detail == "Not Found":  # no route: Starlette's words
+            return _error(request, 404, f"no page at {request.url.path}")
         return _error(request, exc.status_code, exc.detail)
 
     async def unavailable(request: Request, exc: Exception) -> Response:

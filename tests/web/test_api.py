@@ -354,6 +354,13 @@ def test_errors_are_pages_or_json(client):
     assert client.get("/api/games/999").json() == {"error": "no game 999"}
 
 
+def test_an_unknown_address_says_which_and_where_to_go(client):
+    page = client.get("/leaderbord")
+    assert page.status_code == 404
+    assert "no page at /leaderbord" in page.text and 'href="/leaderboard"' in page.text
+    assert client.get("/api/nothing").json() == {"error": "no page at /api/nothing"}
+
+
 HUGE = "99999999999999999999"  # more than SQLite's 64-bit integers hold
 
 
