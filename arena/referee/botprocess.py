@@ -285,10 +285,9 @@ async def run_bot(
             if bot.launch is not None:
                 bot.launch.close()
             raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
-    if sandbox is not None:
-        bot.disk_watch = DiskWatch(
-            socket_dir, partial(kill_sandbox, bot.process.pid), limits.disk_mib
-        )
+    if bot.launch is not None:  # started under a sandbox policy: its one writable directory
+        kill = partial(kill_now, bot.process.pid, sandboxed=bot.launch.sandboxed)
+        bot.disk_watch = DiskWatch(socket_dir, kill, limits.disk_mib)
     try:
         yield bot
     finally:
@@ -317,14 +316,19 @@ def _children(pid: int) -> list[int]:
         return []  # gone, or a kernel without the file: the group is killed at once
 
 
-def kill_sandbox(pid: int) -> None:
-    """Kill sandboxed bot ``pid`` (bwrap) from any thread, as ``stop_process_group`` begins:
-    its child, the sandbox's init, takes the bot's every process with it and bwrap exits."""
-    for target in _children(pid) or [pid]:
-        try:
-            os.kill(target, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+def kill_now(pid: int, *, sandboxed: bool) -> None:
+    """Kill bot process ``pid`` and what it started, from any thread, as
+    ``stop_process_group`` begins: a ``sandboxed`` one (bwrap) through its child, the sandbox's
+    init, which takes the bot's every process with it (bwrap then exits); another through its
+    process group. ``stop_process_group`` reaps it later."""
+    try:
+        if sandboxed and (children := _children(pid)):
+            for child in children:
+                os.kill(child, signal.SIGKILL)
+        else:
+            os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 async def stop_process_group(process: ChildProcess, *, sandboxed: bool = False) -> None:

@@ -52,10 +52,18 @@ async def test_a_misbehaving_bot_forfeits_alone(tmp_path, mode, outcome, reason)
     assert_other_seat_unharmed(record)
 
 
-async def test_a_bot_filling_its_writable_directory_is_stopped_at_the_disk_limit(tmp_path):
-    # 64 files of 1 MiB, each far under the file-size limit, against a 16 MiB disk budget
+@pytest.mark.parametrize("tool", ["bwrap", "none"])
+async def test_a_bot_filling_its_writable_directory_is_stopped_at_the_disk_limit(tmp_path, tool):
+    # 64 files of 1 MiB, each far under the file-size limit, against a 16 MiB disk budget; with
+    # --sandbox none the bot could write elsewhere too, but its socket directory is still watched
     limits = BotLimits(memory_mib=MEMORY_MIB, disk_mib=16)
-    record, log = await play(tmp_path, "disk-fill", time_control=PATIENT, limits=limits)
+    record, log = await play(
+        tmp_path,
+        "disk-fill",
+        time_control=PATIENT,
+        limits=limits,
+        policy=SandboxPolicy(tool=tool),
+    )
 
     hostile = record.seats[0]
     assert hostile.outcome is Outcome.CRASH, hostile.reason
