@@ -297,7 +297,7 @@ async def run_bot(
             await bot.stop()
             if bot.launch is not None:
                 bot.launch.close()  # whatever is left in its cgroup
-            if sandbox is not None:
+            if bot.launch is not None:
                 # What the bot wrote goes with it, not at the end of the run: the next process
                 # of this slot (a bot that stays up, replaced) gets this directory again.
                 shutil.rmtree(socket_dir, ignore_errors=True)
@@ -316,17 +316,25 @@ def _children(pid: int) -> list[int]:
         return []  # gone, or a kernel without the file: the group is killed at once
 
 
+def _kill_sandbox_init(pid: int) -> bool:
+    """Kill the children of bwrap ``pid``: the sandbox's init (pid 1 of the bot's PID
+    namespace), which takes every process of the bot with it. False if it has none."""
+    children = _children(pid)
+    for child in children:
+        try:
+            os.kill(child, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return bool(children)
+
+
 def kill_now(pid: int, *, sandboxed: bool) -> None:
-    """Kill bot process ``pid`` and what it started, from any thread, as
-    ``stop_process_group`` begins: a ``sandboxed`` one (bwrap) through its child, the sandbox's
-    init, which takes the bot's every process with it (bwrap then exits); another through its
-    process group. ``stop_process_group`` reaps it later."""
+    """Kill bot process ``pid`` and what it started, from any thread; ``stop_process_group``
+    reaps it later."""
+    if sandboxed and _kill_sandbox_init(pid):
+        return  # bwrap exits once it has reaped its child
     try:
-        if sandboxed and (children := _children(pid)):
-            for child in children:
-                os.kill(child, signal.SIGKILL)
-        else:
-            os.killpg(pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
 
@@ -336,12 +344,7 @@ async def stop_process_group(process: ChildProcess, *, sandboxed: bool = False) 
     bwrap, whose child is the sandbox's init (pid 1 of the bot's PID namespace: it takes every
     process of the bot with it); that child is killed first, so that bwrap reaps it and exits.
     Killed together, bwrap may die first and leave its child a zombie for the machine's init."""
-    if sandboxed and (children := _children(process.pid)):
-        for child in children:
-            try:
-                os.kill(child, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    if sandboxed and _kill_sandbox_init(process.pid):
         with trio.move_on_after(_BWRAP_EXIT_SECONDS):
             await process.wait()
     try:
