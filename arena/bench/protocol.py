@@ -30,9 +30,10 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -187,18 +188,50 @@ async def running_bots(specs: Sequence[BotSpec], game: str) -> AsyncIterator[lis
 
 Target = tuple[str, str]  # a bot's (address, token)
 WARM_UP_CALLS = 50
+# What a client process sends: (seat, serialized request) pairs, each next one given the reply
+# to the last. Made in the client process from a picklable factory (``spawn`` pickles it).
+Requests = Generator[tuple[int, bytes], bot_pb2.DecisionReply, None]
+
+
+def replayed(requests: Sequence[bytes], players: int) -> Requests:
+    """The ceiling's calls: ready-made ``requests`` in a cycle, to the seats in turn; the
+    replies are not looked at."""
+    for i in itertools.count():
+        yield i % players, requests[i % len(requests)]
+
+
+def refereed(game: str, players: int, first_seed: int) -> Requests:
+    """A minimal blocking referee: games from ``first_seed`` on, each request encoded from the
+    state as the referee encodes it and each reply applied to the engine. Nothing else a match
+    does: no trio, no clocks or checks of the reply, no StartGame, no storage."""
+    encoder = DecisionEncoder(game)
+    for seed in itertools.count(first_seed):
+        state = get_game(game).new_game(players, seed)
+        told = [0] * players  # each seat's position in the event log
+        number = 0
+        while not state.is_over:
+            legal = state.legal_actions()
+            seat = state.current_seat
+            events = state.events_for(seat, told[seat])
+            told[seat] = len(state.event_log)
+            request = encoder.request(
+                f"bench-{seed}", number, state, seat, legal, TIME_CONTROL.move_seconds, 0.0, events
+            )
+            reply = yield seat, request
+            state.apply_index(reply.action_index)
+            number += 1
 
 
 def _blocking_decides(
     targets: Sequence[Target],
-    requests: Sequence[bytes],
+    requests: Callable[[], Requests],
     *,
     calls: int = 0,
     seconds: float = 0.0,
     barrier: Any = None,
 ) -> tuple[int, float, float]:
-    """Blocking Decide calls to the targets in turn, as the seats of a game: ``calls`` of them,
-    or as many as fit in ``seconds``, after a warm-up of ``WARM_UP_CALLS`` (and
+    """Blocking Decide calls to the targets (one per seat) as ``requests()`` says: ``calls`` of
+    them, or as many as fit in ``seconds``, after a warm-up of ``WARM_UP_CALLS`` (and
     ``barrier.wait()`` if given). Returns (calls made, seconds taken, this process's CPU seconds
     over them)."""
     channels = [grpc.insecure_channel(address) for address, _ in targets]
@@ -214,19 +247,22 @@ def _blocking_decides(
             )
             for channel, (_, token) in zip(channels, targets, strict=True)
         ]
+        source = requests()
+        seat, request = next(source)
 
-        def call(i: int) -> None:
-            decide, metadata = stubs[i % len(stubs)]
-            decide(requests[i % len(requests)], timeout=5.0, metadata=metadata)
+        def call() -> None:
+            nonlocal seat, request
+            decide, metadata = stubs[seat]
+            seat, request = source.send(decide(request, timeout=5.0, metadata=metadata))
 
-        for i in range(WARM_UP_CALLS):
-            call(i)
+        for _ in range(WARM_UP_CALLS):
+            call()
         if barrier is not None:
             barrier.wait()
         began, cpu = time.perf_counter(), time.process_time()
         made = 0
         while (made < calls) if calls else (time.perf_counter() - began < seconds):
-            call(made)
+            call()
             made += 1
         return made, time.perf_counter() - began, time.process_time() - cpu
     finally:
@@ -235,9 +271,13 @@ def _blocking_decides(
 
 
 def _blocking_client_process(
-    targets: Sequence[Target], requests: Sequence[bytes], seconds: float, barrier: Any, results: Any
+    targets: Sequence[Target],
+    requests: Callable[[], Requests],
+    seconds: float,
+    barrier: Any,
+    results: Any,
 ) -> None:
-    """Body of one ceiling client process (module level: ``spawn`` imports it by name)."""
+    """Body of one client process (module level: ``spawn`` imports it by name)."""
     results.put(_blocking_decides(targets, requests, seconds=seconds, barrier=barrier))
 
 
@@ -252,7 +292,9 @@ async def bare_round_trip(
     processes in turn."""
     async with running_bots([spec] * bots, game) as running:
         made, seconds, _ = await trio.to_thread.run_sync(
-            lambda: _blocking_decides(_targets(running), requests, calls=calls)
+            lambda: _blocking_decides(
+                _targets(running), partial(replayed, requests, bots), calls=calls
+            )
         )
     return seconds / made
 
@@ -306,11 +348,12 @@ async def transport_throughput(
 
 
 @dataclass
-class Ceiling:
-    """The no-referee ceiling, and what each call cost the machine in CPU time."""
+class ClientRun:
+    """Decisions/s of blocking client processes calling bots, and what each call cost the
+    machine in CPU time."""
 
     calls_per_second: float
-    client_ms_per_call: float  # the blocking client: gRPC's own client cost, nothing else
+    client_ms_per_call: float  # the client processes': gRPC's client (and what else they do)
     bots_ms_per_call: float  # the bots' (warm-up calls included, start-up not)
 
     @property
@@ -318,13 +361,16 @@ class Ceiling:
         return self.client_ms_per_call + self.bots_ms_per_call
 
 
-async def ceiling_throughput(
-    seats: Sequence[BotSpec], game: str, requests: list[bytes], concurrent: int, seconds: float
-) -> Ceiling:
-    """Calls/s of ``concurrent`` blocking client processes, each calling its own process of each
-    of the ``seats``' bots in turn, as a game does: no trio, no engine, no shared interpreter
-    lock. No Python referee can beat it on the same bots and machine."""
-    players = len(seats)
+async def client_processes(
+    seats: Sequence[BotSpec],
+    game: str,
+    requests: Sequence[Callable[[], Requests]],
+    seconds: float,
+) -> ClientRun:
+    """Calls/s of one blocking client process per element of ``requests``, each calling its
+    own process of each of the ``seats``' bots as its requests say, all at once for
+    ``seconds``."""
+    players, concurrent = len(seats), len(requests)
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: gRPC is fork-unsafe
     barrier = context.Barrier(concurrent)
     results = context.Queue()
@@ -336,7 +382,7 @@ async def ceiling_throughput(
                 daemon=True,
                 args=(
                     targets[m * players : (m + 1) * players],
-                    requests,
+                    requests[m],
                     seconds,
                     barrier,
                     results,
@@ -352,11 +398,32 @@ async def ceiling_throughput(
             await trio.to_thread.run_sync(client.join)
         bots_cpu += sum(_bot_cpu_seconds(bot) for bot in running)
     made = sum(made for made, _, _ in outcomes)
-    return Ceiling(
+    return ClientRun(
         calls_per_second=sum(made / taken for made, taken, _ in outcomes),
         client_ms_per_call=1000 * sum(cpu for _, _, cpu in outcomes) / made,
         bots_ms_per_call=1000 * bots_cpu / (made + WARM_UP_CALLS * concurrent),
     )
+
+
+async def ceiling_throughput(
+    seats: Sequence[BotSpec], game: str, requests: list[bytes], concurrent: int, seconds: float
+) -> ClientRun:
+    """Calls/s of ``concurrent`` blocking client processes, each calling its own process of each
+    of the ``seats``' bots in turn with ready-made ``requests``, as a game does: no trio, no
+    engine, no shared interpreter lock. No Python referee can beat it on the same bots and
+    machine."""
+    replay = partial(replayed, requests, len(seats))
+    return await client_processes(seats, game, [replay] * concurrent, seconds)
+
+
+async def minimal_referee_throughput(
+    seats: Sequence[BotSpec], game: str, concurrent: int, seconds: float
+) -> ClientRun:
+    """Decisions/s of ``concurrent`` blocking client processes that each play games with its
+    own bots as a minimal referee (``refereed``): the ceiling plus only the engine and the
+    request encoding, the work any referee of these games does in Python."""
+    games = [partial(refereed, game, len(seats), 1_000_000 * m) for m in range(concurrent)]
+    return await client_processes(seats, game, games, seconds)
 
 
 async def referee_per_decision(

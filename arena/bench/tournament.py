@@ -8,11 +8,15 @@ In one run, with the fast sample bots (random-python against random-node):
   with ``--fresh-bots`` (a process per seat and game): wall time, games/s and decisions/s;
 * ``arena.bench protocol``'s concurrent measurement with the same bots and C matches at once
   (decisions/s while all of them play, bots started beforehand);
-* with ``--workers N`` (N > 1), the tournament again with its games spread over N worker
-  processes (``arena tournament --workers``), against the protocol bench's ceiling on the same
-  bots: C blocking client processes, each calling a random-python and a random-node process in
-  turn as a game does, no referee. (The same bots matter: a random-node call costs the machine
-  several times a random-python one, so a ceiling of Python bots alone would be another race.)
+* with ``--workers N`` (N > 1), a longer tournament (``--worker-deals``) with its games spread
+  over N worker processes (``arena tournament --workers``), against the protocol bench's ceiling
+  on the same bots: C blocking client processes, each calling a random-python and a random-node
+  process in turn as a game does, no referee. (The same bots matter: a random-node call costs
+  the machine several times a random-python one, so a ceiling of Python bots alone would be
+  another race.) And between the two, a minimal referee: the same client processes also playing
+  the games, running the engine and encoding each request as the referee does, nothing else; it
+  shows what the games themselves cost in Python, apart from the tournament's machinery (trio,
+  checks, storage, the seal).
 
 The last line gives both rates and their ratio: what starting bots, storing games and scheduling
 cost a tournament on top of the referee. Bots run unconfined in both, as in ``arena.bench
@@ -37,6 +41,7 @@ from arena.bench.protocol import (
     SAMPLE_BOTS,
     ceiling_throughput,
     concurrent_throughput,
+    minimal_referee_throughput,
     typical_requests,
 )
 from arena.manifest import load_manifest
@@ -121,10 +126,10 @@ def _cpu(who: int) -> float:
 async def tournament(args: argparse.Namespace) -> None:
     runs: dict[bool, TournamentRun] = {}
 
-    async def timed(fresh: bool, workers: int = 1) -> TournamentRun:
+    async def timed(fresh: bool, workers: int = 1, deals: int = args.deals) -> TournamentRun:
         settings = TournamentSettings(
             players=2,
-            deals=args.deals,
+            deals=deals,
             concurrency=args.concurrency,
             move_time=5.0,
             sandbox=SandboxPolicy(tool=args.sandbox),
@@ -157,11 +162,12 @@ async def tournament(args: argparse.Namespace) -> None:
         f"engine, encoding, gRPC client, storage), bots {bots_ms:.2f} ms"
     )
     if args.workers > 1:
-        spread = await timed(False, args.workers)
+        spread = await timed(False, args.workers, args.worker_deals)
         requests = typical_requests(args.game, 2, seed=12345)
         ceiling = await ceiling_throughput(
             specs, args.game, requests, args.concurrency, args.seconds
         )
+        minimal = await minimal_referee_throughput(specs, args.game, args.concurrency, args.seconds)
         print(
             f"tournament in {args.workers} worker processes: {spread.games} games in "
             f"{spread.seconds:.1f} s: {spread.decisions_per_second:.0f} decisions/s; "
@@ -169,14 +175,24 @@ async def tournament(args: argparse.Namespace) -> None:
             f"turn, no referee): {ceiling.calls_per_second:.0f} calls/s; "
             f"ratio {spread.decisions_per_second / ceiling.calls_per_second:.2f}"
         )
+        print(
+            f"minimal referee ({args.concurrency} blocking client processes that also run the "
+            f"engine and encode each request, nothing else): "
+            f"{minimal.calls_per_second:.0f} decisions/s, "
+            f"{minimal.calls_per_second / ceiling.calls_per_second:.2f} of the ceiling; "
+            f"the tournament in workers reaches "
+            f"{spread.decisions_per_second / minimal.calls_per_second:.2f} of it"
+        )
         # Where the cores are all busy, rates follow CPU per decision: this line says why the
-        # ratio is what it is (and what more cores could not change).
+        # ratios are what they are (and what more cores could not change).
         spread_ms = sum(spread.cpu_ms_per_decision())
         print(
             f"CPU per decision: ceiling {ceiling.ms_per_call:.2f} ms (client "
-            f"{ceiling.client_ms_per_call:.2f}, bots {ceiling.bots_ms_per_call:.2f}); "
-            f"tournament in workers {spread_ms:.2f} ms (all its processes and bots, start-up "
-            f"included); their ratio {ceiling.ms_per_call / spread_ms:.2f}"
+            f"{ceiling.client_ms_per_call:.2f}, bots {ceiling.bots_ms_per_call:.2f}); minimal "
+            f"referee {minimal.ms_per_call:.2f} ms (client {minimal.client_ms_per_call:.2f}, "
+            f"bots {minimal.bots_ms_per_call:.2f}); tournament in workers {spread_ms:.2f} ms "
+            f"(all its processes and bots, start-up included); ceiling/tournament "
+            f"{ceiling.ms_per_call / spread_ms:.2f}"
         )
     print(
         f"games/s: bots that stay up {kept.games_per_second:.1f}, --fresh-bots "
@@ -204,6 +220,13 @@ def main(argv: list[str] | None = None) -> None:
         type=int,
         default=20,
         help="deals of the tournament (each played in both seatings)",
+    )
+    parser.add_argument(
+        "--worker-deals",
+        type=int,
+        default=100,
+        help="deals of the all-cores run: long enough that starting the workers and their bots "
+        "(seconds of CPU) weighs little, as the ceiling's start-up is not counted either",
     )
     parser.add_argument(
         "--rounds",

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.bench.protocol import refereed
+from arena.bot.v1 import bot_pb2
+
 pytestmark = pytest.mark.slow  # real bot processes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,6 +65,10 @@ def test_tournament_bench_runs_and_prints_its_ratio_last():
             "2",
             "--rounds",
             "1",
+            "--worker-deals",
+            "1",
+            "--seconds",
+            "1",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -79,10 +86,35 @@ def test_tournament_bench_runs_and_prints_its_ratio_last():
     # the all-cores run against the ceiling, and the CPU costs that explain their ratio
     assert any(re.search(r"worker processes: .* ratio \d+\.\d\d$", line) for line in lines)
     assert any(
+        re.search(
+            r"^minimal referee .*: \d+ decisions/s, [\d.]+ of the ceiling; .* [\d.]+ of it$", line
+        )
+        for line in lines
+    ), lines
+    assert any(
         re.fullmatch(
-            r"CPU per decision: ceiling [\d.]+ ms \(client [\d.]+, bots [\d.]+\); tournament in "
-            r"workers [\d.]+ ms .*; their ratio \d+\.\d\d",
+            r"CPU per decision: ceiling [\d.]+ ms \(client [\d.]+, bots [\d.]+\); minimal "
+            r"referee [\d.]+ ms \(client [\d.]+, bots [\d.]+\); tournament in workers [\d.]+ ms "
+            r".*; ceiling/tournament \d+\.\d\d",
             line,
         )
         for line in lines
     ), lines
+
+
+def test_the_minimal_referee_plays_whole_games_from_the_replies():
+    """The bench's minimal referee encodes each request from the state and applies the reply:
+    decision numbers count up within a game and start again with the next one."""
+    requests = refereed("oregon", 2, first_seed=7)
+    seat, raw = next(requests)
+    games, numbers = set(), []
+    for _ in range(400):  # several games of about 80 decisions
+        request = bot_pb2.DecisionRequest.FromString(raw)
+        assert request.seat == seat and request.legal_actions
+        games.add(request.game_id)
+        numbers.append(request.decision_number)
+        last = len(request.legal_actions) - 1
+        reply = bot_pb2.DecisionReply(decision_number=request.decision_number, action_index=last)
+        seat, raw = requests.send(reply)
+    assert len(games) >= 3
+    assert numbers.count(0) == len(games)
