@@ -231,8 +231,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--rounds",
         type=int,
-        default=3,
-        help="rounds of concurrent matches for the protocol measurement",
+        default=8,
+        help="rounds of concurrent matches for the protocol measurement (each counts only "
+        "while all its matches play, about 160 decisions: fewer rounds are noisy)",
     )
     parser.add_argument(
         "--workers", type=int, default=2, help="worker processes for the all-cores run (1: skip it)"
