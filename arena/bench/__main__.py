@@ -1,12 +1,12 @@
-"""``python -m arena.bench protocol|storage|tournament|cluster|web [options]``: run one benchmark
-(``--help`` after the name lists its options)."""
+"""``python -m arena.bench protocol|storage|tournament|cluster|web|gaps [options]``: run one
+benchmark (``--help`` after the name lists its options)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("protocol", "storage", "tournament", "cluster", "web")
+BENCHMARKS = ("protocol", "storage", "tournament", "cluster", "web", "gaps")
 
 
 def main(argv: list[str] | None = None) -> None:

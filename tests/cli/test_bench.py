@@ -118,3 +118,20 @@ def test_the_minimal_referee_plays_whole_games_from_the_replies():
         seat, raw = requests.send(reply)
     assert len(games) >= 3
     assert numbers.count(0) == len(games)
+
+
+def test_gaps_bench_prints_each_bots_cpu_per_call_by_pause():
+    run = subprocess.run(
+        [sys.executable, "-m", "arena.bench", "gaps", "--calls", "20", "--gaps", "0,1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    for bot, line in zip(("random-python", "random-node"), lines, strict=True):
+        assert re.fullmatch(
+            rf"{bot}: CPU ms per call, by the pause between calls: 0 ms: [\d.]+; 1 ms: [\d.]+",
+            line,
+        ), line
