@@ -24,6 +24,7 @@ from pathlib import Path
 
 import trio
 
+from arena.bench import bench_parser
 from arena.bench.local_ray import LocalCluster
 from arena.bench.tournament import TournamentRun, run_one_tournament
 from arena.sandbox import SandboxPolicy
@@ -107,11 +108,7 @@ def measure(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m arena.bench cluster",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = bench_parser("cluster", __doc__)
     parser.add_argument("--game", default="oregon")
     parser.add_argument("--concurrency", type=int, default=4, help="game slots (Ray actors)")
     parser.add_argument(

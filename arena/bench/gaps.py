@@ -18,6 +18,7 @@ import time
 import grpc
 import trio
 
+from arena.bench import bench_parser
 from arena.bench.protocol import (
     SAMPLE_BOTS,
     _bot_cpu_seconds,
@@ -64,11 +65,7 @@ async def gaps(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m arena.bench gaps",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = bench_parser("gaps", __doc__)
     parser.add_argument("--game", default="oregon")
     parser.add_argument("--calls", type=int, default=1000, help="calls per pause length")
     parser.add_argument(

@@ -40,6 +40,7 @@ from typing import Any
 import grpc
 import trio
 
+from arena.bench import bench_parser
 from arena.bot.v1 import bot_pb2
 from arena.manifest import BotSpec, load_manifest
 from arena.protocol import DECIDE_METHOD, TOKEN_METADATA_KEY
@@ -547,11 +548,7 @@ async def protocol(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m arena.bench protocol",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = bench_parser("protocol", __doc__)
     parser.add_argument("--game", default="oregon")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--matches", type=int, default=20, help="sequential matches for (b)")

@@ -14,7 +14,6 @@ times with ``total_cpu_s`` and the load average.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import random
@@ -22,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.bench import bench_parser
 from arena.game_setup import load_game
 from arena.manifest import BotSpec
 from arena.records import MatchRecord, Outcome, SeatRecord
@@ -107,11 +107,7 @@ def _record_one_by_one(database: Database, games: list[GameResult], ids: dict[st
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m arena.bench storage",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = bench_parser("storage", __doc__)
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--seats", type=int, default=4)

@@ -37,6 +37,7 @@ from resource import RUSAGE_CHILDREN, RUSAGE_SELF, getrusage
 
 import trio
 
+from arena.bench import bench_parser
 from arena.bench.protocol import (
     SAMPLE_BOTS,
     ceiling_throughput,
@@ -208,11 +209,7 @@ async def tournament(args: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m arena.bench tournament",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = bench_parser("tournament", __doc__)
     parser.add_argument("--game", default="oregon")
     parser.add_argument("--concurrency", type=int, default=2, help="games (and matches) at once")
     parser.add_argument(

@@ -20,7 +20,6 @@ is the median of ``--repeat`` requests. The last line is machine-readable.
 
 from __future__ import annotations
 
-import argparse
 import random
 import shutil
 import socket
@@ -32,6 +31,7 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.bench import bench_parser
 from arena.bench.storage import _bulk_store, _register
 from arena.storage.database import Database, open_database
 from arena.storage.models import GameRecord, SeatRecordRow
@@ -139,11 +139,7 @@ def _browser_times(base: str, game_id: int, repeat: int) -> dict[str, float] | N
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m arena.bench web",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = bench_parser("web", __doc__)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--decisions", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=5)

@@ -15,35 +15,38 @@ pytestmark = pytest.mark.slow  # real bot processes
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_protocol_bench_runs_and_prints_its_ratio_last():
+def _bench(*args: str, timeout: float) -> list[str]:
+    """The output lines of ``python -m arena.bench ARGS``, which must succeed."""
     run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "arena.bench",
-            "protocol",
-            "--players",
-            "2",
-            "--matches",
-            "1",
-            "--calls",
-            "20",
-            "--concurrent",
-            "2",
-            "--rounds",
-            "1",
-            "--seconds",
-            "0.2",
-            "--starts",
-            "1",
-        ],
+        [sys.executable, "-m", "arena.bench", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
     )
     assert run.returncode == 0, run.stderr
-    lines = run.stdout.strip().splitlines()
+    return run.stdout.strip().splitlines()
+
+
+def test_protocol_bench_runs_and_prints_its_ratio_last():
+    lines = _bench(
+        "protocol",
+        "--players",
+        "2",
+        "--matches",
+        "1",
+        "--calls",
+        "20",
+        "--concurrent",
+        "2",
+        "--rounds",
+        "1",
+        "--seconds",
+        "0.2",
+        "--starts",
+        "1",
+        timeout=120,
+    )
     assert re.fullmatch(
         r"protocol bare_grpc_round_trip_us=\d+ referee_per_decision_us=\d+ "
         r"ratio=\d+\.\d\d",
@@ -53,30 +56,20 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
 
 
 def test_tournament_bench_runs_and_prints_its_ratio_last():
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "arena.bench",
-            "tournament",
-            "--deals",
-            "1",
-            "--concurrency",
-            "2",
-            "--rounds",
-            "1",
-            "--worker-deals",
-            "1",
-            "--seconds",
-            "1",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+    lines = _bench(
+        "tournament",
+        "--deals",
+        "1",
+        "--concurrency",
+        "2",
+        "--rounds",
+        "1",
+        "--worker-deals",
+        "1",
+        "--seconds",
+        "1",
         timeout=180,
     )
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.strip().splitlines()
     assert re.fullmatch(
         r"tournament tournament_decisions_per_s=\d+ protocol_decisions_per_s=\d+ "
         r"ratio=\d+\.\d\d",
@@ -121,15 +114,7 @@ def test_the_minimal_referee_plays_whole_games_from_the_replies():
 
 
 def test_gaps_bench_prints_each_bots_cpu_per_call_by_pause():
-    run = subprocess.run(
-        [sys.executable, "-m", "arena.bench", "gaps", "--calls", "20", "--gaps", "0,1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.strip().splitlines()
+    lines = _bench("gaps", "--calls", "20", "--gaps", "0,1", timeout=120)
     for bot, line in zip(("random-python", "random-node"), lines, strict=True):
         assert re.fullmatch(
             rf"{bot}: CPU ms per call, by the pause between calls: 0 ms: [\d.]+; 1 ms: [\d.]+",
