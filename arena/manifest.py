@@ -118,6 +118,14 @@ def load_manifest(bot_dir: Path) -> BotSpec:
         raise fail('\'command\' must be a non-empty list of strings, e.g. ["python", "bot.py"]')
     if any("\0" in part for part in command):
         raise fail("'command' must not hold a NUL character")
+    program = command[0]
+    # exec looks a bare name up on PATH, not in the bot's directory: a compiled bot's ["bot"]
+    # would pass every check here and fail only at start ("execvp bot: No such file").
+    if program != "python" and "/" not in program and (Path(bot_dir) / program).is_file():
+        raise fail(
+            f"'command': {program!r} is looked up on PATH, not in the bot's directory: "
+            f'write "./{program}" to run the file of the bot\'s directory'
+        )
     games = data.get("games")
     if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
         raise fail("'games' must be a non-empty list of game names, e.g. [\"oregon\"]")

@@ -72,3 +72,22 @@ def test_missing_directory_and_missing_manifest(tmp_path):
         load_manifest(tmp_path / "nowhere")
     with pytest.raises(ManifestError, match="file not found"):
         load_manifest(tmp_path)
+
+
+def test_a_bare_program_name_of_a_file_in_the_bot_directory_asks_for_a_path(tmp_path):
+    # A compiled bot's `command = ["bot"]` was looked up on PATH (as exec does) and failed only at
+    # start: "execvp bot: No such file or directory", after the manifest check had passed.
+    (tmp_path / "bot.toml").write_text(VALID.replace('["python", "bot.py"]', '["bot", "--fast"]'))
+    (tmp_path / "bot").write_bytes(b"\x7fELF")
+    with pytest.raises(ManifestError) as error:
+        load_manifest(tmp_path)
+    message = str(error.value)
+    assert "\n" not in message
+    assert "'bot' is looked up on PATH" in message and '"./bot"' in message
+
+
+def test_a_program_on_path_or_given_by_path_loads(tmp_path):
+    (tmp_path / "bot").write_bytes(b"\x7fELF")
+    for command in ('["./bot"]', f'["{tmp_path / "bot"}"]', '["java", "-jar", "bot.jar"]'):
+        (tmp_path / "bot.toml").write_text(VALID.replace('["python", "bot.py"]', command))
+        assert load_manifest(tmp_path).command[0] in ("./bot", str(tmp_path / "bot"), "java")
