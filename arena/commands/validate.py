@@ -12,6 +12,7 @@ from rich.table import Table
 
 from arena.commands import fail
 from arena.commands.options import MoveTime
+from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.records import TimeControl
 from arena.validation import Report, Status, validate
 
@@ -21,7 +22,14 @@ _STYLES = {Status.PASS: "green", Status.FAIL: "bold red", Status.WARN: "yellow",
 
 
 def print_report(report: Report) -> None:
-    console.print(f"arena validate {report.bot} (seed {report.seed})", markup=False, soft_wrap=True)
+    confined = {"bwrap": "in the bwrap sandbox", "remote": "running elsewhere"}.get(
+        report.sandbox, "unsandboxed"
+    )
+    console.print(
+        f"arena validate {report.bot} (seed {report.seed}, {confined})",
+        markup=False,
+        soft_wrap=True,
+    )
     table = Table("check", "result", "detail", "hint")
     for check in report.checks:
         table.add_row(
@@ -53,15 +61,25 @@ def validate_command(
         typer.Option("--seed", help="seed of the games played (default random, printed)"),
     ] = None,
     move_time: MoveTime = 2.0,
+    sandbox: SandboxTool = None,
+    allow_network: AllowNetwork = False,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
 ) -> None:
     """Check that a bot plays by the protocol: manifest, start to ready, handshake, token, every
     game it claims at 2 and at the most seats against the random bot and itself, reply times,
-    reproducibility, games at once (an address bot) and a clean exit. Exit code 0 if every check
-    passed (warnings allowed), 1 if one failed."""
+    reproducibility, games at once (an address bot) and a clean exit. The bot runs as `arena
+    match` runs it: in the sandbox unless --sandbox none. Exit code 0 if every check passed
+    (warnings allowed), 1 if one failed."""
     if move_time <= 0:
         fail("--move-time must be positive")
-    report = validate(bot, game=game, seed=seed, time_control=TimeControl(move_seconds=move_time))
+    policy = resolve_policy(sandbox, allow_network, strict=False)  # SetupError: one line, exit 2
+    report = validate(
+        bot,
+        game=game,
+        seed=seed,
+        time_control=TimeControl(move_seconds=move_time),
+        sandbox=policy,
+    )
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:

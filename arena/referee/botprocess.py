@@ -112,11 +112,27 @@ class RunningBot:
     call_address: str | None = None
     disk_watch: DiskWatch | None = None  # a sandboxed bot's writable directory, watched
 
+    @property
+    def sandboxed(self) -> bool:
+        return self.launch is not None and self.launch.sandboxed
+
     async def stop(self) -> None:
         """Stop a local bot's process and everything it started (a remote bot: nothing)."""
         if self.process is not None:
-            sandboxed = self.launch is not None and self.launch.sandboxed
-            await stop_process_group(self.process, sandboxed=sandboxed)
+            await stop_process_group(self.process, sandboxed=self.sandboxed)
+
+    def terminate(self) -> None:
+        """Send SIGTERM to the bot's own program, as an operator's ``kill`` would: in a sandbox
+        that is the child of the sandbox's init, not bwrap (which does not pass signals on)."""
+        assert self.process is not None, "a remote bot is not ours to stop"
+        pids = [self.process.pid]
+        if self.sandboxed:
+            pids = [bot for init in _children(self.process.pid) for bot in _children(init)]
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass  # already gone
 
     def exit_description(self) -> str | None:
         """How the process ended ("exited with code 3", "killed by SIGKILL"), None if running."""

@@ -16,6 +16,7 @@ import trio
 from arena.manifest import BotSpec
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import Decision, MatchObserver, play_match
+from arena.sandbox import SandboxPolicy
 from arena.validation.report import Check, Report, Status
 from engine.registry import get_game
 
@@ -56,6 +57,7 @@ class GamePlayer:
     opponent: BotSpec
     seed: int
     time_control: TimeControl
+    sandbox: SandboxPolicy | None = None  # how local bots are confined, as in a match
     seconds: list[float] = field(default_factory=list)
     first_record: MatchRecord | None = None  # the first game against the random bot
 
@@ -75,6 +77,7 @@ class GamePlayer:
             self.seed,
             time_control=self.time_control,
             observer=_Watcher(tested, kinds, self.seconds),
+            sandbox=self.sandbox,
         )
 
     async def check_game(self, game: str, report: Report) -> None:

@@ -24,6 +24,7 @@ from arena.referee.botprocess import (
     run_bot,
 )
 from arena.referee.client import BotClient
+from arena.sandbox import SandboxPolicy
 from arena.validation.report import Check, Report, Status
 
 _TOKEN_CALL_SECONDS = 3.0
@@ -32,6 +33,10 @@ _EXIT_SECONDS = 3.0
 READY_HINT = (
     "listen on ARENA_BOT_ADDRESS exactly as given (unix:PATH or 127.0.0.1:PORT) and "
     "answer Handshake within the limit; the error shown comes from the bot's output"
+)
+SANDBOX_HINT = (
+    "; in the sandbox the bot sees only its own directory, the system's /usr, /bin and /lib "
+    "and the arena's runtimes (docs/sandbox.md): does it pass with --sandbox none?"
 )
 REFUSED_HINT = (
     f"the bot refused the arena's token: start the arena with {REMOTE_TOKEN_VARIABLE} "
@@ -44,12 +49,20 @@ TOKEN_HINT = (
 
 
 async def check_process(
-    spec: BotSpec, report: Report, workdir: Path, ready_seconds: float, games: Sequence[str]
+    spec: BotSpec,
+    report: Report,
+    workdir: Path,
+    ready_seconds: float,
+    games: Sequence[str],
+    sandbox: SandboxPolicy | None = None,
 ) -> bot_pb2.HandshakeReply | None:
-    """Start the bot (or reach it at its address) and check it; the handshake's reply, or None
-    if it never answered or its handshake does not fit (the game checks are then skipped)."""
+    """Start the bot (confined as ``sandbox`` says, or reach it at its address) and check it;
+    the handshake's reply, or None if it never answered or its handshake does not fit (the game
+    checks are then skipped)."""
     started = time.perf_counter()
-    async with run_bot(spec, seat=0, game_seed=report.seed, workdir=workdir) as bot:
+    async with run_bot(
+        spec, seat=0, game_seed=report.seed, workdir=workdir, sandbox=sandbox
+    ) as bot:
         try:
             client, reply = await first_handshake(bot, ready_seconds)
         except NotReadyError as exc:
@@ -58,7 +71,9 @@ async def check_process(
                 Check.failed(
                     "start to ready",
                     f"never became ready: {exc}",
-                    REFUSED_HINT if refused else READY_HINT,
+                    REFUSED_HINT
+                    if refused
+                    else READY_HINT + (SANDBOX_HINT if bot.sandboxed else ""),
                 )
             )
             return None
@@ -143,9 +158,10 @@ async def _token_check(bot: RunningBot) -> Check:
 
 
 async def _exit_check(bot: RunningBot) -> Check:
-    """SIGTERM ends the bot promptly and leaves nothing of its process group behind."""
+    """SIGTERM ends the bot promptly and leaves nothing of its process group behind (in a
+    sandbox the kernel ends whatever the bot left once its program exits)."""
     assert bot.process is not None
-    os.kill(bot.process.pid, signal.SIGTERM)
+    bot.terminate()
     with trio.move_on_after(_EXIT_SECONDS):
         await bot.process.wait()
     hint = "exit promptly on SIGTERM, with whatever the bot started (the SDKs stop serving)"
@@ -161,6 +177,8 @@ async def _exit_check(bot: RunningBot) -> Check:
             "clean exit", f"SIGTERM ended it ({ended}), but processes it started still run", hint
         )
     code = bot.process.returncode
+    if bot.launch is not None and code is not None:
+        code = bot.launch.exit_code_to_signal(code)
     if code not in (0, -signal.SIGTERM):
         _, lines = bot.log_tail()
         error = error_line(lines)

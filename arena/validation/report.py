@@ -36,6 +36,8 @@ class Check:
 class Report:
     bot: str
     seed: int
+    # How the bot's process was confined: "bwrap", "none", or "remote" (running elsewhere).
+    sandbox: str = "none"
     checks: list[Check] = field(default_factory=list)
 
     def add(self, check: Check) -> Check:
@@ -51,6 +53,7 @@ class Report:
         return {
             "bot": self.bot,
             "seed": self.seed,
+            "sandbox": self.sandbox,
             "passed": self.passed,
             "checks": [{**asdict(check), "status": check.status.value} for check in self.checks],
         }

@@ -12,6 +12,7 @@ import trio
 from arena.errors import InputError, ManifestError
 from arena.manifest import BotSpec, load_manifest, remote_bot
 from arena.records import TimeControl
+from arena.sandbox import SandboxPolicy
 from arena.validation.games import GamePlayer
 from arena.validation.opponent import write_random_bot
 from arena.validation.process import check_process
@@ -30,15 +31,23 @@ def validate(
     game: str | None = None,
     seed: int | None = None,
     time_control: TimeControl = TimeControl(),
+    sandbox: SandboxPolicy | None = None,
 ) -> Report:
-    """Check ``bot`` (a bot directory or ``NAME@HOST:PORT``), optionally in ``game`` only.
+    """Check ``bot`` (a bot directory or ``NAME@HOST:PORT``), optionally in ``game`` only, its
+    process confined as ``sandbox`` says (as ``arena match`` would run it; None: unconfined).
     Raises InputError when ``bot`` names neither or ``game`` is not a game."""
     if game is not None and game.lower() not in game_names():
         raise InputError(f"unknown game {game!r}; known games: {', '.join(game_names())}")
-    report = Report(bot, secrets.randbits(63) if seed is None else seed)
+    report = Report(
+        bot,
+        secrets.randbits(63) if seed is None else seed,
+        sandbox=sandbox.tool if sandbox is not None else "none",
+    )
     spec = _target(bot, report)
+    if spec is not None and spec.is_remote:
+        report.sandbox = "remote"
     if spec is not None:
-        trio.run(_check, spec, game.lower() if game else None, report, time_control)
+        trio.run(_check, spec, game.lower() if game else None, report, time_control, sandbox)
     return report
 
 
@@ -82,14 +91,20 @@ def _target(text: str, report: Report) -> BotSpec | None:
 
 
 async def _check(
-    spec: BotSpec, game: str | None, report: Report, time_control: TimeControl
+    spec: BotSpec,
+    game: str | None,
+    report: Report,
+    time_control: TimeControl,
+    sandbox: SandboxPolicy | None,
 ) -> None:
     if game is not None and spec.games and game not in spec.games:
         raise InputError(f"bot {spec.name!r} does not play {game} (games: {', '.join(spec.games)})")
     workdir = Path(tempfile.mkdtemp(prefix="arena-validate-"))
     try:
         claimed = list(spec.games) if game is None else [game]
-        reply = await check_process(spec, report, workdir, time_control.ready_seconds, claimed)
+        reply = await check_process(
+            spec, report, workdir, time_control.ready_seconds, claimed, sandbox
+        )
         if reply is None:
             return
         if spec.is_remote:  # it plays what its handshake says
@@ -100,7 +115,9 @@ async def _check(
                 )
             claimed = [game] if game is not None else played
             spec = remote_bot(spec.address or "", spec.name, games=played)
-        player = GamePlayer(spec, write_random_bot(workdir / "opponent"), report.seed, time_control)
+        player = GamePlayer(
+            spec, write_random_bot(workdir / "opponent"), report.seed, time_control, sandbox
+        )
         for name in claimed:
             await player.check_game(name, report)
         report.add(player.times_check())

@@ -8,6 +8,7 @@ import pytest
 
 from arena.new_bot import new_bot
 from arena.records import TimeControl
+from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.validation import Status, validate
 from tests.support.node import requires_npm
 from tests.tournament.helpers import run_cli
@@ -154,3 +155,62 @@ def test_a_bot_running_elsewhere_plays_several_games_at_once(running_bot, monkey
     [start] = [c for c in untokened.checks if c.name == "start to ready"]
     assert start.status is Status.FAIL and "UNAUTHENTICATED" in start.detail
     assert "ARENA_REMOTE_BOT_TOKEN" in start.hint
+
+
+needs_bwrap = pytest.mark.skipif(
+    bwrap_problem() is not None,
+    reason=f"no sandbox on this machine: {bwrap_problem()} (scripts/setup installs bubblewrap)",
+)
+SANDBOX = SandboxPolicy(tool="bwrap")
+
+
+def _starter(directory: Path) -> Path:
+    new_bot("starter", "python", directory)
+    return directory
+
+
+@needs_bwrap
+def test_a_bot_whose_code_lies_outside_its_directory_fails_in_the_sandbox(tmp_path):
+    # It passed every check unconfined, then crashed in every sandboxed match: validate runs
+    # the bot as a match does, in the sandbox, where only the bot's directory is visible.
+    bot = _starter(tmp_path / "starter")
+    (bot / "bot.py").rename(tmp_path / "bot.py")
+    manifest = bot / "bot.toml"
+    manifest.write_text(manifest.read_text().replace('"bot.py"', '"../bot.py"'))
+    unconfined = validate(str(bot), game="oregon", seed=3, time_control=QUICK)
+    assert statuses(unconfined)["start to ready"] is Status.PASS
+    confined = validate(str(bot), game="oregon", seed=3, time_control=QUICK, sandbox=SANDBOX)
+    assert confined.sandbox == "bwrap"
+    [ready] = [c for c in confined.checks if c.name == "start to ready"]
+    assert ready.status is Status.FAIL and "No such file" in ready.detail
+    assert "--sandbox none" in ready.hint
+
+
+@needs_bwrap
+@pytest.mark.parametrize("sandbox", [SANDBOX, None], ids=["bwrap", "none"])
+def test_the_clean_exit_check_reaches_the_bot_itself(tmp_path, sandbox):
+    # SIGTERM goes to the bot's program, not to bwrap (which passes no signal on): the starter
+    # exits cleanly, a bot that ignores SIGTERM fails, sandboxed or not.
+    good = validate(str(_starter(tmp_path / "good")), game="merkator", seed=3, sandbox=sandbox)
+    assert statuses(good)["clean exit"] is Status.PASS, good.checks
+    stubborn = _starter(tmp_path / "stubborn")
+    code = (stubborn / "bot.py").read_text()
+    (stubborn / "bot.py").write_text(
+        "import signal\n\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "signal.signal = lambda *args: None  # nor may the SDK handle it\n\n" + code
+    )
+    report = validate(str(stubborn), game="merkator", seed=3, sandbox=sandbox)
+    [exit_check] = [c for c in report.checks if c.name == "clean exit"]
+    assert exit_check.status is Status.FAIL and "after SIGTERM" in exit_check.detail
+
+
+@needs_bwrap
+def test_the_command_validates_in_the_sandbox_unless_told_not_to(tmp_path):
+    bot = str(_starter(tmp_path / "starter"))
+    confined = run_cli("validate", bot, "--game", "oregon", "--json")
+    assert confined.exit_code == 0, confined.stdout
+    assert json.loads(confined.stdout)["sandbox"] == "bwrap"
+    unconfined = run_cli("validate", bot, "--game", "oregon", "--sandbox", "none")
+    assert unconfined.exit_code == 0, unconfined.stdout
+    assert "unsandboxed" in unconfined.stdout.splitlines()[0]
+    assert run_cli("validate", bot, "--sandbox", "docker").exit_code == 2
