@@ -57,7 +57,7 @@ async def test_a_bot_filling_its_writable_directory_is_stopped_at_the_disk_limit
     # 64 files of 1 MiB, each far under the file-size limit, against a 16 MiB disk budget; with
     # --sandbox none the bot could write elsewhere too, but its socket directory is still watched
     limits = BotLimits(memory_mib=MEMORY_MIB, disk_mib=16)
-    record, log = await play(
+    record, _ = await play(
         tmp_path,
         "disk-fill",
         time_control=PATIENT,
@@ -67,8 +67,9 @@ async def test_a_bot_filling_its_writable_directory_is_stopped_at_the_disk_limit
 
     hostile = record.seats[0]
     assert hostile.outcome is Outcome.CRASH, hostile.reason
+    # The disk watch stopped it, whether it had written all and was waiting or, on a loaded
+    # machine, was still writing (the log's "disk-fill: written" then never comes: it flaked).
     assert "in its writable directory, over the 16 MiB" in hostile.reason
-    assert "disk-fill: written" in log  # it wrote all, then waited: the watch stopped it
     assert_other_seat_unharmed(record)
 
 
