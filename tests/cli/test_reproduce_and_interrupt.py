@@ -154,7 +154,8 @@ def test_ctrl_c_stops_arena_validate_with_one_line():
     """Ctrl-C inside a command's games (here `arena validate`'s) reached the user as trio's
     exception group: a traceback and exit code 1. It is one line and 130, as for `arena match`."""
     command = [str(ARENA), "validate", str(SAMPLE_BOTS / "random-python"), "--game", "oregon"]
-    process = _start_interruptible(command)
+    # unsandboxed: a sandboxed bot's scrubbed environment hides it from bot_processes()
+    process = _start_interruptible([*command, "--sandbox", "none"])
     try:
         deadline = time.monotonic() + 60
         while len(bot_processes()) < 2 and time.monotonic() < deadline:  # the arena and a bot
