@@ -468,3 +468,27 @@ def test_scores_on_the_boards_read_as_english(page, web_server):
     players = page.locator("#players").inner_text()
     assert re.search(r"\b\d+(\.\d+)? points?\b", players)
     assert not re.search(r"\b1 points\b", players)
+
+
+def test_every_ogallala_display_keeps_the_same_scale(page, web_server):
+    """A display grows a column with each card placed at its side: a long one is not shrunk to
+    the board's width (its cards would be smaller than the other seats'); it scrolls sideways
+    in its box instead, and the page does not."""
+    page.goto(f"{web_server.url}/games?game=ogallala")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    page.goto(f"{web_server.url}{game_url}")
+    shown(page)
+    page.locator("#last").click()
+    wait_shown(page, int(page.locator("#slider").get_attribute("max")))
+    scales = page.evaluate(
+        """() => [...document.querySelectorAll('#board .displays > svg')]
+             .map((svg) => svg.getBoundingClientRect().width / Number(svg.getAttribute('width')))"""
+    )
+    widest = page.evaluate(
+        """() => Math.max(...[...document.querySelectorAll('#board .displays > svg')]
+             .map((svg) => Number(svg.getAttribute('width'))))"""
+    )
+    board = page.evaluate("document.getElementById('board').clientWidth")
+    assert widest > board, "this game's displays all fit: the test shows nothing"
+    assert all(abs(scale - 1) < 0.01 for scale in scales), scales
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1360
