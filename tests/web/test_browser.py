@@ -492,3 +492,13 @@ def test_every_ogallala_display_keeps_the_same_scale(page, web_server):
     assert widest > board, "this game's displays all fit: the test shows nothing"
     assert all(abs(scale - 1) < 0.01 for scale in scales), scales
     assert page.evaluate("document.documentElement.scrollWidth") <= 1360
+
+
+def test_the_watch_as_menu_fits_a_phone(phone, long_name_server):
+    """A select is as wide as its longest option: with a 64-letter bot name the "watch as" menu
+    must still end inside the screen (and not widen the page)."""
+    phone.goto(f"{long_name_server.url}/games/1")
+    shown(phone)
+    menu = phone.locator("#seat").bounding_box()
+    assert menu["x"] >= 0 and menu["x"] + menu["width"] <= PHONE["width"], menu
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
