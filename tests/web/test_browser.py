@@ -502,3 +502,35 @@ def test_the_watch_as_menu_fits_a_phone(phone, long_name_server):
     menu = phone.locator("#seat").bounding_box()
     assert menu["x"] >= 0 and menu["x"] + menu["width"] <= PHONE["width"], menu
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_ogallala_board_numbers_the_cells_the_actions_name(page, web_server):
+    """The actions say "place on (row,col)": each display numbers its rows and columns, and the
+    chosen cell is in the row and column its action names."""
+    page.goto(f"{web_server.url}/games?game=ogallala")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    page.goto(f"{web_server.url}{game_url}")
+    shown(page)
+    for number in range(1, 60):
+        page.locator("#next").click()
+        wait_shown(page, number)
+        chosen = page.locator("ol.legal li.chosen")
+        if chosen.count() and chosen.inner_text().startswith("place on ("):
+            break
+    else:
+        pytest.fail("no card placed in the first 60 decisions")
+    row, col = re.search(r"place on \((-?\d+),(-?\d+)\)", chosen.inner_text()).groups()
+    found = page.evaluate(
+        """() => {
+            const target = document.querySelector('#board svg rect.target');
+            const svg = target.ownerSVGElement;
+            const box = target.getBBox();
+            const label = (cls, inside) => [...svg.querySelectorAll(`text.${cls}`)]
+                .find((text) => inside(text.getBBox()));
+            const within = (middle, start, length) => middle > start && middle < start + length;
+            const col = label('col-number', (b) => within(b.x + b.width / 2, box.x, box.width));
+            const row = label('row-number', (b) => within(b.y + b.height / 2, box.y, box.height));
+            return [row && row.textContent, col && col.textContent];
+        }"""
+    )
+    assert found == [row, col]
