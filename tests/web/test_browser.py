@@ -534,3 +534,15 @@ def test_the_ogallala_board_numbers_the_cells_the_actions_name(page, web_server)
         }"""
     )
     assert found == [row, col]
+
+
+def test_a_finished_merkator_game_has_no_active_trader(page, web_server):
+    """The "active" tag marks the trader whose turn it is: once the game is over, nobody's."""
+    page.goto(f"{web_server.url}/games?game=merkator")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    page.goto(f"{web_server.url}{game_url}?d=5")
+    wait_shown(page, 5)
+    assert page.locator("#players .tag", has_text="active").count() == 1
+    page.locator("#last").click()
+    wait_shown(page, int(page.locator("#slider").get_attribute("max")))
+    assert page.locator("#players .tag", has_text="active").count() == 0

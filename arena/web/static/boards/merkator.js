@@ -79,7 +79,8 @@
     board.append(h("div", {class: "info", text: `bonus slots: ${view.bonus_slots.map((b) => b.card ? `${b.card.id} (${b.card.cost})` : "–").join(", ")}`}));
     board.append(h("div", {class: "info", text: `building slots: ${view.building_slots.map((b) => b.card ? `${b.card.name} (${b.card.cost})` : "–").join(", ")}`}));
     for (const player of view.players) {
-      players.append(playerPanel(player, frame.seat === player.seat, view.active_seat === player.seat));
+      // A finished game still names its last active seat: nobody's turn, so no tag.
+      players.append(playerPanel(player, frame.seat === player.seat, Boolean(view.decision) && view.active_seat === player.seat));
     }
   };
 })(window.Arena);
