@@ -546,3 +546,18 @@ def test_a_finished_merkator_game_has_no_active_trader(page, web_server):
     page.locator("#last").click()
     wait_shown(page, int(page.locator("#slider").get_attribute("max")))
     assert page.locator("#players .tag", has_text="active").count() == 0
+
+
+def test_a_rating_stays_on_one_line_on_a_phone(phone, web_server):
+    """A rating such as "> 1454?" is read as one: the sign does not wrap away from the number."""
+    phone.goto(f"{web_server.url}/leaderboard")
+    ratings = phone.evaluate(
+        """() => [...document.querySelectorAll('table.leaderboard tbody tr')].map((row) => {
+            const range = document.createRange();
+            range.selectNodeContents(row.cells[3]);
+            const lines = new Set([...range.getClientRects()].map((box) => Math.round(box.bottom)));
+            return [row.cells[3].textContent.trim(), lines.size];
+        })"""
+    )
+    assert any(text[0] in "<>" for text, _ in ratings), ratings  # one-sided bounds are shown
+    assert all(lines == 1 for _, lines in ratings), ratings
