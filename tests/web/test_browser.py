@@ -561,3 +561,16 @@ def test_a_rating_stays_on_one_line_on_a_phone(phone, web_server):
     )
     assert any(text[0] in "<>" for text, _ in ratings), ratings  # one-sided bounds are shown
     assert all(lines == 1 for _, lines in ratings), ratings
+
+
+def test_a_tournaments_settings_read_whole_on_a_phone(phone, web_server):
+    """Each setting ("2.0 s per decision") wraps as a whole, never across its own words."""
+    phone.goto(f"{web_server.url}/tournaments")
+    phone.locator("table a").first.click()
+    phone.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    split = phone.evaluate(
+        """() => [...document.querySelectorAll('.settings > span')]
+             .filter((setting) => setting.getClientRects().length > 1)
+             .map((setting) => setting.textContent)"""
+    )
+    assert split == []
