@@ -339,20 +339,22 @@ assert len(LONG_NAME) == 64
 
 @pytest.fixture(scope="module")
 def long_name_server(tmp_path_factory) -> Iterator[ServerThread]:
-    """One stored game between random-python and a copy of it with a 64-letter name."""
+    """Games between random-python and a copy of it with a 64-letter name: 1 of Oregon, 2 of
+    Ogallala."""
     root = tmp_path_factory.mktemp("long-name")
     long_bot = renamed_bot(SAMPLE_BOTS / "random-python", root / "long", LONG_NAME)
     db = root / "arena.db"
-    played = run_arena(
-        "match",
-        "--db",
-        str(db),
-        "--game",
-        "oregon",
-        str(long_bot),
-        str(SAMPLE_BOTS / "random-python"),
-    )
-    assert played.returncode == 0, played.stderr
+    for game in ("oregon", "ogallala"):
+        played = run_arena(
+            "match",
+            "--db",
+            str(db),
+            "--game",
+            game,
+            str(long_bot),
+            str(SAMPLE_BOTS / "random-python"),
+        )
+        assert played.returncode == 0, played.stderr
     with ServerThread(db) as server:
         yield server
 
@@ -481,11 +483,11 @@ def test_every_ogallala_display_keeps_the_same_scale(page, web_server):
     page.locator("#last").click()
     wait_shown(page, int(page.locator("#slider").get_attribute("max")))
     scales = page.evaluate(
-        """() => [...document.querySelectorAll('#board .displays > svg')]
+        """() => [...document.querySelectorAll('#board .displays svg')]
              .map((svg) => svg.getBoundingClientRect().width / Number(svg.getAttribute('width')))"""
     )
     widest = page.evaluate(
-        """() => Math.max(...[...document.querySelectorAll('#board .displays > svg')]
+        """() => Math.max(...[...document.querySelectorAll('#board .displays svg')]
              .map((svg) => Number(svg.getAttribute('width'))))"""
     )
     board = page.evaluate("document.getElementById('board').clientWidth")
@@ -574,3 +576,23 @@ def test_a_tournaments_settings_read_whole_on_a_phone(phone, web_server):
              .map((setting) => setting.textContent)"""
     )
     assert split == []
+
+
+def test_an_ogallala_display_shows_its_score_beside_a_long_name(page, long_name_server):
+    """A display's heading names its seat's bot and then its points and boats: a long name
+    wraps, it does not push the points out of sight."""
+    page.goto(f"{long_name_server.url}/games/2?d=10")
+    wait_shown(page, 10)
+    headings = page.evaluate(
+        """() => [...document.querySelectorAll('#board .displays > *')].map((display) => {
+            const heading = [...display.querySelectorAll('*')].find((element) =>
+                [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE
+                    && node.textContent.includes(' point')));
+            const inside = heading.getBoundingClientRect().right
+                <= display.getBoundingClientRect().right + 1;
+            return [heading.textContent, inside];
+        })"""
+    )
+    assert len(headings) == 2
+    assert LONG_NAME in headings[0][0]
+    assert all(inside for _, inside in headings), headings
