@@ -596,3 +596,24 @@ def test_an_ogallala_display_shows_its_score_beside_a_long_name(page, long_name_
     assert len(headings) == 2
     assert LONG_NAME in headings[0][0]
     assert all(inside for _, inside in headings), headings
+
+
+def test_a_merkator_traders_counts_read_as_english(page, web_server):
+    """'1 coin · 1 time marker', not '1 coins · 1 time markers'."""
+    page.goto(f"{web_server.url}/games?game=merkator")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    page.goto(f"{web_server.url}{game_url}")
+    shown(page)
+    counts = page.evaluate(
+        """() => {
+            const frame = structuredClone(Arena.replay.received
+                .find((r) => r.url.includes('/frames?')).body.frames[0]);
+            const view = Object.values(frame.views)[0];
+            [view.players[0].coins, view.players[0].markers] = [1, 1];
+            [view.players[1].coins, view.players[1].markers] = [2, 0];
+            const board = document.createElement('div'), players = document.createElement('div');
+            Arena.boards.merkator({board, players, frame});
+            return [...players.querySelectorAll('.player')].map((p) => p.children[1].textContent);
+        }"""
+    )
+    assert counts[:2] == ["1 coin · 1 time marker", "2 coins · 0 time markers"]

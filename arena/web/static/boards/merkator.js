@@ -56,7 +56,7 @@
     const kontor = player.kontor.map((n, i) => n ? `${n} ${Arena.words(goods[i])}` : null).filter(Boolean);
     return h("div", {class: `player${deciding ? " deciding" : ""}`}, [
       h("h4", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat), active ? h("span", {class: "tag", text: "active"}) : null]),
-      h("div", {text: `${player.coins} coins · ${player.markers} time markers`}),
+      h("div", {text: `${Arena.count(player.coins, "coin")} · ${Arena.count(player.markers, "time marker")}`}),
       h("div", {text: "contracts:"}),
       h("div", {class: "cards"}, player.contracts.map((held) =>
         h("span", {class: `card${held.fulfilled_this_turn ? " done" : ""}`, text: contract(held.contract)}))),
