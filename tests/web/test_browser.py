@@ -599,7 +599,7 @@ def test_an_ogallala_display_shows_its_score_beside_a_long_name(page, long_name_
 
 
 def test_a_merkator_traders_counts_read_as_english(page, web_server):
-    """'1 coin · 1 time marker', not '1 coins · 1 time markers'."""
+    """'1 coin · 1 time marker', not '1 coins · 1 time markers' (and a space, a cube)."""
     page.goto(f"{web_server.url}/games?game=merkator")
     game_url = page.locator("a.game-link").first.get_attribute("href")
     page.goto(f"{web_server.url}{game_url}")
@@ -611,9 +611,13 @@ def test_a_merkator_traders_counts_read_as_english(page, web_server):
             const view = Object.values(frame.views)[0];
             [view.players[0].coins, view.players[0].markers] = [1, 1];
             [view.players[1].coins, view.players[1].markers] = [2, 0];
+            view.time_board = view.time_board.slice(0, 1);
             const board = document.createElement('div'), players = document.createElement('div');
             Arena.boards.merkator({board, players, frame});
-            return [...players.querySelectorAll('.player')].map((p) => p.children[1].textContent);
+            const panels = [...players.querySelectorAll('.player')];
+            return [...panels.map((panel) => panel.children[1].textContent), board.textContent];
         }"""
     )
     assert counts[:2] == ["1 coin · 1 time marker", "2 coins · 0 time markers"]
+    assert "time board: 1 space left" in counts[-1]
+    assert not re.search(r"\b1 [a-z]+ cubes\b", counts[-1])  # the cities' tooltips
