@@ -465,3 +465,20 @@ def test_a_stored_log_that_does_not_fit_the_engine_is_a_clear_conflict(arena_db,
         assert response.status_code == 409
         assert f"game {game_id} cannot be replayed" in response.text
         assert message in response.text
+
+
+def test_a_board_of_one_game_says_game_not_games(arena_db, tmp_path):
+    """The first `arena match` of a game makes a board of 1 rated game, not "1 rated games"."""
+    db = tmp_path / "arena.db"
+    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "UPDATE game SET status = 'voided' WHERE id = "
+            "(SELECT MIN(id) FROM game WHERE game = 'oregon')"
+        )
+    client = TestClient(create_app(db, warm_up=False))
+    board = client.get("/api/leaderboard", params={"game": "oregon"}).json()["boards"][0]
+    assert board["games"] == 1
+    page = client.get("/leaderboard", params={"game": "oregon"}).text
+    assert "1 rated game</span>" in page

@@ -339,20 +339,22 @@ assert len(LONG_NAME) == 64
 
 @pytest.fixture(scope="module")
 def long_name_server(tmp_path_factory) -> Iterator[ServerThread]:
-    """One stored game between random-python and a copy of it with a 64-letter name."""
+    """Games between random-python and a copy of it with a 64-letter name: 1 of Oregon, 2 of
+    Ogallala."""
     root = tmp_path_factory.mktemp("long-name")
     long_bot = renamed_bot(SAMPLE_BOTS / "random-python", root / "long", LONG_NAME)
     db = root / "arena.db"
-    played = run_arena(
-        "match",
-        "--db",
-        str(db),
-        "--game",
-        "oregon",
-        str(long_bot),
-        str(SAMPLE_BOTS / "random-python"),
-    )
-    assert played.returncode == 0, played.stderr
+    for game in ("oregon", "ogallala"):
+        played = run_arena(
+            "match",
+            "--db",
+            str(db),
+            "--game",
+            game,
+            str(long_bot),
+            str(SAMPLE_BOTS / "random-python"),
+        )
+        assert played.returncode == 0, played.stderr
     with ServerThread(db) as server:
         yield server
 
@@ -468,3 +470,154 @@ def test_scores_on_the_boards_read_as_english(page, web_server):
     players = page.locator("#players").inner_text()
     assert re.search(r"\b\d+(\.\d+)? points?\b", players)
     assert not re.search(r"\b1 points\b", players)
+
+
+def test_every_ogallala_display_keeps_the_same_scale(page, web_server):
+    """A display grows a column with each card placed at its side: a long one is not shrunk to
+    the board's width (its cards would be smaller than the other seats'); it scrolls sideways
+    in its box instead, and the page does not."""
+    page.goto(f"{web_server.url}/games?game=ogallala")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    page.goto(f"{web_server.url}{game_url}")
+    shown(page)
+    page.locator("#last").click()
+    wait_shown(page, int(page.locator("#slider").get_attribute("max")))
+    scales = page.evaluate(
+        """() => [...document.querySelectorAll('#board .displays svg')]
+             .map((svg) => svg.getBoundingClientRect().width / Number(svg.getAttribute('width')))"""
+    )
+    widest = page.evaluate(
+        """() => Math.max(...[...document.querySelectorAll('#board .displays svg')]
+             .map((svg) => Number(svg.getAttribute('width'))))"""
+    )
+    board = page.evaluate("document.getElementById('board').clientWidth")
+    assert widest > board, "this game's displays all fit: the test shows nothing"
+    assert all(abs(scale - 1) < 0.01 for scale in scales), scales
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1360
+
+
+def test_the_watch_as_menu_fits_a_phone(phone, long_name_server):
+    """A select is as wide as its longest option: with a 64-letter bot name the "watch as" menu
+    must still end inside the screen (and not widen the page)."""
+    phone.goto(f"{long_name_server.url}/games/1")
+    shown(phone)
+    menu = phone.locator("#seat").bounding_box()
+    assert menu["x"] >= 0 and menu["x"] + menu["width"] <= PHONE["width"], menu
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_ogallala_board_numbers_the_cells_the_actions_name(page, web_server):
+    """The actions say "place on (row,col)": each display numbers its rows and columns, and the
+    chosen cell is in the row and column its action names."""
+    page.goto(f"{web_server.url}/games?game=ogallala")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    page.goto(f"{web_server.url}{game_url}")
+    shown(page)
+    for number in range(1, 60):
+        page.locator("#next").click()
+        wait_shown(page, number)
+        chosen = page.locator("ol.legal li.chosen")
+        if chosen.count() and chosen.inner_text().startswith("place on ("):
+            break
+    else:
+        pytest.fail("no card placed in the first 60 decisions")
+    row, col = re.search(r"place on \((-?\d+),(-?\d+)\)", chosen.inner_text()).groups()
+    found = page.evaluate(
+        """() => {
+            const target = document.querySelector('#board svg rect.target');
+            const svg = target.ownerSVGElement;
+            const box = target.getBBox();
+            const label = (cls, inside) => [...svg.querySelectorAll(`text.${cls}`)]
+                .find((text) => inside(text.getBBox()));
+            const within = (middle, start, length) => middle > start && middle < start + length;
+            const col = label('col-number', (b) => within(b.x + b.width / 2, box.x, box.width));
+            const row = label('row-number', (b) => within(b.y + b.height / 2, box.y, box.height));
+            return [row && row.textContent, col && col.textContent];
+        }"""
+    )
+    assert found == [row, col]
+
+
+def test_a_finished_merkator_game_has_no_active_trader(page, web_server):
+    """The "active" tag marks the trader whose turn it is: once the game is over, nobody's."""
+    page.goto(f"{web_server.url}/games?game=merkator")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    page.goto(f"{web_server.url}{game_url}?d=5")
+    wait_shown(page, 5)
+    assert page.locator("#players .tag", has_text="active").count() == 1
+    page.locator("#last").click()
+    wait_shown(page, int(page.locator("#slider").get_attribute("max")))
+    assert page.locator("#players .tag", has_text="active").count() == 0
+
+
+def test_a_rating_stays_on_one_line_on_a_phone(phone, web_server):
+    """A rating such as "> 1454?" is read as one: the sign does not wrap away from the number."""
+    phone.goto(f"{web_server.url}/leaderboard")
+    ratings = phone.evaluate(
+        """() => [...document.querySelectorAll('table.leaderboard tbody tr')].map((row) => {
+            const range = document.createRange();
+            range.selectNodeContents(row.cells[3]);
+            const lines = new Set([...range.getClientRects()].map((box) => Math.round(box.bottom)));
+            return [row.cells[3].textContent.trim(), lines.size];
+        })"""
+    )
+    assert any(text[0] in "<>" for text, _ in ratings), ratings  # one-sided bounds are shown
+    assert all(lines == 1 for _, lines in ratings), ratings
+
+
+def test_a_tournaments_settings_read_whole_on_a_phone(phone, web_server):
+    """Each setting ("2.0 s per decision") wraps as a whole, never across its own words."""
+    phone.goto(f"{web_server.url}/tournaments")
+    phone.locator("table a").first.click()
+    phone.wait_for_url(re.compile(r"/tournaments/\d+$"))
+    split = phone.evaluate(
+        """() => [...document.querySelectorAll('.settings > span')]
+             .filter((setting) => setting.getClientRects().length > 1)
+             .map((setting) => setting.textContent)"""
+    )
+    assert split == []
+
+
+def test_an_ogallala_display_shows_its_score_beside_a_long_name(page, long_name_server):
+    """A display's heading names its seat's bot and then its points and boats: a long name
+    wraps, it does not push the points out of sight."""
+    page.goto(f"{long_name_server.url}/games/2?d=10")
+    wait_shown(page, 10)
+    headings = page.evaluate(
+        """() => [...document.querySelectorAll('#board .displays > *')].map((display) => {
+            const heading = [...display.querySelectorAll('*')].find((element) =>
+                [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE
+                    && node.textContent.includes(' point')));
+            const inside = heading.getBoundingClientRect().right
+                <= display.getBoundingClientRect().right + 1;
+            return [heading.textContent, inside];
+        })"""
+    )
+    assert len(headings) == 2
+    assert LONG_NAME in headings[0][0]
+    assert all(inside for _, inside in headings), headings
+
+
+def test_a_merkator_traders_counts_read_as_english(page, web_server):
+    """'1 coin · 1 time marker', not '1 coins · 1 time markers' (and a space, a cube)."""
+    page.goto(f"{web_server.url}/games?game=merkator")
+    game_url = page.locator("a.game-link").first.get_attribute("href")
+    page.goto(f"{web_server.url}{game_url}")
+    shown(page)
+    counts = page.evaluate(
+        """() => {
+            const frame = structuredClone(Arena.replay.received
+                .find((r) => r.url.includes('/frames?')).body.frames[0]);
+            const view = Object.values(frame.views)[0];
+            [view.players[0].coins, view.players[0].markers] = [1, 1];
+            [view.players[1].coins, view.players[1].markers] = [2, 0];
+            view.time_board = view.time_board.slice(0, 1);
+            const board = document.createElement('div'), players = document.createElement('div');
+            Arena.boards.merkator({board, players, frame});
+            const panels = [...players.querySelectorAll('.player')];
+            return [...panels.map((panel) => panel.children[1].textContent), board.textContent];
+        }"""
+    )
+    assert counts[:2] == ["1 coin · 1 time marker", "2 coins · 0 time markers"]
+    assert "time board: 1 space left" in counts[-1]
+    assert not re.search(r"\b1 [a-z]+ cubes\b", counts[-1])  # the cities' tooltips

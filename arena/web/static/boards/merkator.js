@@ -21,7 +21,7 @@
       const fill = major ? COLOURS[major.colour] || "#999" : "#f7f3ea";
       svg.append(s("line", {x1: x, y1: y, x2: PLACES.HAM[0], y2: PLACES.HAM[1], stroke: "#b8c9d6", "stroke-width": 1}));
       svg.append(s("circle", {cx: x, cy: y, r: major ? 22 : 16, fill, stroke: "#3d4451", "stroke-width": 1.5},
-        [s("title", {text: `${name}${major ? `: ${major.cubes} ${Arena.words(major.colour)} cubes` : ""}`})]));
+        [s("title", {text: `${name}${major ? `: ${Arena.count(major.cubes, `${Arena.words(major.colour)} cube`)}` : ""}`})]));
       if (major) svg.append(s("text", {x, y: y + 4, "text-anchor": "middle", class: "label-white", text: major.cubes}));
       svg.append(s("text", {x, y: y + (major ? 36 : 30), "text-anchor": "middle", class: "label", text: name}));
     }
@@ -56,7 +56,7 @@
     const kontor = player.kontor.map((n, i) => n ? `${n} ${Arena.words(goods[i])}` : null).filter(Boolean);
     return h("div", {class: `player${deciding ? " deciding" : ""}`}, [
       h("h4", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat), active ? h("span", {class: "tag", text: "active"}) : null]),
-      h("div", {text: `${player.coins} coins · ${player.markers} time markers`}),
+      h("div", {text: `${Arena.count(player.coins, "coin")} · ${Arena.count(player.markers, "time marker")}`}),
       h("div", {text: "contracts:"}),
       h("div", {class: "cards"}, player.contracts.map((held) =>
         h("span", {class: `card${held.fulfilled_this_turn ? " done" : ""}`, text: contract(held.contract)}))),
@@ -75,11 +75,12 @@
       ? `round ${view.round} of at most ${view.max_rounds} · turn ${view.turn} · seat ${view.active_seat} active, seat ${view.deciding_seat} decides ${view.decision}${view.final_phase ? " · final phase" : ""}`
       : "game over"}));
     board.append(map(view, frame));
-    board.append(h("div", {class: "info", text: `contract piles: ${view.piles.map((p) => `${p.value}:${p.count}`).join(" ")} · time board: ${view.time_board.length} spaces left · discard ${view.discard_count}`}));
+    board.append(h("div", {class: "info", text: `contract piles: ${view.piles.map((p) => `${p.value}:${p.count}`).join(" ")} · time board: ${Arena.count(view.time_board.length, "space")} left · discard ${view.discard_count}`}));
     board.append(h("div", {class: "info", text: `bonus slots: ${view.bonus_slots.map((b) => b.card ? `${b.card.id} (${b.card.cost})` : "–").join(", ")}`}));
     board.append(h("div", {class: "info", text: `building slots: ${view.building_slots.map((b) => b.card ? `${b.card.name} (${b.card.cost})` : "–").join(", ")}`}));
     for (const player of view.players) {
-      players.append(playerPanel(player, frame.seat === player.seat, view.active_seat === player.seat));
+      // A finished game still names its last active seat: nobody's turn, so no tag.
+      players.append(playerPanel(player, frame.seat === player.seat, Boolean(view.decision) && view.active_seat === player.seat));
     }
   };
 })(window.Arena);

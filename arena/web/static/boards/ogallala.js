@@ -14,15 +14,20 @@
   const short = (kind) => kind.replace("warrior_", "warrior ").replace("medicine_man", "medicine").replaceAll("_", " ");
 
   function display(view, d, frame) {
-    const {s} = Arena;
+    const {h, s} = Arena;
     // One spare cell on every side: a card may be placed left of or above the display (-1).
     const cols = Math.max(d.width, 1) + 2, rows = Math.max(d.height, 1) + 2;
-    const width = Math.max(cols * (W + 4) + 20, 340), height = rows * (H + 4) + 30;
-    const X = (col) => 10 + (col + 1) * (W + 4), Y = (row) => 26 + (row + 1) * (H + 4);
+    const width = Math.max(cols * (W + 4) + 36, 340), height = rows * (H + 4) + 18;
+    const X = (col) => 26 + (col + 1) * (W + 4), Y = (row) => 14 + (row + 1) * (H + 4);
     const svg = Arena.svg(width, height);
     svg.setAttribute("aria-label", `display of seat ${d.seat}`);
-    svg.append(s("circle", {cx: 10, cy: 12, r: 6, class: `seat-fill-${d.seat}`}));
-    svg.append(s("text", {x: 22, y: 16, class: "title", text: `${Arena.seatLabel(d.seat)} · ${Arena.count(d.score, "point")} · ${Arena.count(d.complete_boats, "boat")}`}));
+    // Row and column numbers: the actions name a cell as "place on (row,col)".
+    for (let col = -1; col < cols - 1; col++) {
+      svg.append(s("text", {x: X(col) + W / 2, y: 10, "text-anchor": "middle", class: "label col-number", text: col}));
+    }
+    for (let row = -1; row < rows - 1; row++) {
+      svg.append(s("text", {x: 14, y: Y(row) + H / 2 + 3, "text-anchor": "middle", class: "label row-number", text: row}));
+    }
     for (const seg of d.segments) {
       const x = X(seg.col) - 2, y = Y(seg.row) - 2;
       svg.append(s("rect", {x, y, width: seg.length * (W + 4), height: H + 4, rx: 5, fill: "none",
@@ -40,7 +45,10 @@
     if (action && "row" in action && ("seat" in action ? action.seat : frame.seat) === d.seat) {
       svg.append(s("rect", {x: X(action.col), y: Y(action.row), width: W, height: H, class: "target"}));
     }
-    return svg;
+    // The heading is HTML, not SVG text: a long bot name wraps instead of hiding the points.
+    const heading = h("h4", {class: `display-title seat-${d.seat}`}, [h("span", {class: "swatch"}),
+      `${Arena.seatLabel(d.seat)} · ${Arena.count(d.score, "point")} · ${Arena.count(d.complete_boats, "boat")}`]);
+    return h("div", {class: "display"}, [heading, svg]);
   }
 
   Arena.boards.ogallala = function ({board, players, frame}) {
