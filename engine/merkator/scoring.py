@@ -145,7 +145,8 @@ def score_x2(owner: int, players: Sequence[Holdings], misprint: bool) -> tuple[i
         points = building_points(building, owner, players, misprint)
         total += 2 * points
         parts.append(f"{data.BUILDING_NAMES[building]} {points}")
-    return total, f"{total / 2:g} points: " + ", ".join(parts) + f"; {mine.markers} markers"
+    markers = f"{mine.markers} marker{'' if mine.markers == 1 else 's'}"
+    return total, f"{total / 2:g} points: " + ", ".join(parts) + f"; {markers}"
 
 
 def final_result(players: Sequence[Holdings], misprint: bool) -> Result:

@@ -89,7 +89,7 @@ def final_result(state: OregonState) -> Result:
         ranks=ranks_from_keys([(t, f) for t, f in zip(totals, on_board)]),
         details=tuple(
             f"{state.score[s]} points + {sum(state.coal[s])} coal + {sum(state.gold[s])} gold"
-            f", {on_board[s]} farmers on the board"
+            f", {on_board[s]} farmer{'' if on_board[s] == 1 else 's'} on the board"
             for s in seats
         ),
     )

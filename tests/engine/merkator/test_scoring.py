@@ -14,6 +14,7 @@ from engine.merkator.scoring import (
     contract_points_x2,
     final_result,
     is_type_dependent,
+    score_x2,
 )
 
 
@@ -161,3 +162,9 @@ def test_which_buildings_ask_final_place():
     assert not is_type_dependent(alsterhaus, misprint=True)
     assert is_type_dependent(arsenal, misprint=True)
     assert not is_type_dependent(boerse, misprint=False)
+
+
+def test_the_breakdown_counts_time_markers_in_words():
+    one, two = holdings(markers=1), holdings(markers=2)
+    assert score_x2(0, [one, two], misprint=False)[1].endswith("; 1 marker")
+    assert score_x2(1, [one, two], misprint=False)[1].endswith("; 2 markers")

@@ -191,3 +191,5 @@ def test_the_result_explains_each_total():
         "10 points + 4 coal + 5 gold, 2 farmers on the board",
         "12 points + 0 coal + 3 gold, 0 farmers on the board",
     )
+    state.farmer_mask[RED] &= state.farmer_mask[RED] - 1  # one farmer left: no plural
+    assert final_result(state).details[RED].endswith(", 1 farmer on the board")
