@@ -5,6 +5,7 @@ markup (every page must show it as text)."""
 from __future__ import annotations
 
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -21,6 +22,17 @@ from tests.tournament.helpers import ROOT, SAMPLE_BOTS, renamed_bot
 
 EVIL_NAME = "<script>alert(1)</script>"
 GAMES = ("oregon", "ogallala", "merkator")
+
+
+def altered_copy(source: Path, target: Path, *statements: str) -> Path:
+    """A copy of the database ``source`` at ``target``, with the SQL ``statements`` run on it:
+    a session's database changed for one test alone."""
+    with sqlite3.connect(source) as original, sqlite3.connect(target) as copy:
+        original.backup(copy)
+    with sqlite3.connect(target) as connection:
+        for statement in statements:
+            connection.execute(statement)
+    return target
 
 
 def run_arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:

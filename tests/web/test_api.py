@@ -16,7 +16,7 @@ from arena.web.app import create_app
 from arena.web.jsonable import to_json
 from arena.web.queries import DatabaseUnavailable, ReadOnlyDatabase
 from engine.registry import get_game
-from tests.web.conftest import EVIL_NAME, GAMES
+from tests.web.conftest import EVIL_NAME, GAMES, altered_copy
 
 ESCAPED_NAME = "&lt;script&gt;alert(1)&lt;/script&gt;"
 
@@ -49,16 +49,14 @@ def test_leaderboard_has_a_board_per_game_and_player_count(client):
 def test_a_new_unplayed_version_leaves_its_bot_on_the_boards(arena_db, tmp_path):
     """As `arena leaderboard` does: each bot's newest version that played on the board is shown,
     positions counted among the rows shown (a new upload has not played yet)."""
-    db = tmp_path / "arena.db"
-    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
-        source.backup(copy)
-    with sqlite3.connect(db) as connection:
-        connection.execute(
-            "INSERT INTO bot_version (bot_id, version, content_hash, directory, command, "
-            "address, games, env, created_at) SELECT bot_id, version, 'changed', directory, "
-            "command, address, games, env, created_at FROM bot_version WHERE bot_id = "
-            "(SELECT id FROM bot WHERE name = 'random-python')"
-        )
+    db = altered_copy(
+        arena_db,
+        tmp_path / "arena.db",
+        "INSERT INTO bot_version (bot_id, version, content_hash, directory, command, "
+        "address, games, env, created_at) SELECT bot_id, version, 'changed', directory, "
+        "command, address, games, env, created_at FROM bot_version WHERE bot_id = "
+        "(SELECT id FROM bot WHERE name = 'random-python')",
+    )
     data = TestClient(create_app(db)).get("/api/leaderboard").json()
     for board in data["boards"]:
         assert {row["bot"] for row in board["rows"]} == {"random-python", EVIL_NAME}
@@ -67,17 +65,15 @@ def test_a_new_unplayed_version_leaves_its_bot_on_the_boards(arena_db, tmp_path)
 
 def test_a_bot_without_rated_games_has_no_empty_chart(arena_db, tmp_path):
     """A newly registered bot's page says it has no rated games instead of drawing bare axes."""
-    db = tmp_path / "arena.db"
-    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
-        source.backup(copy)
-    with sqlite3.connect(db) as connection:
-        connection.execute("INSERT INTO bot (name, created_at) VALUES ('newcomer', '2026-12-01')")
-        connection.execute(
-            "INSERT INTO bot_version (bot_id, version, content_hash, directory, command, "
-            "address, games, env, created_at) SELECT (SELECT id FROM bot WHERE name = "
-            "'newcomer'), version, 'new', directory, command, address, games, env, created_at "
-            "FROM bot_version LIMIT 1"
-        )
+    db = altered_copy(
+        arena_db,
+        tmp_path / "arena.db",
+        "INSERT INTO bot (name, created_at) VALUES ('newcomer', '2026-12-01')",
+        "INSERT INTO bot_version (bot_id, version, content_hash, directory, command, "
+        "address, games, env, created_at) SELECT (SELECT id FROM bot WHERE name = "
+        "'newcomer'), version, 'new', directory, command, address, games, env, created_at "
+        "FROM bot_version LIMIT 1",
+    )
     page = TestClient(create_app(db, warm_up=False)).get("/bots/newcomer")
     assert page.status_code == 200
     assert "rating-chart" not in page.text and "No rated games yet" in page.text
@@ -327,18 +323,15 @@ def test_every_chart_is_labelled_for_a_screen_reader(client):
 def test_an_sprt_page_shows_the_test_and_where_it_stands(arena_db, tmp_path):
     """`arena sprt` stores its test as a tournament of NEW and BASE: its page says so, with the
     log-likelihood ratio against its bounds, instead of 'deals per pod'."""
-    db = tmp_path / "sprt.db"
-    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
-        source.backup(copy)
-    with sqlite3.connect(db) as raw:  # oregon-web's two games make one pair of an SPRT
-        raw.execute(
-            "UPDATE tournament SET settings = json_set(settings, '$.sprt', "
-            'json(\'{"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05}\')) '
-            "WHERE name = 'oregon-web'"
-        )
-        tournament = raw.execute("SELECT id FROM tournament WHERE name = 'oregon-web'").fetchone()[
-            0
-        ]
+    db = altered_copy(  # oregon-web's two games make one pair of an SPRT
+        arena_db,
+        tmp_path / "sprt.db",
+        "UPDATE tournament SET settings = json_set(settings, '$.sprt', "
+        'json(\'{"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05}\')) '
+        "WHERE name = 'oregon-web'",
+    )
+    with sqlite3.connect(db) as raw:
+        [(tournament,)] = raw.execute("SELECT id FROM tournament WHERE name = 'oregon-web'")
     client = TestClient(create_app(db, warm_up=False))
     sprt = client.get(f"/api/tournaments/{tournament}").json()["sprt"]
     assert (sprt["new"], sprt["base"]) == ("random-python", EVIL_NAME)
@@ -437,13 +430,13 @@ def test_a_missing_or_foreign_file_is_refused(tmp_path: Path):
 
 
 def test_a_schema_1_database_still_replays_without_times(arena_db, tmp_path):
-    old = tmp_path / "old.db"
-    with sqlite3.connect(arena_db) as source, sqlite3.connect(old) as copy:
-        source.backup(copy)
-    with sqlite3.connect(old) as raw:
-        raw.execute("ALTER TABLE game DROP COLUMN decision_seconds")
-        raw.execute("ALTER TABLE game DROP COLUMN comments")
-        raw.execute("UPDATE schema_version SET version = 1")
+    old = altered_copy(
+        arena_db,
+        tmp_path / "old.db",
+        "ALTER TABLE game DROP COLUMN decision_seconds",
+        "ALTER TABLE game DROP COLUMN comments",
+        "UPDATE schema_version SET version = 1",
+    )
     client = TestClient(create_app(old, warm_up=False))
     outline = client.get("/api/games/1/replay").json()
     assert outline["has_decision_details"] is False
@@ -453,12 +446,12 @@ def test_a_schema_1_database_still_replays_without_times(arena_db, tmp_path):
 
 
 def test_a_stored_log_that_does_not_fit_the_engine_is_a_clear_conflict(arena_db, tmp_path):
-    broken = tmp_path / "broken.db"
-    with sqlite3.connect(arena_db) as source, sqlite3.connect(broken) as copy:
-        source.backup(copy)
-    with sqlite3.connect(broken) as raw:
-        raw.execute("UPDATE game SET actions = '[0, 9999]' WHERE id = 1")
-        raw.execute("UPDATE game SET rules_version = 'oregon-0' WHERE id = 2")
+    broken = altered_copy(
+        arena_db,
+        tmp_path / "broken.db",
+        "UPDATE game SET actions = '[0, 9999]' WHERE id = 1",
+        "UPDATE game SET rules_version = 'oregon-0' WHERE id = 2",
+    )
     client = TestClient(create_app(broken, warm_up=False))
     for game_id, message in [(1, "action 1: index 9999 of"), (2, "recorded with rules oregon-0")]:
         response = client.get(f"/api/games/{game_id}/replay")
@@ -469,14 +462,12 @@ def test_a_stored_log_that_does_not_fit_the_engine_is_a_clear_conflict(arena_db,
 
 def test_a_board_of_one_game_says_game_not_games(arena_db, tmp_path):
     """The first `arena match` of a game makes a board of 1 rated game, not "1 rated games"."""
-    db = tmp_path / "arena.db"
-    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
-        source.backup(copy)
-    with sqlite3.connect(db) as connection:
-        connection.execute(
-            "UPDATE game SET status = 'voided' WHERE id = "
-            "(SELECT MIN(id) FROM game WHERE game = 'oregon')"
-        )
+    db = altered_copy(
+        arena_db,
+        tmp_path / "arena.db",
+        "UPDATE game SET status = 'voided' WHERE id = "
+        "(SELECT MIN(id) FROM game WHERE game = 'oregon')",
+    )
     client = TestClient(create_app(db, warm_up=False))
     board = client.get("/api/leaderboard", params={"game": "oregon"}).json()["boards"][0]
     assert board["games"] == 1

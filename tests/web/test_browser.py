@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, start_cli
-from tests.web.conftest import EVIL_NAME, ServerThread, run_arena
+from tests.web.conftest import EVIL_NAME, ServerThread, altered_copy, run_arena
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = (
@@ -438,15 +438,13 @@ def test_the_oregon_board_explains_its_codes_and_colours(page, web_server):
 
 def test_a_voided_game_ends_on_why_not_on_a_final_position(page, arena_db, tmp_path):
     """A voided game stopped mid-way: its last frame is no final position and has no result."""
-    db = tmp_path / "voided.db"
-    with sqlite3.connect(arena_db) as source, sqlite3.connect(db) as copy:
-        source.backup(copy)
-    with sqlite3.connect(db) as raw:
-        raw.execute(
-            "UPDATE game SET status = 'voided', termination = 'referee fault: disk full', "
-            "actions = (SELECT json_group_array(value) FROM (SELECT value FROM "
-            "json_each(game.actions) LIMIT 10)) WHERE id = 1"
-        )
+    db = altered_copy(
+        arena_db,
+        tmp_path / "voided.db",
+        "UPDATE game SET status = 'voided', termination = 'referee fault: disk full', "
+        "actions = (SELECT json_group_array(value) FROM (SELECT value FROM "
+        "json_each(game.actions) LIMIT 10)) WHERE id = 1",
+    )
     with ServerThread(db) as server:
         page.goto(f"{server.url}/games/1")
         shown(page)
