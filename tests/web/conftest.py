@@ -56,7 +56,10 @@ def bot_dirs(tmp_path_factory) -> list[Path]:
 
 @pytest.fixture(scope="session")
 def arena_db(tmp_path_factory, bot_dirs) -> Path:
-    """Six finished games: a 2-player round robin of one deal per game type (2 seat rotations)."""
+    """Six finished games: a 2-player round robin of one deal per game type (2 seat rotations),
+    the same in every run: one game at a time, each with fresh bots seeded from its own seed
+    (bots that stay up carry one seed across games, in an order that concurrency varies, and
+    tests that look at a particular position flaked)."""
     path = tmp_path_factory.mktemp("web-db") / "arena.db"
     for game in GAMES:
         done = run_arena(
@@ -75,6 +78,9 @@ def arena_db(tmp_path_factory, bot_dirs) -> Path:
             str(2**62 + 17),
             "--name",
             f"{game}-web",
+            "--concurrency",
+            "1",
+            "--fresh-bots",
         )
         assert done.returncode == 0, done.stderr
     return path
