@@ -120,7 +120,8 @@ def load_manifest(bot_dir: Path) -> BotSpec:
         raise fail("'command' must not hold a NUL character")
     program = command[0]
     # exec looks a bare name up on PATH, not in the bot's directory: a compiled bot's ["bot"]
-    # would pass every check here and fail only at start ("execvp bot: No such file").
+    # would pass every check here and fail only at start ("execvp bot: No such file"). "python"
+    # is the arena's own interpreter whatever the directory holds (botprocess._argv).
     if program != "python" and "/" not in program and (Path(bot_dir) / program).is_file():
         raise fail(
             f"'command': {program!r} is looked up on PATH, not in the bot's directory: "

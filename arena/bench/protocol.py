@@ -288,31 +288,32 @@ def _targets(bots: Sequence[RunningBot]) -> list[Target]:
 
 async def bare_round_trip(
     spec: BotSpec, game: str, requests: list[bytes], calls: int, bots: int
-) -> float:
-    """(a) seconds per call with one bot; with ``bots`` > 1, the calls go to that many bot
-    processes in turn."""
+) -> tuple[float, float]:
+    """(a) wall seconds and this process's CPU seconds per call with one bot; with ``bots`` > 1,
+    the calls go to that many bot processes in turn."""
     async with running_bots([spec] * bots, game) as running:
-        made, seconds, _ = await trio.to_thread.run_sync(
+        made, seconds, cpu = await trio.to_thread.run_sync(
             lambda: _blocking_decides(
                 _targets(running), partial(replayed, requests, bots), calls=calls
             )
         )
-    return seconds / made
+    return seconds / made, cpu / made
 
 
 async def bridged_round_trip(
     spec: BotSpec, game: str, requests: list[bytes], calls: int, bots: int
-) -> float:
-    """Seconds per call through the referee's trio bridge (``arena.referee.client``), to
-    ``bots`` bot processes in turn: the referee's transport without engine or encoding."""
+) -> tuple[float, float]:
+    """Wall seconds and this process's CPU seconds (all its threads) per call through the
+    referee's trio bridge (``arena.referee.client``), to ``bots`` bot processes in turn: the
+    referee's transport without engine or encoding."""
     async with running_bots([spec] * bots, game) as running:
         clients = [BotClient(bot.address, bot.token) for bot in running]
         try:
-            for i in range(50 + calls):
-                if i == 50:
-                    began = time.perf_counter()
+            for i in range(WARM_UP_CALLS + calls):
+                if i == WARM_UP_CALLS:
+                    began, cpu = time.perf_counter(), time.process_time()
                 await clients[i % bots].decide(requests[i % len(requests)], 5.0)
-            return (time.perf_counter() - began) / calls
+            return (time.perf_counter() - began) / calls, (time.process_time() - cpu) / calls
         finally:
             for client in clients:
                 client.close()
@@ -522,17 +523,19 @@ async def protocol(args: argparse.Namespace) -> None:
         f"{ceiling.calls_per_second:.0f} calls/s"
     )
 
-    bare = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=1)
-    rotating = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=args.players)
-    bridged = await bridged_round_trip(
+    bare, _ = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=1)
+    rotating, rotating_cpu = await bare_round_trip(
+        python_bot, args.game, requests, args.calls, bots=args.players
+    )
+    bridged, bridged_cpu = await bridged_round_trip(
         python_bot, args.game, requests, args.calls, bots=args.players
     )
     engine, encoding = engine_and_encoding(args.game, args.players, games=20)
     print(
         f"round trip, {args.players} bot processes in turn as in a match: bare "
-        f"{rotating * us:.0f} us, through the referee's trio bridge {bridged * us:.0f} us; "
-        f"in process per decision: engine {engine * us:.0f} us, request encoding "
-        f"{encoding * us:.0f} us"
+        f"{rotating * us:.0f} us ({rotating_cpu * us:.0f} us of CPU), through the referee's "
+        f"trio bridge {bridged * us:.0f} us ({bridged_cpu * us:.0f} us of CPU); in process per "
+        f"decision: engine {engine * us:.0f} us, request encoding {encoding * us:.0f} us"
     )
     referee, referee_cpu = await referee_per_decision(
         python_bot, args.game, args.players, args.matches

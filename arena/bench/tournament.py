@@ -186,13 +186,15 @@ async def tournament(args: argparse.Namespace) -> None:
         )
         # Where the cores are all busy, rates follow CPU per decision: this line says why the
         # ratios are what they are (and what more cores could not change).
-        spread_ms = sum(spread.cpu_ms_per_decision())
+        main_ms, workers_ms = spread.cpu_ms_per_decision()
+        spread_ms = main_ms + workers_ms
         print(
             f"CPU per decision: ceiling {ceiling.ms_per_call:.2f} ms (client "
             f"{ceiling.client_ms_per_call:.2f}, bots {ceiling.bots_ms_per_call:.2f}); minimal "
             f"referee {minimal.ms_per_call:.2f} ms (client {minimal.client_ms_per_call:.2f}, "
             f"bots {minimal.bots_ms_per_call:.2f}); tournament in workers {spread_ms:.2f} ms "
-            f"(all its processes and bots, start-up included); ceiling/tournament "
+            f"(this process, scheduling, storing and sealing: {main_ms:.2f}; the workers and "
+            f"their bots, start-up included: {workers_ms:.2f}); ceiling/tournament "
             f"{ceiling.ms_per_call / spread_ms:.2f}"
         )
     print(

@@ -313,7 +313,6 @@ async def run_bot(
             await bot.stop()
             if bot.launch is not None:
                 bot.launch.close()  # whatever is left in its cgroup
-            if bot.launch is not None:
                 # What the bot wrote goes with it, not at the end of the run: the next process
                 # of this slot (a bot that stays up, replaced) gets this directory again.
                 shutil.rmtree(socket_dir, ignore_errors=True)

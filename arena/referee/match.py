@@ -320,7 +320,7 @@ class _Referee:
             reply = await self.ask(seat, number, legal) if seat.playing else None
             seconds = time.perf_counter() - started
             index = state.default_action_index() if reply is None else reply.action_index
-            comment = one_line(reply.comment, COMMENT_LIMIT) if reply else ""
+            comment = one_line(reply.comment, COMMENT_LIMIT) if reply and reply.comment else ""
             state.apply_index(index)
             self.decision_seconds.append(None if reply is None else seconds)
             self.comments.append(comment)

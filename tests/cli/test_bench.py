@@ -53,6 +53,15 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
         lines[-1],
     ), lines[-1]
     assert any(line.strip().startswith("ceiling: 2 blocking client processes") for line in lines)
+    # what the trio bridge costs in CPU per call, beside a bare blocking call
+    assert any(
+        re.search(
+            r"bare \d+ us \(\d+ us of CPU\), through the referee's trio bridge \d+ us "
+            r"\(\d+ us of CPU\)",
+            line,
+        )
+        for line in lines
+    ), lines
 
 
 def test_tournament_bench_runs_and_prints_its_ratio_last():
@@ -88,7 +97,8 @@ def test_tournament_bench_runs_and_prints_its_ratio_last():
         re.fullmatch(
             r"CPU per decision: ceiling [\d.]+ ms \(client [\d.]+, bots [\d.]+\); minimal "
             r"referee [\d.]+ ms \(client [\d.]+, bots [\d.]+\); tournament in workers [\d.]+ ms "
-            r".*; ceiling/tournament \d+\.\d\d",
+            r"\(this process, .*: [\d.]+; the workers and their bots, .*: [\d.]+\); "
+            r"ceiling/tournament \d+\.\d\d",
             line,
         )
         for line in lines
