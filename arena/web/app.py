@@ -65,7 +65,13 @@ def _templates() -> Environment:
     )
     environment.filters["pathquote"] = lambda value: quote(str(value), safe="")
     environment.filters["ordinal"] = _ordinal
+    environment.filters["counted"] = _counted
     return environment
+
+
+def _counted(value: Any, noun: str) -> str:
+    """``3|counted("deal")``: "3 deals", "1 deal", as the pages' scripts write it (Arena.count)."""
+    return f"{value} {noun}{'' if value == 1 else 's'}"
 
 
 def _ordinal(value: Any) -> str:
