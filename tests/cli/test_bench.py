@@ -124,9 +124,14 @@ def test_the_minimal_referee_plays_whole_games_from_the_replies():
 
 
 def test_gaps_bench_prints_each_bots_cpu_per_call_by_pause():
-    lines = _bench("gaps", "--calls", "20", "--gaps", "0,1", timeout=120)
-    for bot, line in zip(("random-python", "random-node"), lines, strict=True):
+    lines = _bench(
+        "gaps", "--calls", "20", "--rounds", "2", "--warm-up", "20", "--gaps", "0,1", timeout=120
+    )
+    assert len(lines) == 3, lines
+    for bot, line in zip(("random-python", "random-node"), lines[:2], strict=True):
         assert re.fullmatch(
-            rf"{bot}: CPU ms per call, by the pause between calls: 0 ms: [\d.]+; 1 ms: [\d.]+",
+            rf"{bot}: CPU ms per call \(median of 2\), by the pause after each: "
+            r"0 ms: [\d.]+; 1 ms: [\d.]+",
             line,
         ), line
+    assert lines[-1].startswith("load average")
