@@ -176,7 +176,8 @@ def _system_binds() -> list[str]:
 
 
 def _view(bot_dir: Path) -> list[str]:
-    """The read-only binds that make up what a bot sees of the machine."""
+    """The read-only binds that make up what a bot sees of the machine: the system's, then the
+    arena's and the bot's (which may lie under /tmp: they go over the sandbox's own /tmp)."""
     return [
         *_system_binds(),
         *_read_only_binds([*_shared_read_only(), bot_dir, *_linked_sample_code(bot_dir)]),
@@ -215,12 +216,12 @@ def _sandbox_argv(
         "arena-bot",
         "--die-with-parent",
         "--new-session",
-        *view,
         "--proc",
         "/proc",
         "--dev",
         "/dev",
         *writable,
+        *view,
         "--remount-ro",
         "/dev",
         "--remount-ro",

@@ -25,7 +25,7 @@ from arena.manifest import load_manifest
 from arena.records import Outcome
 from arena.referee.botprocess import connect, run_bot
 from arena.sandbox import SandboxPolicy, cgroups, tempdirs
-from arena.sandbox.bwrap import BOT_UID_BASE
+from arena.sandbox.bwrap import SANDBOX_UID_BASE
 from tests.sandbox.conftest import (
     assert_other_seat_unharmed,
     hostile_dir,
@@ -48,7 +48,7 @@ async def test_a_bot_sees_its_own_uid_environment_and_private_temp_only(tmp_path
         record, log = await play(tmp_path, "inspect", HOSTILE_PORT=str(port))
 
     bot_dir = tmp_path / "hostile-inspect"
-    assert f"uid {BOT_UID_BASE} gid {BOT_UID_BASE}" in log
+    assert f"uid {SANDBOX_UID_BASE} gid {SANDBOX_UID_BASE}" in log
     env = ast.literal_eval(re.search(r"^env (\[.*\])$", log, re.MULTILINE).group(1))
     assert set(env) == {
         "ARENA_BOT_ADDRESS",
