@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import shutil
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +29,7 @@ from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy
-from arena.sandbox.tempdirs import new_match_dir
+from arena.sandbox.tempdirs import new_match_dir, remove_tree
 
 # worker, the bot (name, version, directory, address), its occurrence among the game's seats
 _Key = tuple[int, str, str, str, str, int]
@@ -96,7 +95,7 @@ class BotPool:
             for leased in idle:
                 await self._stop(leased)
         if self._workdir is not None:
-            shutil.rmtree(self._workdir, ignore_errors=True)
+            remove_tree(self._workdir)
 
     @property
     def idle(self) -> list[LeasedBot]:

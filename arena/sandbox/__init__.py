@@ -265,15 +265,20 @@ def prepare_launch(
         program = seccomp.filter_program()
         seccomp_fd = None if program is None else _memfd("arena-seccomp", program)
         pass_fds = (args_fd,) if seccomp_fd is None else (args_fd, seccomp_fd)
-        argv = bwrap.bwrap_argv(
-            argv,
-            bot_dir=bot_dir,
-            seat=seat,
-            network=wants_network and policy.allow_network,
-            disk_bytes=limits.disk_mib << 20,
-            args_fd=args_fd,
-            seccomp_fd=seccomp_fd,
-        )
+        try:
+            argv = bwrap.bwrap_argv(
+                argv,
+                bot_dir=bot_dir,
+                seat=seat,
+                network=wants_network and policy.allow_network,
+                disk_bytes=limits.disk_mib << 20,
+                args_fd=args_fd,
+                seccomp_fd=seccomp_fd,
+            )
+        except BaseException:
+            for fd in pass_fds:
+                os.close(fd)
+            raise
         full_env = bwrap.launch_env()
     else:
         full_env = {**inherited_env, **env}

@@ -41,8 +41,10 @@ import importlib.util
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
+
+from arena.bot_tree import REPO, linked_public_code
 
 HOME = "/home/bot"
 SOCKET_DIR = "/run/arena"  # where a sandboxed bot makes its socket (a tmpfs of its own)
@@ -67,11 +69,6 @@ _ETC_FILES = (
 )
 # The arena's packages a Python bot may import (the SDK, the wire codec, the engines).
 _ARENA_PACKAGES = ("arena", "arena_sdk", "engine", "leaderboard")
-_REPO = Path(__file__).resolve().parents[2]
-_SAMPLE_BOTS = _REPO / "sample_bots"
-# Public code a bot's directory may link to: the sample bots and the SDKs (a Node bot's
-# node_modules/arena-bot-sdk is a link to sdk/node).
-_LINKABLE = (_SAMPLE_BOTS, _REPO / "sdk")
 SANDBOX_UID_BASE = 1000  # the bot's uid (and gid) inside its sandbox: this + its seat
 # As root, the host uid (and gid) a bot's sandbox maps to: this + its seat. Far above the uids
 # of people (1000-59999), system accounts and the ranges container tools hand out, and below
@@ -105,40 +102,9 @@ def _shared_read_only() -> tuple[Path, ...]:
         Path(sys.base_exec_prefix),
         *_package_dirs(),
     }
-    if (_REPO / "proto").is_dir():
-        paths.add(_REPO / "proto")
+    if (REPO / "proto").is_dir():
+        paths.add(REPO / "proto")
     return tuple(paths)
-
-
-def _linked_sample_code(bot_dir: Path) -> list[Path]:
-    """Targets of links in a bot's directory that lead into the arena's own public code: the
-    sample bots (``search-python/heuristics`` links to the heuristic bot's) and the SDKs. Links
-    anywhere else stay dangling inside the sandbox, so a bot's directory cannot pull in the
-    arena user's files. Links are not followed, so a loop or a link to ``/`` costs nothing."""
-    targets = []
-    for link in walk_links(bot_dir):
-        target = Path(os.path.realpath(link))  # a loop resolves to a path that does not exist
-        if any(target.is_relative_to(root) for root in _LINKABLE) and not target.is_relative_to(
-            bot_dir
-        ):
-            targets.append(target)
-    return targets
-
-
-def walk_links(directory: Path) -> Iterator[Path]:
-    """The symbolic links under ``directory``, found without following any (iteratively: a tree
-    of any depth)."""
-    pending = [directory]
-    while pending:
-        try:
-            with os.scandir(pending.pop()) as entries:
-                for entry in entries:
-                    if entry.is_symlink():
-                        yield Path(entry.path)
-                    elif entry.is_dir(follow_symlinks=False):
-                        pending.append(Path(entry.path))
-        except OSError:
-            continue  # unreadable or gone: nothing to bind from there
 
 
 def _covered(path: Path, by: Iterable[Path]) -> bool:
@@ -180,7 +146,7 @@ def _view(bot_dir: Path) -> list[str]:
     arena's and the bot's (which may lie under /tmp: they go over the sandbox's own /tmp)."""
     return [
         *_system_binds(),
-        *_read_only_binds([*_shared_read_only(), bot_dir, *_linked_sample_code(bot_dir)]),
+        *_read_only_binds([*_shared_read_only(), bot_dir, *linked_public_code(bot_dir)]),
     ]
 
 

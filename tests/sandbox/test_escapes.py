@@ -54,9 +54,7 @@ async def test_ld_preload_in_env_runs_only_in_the_bots_own_program(tmp_path):
 
 async def test_ld_debug_output_writes_nothing_outside_the_sandbox(tmp_path):
     host_path = tmp_path / "lddebug"
-    _, log = await play(
-        tmp_path, "list-tmp", LD_DEBUG="libs", LD_DEBUG_OUTPUT=str(host_path)
-    )
+    _, log = await play(tmp_path, "list-tmp", LD_DEBUG="libs", LD_DEBUG_OUTPUT=str(host_path))
     assert not list(tmp_path.glob("lddebug*")), "the dynamic linker wrote on the host"
 
     inside = tmp_path / "inside"
@@ -134,9 +132,7 @@ async def test_files_written_one_by_one_stop_at_the_disk_budget(tmp_path):
     limits = BotLimits(memory_mib=MEMORY_MIB, disk_mib=16)
     record, log = await play(tmp_path, "disk-fill", time_control=PATIENT, limits=limits)
 
-    taken = {
-        place: int(mib) for place, mib in re.findall(r"disk-fill: (\S+) took (\d+) MiB", log)
-    }
+    taken = {place: int(mib) for place, mib in re.findall(r"disk-fill: (\S+) took (\d+) MiB", log)}
     assert set(taken) == {"/run/arena", "/tmp", "/home/bot", "/dev/shm", "/", "/dev"}, log
     for place in ("/run/arena", "/tmp", "/home/bot", "/dev/shm"):
         assert 10 <= taken[place] <= 16, (place, log)
