@@ -13,7 +13,6 @@ from arena.referee.limits import BotLimits
 from engine.core import EngineError, Game, OptionValue
 from engine.registry import get_game
 
-
 MAX_SEED = (1 << 63) - 1  # seeds are stored as SQLite's signed 64-bit integers
 
 

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+
 import pytest
 import trio
 
