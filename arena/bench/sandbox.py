@@ -10,43 +10,26 @@ from __future__ import annotations
 
 import os
 import statistics
-import time
 from pathlib import Path
 
 import trio
 
 from arena.bench import bench_parser
+from arena.bench.protocol import start_to_ready
 from arena.manifest import load_manifest
-from arena.referee.botprocess import connect, run_bot
-from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy
-from arena.sandbox.tempdirs import new_match_dir, remove_tree
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_bots" / "random-python"
 
 
-async def _start_to_ready(bot_dir: Path, tool: str) -> float:
-    spec = load_manifest(bot_dir)
-    workdir = new_match_dir()
-    try:
-        started = time.perf_counter()
-        async with run_bot(
-            spec, 0, 1, workdir, limits=BotLimits(), sandbox=SandboxPolicy(tool=tool)
-        ) as bot:
-            client, _ = await connect(bot, "oregon", 30.0)
-            ready = time.perf_counter() - started
-            client.close()
-        return ready
-    finally:
-        remove_tree(workdir)
-
-
 async def _measure(bot_dir: Path, runs: int) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {"bwrap": [], "none": []}
-    await _start_to_ready(bot_dir, "bwrap")  # warm the page cache and the seccomp filter
+    spec = load_manifest(bot_dir)
+    policies = {"bwrap": SandboxPolicy(), "none": SandboxPolicy(tool="none")}
+    times: dict[str, list[float]] = {tool: [] for tool in policies}
+    await start_to_ready(spec, "oregon", 1, policies["bwrap"])  # warm the page cache
     for _ in range(runs):
-        for tool in times:
-            times[tool].append(await _start_to_ready(bot_dir, tool))
+        for tool, policy in policies.items():
+            times[tool] += (await start_to_ready(spec, "oregon", 1, policy))[0]
     return times
 
 
