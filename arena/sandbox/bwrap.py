@@ -212,6 +212,9 @@ def _dropping_privileges(inner: list[str], *, view: list[str], seat: int) -> lis
         bwrap,
         "--unshare-pid",
         "--die-with-parent",
+        # bwrap returns once its command has, before its init is reaped: that init, in a
+        # session of its own, is not taken for a process the bot left behind
+        "--new-session",
         *_traversable_parents(view),
         *view,
         "--dir",  # the inner bwrap builds the sandbox's root on a tmpfs it mounts here
