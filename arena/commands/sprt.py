@@ -38,11 +38,9 @@ from arena.commands.backends import games_played_on
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, GameOptions, MoveTime, RayAddress, RayCpus, Workers
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
-from arena.records import MatchRecord
 from arena.storage import tournaments
 from arena.tournament import ray_backend
 from arena.tournament.runner import run_tournament
-from arena.tournament.schedule import ScheduledGame
 from arena.tournament.setup import ReadyTournament, open_for_resume
 
 if TYPE_CHECKING:  # imported when the command runs: the SPRT needs numpy (0.3 s to load)
@@ -285,7 +283,7 @@ def run(
     workers: int = 1,
     cluster: ray_backend.RayCluster | None = None,
 ) -> None:
-    from arena.tournament.sprt import load_test, record_score
+    from arena.tournament.sprt import SequentialTest, load_test
 
     console = Console(stderr=as_json, highlight=False)
     try:
@@ -294,13 +292,6 @@ def run(
         summary = None
         if not paired.decided:
             warn_unless_limits_enforced()
-
-            def decided(scheduled: ScheduledGame, record: MatchRecord) -> bool:
-                paired.add(
-                    scheduled.deal, scheduled.seats.index(NEW), record_score(scheduled, record)
-                )
-                return paired.decided
-
             summary = trio.run(
                 partial(
                     run_tournament,
@@ -308,7 +299,7 @@ def run(
                     ready.id,
                     SprtProgress(paired, console),
                     bot_logs=bot_logs,
-                    stop_when=decided,
+                    pairing=SequentialTest(paired),
                     workers=workers,
                     ray=cluster,
                 )

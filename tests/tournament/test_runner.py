@@ -7,7 +7,7 @@ from arena.manifest import BotSpec
 from arena.records import MatchRecord
 from arena.storage import bots, tournaments
 from arena.storage.database import open_database
-from arena.tournament import runner, workers
+from arena.tournament import playing, runner
 from tests.tournament.helpers import query
 from tests.tournament.records import match_record
 
@@ -41,7 +41,7 @@ async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeyp
         tried.add(seating)
         return match_record([1, 2], seed=seed, voided=first_try)
 
-    monkeypatch.setattr(workers, "play_match", voiding_play_match)
+    monkeypatch.setattr(playing, "play_match", voiding_play_match)
     database = open_database(tmp_path / "arena.db", create=True)
     with database.write() as session:
         entrants = [
