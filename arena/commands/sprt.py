@@ -36,8 +36,18 @@ from arena.commands import (
 )
 from arena.commands.backends import games_played_on
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.commands.options import BotLogs, GameOptions, MoveTime, RayAddress, RayCpus, Workers
+from arena.commands.options import (
+    BotLogs,
+    GameOptions,
+    LogFile,
+    LogLevel,
+    MoveTime,
+    RayAddress,
+    RayCpus,
+    Workers,
+)
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
+from arena.operator_log import LogConfig, logging_to
 from arena.storage import tournaments
 from arena.tournament import ray_backend
 from arena.tournament.runner import run_tournament
@@ -223,6 +233,8 @@ def sprt(
         bool,
         typer.Option("--json", help="print the result as JSON (the progress bar goes to stderr)"),
     ] = False,
+    log_file: LogFile = None,
+    log_level: LogLevel = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Is NEW stronger than BASE? Plays pairs of two-player games (each deal twice, seats
@@ -232,7 +244,10 @@ def sprt(
     1: undecided at --max-games; 130: stopped."""
     from arena.tournament.sprt import SprtParameters, create_sprt
 
-    with games_played_on(workers, ray_address, ray_cpus) as cluster:
+    with (
+        logging_to(LogConfig(log_file, log_level)),
+        games_played_on(workers, ray_address, ray_cpus) as cluster,
+    ):
         try:
             bot_logs = game_setup.prepare_bot_logs(bot_logs)
             if resume is not None:

@@ -66,7 +66,7 @@ class TournamentSettings:
 # sandbox's tool as "sandbox" (the names tournaments have been stored with since these existed).
 # A new nested dataclass needs its prefix here (stored_keys raises a KeyError until it has one).
 _PREFIXES = {"limits": "bot_", "sandbox": ""}
-_RENAMED = {("sandbox", "tool"): "sandbox"}
+_RENAMED: dict[tuple[str, ...], str] = {("sandbox", "tool"): "sandbox"}
 
 
 @cache

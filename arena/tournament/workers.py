@@ -23,7 +23,7 @@ from typing import Any
 
 import trio
 
-from arena import stopping
+from arena import operator_log, stopping
 from arena.records import MatchRecord
 from arena.tournament.playing import (
     GameSetup,
@@ -53,10 +53,13 @@ def _die_with_parent() -> None:
         pass  # not Linux: an orderly end of the arena still stops the workers
 
 
-def _worker_main(connection: Connection, setup: GameSetup) -> None:
+def _worker_main(
+    connection: Connection, setup: GameSetup, log_config: operator_log.LogConfig
+) -> None:
     _die_with_parent()
     stopping.for_a_worker()
-    trio.run(_serve, connection, setup)
+    with operator_log.logging_to(log_config):  # the main process's log, if it keeps one
+        trio.run(_serve, connection, setup)
 
 
 async def _serve(connection: Connection, setup: GameSetup) -> None:
@@ -83,7 +86,10 @@ class _Worker:
     def __init__(self, context: Any, setup: GameSetup) -> None:
         self.connection, theirs = context.Pipe()
         self.process = context.Process(
-            target=_worker_main, args=(theirs, setup), daemon=True, name="arena-tournament-worker"
+            target=_worker_main,
+            args=(theirs, setup, operator_log.current()),
+            daemon=True,
+            name="arena-tournament-worker",
         )
         self.process.start()  # from the trio thread: the worker's pdeathsig follows this thread
         theirs.close()
