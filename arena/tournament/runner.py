@@ -140,7 +140,7 @@ def _version_ids(entrants: Sequence[RegisteredVersion]) -> list[int]:
 
 
 @asynccontextmanager
-async def games_played_on(
+async def backend(
     setup: GameSetup, workers: int, ray: RayCluster | None
 ) -> AsyncIterator[GamePlayer]:
     """The backend: the Ray cluster's actors, ``workers`` processes, or this process."""
@@ -304,7 +304,7 @@ async def run_tournament(
             async with trio.open_nursery() as outer:
                 await outer.start(stop.watch, outer.cancel_scope)
                 async with (
-                    games_played_on(setup, workers, ray) as games,
+                    backend(setup, workers, ray) as games,
                     trio.open_nursery() as slots,
                 ):
                     for number in range(min(settings.concurrency, remaining)):

@@ -1,13 +1,18 @@
 """``--log-file``: the operator's log of a tournament, a line per bot started and stopped and per
-forfeit with its reason, from worker processes too; the terminal stays quiet by default."""
+forfeit with its reason, from worker processes too; the terminal stays quiet by default. ``arena
+serve`` logs its requests there."""
 
 from __future__ import annotations
 
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.tournament.helpers import ROOT, SAMPLE_BOTS, run_cli
+from arena.storage.database import open_database
+from tests.tournament.helpers import ROOT, SAMPLE_BOTS, run_cli, start_cli
+from tests.web.conftest import free_port
 
 CRASHING = ROOT / "tests" / "bots" / "exits-midgame"
 
@@ -71,3 +76,26 @@ def test_an_unwritable_log_file_is_one_line_before_anything_is_stored(tmp_path: 
     assert result.exit_code == 2
     assert result.stderr.startswith("error: --log-file") and result.stderr.count("\n") == 1
     assert not (tmp_path / "arena.db").exists()
+
+
+def test_serve_logs_its_requests_to_the_log_file(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    open_database(db, create=True).close()
+    log = tmp_path / "serve.log"
+    port = free_port()
+    server = start_cli("serve", "--db", str(db), "--port", str(port), "--log-file", str(log))
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/leaderboard", timeout=5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "arena serve did not answer"
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        _, stderr = server.communicate(timeout=30)
+    text = log.read_text()
+    assert '"GET /leaderboard HTTP/1.1" 200' in text and "uvicorn" in text
+    assert "Uvicorn running" not in stderr, "the log file has uvicorn's lines, not the terminal"
