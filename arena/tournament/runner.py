@@ -134,9 +134,11 @@ def _sole_setup_error(group: BaseExceptionGroup) -> SetupError | None:
 
 
 def _version_ids(entrants: Sequence[RegisteredVersion]) -> list[int]:
-    ids = [entrant.version.id for entrant in entrants]
-    assert all(isinstance(version_id, int) for version_id in ids), "stored versions have ids"
-    return [version_id for version_id in ids if version_id is not None]
+    ids = []
+    for entrant in entrants:
+        assert entrant.version.id is not None, "a stored version has its id"
+        ids.append(entrant.version.id)
+    return ids
 
 
 @asynccontextmanager
