@@ -71,10 +71,14 @@ def test_log_level_without_a_file_logs_to_stderr(tmp_path: Path):
     assert "started" not in result.stderr, "bot starts are info lines"
 
 
-def test_an_unwritable_log_file_is_one_line_before_anything_is_stored(tmp_path: Path):
-    result = _tournament(tmp_path, "--log-file", str(tmp_path / "missing" / "arena.log"))
+@pytest.mark.parametrize(
+    ("option", "value"), [("--log-file", "missing/arena.log"), ("--log-level", "loud")]
+)
+def test_a_bad_log_option_is_one_line_before_anything_is_stored(tmp_path: Path, option, value):
+    given = str(tmp_path / value) if option == "--log-file" else value
+    result = _tournament(tmp_path, option, given)
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: --log-file") and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"error: {option}") and result.stderr.count("\n") == 1
     assert not (tmp_path / "arena.db").exists()
 
 
