@@ -38,7 +38,7 @@ from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
-from arena.referee.pool import LeasedBot, PoolLender
+from arena.referee.pool import LeasedBot, PoolLender, log_started, log_stopping
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.tempdirs import new_match_dir, remove_tree
 from arena.wire.requests import DecisionEncoder, options_to_proto
@@ -193,6 +193,9 @@ class _Referee:
                 )
             except NotReadyError as exc:
                 await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
+            else:
+                log_started(seat.bot, kept_up=False)
+                stack.callback(log_stopping, seat.bot)
         async with trio.open_nursery() as nursery:
             for seat in self.seats:
                 if seat.bot is not None:
