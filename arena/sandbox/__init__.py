@@ -41,18 +41,6 @@ class SandboxPolicy:
         if self.tool not in TOOLS:
             raise ValueError(f"sandbox must be one of {', '.join(TOOLS)}, not {self.tool!r}")
 
-    def to_settings(self) -> dict:
-        return {"sandbox": self.tool, "allow_network": self.allow_network}
-
-    @classmethod
-    def from_settings(cls, settings: dict) -> SandboxPolicy:
-        """The policy stored with a tournament; a tournament stored before sandboxes existed
-        gets the default (sandboxed)."""
-        return cls(
-            tool=settings.get("sandbox", "bwrap"),
-            allow_network=bool(settings.get("allow_network", False)),
-        )
-
 
 @functools.cache
 def bwrap_problem() -> str | None:

@@ -25,6 +25,7 @@ from arena.manifest import load_manifest
 from arena.records import Outcome
 from arena.referee.botprocess import connect, run_bot
 from arena.sandbox import SandboxPolicy, cgroups, tempdirs
+from arena.tournament.settings import TournamentSettings
 from arena.sandbox.bwrap import SANDBOX_UID_BASE
 from tests.sandbox.conftest import (
     assert_other_seat_unharmed,
@@ -273,7 +274,7 @@ def test_a_tournament_stores_its_sandbox_and_resume_keeps_it(tmp_path):
     assert result.exit_code == 0, result.output
     with sqlite3.connect(db) as connection:
         ((settings,),) = connection.execute("SELECT settings FROM tournament").fetchall()
-    assert SandboxPolicy.from_settings(json.loads(settings)) == SandboxPolicy(
+    assert TournamentSettings.from_stored(json.loads(settings)).sandbox == SandboxPolicy(
         tool="none", allow_network=True
     )
     assert resumed.exit_code == 0, resumed.output
@@ -281,7 +282,8 @@ def test_a_tournament_stores_its_sandbox_and_resume_keeps_it(tmp_path):
 
 
 def test_a_tournament_stored_before_sandboxes_resumes_sandboxed():
-    assert SandboxPolicy.from_settings({"players": 2, "deals": 1}) == SandboxPolicy()
+    stored = {"players": 2, "deals": 1}
+    assert TournamentSettings.from_stored(stored).sandbox == SandboxPolicy()
 
 
 @needs_bwrap
