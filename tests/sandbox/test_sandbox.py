@@ -25,8 +25,8 @@ from arena.manifest import load_manifest
 from arena.records import Outcome
 from arena.referee.botprocess import connect, run_bot
 from arena.sandbox import SandboxPolicy, cgroups, tempdirs
-from arena.tournament.settings import TournamentSettings
 from arena.sandbox.bwrap import SANDBOX_UID_BASE
+from arena.tournament.settings import TournamentSettings
 from tests.sandbox.conftest import (
     assert_other_seat_unharmed,
     hostile_dir,
