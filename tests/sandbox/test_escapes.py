@@ -151,3 +151,29 @@ async def test_a_bot_that_fills_a_directory_and_crashes_is_told_which(tmp_path):
     assert hostile.outcome is Outcome.CRASH
     assert "it filled /run/arena to the 16 MiB disk limit" in hostile.reason
     assert_other_seat_unharmed(record)
+
+
+def test_without_libseccomp_bwrap_refuses_user_namespaces_and_the_limits_line_says_so(
+    tmp_path, monkeypatch
+):
+    from arena.sandbox import SandboxPolicy, describe_limits, seccomp
+
+    argv = bwrap.bwrap_argv(
+        ["true"], bot_dir=tmp_path, seat=0, network=False, disk_bytes=1, args_fd=3, seccomp_fd=None
+    )
+    assert "--disable-userns" in argv and "--seccomp" not in argv
+    with_filter = bwrap.bwrap_argv(
+        ["true"], bot_dir=tmp_path, seat=0, network=False, disk_bytes=1, args_fd=3, seccomp_fd=4
+    )
+    assert with_filter[with_filter.index("--seccomp") + 1] == "4"
+
+    monkeypatch.setattr(seccomp, "filter_problem", lambda: "libseccomp cannot be loaded")
+    assert "no seccomp filter" in describe_limits(SandboxPolicy(), BotLimits())
+
+
+def test_the_filter_refuses_what_the_docs_list():
+    from arena.sandbox import seccomp
+
+    assert seccomp.filter_program()  # libseccomp is there (Debian's libseccomp2)
+    for name in ("mount", "ptrace", "keyctl", "bpf", "perf_event_open", "setns", "kexec_load"):
+        assert name in seccomp.REFUSED
