@@ -72,7 +72,7 @@ def parse_limits(bot_memory: str | None) -> BotLimits:
         raise SetupError(f"--bot-memory {bot_memory!r}: not a whole number of MiB") from None
     try:
         return BotLimits(memory_mib=memory)
-    except ValueError as exc:
+    except SetupError as exc:
         raise SetupError(f"--bot-memory: {exc}") from None
 
 
