@@ -14,10 +14,11 @@ What the bot sees (everything else of the machine does not exist for it):
   cgroup), gone with the sandbox; ``/`` and ``/dev`` are read-only; its own ``/proc``.
 
 Namespaces: its own user (uid ``SANDBOX_UID_BASE`` + seat, never mapped to a privileged host
-uid, and no further user namespaces: the seccomp filter, else ``--disable-userns``), PID (bwrap's init is pid 1: when the
-bot or bwrap ends, the kernel kills every process left in it, ``setsid`` or not), mount, IPC,
-UTS, cgroup and network (no network unless allowed: then the host's). ``--die-with-parent`` ends
-the sandbox when the bwrap process outside is killed, and ``--new-session`` detaches the
+uid, and no further user namespaces: the seccomp filter, else ``--disable-userns``), PID
+(bwrap's init is pid 1: when the bot or bwrap ends, the kernel kills every process left in it,
+``setsid`` or not), mount, IPC, UTS, cgroup and network (no network unless allowed: then the
+host's). ``--die-with-parent`` ends the sandbox when the bwrap process outside is killed, and
+``--new-session`` detaches the
 terminal. A seccomp filter (``arena.sandbox.seccomp``) refuses the system calls no bot needs.
 
 The bot's environment is set by bwrap itself (``--clearenv``, ``--setenv``, read from a file
