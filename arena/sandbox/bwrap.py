@@ -18,8 +18,8 @@ uid, and no further user namespaces: the seccomp filter, else ``--disable-userns
 (bwrap's init is pid 1: when the bot or bwrap ends, the kernel kills every process left in it,
 ``setsid`` or not), mount, IPC, UTS, cgroup and network (no network unless allowed: then the
 host's). ``--die-with-parent`` ends the sandbox when the bwrap process outside is killed, and
-``--new-session`` detaches the
-terminal. A seccomp filter (``arena.sandbox.seccomp``) refuses the system calls no bot needs.
+``--new-session`` detaches the terminal. A seccomp filter (``arena.sandbox.seccomp``) refuses
+the system calls no bot needs.
 
 The bot's environment is set by bwrap itself (``--clearenv``, ``--setenv``, read from a file
 descriptor with ``--args`` so that the token is not on any command line), just before it runs
