@@ -284,11 +284,12 @@ def bwrap_argv(
     disk_bytes: int,
     args_fd: int,
     seccomp_fd: int | None,
+    view: list[str] | None = None,
 ) -> list[str]:
     """``argv`` run in a sandbox (see the module's docstring); as root, through an outer bwrap
-    that drops privileges first. ``args_fd`` holds ``env_args``; ``seccomp_fd`` the filter.
-    Requires ``bwrap_path()``."""
-    view = _view(bot_dir)
+    that drops privileges first. ``args_fd`` holds ``env_args``; ``seccomp_fd`` the filter;
+    ``view`` is the bot's by default. Requires ``bwrap_path()``."""
+    view = _view(bot_dir) if view is None else view
     inner = _sandbox_argv(
         argv,
         view=view,
@@ -318,15 +319,13 @@ def sandbox_depth() -> int:
 def probe_argv(argv: list[str], *, args_fd: int) -> list[str]:
     """``argv`` in a sandbox of the real shape whose view is the system's programs: a trial of
     whether this machine can make sandboxes at all."""
-    view = _system_binds()
-    inner = _sandbox_argv(
+    return bwrap_argv(
         argv,
-        view=view,
         bot_dir=Path("/"),
         seat=0,
         network=False,
         disk_bytes=1 << 20,
         args_fd=args_fd,
         seccomp_fd=None,
+        view=_system_binds(),
     )
-    return _dropping_privileges(inner, view=view, seat=0) if runs_as_root() else inner
