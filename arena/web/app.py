@@ -25,9 +25,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arena.errors import ReplayError
+from arena.errors import ReplayError, StorageError
+from arena.storage.models import GameOutcome, GameStatus
+from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.web.pages import NotFound, Pages
-from arena.web.queries import DatabaseUnavailable, GameFilter, ReadOnlyDatabase
 from arena.web.replay import FrameCache
 from engine.registry import game_names
 
@@ -66,6 +67,7 @@ def _templates() -> Environment:
     environment.filters["pathquote"] = lambda value: quote(str(value), safe="")
     environment.filters["ordinal"] = _ordinal
     environment.filters["counted"] = _counted
+    environment.globals.update(GameStatus=GameStatus, GameOutcome=GameOutcome)
     return environment
 
 
@@ -152,15 +154,16 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
 
     def game_filter(request: Request) -> GameFilter:
         outcome = _text(request, "outcome")
-        if outcome not in (None, "completed", "forfeit", "voided"):
-            raise HTTPException(400, "outcome must be completed, forfeit or voided")
+        if outcome is not None and outcome not in list(GameOutcome):
+            *some, last = GameOutcome
+            raise HTTPException(400, f"outcome must be {', '.join(some)} or {last}")
         limit = _int(request, "limit", 50, low=1, high=_MAX_LIST)
         assert limit is not None
         return GameFilter(
             game=_game_name(request),
             bot=_text(request, "bot"),
             tournament=tournament_param(request),
-            outcome=outcome,
+            outcome=None if outcome is None else GameOutcome(outcome),
             limit=limit,
             offset=_int(request, "offset", 0) or 0,
         )
@@ -300,7 +303,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         exception_handlers={
             NotFound: not_found,
             HTTPException: http_error,
-            DatabaseUnavailable: unavailable,
+            StorageError: unavailable,
         },
     )
 
