@@ -11,8 +11,8 @@ from pathlib import Path
 
 from sqlmodel import col, select
 
+from arena.engines import load_game
 from arena.errors import ReplayError, SetupError, UnknownGameError
-from arena.game_setup import load_game
 from arena.records import Outcome, arena_ranks
 from arena.storage import bots
 from arena.storage.database import open_database

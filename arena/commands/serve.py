@@ -8,9 +8,7 @@ from typing import Annotated
 import typer
 
 from arena.commands.database import DEFAULT_PATH, DbPath
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
+from arena.web import DEFAULT_HOST, DEFAULT_PORT
 
 
 def serve(
