@@ -212,7 +212,13 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
 
     def game_page(request: Request) -> Response:
         game = _public_game(game_data(request))
-        return page("game.html", f"Game {game['id']}", game, frame_chunk=FRAME_CHUNK)
+        return page(
+            "game.html",
+            f"Game {game['id']}",
+            game,
+            frame_chunk=FRAME_CHUNK,
+            board_script=_board_script(game["game"]),
+        )
 
     # --- the JSON twins -------------------------------------------------------------------------
     def api_leaderboard(request: Request) -> Response:
@@ -327,6 +333,12 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
+
+
+def _board_script(game: str) -> str | None:
+    """The game's board drawing, static/boards/<game>.js, if it has one (it is optional: without
+    it the replay shows each frame's views as they are)."""
+    return f"/static/boards/{game}.js" if (STATIC / "boards" / f"{game}.js").is_file() else None
 
 
 def _path_id(request: Request, name: str, what: str) -> int:
