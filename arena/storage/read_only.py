@@ -73,6 +73,16 @@ def _stored_text(column: Any, name: str) -> Any:
     return type_coerce(column, String).label(name)
 
 
+def _version_columns() -> list[Any]:
+    """What every listing of bot versions shows first (the hash is cut to 8 characters later)."""
+    return [
+        col(BotVersion.id),
+        col(BotVersion.version),
+        col(BotVersion.content_hash),
+        _stored_text(col(BotVersion.created_at), "created_at"),
+    ]
+
+
 def _forfeit(outcome: str) -> str:
     """A seat's outcome as ``leaderboard`` takes it: "" for a seat that finished."""
     return "" if outcome == Outcome.FINISHED.value else outcome
@@ -162,10 +172,7 @@ class ReadOnlyDatabase:
         )
         rows = self._rows(
             select(
-                col(BotVersion.id),
-                col(BotVersion.version),
-                col(BotVersion.content_hash),
-                _stored_text(col(BotVersion.created_at), "created_at"),
+                *_version_columns(),
                 col(Bot.name),
                 (col(BotVersion.id) == newest).label("latest"),
             )
@@ -213,10 +220,7 @@ class ReadOnlyDatabase:
         bot = found[0]
         versions = self._rows(
             select(
-                col(BotVersion.id),
-                col(BotVersion.version),
-                col(BotVersion.content_hash),
-                _stored_text(col(BotVersion.created_at), "created_at"),
+                *_version_columns(),
                 col(BotVersion.directory),
                 col(BotVersion.address),
                 col(BotVersion.games),
