@@ -3,6 +3,7 @@ command; no database at the path given is the user's input, exit code 2 (README,
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -51,6 +52,35 @@ def test_a_corrupt_database_exits_4_in_one_line(tmp_path: Path, command):
     assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"error: {db}: "), done.stderr
     assert "malformed" in done.stderr
     assert db.read_bytes() == before  # nothing written to it
+
+
+@pytest.fixture
+def read_only_copy(tmp_path):
+    """A directory holding an arena database, seen through a read-only bind mount (as on
+    read-only media; mounting needs root)."""
+    source, view = tmp_path / "disk", tmp_path / "read-only"
+    source.mkdir()
+    view.mkdir()
+    open_database(source / "arena.db", create=True).close()
+    mounted = os.geteuid() == 0 and (
+        subprocess.run(["mount", "--bind", source, view], capture_output=True).returncode == 0
+    )
+    if not mounted:
+        pytest.skip("cannot bind-mount here (needs root)")
+    try:
+        subprocess.run(["mount", "-o", "remount,ro,bind", view], check=True)
+        yield view / "arena.db"
+    finally:
+        subprocess.run(["umount", "--lazy", view], check=True)
+
+
+@pytest.mark.parametrize(
+    "command", [("submit", str(SAMPLE_BOTS / "random-python")), ("leaderboard",)]
+)
+def test_a_database_on_a_read_only_file_system_exits_4(read_only_copy: Path, command):
+    done = arena(*command, "--db", str(read_only_copy))
+    assert done.returncode == STORAGE_FAULT, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"error: {read_only_copy}: ")
 
 
 def test_a_file_of_another_kind_is_a_storage_fault(tmp_path: Path):
