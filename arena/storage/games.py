@@ -288,3 +288,14 @@ def boards_played(session: Session, game: str | None = None) -> list[tuple[str, 
             query.distinct().order_by(GameRecord.game, GameRecord.num_players)
         )
     ]
+
+
+def seats_of(session: Session, game_id: int) -> list[SeatRecordRow]:
+    """The stored seats of one game, in seat order."""
+    return list(
+        session.exec(
+            select(SeatRecordRow)
+            .where(SeatRecordRow.game_id == game_id)
+            .order_by(col(SeatRecordRow.seat))
+        )
+    )
