@@ -23,7 +23,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
-from arena.errors import DatabasePathError, StorageError
+from arena.errors import DatabasePathError, InputError, StorageError
 from arena.storage import migrations
 
 DEFAULT_PATH = Path("arena.db")
@@ -156,7 +156,8 @@ def open_database(path: Path, *, create: bool) -> Database:
     if version is None and not create:
         raise DatabasePathError(f"{path}: empty database (submit a bot or run a tournament first)")
     if version is not None and version < migrations.CURRENT_VERSION and not create:
-        raise StorageError(
+        # A sound file this command may not change: what to run instead is the user's move.
+        raise InputError(
             f"{path}: schema {version} needs an upgrade; run a command that "
             "writes (arena submit, arena tournament) to migrate it"
         )

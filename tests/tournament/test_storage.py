@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
-from arena.errors import DatabasePathError, StorageError
+from arena.errors import DatabasePathError, InputError, StorageError
 from arena.records import Outcome
 from arena.storage import bots, migrations, tournaments
 from arena.storage.database import open_database
@@ -103,7 +103,7 @@ def test_migration_upgrades_an_old_file_keeping_its_data(tmp_path: Path, monkeyp
     old = migrations.CURRENT_VERSION
     monkeypatch.setattr(migrations, "CURRENT_VERSION", old + 1)
     monkeypatch.setattr(migrations, "MIGRATIONS", {old: add_note_column})
-    with pytest.raises(StorageError, match="needs an upgrade"):
+    with pytest.raises(InputError, match="needs an upgrade"):
         open_database(path, create=False)
     open_database(path, create=True).close()
     with sqlite3.connect(path) as raw:
