@@ -104,8 +104,8 @@ def build_board(
     also: set[int] | None = None,
     with_crosstable: bool = False,
 ) -> Board:
-    # Imported here: the batch fit needs numpy (0.3-0.5 s to import), which the other commands
-    # do not.
+    # Imported here: the batch fit needs numpy and scipy (0.3-0.5 s to import), which the
+    # other commands do not.
     from leaderboard.batch import fit_batch
 
     tournament_id = None

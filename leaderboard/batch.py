@@ -30,6 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from leaderboard.elo import INITIAL_RATING
+from leaderboard.finishes import NO_SEAT, Finishes, IntArray, encode
 from leaderboard.plackett_luce import FloatArray, build_stages, fit_map, posterior_covariance
 from leaderboard.pools import Bound, find_pools, unbounded_sides
 from leaderboard.results import GameResult
@@ -57,12 +58,10 @@ class BatchRating:
 
 
 def _fit_pool(
-    games: Sequence[GameResult], bootstrap: int, rng: np.random.Generator
-) -> tuple[list[str], FloatArray, FloatArray, FloatArray]:
-    """Players, and their centred MAP, 95% low and 95% high, in natural units."""
-    keys = sorted({game.group_key for game in games})
-    group_index = {key: i for i, key in enumerate(keys)}
-    stages = build_stages(games, [group_index[game.group_key] for game in games])
+    finishes: Finishes, bootstrap: int, rng: np.random.Generator
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Centred MAP, 95% low and 95% high of the players of one pool, in natural units."""
+    stages = build_stages(finishes)
     precision = (ELO_PER_NATURAL_UNIT / PRIOR_SD) ** 2
     point = fit_map(stages, stages.weights[None, :], precision)[0]
     n = len(stages.players)
@@ -72,22 +71,33 @@ def _fit_pool(
     point = point - point.mean()
     low, high = point - spread, point + spread
     if bootstrap > 0:
-        draws = rng.multinomial(len(keys), np.full(len(keys), 1.0 / len(keys)), size=bootstrap)
-        samples = fit_map(stages, stages.resampled(draws.astype(np.float64)), precision, point)
+        samples = fit_map(
+            stages, stages.resampled(_group_draws(finishes, bootstrap, rng)), precision, point
+        )
         samples -= samples.mean(axis=1, keepdims=True)
         boot_low, boot_high = np.percentile(samples, [2.5, 97.5], axis=0)
         low, high = np.minimum(low, boot_low), np.maximum(high, boot_high)
-    return stages.players, point, low, high
+    return point, low, high
 
 
-def _games_with_others(games: Sequence[GameResult]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for game in games:
-        players = {seat.player for seat in game.seats}
-        if len(players) > 1:
-            for player in players:
-                counts[player] = counts.get(player, 0) + 1
-    return counts
+def _group_draws(finishes: Finishes, samples: int, rng: np.random.Generator) -> FloatArray:
+    """(samples, groups): how often each group is drawn in each bootstrap sample, as many draws
+    as groups, with replacement."""
+    groups = len(finishes.group_keys)
+    drawn = rng.integers(0, groups, size=(samples, groups))
+    drawn += np.arange(samples)[:, None] * groups
+    counts = np.bincount(drawn.ravel(), minlength=samples * groups)
+    return counts.reshape(samples, groups).astype(np.float64)
+
+
+def _games_with_others(finishes: Finishes) -> IntArray:
+    """Per player: games in which at least one other player sat."""
+    seats = np.sort(finishes.seat_player, axis=1)  # missing seats (-1) first
+    first = (seats != NO_SEAT) & np.concatenate(
+        [np.ones((len(seats), 1), dtype=bool), seats[:, 1:] != seats[:, :-1]], axis=1
+    )  # each player's first seat in its game
+    others = first.sum(axis=1) > 1
+    return np.bincount(seats[first & others[:, None]], minlength=len(finishes.players))
 
 
 def fit_batch(
@@ -97,25 +107,29 @@ def fit_batch(
 
     Games of different player counts should be fitted separately (``leaderboard.boards``).
     ``seed`` fixes the bootstrap draws, so the same games always give the same table."""
-    pools = find_pools(games)
-    pool_of = {player: number for number, pool in enumerate(pools, 1) for player in pool}
+    finishes = encode(games)
+    pools = find_pools(finishes)
+    pool_of = np.zeros(len(finishes.players), dtype=np.int64)
+    index = {player: i for i, player in enumerate(finishes.players)}
+    for number, pool in enumerate(pools, 1):
+        pool_of[[index[player] for player in pool]] = number
     ratings: dict[str, BatchRating] = {}
     for number, pool in enumerate(pools, 1):
-        pool_games = [game for game in games if pool_of[game.seats[0].player] == number]
+        part = finishes.select(pool_of[finishes.seat_player[:, 0]] == number)
         # seeded by the pool's players: a pool's interval does not change when another pool
         # appears
         rng = np.random.default_rng([seed, zlib.crc32("\n".join(pool).encode())])
-        players, point, low, high = _fit_pool(pool_games, bootstrap, rng)
-        sides = unbounded_sides(pool_games, players)
-        played = _games_with_others(pool_games)
-        for i, player in enumerate(players):
+        point, low, high = _fit_pool(part, bootstrap, rng)
+        sides = unbounded_sides(part)
+        played = _games_with_others(part)
+        for i, player in enumerate(part.players):
             ratings[player] = BatchRating(
                 rating=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(point[i]),
                 low=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(low[i]),
                 high=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(high[i]),
                 bound=sides[player],
-                games=played.get(player, 0),
-                provisional=played.get(player, 0) < PROVISIONAL_GAMES,
+                games=int(played[i]),
+                provisional=int(played[i]) < PROVISIONAL_GAMES,
                 pool=number,
                 pools=len(pools),
             )

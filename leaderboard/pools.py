@@ -14,66 +14,65 @@ one that never beat or tied anybody outside only from above.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
-from numpy.typing import NDArray
+from scipy import sparse
+from scipy.sparse.csgraph import connected_components
 
-from leaderboard.plackett_luce import finishing_blocks
-from leaderboard.results import GameResult
+from leaderboard.finishes import Finishes, IntArray
 
 Bound = Literal["", "lower", "upper"]
 
 
-def find_pools(games: Sequence[GameResult]) -> list[list[str]]:
+def _graph(finishes: Finishes, tail: IntArray, head: IntArray) -> sparse.csr_matrix:
+    players = len(finishes.players)
+    return sparse.csr_matrix(
+        (np.ones(len(tail), dtype=np.int8), (tail, head)), shape=(players, players)
+    )
+
+
+def find_pools(finishes: Finishes) -> list[list[str]]:
     """Players grouped into pools (each sorted), largest pool first, ties by the first name.
 
     A player who only ever met its own other seats forms a pool of its own."""
-    root = {seat.player: seat.player for game in games for seat in game.seats}
-
-    def find(player: str) -> str:
-        while root[player] != player:
-            root[player] = root[root[player]]
-            player = root[player]
-        return player
-
-    for game in games:
-        first = find(game.seats[0].player)
-        for seat in game.seats[1:]:
-            root[find(seat.player)] = first
-            first = find(first)
-    pools: dict[str, list[str]] = {}
-    for player in sorted(root):
-        pools.setdefault(find(player), []).append(player)
+    first = np.repeat(finishes.seat_player[:, :1], finishes.seat_player.shape[1], axis=1)
+    joined = finishes.real
+    _, label = connected_components(
+        _graph(finishes, first[joined], finishes.seat_player[joined]), directed=False
+    )
+    pools: dict[int, list[str]] = {}
+    for player, number in zip(finishes.players, label.tolist()):
+        pools.setdefault(number, []).append(player)
     return sorted(pools.values(), key=lambda pool: (-len(pool), pool[0]))
 
 
-def unbounded_sides(games: Sequence[GameResult], players: Sequence[str]) -> dict[str, Bound]:
+def unbounded_sides(finishes: Finishes) -> dict[str, Bound]:
     """For the players of one pool: "lower" if only a lower bound on the rating follows from the
     games (a perfect record against the rest), "upper" if only an upper bound, else ""."""
-    index = {player: i for i, player in enumerate(players)}
-    # reach[i, j]: a chain "finished ahead of or tied with" leads from i to j
-    reach: NDArray[np.bool_] = np.eye(len(players), dtype=bool)
-    for game in games:
-        blocks = finishing_blocks(game.seats)
-        for place, block in enumerate(blocks):
-            behind = [index[p] for later in blocks[place:] for p in later]
-            for player in block:
-                reach[index[player], behind] = True
-    for k in range(len(players)):  # transitive closure (Warshall)
-        reach |= reach[:, k : k + 1] & reach[k : k + 1, :]
-    # i and j share a strongly connected component when each reaches the other
-    same = reach & reach.T
-    outside: NDArray[np.bool_] = reach & ~same
-    beaten_from_outside = [bool(column.any()) for column in outside.T]
-    beats_outside = [bool(row.any()) for row in outside]
+    tails, heads = [], []
+    seats = finishes.seat_player.shape[1]
+    for a in range(seats):  # edge a -> b: a finished ahead of or tied with b
+        for b in range(seats):
+            ahead = finishes.real[:, a] & finishes.real[:, b]
+            ahead &= finishes.place[:, a] <= finishes.place[:, b]
+            tails.append(finishes.seat_player[ahead, a])
+            heads.append(finishes.seat_player[ahead, b])
+    tail, head = np.concatenate(tails), np.concatenate(heads)
+    _, component = connected_components(_graph(finishes, tail, head), connection="strong")
+    # a chain from outside into a component enters it by an edge from outside
+    crossing = component[tail] != component[head]
+    entered = np.zeros(len(finishes.players), dtype=bool)
+    left = np.zeros(len(finishes.players), dtype=bool)
+    entered[component[head[crossing]]] = True
+    left[component[tail[crossing]]] = True
 
     def side(i: int) -> Bound:
-        if not beaten_from_outside[i] and beats_outside[i]:
+        beaten_from_outside, beats_outside = entered[component[i]], left[component[i]]
+        if not beaten_from_outside and beats_outside:
             return "lower"
-        if not beats_outside[i] and beaten_from_outside[i]:
+        if not beats_outside and beaten_from_outside:
             return "upper"
         return ""
 
-    return {player: side(i) for player, i in index.items()}
+    return {player: side(i) for i, player in enumerate(finishes.players)}
