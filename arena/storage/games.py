@@ -9,7 +9,14 @@ from sqlmodel import Session, col, select
 
 from arena.records import MatchRecord, Outcome
 from arena.storage.database import Database
-from arena.storage.models import BotVersion, EloRating, GameRecord, RatingHistory, SeatRecordRow
+from arena.storage.models import (
+    BotVersion,
+    EloRating,
+    GameRecord,
+    RatingHistory,
+    Sealing,
+    SeatRecordRow,
+)
 from arena.verification import SealedGame, SealedSeat, replay_states, seal
 from leaderboard.elo import EloTable, replay_elo
 from leaderboard.results import GameResult, SeatResult
@@ -102,6 +109,13 @@ def sealed_game(
             for seat in seats
         ],
     )
+
+
+def sealed_from_game(session: Session) -> int:
+    """The first game id this database stored with a seal: every game from it on must have one.
+    A database without the record (it was removed) holds every game to a seal."""
+    row = session.get(Sealing, 1)
+    return 1 if row is None else row.sealed_from_game
 
 
 def content_hashes(session: Session, version_ids: Sequence[int]) -> dict[int, str]:
