@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from leaderboard.elo import INITIAL_RATING
-from leaderboard.results import GameResult, pair_score
+from leaderboard.results import GameResult, SeatResult, pair_score
 
 if TYPE_CHECKING:  # the batch module imports numpy, slow to load
     from leaderboard.batch import BatchRating
@@ -21,12 +21,13 @@ class LeaderboardRow:
     player: str
     elo: float
     batch: BatchRating | None
-    games: int  # every game played, forfeited ones included
+    games: int  # every game played, forfeited ones included; a game counts once, whatever seats
     # Over the games the player finished (a forfeited game's score is the arena's default moves,
     # not the bot's); NaN when it forfeited every game (a float, so callers' formats still work).
+    # A player in several seats of one game: the mean of the seats it finished, one game.
     average_rank: float
     average_score: float
-    forfeits: dict[str, int]  # reason kind -> count
+    forfeits: dict[str, int]  # reason kind -> games with a seat that forfeited for it
 
     @property
     def forfeited(self) -> int:
@@ -54,17 +55,17 @@ def leaderboard_rows(
 
     Average position and score count only the games the player finished."""
     played: Counter[str] = Counter()
-    ranks: dict[str, list[int]] = defaultdict(list)
+    ranks: dict[str, list[float]] = defaultdict(list)
     scores: dict[str, list[float]] = defaultdict(list)
     forfeits: dict[str, Counter[str]] = defaultdict(Counter)
     for game in games:
-        for seat in game.seats:
-            played[seat.player] += 1
-            if seat.forfeit:
-                forfeits[seat.player][seat.forfeit] += 1
-            else:
-                ranks[seat.player].append(seat.rank)
-                scores[seat.player].append(seat.score)
+        for player, seats in _seats_by_player(game).items():
+            played[player] += 1
+            forfeits[player].update({seat.forfeit for seat in seats if seat.forfeit})
+            finished = [seat for seat in seats if not seat.forfeit]
+            if finished:  # a player in several seats: the mean of its finished seats
+                ranks[player].append(sum(seat.rank for seat in finished) / len(finished))
+                scores[player].append(sum(seat.score for seat in finished) / len(finished))
 
     def pool(player: str) -> int:
         fitted = batch.get(player)
@@ -101,6 +102,13 @@ def leaderboard_rows(
     return rows
 
 
+def _seats_by_player(game: GameResult) -> dict[str, list[SeatResult]]:
+    seats: dict[str, list[SeatResult]] = defaultdict(list)
+    for seat in game.seats:
+        seats[seat.player].append(seat)
+    return seats
+
+
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
@@ -129,9 +137,11 @@ def cross_table(games: Sequence[GameResult]) -> dict[tuple[str, str], HeadToHead
     counts: Counter[tuple[str, str]] = Counter()
     points: defaultdict[tuple[str, str], float] = defaultdict(float)  # a draw is worth 0.5
     for game in games:
-        for a in game.seats:
-            for b in game.seats:
-                if a.player != b.player:
-                    counts[a.player, b.player] += 1
-                    points[a.player, b.player] += pair_score(a, b)
+        by_player = _seats_by_player(game)
+        for a, mine in by_player.items():
+            for b, theirs in by_player.items():
+                if a != b:  # several seats: the mean over their pairs of seats, one game
+                    counts[a, b] += 1
+                    total = sum(pair_score(x, y) for x in mine for y in theirs)
+                    points[a, b] += total / (len(mine) * len(theirs))
     return {pair: HeadToHead(counts[pair], points[pair]) for pair in sorted(counts)}
