@@ -12,10 +12,18 @@ from rich.table import Column, Table
 
 from arena.commands import fail, wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.ratings import Board, History, load_boards, rating_history, sparkline
+from arena.ratings import (
+    Board,
+    History,
+    board_json,
+    load_boards,
+    rating_history,
+    rating_words,
+    sparkline,
+)
 from arena.storage.database import Database, open_database
 from engine.registry import game_names
-from leaderboard.tables import LeaderboardRow, format_batch, pool_heading
+from leaderboard.tables import LeaderboardRow, pool_heading
 
 console = wide_console()
 
@@ -59,7 +67,7 @@ def print_board(board: Board) -> None:
         for row in rows:
             rating = "-"
             if row.batch is not None:
-                rating = format_batch(row.batch) + (" ?" if row.batch.provisional else "")
+                rating = rating_words(row.batch)
                 provisional |= row.batch.provisional
             table.add_row(
                 str(row.position),
@@ -91,64 +99,6 @@ def print_board(board: Board) -> None:
                 )
             cross.add_row(board.bot(a), *cells)
         console.print(cross)
-
-
-def _number(value: float, digits: int = 2) -> float | None:
-    return None if math.isnan(value) else round(value, digits)
-
-
-def board_json(board: Board) -> dict[str, Any]:
-    rows = []
-    for row in board.rows:
-        version = board.versions[int(row.player)].version
-        batch = row.batch
-        rows.append(
-            {
-                "position": row.position,
-                "bot": board.bot(row.player),
-                "version": board.version(row.player),
-                "manifest_version": version.version,
-                "content_hash": version.content_hash,
-                "latest": int(row.player) in board.latest,
-                "elo": round(row.elo, 2),
-                "batch": None
-                if batch is None
-                else {
-                    "rating": round(batch.rating, 2),
-                    "low": round(batch.low, 2),
-                    "high": round(batch.high, 2),
-                    "bound": batch.bound or None,
-                    "provisional": batch.provisional,
-                    "pool": batch.pool,
-                    "pools": batch.pools,
-                    "games": batch.games,
-                },
-                "games": row.games,
-                "average_rank": _number(row.average_rank),
-                "average_score": _number(row.average_score),
-                "forfeited": row.forfeited,
-                "forfeits": row.forfeits,
-            }
-        )
-    return {
-        "game": board.game,
-        "players": board.players,
-        "tournament": board.tournament,
-        "rows": rows,
-        "crosstable": None
-        if board.crosstable is None
-        else [
-            {
-                "bot": board.bot(a),
-                "version": board.version(a),
-                "opponent": board.bot(b),
-                "opponent_version": board.version(b),
-                "games": record.games,
-                "points": record.score,
-            }
-            for (a, b), record in board.crosstable.items()
-        ],
-    }
 
 
 def tournament_boards(database: Database, name: str) -> list[Board]:
