@@ -26,6 +26,7 @@ from leaderboard.tables import (
     cross_table,
     format_batch,
     leaderboard_rows,
+    legend,
 )
 
 if TYPE_CHECKING:  # the batch module imports numpy and scipy, slow to load
@@ -187,12 +188,6 @@ def load_boards(
     return [board for board in boards if board.rows]
 
 
-def rating_words(rating: BatchRating) -> str:
-    """The rating as every surface writes it: "1712 [1650, 1790]", "> 1413", "< 1587", and
-    " ?" when provisional."""
-    return format_batch(rating) + (" ?" if rating.provisional else "")
-
-
 def board_json(board: Board) -> dict[str, Any]:
     """The board as ``arena leaderboard --json`` and the web's /api/leaderboard give it
     (documented in leaderboard/README.md, "The board as JSON")."""
@@ -225,6 +220,7 @@ def board_json(board: Board) -> dict[str, Any]:
         "tournament_id": board.tournament_id,
         "games": board.games,
         "rows": rows,
+        "legend": board_legend(board),
         "crosstable": None
         if board.crosstable is None
         else [
@@ -244,15 +240,21 @@ def board_json(board: Board) -> dict[str, Any]:
     }
 
 
+def board_legend(board: Board) -> list[str]:
+    """What the marks shown on the board mean (``leaderboard.tables.LEGEND``)."""
+    return legend([row.batch for row in board.rows if row.batch])
+
+
 def _batch_json(batch: BatchRating) -> dict[str, Any]:
     """A one-sided rating's point and other end are the prior's, not the games': null."""
     return {
-        "text": rating_words(batch),
+        "text": format_batch(batch),  # as the terminal writes it: "> 1413 ?", ...
         "rating": None if batch.bound else round(batch.rating, 2),
         "low": None if batch.bound == "upper" else round(batch.low, 2),
         "high": None if batch.bound == "lower" else round(batch.high, 2),
         "bound": batch.bound or None,
         "provisional": batch.provisional,
+        "prior_set": batch.prior_set,
         "pool": batch.pool,
         "pools": batch.pools,
         "games": batch.games,

@@ -32,7 +32,7 @@ import numpy as np
 from leaderboard.elo import INITIAL_RATING
 from leaderboard.finishes import NO_SEAT, Finishes, IntArray, encode
 from leaderboard.plackett_luce import FloatArray, build_stages, fit_map, posterior_covariance
-from leaderboard.pools import Bound, find_pools, unbounded_sides
+from leaderboard.pools import Bound, find_pools, record_shapes
 from leaderboard.results import GameResult
 
 ELO_PER_NATURAL_UNIT = 400.0 / math.log(10.0)
@@ -55,6 +55,9 @@ class BatchRating:
     provisional: bool = False  # fewer than PROVISIONAL_GAMES games
     pool: int = 1  # pools are numbered from 1, largest first; ratings of two pools don't compare
     pools: int = 1  # how many pools the fitted games form
+    # bounded on both sides only through players whose ratings are one-sided (always behind one,
+    # always ahead of another): the interval is the prior's, not the games'
+    prior_set: bool = False
 
 
 def _fit_pool(
@@ -120,14 +123,15 @@ def fit_batch(
         # appears
         rng = np.random.default_rng([seed, zlib.crc32("\n".join(pool).encode())])
         point, low, high = _fit_pool(part, bootstrap, rng)
-        sides = unbounded_sides(part)
+        shapes = record_shapes(part)
         played = _games_with_others(part)
         for i, player in enumerate(part.players):
             ratings[player] = BatchRating(
                 rating=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(point[i]),
                 low=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(low[i]),
                 high=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(high[i]),
-                bound=sides[player],
+                bound=shapes[player][0],
+                prior_set=shapes[player][1],
                 games=int(played[i]),
                 provisional=int(played[i]) < PROVISIONAL_GAMES,
                 pool=number,

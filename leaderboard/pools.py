@@ -47,18 +47,29 @@ def find_pools(finishes: Finishes) -> list[list[str]]:
     return sorted(pools.values(), key=lambda pool: (-len(pool), pool[0]))
 
 
-def unbounded_sides(finishes: Finishes) -> dict[str, Bound]:
-    """For the players of one pool: "lower" if only a lower bound on the rating follows from the
-    games (a perfect record against the rest), "upper" if only an upper bound, else ""."""
+def _ahead(finishes: Finishes) -> tuple[IntArray, IntArray]:
+    """Edges (tail, head) of "tail finished ahead of or tied with head" in some game."""
     tails, heads = [], []
     seats = finishes.seat_player.shape[1]
-    for a in range(seats):  # edge a -> b: a finished ahead of or tied with b
+    for a in range(seats):
         for b in range(seats):
             ahead = finishes.real[:, a] & finishes.real[:, b]
             ahead &= finishes.place[:, a] <= finishes.place[:, b]
             tails.append(finishes.seat_player[ahead, a])
             heads.append(finishes.seat_player[ahead, b])
-    tail, head = np.concatenate(tails), np.concatenate(heads)
+    return np.concatenate(tails), np.concatenate(heads)
+
+
+def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
+    """For the players of one pool: (bound, prior_set).
+
+    bound: "lower" if only a lower bound on the rating follows from the games (nobody outside
+    its strongly connected component ever finished ahead of or tied with it), "upper" if only an
+    upper bound, else "". prior_set: bounded on both sides, but outside the pool's largest
+    component (e.g. always behind one player and always ahead of another): the games fix its
+    rating only relative to players whose own ratings are one-sided, so its interval is the
+    prior's."""
+    tail, head = _ahead(finishes)
     _, component = connected_components(_graph(finishes, tail, head), connection="strong")
     # a chain from outside into a component enters it by an edge from outside
     crossing = component[tail] != component[head]
@@ -66,13 +77,20 @@ def unbounded_sides(finishes: Finishes) -> dict[str, Bound]:
     left = np.zeros(len(finishes.players), dtype=bool)
     entered[component[head[crossing]]] = True
     left[component[tail[crossing]]] = True
+    sizes = np.bincount(component)
+    main = int(np.argmax(sizes)) if sizes.max(initial=0) > 1 else -1
 
-    def side(i: int) -> Bound:
+    def shape(i: int) -> tuple[Bound, bool]:
         beaten_from_outside, beats_outside = entered[component[i]], left[component[i]]
         if not beaten_from_outside and beats_outside:
-            return "lower"
+            return "lower", False
         if not beats_outside and beaten_from_outside:
-            return "upper"
-        return ""
+            return "upper", False
+        return "", bool(beaten_from_outside and component[i] != main)
 
-    return {player: side(i) for i, player in enumerate(finishes.players)}
+    return {player: shape(i) for i, player in enumerate(finishes.players)}
+
+
+def unbounded_sides(finishes: Finishes) -> dict[str, Bound]:
+    """For the players of one pool: the ``bound`` of ``record_shapes``."""
+    return {player: bound for player, (bound, _) in record_shapes(finishes).items()}

@@ -114,12 +114,42 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def format_batch(rating: BatchRating) -> str:
-    """ "1712 [1650, 1790]"; a one-sided rating shows its bound only: "> 1413" or "< 1587"."""
+    """ "1712 [1650, 1790]"; a one-sided rating shows its bound only: "> 1413" or "< 1587"; an
+    interval set by the prior is marked "~"; a provisional rating "?" (``LEGEND``)."""
     if rating.bound == "lower":
-        return f"> {rating.low:.0f}"
-    if rating.bound == "upper":
-        return f"< {rating.high:.0f}"
-    return f"{rating.rating:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
+        words = f"> {rating.low:.0f}"
+    elif rating.bound == "upper":
+        words = f"< {rating.high:.0f}"
+    else:
+        words = f"{rating.rating:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
+    return words + (" ~" if rating.prior_set else "") + (" ?" if rating.provisional else "")
+
+
+# What the marks of ``format_batch`` mean, in words for someone reading a board the first time
+# (the terminal prints the lines of the marks it shows, the web all of them).
+LEGEND = {
+    ">": "> x: the games show the rating is above x, not how far above: no bot outside its "
+    "group ever finished ahead of it (its group: the bots it won and lost against, often itself "
+    "alone). Not always a perfect record: in a 4-player game, second place behind its own group "
+    "counts as ahead of the rest.",
+    "<": "< x: the mirror: below x, not how far: it never finished ahead of a bot outside its "
+    "group.",
+    "~": "~: the interval is the prior's guess, not measured: the bot always finished behind some "
+    "bots and ahead of the others, which says where it ranks but not by how much.",
+    "?": "?: provisional: fewer than 20 games against others in its pool; the rating can still "
+    "move a lot.",
+}
+
+
+def legend(ratings: Sequence[BatchRating]) -> list[str]:
+    """The ``LEGEND`` lines of the marks these ratings show."""
+    marks = {
+        ">": any(r.bound == "lower" for r in ratings),
+        "<": any(r.bound == "upper" for r in ratings),
+        "~": any(r.prior_set for r in ratings),
+        "?": any(r.provisional for r in ratings),
+    }
+    return [LEGEND[mark] for mark, shown in marks.items() if shown]
 
 
 def pool_heading(rating: BatchRating) -> str:

@@ -16,14 +16,14 @@ from arena.ratings import (
     Board,
     History,
     board_json,
+    board_legend,
     load_boards,
     rating_history,
-    rating_words,
     sparkline,
 )
 from arena.storage.database import Database, open_database
 from engine.registry import game_names
-from leaderboard.tables import LeaderboardRow, pool_heading
+from leaderboard.tables import LeaderboardRow, format_batch, pool_heading
 
 console = wide_console()
 
@@ -49,7 +49,6 @@ def print_board(board: Board) -> None:
     pools: dict[int, list[LeaderboardRow]] = {}
     for row in board.rows:
         pools.setdefault(row.batch.pool if row.batch else 1, []).append(row)
-    provisional = False
     for rows in pools.values():
         heading = pool_heading(rows[0].batch) if rows[0].batch else ""
         table = Table(
@@ -67,8 +66,7 @@ def print_board(board: Board) -> None:
         for row in rows:
             rating = "-"
             if row.batch is not None:
-                rating = rating_words(row.batch)
-                provisional |= row.batch.provisional
+                rating = format_batch(row.batch)
             table.add_row(
                 str(row.position),
                 board.bot(row.player),
@@ -81,8 +79,8 @@ def print_board(board: Board) -> None:
                 _forfeits(row),
             )
         console.print(table)
-    if provisional:
-        console.print("? provisional: fewer than 20 games against others in its pool")
+    for line in board_legend(board):
+        console.print(line, markup=False)
     if board.crosstable is not None:
         players = [row.player for row in board.rows]
         cross = Table(
@@ -127,8 +125,9 @@ def print_history(history: History, limit: int) -> None:
         )
     console.print(table)
     listed = f" (last {limit} listed)" if len(afters) > limit else ""
+    games = f"{len(afters)} game{'' if len(afters) == 1 else 's'}"
     console.print(
-        f"{len(afters)} games{listed}: {sparkline(afters)}  {min(afters):.0f}.."
+        f"{games}{listed}: {sparkline(afters)}  {min(afters):.0f}.."
         f"{max(afters):.0f}, now {afters[-1]:.0f}",
         markup=False,
         soft_wrap=True,
@@ -196,8 +195,9 @@ def leaderboard(
     ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """Batch rating (Plackett-Luce, 95% interval; "> x" when only a lower bound is known; "?"
-    provisional), Elo, games, average position and score over finished games, and forfeits: one
+    """Batch rating (Plackett-Luce, 95% interval; "> x" / "< x" when the games bound it on one
+    side only, "~" when the interval is the prior's, "?" provisional: a legend under each board
+    says more), Elo, games, average position and score over finished games, and forfeits: one
     board per game type and player count. Ratings of two boards, or two pools of one board, do
     not compare."""
     if game is not None and game.lower() not in game_names():

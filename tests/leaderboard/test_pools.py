@@ -1,7 +1,7 @@
 """Pools of players joined by games, and the records that bound a rating on one side only."""
 
 from leaderboard.finishes import encode
-from leaderboard.pools import find_pools, unbounded_sides
+from leaderboard.pools import find_pools, record_shapes, unbounded_sides
 from leaderboard.results import GameResult, SeatResult
 
 
@@ -38,3 +38,21 @@ def test_players_who_drew_each_other_and_beat_the_rest_share_a_lower_bound():
 def test_a_forfeit_ranked_first_still_finishes_behind():
     forfeit = GameResult((SeatResult("a", 1, 0, "TIMEOUT"), SeatResult("b", 2, 0)))
     assert unbounded_sides(encode([forfeit])) == {"a": "upper", "b": "lower"}
+
+
+def test_a_player_always_between_two_others_has_an_interval_set_by_the_prior():
+    """a always ahead of b, b of c: b is bounded on both sides, but only through a and c, whose
+    ratings are one-sided; when b also trades wins with d, their interval is measured."""
+    chain = [game("a", "b", "c")] * 3
+    assert record_shapes(encode(chain)) == {
+        "a": ("lower", False),
+        "b": ("", True),
+        "c": ("upper", False),
+    }
+    traded = chain + [game("a", "d", "c"), game("b", "d"), game("d", "b")]
+    assert record_shapes(encode(traded)) == {
+        "a": ("lower", False),
+        "b": ("", False),
+        "c": ("upper", False),
+        "d": ("", False),
+    }
