@@ -29,10 +29,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from leaderboard.bounds import one_sided_bounds
 from leaderboard.elo import INITIAL_RATING
 from leaderboard.finishes import NO_SEAT, Finishes, IntArray, encode
 from leaderboard.plackett_luce import FloatArray, build_stages, fit_map, posterior_covariance
-from leaderboard.pools import Bound, find_pools, record_shapes
+from leaderboard.pools import Bound, find_pools, record_shapes, strong_components
 from leaderboard.results import GameResult
 
 ELO_PER_NATURAL_UNIT = 400.0 / math.log(10.0)
@@ -63,7 +64,8 @@ class BatchRating:
 def _fit_pool(
     finishes: Finishes, bootstrap: int, rng: np.random.Generator
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Centred MAP, 95% low and 95% high of the players of one pool, in natural units."""
+    """Centred MAP, 95% low and 95% high of the players of one pool, in natural units; a
+    one-sided rating's bound from its record (``leaderboard.bounds``)."""
     stages = build_stages(finishes)
     precision = (ELO_PER_NATURAL_UNIT / PRIOR_SD) ** 2
     point = fit_map(stages, stages.weights[None, :], precision)[0]
@@ -71,7 +73,7 @@ def _fit_pool(
     centring = np.eye(n) - 1.0 / n
     covariance = centring @ posterior_covariance(stages, point, precision) @ centring
     spread = Z_95 * np.sqrt(np.maximum(np.diag(covariance), 0.0))
-    point = point - point.mean()
+    mode, point = point, point - point.mean()
     low, high = point - spread, point + spread
     if bootstrap > 0:
         samples = fit_map(
@@ -80,6 +82,12 @@ def _fit_pool(
         samples -= samples.mean(axis=1, keepdims=True)
         boot_low, boot_high = np.percentile(samples, [2.5, 97.5], axis=0)
         low, high = np.minimum(low, boot_low), np.maximum(high, boot_high)
+    sides = [bound for bound, _ in record_shapes(finishes).values()]
+    if any(sides):
+        honest = one_sided_bounds(finishes, strong_components(finishes), sides, mode, covariance)
+        lower, upper = np.array(sides) == "lower", np.array(sides) == "upper"
+        low = np.where(lower, np.minimum(low, honest), low)
+        high = np.where(upper, np.maximum(high, honest), high)
     return point, low, high
 
 

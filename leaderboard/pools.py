@@ -60,6 +60,16 @@ def _ahead(finishes: Finishes) -> tuple[IntArray, IntArray]:
     return np.concatenate(tails), np.concatenate(heads)
 
 
+def _strong_components(finishes: Finishes, tail: IntArray, head: IntArray) -> IntArray:
+    _, component = connected_components(_graph(finishes, tail, head), connection="strong")
+    return np.asarray(component, dtype=np.int64)
+
+
+def strong_components(finishes: Finishes) -> IntArray:
+    """Component label per player: players who finished ahead of each other, through chains."""
+    return _strong_components(finishes, *_ahead(finishes))
+
+
 def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
     """For the players of one pool: (bound, prior_set).
 
@@ -70,7 +80,7 @@ def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
     rating only relative to players whose own ratings are one-sided, so its interval is the
     prior's."""
     tail, head = _ahead(finishes)
-    _, component = connected_components(_graph(finishes, tail, head), connection="strong")
+    component = _strong_components(finishes, tail, head)
     # a chain from outside into a component enters it by an edge from outside
     crossing = component[tail] != component[head]
     entered = np.zeros(len(finishes.players), dtype=bool)

@@ -35,18 +35,25 @@ def plackett_luce_ranking(
 
 
 def round_robin(
-    strengths: Mapping[str, float], seats: int, games: int, seed: int = 0
+    strengths: Mapping[str, float], seats: int, games: int, seed: int = 0, deal_luck: float = 0.0
 ) -> list[GameResult]:
     """``games`` games cycling over every pod of ``seats`` players, like a tournament: each run of
     ``seats`` consecutive games (a deal and its rotations) is one pod and one bootstrap group.
-    Scores are seats - rank."""
+    Scores are seats - rank.
+
+    ``deal_luck``: each deal suits some players more than others: for the deal's games each
+    player's strength moves by a normal draw of this standard deviation (Elo), the same in all
+    its rotations, which correlates the games of a group as real deals do."""
     rng = random.Random(seed)
     pods = list(itertools.combinations(sorted(strengths), seats))
     results: list[GameResult] = []
+    lucky: dict[str, float] = dict(strengths)
     for number in range(games):
         deal = number // seats
         pod = pods[deal % len(pods)]
-        order = plackett_luce_ranking(strengths, pod, rng)
+        if number % seats == 0 and deal_luck:
+            lucky = {p: strengths[p] + rng.gauss(0.0, deal_luck) for p in strengths}
+        order = plackett_luce_ranking(lucky, pod, rng)
         results.append(
             GameResult(
                 tuple(
