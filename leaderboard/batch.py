@@ -62,7 +62,7 @@ class BatchRating:
 
 
 def _fit_pool(
-    finishes: Finishes, bootstrap: int, rng: np.random.Generator
+    finishes: Finishes, sides: Sequence[Bound], bootstrap: int, rng: np.random.Generator
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Centred MAP, 95% low and 95% high of the players of one pool, in natural units; a
     one-sided rating's bound from its record (``leaderboard.bounds``)."""
@@ -82,7 +82,6 @@ def _fit_pool(
         samples -= samples.mean(axis=1, keepdims=True)
         boot_low, boot_high = np.percentile(samples, [2.5, 97.5], axis=0)
         low, high = np.minimum(low, boot_low), np.maximum(high, boot_high)
-    sides = [bound for bound, _ in record_shapes(finishes).values()]
     if any(sides):
         honest = one_sided_bounds(finishes, strong_components(finishes), sides, mode, covariance)
         lower, upper = np.array(sides) == "lower", np.array(sides) == "upper"
@@ -130,8 +129,10 @@ def fit_batch(
         # seeded by the pool's players: a pool's interval does not change when another pool
         # appears
         rng = np.random.default_rng([seed, zlib.crc32("\n".join(pool).encode())])
-        point, low, high = _fit_pool(part, bootstrap, rng)
         shapes = record_shapes(part)
+        point, low, high = _fit_pool(
+            part, [shapes[player][0] for player in part.players], bootstrap, rng
+        )
         played = _games_with_others(part)
         for i, player in enumerate(part.players):
             ratings[player] = BatchRating(
