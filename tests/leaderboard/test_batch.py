@@ -104,8 +104,8 @@ def test_provisional_below_twenty_games():
 
 
 def test_coverage_of_3000_game_two_player_tournaments():
-    """40 tournaments (200 intervals, about 4 s); ``python -m leaderboard.coverage`` runs 100:
-    95.8% (2 seats) and 93.6% (4 seats), see leaderboard/README.md."""
+    """40 tournaments (200 intervals, about 4 s); ``python -m leaderboard.coverage --table`` runs
+    the settings of leaderboard/README.md's table."""
     result = coverage(40, 3000, 2, bootstrap=200)
     assert result.covered / result.intervals >= 0.93, result
     assert result.mean_width < 60
