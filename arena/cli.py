@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import signal
 import sys
 from collections.abc import Sequence
 from functools import partial
-from types import FrameType
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
+from arena import stopping
 from arena.commands import print_error
 from arena.errors import InputError
 from arena.launcher import INTERRUPTED_CODE
@@ -137,17 +136,6 @@ for command in app.registered_commands:
         command.short_help = _first_sentence(inspect.getdoc(command.callback) or "")
 
 
-def _stop_like_ctrl_c(signum: int, frame: FrameType | None) -> None:
-    # A service manager, `timeout` or `kill` stops the arena with SIGTERM: take the same orderly
-    # path as Ctrl-C (trio delivers the interrupt at a safe point; bots are stopped, the game in
-    # flight is abandoned, everything recorded stays recorded, exit code 130).
-    signal.raise_signal(signal.SIGINT)
-
-
 def main() -> None:
-    # A shell script's background job (`arena tournament ... &`) starts with SIGINT ignored, and
-    # Python keeps it so: SIGTERM, which takes the Ctrl-C path, would then do nothing at all.
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
+    stopping.for_the_command()
     app()

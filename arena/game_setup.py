@@ -13,6 +13,14 @@ from arena.referee.limits import BotLimits
 from engine.core import EngineError, Game, OptionValue
 from engine.registry import get_game
 
+MAX_SEED = (1 << 63) - 1  # seeds are stored as SQLite's signed 64-bit integers
+
+
+def check_seed(seed: int | None) -> None:
+    """A game or tournament seed the database can store (None: to be drawn)."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise SetupError(f"--seed must be between 0 and {MAX_SEED} (2^63-1)")
+
 
 def load_game(name: str) -> Game:
     """The game's engine; an unknown game or one whose engine fails to import is one line."""
@@ -64,7 +72,7 @@ def parse_limits(bot_memory: str | None) -> BotLimits:
         raise SetupError(f"--bot-memory {bot_memory!r}: not a whole number of MiB") from None
     try:
         return BotLimits(memory_mib=memory)
-    except ValueError as exc:
+    except SetupError as exc:
         raise SetupError(f"--bot-memory: {exc}") from None
 
 

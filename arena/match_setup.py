@@ -48,6 +48,7 @@ def plan_match(
     """Check the game, the bots (named as ``arena.entrants`` describes; registered names are
     looked up in ``db``), the options, clocks, limits and log directory. ``seed`` None: a random
     63-bit seed, too large for a bot to search for."""
+    game_setup.check_seed(seed)
     engine = game_setup.load_game(game)
     bots = [entrant.spec for entrant in resolve_match_bots(bot_texts, engine.name, db)]
     options = game_setup.parse_options(engine.name, option_texts)

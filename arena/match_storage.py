@@ -1,6 +1,7 @@
 """Storing a game played by ``arena match``: its bots are registered (a new version only when
-their code changed; each already answered the match's handshake) and the game is recorded and
-rated like a tournament's game, without a tournament. The web arena then shows it like any other
+their code changed; each already answered the match's handshake) and the game is recorded like a
+tournament's game, without a tournament, and rated only if asked (``--rated``): a match is
+mostly a test of a bot in the making. The web arena then shows it like any other
 (``url_if_served`` finds it there)."""
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ DEFAULT_WEB_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
 _PROBE_SECONDS = 0.3
 
 
-def store_match(db: Path, record: MatchRecord, bots: Sequence[BotSpec]) -> int:
-    """Record the game in the database ``db`` (created if missing); returns its id."""
+def store_match(
+    db: Path, record: MatchRecord, bots: Sequence[BotSpec], *, rated: bool = False
+) -> int:
+    """Record the game in the database ``db`` (created if missing), its Elo updates too if
+    ``rated``; returns its id."""
     database = open_database(db, create=True)
     try:
         versions = []
@@ -33,7 +37,11 @@ def store_match(db: Path, record: MatchRecord, bots: Sequence[BotSpec]) -> int:
             versions.append(version_id)
         # The seat rotations of one seed share its luck: the batch fit resamples them together.
         game_id = record_game(
-            database, record, versions, group_key=f"match/{record.game}/{record.seed}"
+            database,
+            record,
+            versions,
+            group_key=f"match/{record.game}/{record.seed}",
+            rated=rated,
         )
     finally:
         database.close()

@@ -16,7 +16,7 @@ from arena.game_setup import load_game
 from arena.records import Outcome, arena_ranks
 from arena.storage import bots
 from arena.storage.database import open_database
-from arena.storage.games import FINISHED, sealed_from_game, sealed_game
+from arena.storage.games import FINISHED, UNRATED, sealed_from_game, sealed_game
 from arena.storage.models import GameRecord, SeatRecordRow
 from arena.verification import check
 from engine.core import EngineError, GameState, Result
@@ -153,7 +153,7 @@ def verify(stored: StoredGame) -> Verdict:
         state = replayed_state(game)
     except ReplayError as exc:
         return Verdict(game.verification is not None, problems or [str(exc)])
-    if game.status == FINISHED:
+    if game.status in (FINISHED, UNRATED):
         if not state.is_over:
             problems.append(
                 f"the replayed game is not over after its {len(game.actions)} stored actions"

@@ -1,4 +1,4 @@
-"""``python -m arena.bench protocol|storage|tournament|cluster|web|gaps [options]``: run one
+"""``python -m arena.bench protocol|storage|tournament|cluster|web|gaps|sandbox [options]``: run one
 benchmark (``--help`` after the name lists its options)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("protocol", "storage", "tournament", "cluster", "web", "gaps")
+BENCHMARKS = ("protocol", "storage", "tournament", "cluster", "web", "gaps", "sandbox")
 
 
 def main(argv: list[str] | None = None) -> None:

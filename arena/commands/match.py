@@ -86,9 +86,10 @@ def print_record(record: MatchRecord) -> None:
 FORFEIT_EXIT_CODE = 3
 
 
-def record_json(record: MatchRecord, game_id: int | None) -> str:
-    """The match's result as one JSON object (``--json``); ``game_id`` None if not stored."""
-    data = {"game_id": game_id, **asdict(record)}
+def record_json(record: MatchRecord, game_id: int | None, *, rated: bool = False) -> str:
+    """The match's result as one JSON object (``--json``); ``game_id`` None if not stored,
+    ``rated`` whether it was stored with Elo updates."""
+    data = {"game_id": game_id, "rated": rated, **asdict(record)}
     data["decisions"] = len(data.pop("actions"))
     for seat in data["seats"]:
         seat["outcome"] = seat["outcome"].value
@@ -127,15 +128,25 @@ def match(
         bool,
         typer.Option(
             "--no-store",
-            help="do not record the game in the database (by default it is stored "
-            "and rated, and `arena replay` and `arena serve` show it)",
+            help="do not record the game in the database (by default it is stored, not "
+            "rated, and `arena replay` and `arena serve` show it)",
+        ),
+    ] = False,
+    rated: Annotated[
+        bool,
+        typer.Option(
+            "--rated",
+            help="rate the game: its result moves the bots' Elo on the leaderboard, as "
+            "tournaments' and SPRT tests' games do",
         ),
     ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Play one game between bots, one per seat in the order given; the game is stored in the
-    database unless --no-store. Exit code 0: played, 1: the game was voided (a fault of the
-    arena), 3: played, but a seat forfeited."""
+    database unless --no-store, and rated only with --rated. Exit code 0: played, 1: the game
+    was voided (a fault of the arena), 3: played, but a seat forfeited."""
+    if rated and no_store:
+        fail("--rated rates a stored game: give --rated or --no-store, not both")
     plan = plan_match(
         game,
         bots,
@@ -171,15 +182,16 @@ def match(
         )
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
-    game_id = None if no_store else store_match(db, record, plan.bots)
+    game_id = None if no_store else store_match(db, record, plan.bots, rated=rated)
     if as_json:
-        print(record_json(record, game_id))
+        print(record_json(record, game_id, rated=rated and not record.voided))
     else:
         print_record(record)
         if game_id is not None:
             url = url_if_served(game_id, record)
             console.print(
                 f"stored as game {game_id} in {db}"
+                + ("" if rated or record.voided else ", not rated (--rated rates a match)")
                 + (
                     f": {url}"
                     if url

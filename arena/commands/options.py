@@ -1,5 +1,6 @@
-"""Options that ``arena match``, ``arena tournament`` and ``arena sprt`` share: the limits and logs
-of the bot processes, game options, and where a tournament's games are played."""
+"""Options that ``arena match``, ``arena tournament``, ``arena sprt`` and ``arena serve`` share: the
+limits and logs of the bot processes, game options, where a tournament's games are played, and
+the operator's log."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from arena.operator_log import LEVELS
 from arena.referee.limits import MIN_MEMORY_MIB, BotLimits
 from arena.tournament import ray_backend
 
@@ -59,5 +61,23 @@ RayCpus = Annotated[
         "--ray-cpus",
         help="Ray CPUs each game slot reserves on its node, with --ray (--concurrency slots "
         "are spread over the nodes)",
+    ),
+]
+LogFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--log-file",
+        metavar="FILE",
+        help="append the operator's log to FILE: a line per bot started and stopped, game "
+        "recorded, forfeit (with its reason), voided game and re-run, lost worker or Ray node",
+    ),
+]
+LogLevel = Annotated[
+    str | None,
+    typer.Option(
+        "--log-level",
+        metavar="LEVEL",
+        help=f"{', '.join(LEVELS)}: the least a log line must be (default info); without "
+        "--log-file the log goes to stderr, and only when --log-level is given",
     ),
 ]

@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.commands.options import LogFile, LogLevel
+from arena.operator_log import LogConfig, logging_to
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -24,6 +26,8 @@ def serve(
     port: Annotated[
         int, typer.Option("--port", min=0, max=65535, help="port to listen on")
     ] = DEFAULT_PORT,
+    log_file: LogFile = None,
+    log_level: LogLevel = None,
 ) -> None:
     """Serve the web arena, read-only, on http://HOST:PORT (safe while tournaments write)."""
     # Imported here: the other commands need neither the web stack nor its start-up time.
@@ -31,10 +35,15 @@ def serve(
 
     from arena.web.app import create_app
 
-    app = create_app(db)  # a missing or foreign file: StorageError, one line
-    shown = f"[{host}]" if ":" in host else host
-    print(f"arena: serving {db} read-only at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    config = LogConfig(log_file, log_level)
+    with logging_to(config, also=("uvicorn",)):
+        app = create_app(db)  # a missing or foreign file: StorageError, one line
+        shown = f"[{host}]" if ":" in host else host
+        print(f"arena: serving {db} read-only at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+        if config == LogConfig():  # uvicorn's own warnings on stderr, as ever
+            uvicorn.run(app, host=host, port=port, log_level="warning")
+        else:  # uvicorn's lines (requests too, at info) go to the arena's log
+            uvicorn.run(app, host=host, port=port, log_config=None, log_level=log_level or "info")
 
 
 def register(app: typer.Typer) -> None:

@@ -36,13 +36,21 @@ from arena.commands import (
 )
 from arena.commands.backends import games_played_on
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.commands.options import BotLogs, GameOptions, MoveTime, RayAddress, RayCpus, Workers
+from arena.commands.options import (
+    BotLogs,
+    GameOptions,
+    LogFile,
+    LogLevel,
+    MoveTime,
+    RayAddress,
+    RayCpus,
+    Workers,
+)
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
-from arena.records import MatchRecord
+from arena.operator_log import LogConfig, logging_to
 from arena.storage import tournaments
 from arena.tournament import ray_backend
 from arena.tournament.runner import run_tournament
-from arena.tournament.schedule import ScheduledGame
 from arena.tournament.setup import ReadyTournament, open_for_resume
 
 if TYPE_CHECKING:  # imported when the command runs: the SPRT needs numpy (0.3 s to load)
@@ -234,6 +242,8 @@ def sprt(
         bool,
         typer.Option("--json", help="print the result as JSON (the progress bar goes to stderr)"),
     ] = False,
+    log_file: LogFile = None,
+    log_level: LogLevel = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Is NEW stronger than BASE? Plays pairs of two-player games (each deal twice, seats
@@ -243,7 +253,10 @@ def sprt(
     1: undecided at --max-games; 130: stopped."""
     from arena.tournament.sprt import SprtParameters, create_sprt
 
-    with games_played_on(workers, ray_address, ray_cpus) as cluster:
+    with (
+        logging_to(LogConfig(log_file, log_level)),
+        games_played_on(workers, ray_address, ray_cpus) as cluster,
+    ):
         try:
             bot_logs = game_setup.prepare_bot_logs(bot_logs)
             if resume is not None:
@@ -294,7 +307,7 @@ def run(
     workers: int = 1,
     cluster: ray_backend.RayCluster | None = None,
 ) -> None:
-    from arena.tournament.sprt import load_test, record_score
+    from arena.tournament.sprt import SequentialTest, load_test
 
     console = Console(stderr=as_json, highlight=False)
     try:
@@ -303,13 +316,6 @@ def run(
         summary = None
         if not paired.decided:
             warn_unless_limits_enforced()
-
-            def decided(scheduled: ScheduledGame, record: MatchRecord) -> bool:
-                paired.add(
-                    scheduled.deal, scheduled.seats.index(NEW), record_score(scheduled, record)
-                )
-                return paired.decided
-
             summary = trio.run(
                 partial(
                     run_tournament,
@@ -317,7 +323,7 @@ def run(
                     ready.id,
                     SprtProgress(paired, console),
                     bot_logs=bot_logs,
-                    stop_when=decided,
+                    pairing=SequentialTest(paired),
                     workers=workers,
                     ray=cluster,
                 )

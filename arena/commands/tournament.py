@@ -25,6 +25,8 @@ from arena.commands.options import (
     BotLogs,
     BotMemory,
     GameOptions,
+    LogFile,
+    LogLevel,
     MoveTime,
     RayAddress,
     RayCpus,
@@ -32,6 +34,7 @@ from arena.commands.options import (
 )
 from arena.commands.progress import ProgressBar
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
+from arena.operator_log import LogConfig, logging_to
 from arena.tournament import ray_backend
 from arena.tournament.runner import run_tournament
 from arena.tournament.settings import TournamentSettings
@@ -91,14 +94,17 @@ def tournament(
             "--resume",
             help="continue the tournament of this name (its stored settings, "
             "--bot-memory, --sandbox and --fresh-bots included, apply; other options but "
-            "--bot-logs are ignored)",
+            "--bot-logs, --workers, --ray and the log's are ignored)",
         ),
     ] = None,
+    log_file: LogFile = None,
+    log_level: LogLevel = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Round robin: every combination of --players entrants (a pod) plays --deals deals, each
     deal once per rotation of the seats. Ctrl-C stops; --resume NAME continues."""
     with ExitStack() as on_exit:
+        on_exit.enter_context(logging_to(LogConfig(log_file, log_level)))
         cluster = on_exit.enter_context(games_played_on(workers, ray_address, ray_cpus))
         try:
             limits = game_setup.parse_limits(bot_memory)

@@ -14,7 +14,6 @@ import hashlib
 import os
 import re
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -22,7 +21,6 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import grpc
@@ -37,8 +35,7 @@ from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
-from arena.sandbox.disk import DiskWatch
-from arena.sandbox.sockets import NotASocketError, link_socket
+from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
 
 _UNIX_PATH_MAX = 107
 
@@ -108,9 +105,8 @@ class RunningBot:
     log_kept: bool = False  # the log outlives the match (``--bot-logs``)
     limits: BotLimits | None = None  # as enforced; None if the bot runs without limits
     launch: BotLaunch | None = None  # its sandbox and cgroup, if started under a SandboxPolicy
-    # Where the arena calls a sandboxed bot: a link to its socket out of its reach (sockets.py).
+    # Where the arena calls a sandboxed bot: its socket, held open (arena.sandbox.sockets).
     call_address: str | None = None
-    disk_watch: DiskWatch | None = None  # a sandboxed bot's writable directory, watched
 
     @property
     def sandboxed(self) -> bool:
@@ -126,8 +122,8 @@ class RunningBot:
         that is the child of the sandbox's init, not bwrap (which does not pass signals on)."""
         assert self.process is not None, "a remote bot is not ours to stop"
         pids = [self.process.pid]
-        if self.sandboxed:
-            pids = [bot for init in _children(self.process.pid) for bot in _children(init)]
+        if self.launch is not None:
+            pids = self.launch.program_pids(self.process.pid)
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGTERM)
@@ -163,8 +159,6 @@ class RunningBot:
         """Which resource limit the bot's end and its log (``size`` bytes, ending in ``lines``)
         point to, or ""."""
         if self.launch is not None and (hit := self.launch.limit_hit()):
-            return hit
-        if self.disk_watch is not None and (hit := self.disk_watch.limit_hit()):
             return hit
         if self.limits is None:
             return ""
@@ -250,19 +244,16 @@ async def run_bot(
         if log_dir is not None
         else workdir / f"seat{seat}.log"
     )
-    socket_dir = workdir
-    if sandbox is not None:  # the sandbox shows the bot this directory only
-        socket_dir = workdir / f"seat{seat}"
-        socket_dir.mkdir(exist_ok=True)
+    sandboxed = sandbox is not None and sandbox.tool == "bwrap"
     bot = RunningBot(
         spec,
-        _listen_address(socket_dir, seat),
+        sandbox_address() if sandboxed else _listen_address(workdir, seat),
         secrets.token_hex(16),
         log_path=log_path,
         log_kept=log_dir is not None,
         limits=limits if prlimit_path() is not None else None,
     )
-    if sandbox is not None and bot.address.startswith("unix:"):
+    if sandboxed:
         bot.call_address = f"unix:{workdir / f'seat{seat}.sock'}"
     bot_env = {
         **spec.env,
@@ -277,7 +268,6 @@ async def run_bot(
             sandbox,
             _argv(spec.command),
             bot_dir=spec.directory,
-            socket_dir=socket_dir,
             seat=seat,
             env=bot_env,
             inherited_env=dict(os.environ),
@@ -296,26 +286,22 @@ async def run_bot(
                 stdout=log,
                 stderr=log,
                 start_new_session=True,
+                pass_fds=() if bot.launch is None else bot.launch.pass_fds,
             )
         except OSError as exc:
             if bot.launch is not None:
                 bot.launch.close()
             raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
-    if bot.launch is not None:  # started under a sandbox policy: its one writable directory
-        kill = partial(kill_now, bot.process.pid, sandboxed=bot.launch.sandboxed)
-        bot.disk_watch = DiskWatch(socket_dir, kill, limits.disk_mib)
+        finally:
+            if bot.launch is not None:
+                bot.launch.started()
     try:
         yield bot
     finally:
         with trio.CancelScope(shield=True):
-            if bot.disk_watch is not None:
-                bot.disk_watch.stop()
             await bot.stop()
             if bot.launch is not None:
-                bot.launch.close()  # whatever is left in its cgroup
-                # What the bot wrote goes with it, not at the end of the run: the next process
-                # of this slot (a bot that stays up, replaced) gets this directory again.
-                shutil.rmtree(socket_dir, ignore_errors=True)
+                bot.launch.close()  # whatever is left in its cgroup, and its socket
 
 
 # How long bwrap may take to reap its killed child and exit before its group is killed anyway.
@@ -459,11 +445,23 @@ _SOCKET_POLL_SECONDS = 0.002
 
 
 async def _until_listening(bot: RunningBot) -> None:
-    """Return once a ``unix:`` address's socket file exists (at once for other addresses), and
-    link a sandboxed bot's socket where the arena calls it. Raises NotASocketError, OSError."""
-    if bot.address.startswith("unix:"):
+    """Return once a ``unix:`` address's socket file exists (at once for other addresses); a
+    sandboxed bot's socket is opened where the arena calls it. Raises NotASocketError."""
+    if bot.sandboxed:
+        assert bot.launch is not None and bot.process is not None and bot.call_address
+        while True:
+            init = bot.launch.sandbox_pid(bot.process.pid)
+            if init is not None:
+                try:
+                    bot.launch.socket_fd = open_socket(init)
+                except (FileNotFoundError, ProcessLookupError):
+                    pass  # not listening yet (or the sandbox is still being made)
+                else:
+                    bot.launch.hold_writable(init)
+                    link_socket(bot.launch.socket_fd, Path(bot.call_address.removeprefix("unix:")))
+                    return
+            await trio.sleep(_SOCKET_POLL_SECONDS)
+    elif bot.address.startswith("unix:"):
         path = Path(bot.address.removeprefix("unix:"))
         while not os.path.lexists(path):
             await trio.sleep(_SOCKET_POLL_SECONDS)
-        if bot.call_address is not None:
-            link_socket(path, Path(bot.call_address.removeprefix("unix:")))

@@ -18,7 +18,6 @@ encoding error) voids the game: ``voided=True``, not rated, to be re-run with th
 from __future__ import annotations
 
 import re
-import shutil
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -39,9 +38,9 @@ from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
-from arena.referee.pool import LeasedBot, PoolLender
+from arena.referee.pool import LeasedBot, PoolLender, log_started, log_stopping
 from arena.sandbox import SandboxPolicy
-from arena.sandbox.tempdirs import new_match_dir
+from arena.sandbox.tempdirs import new_match_dir, remove_tree
 from arena.wire.requests import DecisionEncoder, options_to_proto
 from engine.core import EngineError, GameState
 from engine.registry import get_game
@@ -194,6 +193,9 @@ class _Referee:
                 )
             except NotReadyError as exc:
                 await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
+            else:
+                log_started(seat.bot, kept_up=False)
+                stack.callback(log_stopping, seat.bot)
         async with trio.open_nursery() as nursery:
             for seat in self.seats:
                 if seat.bot is not None:
@@ -446,7 +448,7 @@ async def play_match(
             finally:
                 await referee.release_bots(lender, voided=bool(void_reason))
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        remove_tree(workdir)
     record = MatchRecord(
         game=engine.name,
         rules_version=engine.rules_version,

@@ -16,8 +16,8 @@ in a game), so concurrent games never share a bot.
 from __future__ import annotations
 
 import itertools
+import logging
 import re
-import shutil
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +30,25 @@ from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy
-from arena.sandbox.tempdirs import new_match_dir
+from arena.sandbox.tempdirs import new_match_dir, remove_tree
+
+log = logging.getLogger("arena.bots")  # one line per bot process started and stopped
+
+
+def _named(bot: RunningBot) -> str:
+    where = f"pid {bot.process.pid}" if bot.process is not None else f"at {bot.address}"
+    return f"bot {bot.spec.name} ({where})"
+
+
+def log_started(bot: RunningBot, kept_up: bool) -> None:
+    log.info("%s started%s", _named(bot), ", kept up across games" if kept_up else "")
+
+
+def log_stopping(bot: RunningBot) -> None:
+    """Before the arena stops ``bot``: whether it had ended by itself (crashed, exited)."""
+    how = bot.exit_description()
+    log.info("%s stopped %s", _named(bot), f"(it had {how})" if how else "by the arena")
+
 
 # worker, the bot (name, version, directory, address), its occurrence among the game's seats
 _Key = tuple[int, str, str, str, str, int]
@@ -96,7 +114,7 @@ class BotPool:
             for leased in idle:
                 await self._stop(leased)
         if self._workdir is not None:
-            shutil.rmtree(self._workdir, ignore_errors=True)
+            remove_tree(self._workdir)
 
     @property
     def idle(self) -> list[LeasedBot]:
@@ -136,6 +154,8 @@ class BotPool:
                 )
             )
             self.started += 1
+            log_started(bot, kept_up=True)
+            stack.callback(log_stopping, bot)
             client, _ = await connect(bot, self.game, ready_seconds)
         except BaseException:
             with trio.CancelScope(shield=True):

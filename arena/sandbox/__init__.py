@@ -10,13 +10,14 @@ cannot be made, and the arena's temp directories (``arena.sandbox.tempdirs``).
 from __future__ import annotations
 
 import functools
+import os
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.errors import SetupError
 from arena.referee.limits import BotLimits, limited_argv, prlimit_path
-from arena.sandbox import bwrap, cgroups
+from arena.sandbox import bwrap, cgroups, seccomp
 
 TOOLS = ("bwrap", "none")
 DEFAULT_MAX_PROCESSES = 128
@@ -38,19 +39,7 @@ class SandboxPolicy:
 
     def __post_init__(self) -> None:
         if self.tool not in TOOLS:
-            raise ValueError(f"sandbox must be one of {', '.join(TOOLS)}, not {self.tool!r}")
-
-    def to_settings(self) -> dict:
-        return {"sandbox": self.tool, "allow_network": self.allow_network}
-
-    @classmethod
-    def from_settings(cls, settings: dict) -> SandboxPolicy:
-        """The policy stored with a tournament; a tournament stored before sandboxes existed
-        gets the default (sandboxed)."""
-        return cls(
-            tool=settings.get("sandbox", "bwrap"),
-            allow_network=bool(settings.get("allow_network", False)),
-        )
+            raise SetupError(f"sandbox must be one of {', '.join(TOOLS)}, not {self.tool!r}")
 
 
 @functools.cache
@@ -62,24 +51,18 @@ def bwrap_problem() -> str | None:
             "bubblewrap (bwrap) is not installed: bots cannot be sandboxed "
             "(install the `bubblewrap` package, or run scripts/setup as root)"
         )
-    probe = [
-        bwrap.bwrap_path(),
-        "--unshare-all",
-        "--unshare-user",
-        "--uid",
-        "1000",
-        "--ro-bind",
-        "/",
-        "/",
-        "--proc",
-        "/proc",
-        "--",
-        "/bin/true",
-    ]
+    # The sandbox's own shape (as root: the outer bwrap and the drop of privileges too), with
+    # the whole machine as its view.
+    args = os.memfd_create("arena-probe-args")
+    os.write(args, bwrap.env_args({}))
+    os.lseek(args, 0, os.SEEK_SET)
+    probe = bwrap.probe_argv(["/bin/true"], args_fd=args)
     try:
-        done = subprocess.run([str(part) for part in probe], capture_output=True, timeout=10)
+        done = subprocess.run(probe, capture_output=True, timeout=10, pass_fds=(args,))
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap cannot make a sandbox here: {exc}"
+    finally:
+        os.close(args)
     if done.returncode != 0:
         why = done.stderr.decode(errors="replace").strip().splitlines()
         return f"bubblewrap cannot make a sandbox here: {why[-1] if why else done.returncode}"
@@ -103,6 +86,8 @@ def describe_limits(policy: SandboxPolicy, limits: BotLimits) -> str:
     if policy.tool == "bwrap":
         network = "network if its bot.toml asks" if policy.allow_network else "no network"
         where = f"sandbox bwrap ({network})"
+        if seccomp.filter_problem() is not None:
+            where += ", no seccomp filter: libseccomp2 is missing"
     else:
         where = "no sandbox"
     kind = cgroups.cgroup_kind()
@@ -124,15 +109,15 @@ def describe_limits(policy: SandboxPolicy, limits: BotLimits) -> str:
         if prlimit_path() is not None
         else "no file-size limit"
     )
-    if policy.tool == "bwrap":  # the disk watch guards the sandbox's one writable directory
-        files += f", {limits.disk_mib} MiB on disk in all"
+    if policy.tool == "bwrap":  # each writable place of the sandbox is a capped tmpfs
+        files += f", {limits.disk_mib} MiB in each writable directory (tmpfs)"
     return f"bots: {where}; {memory}; {files}"
 
 
 @dataclass
 class BotLaunch:
     """How one bot is started, and what to undo after it: its command line and environment,
-    its cgroup (if any)."""
+    the file descriptors it inherits, its cgroup (if any)."""
 
     argv: list[str]
     env: dict[str, str]
@@ -140,6 +125,52 @@ class BotLaunch:
     limits: BotLimits
     cgroup: cgroups.BotCgroup | None = None
     address_space_limited: bool = False  # memory limited per process (no cgroup)
+    pass_fds: tuple[int, ...] = ()  # what bwrap reads at start: its --args, the seccomp filter
+    # Held on the sandbox's writable tmpfs once it is up, to tell why the bot stopped.
+    writable_fds: dict[str, int] = field(default_factory=dict)
+    socket_fd: int | None = None  # the bot's socket, where the arena calls it (sockets.py)
+
+    def started(self) -> None:
+        """The bot's process exists: the descriptors it inherited are its own now."""
+        for fd in self.pass_fds:
+            os.close(fd)
+        self.pass_fds = ()
+
+    def sandbox_pid(self, pid: int) -> int | None:
+        """The sandbox's init, whose root is the bot's view, for the started process ``pid``
+        (bwrap), or None while the sandbox is not made yet (or is gone)."""
+        return _descendant(pid, bwrap.sandbox_depth()) if self.sandboxed else None
+
+    def program_pids(self, pid: int) -> list[int]:
+        """The bot's own program (the sandbox init's children) for the started process ``pid``;
+        without a sandbox, ``pid`` itself."""
+        if not self.sandboxed:
+            return [pid]
+        init = self.sandbox_pid(pid)
+        return [] if init is None else _children(init)
+
+    def hold_writable(self, init: int) -> None:
+        """Keep a handle on each writable tmpfs of the sandbox of ``init``, to tell later
+        whether the bot filled one."""
+        for path in bwrap.WRITABLE:
+            if path not in self.writable_fds:
+                try:
+                    self.writable_fds[path] = os.open(
+                        f"/proc/{init}/root{path}", os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW
+                    )
+                except OSError:
+                    pass  # gone already: then nothing to tell
+
+    def full_directory(self) -> str:
+        """The first writable directory of the sandbox the bot filled to its disk budget, or
+        "" (a tmpfs is full when not one more block is free)."""
+        for path, fd in self.writable_fds.items():
+            try:
+                if os.fstatvfs(fd).f_bavail == 0:
+                    return path
+            except OSError:
+                continue
+        return ""
 
     def exit_code_to_signal(self, code: int) -> int:
         """bwrap reports a command killed by signal N as exit code 128 + N: the negative code
@@ -153,13 +184,49 @@ class BotLaunch:
                 f"out of memory under the {self.limits.memory_mib} MiB memory limit "
                 f"(all its processes together)"
             )
+        if full := self.full_directory():
+            return f"it filled {full} to the {self.limits.disk_mib} MiB disk limit"
         return ""
 
     def close(self) -> None:
-        """Kill whatever is left in the bot's cgroup and remove the cgroup."""
+        """Kill whatever is left in the bot's cgroup, remove the cgroup, close what is held."""
+        self.started()
+        for fd in self.writable_fds.values():
+            os.close(fd)
+        self.writable_fds.clear()
+        if self.socket_fd is not None:
+            os.close(self.socket_fd)
+            self.socket_fd = None
         if self.cgroup is not None:
             self.cgroup.kill_all()
             self.cgroup.remove()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [
+            int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        ]
+    except OSError:
+        return []  # gone
+
+
+def _descendant(pid: int, depth: int) -> int | None:
+    """The process ``depth`` generations below ``pid`` along first children, or None."""
+    for _ in range(depth):
+        children = _children(pid)
+        if not children:
+            return None
+        pid = children[0]
+    return pid
+
+
+def _memfd(name: str, data: bytes) -> int:
+    """An anonymous file holding ``data``, read from its start by the process that inherits it."""
+    fd = os.memfd_create(name, 0)  # inheritable: bwrap reads it after the launcher chain
+    os.write(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 def prepare_launch(
@@ -167,32 +234,43 @@ def prepare_launch(
     argv: list[str],
     *,
     bot_dir: Path,
-    socket_dir: Path,
     seat: int,
     env: dict[str, str],
     inherited_env: dict[str, str],
     limits: BotLimits,
     wants_network: bool,
 ) -> BotLaunch:
-    """One bot's launch under ``policy``: ``argv`` (run in ``bot_dir``) in a sandbox whose only
-    writable directory is ``socket_dir``, with the environment ``env`` (the arena's variables
-    and the manifest's) and nothing more, inside a cgroup with ``limits`` where one can be made,
-    else under rlimits. Without a sandbox the bot also inherits ``inherited_env``.
+    """One bot's launch under ``policy``: ``argv`` (run in ``bot_dir``) in a sandbox (its socket
+    in ``bwrap.SOCKET_DIR``), with the environment ``env`` (the arena's variables and the
+    manifest's) and nothing more, inside a cgroup with ``limits`` where one can be made, else
+    under rlimits. Without a sandbox the bot also inherits ``inherited_env``.
     Raises SandboxUnavailableError."""
     check_available(policy)
-    cgroup = cgroups.create_bot_cgroup(f"seat{seat}", _cgroup_limits(policy, limits))
     sandboxed = policy.tool == "bwrap"
+    pass_fds: tuple[int, ...] = ()
     if sandboxed:
-        argv = bwrap.bwrap_argv(
-            argv,
-            bot_dir=bot_dir,
-            socket_dir=socket_dir,
-            seat=seat,
-            network=wants_network and policy.allow_network,
-        )
-        full_env = bwrap.sandbox_env(env)
+        args_fd = _memfd("arena-bot-env", bwrap.env_args(env))
+        program = seccomp.filter_program()
+        seccomp_fd = None if program is None else _memfd("arena-seccomp", program)
+        pass_fds = (args_fd,) if seccomp_fd is None else (args_fd, seccomp_fd)
+        try:
+            argv = bwrap.bwrap_argv(
+                argv,
+                bot_dir=bot_dir,
+                seat=seat,
+                network=wants_network and policy.allow_network,
+                disk_bytes=limits.disk_mib << 20,
+                args_fd=args_fd,
+                seccomp_fd=seccomp_fd,
+            )
+        except BaseException:
+            for fd in pass_fds:
+                os.close(fd)
+            raise
+        full_env = bwrap.launch_env()
     else:
         full_env = {**inherited_env, **env}
+    cgroup = cgroups.create_bot_cgroup(f"seat{seat}", _cgroup_limits(policy, limits))
     # Where a cgroup counts the bot's memory, an address space is no measure of it (V8 reserves
     # 1 GiB at start): only the file size is an rlimit then.
     argv = limited_argv(argv, limits, address_space=cgroup is None)
@@ -205,4 +283,5 @@ def prepare_launch(
         limits,
         cgroup,
         address_space_limited=cgroup is None and prlimit_path() is not None,
+        pass_fds=pass_fds,
     )

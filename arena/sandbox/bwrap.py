@@ -1,4 +1,4 @@
-"""The bubblewrap (``bwrap``) command line that runs one bot in a sandbox of its own.
+"""The bubblewrap (``bwrap``) command lines that run one bot in a sandbox of its own.
 
 What the bot sees (everything else of the machine does not exist for it):
 
@@ -9,14 +9,30 @@ What the bot sees (everything else of the machine does not exist for it):
   is the arena's interpreter, the Python SDK is ``arena.sdk``, and the Node sample bot loads
   ``proto/`` at run time;
 * its own directory read-only (as its working directory), at the same path as outside;
-* its socket directory, the only writable place on disk, at the same path as outside so the
-  address the referee hands it works unchanged;
-* a private ``/tmp`` and home (tmpfs, gone with the sandbox), its own ``/proc`` and ``/dev``.
+* nothing of the host's disk to write: its socket directory (``SOCKET_DIR``), ``/tmp``, its
+  home and ``/dev/shm`` are size-capped tmpfs (the disk budget each, and all in its memory
+  cgroup), gone with the sandbox; ``/`` and ``/dev`` are read-only; its own ``/proc``.
 
-Namespaces: its own user (one unprivileged uid), PID (bwrap's init is pid 1: when the bot or
-bwrap ends, the kernel kills every process left in it, ``setsid`` or not), mount, IPC, UTS,
-cgroup and network (no network unless allowed: then the host's). ``--die-with-parent`` ends the
-sandbox when the bwrap process outside is killed, and ``--new-session`` detaches the terminal.
+Namespaces: its own user (uid ``SANDBOX_UID_BASE`` + seat, never mapped to a privileged host
+uid, and no further user namespaces: the seccomp filter, else ``--disable-userns``), PID
+(bwrap's init is pid 1: when the bot or bwrap ends, the kernel kills every process left in it,
+``setsid`` or not), mount, IPC, UTS, cgroup and network (no network unless allowed: then the
+host's). ``--die-with-parent`` ends the sandbox when the bwrap process outside is killed, and
+``--new-session`` detaches the terminal. A seccomp filter (``arena.sandbox.seccomp``) refuses
+the system calls no bot needs.
+
+The bot's environment is set by bwrap itself (``--clearenv``, ``--setenv``, read from a file
+descriptor with ``--args`` so that the token is not on any command line), just before it runs
+the bot's command: no program of the launcher chain outside the sandbox ever sees a variable of
+the bot's choosing (``LD_PRELOAD`` in a bot.toml reaches only the bot's own program).
+
+**When the arena runs as root**, an unprivileged bwrap maps the sandbox's uid to root, so the
+arena never runs one: an outer bwrap, as root, only builds the view (the same read-only binds:
+root can reach paths such as a pyenv interpreter under ``/root``, and bwrap makes their parent
+directories traversable), then ``setpriv`` drops to the host uid ``HOST_UID_BASE`` + seat with
+no groups and no capabilities, and the inner bwrap, now unprivileged, makes the sandbox above
+inside that view. The bot then maps to that host uid: its files, its processes and its access to
+the kernel (``/proc/sys``, root-only files) are an unprivileged stranger's.
 """
 
 from __future__ import annotations
@@ -27,10 +43,15 @@ import os
 import shutil
 import sys
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+
+from arena.bot_tree import REPO, linked_public_code
 
 HOME = "/home/bot"
-_TMPFS_BYTES = 256 << 20
+SOCKET_DIR = "/run/arena"  # where a sandboxed bot makes its socket (a tmpfs of its own)
+SOCKET_NAME = "bot.sock"
+# The writable places of a sandbox, each a tmpfs capped at the bot's disk budget.
+WRITABLE = (SOCKET_DIR, "/tmp", HOME, "/dev/shm")
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What programs read from /etc at start (dynamic linker cache, time zone, the `alternatives`
 # links Debian's /usr/bin/node and friends go through, name lookups for bots with network).
@@ -49,12 +70,12 @@ _ETC_FILES = (
 )
 # The arena's packages a Python bot may import (the SDK, the wire codec, the engines).
 _ARENA_PACKAGES = ("arena", "arena_sdk", "engine", "leaderboard")
-_REPO = Path(__file__).resolve().parents[2]
-_SAMPLE_BOTS = _REPO / "sample_bots"
-# Public code a bot's directory may link to: the sample bots and the SDKs (a Node bot's
-# node_modules/arena-bot-sdk is a link to sdk/node).
-_LINKABLE = (_SAMPLE_BOTS, _REPO / "sdk")
-BOT_UID_BASE = 1000
+SANDBOX_UID_BASE = 1000  # the bot's uid (and gid) inside its sandbox: this + its seat
+# As root, the host uid (and gid) a bot's sandbox maps to: this + its seat. Far above the uids
+# of people (1000-59999), system accounts and the ranges container tools hand out, and below
+# 2**31 for tools that read uids as signed.
+HOST_UID_BASE = 2_000_000_000
+_LAUNCH_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
 @functools.cache
@@ -82,25 +103,9 @@ def _shared_read_only() -> tuple[Path, ...]:
         Path(sys.base_exec_prefix),
         *_package_dirs(),
     }
-    if (_REPO / "proto").is_dir():
-        paths.add(_REPO / "proto")
+    if (REPO / "proto").is_dir():
+        paths.add(REPO / "proto")
     return tuple(paths)
-
-
-def _linked_sample_code(bot_dir: Path) -> list[Path]:
-    """Targets of links in a bot's directory that lead into the arena's own public code: the
-    sample bots (``search-python/heuristics`` links to the heuristic bot's) and the SDKs. Links
-    anywhere else stay dangling inside the sandbox, so a bot's directory cannot pull in the
-    arena user's files."""
-    targets = []
-    for link in bot_dir.rglob("*"):
-        if link.is_symlink():
-            target = link.resolve()
-            if any(target.is_relative_to(root) for root in _LINKABLE) and not target.is_relative_to(
-                bot_dir
-            ):
-                targets.append(target)
-    return targets
 
 
 def _covered(path: Path, by: Iterable[Path]) -> bool:
@@ -137,17 +142,40 @@ def _system_binds() -> list[str]:
     return args
 
 
-def bwrap_argv(
-    argv: list[str], *, bot_dir: Path, socket_dir: Path, seat: int, network: bool
+def _view(bot_dir: Path) -> list[str]:
+    """The read-only binds that make up what a bot sees of the machine: the system's, then the
+    arena's and the bot's (which may lie under /tmp: they go over the sandbox's own /tmp)."""
+    return [
+        *_system_binds(),
+        *_read_only_binds([*_shared_read_only(), bot_dir, *linked_public_code(bot_dir)]),
+    ]
+
+
+def _sandbox_argv(
+    argv: list[str],
+    *,
+    view: list[str],
+    bot_dir: Path,
+    seat: int,
+    network: bool,
+    disk_bytes: int,
+    args_fd: int,
+    seccomp_fd: int | None,
 ) -> list[str]:
-    """``argv`` run in a sandbox; see the module's docstring. Requires ``bwrap_path()``."""
+    """The unprivileged bwrap that confines the bot (see the module's docstring)."""
     bwrap = bwrap_path()
     assert bwrap is not None
-    uid = str(BOT_UID_BASE + seat)
+    uid = str(SANDBOX_UID_BASE + seat)
+    writable: list[str] = []
+    for path in WRITABLE:
+        writable += ["--size", str(disk_bytes), "--tmpfs", path]
     return [
         bwrap,
         "--unshare-all",
         "--unshare-user",
+        # No user namespaces inside: the seccomp filter refuses them; without a filter, bwrap
+        # does (its way costs a nested namespace at every start, about 5 ms)
+        *(["--disable-userns"] if seccomp_fd is None else []),
         *(["--share-net"] if network else []),
         "--uid",
         uid,
@@ -157,37 +185,148 @@ def bwrap_argv(
         "arena-bot",
         "--die-with-parent",
         "--new-session",
-        *_system_binds(),
         "--proc",
         "/proc",
         "--dev",
         "/dev",
-        "--size",
-        str(_TMPFS_BYTES),
-        "--tmpfs",
-        "/tmp",
-        "--size",
-        str(_TMPFS_BYTES),
-        "--tmpfs",
-        HOME,
-        *_read_only_binds([*_shared_read_only(), bot_dir, *_linked_sample_code(bot_dir)]),
-        "--bind",
-        str(socket_dir),
-        str(socket_dir),
+        *writable,
+        *view,
+        "--remount-ro",
+        "/dev",
+        "--remount-ro",
+        "/",
         "--chdir",
         str(bot_dir),
+        *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
+        "--args",
+        str(args_fd),
         "--",
         *argv,
     ]
 
 
-def sandbox_env(bot_env: dict[str, str]) -> dict[str, str]:
-    """The whole environment of a sandboxed bot: the arena's variables and the manifest's
-    ``[env]`` (``bot_env``), on top of a minimal PATH, LANG, HOME and TMPDIR."""
-    return {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "LANG": "C.UTF-8",
-        "HOME": HOME,
-        "TMPDIR": "/tmp",
-        **bot_env,
-    }
+def _dropping_privileges(inner: list[str], *, view: list[str], seat: int) -> list[str]:
+    """``inner`` (an unprivileged bwrap) run from root: an outer bwrap builds the view as root,
+    and ``setpriv`` drops to the seat's unprivileged host uid before ``inner`` starts."""
+    bwrap = bwrap_path()
+    assert bwrap is not None
+    uid = str(HOST_UID_BASE + seat)
+    return [
+        bwrap,
+        "--unshare-pid",
+        "--die-with-parent",
+        # bwrap returns once its command has, before its init is reaped: that init, in a
+        # session of its own, is not taken for a process the bot left behind
+        "--new-session",
+        *_traversable_parents(view),
+        *view,
+        "--dir",  # the inner bwrap builds the sandbox's root on a tmpfs it mounts here
+        "/tmp",
+        # The host's /proc as it is: the kernel lets the inner bwrap mount a new proc only where
+        # a whole one is visible (bwrap's own --proc covers parts of it)
+        "--bind",
+        "/proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--",
+        _setpriv(),
+        "--reuid",
+        uid,
+        "--regid",
+        uid,
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--",
+        *inner,
+    ]
+
+
+def _traversable_parents(view: list[str]) -> list[str]:
+    """``--dir`` (mode 0755) for every parent directory of what ``view`` binds, so that an
+    unprivileged uid can reach each bound path (bwrap 0.8 makes a bound file's parents 0700)."""
+    parents: set[PurePosixPath] = set()
+    for position, arg in enumerate(view):
+        if arg in ("--ro-bind", "--bind"):
+            parents.update(PurePosixPath(view[position + 2]).parents)
+    parents.discard(PurePosixPath("/"))
+    ordered = sorted(parents, key=lambda path: len(path.parts))
+    return [arg for path in ordered for arg in ("--dir", str(path))]
+
+
+@functools.cache
+def _setpriv() -> str:
+    return shutil.which("setpriv", path="/usr/bin:/bin") or "/usr/bin/setpriv"
+
+
+def runs_as_root() -> bool:
+    return os.geteuid() == 0
+
+
+def env_args(bot_env: dict[str, str]) -> bytes:
+    """What ``bwrap --args`` reads: NUL-separated arguments that give the bot its whole
+    environment, the arena's variables and the manifest's ``[env]`` (``bot_env``) on top of a
+    minimal PATH, LANG, HOME and TMPDIR."""
+    env = {**_LAUNCH_ENV, "HOME": HOME, "TMPDIR": "/tmp", **bot_env}
+    args = ["--clearenv"]
+    for name, value in env.items():
+        args += ["--setenv", name, value]
+    return b"".join(arg.encode() + b"\0" for arg in args)
+
+
+def bwrap_argv(
+    argv: list[str],
+    *,
+    bot_dir: Path,
+    seat: int,
+    network: bool,
+    disk_bytes: int,
+    args_fd: int,
+    seccomp_fd: int | None,
+) -> list[str]:
+    """``argv`` run in a sandbox (see the module's docstring); as root, through an outer bwrap
+    that drops privileges first. ``args_fd`` holds ``env_args``; ``seccomp_fd`` the filter.
+    Requires ``bwrap_path()``."""
+    view = _view(bot_dir)
+    inner = _sandbox_argv(
+        argv,
+        view=view,
+        bot_dir=bot_dir,
+        seat=seat,
+        network=network,
+        disk_bytes=disk_bytes,
+        args_fd=args_fd,
+        seccomp_fd=seccomp_fd,
+    )
+    return _dropping_privileges(inner, view=view, seat=seat) if runs_as_root() else inner
+
+
+def launch_env() -> dict[str, str]:
+    """The environment of the launcher chain outside the sandbox (setpriv, sh, prlimit, bwrap):
+    fixed, nothing of the bot's."""
+    return dict(_LAUNCH_ENV)
+
+
+def sandbox_depth() -> int:
+    """How many processes below the started one (bwrap) the sandbox's init is: bwrap -> init
+    (1), or as root outer bwrap -> its init -> inner bwrap -> init (3). The bot's own program is
+    the init's child."""
+    return 3 if runs_as_root() else 1
+
+
+def probe_argv(argv: list[str], *, args_fd: int) -> list[str]:
+    """``argv`` in a sandbox of the real shape whose view is the system's programs: a trial of
+    whether this machine can make sandboxes at all."""
+    view = _system_binds()
+    inner = _sandbox_argv(
+        argv,
+        view=view,
+        bot_dir=Path("/"),
+        seat=0,
+        network=False,
+        disk_bytes=1 << 20,
+        args_fd=args_fd,
+        seccomp_fd=None,
+    )
+    return _dropping_privileges(inner, view=view, seat=0) if runs_as_root() else inner

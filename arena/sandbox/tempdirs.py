@@ -13,6 +13,7 @@ import atexit
 import functools
 import os
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -63,11 +64,33 @@ def stale_dirs(parent: Path) -> list[Path]:
     ]
 
 
+def remove_tree(path: Path) -> None:
+    """Remove ``path`` and everything under it, whatever a bot left there: a tree of any depth,
+    links (never followed), directories made read-only. Never raises.
+
+    ``shutil.rmtree`` first (fast, in process); where it fails (it recurses, so thousands of
+    nested directories end in RecursionError; a read-only directory refuses an ordinary user),
+    coreutils' ``chmod -R`` (which ignores links met on the way) and ``rm -rf``, made for any
+    depth."""
+    try:
+        shutil.rmtree(path)
+        return
+    except FileNotFoundError:
+        return
+    except (OSError, RecursionError):
+        pass
+    for command in (["chmod", "-R", "u+rwX"], ["rm", "-rf", "--one-file-system"]):
+        try:
+            subprocess.run([*command, "--", str(path)], capture_output=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired):
+            return
+
+
 def remove_stale_roots(parent: Path) -> list[Path]:
     """Delete the temp roots of arenas that no longer run; return what was deleted."""
     removed = stale_dirs(parent)
     for entry in removed:
-        shutil.rmtree(entry, ignore_errors=True)
+        remove_tree(entry)
     return removed
 
 
@@ -77,7 +100,7 @@ def arena_root() -> Path:
     parent = Path(tempfile.gettempdir())
     remove_stale_roots(parent)
     root = Path(tempfile.mkdtemp(prefix=f"{arena_tag()}-", dir=parent))
-    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    atexit.register(remove_tree, root)
     return root
 
 

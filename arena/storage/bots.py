@@ -4,18 +4,15 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from sqlmodel import Session, col, select
 
+from arena.bot_tree import bot_files
 from arena.errors import UnknownBotError
 from arena.manifest import BotSpec
 from arena.storage.models import Bot, BotVersion
-
-# Not part of a bot's code: caches and installed dependencies (their lock files are hashed).
-_IGNORED_PARTS = {"__pycache__", "node_modules", ".git", ".mypy_cache", ".pytest_cache"}
 
 
 @dataclass(frozen=True)
@@ -31,29 +28,16 @@ class RegisteredVersion:
 
 
 def directory_hash(directory: Path) -> str:
-    """sha256 over the relative path and content of every file of a bot directory. Linked
-    directories are followed: a bot that links shared code (search-python links the heuristic
-    bot's strategies) gets a new version when that code changes. What is no regular file (a
-    FIFO, a link to a device) counts by its name only, and a link back to an enclosing directory
-    is not followed: reading those waited forever, ate all memory or walked in circles."""
+    """sha256 over the relative path and content of every file of a bot directory
+    (``arena.bot_tree.bot_files``: links into the arena's public code count as what they lead
+    to, so a bot that links shared code gets a new version when that code changes). What is no
+    regular file (a FIFO, a link to a device, a link inside the directory) counts by its name
+    only. Raises ManifestError for a link loop or a link out of the directory."""
     digest = hashlib.sha256()
-    files = []
-    for root, dirs, names in os.walk(directory, followlinks=True):
-        here = Path(root).resolve()
-        dirs[:] = [
-            d
-            for d in dirs
-            if d not in _IGNORED_PARTS and not _encloses(Path(root, d).resolve(), here)
-        ]
-        files.extend(Path(root, name) for name in names if not name.endswith(".pyc"))
-    for path in sorted(files):
-        digest.update(path.relative_to(directory).as_posix().encode() + b"\0")
+    for name, path in bot_files(directory):
+        digest.update(name.encode() + b"\0")
         digest.update(_content_digest(path))
     return digest.hexdigest()
-
-
-def _encloses(directory: Path, inner: Path) -> bool:
-    return inner == directory or directory in inner.parents
 
 
 def _content_digest(path: Path) -> bytes:

@@ -21,8 +21,11 @@ from arena.verification import SealedGame, SealedSeat, replay_states, seal
 from leaderboard.elo import EloTable, replay_elo
 from leaderboard.results import GameResult, SeatResult
 
-FINISHED = "finished"
+FINISHED = "finished"  # played to the end and rated
 VOIDED = "voided"
+# Played to the end, stored for replay, not rated: ``arena match`` without --rated (a debugging
+# author's games must not move the boards). No board, Elo or results query reads it.
+UNRATED = "unrated"
 
 
 def _termination(record: MatchRecord) -> str:
@@ -138,12 +141,14 @@ def record_game(
     group_key: str,
     tournament_id: int | None = None,
     schedule_key: str | None = None,
+    rated: bool = True,
 ) -> int | None:
-    """Store one game with its seats and, unless voided, its Elo updates, in ONE transaction.
+    """Store one game with its seats and, unless voided or not ``rated``, its Elo updates, in
+    ONE transaction.
 
     Returns the game's id, or None when the scheduled game was already recorded as finished
     (by another process resuming the same tournament): then nothing is written."""
-    status = VOIDED if record.voided else FINISHED
+    status = VOIDED if record.voided else FINISHED if rated else UNRATED
     game = GameRecord(
         tournament_id=tournament_id,
         schedule_key=schedule_key,

@@ -75,8 +75,9 @@ class TournamentEntrant(SQLModel, table=True):
 
 
 class GameRecord(SQLModel, table=True):
-    """One played game. ``status`` is "finished" (rated) or "voided" (a fault on the arena's side:
-    kept for the record, not rated, re-run with the same seed)."""
+    """One played game. ``status`` is "finished" (rated), "unrated" (played to the end, kept for
+    replay: ``arena match`` without --rated) or "voided" (a fault on the arena's side: kept for
+    the record, not rated, re-run with the same seed)."""
 
     __tablename__ = "game"
     __table_args__ = (

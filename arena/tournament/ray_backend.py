@@ -39,10 +39,9 @@ import trio
 
 from arena.errors import SetupError
 from arena.records import MatchRecord
-from arena.referee.pool import BotPool
 from arena.sandbox import check_available
 from arena.tournament import ray_logs, shipping
-from arena.tournament.workers import WorkerSetup, kept_up_bots, picklable, voided_record
+from arena.tournament.playing import GameSetup, InProcessGames, in_process, picklable, voided_record
 
 INSTALL_HINT = "pip install '.[ray]'"
 DEFAULT_ACTOR_CPUS = 0.5  # Ray CPUs reserved per game slot: a referee and its bots, mostly idle
@@ -55,6 +54,7 @@ _CREATE_PAUSE_SECONDS = 2.0
 # A slot's actor waits this long for a node with room for it: a running actor holds its CPUs
 # until the tournament ends, so one that waits longer would wait forever.
 _PLACEMENT_SECONDS = 120.0
+log = logging.getLogger(__name__)
 
 
 def _import_ray() -> Any:
@@ -165,11 +165,11 @@ class _Order:
 class _SlotLoop:
     """An actor's trio side, in its own thread: the bot pool and the games being played."""
 
-    def __init__(self, setup: WorkerSetup) -> None:
+    def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
         self.token: trio.lowlevel.TrioToken | None = None
-        self.pool: BotPool | None = None
-        self.games: set[trio.CancelScope] = set()
+        self.games: InProcessGames | None = None
+        self.playing: set[trio.CancelScope] = set()
         self.started = threading.Event()
         self.thread = threading.Thread(target=trio.run, args=(self.serve,), daemon=True)
         self.thread.start()  # bots die with this thread (their pdeathsig): it lives as the actor
@@ -179,8 +179,8 @@ class _SlotLoop:
         self.stopping = trio.Event()
         setup = self.setup
         try:
-            async with kept_up_bots(setup.game, setup.seed, setup.settings, setup.bot_logs) as pool:
-                self.pool = pool
+            async with in_process(setup) as games:
+                self.games = games
                 self.token = trio.lowlevel.current_trio_token()
                 self.started.set()
                 await self.stopping.wait()
@@ -190,19 +190,20 @@ class _SlotLoop:
 
     async def play(self, order: _Order) -> MatchRecord | Exception | None:
         """The game's record, what play_match raised (a SetupError), or None if stopped."""
+        assert self.games is not None, "no game before the loop started"
         with trio.CancelScope() as scope:
-            self.games.add(scope)
+            self.playing.add(scope)
             try:
-                return await self.setup.play(order.seats, order.seed, self.pool, order.slot)
+                return await self.games.play(order.slot, order.seats, order.seed)
             except Exception as exc:  # noqa: BLE001 - raised again by the driver
                 return exc
             finally:
-                self.games.discard(scope)
+                self.playing.discard(scope)
         return None
 
     def stop(self) -> None:
         """Abandon the games in flight and stop the bots (from the trio thread)."""
-        for scope in self.games:
+        for scope in self.playing:
             scope.cancel()
         self.stopping.set()
 
@@ -216,7 +217,7 @@ class SlotActor:
     the trio loop of ``_SlotLoop``. ``log_cap``: keep the bots' logs and send each up to that
     many bytes (None: no logs kept)."""
 
-    def __init__(self, setup: WorkerSetup, archives: dict[int, Any], log_cap: int | None) -> None:
+    def __init__(self, setup: GameSetup, archives: dict[int, Any], log_cap: int | None) -> None:
         import ray
 
         self.node = ray.util.get_node_ip_address()
@@ -289,10 +290,10 @@ class _Slot:
 
 
 class RayActors:
-    """Plays games in one Ray actor per slot; ``play`` is what the runner awaits per game."""
+    """Plays games in one Ray actor per slot (a ``GamePlayer``)."""
 
     def __init__(
-        self, cluster: RayCluster, setup: WorkerSetup, logs: ray_logs.LogWriter | None = None
+        self, cluster: RayCluster, setup: GameSetup, logs: ray_logs.LogWriter | None = None
     ) -> None:
         ray = cluster.ray
         self.cluster = cluster
@@ -368,11 +369,18 @@ class RayActors:
                     ) from None
                 if attempt + 1 == _CREATE_ATTEMPTS:
                     raise
+                log.info(
+                    "game slot %d: its new Ray actor was lost before it was ready (%s): "
+                    "trying again",
+                    slot,
+                    type(exc).__name__,
+                )
                 await trio.sleep(_CREATE_PAUSE_SECONDS)
                 continue
             self._slots[slot] = current = _Slot(handle, node)
             if problem is not None:
                 raise problem
+            log.info("game slot %d: Ray actor on node %s", slot, node)
             if self.logs is not None:
                 self.logs.new_actor(slot)
             return current
@@ -385,6 +393,7 @@ class RayActors:
             actor = await self._actor(slot)
         except self._lost as exc:
             why = f"no Ray actor could start for the game ({type(exc).__name__})"
+            log.warning("game slot %d: %s", slot, why)
             return voided_record(self.setup, seats, seed, why)
         try:
             outcome, news = await self._get(
@@ -393,6 +402,9 @@ class RayActors:
         except self._lost as exc:
             self._forget(slot)
             why = f"Ray actor died on {actor.node} ({type(exc).__name__})"
+            log.warning(
+                "game slot %d: %s: its game is voided; a new actor takes the slot", slot, why
+            )
             return voided_record(self.setup, seats, seed, why)
         if self.logs is not None and news:
             await trio.to_thread.run_sync(self.logs.write, slot, news)
@@ -442,7 +454,7 @@ class RayActors:
 
 
 @asynccontextmanager
-async def ray_actors(cluster: RayCluster, setup: WorkerSetup) -> AsyncIterator[RayActors]:
+async def ray_actors(cluster: RayCluster, setup: GameSetup) -> AsyncIterator[RayActors]:
     """The slots' actors (made as games need them), stopped with their bots on exit, also when
     cancelled. The bots' logs (``setup.bot_logs``, a directory here) come back from the nodes."""
     logs = None if setup.bot_logs is None else ray_logs.LogWriter(setup.bot_logs)

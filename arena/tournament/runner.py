@@ -7,15 +7,19 @@ while recording a game (disk full, the database locked past its timeout, a read-
 the tournament the same way and raises one StorageError naming the fault. A voided game (a
 fault on the arena's side) is recorded as voided and re-run with the same seed, up to
 ``VOID_ATTEMPTS`` times per run; a game still voided after that is left for a resume.
+
+Which games are played is the pairing's choice (``arena.tournament.pairing``: the round robin's
+schedule, or an SPRT's until it decides), where they are played the backend's
+(``arena.tournament.playing``: this process, worker processes or a Ray cluster). Every game
+recorded, forfeit, void and storage fault is a line of the ``arena.tournament.runner`` log.
 """
 
 from __future__ import annotations
 
-import signal
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+import logging
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -23,23 +27,21 @@ import trio
 
 from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome
+from arena.stopping import StopSignal
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import record_game
 from arena.storage.models import Tournament
+from arena.tournament.pairing import Pairing, RoundRobin
+from arena.tournament.playing import GamePlayer, GameSetup, in_process
 from arena.tournament.ray_backend import RayCluster, ray_actors
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
-from arena.tournament.workers import WorkerSetup, kept_up_bots, worker_processes
+from arena.tournament.workers import worker_processes
 
 VOID_ATTEMPTS = 3
-GamePlayer = Callable[[ScheduledGame], Awaitable[MatchRecord]]  # plays one game of one slot
-
-# Told of every finished game this run records (the game as scheduled, and what happened);
-# returning True starts no further game (the games running then still finish and are recorded).
-# A sequential test (``arena sprt``) stops this way once it has decided.
-StopRule = Callable[[ScheduledGame, MatchRecord], bool]
+log = logging.getLogger(__name__)
 
 
 class TournamentObserver(Protocol):
@@ -131,147 +133,213 @@ def _sole_setup_error(group: BaseExceptionGroup) -> SetupError | None:
     return first
 
 
+def _version_ids(entrants: Sequence[RegisteredVersion]) -> list[int]:
+    ids = []
+    for entrant in entrants:
+        assert entrant.version.id is not None, "a stored version has its id"
+        ids.append(entrant.version.id)
+    return ids
+
+
+@asynccontextmanager
+async def backend(
+    setup: GameSetup, workers: int, ray: RayCluster | None
+) -> AsyncIterator[GamePlayer]:
+    """The backend: the Ray cluster's actors, ``workers`` processes, or this process."""
+    if ray is not None:
+        async with ray_actors(ray, setup) as actors:
+            yield actors
+    elif workers > 1:
+        async with worker_processes(workers, setup) as processes:
+            yield processes
+    else:
+        async with in_process(setup) as here:
+            yield here
+
+
+class _Run:
+    """One run of a tournament: what its game slots share. Each slot plays the games the
+    pairing hands it, one at a time, and records them here."""
+
+    def __init__(
+        self,
+        database: Database,
+        tournament: Tournament,
+        version_ids: list[int],
+        pairing: Pairing,
+        progress: TournamentObserver,
+    ) -> None:
+        assert tournament.id is not None
+        self.database = database
+        self.tournament_id = tournament.id
+        self.name = tournament.name
+        self.version_ids = version_ids
+        self.pairing = pairing
+        self.progress = progress
+        self.voided = 0  # voided attempts
+        self.storage_fault: StorageError | None = None
+        self.halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
+
+    async def slot(self, number: int, games: GamePlayer) -> None:
+        while (scheduled := self.pairing.next_game()) is not None:
+            await self.play(number, scheduled, games)
+
+    async def play(self, slot: int, scheduled: ScheduledGame, games: GamePlayer) -> None:
+        """Play the game until it is not voided (at most VOID_ATTEMPTS times) and record it."""
+        for attempt in range(1, VOID_ATTEMPTS + 1):
+            self.progress.game_started()
+            try:
+                record = await games.play(slot, scheduled.seats, scheduled.seed)
+            except trio.Cancelled:
+                self.progress.game_abandoned()
+                raise
+            try:
+                game_id = await trio.to_thread.run_sync(self._record, scheduled, record)
+            except StorageError as exc:  # disk full, locked too long, ...: stop everything
+                log.error(
+                    "%s: %s: storage fault, the tournament stops: %s", self.name, scheduled.key, exc
+                )
+                self.storage_fault = self.storage_fault or exc
+                self.progress.game_abandoned()
+                self.halt.cancel()
+                return
+            # game_id None: another process resuming this tournament recorded it first
+            if game_id is not None and not record.voided:
+                self.pairing.game_recorded(scheduled, record)
+            self._log(scheduled, record, game_id, attempt)
+            self.progress.game_finished(
+                recorded=game_id is not None,
+                voided=record.voided,
+                forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats),
+            )
+            if not record.voided:
+                return
+            self.voided += 1
+
+    def _record(self, scheduled: ScheduledGame, record: MatchRecord) -> int | None:
+        return record_game(
+            self.database,
+            record,
+            [self.version_ids[position] for position in scheduled.seats],
+            group_key=f"{self.tournament_id}/{scheduled.pod}/{scheduled.deal}",
+            tournament_id=self.tournament_id,
+            schedule_key=scheduled.key,
+        )
+
+    def _log(
+        self, scheduled: ScheduledGame, record: MatchRecord, game_id: int | None, attempt: int
+    ) -> None:
+        where = f"{self.name}: {scheduled.key}"
+        if record.voided:
+            then = (
+                f"played again with the same seed (attempt {attempt + 1} of {VOID_ATTEMPTS})"
+                if attempt < VOID_ATTEMPTS
+                else f"left for a resume after {VOID_ATTEMPTS} attempts"
+            )
+            log.warning("%s: voided (game %s): %s; %s", where, game_id, record.void_reason, then)
+            return
+        for seat in record.seats:
+            if seat.outcome is not Outcome.FINISHED:
+                log.warning(
+                    "%s: seat %d (%s) forfeits: %s: %s",
+                    where,
+                    seat.seat,
+                    seat.player,
+                    seat.outcome.value,
+                    seat.reason,
+                )
+        if game_id is None:
+            log.info("%s: finished, recorded first by another process", where)
+            return
+        result = ", ".join(
+            f"{seat.player} {seat.score:g} (rank {seat.rank})" for seat in record.seats
+        )
+        log.info("%s: recorded as game %d in %.1f s: %s", where, game_id, record.duration, result)
+
+
 async def run_tournament(
     database: Database,
     tournament_id: int,
     observer: TournamentObserver | None = None,
     *,
     bot_logs: Path | None = None,
-    stop_when: StopRule | None = None,
+    pairing: Pairing | None = None,
     workers: int = 1,
     ray: RayCluster | None = None,
 ) -> RunSummary:
-    """Play every scheduled game of the tournament that is not recorded as finished yet,
-    reporting to ``observer``, until ``stop_when`` says enough; keep the bots' logs in the
-    existing directory ``bot_logs`` if given. ``workers`` > 1 plays the games in that many
-    worker processes (``arena.tournament.workers``), ``ray`` on that cluster's nodes
-    (``arena.tournament.ray_backend``); this process alone records them."""
+    """Play the tournament's games that are not recorded as finished yet, as ``pairing``
+    (default: its round robin) hands them out, reporting to ``observer``; keep the bots' logs
+    in the existing directory ``bot_logs`` if given. ``workers`` > 1 plays the games in that
+    many worker processes, ``ray`` on that cluster's nodes; this process alone records them."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
     schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
-    pending = [game for game in schedule if game.key not in done_keys]
-    specs = [to_spec(entrant) for entrant in entrants]
-    version_ids = [entrant.version.id for entrant in entrants]
+    pairing = pairing or RoundRobin()
+    remaining = pairing.start(schedule, done_keys)
     progress = observer or QuietObserver()
-    voided = 0
-    stopped = False
-    enough = False  # stop_when said so
-    storage_fault: StorageError | None = None
-    halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
+    run = _Run(database, tournament, _version_ids(entrants), pairing, progress)
+    setup = GameSetup(
+        tournament.game, tournament.seed, [to_spec(e) for e in entrants], settings, bot_logs
+    )
+    stop = StopSignal()
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
-
-    @asynccontextmanager
-    async def game_players() -> AsyncIterator[Callable[[int], GamePlayer]]:
-        """How each game slot plays its games: in this process with the slot's kept-up bots, in
-        a worker process, or in a Ray actor."""
-        setup = WorkerSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
-        if ray is not None:
-            async with ray_actors(ray, setup) as actors:
-                yield (
-                    lambda slot: (
-                        lambda scheduled: actors.play(slot, scheduled.seats, scheduled.seed)
-                    )
-                )
-            return
-        if workers > 1:
-            async with worker_processes(workers, setup) as processes:
-                yield (
-                    lambda slot: (
-                        lambda scheduled: processes.play(slot, scheduled.seats, scheduled.seed)
-                    )
-                )
-            return
-        async with kept_up_bots(tournament.game, tournament.seed, settings, bot_logs) as pool:
-
-            def here(slot: int) -> GamePlayer:
-                return lambda scheduled: setup.play(scheduled.seats, scheduled.seed, pool, slot)
-
-            yield here
-
-    async def play(scheduled: ScheduledGame, play_game: GamePlayer) -> None:
-        nonlocal voided, storage_fault, enough
-        seat_versions = [version_ids[position] for position in scheduled.seats]
-        for _ in range(VOID_ATTEMPTS):
-            progress.game_started()
-            try:
-                record = await play_game(scheduled)
-            except trio.Cancelled:
-                progress.game_abandoned()
-                raise
-            try:
-                game_id = await trio.to_thread.run_sync(
-                    partial(
-                        record_game,
-                        database,
-                        record,
-                        seat_versions,
-                        group_key=f"{tournament_id}/{scheduled.pod}/{scheduled.deal}",
-                        tournament_id=tournament_id,
-                        schedule_key=scheduled.key,
-                    )
-                )
-            except StorageError as exc:  # disk full, locked too long, ...: stop everything
-                storage_fault = storage_fault or exc
-                progress.game_abandoned()
-                halt.cancel()
-                return
-            # game_id None: another process resuming this tournament recorded it first
-            if (
-                game_id is not None
-                and not record.voided
-                and stop_when is not None
-                and stop_when(scheduled, record)
-            ):
-                enough = True
-            progress.game_finished(
-                recorded=game_id is not None,
-                voided=record.voided,
-                forfeit=any(s.outcome is not Outcome.FINISHED for s in record.seats),
-            )
-            if record.voided:
-                voided += 1
-                continue
-            return
-
-    async def slot(queue: Iterator[ScheduledGame], play_game: GamePlayer) -> None:
-        for scheduled in queue:  # shared iterator: each game goes to exactly one slot
-            if enough:
-                return
-            await play(scheduled, play_game)
-
-    async def stop_on_signal(scope: trio.CancelScope) -> None:
-        nonlocal stopped
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async for _ in signals:
-                stopped = True
-                scope.cancel()
-                return
-
-    progress.tournament_started(tournament.name, len(schedule), len(schedule) - len(pending))
+    where = (
+        f"Ray cluster {ray.address}"
+        if ray
+        else f"{workers} worker processes"
+        if workers > 1
+        else "this process"
+    )
+    log.info(
+        "%s: %s, %d entrants, %d of %d games to play, %d at once, in %s",
+        tournament.name,
+        tournament.game,
+        len(entrants),
+        remaining,
+        len(schedule),
+        settings.concurrency,
+        where,
+    )
+    progress.tournament_started(tournament.name, len(schedule), len(schedule) - remaining)
     try:
-        with halt:
+        with run.halt:
             async with trio.open_nursery() as outer:
-                outer.start_soon(stop_on_signal, outer.cancel_scope)
-                async with game_players() as player_of, trio.open_nursery() as slots:
-                    queue = iter(pending)
-                    for number in range(min(settings.concurrency, len(pending))):
-                        slots.start_soon(slot, queue, player_of(number))
+                await outer.start(stop.watch, outer.cancel_scope)
+                async with (
+                    backend(setup, workers, ray) as games,
+                    trio.open_nursery() as slots,
+                ):
+                    for number in range(min(settings.concurrency, remaining)):
+                        slots.start_soon(run.slot, number, games)
                 outer.cancel_scope.cancel()
     except BaseExceptionGroup as group:
         # A game slot that cannot play (a Ray node without the sandbox, a cluster without room
         # for the slots) raised a SetupError inside the nurseries: one line for the user.
         if (setup_error := _sole_setup_error(group)) is None:
             raise
+        log.error("%s: %s", tournament.name, setup_error)
         raise setup_error from None
     finally:
         progress.tournament_ended()
 
-    if storage_fault is not None:
+    if run.storage_fault is not None:
         await trio.to_thread.run_sync(_stop_after_fault, database, tournament_id)
         raise StorageError(
-            f"{storage_fault}; the tournament stopped (games recorded before are "
+            f"{run.storage_fault}; the tournament stopped (games recorded before are "
             f"kept): continue it with --resume {tournament.name}"
         )
 
     done = await trio.to_thread.run_sync(_finish, database, tournament_id, len(schedule))
-    return RunSummary(total=len(schedule), done=done, stopped=stopped, voided=voided)
+    log.info(
+        "%s: %s: %d of %d games recorded, %d voided attempts in this run",
+        tournament.name,
+        "stopped by a signal"
+        if stop.received
+        else "finished"
+        if done == len(schedule)
+        else "ended",
+        done,
+        len(schedule),
+        run.voided,
+    )
+    return RunSummary(total=len(schedule), done=done, stopped=stop.received, voided=run.voided)

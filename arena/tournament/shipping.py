@@ -37,11 +37,10 @@ import zipfile
 from dataclasses import replace
 from pathlib import Path
 
+# The public code a bot's directory may link to, as the sandbox has it.
+from arena.bot_tree import LINKABLE as LINKABLE_ROOTS
 from arena.errors import SetupError
 from arena.manifest import BotSpec
-
-# The public code a bot's directory may link to, as the sandbox has it.
-from arena.sandbox.bwrap import _LINKABLE as LINKABLE_ROOTS
 
 CACHE_NAME = "arena-ray-bots"
 MAX_UNUSED_DAYS = 7.0

@@ -3,11 +3,12 @@ run as a tournament of two entrants (NEW at position 0, BASE at 1, two players):
 played twice with the seats swapped, which makes a pair (``leaderboard.sprt``, pentanomial model).
 
 The test is stored like a tournament (its SPRT parameters in the settings; ``--deals`` is
-``max_games / 2``), so it resumes like one and its games show on ``arena leaderboard``. The
-runner stops starting games once the test has decided (``stop_when``); the games still running
-then are recorded but do not count. Pairs are counted in deal order, only once every earlier deal
-is complete, so the decision, and the pair it was reached at, do not depend on which game
-finished first or on a resume in between. Two-player games only.
+``max_games / 2``), so it resumes like one and its games show on ``arena leaderboard``. Its
+pairing (``SequentialTest``) is the round robin's until the test has decided, and then starts no
+further game; the games still running then are recorded but do not count. Pairs are counted in
+deal order, only once every earlier deal is complete, so the decision, and the pair it was
+reached at, do not depend on which game finished first or on a resume in between. Two-player
+games only.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from arena.sandbox import SandboxPolicy
 from arena.storage import tournaments
 from arena.storage.database import Database
 from arena.storage.models import GameRecord, SeatRecordRow, Tournament
+from arena.tournament.pairing import RoundRobin
 from arena.tournament.schedule import ScheduledGame, build_schedule
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.setup import ReadyTournament, create_tournament
@@ -182,3 +184,18 @@ def create_sprt(
         sprt=parameters.to_stored(),
     )
     return create_tournament(db, game, [new, base], settings, seed, name, resolve=resolve_pair)
+
+
+class SequentialTest(RoundRobin):
+    """The runner's pairing for an SPRT: the round robin's games until ``paired`` has decided,
+    each recorded game's score added to it."""
+
+    def __init__(self, paired: PairedTest) -> None:
+        super().__init__()
+        self.paired = paired
+
+    def next_game(self) -> ScheduledGame | None:
+        return None if self.paired.decided else super().next_game()
+
+    def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
+        self.paired.add(scheduled.deal, scheduled.seats.index(NEW), record_score(scheduled, record))

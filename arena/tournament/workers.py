@@ -12,76 +12,30 @@ whole process group): they ignore it, and the main process stops them and with t
 from __future__ import annotations
 
 import ctypes
+import logging
 import multiprocessing
 import signal
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
 import trio
 
-from arena.manifest import BotSpec
-from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl
-from arena.referee.match import play_match
-from arena.referee.pool import BotPool
-from arena.tournament.settings import TournamentSettings
-from engine.registry import get_game
+from arena import operator_log, stopping
+from arena.records import MatchRecord
+from arena.tournament.playing import (
+    GameSetup,
+    InProcessGames,
+    in_process,
+    picklable,
+    voided_record,
+)
 
 _PR_SET_PDEATHSIG = 1
 _STOP_SECONDS = 5.0
-
-
-@asynccontextmanager
-async def kept_up_bots(
-    game: str, seed: int, settings: TournamentSettings, bot_logs: Path | None
-) -> AsyncIterator[BotPool | None]:
-    """The pool a process's games borrow their bots from, or None with --fresh-bots (a process
-    per seat and game)."""
-    if settings.fresh_bots:
-        yield None
-        return
-    async with BotPool(
-        game, game_seed=seed, limits=settings.limits, bot_logs=bot_logs, sandbox=settings.sandbox
-    ) as pool:
-        yield pool
-
-
-@dataclass(frozen=True)
-class WorkerSetup:
-    """What every worker needs to play any game of the tournament (sent once, pickled)."""
-
-    game: str
-    seed: int  # the tournament's: kept-up bots' seeds derive from it
-    specs: list[BotSpec]  # the entrants, by position
-    settings: TournamentSettings
-    bot_logs: Path | None
-
-    async def play(
-        self, seats: Sequence[int], seed: int, pool: BotPool | None, slot: int
-    ) -> MatchRecord:
-        """One game of the tournament, wherever it runs: the entrants at positions ``seats``,
-        their bots lent by ``pool`` for game slot ``slot`` (None: a process per seat)."""
-        settings = self.settings
-        return await play_match(
-            self.game,
-            [self.specs[p] for p in seats],
-            seed,
-            options=settings.options or None,
-            time_control=TimeControl(move_seconds=settings.move_time),
-            limits=settings.limits,
-            bot_logs=self.bot_logs,
-            sandbox=settings.sandbox,
-            lender=None if pool is None else pool.lender(slot),
-        )
-
-
-def picklable(setup: WorkerSetup) -> WorkerSetup:
-    """``setup`` as it can be sent to another process: BotSpec.env is a read-only mapping,
-    which does not pickle; a dict does."""
-    return replace(setup, specs=[replace(spec, env=dict(spec.env)) for spec in setup.specs])
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -89,28 +43,6 @@ class _Order:
     slot: int  # the runner's game slot: its kept-up bots are the worker's for that slot
     seats: tuple[int, ...]  # entrant positions
     seed: int
-
-
-def voided_record(setup: WorkerSetup, seats: Sequence[int], seed: int, reason: str) -> MatchRecord:
-    """The record of a game the arena lost (its worker or node died): voided, so the runner
-    records it as such and plays it again with the same seed."""
-    engine = get_game(setup.game)
-    names = [setup.specs[p].name for p in seats]
-    return MatchRecord(
-        game=engine.name,
-        rules_version=engine.rules_version,
-        options=dict(setup.settings.options),
-        seed=seed,
-        num_players=len(names),
-        actions=[],
-        seats=[
-            SeatRecord(i, name, 0.0, 0, Outcome.FINISHED, "", 0.0, 0)
-            for i, name in enumerate(names)
-        ],
-        voided=True,
-        void_reason=f"arena fault: {reason}",
-        duration=0.0,
-    )
 
 
 def _die_with_parent() -> None:
@@ -121,47 +53,43 @@ def _die_with_parent() -> None:
         pass  # not Linux: an orderly end of the arena still stops the workers
 
 
-def _worker_main(connection: Connection, setup: WorkerSetup) -> None:
+def _worker_main(
+    connection: Connection, setup: GameSetup, log_config: operator_log.LogConfig
+) -> None:
     _die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
-    trio.run(_serve, connection, setup)
+    stopping.for_a_worker()
+    with operator_log.logging_to(log_config):  # the main process's log, if it keeps one
+        trio.run(_serve, connection, setup)
 
 
-async def _serve(connection: Connection, setup: WorkerSetup) -> None:
-    settings = setup.settings
-
-    async def play(order: _Order, pool: BotPool | None) -> None:
+async def _serve(connection: Connection, setup: GameSetup) -> None:
+    async def play(order: _Order, games: InProcessGames) -> None:
         try:
-            outcome: Any = await setup.play(order.seats, order.seed, pool, order.slot)
+            outcome: Any = await games.play(order.slot, order.seats, order.seed)
         except Exception as exc:  # noqa: BLE001 - raised again in the main process
             outcome = exc
         connection.send((order.slot, outcome))
 
-    async def stop_on_sigterm(scope: trio.CancelScope) -> None:
-        with trio.open_signal_receiver(signal.SIGTERM) as signals:
-            async for _ in signals:
-                scope.cancel()  # abandon the games; the pool stops the bots on the way out
-                return
-
-    async with (
-        kept_up_bots(setup.game, setup.seed, settings, setup.bot_logs) as pool,
-        trio.open_nursery() as games,
-    ):
-        games.start_soon(stop_on_sigterm, games.cancel_scope)
+    async with in_process(setup) as games, trio.open_nursery() as running:
+        # SIGTERM abandons the games; leaving in_process stops the bots on the way out
+        running.start_soon(stopping.StopSignal(signal.SIGTERM).watch, running.cancel_scope)
         while (
             order := await trio.to_thread.run_sync(connection.recv, abandon_on_cancel=True)
         ) is not None:
-            games.start_soon(play, order, pool)
-        games.cancel_scope.cancel()  # told to stop: no game is in flight then
+            running.start_soon(play, order, games)
+        running.cancel_scope.cancel()  # told to stop: no game is in flight then
 
 
 class _Worker:
     """One worker process and the games it is playing."""
 
-    def __init__(self, context: Any, setup: WorkerSetup) -> None:
+    def __init__(self, context: Any, setup: GameSetup) -> None:
         self.connection, theirs = context.Pipe()
         self.process = context.Process(
-            target=_worker_main, args=(theirs, setup), daemon=True, name="arena-tournament-worker"
+            target=_worker_main,
+            args=(theirs, setup, operator_log.current()),
+            daemon=True,
+            name="arena-tournament-worker",
         )
         self.process.start()  # from the trio thread: the worker's pdeathsig follows this thread
         theirs.close()
@@ -185,9 +113,9 @@ class _Worker:
 
 
 class WorkerProcesses:
-    """Plays games in ``count`` worker processes; ``play`` is what the runner awaits per game."""
+    """Plays games in ``count`` worker processes (a ``GamePlayer``)."""
 
-    def __init__(self, count: int, setup: WorkerSetup) -> None:
+    def __init__(self, count: int, setup: GameSetup) -> None:
         self.setup = setup
         self._context = multiprocessing.get_context("spawn")  # gRPC is fork-unsafe
         self._workers = [_Worker(self._context, setup) for _ in range(count)]
@@ -230,16 +158,14 @@ class WorkerProcesses:
             except (EOFError, OSError):
                 if self._closing:
                     return
+                why = f"worker process died (exit code {worker.process.exitcode})"
+                log.warning(
+                    "%s with %d game(s) in flight: they are voided; a new worker starts",
+                    why,
+                    len(worker.playing),
+                )
                 for slot, order in list(worker.playing.items()):
-                    self._deliver(
-                        slot,
-                        voided_record(
-                            self.setup,
-                            order.seats,
-                            order.seed,
-                            f"worker process died (exit code {worker.process.exitcode})",
-                        ),
-                    )
+                    self._deliver(slot, voided_record(self.setup, order.seats, order.seed, why))
                 worker.connection.close()
                 self._workers[index] = _Worker(self._context, self.setup)
                 continue
@@ -252,7 +178,7 @@ class WorkerProcesses:
 
 
 @asynccontextmanager
-async def worker_processes(count: int, setup: WorkerSetup) -> AsyncIterator[WorkerProcesses]:
+async def worker_processes(count: int, setup: GameSetup) -> AsyncIterator[WorkerProcesses]:
     """``count`` running workers, stopped (with their bots) on exit, also when cancelled."""
     workers = WorkerProcesses(count, picklable(setup))
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from arena.errors import InputError, ManifestError
 from arena.manifest import BotSpec, load_manifest, remote_bot
 from arena.records import TimeControl
 from arena.sandbox import SandboxPolicy
+from arena.sandbox.tempdirs import remove_tree
 from arena.validation.games import GamePlayer
 from arena.validation.opponent import write_random_bot
 from arena.validation.process import check_process
@@ -140,4 +140,4 @@ async def _check(
                 )
             )
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        remove_tree(workdir)

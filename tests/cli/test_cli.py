@@ -134,7 +134,7 @@ def test_the_command_list_gives_each_command_its_first_sentence_on_one_line():
     }
     assert rows["match"] == (
         "Play one game between bots, one per seat in the order given; "
-        "the game is stored in the database unless --no-store."
+        "the game is stored in the database unless --no-store, and rated only with --rated."
     )
     assert rows["sprt"] == "Is NEW stronger than BASE?"
     assert {"games", "match", "tournament", "leaderboard", "sprt", "serve"} <= rows.keys()

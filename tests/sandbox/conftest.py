@@ -34,11 +34,20 @@ needs_bwrap = pytest.mark.skipif(
 )
 
 
-def hostile_dir(parent: Path, mode: str, network: bool = False, **env: str) -> Path:
-    """A bot directory running hostile.py in ``mode``, with ``env`` added to its [env]."""
+def hostile_dir(
+    parent: Path,
+    mode: str,
+    network: bool = False,
+    files: dict[str, bytes] | None = None,
+    **env: str,
+) -> Path:
+    """A bot directory running hostile.py in ``mode``, with ``env`` added to its [env] and
+    ``files`` beside it."""
     directory = parent / f"hostile-{mode}"
     directory.mkdir()
     shutil.copy(HOSTILE_SOURCE / "hostile.py", directory)
+    for name, content in (files or {}).items():
+        (directory / name).write_bytes(content)
     variables = {"HOSTILE_MODE": mode, "ARENA_TEST_SESSION": MARKER, **env}
     lines = [
         f'name = "hostile-{mode}"',
@@ -79,11 +88,12 @@ async def play(
     policy: SandboxPolicy = SandboxPolicy(),
     network: bool = False,
     limits: BotLimits = BotLimits(memory_mib=MEMORY_MIB),
+    files: dict[str, bytes] | None = None,
     **env: str,
 ) -> tuple[MatchRecord, str]:
     """A game of the hostile bot in ``mode`` (seat 0) against random-python; the record and
     the hostile seat's log."""
-    hostile = load_manifest(hostile_dir(tmp_path, mode, network=network, **env))
+    hostile = load_manifest(hostile_dir(tmp_path, mode, network=network, files=files, **env))
     logs = tmp_path / "logs"
     logs.mkdir()
     record = await play_match(

@@ -25,7 +25,8 @@ from arena.manifest import load_manifest
 from arena.records import Outcome
 from arena.referee.botprocess import connect, run_bot
 from arena.sandbox import SandboxPolicy, cgroups, tempdirs
-from arena.sandbox.bwrap import BOT_UID_BASE
+from arena.sandbox.bwrap import SANDBOX_UID_BASE
+from arena.tournament.settings import TournamentSettings
 from tests.sandbox.conftest import (
     assert_other_seat_unharmed,
     hostile_dir,
@@ -48,7 +49,7 @@ async def test_a_bot_sees_its_own_uid_environment_and_private_temp_only(tmp_path
         record, log = await play(tmp_path, "inspect", HOSTILE_PORT=str(port))
 
     bot_dir = tmp_path / "hostile-inspect"
-    assert f"uid {BOT_UID_BASE} gid {BOT_UID_BASE}" in log
+    assert f"uid {SANDBOX_UID_BASE} gid {SANDBOX_UID_BASE}" in log
     env = ast.literal_eval(re.search(r"^env (\[.*\])$", log, re.MULTILINE).group(1))
     assert set(env) == {
         "ARENA_BOT_ADDRESS",
@@ -273,7 +274,7 @@ def test_a_tournament_stores_its_sandbox_and_resume_keeps_it(tmp_path):
     assert result.exit_code == 0, result.output
     with sqlite3.connect(db) as connection:
         ((settings,),) = connection.execute("SELECT settings FROM tournament").fetchall()
-    assert SandboxPolicy.from_settings(json.loads(settings)) == SandboxPolicy(
+    assert TournamentSettings.from_stored(json.loads(settings)).sandbox == SandboxPolicy(
         tool="none", allow_network=True
     )
     assert resumed.exit_code == 0, resumed.output
@@ -281,7 +282,8 @@ def test_a_tournament_stores_its_sandbox_and_resume_keeps_it(tmp_path):
 
 
 def test_a_tournament_stored_before_sandboxes_resumes_sandboxed():
-    assert SandboxPolicy.from_settings({"players": 2, "deals": 1}) == SandboxPolicy()
+    stored = {"players": 2, "deals": 1}
+    assert TournamentSettings.from_stored(stored).sandbox == SandboxPolicy()
 
 
 @needs_bwrap

@@ -1,5 +1,6 @@
-"""The runner re-runs voided games with the same seed. A void is a fault on the arena's side,
-which real bots cannot cause, so ``play_match`` is replaced by one that voids each game once."""
+"""The runner re-runs voided games with the same seed, and plays the games its pairing hands out.
+A void is a fault on the arena's side, which real bots cannot cause, so ``play_match`` is
+replaced by one that voids each game once."""
 
 from pathlib import Path
 
@@ -7,7 +8,8 @@ from arena.manifest import BotSpec
 from arena.records import MatchRecord
 from arena.storage import bots, tournaments
 from arena.storage.database import open_database
-from arena.tournament import runner, workers
+from arena.tournament import playing, runner
+from arena.tournament.pairing import RoundRobin
 from tests.tournament.helpers import query
 from tests.tournament.records import match_record
 
@@ -32,16 +34,7 @@ class RecordingObserver:
         self.events.append(("ended",))
 
 
-async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeypatch):
-    tried: set[tuple] = set()
-
-    async def voiding_play_match(game, specs, seed, **_) -> MatchRecord:
-        seating = (seed, *(spec.name for spec in specs))
-        first_try = seating not in tried
-        tried.add(seating)
-        return match_record([1, 2], seed=seed, voided=first_try)
-
-    monkeypatch.setattr(workers, "play_match", voiding_play_match)
+def _tournament(tmp_path: Path):
     database = open_database(tmp_path / "arena.db", create=True)
     with database.write() as session:
         entrants = [
@@ -58,8 +51,22 @@ async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeyp
             {"players": 2, "deals": 2, "concurrency": 2, "move_time": 1.0, "options": {}},
             entrants,
         )
+    return database, tournament.id
+
+
+async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeypatch):
+    tried: set[tuple] = set()
+
+    async def voiding_play_match(game, specs, seed, **_) -> MatchRecord:
+        seating = (seed, *(spec.name for spec in specs))
+        first_try = seating not in tried
+        tried.add(seating)
+        return match_record([1, 2], seed=seed, voided=first_try)
+
+    monkeypatch.setattr(playing, "play_match", voiding_play_match)
+    database, tournament_id = _tournament(tmp_path)
     observer = RecordingObserver()
-    summary = await runner.run_tournament(database, tournament.id, observer)
+    summary = await runner.run_tournament(database, tournament_id, observer)
     database.close()
 
     assert (summary.total, summary.done, summary.voided, summary.stopped) == (4, 4, 4, False)
@@ -76,3 +83,42 @@ async def test_voided_games_are_rerun_with_the_same_seed(tmp_path: Path, monkeyp
     assert events[0] == ("started", "t", 4, 0) and events[-1] == ("ended",)
     assert events.count(("game",)) == 8
     assert events.count(("voided", True, False)) == events.count(("finished", True, False)) == 4
+
+
+class EveryOtherGame(RoundRobin):
+    """A pairing of its own (as a ladder's matchmaking would be): the schedule's even games."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told: list[tuple[str, int]] = []
+
+    def start(self, schedule, done) -> int:
+        super().start(schedule[::2], done)
+        return len(schedule[::2])
+
+    def game_recorded(self, scheduled, record) -> None:
+        self.told.append((scheduled.key, record.seed))
+
+
+async def test_the_pairing_chooses_the_games_and_hears_of_each_recorded(
+    tmp_path: Path, monkeypatch
+):
+    async def play_match(game, specs, seed, **_) -> MatchRecord:
+        return match_record([1, 2], seed=seed)
+
+    monkeypatch.setattr(playing, "play_match", play_match)
+    database, tournament_id = _tournament(tmp_path)
+    pairing = EveryOtherGame()
+    observer = RecordingObserver()
+    summary = await runner.run_tournament(database, tournament_id, observer, pairing=pairing)
+    database.close()
+
+    assert (summary.total, summary.done, summary.complete) == (4, 2, False)
+    stored = query(tmp_path / "arena.db", "SELECT schedule_key, seed FROM game ORDER BY id")
+    assert sorted(pairing.told) == sorted(stored)
+    assert [key for key, _ in sorted(stored)] == [
+        "pod 0+1 deal 0 rotation 0",
+        "pod 0+1 deal 1 rotation 0",
+    ]
+    assert observer.events[0] == ("started", "t", 4, 2)
+    assert query(tmp_path / "arena.db", "SELECT state FROM tournament") == [("stopped",)]

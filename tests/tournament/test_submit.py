@@ -143,12 +143,15 @@ def test_a_remote_bot_is_refused_a_name_or_version_that_tables_could_not_show(tm
     )
 
 
-def test_code_in_a_linked_directory_is_part_of_the_version(tmp_path: Path):
+def test_code_in_a_linked_public_directory_is_part_of_the_version(tmp_path: Path, monkeypatch):
+    # Links may lead into the arena's public code (the sample bots, the SDKs); here a stand-in
+    from arena import bot_tree
     from arena.storage.bots import directory_hash
 
     shared = tmp_path / "shared"
     shared.mkdir()
     (shared / "strategy.py").write_text("X = 1\n")
+    monkeypatch.setattr(bot_tree, "LINKABLE", (shared,))
     bot = tmp_path / "bot"
     bot.mkdir()
     (bot / "bot.py").write_text("import strategy\n")
@@ -156,6 +159,17 @@ def test_code_in_a_linked_directory_is_part_of_the_version(tmp_path: Path):
     before = directory_hash(bot)
     (shared / "strategy.py").write_text("X = 2\n")
     assert directory_hash(bot) != before
+
+
+def test_a_link_out_of_the_directory_is_refused(tmp_path: Path):
+    from arena.errors import ManifestError
+    from arena.storage.bots import directory_hash
+
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "strategies").symlink_to(tmp_path)
+    with pytest.raises(ManifestError, match="strategies: links outside the bot's directory"):
+        directory_hash(bot)
 
 
 # Hashes a bot directory in a child process with 1 GiB of address space: before the fix, the
@@ -173,15 +187,16 @@ def test_a_bot_directory_with_a_fifo_a_device_link_or_a_link_loop_is_hashed_at_o
     tmp_path: Path,
 ):
     """Things a bot author can ship that are no files to read: a FIFO (reading it waited
-    forever), a link to /dev/zero (reading it ate all memory), a link to an enclosing directory
-    (walked in circles). `arena submit` must hash such a directory at once."""
+    forever), links to the directory itself (walked in circles); and links out of it, to
+    /dev/zero (reading it ate all memory) or an enclosing directory, now refused. `arena
+    submit` must hash or refuse such a directory at once."""
     bot = tmp_path / "bot"
     bot.mkdir()
     (bot / "bot.py").write_text("print('hi')\n")
     os.mkfifo(bot / "pipe")
-    (bot / "zeros").symlink_to("/dev/zero")
-    (bot / "up").symlink_to(tmp_path)
     (bot / "self").symlink_to(".")
+    (bot / "sub").mkdir()
+    (bot / "sub" / "up").symlink_to("..")
 
     done = subprocess.run(
         [sys.executable, "-c", HASH_IN_A_BOX, str(bot)],
@@ -189,6 +204,16 @@ def test_a_bot_directory_with_a_fifo_a_device_link_or_a_link_loop_is_hashed_at_o
         text=True,
         timeout=30,
     )
-
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.strip()) == 64
+
+    for name, target in (("zeros", "/dev/zero"), ("out", tmp_path)):
+        (bot / name).symlink_to(target)
+        done = subprocess.run(
+            [sys.executable, "-c", HASH_IN_A_BOX, str(bot)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert done.returncode != 0 and "links outside the bot's directory" in done.stderr
+        (bot / name).unlink()

@@ -353,6 +353,7 @@ def long_name_server(tmp_path_factory) -> Iterator[ServerThread]:
             game,
             str(long_bot),
             str(SAMPLE_BOTS / "random-python"),
+            "--rated",  # the leaderboard shows them
         )
         assert played.returncode == 0, played.stderr
     with ServerThread(db) as server:

@@ -13,7 +13,8 @@ Modes: hang-handshake, hang-start, hang-decide, hang-end, exit-midgame, index-ou
 index-negative, stale-number, malformed-reply, raise-in-decide, slow-start (HOSTILE_DELAY
 seconds before listening), memory-hog, memory-split, fork-bomb, stdout-flood, setsid-escape,
 spy-tokens, call-other-seat, signal-others, open-database (HOSTILE_DB), seek-seed, huge-reply,
-ignore-sigterm, many-children, socket-link, inspect (HOSTILE_PORT: a TCP port on the host to try).
+ignore-sigterm, many-children, socket-link, inspect (HOSTILE_PORT: a TCP port on the host to try),
+disk-fill, fallocate, deep-tree (HOSTILE_DEPTH), kernel, list-tmp.
 """
 
 import glob
@@ -250,16 +251,130 @@ def many_children() -> None:
     say(f"many-children: {fork_count} children and a setsid grandchild started")
 
 
+def writable_places() -> list[str]:
+    """Where a bot may write: its socket's directory, /tmp, its home, /dev/shm; and / and /dev,
+    which must not be writable at all."""
+    socket_dir = os.path.dirname(ADDRESS.removeprefix("unix:"))
+    return [socket_dir, "/tmp", os.environ.get("HOME", "/tmp"), "/dev/shm", "/", "/dev"]
+
+
 def disk_fill() -> None:
-    """Files under the file-size limit into the one writable directory, its socket's, then
-    wait: only the arena's disk watch stops this."""
-    directory = os.path.dirname(os.environ["ARENA_BOT_ADDRESS"].removeprefix("unix:"))
+    """Files under the file-size limit into every writable place, until the disk budget stops
+    them; the bot plays on."""
     block = os.urandom(1 << 20)
-    for mib in range(int(os.environ.get("HOSTILE_MIB", "64"))):
-        with open(os.path.join(directory, f"fill-{mib}"), "wb") as out:
-            out.write(block)
-    say("disk-fill: written")
-    hang()
+    for directory in writable_places():
+        written = 0
+        try:
+            for mib in range(int(os.environ.get("HOSTILE_MIB", "64"))):
+                with open(os.path.join(directory, f"fill-{mib}"), "wb") as out:
+                    out.write(block)
+                written += 1
+        except OSError as exc:
+            say(f"disk-fill: {directory} took {written} MiB: {exc.strerror}")
+        else:
+            say(f"disk-fill: {directory} took {written} MiB: all")
+    if os.environ.get("HOSTILE_THEN_EXIT"):
+        os._exit(3)
+
+
+def fallocate() -> None:
+    """HOSTILE_MIB (2 GiB) allocated at once in every writable place, faster than any look at
+    the disk."""
+    mib = int(os.environ.get("HOSTILE_MIB", "2048"))
+    for directory in writable_places():
+        path = os.path.join(directory, "fallocated")
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
+            try:
+                os.posix_fallocate(fd, 0, mib << 20)
+                say(f"FALLOCATED {mib} MiB in {directory}")
+            finally:
+                os.close(fd)
+                os.unlink(path)
+        except OSError as exc:
+            say(f"fallocate: {directory} refused: {exc.strerror}")
+
+
+def deep_tree() -> None:
+    """Thousands of nested directories where the arena must clean up (a bot run with
+    --sandbox none writes in the match's directory), made read-only at the bottom."""
+    directory = os.path.dirname(ADDRESS.removeprefix("unix:"))
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(int(os.environ.get("HOSTILE_DEPTH", "3000"))):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(os.open("stuck", os.O_CREAT | os.O_WRONLY, 0o400, dir_fd=fd))
+    os.fchmod(fd, 0o500)
+    os.close(fd)
+    say("deep-tree: made")
+
+
+def list_tmp() -> None:
+    say(f"in /tmp: {sorted(os.listdir('/tmp'))}")
+
+
+# --- attacks on the kernel --------------------------------------------------------------------
+
+# System call numbers the libc has no function for, by machine.
+_SYSCALLS = {
+    "x86_64": {"keyctl": 250, "bpf": 321, "perf_event_open": 298},
+    "aarch64": {"keyctl": 219, "bpf": 280, "perf_event_open": 241},
+}
+
+
+def kernel() -> None:
+    """Everything a bot must not do to the kernel: write sysctls, make user namespaces, mount,
+    open raw sockets, use keyrings, BPF, perf; read root-only files; and where it maps to on
+    the host (its uid_map)."""
+    import ctypes
+    import socket
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    say("uid_map " + Path("/proc/self/uid_map").read_text().strip())
+    say("gid_map " + Path("/proc/self/gid_map").read_text().strip())
+    for name in ("kernel/core_pattern", "fs/lease-break-time", "kernel/hostname"):
+        path = Path("/proc/sys", name)
+        try:
+            value = path.read_bytes()
+            with open(path, "wb") as knob:
+                knob.write(value)
+            say(f"WROTE /proc/sys/{name}")
+        except OSError as exc:
+            say(f"cannot write /proc/sys/{name}: {exc.strerror}")
+    for what, call in (
+        ("user namespace", lambda: libc.unshare(0x10000000)),
+        ("mount namespace", lambda: libc.unshare(0x00020000)),
+        ("tmpfs mount", lambda: libc.mount(b"none", b"/tmp", b"tmpfs", 0, None)),
+    ):
+        if call() == 0:
+            say(f"MADE {what}")
+        else:
+            say(f"cannot make {what}: {os.strerror(ctypes.get_errno())}")
+    numbers = _SYSCALLS.get(os.uname().machine, {})
+    for name, number in numbers.items():
+        if libc.syscall(number, 0, 0, 0, 0, 0) == -1 and ctypes.get_errno() in (1, 38):
+            say(f"cannot call {name}: {os.strerror(ctypes.get_errno())}")
+        else:
+            say(f"CALLED {name}")
+    try:
+        socket.socket(socket.AF_PACKET, socket.SOCK_RAW).close()
+        say("OPENED a packet socket")
+    except OSError as exc:
+        say(f"cannot open a packet socket: {exc.strerror}")
+    for private in ("/etc/ssl/private",):
+        try:
+            say(f"LISTED {private}: {os.listdir(private)}")
+        except OSError as exc:
+            say(f"cannot list {private}: {exc.strerror}")
+    marker = Path("/tmp/setuid-file")
+    marker.write_text("#!/bin/sh\n")
+    os.chmod(marker, 0o4755)
+    info = marker.stat()
+    say(f"setuid file owned by uid {info.st_uid} mode {oct(info.st_mode)}")
+    say("kernel: done")
+    time.sleep(float(os.environ.get("HOSTILE_DELAY", "0")))  # for a look from the host
 
 
 ATTACKS = {
@@ -276,7 +391,12 @@ ATTACKS = {
     "many-children": many_children,
     "inspect": inspect,
     "disk-fill": disk_fill,
+    "fallocate": fallocate,
+    "deep-tree": deep_tree,
+    "kernel": kernel,
+    "list-tmp": list_tmp,
 }
+AT_START = ("fallocate", "deep-tree", "list-tmp")  # at StartGame, before any decision
 
 
 # --- the protocol -----------------------------------------------------------------------------
@@ -300,6 +420,8 @@ class HostileBot:
     def StartGame(self, request, context):
         if MODE == "hang-start":
             hang()
+        if MODE in AT_START:
+            ATTACKS[MODE]()
         return bot_pb2.StartGameReply()
 
     def Decide(self, request, context):
@@ -326,7 +448,7 @@ class HostileBot:
                 raise RuntimeError("hostile: an exception in Decide")
             elif MODE == "huge-reply":
                 comment = "x" * (20 << 20)  # over the arena's 16 MiB message limit
-            elif MODE in ATTACKS:
+            elif MODE in ATTACKS and MODE not in AT_START:
                 ATTACKS[MODE]()
         return bot_pb2.DecisionReply(decision_number=number, action_index=index, comment=comment)
 

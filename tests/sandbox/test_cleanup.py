@@ -1,0 +1,57 @@
+"""Removing what a bot left behind, whatever it is: a tree deeper than any recursion, links
+(never followed), directories made read-only; also a dead arena's temp root holding one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from arena.records import Outcome
+from arena.sandbox import SandboxPolicy, tempdirs
+from tests.sandbox.conftest import assert_other_seat_unharmed, needs_bwrap, play
+
+
+def deep_tree(top: Path, depth: int) -> Path:
+    """``depth`` nested directories under ``top`` (no path of that length could be opened),
+    the deepest read-only with a read-only file, a link out and a link loop on the way."""
+    top.mkdir()
+    (top / "out").symlink_to("/")
+    (top / "loop").symlink_to("loop")
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(os.open("stuck", os.O_CREAT | os.O_WRONLY, 0o400, dir_fd=fd))
+    os.fchmod(fd, 0o500)
+    os.close(fd)
+    return top
+
+
+def test_a_tree_deeper_than_any_recursion_is_removed(tmp_path):
+    tree = deep_tree(tmp_path / "tree", 3000)
+    tempdirs.remove_tree(tree)
+    assert not tree.exists()
+    assert Path("/usr/bin").is_dir()  # the link out was not followed
+
+
+def test_a_dead_arenas_root_with_a_deep_tree_is_removed_by_the_next(tmp_path):
+    dead = tmp_path / "arena-run-4194304-1-abc"  # no process has that pid
+    deep_tree(dead, 2500)
+    assert tempdirs.remove_stale_roots(tmp_path) == [dead]
+    assert not dead.exists()
+
+
+def test_removing_what_is_gone_or_never_was_is_quiet(tmp_path):
+    tempdirs.remove_tree(tmp_path / "nothing")
+
+
+@needs_bwrap
+async def test_an_unsandboxed_bots_deep_tree_in_the_match_directory_is_cleaned_up(tmp_path):
+    # --sandbox none: the bot writes in the match's directory; the fixture checks that no
+    # match directory is left once the game is over
+    record, log = await play(tmp_path, "deep-tree", policy=SandboxPolicy(tool="none"))
+    assert "deep-tree: made" in log
+    assert record.seats[0].outcome is Outcome.FINISHED
+    assert_other_seat_unharmed(record)

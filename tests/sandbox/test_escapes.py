@@ -1,0 +1,179 @@
+"""The ways out of the sandbox that a hostile-bot audit found, each tried for real: code of the
+bot's choosing run outside the sandbox through its [env] (LD_PRELOAD, LD_DEBUG_OUTPUT), the
+kernel's settings and surface (sysctls, user namespaces, mounts, raw sockets, keyrings, BPF),
+a uid that maps to root, and limits outrun faster than any poll (fallocate).
+
+As root (CI) these prove the privilege drop; as an ordinary user the same bots must hold too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena.records import Outcome
+from arena.referee.limits import BotLimits
+from arena.sandbox import bwrap
+from tests.sandbox.conftest import (
+    HOSTILE_SOURCE,
+    MEMORY_MIB,
+    PATIENT,
+    assert_other_seat_unharmed,
+    needs_bwrap,
+    play,
+)
+
+pytestmark = needs_bwrap
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) to build preload.so")
+async def test_ld_preload_in_env_runs_only_in_the_bots_own_program(tmp_path):
+    library = tmp_path / "preload.so"
+    source = HOSTILE_SOURCE / "preload" / "preload.c"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", library, source], check=True)
+    marker = tmp_path / "escaped"
+
+    record, log = await play(
+        tmp_path,
+        "inspect",
+        files={"preload.so": library.read_bytes()},
+        LD_PRELOAD="./preload.so",
+        HOSTILE_MARKER=str(marker),
+    )
+
+    assert not marker.exists(), marker.read_text()  # nothing ran outside the sandbox
+    ran_as = set(re.findall(r"PRELOAD ran as uid (\d+)", log))
+    assert ran_as == {str(bwrap.SANDBOX_UID_BASE)}, log  # only in the bot, in its sandbox
+    assert_other_seat_unharmed(record)
+
+
+async def test_ld_debug_output_writes_nothing_outside_the_sandbox(tmp_path):
+    host_path = tmp_path / "lddebug"
+    _, log = await play(tmp_path, "list-tmp", LD_DEBUG="libs", LD_DEBUG_OUTPUT=str(host_path))
+    assert not list(tmp_path.glob("lddebug*")), "the dynamic linker wrote on the host"
+
+    inside = tmp_path / "inside"
+    inside.mkdir()
+    _, log = await play(inside, "list-tmp", LD_DEBUG="libs", LD_DEBUG_OUTPUT="/tmp/lddebug")
+    assert "'lddebug." in log, log  # the variable works, in the bot's own /tmp
+
+
+async def test_a_bot_maps_to_no_privileged_user_and_cannot_change_the_kernel(tmp_path):
+    host_uids: set[tuple[str, str]] = set()
+
+    async def watch_from_the_host() -> None:
+        # The bot's processes as the host sees them (real and effective uid and gid).
+        while True:
+            for pid in _processes_with(b"HOSTILE_MODE=kernel"):
+                status = _status(pid)
+                if status:
+                    host_uids.add((status["Uid"], status["Gid"]))
+            await trio.sleep(0.05)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch_from_the_host)
+        record, log = await play(tmp_path, "kernel", time_control=PATIENT, HOSTILE_DELAY="1")
+        nursery.cancel_scope.cancel()
+
+    assert host_uids, "the bot's processes were never seen"
+    for uids, gids in host_uids:
+        assert "0" not in uids.split() and "0" not in gids.split(), (uids, gids)
+        if os.geteuid() == 0:
+            assert set(uids.split()) == {str(bwrap.HOST_UID_BASE)}, uids
+    for forbidden in ("WROTE", "MADE", "CALLED", "OPENED", "LISTED"):
+        assert f"\n{forbidden} " not in f"\n{log}", log
+    assert "cannot write /proc/sys/kernel/core_pattern" in log
+    assert "cannot make user namespace" in log
+    assert "kernel: done" in log
+    assert_other_seat_unharmed(record)
+
+
+def _processes_with(marker: bytes) -> list[int]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if marker in (proc / "environ").read_bytes().split(b"\0"):
+                    found.append(int(proc.name))
+            except OSError:
+                continue
+    return found
+
+
+def _status(pid: int) -> dict[str, str]:
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return {}
+    return dict(line.split(":\t", 1) for line in lines if ":\t" in line)
+
+
+async def test_an_instant_fallocate_cannot_pass_the_disk_budget(tmp_path):
+    # 48 MiB (under the 64 MiB file-size limit) at StartGame, in a few milliseconds: no poll
+    # is that fast, the file systems themselves refuse it
+    limits = BotLimits(memory_mib=MEMORY_MIB, disk_mib=16)
+    record, log = await play(tmp_path, "fallocate", limits=limits, HOSTILE_MIB="48")
+
+    assert "FALLOCATED" not in log, log
+    for place in ("/run/arena", "/tmp", "/home/bot", "/dev/shm"):
+        assert f"fallocate: {place} refused: No space left on device" in log, log
+    for read_only in ("/", "/dev"):
+        assert f"fallocate: {read_only} refused: Read-only file system" in log, log
+    assert record.seats[0].outcome is Outcome.FINISHED  # refused, not killed: it plays on
+    assert_other_seat_unharmed(record)
+
+
+async def test_files_written_one_by_one_stop_at_the_disk_budget(tmp_path):
+    limits = BotLimits(memory_mib=MEMORY_MIB, disk_mib=16)
+    record, log = await play(tmp_path, "disk-fill", time_control=PATIENT, limits=limits)
+
+    taken = {place: int(mib) for place, mib in re.findall(r"disk-fill: (\S+) took (\d+) MiB", log)}
+    assert set(taken) == {"/run/arena", "/tmp", "/home/bot", "/dev/shm", "/", "/dev"}, log
+    for place in ("/run/arena", "/tmp", "/home/bot", "/dev/shm"):
+        assert 10 <= taken[place] <= 16, (place, log)
+    assert taken["/"] == taken["/dev"] == 0
+    assert_other_seat_unharmed(record)
+
+
+async def test_a_bot_that_fills_a_directory_and_crashes_is_told_which(tmp_path):
+    limits = BotLimits(memory_mib=MEMORY_MIB, disk_mib=16)
+    record, _ = await play(
+        tmp_path, "disk-fill", time_control=PATIENT, limits=limits, HOSTILE_THEN_EXIT="1"
+    )
+
+    hostile = record.seats[0]
+    assert hostile.outcome is Outcome.CRASH
+    assert "it filled /run/arena to the 16 MiB disk limit" in hostile.reason
+    assert_other_seat_unharmed(record)
+
+
+def test_without_libseccomp_bwrap_refuses_user_namespaces_and_the_limits_line_says_so(
+    tmp_path, monkeypatch
+):
+    from arena.sandbox import SandboxPolicy, describe_limits, seccomp
+
+    argv = bwrap.bwrap_argv(
+        ["true"], bot_dir=tmp_path, seat=0, network=False, disk_bytes=1, args_fd=3, seccomp_fd=None
+    )
+    assert "--disable-userns" in argv and "--seccomp" not in argv
+    with_filter = bwrap.bwrap_argv(
+        ["true"], bot_dir=tmp_path, seat=0, network=False, disk_bytes=1, args_fd=3, seccomp_fd=4
+    )
+    assert with_filter[with_filter.index("--seccomp") + 1] == "4"
+
+    monkeypatch.setattr(seccomp, "filter_problem", lambda: "libseccomp cannot be loaded")
+    assert "no seccomp filter" in describe_limits(SandboxPolicy(), BotLimits())
+
+
+def test_the_filter_refuses_what_the_docs_list():
+    from arena.sandbox import seccomp
+
+    assert seccomp.filter_program()  # libseccomp is there (Debian's libseccomp2)
+    for name in ("mount", "ptrace", "keyctl", "bpf", "perf_event_open", "setns", "kexec_load"):
+        assert name in seccomp.REFUSED

@@ -1,0 +1,105 @@
+"""``--log-file``: the operator's log of a tournament, a line per bot started and stopped and per
+forfeit with its reason, from worker processes too; the terminal stays quiet by default. ``arena
+serve`` logs its requests there."""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from arena.storage.database import open_database
+from tests.tournament.helpers import ROOT, SAMPLE_BOTS, run_cli, start_cli
+from tests.web.conftest import free_port
+
+CRASHING = ROOT / "tests" / "bots" / "exits-midgame"
+
+
+def _tournament(tmp_path: Path, *extra: str):
+    return run_cli(
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        f"{SAMPLE_BOTS / 'random-python'},{CRASHING}",
+        "--deals",
+        "1",
+        "--concurrency",
+        "2",
+        "--sandbox",
+        "none",
+        "--db",
+        str(tmp_path / "arena.db"),
+        *extra,
+    )
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_crashing_bot_is_in_the_log_file_and_not_on_the_terminal(tmp_path: Path, workers):
+    log = tmp_path / "arena.log"
+    result = _tournament(tmp_path, "--workers", workers, "--log-file", str(log))
+    assert result.exit_code == 0, result.output
+
+    lines = log.read_text().splitlines()
+    forfeits = [line for line in lines if "forfeits" in line]
+    assert len(forfeits) == 2, "the crashing bot's seat in each of the two games"
+    assert all(
+        " WARNING " in line
+        and "(exits-midgame) forfeits: CRASH" in line
+        and "exiting on purpose" in line
+        for line in forfeits
+    )
+    started = [line for line in lines if "arena.bots" in line and "started" in line]
+    stopped = [line for line in lines if "arena.bots" in line and "stopped" in line]
+    assert sum("bot exits-midgame" in line for line in started) == 2, "once per game"
+    assert (
+        sum("bot exits-midgame" in line and "it had exited with code 3" in line for line in stopped)
+        == 2
+    )
+    assert any("bot random-python" in line for line in started)
+    assert any("bot random-python" in line and "by the arena" in line for line in stopped)
+    assert sum("recorded as game" in line for line in lines) == 2
+    assert "arena.bots" not in result.stderr and "forfeits" not in result.stderr
+
+
+def test_log_level_without_a_file_logs_to_stderr(tmp_path: Path):
+    result = _tournament(tmp_path, "--log-level", "warning")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("forfeits: CRASH") == 2
+    assert "started" not in result.stderr, "bot starts are info lines"
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--log-file", "missing/arena.log"), ("--log-level", "loud")]
+)
+def test_a_bad_log_option_is_one_line_before_anything_is_stored(tmp_path: Path, option, value):
+    given = str(tmp_path / value) if option == "--log-file" else value
+    result = _tournament(tmp_path, option, given)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {option}") and result.stderr.count("\n") == 1
+    assert not (tmp_path / "arena.db").exists()
+
+
+def test_serve_logs_its_requests_to_the_log_file(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    open_database(db, create=True).close()
+    log = tmp_path / "serve.log"
+    port = free_port()
+    server = start_cli("serve", "--db", str(db), "--port", str(port), "--log-file", str(log))
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/leaderboard", timeout=5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "arena serve did not answer"
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        _, stderr = server.communicate(timeout=30)
+    text = log.read_text()
+    assert '"GET /leaderboard HTTP/1.1" 200' in text and "uvicorn" in text
+    assert "Uvicorn running" not in stderr, "the log file has uvicorn's lines, not the terminal"
