@@ -16,6 +16,7 @@ from arena.storage.models import (
     GameRecord,
     GameStatus,
     RatingHistory,
+    Sealing,
     SeatRecordRow,
 )
 from arena.verification import SealedGame, SealedSeat, replay_states, seal
@@ -107,6 +108,13 @@ def sealed_game(
             for seat in seats
         ],
     )
+
+
+def sealed_from_game(session: Session) -> int:
+    """The first game id this database stored with a seal: every game from it on must have one.
+    A database without the record (it was removed) holds every game to a seal."""
+    row = session.get(Sealing, 1)
+    return 1 if row is None else row.sealed_from_game
 
 
 def content_hashes(session: Session, version_ids: Sequence[int]) -> dict[int, str]:

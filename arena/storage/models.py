@@ -41,6 +41,16 @@ class SchemaVersion(SQLModel, table=True):
     version: int
 
 
+class Sealing(SQLModel, table=True):
+    """Since which game this database seals every game it stores (schema 4): a game from here on
+    without a seal had it removed, and ``arena replay --verify`` fails it. Games before it were
+    stored by an arena without seals (schema < 3) and replay as unverified."""
+
+    __tablename__ = "sealing"
+    id: int = Field(default=1, primary_key=True)
+    sealed_from_game: int  # the first game id stored with a seal
+
+
 class Bot(SQLModel, table=True):
     __tablename__ = "bot"
     id: int | None = Field(default=None, primary_key=True)
@@ -123,7 +133,8 @@ class GameRecord(SQLModel, table=True):
     comments: list[str] | None = Field(default=None, sa_column=Column(JSON))
     # What ``arena replay --verify`` checks (``arena.verification``): the engine state's digest
     # after every decision and one digest binding them to the seed, options, actions, seats, bot
-    # versions and result. None in games stored before schema 3 (they replay, unverified).
+    # versions and result. None in games stored before schema 3 (they replay, unverified; later
+    # ones must have it, ``Sealing``).
     verification: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     finished_at: datetime = Field(default_factory=utc_now)
 

@@ -126,10 +126,12 @@ def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path)
         raw.execute("UPDATE schema_version SET version = 1")
     open_database(path, create=True).close()
     with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 3
+        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 4
         assert raw.execute("SELECT decision_seconds, comments FROM game").fetchall() == [
             (None, None)
         ]
+        # no seal when stored: the games to come are sealed (schema 4)
+        assert raw.execute("SELECT sealed_from_game FROM sealing").fetchall() == [(2,)]
 
 
 def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):
