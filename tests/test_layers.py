@@ -43,7 +43,9 @@ def loaded_by(module: str) -> list[str]:
 
 
 def playing(modules: list[str]) -> list[str]:
-    return sorted(m for m in modules if m.startswith(PLAYING) and m.split(".")[0] != "arena_sdk")
+    """The modules of ``modules`` in the packages of PLAYING (``arena.bot_tree`` is not
+    ``arena.bot``)."""
+    return sorted(m for m in modules if any(m == p or m.startswith(f"{p}.") for p in PLAYING))
 
 
 def test_the_web_arena_loads_no_grpc_referee_or_sandbox():
