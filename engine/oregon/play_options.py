@@ -106,6 +106,12 @@ class PlayActions(Sequence[Play]):
     def __len__(self) -> int:
         return self._total
 
+    @property
+    def content_key(self) -> tuple[Segment, ...]:
+        """Equal keys, equal sequences: a cache of encoded action lists (the referee's) keys on
+        this instead of building every action."""
+        return tuple(self._segments)
+
     def __getitem__(self, index):
         if isinstance(index, slice):
             return tuple(self)[index]
