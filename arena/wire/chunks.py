@@ -7,25 +7,29 @@ order; a repeated field's elements keep their order as they stay together):
 
 * its fields that hold no message, filled by a compiled encoder (``arena.wire.compiled``) into a
   fresh message and serialized;
-* each field holding a message (or a tuple of them): its wire form (key, length, body), memoized
-  by the identity of the value. Views are built of frozen dataclasses and tuples, and an engine
-  hands out the same objects again for the parts that did not change (shared catalog objects,
-  parts cached by content), so most of a view is bytes made at an earlier decision.
+* each field holding a message (or a tuple of them): its wire form (key, length, body), memoized.
+  Views are built of frozen dataclasses and tuples, and an engine hands out the same objects
+  again for the parts that did not change (shared catalog objects, parts cached by the content
+  they show, ``engine.parts``), so most of a view is bytes made at an earlier decision. A tuple
+  is found by its identity; a message by the values of its scalar fields and the identities of
+  its messages (so the fresh but equal objects an engine builds at every view find their entry
+  too), or by its own identity if it holds a tuple of messages.
 
-Memoizing by identity cannot leak what one seat sees into another seat's request: an entry is the
-encoding of one immutable object and nothing else, so a request only ever holds encodings of the
-objects of its own view. The memo holds each object it keyed, so an id is never reused while its
-entry lives; each memo is emptied when it grows past its limit.
+No memo can leak what one seat sees into another seat's request: an entry's key determines the
+object it encodes (its identity, or its values and its parts' identities), so a request only ever
+holds the encodings of objects equal to those of its own view. An entry holds the object it
+keyed, so no id in a key is reused while the entry lives; each memo is emptied when it grows past
+its limit.
 
 An empty body is ambiguous (a message present with only default values, or absent), so whenever a
 part encodes to nothing it is made by the compiled encoder in a fresh parent instead: the result
-parses to exactly the message ``arena.wire.compiled`` builds (tests/wire/test_request_equivalence.py).
+parses to exactly the message ``arena.wire.compiled`` builds
+(tests/wire/test_request_equivalence.py).
 """
 
 from __future__ import annotations
 
 import functools
-import operator
 import typing
 from collections.abc import Callable
 from typing import Any
@@ -36,23 +40,11 @@ from google.protobuf.message_factory import GetMessageClass
 
 from arena.wire.compiled import SCALAR_KINDS, encoder_for, scalar_encoder_for, variant_encoder
 from arena.wire.convert import field_plan, variant_field
+from arena.wire.scalars import scalar_writer, varint
 
 BodyEncoder = Callable[[Any], bytes]
 
-_MEMO_LIMIT = 20_000  # entries per memoized field
-_SMALL = [bytes([n]) if n < 0x80 else bytes([n & 0x7F | 0x80, n >> 7]) for n in range(1 << 14)]
-
-
-def varint(value: int) -> bytes:
-    """A non-negative integer as a protobuf varint."""
-    if value < 1 << 14:
-        return _SMALL[value]
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+_MEMO_LIMIT = 10_000  # entries per memo (one per field, per member class of a field)
 
 
 def field_key(field: FieldDescriptor) -> bytes:
@@ -97,29 +89,33 @@ def _memo_key(cls: type) -> Callable[[Any], Any]:
 
 @functools.cache
 def body_encoder(cls: type, descriptor: Descriptor) -> BodyEncoder:
-    """The serialized message of type ``descriptor`` for an instance of dataclass ``cls``."""
+    """The serialized message of type ``descriptor`` for an instance of dataclass ``cls`` (its
+    parts memoized, not the whole: a view is new at every decision)."""
     message_class = GetMessageClass(descriptor)
     plan = field_plan(cls)
     fill_scalars = scalar_encoder_for(cls)
 
-    def scalars(obj: Any) -> bytes:
+    def filled(obj: Any) -> bytes:
         message = message_class()
         fill_scalars(obj, message)
         return message.SerializeToString()
 
-    if all(kind in SCALAR_KINDS for _, kind, _, _ in plan):
-        return _memoized(cls, scalars)
+    scalars = scalar_writer(cls, descriptor) or filled
+
     parts = [
         _field_part(message_class, name, kind, inner)
         for name, kind, inner, _ in plan
         if kind not in SCALAR_KINDS
     ]
-    head = _memoized(cls, scalars) if len(parts) < len(plan) else lambda _: b""
+    if not parts:
+        return scalars
+    if len(parts) == len(plan):
+        return lambda obj: b"".join([wire for part in parts if (wire := part(obj))])
 
     def encode(obj: Any) -> bytes:
-        return head(obj) + b"".join([wire for part in parts if (wire := part(obj))])
+        return scalars(obj) + b"".join([wire for part in parts if (wire := part(obj))])
 
-    return _memoized(cls, encode)
+    return encode
 
 
 def _field_part(

@@ -128,6 +128,7 @@ def from_proto(message: Message, cls: type) -> Any:
     return cls(**values)
 
 
+@functools.cache
 def variant_field(cls: type) -> str:
     """The oneof member name of a variant class: ``PlaceStartTile`` -> ``place_start_tile``."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()

@@ -116,17 +116,20 @@ class DecisionEncoder:
         return entry[1]
 
     def _legal(self, legal: Sequence[Any]) -> bytes:
-        # A lazy sequence of the engine's (Oregon's plays) tells its content by a key; a list is
-        # known by the identities of its actions, which the entry holds so that they are not
-        # reused while it lives.
-        key = getattr(legal, "content_key", None)
-        if key is None:
-            key = tuple(map(id, legal))
+        # A lazy sequence of the engine's (Oregon's plays) is made of parts that recur.
+        parts = getattr(legal, "parts", None)
+        return (
+            self._actions_run(legal) if parts is None else b"".join(map(self._actions_run, parts))
+        )
+
+    def _actions_run(self, actions: Sequence[Any]) -> bytes:
+        """A run of legal actions, found by their identities (engines keep their action objects);
+        the entry holds the actions, so their ids are not reused while it lives."""
+        key = tuple(map(id, actions))
         entry = self._legal_lists.get(key)
         if entry is None:
-            actions = tuple(legal)
-            entry = (actions, b"".join(map(self._action, actions)))
-            self._legal_lists.put(key, entry)
+            kept = tuple(actions)
+            entry = self._legal_lists.put(key, (kept, b"".join(map(self._action, kept))))
         return entry[1]
 
     def request(

@@ -36,9 +36,9 @@ def build_view(state: OregonState, seat: int) -> OregonView:
         stacks=tuple(state.stacks),
         landscape_deck_size=len(state.decks[0]),
         building_deck_size=len(state.decks[1]),
-        landscape_discard=tuple(CARDS[c] for c in state.discards[0]),
-        building_discard=tuple(CARDS[c] for c in state.discards[1]),
-        out_of_game=tuple(CARDS[c] for c in state.out_of_game),
+        landscape_discard=_cards(tuple(state.discards[0])),
+        building_discard=_cards(tuple(state.discards[1])),
+        out_of_game=_cards(tuple(state.out_of_game)),
         coal_stack_size=len(state.coal_stack),
         gold_stack_size=len(state.gold_stack),
     )
@@ -67,6 +67,7 @@ def _build_hand(counts: tuple[int, ...]) -> tuple[Card, ...]:
 _farmers = PartCache(_build_farmers)
 _buildings = PartCache(_build_buildings)
 _hand = PartCache(_build_hand)
+_cards = PartCache(lambda cards: tuple(CARDS[c] for c in cards))  # a pile, by card indices
 _player_info = PartCache(lambda fields: PlayerInfo(*fields))
 
 

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from engine.oregon import data
 from engine.oregon.actions import Play
 from engine.oregon.enums import BUILDING_TYPES, CARDS, Piece
+from engine.parts import PartCache
 
 _S = data.NUM_SYMBOLS
 
@@ -94,6 +95,10 @@ def to_action(seg: Segment, sp: int) -> Play:
     return play
 
 
+# A segment's plays in order, by the segment (its mask, cards, joker and building).
+_segment_plays = PartCache(lambda seg: tuple(to_action(seg, sp) for sp in data.spaces_of(seg.mask)))
+
+
 class PlayActions(Sequence[Play]):
     """The legal PLAY actions as a lazy, read-only sequence (equal to the tuple of its items)."""
 
@@ -107,10 +112,10 @@ class PlayActions(Sequence[Play]):
         return self._total
 
     @property
-    def content_key(self) -> tuple[Segment, ...]:
-        """Equal keys, equal sequences: a cache of encoded action lists (the referee's) keys on
-        this instead of building every action."""
-        return tuple(self._segments)
+    def parts(self) -> tuple[tuple[Play, ...], ...]:
+        """The plays as consecutive tuples, one per segment: the same tuple objects again for
+        an unchanged segment, so a cache of encoded actions (the referee's) finds whole runs."""
+        return tuple(map(_segment_plays, self._segments))
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -123,8 +128,7 @@ class PlayActions(Sequence[Play]):
 
     def __iter__(self) -> Iterator[Play]:
         for seg in self._segments:
-            for sp in data.spaces_of(seg.mask):
-                yield to_action(seg, sp)
+            yield from _segment_plays(seg)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and tuple(self) == tuple(other)
