@@ -56,8 +56,9 @@ def length_delimited(key: bytes, body: bytes) -> bytes:
     return key + varint(len(body)) + body
 
 
-def _memoized(cls: type, encode: BodyEncoder) -> BodyEncoder:
-    """``encode`` (a function of an instance of ``cls`` alone) memoized by ``_memo_key(cls)``."""
+def memoized(cls: type, encode: BodyEncoder) -> BodyEncoder:
+    """``encode`` (a function of an instance of dataclass ``cls`` alone) memoized by
+    ``_memo_key(cls)``."""
     key = _memo_key(cls)
     memo: dict[Any, tuple[Any, bytes]] = {}
 
@@ -184,7 +185,7 @@ def _wire_form(cls: type, encode_body: BodyEncoder, key: bytes, exact: BodyEncod
         body = encode_body(value)
         return length_delimited(key, body) if body else exact(value)
 
-    return _memoized(cls, wire)
+    return memoized(cls, wire)
 
 
 def _variant_body(member: type, descriptor: Descriptor) -> BodyEncoder:

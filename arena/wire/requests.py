@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import functools
 import struct
-from collections.abc import Mapping, Sequence
+import typing
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.bot.v1 import bot_pb2
 from arena.protocol import OUTCOME_TO_PROTO
 from arena.records import SeatRecord
-from arena.wire.chunks import body_encoder, field_key, length_delimited, varint
+from arena.wire.chunks import body_encoder, field_key, length_delimited, memoized
 from arena.wire.codec import encode_action, encode_view
 from arena.wire.compiled import variant_encoder
+from arena.wire.scalars import varint
 from engine.core import GameState, OptionValue
 from engine.registry import get_game
 
@@ -41,14 +43,13 @@ def _key(field: Any, wire_type: int) -> bytes:
     return varint(field.number << 3 | wire_type)
 
 
-_GAME_ID, _KIND, _VIEW, _CLOCK_KEY, _EVENTS, _LEGAL = (
+_GAME_ID, _KIND, _VIEW, _CLOCK_KEY, _LEGAL = (
     field_key(_REQUEST[name])
-    for name in ("game_id", "decision_kind", "view", "clock", "events", "legal_actions")
+    for name in ("game_id", "decision_kind", "view", "clock", "legal_actions")
 )
 _NUMBER, _SEAT = _key(_REQUEST["decision_number"], 0), _key(_REQUEST["seat"], 0)
 _MOVE, _BANK = _key(_CLOCK["move_seconds"], 1), _key(_CLOCK["bank_seconds"], 1)
 _DOUBLE = struct.Struct("<d").pack
-_INT64 = (1 << 64) - 1  # a negative int64 is its two's complement on the wire
 
 _LIMIT = 20_000  # entries of each memo below, per game; emptied when it grows past it
 
@@ -64,10 +65,25 @@ class _Memo(dict):
 
 
 @functools.cache
-def _memos(game: str) -> tuple[_Memo, _Memo, _Memo, _Memo, _Memo]:
-    """The memos of ``game``'s encoders: events by value, actions by value and by identity,
-    legal action lists, strings of the request's head."""
-    return _Memo(), _Memo(), _Memo(), _Memo(), _Memo()
+def _memos(game: str) -> tuple[_Memo, _Memo, _Memo, _Memo]:
+    """The memos of ``game``'s encoders: actions by value and by identity, runs of legal actions,
+    strings of the request's head."""
+    return _Memo(), _Memo(), _Memo(), _Memo()
+
+
+@functools.cache
+def _event_writer(game: str, cls: type) -> Callable[[Any], bytes]:
+    """The wire form of a ``cls`` event of ``game`` as an element of DecisionRequest.events,
+    memoized by its values (``arena.wire.chunks.memoized``): events recur (a card drawn, a
+    seat passing)."""
+    encode = variant_encoder(get_game(game).event_type)
+
+    def wire(event: Any) -> bytes:
+        message = bot_pb2.DecisionRequest()
+        encode(event, getattr(message.events.add(), game))
+        return message.SerializeToString()
+
+    return memoized(cls, wire)
 
 
 class DecisionEncoder:
@@ -75,9 +91,9 @@ class DecisionEncoder:
 
     A request is the concatenation of its fields' wire forms (protobuf parsers accept a message's
     fields in any order): the head (ids, numbers, clock) written directly; the view assembled by
-    ``arena.wire.chunks`` from parts memoized by identity; each event's and each action's wire
-    form memoized by value (frozen dataclasses), and a whole list of legal actions by the
-    identities of its actions, which the engines hand out again (each keeps its actions)."""
+    ``arena.wire.chunks`` from memoized parts; each event's wire form memoized by its values,
+    each action's by its identity or value, and runs of legal actions by the identities of their
+    actions, which the engines hand out again (each keeps its action objects)."""
 
     def __init__(self, game: str) -> None:
         self.game = game
@@ -86,21 +102,16 @@ class DecisionEncoder:
         self._game_key = field_key(game_field)
         self._view_body = body_encoder(engine.view_type, game_field.message_type)
         self._encode_event = variant_encoder(engine.event_type)
-        memos = _memos(game)
-        self._events, self._actions, self._action_ids, self._legal_lists, self._strings = memos
+        self._actions, self._action_ids, self._legal_lists, self._strings = _memos(game)
+        self._events = {
+            cls: _event_writer(game, cls)
+            for cls in typing.get_args(engine.event_type) or (engine.event_type,)
+        }
 
     def _string(self, key: bytes, text: str) -> bytes:
         wire = self._strings.get((key, text))
         if wire is None:
             wire = self._strings.put((key, text), length_delimited(key, text.encode()))
-        return wire
-
-    def _event(self, event: Any) -> bytes:
-        wire = self._events.get(event)
-        if wire is None:
-            message = bot_pb2.DecisionRequest()
-            self._encode_event(event, getattr(message.events.add(), self.game))
-            wire = self._events.put(event, message.SerializeToString())
         return wire
 
     def _action(self, action: Any) -> bytes:
@@ -153,12 +164,12 @@ class DecisionEncoder:
         return b"".join(
             (
                 self._string(_GAME_ID, game_id) if game_id else b"",
-                _NUMBER + varint(number & _INT64) if number else b"",
+                _NUMBER + varint(number) if number else b"",
                 self._string(_KIND, kind) if kind else b"",
                 _VIEW + _with_length(view),
                 _CLOCK_KEY + _with_length(clock),
-                _SEAT + varint(seat & _INT64) if seat else b"",
-                *map(self._event, events),
+                _SEAT + varint(seat) if seat else b"",
+                *[self._events[type(event)](event) for event in events],
                 self._legal(legal),
             )
         )
