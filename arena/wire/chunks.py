@@ -34,7 +34,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
@@ -47,7 +47,7 @@ BodyEncoder = Callable[[Any], bytes]
 _MEMO_LIMIT = 10_000  # entries per memo (one per field, per member class of a field)
 
 
-def field_key(field: FieldDescriptor) -> bytes:
+def field_key(field: Any) -> bytes:
     """The key of a length-delimited field (a message, string or bytes) on the wire."""
     return varint(field.number << 3 | 2)
 
@@ -188,7 +188,7 @@ def _wire_form(cls: type, encode_body: BodyEncoder, key: bytes, exact: BodyEncod
     return memoized(cls, wire)
 
 
-def _variant_body(member: type, descriptor: Descriptor) -> BodyEncoder:
+def _variant_body(member: type, descriptor: Any) -> BodyEncoder:
     """The body of a message holding one oneof (a union of dataclasses) set to its ``member``
     class's field; empty when the member's own body is."""
     field = descriptor.fields_by_name[variant_field(member)]

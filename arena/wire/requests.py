@@ -8,7 +8,7 @@ import functools
 import struct
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.bot.v1 import bot_pb2
 from arena.protocol import OUTCOME_TO_PROTO
@@ -35,6 +35,7 @@ def options_to_proto(options: Mapping[str, OptionValue]) -> list[bot_pb2.GameOpt
     return messages
 
 
+V = TypeVar("V")
 _REQUEST = bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name
 _CLOCK = bot_pb2.Clock.DESCRIPTOR.fields_by_name
 
@@ -54,18 +55,20 @@ _DOUBLE = struct.Struct("<d").pack
 _LIMIT = 20_000  # entries of each memo below, per game; emptied when it grows past it
 
 
-class _Memo(dict):
+class _Memo(dict[Any, V]):
     """A dict that empties itself when it grows past ``_LIMIT``, shared by a game's encoders."""
 
-    def put(self, key: Any, wire: bytes) -> bytes:
+    def put(self, key: Any, value: V) -> V:
         if len(self) >= _LIMIT:
             self.clear()
-        self[key] = wire
-        return wire
+        self[key] = value
+        return value
 
 
 @functools.cache
-def _memos(game: str) -> tuple[_Memo, _Memo, _Memo, _Memo]:
+def _memos(
+    game: str,
+) -> tuple[_Memo[bytes], _Memo[tuple[Any, bytes]], _Memo[tuple[Any, bytes]], _Memo[bytes]]:
     """The memos of ``game``'s encoders: actions by value and by identity, runs of legal actions,
     strings of the request's head."""
     return _Memo(), _Memo(), _Memo(), _Memo()

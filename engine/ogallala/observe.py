@@ -72,7 +72,9 @@ def _build_stacks_and_unseen(
 
 # Parts by the state content they show (engine.parts).
 _stacks_and_unseen = PartCache(_build_stacks_and_unseen)
-_discard = PartCache(lambda kinds: tuple(KIND_NAMES[kind] for kind in kinds))
+_discard: PartCache[tuple[int, ...], tuple[str, ...]] = PartCache(
+    lambda kinds: tuple(KIND_NAMES[kind] for kind in kinds)
+)
 
 
 def kind_counts(kinds: Sequence[int]) -> tuple[KindCount, ...]:

@@ -67,8 +67,10 @@ def _build_hand(counts: tuple[int, ...]) -> tuple[Card, ...]:
 _farmers = PartCache(_build_farmers)
 _buildings = PartCache(_build_buildings)
 _hand = PartCache(_build_hand)
-_cards = PartCache(lambda cards: tuple(CARDS[c] for c in cards))  # a pile, by card indices
-_player_info = PartCache(lambda fields: PlayerInfo(*fields))
+_cards: PartCache[tuple[int, ...], tuple[Card, ...]] = PartCache(
+    lambda cards: tuple(CARDS[c] for c in cards)  # a pile, by card indices
+)
+_player_info: PartCache[tuple, PlayerInfo] = PartCache(lambda fields: PlayerInfo(*fields))
 
 
 def _player(state: OregonState, s: int, reveal: bool) -> PlayerInfo:

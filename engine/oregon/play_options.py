@@ -96,7 +96,11 @@ def to_action(seg: Segment, sp: int) -> Play:
 
 
 # A segment's plays in order, by the segment (its mask, cards, joker and building).
-_segment_plays = PartCache(lambda seg: tuple(to_action(seg, sp) for sp in data.spaces_of(seg.mask)))
+def _plays_of(seg: Segment) -> tuple[Play, ...]:
+    return tuple(to_action(seg, sp) for sp in data.spaces_of(seg.mask))
+
+
+_segment_plays: PartCache[Segment, tuple[Play, ...]] = PartCache(_plays_of)
 
 
 class PlayActions(Sequence[Play]):
