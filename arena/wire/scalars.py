@@ -54,6 +54,27 @@ def packed_varints(values: Any) -> bytes:
     return b"".join(map(varint, values))
 
 
+_STRINGS_LIMIT = 10_000  # tuples of strings kept per field
+
+
+def _strings_writer(key: bytes) -> Callable[[tuple[str, ...]], bytes]:
+    """A repeated string field's elements, memoized by the tuple's value: such fields are often
+    constant or slow to change (a map's rows, a discard pile), and hashing a tuple of strings is
+    cheaper than encoding it."""
+    memo: dict[tuple[str, ...], bytes] = {}
+
+    def write(strings: tuple[str, ...]) -> bytes:
+        wire = memo.get(strings)
+        if wire is None:
+            if len(memo) >= _STRINGS_LIMIT:
+                memo.clear()
+            encoded = [text.encode() for text in strings]
+            wire = memo[strings] = b"".join(key + varint(len(b)) + b for b in encoded)
+        return wire
+
+    return write
+
+
 @functools.cache
 def scalar_writer(cls: type, descriptor: Descriptor) -> Writer | None:
     """A writer of the fields of ``cls`` that hold no message, as the message ``descriptor``
@@ -94,11 +115,8 @@ def _write_field(field: FieldDescriptor, kind: str, key: str, namespace: dict) -
     elif field.type == FieldDescriptor.TYPE_STRING:
         namespace[key] = varint(field.number << 3 | 2)
         if repeated:
-            return [
-                "    for s in v:",
-                "        b = s.encode()",
-                f"        add({key} + varint(len(b)) + b)",
-            ]
+            namespace[f"{key}_strings"] = _strings_writer(namespace[key])
+            return ["    if v:", f"        add({key}_strings(v))"]
         value = f"{key} + varint(len(b)) + b"
         condition = "v is not None" if field.has_presence else "v"
         return [f"    if {condition}:", "        b = v.encode()", f"        add({value})"]
