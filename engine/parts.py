@@ -21,7 +21,7 @@ class PartCache(Generic[K, V]):
 
     __slots__ = ("_build", "_limit", "_parts")
 
-    def __init__(self, build: Callable[[K], V], limit: int = 20_000) -> None:
+    def __init__(self, build: Callable[[K], V], limit: int = 5_000) -> None:
         self._build, self._limit = build, limit
         self._parts: dict[K, V] = {}
 

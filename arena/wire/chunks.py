@@ -44,7 +44,7 @@ from arena.wire.scalars import scalar_writer, varint
 
 BodyEncoder = Callable[[Any], bytes]
 
-_MEMO_LIMIT = 10_000  # entries per memo (one per field, per member class of a field)
+_MEMO_LIMIT = 5_000  # entries per memo (one per field, per member class of a field)
 
 
 def field_key(field: Any) -> bytes:

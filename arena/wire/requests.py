@@ -52,7 +52,7 @@ _NUMBER, _SEAT = _key(_REQUEST["decision_number"], 0), _key(_REQUEST["seat"], 0)
 _MOVE, _BANK = _key(_CLOCK["move_seconds"], 1), _key(_CLOCK["bank_seconds"], 1)
 _DOUBLE = struct.Struct("<d").pack
 
-_LIMIT = 20_000  # entries of each memo below, per game; emptied when it grows past it
+_LIMIT = 5_000  # entries of each memo below, per game; emptied when it grows past it
 
 
 class _Memo(dict[Any, V]):

@@ -54,7 +54,7 @@ def packed_varints(values: Any) -> bytes:
     return b"".join(map(varint, values))
 
 
-_STRINGS_LIMIT = 10_000  # tuples of strings kept per field
+_STRINGS_LIMIT = 2_000  # tuples of strings kept per field
 
 
 def _strings_writer(key: bytes) -> Callable[[tuple[str, ...]], bytes]:
