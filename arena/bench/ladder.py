@@ -7,9 +7,10 @@ sd ``--spread``) and a round robin between the same bots, each game's finishing 
 from the Plackett-Luce model of the true strengths (no processes). The ladder picks its pods
 with the matchmaking of ``arena ladder`` (``arena.tournament.matchmaking``), rating the games so
 far every round; the round robin plays the arena's own schedule (``build_schedule``: deal by
-deal, pod by pod, each deal once per seat rotation). After every ``--step`` games each is
-ranked by the batch fit; the count is the first at which the ranking's Kendall tau with the
-truth reaches ``--tau``. The mean 95% interval width (the leaderboard's fit, bootstrap
+deal, pod by pod, each deal once per seat rotation). After every round (the ladder) or
+``--step`` games (the round robin) each is ranked by the batch fit; the count is the first at
+which the ranking's Kendall tau with the truth reaches ``--tau``. The mean 95% interval
+width (the leaderboard's fit, bootstrap
 included) is taken at that point. Means over ``--runs`` seeds; the last line gives both counts
 and their ratio (ladder / round robin).
 """
@@ -59,16 +60,17 @@ def play(pod: Sequence[str], group: str, truth: Mapping[str, float], rng: random
 
 
 def ladder_games(
-    truth: Mapping[str, float], players: int, rng: random.Random
+    truth: Mapping[str, float], matchmaking: Matchmaking, rng: random.Random
 ) -> Iterator[tuple[list[GameResult], Callable[[], dict[str, float]]]]:
-    """The ladder's games, a round at a time, with how the games so far rate the players."""
-    matchmaking = Matchmaking(players)
+    """The ladder's games, a round at a time, with how the games so far rate the players (the
+    fit the next round's matchmaking uses: one fit per round)."""
     games: list[GameResult] = []
+    ranked = standings(games, truth)
     for number in itertools.count():
-        ranked = standings(games, truth)
         for pod in matchmaking.round(ranked, rng):
             games.extend(play(pod, f"{number}/{'+'.join(pod)}", truth, rng))
-        yield games, lambda: point_ratings(games)
+        ranked = standings(games, truth)
+        yield games, lambda ranked=ranked: {s.player: s.rating for s in ranked if s.games}
 
 
 def round_robin_games(
@@ -124,7 +126,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5, help="seeds to average over")
     parser.add_argument("--spread", type=float, default=200.0, help="sd of the true strengths")
     parser.add_argument("--tau", type=float, default=0.9)
-    parser.add_argument("--step", type=int, default=50, help="games between two rankings")
+    parser.add_argument(
+        "--step", type=int, default=100, help="round robin games between two rankings"
+    )
+    parser.add_argument(
+        "--share",
+        type=float,
+        default=Matchmaking(2).share,
+        help="of the entrants seated by a ladder round (the matchmaking's parameter)",
+    )
     parser.add_argument("--limit", type=int, default=100_000, help="games at most per run")
     parser.add_argument("--first-seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -133,7 +143,10 @@ def main(argv: list[str] | None = None) -> None:
         rng = random.Random(seed)
         truth = {f"bot{i:02d}": rng.gauss(1500.0, args.spread) for i in range(args.bots)}
         ladder = games_to_tau(
-            ladder_games(truth, args.players, random.Random(seed)), truth, args.tau, args.limit
+            ladder_games(truth, Matchmaking(args.players, share=args.share), random.Random(seed)),
+            truth,
+            args.tau,
+            args.limit,
         )
         robin = games_to_tau(
             round_robin_games(truth, args.players, random.Random(seed), args.step),
