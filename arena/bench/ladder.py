@@ -9,10 +9,9 @@ with the matchmaking of ``arena ladder`` (``arena.tournament.matchmaking``), rat
 far every round; the round robin plays the arena's own schedule (``build_schedule``: deal by
 deal, pod by pod, each deal once per seat rotation). After every round (the ladder) or
 ``--step`` games (the round robin) each is ranked by the batch fit; the count is the first at
-which the ranking's Kendall tau with the truth reaches ``--tau``. The mean 95% interval
-width (the leaderboard's fit, bootstrap
-included) is taken at that point. Means over ``--runs`` seeds; the last line gives both counts
-and their ratio (ladder / round robin).
+which the ranking's Kendall tau with the truth reaches ``--tau``. The mean 95% interval width
+(the leaderboard's fit, bootstrap included) is taken at that point. Means over ``--runs``
+seeds; the last line gives both counts and their ratio (ladder / round robin).
 """
 
 from __future__ import annotations
@@ -130,10 +129,10 @@ def main(argv: list[str] | None = None) -> None:
         "--step", type=int, default=100, help="round robin games between two rankings"
     )
     parser.add_argument(
-        "--share",
+        "--closeness",
         type=float,
-        default=Matchmaking(2).share,
-        help="of the entrants seated by a ladder round (the matchmaking's parameter)",
+        default=Matchmaking(2).closeness,
+        help="the matchmaking's closeness (Elo) for the simulated ladder",
     )
     parser.add_argument("--limit", type=int, default=100_000, help="games at most per run")
     parser.add_argument("--first-seed", type=int, default=0)
@@ -143,7 +142,11 @@ def main(argv: list[str] | None = None) -> None:
         rng = random.Random(seed)
         truth = {f"bot{i:02d}": rng.gauss(1500.0, args.spread) for i in range(args.bots)}
         ladder = games_to_tau(
-            ladder_games(truth, Matchmaking(args.players, share=args.share), random.Random(seed)),
+            ladder_games(
+                truth,
+                Matchmaking(args.players, closeness=args.closeness),
+                random.Random(seed),
+            ),
             truth,
             args.tau,
             args.limit,

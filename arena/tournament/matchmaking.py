@@ -11,6 +11,9 @@ A round gives every entrant at most one pod (of ``players`` seats). Pods are for
    the anchor's rating are preferred (their games tell most about the order), more loosely while
    the ratings are uncertain, and the ``explore`` floor lets every pair meet now and then.
 
+Everyone plays every round (but fewer than a pod's worth left over), so the last pods of a round
+take whoever is left: the price of equal games for all.
+
 The ratings are the batch Plackett-Luce fit without bootstrap (``standings``): its point rating
 and its Laplace standard deviation, cheap enough to recompute every round.
 """
@@ -53,33 +56,26 @@ def standings(results: Sequence[GameResult], players: Iterable[str]) -> list[Sta
     return found
 
 
-def misorder(a: Standing, b: Standing) -> float:
-    """The chance that ``a`` and ``b`` are ranked the wrong way round, by their ratings and
-    spreads (normal)."""
-    spread = math.sqrt(a.spread**2 + b.spread**2) or 1e-9
-    return 0.5 * math.erfc(abs(a.rating - b.rating) / (spread * math.sqrt(2.0)))
-
-
 @dataclass(frozen=True)
 class Matchmaking:
     players: int  # seats per pod
-    share: float = 0.5  # of the entrants seated by a round (at least one pod)
-    explore: float = 0.02  # weight of the least fitting opponent, against a coin-flip one's 0.5
+    closeness: float = 100.0  # Elo: how near the anchor an opponent is sought, at best
+    explore: float = 0.02  # weight of the least fitting opponent, relative to a perfect one
+
+    def affinity(self, anchor: Standing, other: Standing) -> float:
+        scale = self.closeness**2 + anchor.spread**2 + other.spread**2
+        return self.explore + math.exp(-((other.rating - anchor.rating) ** 2) / (2 * scale))
 
     def round(self, entrants: Sequence[Standing], rng: random.Random) -> list[tuple[str, ...]]:
-        """The pods of one round among ``entrants`` (those free to play), anchor first in each."""
-        doubt = {
-            s.player: sum(misorder(s, other) for other in entrants if other is not s)
-            for s in entrants
-        }
-        free = sorted(entrants, key=lambda s: (-doubt[s.player], rng.random()))
-        seats = max(self.players, round(self.share * len(entrants)))
+        """The pods of one round among ``entrants`` (those free to play), anchor first in each;
+        entrants left over (fewer than a pod) sit this round out."""
+        free = sorted(entrants, key=lambda s: (s.games, -s.spread, rng.random()))
         pods: list[tuple[str, ...]] = []
-        while len(free) >= self.players and len(pods) * self.players < seats:
+        while len(free) >= self.players:
             anchor = free.pop(0)
             pod = [anchor]
             for _ in range(self.players - 1):
-                weights = [self.explore + misorder(anchor, other) for other in free]
+                weights = [self.affinity(anchor, other) for other in free]
                 pod.append(free.pop(rng.choices(range(len(free)), weights)[0]))
             pods.append(tuple(standing.player for standing in pod))
         return pods
