@@ -46,7 +46,6 @@ from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import (
     QuietObserver,
     _Run,
-    _sole_setup_error,
     backend,
 )
 from arena.tournament.schedule import ScheduledGame, deal_seed
@@ -442,10 +441,16 @@ async def run_ladder(
             await this.run(bot_logs, workers, ray)
             outer.cancel_scope.cancel()
     except BaseExceptionGroup as group:
-        if (setup_error := _sole_setup_error(group)) is None:
+        # A slot that cannot play (as in a tournament), or the storage failing while the lineup
+        # is read between rounds: one line for the user.
+        matched, rest = group.split((SetupError, StorageError))
+        if matched is None or rest is not None:
             raise
-        log.error("%s: %s", ladder.name, setup_error)
-        raise setup_error from None
+        first: BaseException = matched
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        log.error("%s: %s", ladder.name, first)
+        raise first from None
     if this.storage_fault is not None:
         try:
             await trio.to_thread.run_sync(_set_state, database, ladder_id, tournaments.STOPPED)
