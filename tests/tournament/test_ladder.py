@@ -264,3 +264,16 @@ def test_ctrl_c_and_kill_at_random_moments_lose_and_repeat_nothing(tmp_path: Pat
     check_consistent(db)
     # the deals a stop left half-played were completed first
     assert not set(left_half_played) & set(unfinished_deals(db)), f"seed {seed}"
+
+
+def test_until_every_interval_is_narrower_than_w(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    for bot in random_bots(tmp_path, 3):
+        submit(db, bot)
+    # As wide as the prior's interval: met as soon as every bot has played and been fitted.
+    run = ladder(db, "--until", "width:1900", "--until", "40")
+    assert run["why"] == "every interval narrower than 1900"
+    assert 2 <= run["games"] < 40
+    bad = run_cli("ladder", *QUICK, "--until", "width:x", "--db", str(db))
+    assert bad.exit_code == 2
+    assert "--until 'width:x': give a game count" in bad.stderr
