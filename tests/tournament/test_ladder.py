@@ -6,15 +6,17 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 
 from arena.bench.local_ray import descendants
+from arena.storage import database as database_module
 from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
-from arena.tournament import ladder_store
+from arena.tournament import ladder_store, runner
 from tests.support.bots import TEST_BOTS
 from tests.tournament.helpers import (
     SAMPLE_BOTS,
@@ -277,3 +279,37 @@ def test_until_every_interval_is_narrower_than_w(tmp_path: Path):
     bad = run_cli("ladder", *QUICK, "--until", "width:x", "--db", str(db))
     assert bad.exit_code == 2
     assert "--until 'width:x': give a game count" in bad.stderr
+
+
+def test_a_storage_fault_stops_the_ladder_in_one_line_and_it_goes_on(tmp_path, monkeypatch):
+    db = tmp_path / "arena.db"
+    for bot in random_bots(tmp_path, 2):
+        submit(db, bot)
+    monkeypatch.setattr(database_module, "_BUSY_SECONDS", 0.3)
+    real_record_game = runner.record_game
+    calls = []
+
+    def record_while_locked(database, *args, **kwargs):
+        calls.append(1)
+        if len(calls) < 2:
+            return real_record_game(database, *args, **kwargs)
+        locker = sqlite3.connect(db, isolation_level=None)  # another writer holds the lock
+        locker.execute("BEGIN EXCLUSIVE")
+        try:
+            return real_record_game(database, *args, **kwargs)
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+
+    monkeypatch.setattr(runner, "record_game", record_while_locked)
+    stopped = run_cli("ladder", *QUICK, "--concurrency", "1", "--db", str(db))
+    assert stopped.exit_code == 2, stopped.output
+    assert "Traceback" not in stopped.output
+    [line] = [line for line in stopped.stderr.splitlines() if line.startswith("error:")]
+    assert "database is locked" in line and "arena ladder --name oregon-ladder" in line
+    assert query(db, "SELECT state FROM tournament") == [("stopped",)]
+    assert query(db, "SELECT count(*) FROM game")[0][0] == 1  # recorded before the fault: kept
+
+    monkeypatch.setattr(runner, "record_game", real_record_game)
+    assert ladder(db, "--until", "4")["games"] == 4
+    check_consistent(db)
