@@ -79,6 +79,10 @@ def parse_until(texts: list[str]) -> Until:
     return Until(games, deadline.astimezone(UTC) if deadline else None, width)
 
 
+def _changed(value: object, default: object) -> object:
+    return None if value == default else value
+
+
 class PrintedProgress(LadderObserver):
     """A line on stderr per batch of rounds, and the lineup whenever it changes."""
 
@@ -191,6 +195,11 @@ def ladder(
                     "--bot-memory": bot_memory,
                     "--sandbox": sandbox,
                     "--fresh-bots": fresh_bots or None,
+                    # options with defaults: named when they differ from the default
+                    "--concurrency": _changed(concurrency, DEFAULTS.concurrency),
+                    "--move-time": _changed(move_time, DEFAULTS.move_time),
+                    "--games-per-hour": _changed(games_per_hour, RULES.games_per_hour),
+                    "--pause-after": _changed(pause_after, RULES.pause_after),
                 }
                 ignored = [flag for flag, value in given.items() if value is not None]
                 if ignored:
