@@ -63,9 +63,16 @@ def validate_command(
     move_time: MoveTime = 2.0,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
+    no_build: Annotated[
+        bool,
+        typer.Option(
+            "--no-build", help="skip bot.toml's build step: the directory is built already"
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
 ) -> None:
-    """Check that a bot plays by the protocol: manifest, start to ready, handshake, token, every
+    """Check that a bot plays by the protocol: manifest, its build (bot.toml's build step, run in
+    the sandbox as the bot will be), start to ready, handshake, token, every
     game it claims at 2 and at the most seats against the random bot and itself, reply times,
     reproducibility, games at once (an address bot) and a clean exit. The bot runs as `arena
     match` runs it: in the sandbox unless --sandbox none. Exit code 0 if every check passed
@@ -79,6 +86,7 @@ def validate_command(
         seed=seed,
         time_control=TimeControl(move_seconds=move_time),
         sandbox=policy,
+        build=not no_build,
     )
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import trio
 
+from arena.building import BuildError, build_bot
 from arena.errors import InputError, ManifestError
 from arena.manifest import BotSpec, load_manifest, remote_bot
 from arena.records import TimeControl
@@ -32,9 +33,11 @@ def validate(
     seed: int | None = None,
     time_control: TimeControl = TimeControl(),
     sandbox: SandboxPolicy | None = None,
+    build: bool = True,
 ) -> Report:
     """Check ``bot`` (a bot directory or ``NAME@HOST:PORT``), optionally in ``game`` only, its
-    process confined as ``sandbox`` says (as ``arena match`` would run it; None: unconfined).
+    process confined as ``sandbox`` says (as ``arena match`` would run it; None: unconfined),
+    after its build (bot.toml's ``build``, confined alike) unless not ``build``.
     Raises InputError when ``bot`` names neither or ``game`` is not a game."""
     if game is not None and game.lower() not in game_names():
         raise InputError(f"unknown game {game!r}; known games: {', '.join(game_names())}")
@@ -46,6 +49,9 @@ def validate(
     spec = _target(bot, report)
     if spec is not None and spec.is_remote:
         report.sandbox = "remote"
+    if spec is not None and spec.build and build:
+        if report.add(_build_check(spec, sandbox)).status is Status.FAIL:
+            spec = None  # nothing to run
     if spec is not None:
         trio.run(_check, spec, game.lower() if game else None, report, time_control, sandbox)
     return report
@@ -88,6 +94,23 @@ def _target(text: str, report: Report) -> BotSpec | None:
         report.add(Check("manifest", Status.SKIP, "a bot running elsewhere: no bot.toml here"))
         return remote_bot(address, name)
     raise InputError(f"{text!r} is neither a bot directory nor NAME@HOST:PORT")
+
+
+def _build_check(spec: BotSpec, sandbox: SandboxPolicy | None) -> Check:
+    """Run the bot's build (bot.toml's ``build``), confined as the bot will be."""
+    command = " ".join(spec.build)
+    try:
+        built = build_bot(spec, sandbox)
+    except BuildError as exc:
+        return Check.failed(
+            "build",
+            str(exc),
+            "the log shows the build's whole output; run the build by hand in the bot's "
+            "directory to see whether it depends on something outside it",
+        )
+    assert built is not None
+    where = "in the sandbox" if built.sandboxed else "unsandboxed"
+    return Check.passed("build", f"`{command}` {where} in {built.seconds:.1f} s")
 
 
 async def _check(
