@@ -4,6 +4,7 @@ when one failed."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -30,7 +31,9 @@ def print_report(report: Report) -> None:
         markup=False,
         soft_wrap=True,
     )
-    table = Table("check", "result", "detail", "hint")
+    table = Table("check", "result")
+    for column in ("detail", "hint"):  # whole: a long word (a Java class name) folds, never cut
+        table.add_column(column, overflow="fold")
     for check in report.checks:
         table.add_row(
             check.name,
@@ -69,6 +72,15 @@ def validate_command(
             "--no-build", help="skip bot.toml's build step: the directory is built already"
         ),
     ] = False,
+    bot_logs: Annotated[
+        Path | None,
+        typer.Option(
+            "--bot-logs",
+            metavar="DIR",
+            help="keep the build's log and every bot process's stdout/stderr in DIR (created "
+            "if missing; a directory per game)",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
 ) -> None:
     """Check that a bot plays by the protocol: manifest, its build (bot.toml's build step, run in
@@ -87,6 +99,7 @@ def validate_command(
         time_control=TimeControl(move_seconds=move_time),
         sandbox=policy,
         build=not no_build,
+        bot_logs=bot_logs.resolve() if bot_logs is not None else None,
     )
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
