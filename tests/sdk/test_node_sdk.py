@@ -1,7 +1,7 @@
 """The Node SDK (sdk/node), called as the arena calls a bot: the handshake comes from bot.toml,
 a wrong token is refused with UNAUTHENTICATED, the decision number is echoed (int64 intact), and
-a decision knows its game from StartGame and its history from the events so far. The Node sample bot and the Node starter play through
-it in tests/referee, tests/cli and tests/validation."""
+a decision knows its game from StartGame and its history from the events so far. The Node sample
+bot and the Node starter play through it in tests/referee, tests/cli and tests/starters."""
 
 import os
 import subprocess
