@@ -10,7 +10,9 @@ import pytest
 from arena.building import BuildError, build_bot, mirror
 from arena.errors import ManifestError
 from arena.manifest import load_manifest
+from arena.new_bot import new_bot
 from arena.sandbox import SandboxPolicy, bwrap_problem
+from tests.tournament.helpers import run_cli
 
 pytestmark = pytest.mark.slow  # real sandboxes
 
@@ -133,3 +135,23 @@ def test_mirror_never_follows_a_link_of_the_target(tmp_path):
     mirror(source, target)
     assert not (target / "out").is_symlink() and (target / "out" / "file").read_text() == "built"
     assert list(elsewhere.iterdir()) == []
+
+
+@needs_bwrap
+def test_submit_builds_the_bot_first_and_refuses_one_whose_build_fails(tmp_path):
+    directory = tmp_path / "starter"
+    new_bot("built-starter", "python", directory)
+    (directory / "build.sh").write_text("echo built > built.txt\n")
+    manifest = directory / "bot.toml"
+    manifest.write_text(manifest.read_text() + 'build = ["sh", "build.sh"]\n')
+    database = str(tmp_path / "arena.db")
+    submitted = run_cli("submit", str(directory), "--db", database)
+    assert submitted.exit_code == 0, submitted.stderr
+    assert submitted.stdout.startswith("built in ") and "registered" in submitted.stdout
+    assert (directory / "built.txt").read_text() == "built\n"
+    (directory / "build.sh").write_text("echo 'fatal: no compiler' >&2\nexit 3\n")
+    refused = run_cli("submit", str(directory), "--db", database)
+    assert refused.exit_code == 2
+    [line] = refused.stderr.strip().splitlines()
+    assert "exited with code 3; error: fatal: no compiler; log: " in line
+    os.unlink(line.rpartition("log: ")[2])
