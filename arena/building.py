@@ -207,9 +207,10 @@ def _writable(argv: list[str], bot_dir: Path, copy: Path) -> list[str]:
         if argv[position : position + 3] == ["--ro-bind", str(bot_dir), str(bot_dir)]:
             argv[position : position + 2] = ["--bind", source]
             source, found = str(bot_dir), True
-    if not found:  # inside a directory the sandbox shows anyway (the arena's own)
+    if not found:  # inside a directory the sandbox shows anyway (/usr, the arena's own)
         raise BuildError(
-            f"{bot_dir}: cannot build a bot inside the arena's own directories; move it out"
+            f"{bot_dir}: cannot build a bot inside a directory every sandbox shows read-only "
+            "(/usr, the arena's own code): move it elsewhere"
         )
     return argv
 

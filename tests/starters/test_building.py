@@ -4,9 +4,12 @@ and leaves the directory as it was."""
 
 import os
 import stat
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+import arena
 from arena.building import BuildError, build_bot, mirror
 from arena.errors import ManifestError
 from arena.manifest import load_manifest
@@ -155,3 +158,11 @@ def test_submit_builds_the_bot_first_and_refuses_one_whose_build_fails(tmp_path)
     [line] = refused.stderr.strip().splitlines()
     assert "exited with code 3; error: fatal: no compiler; log: " in line
     os.unlink(line.rpartition("log: ")[2])
+
+
+@needs_bwrap
+def test_a_bot_inside_the_arenas_own_code_is_not_built_there(tmp_path):
+    spec = load_manifest(bot_dir(tmp_path, "true\n"))
+    inside = replace(spec, directory=Path(arena.__file__).parent / "starters" / "python")
+    with pytest.raises(BuildError, match="inside a directory every sandbox shows read-only"):
+        build_bot(inside, SANDBOX)

@@ -5,6 +5,7 @@ toolchain is missing here is skipped with the reason (`scripts/setup --for-tests
 Each starter is made and validated once per session (a compiled one builds in about a minute)."""
 
 import json
+import shutil
 
 import pytest
 
@@ -75,3 +76,51 @@ def test_a_compiled_starter_is_built_by_validate_in_the_sandbox(validated):
     program = LANGUAGES[language].command[0]
     built = directory / ("classes/Bot.class" if language == "java" else program)
     assert built.is_file()
+
+
+# choose's last line, and what makes it fail with the line a CRASH reason should quote
+FAILING = {
+    "python": (
+        "return rng.randrange(len(request.legal_actions))",
+        'raise ValueError(f"no plan for {request.decision_kind}")',
+        "error: ValueError: no plan for",
+    ),
+    "node": (
+        "return Math.floor(random() * request.legal_actions.length);",
+        'throw new Error("no plan for " + request.decision_kind);',
+        "error: Error: no plan for",
+    ),
+    "go": (
+        "return rng.Intn(len(request.LegalActions))",
+        'panic("no plan for " + request.DecisionKind)',
+        "error: panic: no plan for",
+    ),
+    "java": (
+        "return random.nextInt(request.getLegalActionsCount());",
+        'throw new IllegalStateException("no plan for " + request.getDecisionKind());',
+        "error: java.lang.IllegalStateException: no plan for",
+    ),
+    "cpp": (
+        "return std::uniform_int_distribution<int>(0, request.legal_actions_size() - 1)(rng);",
+        'throw std::runtime_error("no plan for " + request.decision_kind());',
+        "error: no plan for",
+    ),
+}
+
+
+def test_a_starter_whose_choose_fails_crashes_with_the_cause_in_its_reason(validated):
+    """The starter, edited to fail in choose and validated again (rebuilt: Java and C++ only
+    what changed): the CRASH reason quotes the line that names the cause."""
+    language, directory, _, _ = validated
+    failing = directory.parent / f"{language}-failing"  # beside it: relative links still hold
+    shutil.copytree(directory, failing, symlinks=True)
+    code = failing / LANGUAGES[language].code
+    line, failure, reason = FAILING[language]
+    assert line in code.read_text()
+    code.write_text(code.read_text().replace(line, failure))
+    checked = run_cli("validate", str(failing), "--json", "--game", "oregon", "--seed", "3")
+    report = json.loads(checked.stdout)
+    failed = [check for check in report["checks"] if check["status"] == "FAIL"]
+    assert checked.exit_code == 1 and failed, report
+    assert failed[0]["name"] == "oregon, 2 seats, vs random"
+    assert "CRASH" in failed[0]["detail"] and reason in failed[0]["detail"], failed[0]
