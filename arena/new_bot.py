@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,14 +145,16 @@ def new_bot(name: str, language: str, directory: Path) -> list[Path]:
     )
     files = {
         "bot.toml": manifest,
-        "README.md": _README.format(
-            name=name,
-            language=lang.label,
-            code=lang.code,
-            directory=directory,
-            build_step=_BUILD_STEP if lang.compiled else "",
-            start=_start_note(language),
-            section=f"A bot in {lang.label}",
+        "README.md": _wrapped(
+            _README.format(
+                name=name,
+                language=lang.label,
+                code=lang.code,
+                directory=directory,
+                build_step=_BUILD_STEP if lang.compiled else "",
+                start=_start_note(language),
+                section=f"A bot in {lang.label}",
+            )
         ),
     }
     if language == "node":
@@ -167,6 +170,28 @@ def new_bot(name: str, language: str, directory: Path) -> list[Path]:
         _npm_install(directory)
         written.append(directory / "package-lock.json")
     return written
+
+
+def _wrapped(markdown: str, width: int = 96) -> str:
+    """``markdown``'s paragraphs and numbered items re-wrapped at ``width`` (headings kept)."""
+    blocks = []
+    for block in markdown.strip().split("\n\n"):
+        if block.startswith("#"):
+            blocks.append(block)
+            continue
+        items = re.split(r"\n(?=\d+\. )", block)
+        blocks.append(
+            "\n".join(
+                textwrap.fill(
+                    " ".join(item.split()),
+                    width,
+                    subsequent_indent="   " if re.match(r"\d+\. ", item) else "",
+                    break_on_hyphens=False,
+                )
+                for item in items
+            )
+        )
+    return "\n\n".join(blocks) + "\n"
 
 
 def _start_note(language: str) -> str:
