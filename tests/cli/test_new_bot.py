@@ -69,7 +69,8 @@ def test_a_compiled_bot_has_a_build_step_and_its_own_copy_of_the_protocol(
         )
     source = (tmp_path / "c" / code).read_text()
     assert choose in source and "x-arena-token" in source and "SIGTERM" in source
-    assert "builds it (`sh build.sh`, in the sandbox" in (tmp_path / "c" / "README.md").read_text()
+    readme = " ".join((tmp_path / "c" / "README.md").read_text().split())
+    assert "builds it (`sh build.sh`, in the sandbox" in readme
     assert f"edit choose in {tmp_path / 'c' / code}" in result.stdout
 
 
