@@ -4,7 +4,7 @@ name = "random-python"
 version = "1.0.0"
 command = ["python", "bot.py"]   # run in the bot's directory; "python": the arena's Python
 build = ["sh", "build.sh"]        # optional: run once before the bot, in its sandbox (building.py)
-games = ["oregon", "ogallala", "merkator"]
+games = ["oregon", "ogallala", "merkator"]   # or ["*"]: every game the arena knows
 network = true                    # optional: ask for network access (the operator decides)
 [env]                             # optional extra environment variables
 LOG_LEVEL = "info"
@@ -13,14 +13,33 @@ LOG_LEVEL = "info"
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
 from arena.errors import ManifestError
+from engine.registry import game_names
 
 MANIFEST_NAME = "bot.toml"
+# ``games = ["*"]``: a bot that plays whatever it is given (a random bot picks among the legal
+# actions of any game), so a new game needs no edit of its bot.toml. Sent as it is in the SDKs'
+# handshake.
+EVERY_GAME = "*"
+
+
+def expand_games(games: Iterable[str]) -> tuple[str, ...]:
+    """Game names as a bot lists them (bot.toml, its handshake), lower-case, with ``EVERY_GAME``
+    standing for every game the arena knows (in the registry's order)."""
+    named = [game.lower() for game in games]
+    if EVERY_GAME in named:
+        return tuple(game_names())
+    return tuple(named)
+
+
+def plays(games: Iterable[str], game: str) -> bool:
+    """Whether a bot that lists ``games`` plays ``game``."""
+    return game in expand_games(games)
 
 
 @dataclass(frozen=True)
@@ -141,7 +160,10 @@ def load_manifest(bot_dir: Path) -> BotSpec:
     )
     games = data.get("games")
     if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
-        raise fail("'games' must be a non-empty list of game names, e.g. [\"oregon\"]")
+        raise fail(
+            "'games' must be a non-empty list of game names, e.g. [\"oregon\"], "
+            f'or ["{EVERY_GAME}"] for every game'
+        )
     env = data.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise fail("'env' must be a table of string values")
@@ -156,7 +178,7 @@ def load_manifest(bot_dir: Path) -> BotSpec:
     return BotSpec(
         name=data["name"].strip(),
         version=data["version"].strip(),
-        games=tuple(g.lower() for g in games),
+        games=expand_games(games),
         directory=Path(bot_dir).resolve(),
         command=tuple(command),
         build=tuple(build),

@@ -12,7 +12,14 @@ import trio
 
 from arena.bot.v1 import bot_pb2
 from arena.errors import HandshakeMismatchError, NotReadyError, SubmitError
-from arena.manifest import BotSpec, load_manifest, name_problem, remote_bot, version_problem
+from arena.manifest import (
+    BotSpec,
+    expand_games,
+    load_manifest,
+    name_problem,
+    remote_bot,
+    version_problem,
+)
 from arena.protocol import PROTOCOL_VERSION
 from arena.referee.botprocess import check_handshake_name, connect, remote_token, run_bot
 from arena.referee.client import BotClient
@@ -54,7 +61,7 @@ def check_local_bot(directory: Path) -> BotSpec:
         raise SubmitError(
             f"{directory}: bot {spec.name!r}'s handshake does not fit: {exc}"
         ) from None
-    missing = sorted(set(spec.games) - set(reply.games))
+    missing = sorted(set(spec.games) - set(expand_games(reply.games)))
     if missing:
         raise SubmitError(
             f"{directory}: bot.toml lists {', '.join(missing)} but the bot's handshake does not"
@@ -87,7 +94,7 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
         address,
         name,
         version=version,
-        games=[game.lower() for game in reply.games],
+        games=expand_games(reply.games),
     )
 
 

@@ -9,15 +9,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlmodel import col, select
-
+from arena.engines import load_game
 from arena.errors import ReplayError, SetupError, UnknownGameError
-from arena.game_setup import load_game
 from arena.records import Outcome, arena_ranks
 from arena.storage import bots
 from arena.storage.database import open_database
-from arena.storage.games import FINISHED, UNRATED, sealed_game
-from arena.storage.models import GameRecord, SeatRecordRow
+from arena.storage.games import sealed_game, seats_of
+from arena.storage.models import GameRecord, GameStatus, SeatRecordRow
 from arena.verification import check
 from engine.core import EngineError, GameState, Result
 
@@ -37,13 +35,7 @@ def load_stored_game(db: Path, game_id: int) -> StoredGame:
             game = session.get(GameRecord, game_id)
             if game is None:
                 raise UnknownGameError(f"no game {game_id} in {db}")
-            seats = list(
-                session.exec(
-                    select(SeatRecordRow)
-                    .where(SeatRecordRow.game_id == game_id)
-                    .order_by(col(SeatRecordRow.seat))
-                )
-            )
+            seats = seats_of(session, game_id)
             versions = bots.versions_by_id(session, [s.bot_version_id for s in seats])
     finally:
         database.close()
@@ -143,7 +135,7 @@ def verify(stored: StoredGame) -> Verdict:
         state = replayed_state(game)
     except ReplayError as exc:
         return Verdict(game.verification is not None, problems or [str(exc)])
-    if game.status in (FINISHED, UNRATED):
+    if game.status in (GameStatus.FINISHED, GameStatus.UNRATED):
         if not state.is_over:
             problems.append(
                 f"the replayed game is not over after its {len(game.actions)} stored actions"

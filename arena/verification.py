@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena.engines import load_game
 from arena.errors import ReplayError, SetupError
-from arena.game_setup import load_game
 from engine.core import EngineError, GameState, OptionValue
 
 SEAL_FORMAT = 1

@@ -28,7 +28,7 @@ import trio
 
 from arena.bot.v1 import bot_pb2
 from arena.errors import HandshakeMismatchError, NotReadyError
-from arena.manifest import BotSpec
+from arena.manifest import BotSpec, plays
 from arena.protocol import PROTOCOL_VERSION
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied
@@ -375,7 +375,7 @@ async def connect(
             raise HandshakeMismatchError(
                 f"speaks protocol version {reply.protocol_version}, the arena speaks 1"
             )
-        if game not in reply.games:
+        if not plays(reply.games, game):
             raise HandshakeMismatchError(f"says it plays {list(reply.games)}, not {game!r}")
         check_handshake_name(reply, bot.spec.name)
     except BaseException:

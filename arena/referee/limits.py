@@ -14,6 +14,8 @@ import warnings
 from dataclasses import dataclass
 from functools import cache
 
+from arena.errors import SetupError
+
 # Below this a bot's runtime barely starts: with 64 MiB a Python gRPC bot hangs instead of exiting.
 MIN_MEMORY_MIB = 256
 
@@ -33,13 +35,13 @@ class BotLimits:
 
     def __post_init__(self) -> None:
         if self.memory_mib < MIN_MEMORY_MIB:
-            raise ValueError(
+            raise SetupError(
                 f"bot memory must be at least {MIN_MEMORY_MIB} MiB, not {self.memory_mib}"
             )
         if self.disk_mib < 1:
-            raise ValueError(f"bot disk limit must be at least 1 MiB, not {self.disk_mib}")
+            raise SetupError(f"bot disk limit must be at least 1 MiB, not {self.disk_mib}")
         if self.file_mib < 1:
-            raise ValueError(f"bot file size limit must be at least 1 MiB, not {self.file_mib}")
+            raise SetupError(f"bot file size limit must be at least 1 MiB, not {self.file_mib}")
 
 
 @cache

@@ -39,7 +39,7 @@ class SandboxPolicy:
 
     def __post_init__(self) -> None:
         if self.tool not in TOOLS:
-            raise ValueError(f"sandbox must be one of {', '.join(TOOLS)}, not {self.tool!r}")
+            raise SetupError(f"sandbox must be one of {', '.join(TOOLS)}, not {self.tool!r}")
 
 
 @functools.cache

@@ -40,7 +40,8 @@ def _boards_and_seals(connection: Connection) -> None:
     models.RatingHistory.__table__.create(connection)  # type: ignore[attr-defined]
     rows = connection.exec_driver_sql(
         "SELECT g.id, g.game, s.bot_version_id, s.rank, s.score, s.outcome FROM seat s "
-        "JOIN game g ON g.id = s.game_id WHERE g.status = 'finished' ORDER BY g.id, s.seat"
+        "JOIN game g ON g.id = s.game_id WHERE g.status = ? ORDER BY g.id, s.seat",
+        (models.GameStatus.FINISHED.value,),
     ).fetchall()
     boards = EloBoards()
     history = []

@@ -4,6 +4,7 @@ tables (``elo_rating``, ``rating_history``) are derived and can be recomputed fr
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
@@ -12,6 +13,26 @@ from sqlmodel import Field, SQLModel
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+class GameStatus(StrEnum):
+    """A stored game's ``status`` (the values are the stored strings)."""
+
+    FINISHED = "finished"  # played to the end (forfeits included) and rated
+    # Played to the end, stored for replay, not rated: ``arena match`` without --rated (a
+    # debugging author's games must not move the boards). No board, Elo or results query reads it.
+    UNRATED = "unrated"
+    VOIDED = "voided"  # a fault on the arena's side: kept for the record, not rated, re-run
+
+
+class GameOutcome(StrEnum):
+    """How a stored game ended, as the history and the web filter it. A finished game's
+    ``termination`` is ``COMPLETED`` when every seat finished; otherwise it names the forfeits
+    ("seat 1 TIMEOUT: ..."), and a voided game's names the fault."""
+
+    COMPLETED = "completed"  # finished, no seat forfeited
+    FORFEIT = "forfeit"  # finished, at least one seat forfeited
+    VOIDED = "voided"
 
 
 class SchemaVersion(SQLModel, table=True):
@@ -65,9 +86,9 @@ class TournamentEntrant(SQLModel, table=True):
 
 
 class GameRecord(SQLModel, table=True):
-    """One played game. ``status`` is "finished" (rated), "unrated" (played to the end, kept for
-    replay: ``arena match`` without --rated) or "voided" (a fault on the arena's side: kept for
-    the record, not rated, re-run with the same seed)."""
+    """One played game. ``status`` is a ``GameStatus``: finished (rated), unrated (played to the
+    end, kept for replay: ``arena match`` without --rated) or voided (a fault on the arena's side:
+    kept for the record, not rated, re-run with the same seed)."""
 
     __tablename__ = "game"
     __table_args__ = (
@@ -77,7 +98,7 @@ class GameRecord(SQLModel, table=True):
             "tournament_id",
             "schedule_key",
             unique=True,
-            sqlite_where=text("status = 'finished'"),
+            sqlite_where=text(f"status = '{GameStatus.FINISHED}'"),
         ),
     )
     id: int | None = Field(default=None, primary_key=True)
@@ -91,9 +112,10 @@ class GameRecord(SQLModel, table=True):
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     seed: int
     num_players: int
-    status: str
+    status: str  # a GameStatus (stored as its string)
     actions: list[int] = Field(sa_column=Column(JSON, nullable=False))
-    termination: str  # "completed", "forfeit: ..." or the void reason
+    # GameOutcome.COMPLETED, the forfeits ("seat 1 TIMEOUT: ...") or the void reason
+    termination: str
     duration: float
     # Per decision, in the order of ``actions``: seconds the seat took (None where the arena
     # decided for a forfeited seat) and the bot's comment. None in games stored before schema 2.

@@ -14,7 +14,7 @@ import trio
 
 from arena.bot.v1 import bot_pb2
 from arena.errors import NotReadyError
-from arena.manifest import BotSpec
+from arena.manifest import BotSpec, plays
 from arena.protocol import PROTOCOL_VERSION, TOKEN_REFUSED
 from arena.referee.botprocess import (
     REMOTE_TOKEN_VARIABLE,
@@ -124,7 +124,7 @@ def handshake_check(
     if reply.protocol_version != PROTOCOL_VERSION:
         problems.append(f"protocol version {reply.protocol_version}, the arena speaks 1")
         hints.append("answer protocol_version PROTOCOL_VERSION_1")
-    missing = [game for game in games if game not in reply.games]
+    missing = [game for game in games if not plays(reply.games, game)]
     if missing:
         problems.append(f"does not list {', '.join(missing)}")
         hints.append("list every game bot.toml claims")

@@ -10,7 +10,7 @@ import trio
 
 from arena.building import BuildError, build_bot
 from arena.errors import InputError, ManifestError
-from arena.manifest import BotSpec, load_manifest, remote_bot
+from arena.manifest import BotSpec, expand_games, load_manifest, remote_bot
 from arena.records import TimeControl
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.tempdirs import remove_tree
@@ -138,7 +138,7 @@ async def _check(
         if reply is None:
             return
         if spec.is_remote:  # it plays what its handshake says
-            played = [g.lower() for g in reply.games if g.lower() in game_names()]
+            played = [g for g in expand_games(reply.games) if g in game_names()]
             if game is not None and game not in played:
                 raise InputError(
                     f"bot {spec.name!r} does not play {game} (games: {', '.join(reply.games)})"

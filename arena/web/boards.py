@@ -12,7 +12,7 @@ import threading
 from typing import Any
 
 from arena.ratings import shown_on_board
-from arena.web.queries import ReadOnlyDatabase
+from arena.storage.read_only import ReadOnlyDatabase
 from leaderboard.elo import replay_elo
 from leaderboard.tables import cross_table, leaderboard_rows
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.tournament.sprt import BASE, NEW, load_test
+from arena.storage.models import GameOutcome
+from arena.storage.read_only import GameFilter, ReadOnlyDatabase
+from arena.storage.sprt import BASE, NEW, load_test
 from arena.web.boards import BoardCache
-from arena.web.queries import GameFilter, ReadOnlyDatabase
 from engine.registry import game_names
 
 RECENT_GAMES = 20
@@ -137,7 +138,7 @@ class Pages:
             "tournaments": [
                 {"id": t["id"], "name": t["name"]} for t in self.database.tournaments()
             ],
-            "outcomes": ["completed", "forfeit", "voided"],
+            "outcomes": [outcome.value for outcome in GameOutcome],
         }
         return listing
 

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
+from arena.errors import SetupError
 from arena.manifest import load_manifest
 from arena.records import Outcome, TimeControl
 from arena.referee.botprocess import connect, run_bot
@@ -22,6 +23,7 @@ from arena.referee.limits import (
     prlimit_path,
 )
 from arena.referee.match import play_match
+from arena.sandbox import SandboxPolicy
 from arena.tournament.settings import TournamentSettings
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS, sample_bot
 from tests.support.node import requires_node
@@ -82,10 +84,16 @@ def test_without_prlimit_bots_run_unlimited_after_one_warning(
         assert limited_argv(["bot"], BotLimits()) == ["bot"], "warned only once"
 
 
-@pytest.mark.parametrize("limits", [{"memory_mib": 255}, {"file_mib": 0}])
-def test_limits_too_small_to_run_a_bot_are_refused(limits):
-    with pytest.raises(ValueError, match="at least"):
+@pytest.mark.parametrize("limits", [{"memory_mib": 255}, {"file_mib": 0}, {"disk_mib": 0}])
+def test_limits_too_small_to_run_a_bot_are_refused_as_bad_input(limits):
+    # a SetupError (exit 2, one line), not a ValueError escaping the error tree
+    with pytest.raises(SetupError, match="at least"):
         BotLimits(**limits)
+
+
+def test_an_unknown_sandbox_is_bad_input():
+    with pytest.raises(SetupError, match="sandbox must be one of bwrap, none"):
+        SandboxPolicy(tool="docker")
 
 
 @pytest.mark.slow

@@ -12,6 +12,8 @@ import os
 import re
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -151,3 +153,87 @@ async def test_a_bot_that_fills_a_directory_and_crashes_is_told_which(tmp_path):
     assert hostile.outcome is Outcome.CRASH
     assert "it filled /run/arena to the 16 MiB disk limit" in hostile.reason
     assert_other_seat_unharmed(record)
+
+
+def test_without_libseccomp_bwrap_refuses_user_namespaces_and_the_limits_line_says_so(
+    tmp_path, monkeypatch
+):
+    from arena.sandbox import SandboxPolicy, describe_limits, seccomp
+
+    argv = bwrap.bwrap_argv(
+        ["true"], bot_dir=tmp_path, seat=0, network=False, disk_bytes=1, args_fd=3, seccomp_fd=None
+    )
+    assert "--disable-userns" in argv and "--seccomp" not in argv
+    with_filter = bwrap.bwrap_argv(
+        ["true"], bot_dir=tmp_path, seat=0, network=False, disk_bytes=1, args_fd=3, seccomp_fd=4
+    )
+    assert with_filter[with_filter.index("--seccomp") + 1] == "4"
+
+    monkeypatch.setattr(seccomp, "filter_problem", lambda: "libseccomp cannot be loaded")
+    assert "no seccomp filter" in describe_limits(SandboxPolicy(), BotLimits())
+
+
+def test_the_filter_refuses_what_the_docs_list():
+    from arena.sandbox import seccomp
+
+    assert seccomp.filter_program()  # libseccomp is there (Debian's libseccomp2)
+    for name in ("mount", "ptrace", "keyctl", "bpf", "perf_event_open", "setns", "kexec_load"):
+        assert name in seccomp.REFUSED
+
+
+UNPRIVILEGED = "65534"  # nobody
+
+
+def _unprivileged_run_problem() -> str | None:
+    """Why this machine cannot run the arena as an ordinary user (or None): not root to switch,
+    no setpriv, or the interpreter is out of an ordinary user's reach (a pyenv under /root)."""
+    if os.geteuid() != 0:
+        return None  # already an ordinary user: the tests above ran as one
+    if shutil.which("setpriv") is None:
+        return "setpriv (util-linux) is not installed"
+    interpreter = os.path.realpath(sys.executable)
+    probe = subprocess.run(
+        ["setpriv", "--reuid", UNPRIVILEGED, "--regid", UNPRIVILEGED, "--clear-groups"]
+        + ["test", "-x", interpreter],
+        capture_output=True,
+    )
+    if probe.returncode != 0:
+        return f"the arena's interpreter {interpreter} is out of uid {UNPRIVILEGED}'s reach"
+    return None
+
+
+@pytest.mark.skipif(
+    _unprivileged_run_problem() is not None,
+    reason=f"no run as an ordinary user here: {_unprivileged_run_problem()}",
+)
+def test_as_an_ordinary_user_the_bot_maps_to_that_user_and_cannot_change_the_kernel():
+    """`arena match`, run as an ordinary user (nobody), with the kernel-attacking bot: the same
+    refusals as under root."""
+    from tests.sandbox.conftest import hostile_dir
+    from tests.support.bots import SAMPLE_BOTS
+
+    with tempfile.TemporaryDirectory(prefix="arena-unprivileged-") as shared:
+        _match_as_nobody(Path(shared), hostile_dir, SAMPLE_BOTS)
+
+
+def _match_as_nobody(tmp_path: Path, hostile_dir, sample_bots: Path) -> None:
+    tmp_path.chmod(0o777)  # pytest's own temp directories are root's alone
+    bot = hostile_dir(tmp_path, "kernel")
+    logs = tmp_path / "logs"
+    command = [str(Path(sys.executable).parent / "arena"), "match", "--game", "oregon", str(bot)]
+    command += [str(sample_bots / "random-python"), "--bot-logs", str(logs), "--no-store"]
+    prefix = [] if os.geteuid() != 0 else ["setpriv", "--reuid", UNPRIVILEGED]
+    prefix += [] if os.geteuid() != 0 else ["--regid", UNPRIVILEGED, "--clear-groups"]
+    done = subprocess.run(
+        prefix + command,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    assert done.returncode in (0, 3), done.stderr
+    log = next(logs.glob("*-seat0-*.log")).read_text()
+    assert "kernel: done" in log, log
+    for forbidden in ("WROTE", "MADE", "CALLED", "OPENED", "LISTED"):
+        assert f"\n{forbidden} " not in f"\n{log}", log

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from arena.errors import DatabasePathError, StorageError
+from arena.storage.read_only import ReadOnlyDatabase
 from arena.web.app import create_app
 from arena.web.jsonable import to_json
-from arena.web.queries import DatabaseUnavailable, ReadOnlyDatabase
 from engine.registry import get_game
 from tests.web.conftest import EVIL_NAME, GAMES, altered_copy
 
@@ -413,19 +414,19 @@ def test_the_app_never_writes_to_the_database(arena_db, client):
         client.get(path)
     assert hashlib.sha256(arena_db.read_bytes()).hexdigest() == before
     with (
-        pytest.raises(DatabaseUnavailable, match="readonly"),
-        ReadOnlyDatabase(arena_db).connect() as connection,
+        pytest.raises(StorageError, match="readonly"),
+        ReadOnlyDatabase(arena_db).session() as session,
     ):
-        connection.execute("DELETE FROM game")
+        session.connection().exec_driver_sql("DELETE FROM game")
 
 
 def test_a_missing_or_foreign_file_is_refused(tmp_path: Path):
-    with pytest.raises(DatabaseUnavailable, match="no arena database"):
+    with pytest.raises(DatabasePathError, match="no arena database"):
         create_app(tmp_path / "missing.db")
     foreign = tmp_path / "foreign.db"
     with sqlite3.connect(foreign) as raw:
         raw.execute("CREATE TABLE invoices (id INTEGER)")
-    with pytest.raises(DatabaseUnavailable, match="not an arena database"):
+    with pytest.raises(StorageError, match="not an arena database"):
         create_app(foreign)
 
 
