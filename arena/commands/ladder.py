@@ -35,10 +35,10 @@ from arena.commands.options import (
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.errors import InputError
 from arena.operator_log import LogConfig, logging_to
+from arena.storage.ladders import Lineup
 from arena.tournament import ray_backend
 from arena.tournament.ladder import LadderObserver, LadderRules, Until, run_ladder
 from arena.tournament.ladder_setup import create_ladder, default_name, ladder_exists, open_ladder
-from arena.tournament.ladder_store import Lineup
 from arena.tournament.settings import TournamentSettings
 
 DEFAULTS = TournamentSettings()

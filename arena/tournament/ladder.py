@@ -33,13 +33,13 @@ from arena.entrants import check_unchanged
 from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome
 from arena.stopping import StopSignal
+from arena.storage import ladders as ladder_store
 from arena.storage import tournaments
 from arena.storage.bots import to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import finished_game_results
+from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Tournament, utc_now
-from arena.tournament import ladder_store
-from arena.tournament.ladder_store import Lineup, Progress
 from arena.tournament.matchmaking import Matchmaking, standings
 from arena.tournament.playing import GamePlayer, GameSetup
 from arena.tournament.ray_backend import RayCluster

@@ -14,9 +14,10 @@ import pytest
 
 from arena.bench.local_ray import descendants
 from arena.storage import database as database_module
+from arena.storage import ladders as ladder_store
 from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
-from arena.tournament import ladder_store, runner
+from arena.tournament import runner
 from tests.support.bots import TEST_BOTS
 from tests.tournament.helpers import (
     SAMPLE_BOTS,

@@ -5,9 +5,9 @@ import random
 from collections import Counter
 
 from arena.storage.bots import RegisteredVersion
+from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Bot, BotVersion
 from arena.tournament.ladder import LadderRules, Rounds
-from arena.tournament.ladder_store import Lineup, Progress
 from arena.tournament.matchmaking import Matchmaking, Standing, rotations, standings
 from leaderboard.batch import PRIOR_SD
 from leaderboard.results import GameResult, SeatResult

@@ -18,8 +18,13 @@ from sqlmodel import Session, col, select
 
 from arena.records import Outcome
 from arena.storage import bots, tournaments
-from arena.storage.games import FINISHED
-from arena.storage.models import GameRecord, SeatRecordRow, TournamentEntrant, utc_now
+from arena.storage.models import (
+    GameRecord,
+    GameStatus,
+    SeatRecordRow,
+    TournamentEntrant,
+    utc_now,
+)
 
 _KEY = re.compile(r"round (\d+) pod ([\d+]+) rotation (\d+)")
 
@@ -76,7 +81,7 @@ def forfeit_streaks(
             .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
             .where(
                 GameRecord.tournament_id == ladder_id,
-                GameRecord.status == FINISHED,
+                GameRecord.status == GameStatus.FINISHED,
                 SeatRecordRow.bot_version_id == version_id,
             )
             .order_by(col(GameRecord.id).desc())
@@ -115,7 +120,7 @@ def games_since(session: Session, ladder_id: int, since: datetime) -> dict[int, 
         .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
         .where(
             GameRecord.tournament_id == ladder_id,
-            GameRecord.status == FINISHED,
+            GameRecord.status == GameStatus.FINISHED,
             col(GameRecord.finished_at) >= since,
         )
         .group_by(col(SeatRecordRow.bot_version_id))
@@ -130,7 +135,7 @@ def games_last_hour(session: Session, ladder_id: int) -> dict[int, int]:
 def finished_games(session: Session, ladder_id: int) -> int:
     return session.exec(
         select(func.count()).where(
-            GameRecord.tournament_id == ladder_id, GameRecord.status == FINISHED
+            GameRecord.tournament_id == ladder_id, GameRecord.status == GameStatus.FINISHED
         )
     ).one()
 
@@ -156,7 +161,7 @@ def progress(session: Session, ladder_id: int) -> Progress:
     for key, status in keys:
         if match := _KEY.fullmatch(key or ""):
             done = deals.setdefault((int(match[1]), match[2]), set())
-            if status == FINISHED:
+            if status == GameStatus.FINISHED:
                 done.add(int(match[3]))
     return Progress(
         max((number for number, _ in deals), default=-1) + 1,
