@@ -20,8 +20,8 @@ import pytest
 import trio
 
 from arena.records import Outcome
-from arena.referee.limits import BotLimits
 from arena.sandbox import bwrap
+from arena.sandbox.limits import BotLimits
 from tests.sandbox.conftest import (
     HOSTILE_SOURCE,
     MEMORY_MIB,
