@@ -2,7 +2,9 @@
 exposes ``register(app)``; add new commands to COMMAND_MODULES.
 
 Every error a user can cause is one line on stderr, ``error: ...``, and exit code 2: the
-library's ``InputError`` and typer's usage errors alike (which typer would draw as a box)."""
+library's ``InputError`` and typer's usage errors alike (which typer would draw as a box). A
+database that cannot be used (``StorageError``: corrupt, locked, read-only, disk full) is one
+line too, with exit code 4."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from typer.core import TyperGroup
 
 from arena import stopping
 from arena.commands import print_error
-from arena.errors import InputError
+from arena.errors import InputError, StorageError
 from arena.launcher import INTERRUPTED_CODE
 
 try:  # recent typer vendors click; older typer uses the click package
@@ -34,6 +36,7 @@ COMMAND_MODULES = [
     "arena.commands.tournament",
     "arena.commands.leaderboard",
     "arena.commands.sprt",
+    "arena.commands.ladder",
     "arena.commands.replay",
     "arena.commands.validate",
     "arena.commands.new_bot",
@@ -41,6 +44,7 @@ COMMAND_MODULES = [
     "arena.commands.serve",
 ]
 USAGE_ERROR_CODE = 2
+STORAGE_FAULT_CODE = 4
 
 
 class OneLineErrors(TyperGroup):
@@ -80,6 +84,9 @@ class OneLineErrors(TyperGroup):
         except InputError as exc:
             print_error(str(exc))
             sys.exit(USAGE_ERROR_CODE)
+        except StorageError as exc:
+            print_error(str(exc))
+            sys.exit(STORAGE_FAULT_CODE)
         except typer.Abort:
             typer.echo("Aborted!", err=True)
             sys.exit(1)

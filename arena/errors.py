@@ -7,11 +7,13 @@
     │   ├── ManifestError       a missing or malformed bot.toml
     │   ├── SetupError          a match or tournament cannot be set up as asked
     │   ├── SubmitError         a bot cannot be registered
-    │   ├── StorageError        the database file cannot be used
+    │   ├── DatabasePathError   no arena database at that path (nor can one be made there)
     │   ├── UnknownBotError     no registered bot of that name
     │   ├── UnknownTournamentError
     │   ├── UnknownGameError    no stored game of that id
     │   └── ReplayError         a stored game cannot be replayed
+    ├── StorageError            the database file is there but cannot be used (corrupt, another
+    │                           program's, locked, read-only, disk full): "error: ...", exit 4
     ├── BotError                a bot broke the protocol: the referee makes it a forfeit
     │   ├── NotReadyError       never answered the handshake
     │   ├── HandshakeMismatchError
@@ -43,8 +45,15 @@ class SubmitError(InputError):
     """The bot cannot be registered."""
 
 
-class StorageError(InputError):
-    """The database cannot be used; the message names the file."""
+class DatabasePathError(InputError):
+    """No arena database at the path given (missing or empty file), or none can be created there;
+    the message names the path."""
+
+
+class StorageError(ArenaError):
+    """The database file cannot be read or written: corrupt, another program's, of a newer arena,
+    locked, read-only, or the disk is full. Not the user's input: the CLI exits 4, so scripts can
+    tell a broken or busy database from a typo. The message names the file."""
 
 
 class UnknownBotError(InputError, LookupError):

@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from arena.engines import load_game as load_game  # where the commands have always found it
 from arena.errors import SetupError
 from arena.referee.limits import BotLimits
 from engine.core import EngineError, Game, OptionValue
@@ -20,16 +21,6 @@ def check_seed(seed: int | None) -> None:
     """A game or tournament seed the database can store (None: to be drawn)."""
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise SetupError(f"--seed must be between 0 and {MAX_SEED} (2^63-1)")
-
-
-def load_game(name: str) -> Game:
-    """The game's engine; an unknown game or one whose engine fails to import is one line."""
-    try:
-        return get_game(name)
-    except EngineError as exc:
-        raise SetupError(str(exc)) from None
-    except (ImportError, AttributeError) as exc:
-        raise SetupError(f"the {name} engine cannot be loaded: {exc}") from None
 
 
 def check_players(game: Game, players: int, options: dict[str, OptionValue]) -> None:

@@ -11,12 +11,12 @@ import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.commands.serve import DEFAULT_HOST, DEFAULT_PORT
 from arena.manifest import BotSpec
 from arena.records import MatchRecord
 from arena.registration import register_spec
 from arena.storage.database import open_database
 from arena.storage.games import record_game
+from arena.web import DEFAULT_HOST, DEFAULT_PORT
 
 # Where ``arena serve`` listens unless told otherwise.
 DEFAULT_WEB_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"

@@ -10,22 +10,36 @@ inform the scale); only the rows shown are filtered.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Hashable, Mapping, Sequence, Set
+from typing import TYPE_CHECKING, Any
 
 from sqlmodel import Session, col, select
 
 from arena.errors import InputError, UnknownBotError
 from arena.storage import bots, games, tournaments
-from arena.storage.models import GameRecord, RatingHistory
+from arena.storage.models import GameRecord, RatingHistory, Tournament
 from leaderboard.elo import replay_elo
-from leaderboard.tables import HeadToHead, LeaderboardRow, cross_table, leaderboard_rows
+from leaderboard.tables import (
+    HeadToHead,
+    LeaderboardRow,
+    cross_table,
+    format_batch,
+    leaderboard_rows,
+    legend,
+)
+
+if TYPE_CHECKING:  # the batch module imports numpy and scipy, slow to load
+    from leaderboard.batch import BatchRating
 
 
 @dataclasses.dataclass
 class Board:
     game: str
     players: int
-    tournament: str | None
+    tournament: str | None  # its name, when the board is one tournament's games
+    tournament_id: int | None
+    games: int  # rated games on the board
     rows: list[LeaderboardRow]  # the rows shown, positions counted among them, pool by pool
     crosstable: dict[tuple[str, str], HeadToHead] | None  # only when asked for
     versions: dict[int, bots.RegisteredVersion]
@@ -37,6 +51,14 @@ class Board:
 
     def version(self, player: str) -> str:
         return self.labels[int(player)]
+
+    def shown(self, all_versions: bool = False, also: Set[int] = frozenset()) -> Board:
+        """The board as shown: every version that played, or by default each bot's newest
+        version that played on it plus the versions in ``also`` (``shown_on_board``)."""
+        if all_versions:
+            return self
+        bot_of = {version_id: entry.bot.id for version_id, entry in self.versions.items()}
+        return dataclasses.replace(self, rows=shown_on_board(self.rows, bot_of, also))
 
 
 def resolve_versions(session: Session, texts: Sequence[str]) -> set[int]:
@@ -99,41 +121,41 @@ def build_board(
     game: str,
     players: int,
     *,
-    tournament: str | None = None,
-    all_versions: bool = False,
-    also: set[int] | None = None,
+    tournament_id: int | None = None,
     with_crosstable: bool = False,
 ) -> Board:
-    # Imported here: the batch fit needs numpy (0.3-0.5 s to import), which the other commands
-    # do not.
+    """The board of every version that played (``Board.shown`` filters it), from the stored
+    games: the CLI, the web and ``--json`` all show this."""
+    # Imported here: the batch fit needs numpy and scipy (0.3-0.5 s to import), which the
+    # other commands do not.
     from leaderboard.batch import fit_batch
 
-    tournament_id = None
-    if tournament is not None:
-        tournament_id = tournaments.by_name(session, tournament).id
     results = games.finished_game_results(session, game, players, tournament_id)
     # The stored Elo rates every game of the board; a tournament's board replays its own games.
     elo = games.stored_elo(session, game, players) if tournament_id is None else replay_elo(results)
-    rows = leaderboard_rows(results, elo, fit_batch(results))
     everything = bots.all_versions(session)
     versions = {entry.version.id: entry for entry in everything if entry.version.id is not None}
     latest = {
         max(entry.version.id or 0 for entry in everything if entry.bot.id == bot_id)
         for bot_id in {entry.bot.id for entry in everything}
     }
-    if not all_versions:
-        bot_of = {version_id: entry.bot.id for version_id, entry in versions.items()}
-        rows = shown_on_board(rows, bot_of, also or frozenset())
     return Board(
         game,
         players,
-        tournament,
-        rows,
+        _tournament_name(session, tournament_id),
+        tournament_id,
+        len(results),
+        leaderboard_rows(results, elo, fit_batch(results)),
         cross_table(results) if with_crosstable else None,
         versions,
         bots.version_labels(everything),
         latest,
     )
+
+
+def _tournament_name(session: Session, tournament_id: int | None) -> str | None:
+    tournament = None if tournament_id is None else session.get(Tournament, tournament_id)
+    return None if tournament is None else tournament.name
 
 
 def load_boards(
@@ -148,9 +170,10 @@ def load_boards(
 ) -> list[Board]:
     """Every board with rated games (of ``game``, of ``players`` seats, of ``tournament``)."""
     also = resolve_versions(session, bots_asked)
+    tournament_id = None
     if tournament is not None:
         stored = tournaments.by_name(session, tournament)
-        game = game or stored.game
+        game, tournament_id = game or stored.game, stored.id
     keys = [
         (name, count)
         for name, count in games.boards_played(session, game)
@@ -158,17 +181,88 @@ def load_boards(
     ]
     boards = [
         build_board(
-            session,
-            name,
-            count,
-            tournament=tournament,
-            all_versions=all_versions,
-            also=also,
-            with_crosstable=with_crosstable,
-        )
+            session, name, count, tournament_id=tournament_id, with_crosstable=with_crosstable
+        ).shown(all_versions, also)
         for name, count in keys
     ]
     return [board for board in boards if board.rows]
+
+
+def board_json(board: Board) -> dict[str, Any]:
+    """The board as ``arena leaderboard --json`` and the web's /api/leaderboard give it
+    (documented in leaderboard/README.md, "The board as JSON")."""
+    rows = []
+    for row in board.rows:
+        version = board.versions[int(row.player)].version
+        batch = row.batch
+        rows.append(
+            {
+                "position": row.position,
+                "version_id": int(row.player),
+                "bot": board.bot(row.player),
+                "version": board.version(row.player),
+                "manifest_version": version.version,
+                "content_hash": version.content_hash,
+                "latest": int(row.player) in board.latest,
+                "elo": round(row.elo, 2),
+                "batch": None if batch is None else _batch_json(batch),
+                "games": row.games,
+                "average_rank": _number(row.average_rank),
+                "average_score": _number(row.average_score),
+                "forfeited": row.forfeited,
+                "forfeits": row.forfeits,
+            }
+        )
+    return {
+        "game": board.game,
+        "players": board.players,
+        "tournament": board.tournament,
+        "tournament_id": board.tournament_id,
+        "games": board.games,
+        "rows": rows,
+        "legend": board_legend(board),
+        "crosstable": None
+        if board.crosstable is None
+        else [
+            {
+                "version_id": int(a),
+                "bot": board.bot(a),
+                "version": board.version(a),
+                "opponent_version_id": int(b),
+                "opponent": board.bot(b),
+                "opponent_version": board.version(b),
+                "games": record.games,
+                "points": record.score,
+                "share": round(record.share, 4),
+            }
+            for (a, b), record in board.crosstable.items()
+        ],
+    }
+
+
+def board_legend(board: Board) -> list[str]:
+    """What the marks shown on the board mean (``leaderboard.tables.LEGEND``)."""
+    return legend([row.batch for row in board.rows if row.batch])
+
+
+def _batch_json(batch: BatchRating) -> dict[str, Any]:
+    """A one-sided rating's point and other end are the prior's, not the games': null."""
+    return {
+        "text": format_batch(batch),  # as the terminal writes it: "> 1413 ?", ...
+        "rating": None if batch.bound else round(batch.rating, 2),
+        "low": None if batch.bound == "upper" else round(batch.low, 2),
+        "high": None if batch.bound == "lower" else round(batch.high, 2),
+        "bound": batch.bound or None,
+        "provisional": batch.provisional,
+        "prior_set": batch.prior_set,
+        "pool": batch.pool,
+        "pools": batch.pools,
+        "games": batch.games,
+    }
+
+
+def _number(value: float, digits: int = 2) -> float | None:
+    return None if math.isnan(value) else round(value, digits)  # NaN: no finished game
 
 
 @dataclasses.dataclass(frozen=True)

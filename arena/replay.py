@@ -9,15 +9,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlmodel import col, select
-
+from arena.engines import load_game
 from arena.errors import ReplayError, SetupError, UnknownGameError
-from arena.game_setup import load_game
 from arena.records import Outcome, arena_ranks
 from arena.storage import bots
 from arena.storage.database import open_database
-from arena.storage.games import FINISHED, UNRATED, sealed_game
-from arena.storage.models import GameRecord, SeatRecordRow
+from arena.storage.games import sealed_from_game, sealed_game, seats_of
+from arena.storage.models import GameRecord, GameStatus, SeatRecordRow
 from arena.verification import check
 from engine.core import EngineError, GameState, Result
 
@@ -27,6 +25,7 @@ class StoredGame:
     game: GameRecord
     seats: list[SeatRecordRow]  # in seat order
     versions: dict[int, bots.RegisteredVersion]  # by bot version id
+    sealed_from: int  # games from this id on were stored with a seal (``Sealing``)
 
 
 def load_stored_game(db: Path, game_id: int) -> StoredGame:
@@ -37,17 +36,12 @@ def load_stored_game(db: Path, game_id: int) -> StoredGame:
             game = session.get(GameRecord, game_id)
             if game is None:
                 raise UnknownGameError(f"no game {game_id} in {db}")
-            seats = list(
-                session.exec(
-                    select(SeatRecordRow)
-                    .where(SeatRecordRow.game_id == game_id)
-                    .order_by(col(SeatRecordRow.seat))
-                )
-            )
+            seats = seats_of(session, game_id)
             versions = bots.versions_by_id(session, [s.bot_version_id for s in seats])
+            sealed_from = sealed_from_game(session)
     finally:
         database.close()
-    return StoredGame(game, seats, versions)
+    return StoredGame(game, seats, versions, sealed_from)
 
 
 def replayed_state(
@@ -120,7 +114,9 @@ def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:
 
 @dataclass(frozen=True)
 class Verdict:
-    sealed: bool  # False: stored before seals (schema < 3); only the result could be checked
+    # False: stored before seals (schema < 3), only the result could be checked; or the seal was
+    # removed, which is a problem
+    sealed: bool
     problems: list[str]
 
     @property
@@ -133,6 +129,12 @@ def verify(stored: StoredGame) -> Verdict:
     failed check, not an error."""
     game = stored.game
     problems: list[str] = []
+    if game.verification is None and (game.id or 0) >= stored.sealed_from:
+        problems.append(
+            f"its seal is missing: every game from id {stored.sealed_from} on was stored with "
+            "one, so it was removed (without it the seats' bot versions, scores and ranks "
+            "cannot be checked)"
+        )
     if game.verification is not None:
         hashes = {
             version_id: registered.version.content_hash
@@ -143,7 +145,7 @@ def verify(stored: StoredGame) -> Verdict:
         state = replayed_state(game)
     except ReplayError as exc:
         return Verdict(game.verification is not None, problems or [str(exc)])
-    if game.status in (FINISHED, UNRATED):
+    if game.status in (GameStatus.FINISHED, GameStatus.UNRATED):
         if not state.is_over:
             problems.append(
                 f"the replayed game is not over after its {len(game.actions)} stored actions"

@@ -9,8 +9,12 @@ and actions must give the same state digests (a changed action or seed shows at 
 it touches), and the stored fields must give the same seal digest (a changed score, rank or seat
 assignment, which a replay cannot see, shows there).
 
+A seal cannot be removed unnoticed: the database records from which game on it sealed every game
+(``arena.storage.models.Sealing``, schema 4), so a game from there on without a seal fails.
+
 The digests detect changes, not forgery: someone who edits a game and recomputes its seal with
-this module is not caught (that would need a signing key kept away from the database).
+this module is not caught, nor is someone who removes a seal and moves the sealing record past
+that game (that would need a signing key kept away from the database).
 """
 
 from __future__ import annotations
@@ -21,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arena.engines import load_game
 from arena.errors import ReplayError, SetupError
-from arena.game_setup import load_game
 from engine.core import EngineError, GameState, OptionValue
 
 SEAL_FORMAT = 1

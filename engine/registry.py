@@ -1,5 +1,9 @@
 """Find a game engine by name. Engines are imported on first use, so listing games is cheap and
-one engine's import error cannot break the others."""
+one engine's import error cannot break the others.
+
+The registry is the one list of games: the CLI, the referee, the wire codec, bots' ``games =
+["*"]``, the web's filters and replay all find a game here (engine/README.md, "How to add a
+game")."""
 
 from __future__ import annotations
 
@@ -14,6 +18,15 @@ _MODULES = {
     "merkator": "engine.merkator",
 }
 _loaded: dict[str, Game] = {}
+
+
+def register(name: str, module: str) -> None:
+    """Add a game whose package is not one of this project's (a test's toy game): ``module``
+    defines ``GAME``, imported on first use like the others."""
+    key = name.lower()
+    if key in _MODULES and _MODULES[key] != module:
+        raise EngineError(f"game {name!r} is already registered (by {_MODULES[key]})")
+    _MODULES[key] = module
 
 
 def game_names() -> list[str]:

@@ -29,9 +29,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from leaderboard.bounds import one_sided_bounds
 from leaderboard.elo import INITIAL_RATING
+from leaderboard.finishes import NO_SEAT, Finishes, IntArray, encode
 from leaderboard.plackett_luce import FloatArray, build_stages, fit_map, posterior_covariance
-from leaderboard.pools import Bound, find_pools, unbounded_sides
+from leaderboard.pools import Bound, find_pools, record_shapes, strong_components
 from leaderboard.results import GameResult
 
 ELO_PER_NATURAL_UNIT = 400.0 / math.log(10.0)
@@ -54,40 +56,58 @@ class BatchRating:
     provisional: bool = False  # fewer than PROVISIONAL_GAMES games
     pool: int = 1  # pools are numbered from 1, largest first; ratings of two pools don't compare
     pools: int = 1  # how many pools the fitted games form
+    # bounded on both sides only through players whose ratings are one-sided (always behind one,
+    # always ahead of another): the interval is the prior's, not the games'
+    prior_set: bool = False
 
 
 def _fit_pool(
-    games: Sequence[GameResult], bootstrap: int, rng: np.random.Generator
-) -> tuple[list[str], FloatArray, FloatArray, FloatArray]:
-    """Players, and their centred MAP, 95% low and 95% high, in natural units."""
-    keys = sorted({game.group_key for game in games})
-    group_index = {key: i for i, key in enumerate(keys)}
-    stages = build_stages(games, [group_index[game.group_key] for game in games])
+    finishes: Finishes, sides: Sequence[Bound], bootstrap: int, rng: np.random.Generator
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Centred MAP, 95% low and 95% high of the players of one pool, in natural units; a
+    one-sided rating's bound from its record (``leaderboard.bounds``)."""
+    stages = build_stages(finishes)
     precision = (ELO_PER_NATURAL_UNIT / PRIOR_SD) ** 2
     point = fit_map(stages, stages.weights[None, :], precision)[0]
     n = len(stages.players)
     centring = np.eye(n) - 1.0 / n
     covariance = centring @ posterior_covariance(stages, point, precision) @ centring
     spread = Z_95 * np.sqrt(np.maximum(np.diag(covariance), 0.0))
-    point = point - point.mean()
+    mode, point = point, point - point.mean()
     low, high = point - spread, point + spread
     if bootstrap > 0:
-        draws = rng.multinomial(len(keys), np.full(len(keys), 1.0 / len(keys)), size=bootstrap)
-        samples = fit_map(stages, stages.resampled(draws.astype(np.float64)), precision, point)
+        samples = fit_map(
+            stages, stages.resampled(_group_draws(finishes, bootstrap, rng)), precision, point
+        )
         samples -= samples.mean(axis=1, keepdims=True)
         boot_low, boot_high = np.percentile(samples, [2.5, 97.5], axis=0)
         low, high = np.minimum(low, boot_low), np.maximum(high, boot_high)
-    return stages.players, point, low, high
+    if any(sides):
+        honest = one_sided_bounds(finishes, strong_components(finishes), sides, mode, covariance)
+        lower, upper = np.array(sides) == "lower", np.array(sides) == "upper"
+        low = np.where(lower, np.minimum(low, honest), low)
+        high = np.where(upper, np.maximum(high, honest), high)
+    return point, low, high
 
 
-def _games_with_others(games: Sequence[GameResult]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for game in games:
-        players = {seat.player for seat in game.seats}
-        if len(players) > 1:
-            for player in players:
-                counts[player] = counts.get(player, 0) + 1
-    return counts
+def _group_draws(finishes: Finishes, samples: int, rng: np.random.Generator) -> FloatArray:
+    """(samples, groups): how often each group is drawn in each bootstrap sample, as many draws
+    as groups, with replacement."""
+    groups = len(finishes.group_keys)
+    drawn = rng.integers(0, groups, size=(samples, groups))
+    drawn += np.arange(samples)[:, None] * groups
+    counts = np.bincount(drawn.ravel(), minlength=samples * groups)
+    return counts.reshape(samples, groups).astype(np.float64)
+
+
+def _games_with_others(finishes: Finishes) -> IntArray:
+    """Per player: games in which at least one other player sat."""
+    seats = np.sort(finishes.seat_player, axis=1)  # missing seats (-1) first
+    first = (seats != NO_SEAT) & np.concatenate(
+        [np.ones((len(seats), 1), dtype=bool), seats[:, 1:] != seats[:, :-1]], axis=1
+    )  # each player's first seat in its game
+    others = first.sum(axis=1) > 1
+    return np.bincount(seats[first & others[:, None]], minlength=len(finishes.players))
 
 
 def fit_batch(
@@ -97,25 +117,32 @@ def fit_batch(
 
     Games of different player counts should be fitted separately (``leaderboard.boards``).
     ``seed`` fixes the bootstrap draws, so the same games always give the same table."""
-    pools = find_pools(games)
-    pool_of = {player: number for number, pool in enumerate(pools, 1) for player in pool}
+    finishes = encode(games)
+    pools = find_pools(finishes)
+    pool_of = np.zeros(len(finishes.players), dtype=np.int64)
+    index = {player: i for i, player in enumerate(finishes.players)}
+    for number, pool in enumerate(pools, 1):
+        pool_of[[index[player] for player in pool]] = number
     ratings: dict[str, BatchRating] = {}
     for number, pool in enumerate(pools, 1):
-        pool_games = [game for game in games if pool_of[game.seats[0].player] == number]
+        part = finishes.select(pool_of[finishes.seat_player[:, 0]] == number)
         # seeded by the pool's players: a pool's interval does not change when another pool
         # appears
         rng = np.random.default_rng([seed, zlib.crc32("\n".join(pool).encode())])
-        players, point, low, high = _fit_pool(pool_games, bootstrap, rng)
-        sides = unbounded_sides(pool_games, players)
-        played = _games_with_others(pool_games)
-        for i, player in enumerate(players):
+        shapes = record_shapes(part)
+        point, low, high = _fit_pool(
+            part, [shapes[player][0] for player in part.players], bootstrap, rng
+        )
+        played = _games_with_others(part)
+        for i, player in enumerate(part.players):
             ratings[player] = BatchRating(
                 rating=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(point[i]),
                 low=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(low[i]),
                 high=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(high[i]),
-                bound=sides[player],
-                games=played.get(player, 0),
-                provisional=played.get(player, 0) < PROVISIONAL_GAMES,
+                bound=shapes[player][0],
+                prior_set=shapes[player][1],
+                games=int(played[i]),
+                provisional=int(played[i]) < PROVISIONAL_GAMES,
                 pool=number,
                 pools=len(pools),
             )

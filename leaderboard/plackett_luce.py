@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
-from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy import sparse
 
-from leaderboard.results import GameResult, SeatResult
+from leaderboard.finishes import NO_PLACE, NO_SEAT, Finishes
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -50,15 +49,12 @@ CHUNK_ELEMENTS = 4_000_000
 class Stages:
     """Distinct stages of a set of games and their weight in each group of games.
 
-    The weights are kept as cells (group, stage, weight) sorted by stage, each stage's cells
-    starting at ``stage_starts[stage]``: a table groups x stages would be mostly empty."""
+    The weights are a sparse (groups, stages) matrix: a dense one would be mostly empty."""
 
     players: list[str]
     chosen: IntArray  # (stages,) index of the player picked at each stage
     counts: FloatArray  # (stages, players) seats each player holds in the stage's set
-    cell_group: IntArray  # (cells,)
-    cell_weight: FloatArray  # (cells,)
-    stage_starts: IntArray  # (stages,)
+    group_weights: sparse.csr_matrix  # (groups, stages)
 
     @property
     def winners(self) -> FloatArray:
@@ -68,78 +64,81 @@ class Stages:
     @property
     def weights(self) -> FloatArray:
         """Total weight of each stage over all groups."""
-        if not self.chosen.size:
-            return np.zeros(0)
-        return np.add.reduceat(self.cell_weight, self.stage_starts)
+        return np.asarray(self.group_weights.sum(axis=0), dtype=np.float64).reshape(-1)
 
     def resampled(self, group_counts: FloatArray) -> FloatArray:
         """(samples, stages) stage weights when group g is drawn ``group_counts[b, g]`` times."""
-        if not self.chosen.size:
-            return np.zeros((group_counts.shape[0], 0))
-        rows = max(1, CHUNK_ELEMENTS // max(1, self.cell_group.size))
-        return np.concatenate(
-            [
-                np.add.reduceat(
-                    chunk[:, self.cell_group] * self.cell_weight, self.stage_starts, axis=1
-                )
-                for chunk in np.array_split(group_counts, range(rows, len(group_counts), rows))
-            ]
-        )
+        # (stages, groups) sparse times (groups, samples) dense: the cost is in the stored cells
+        return np.asarray(self.group_weights.T @ group_counts.T, dtype=np.float64).T
 
 
-def finishing_blocks(seats: Sequence[SeatResult]) -> list[list[str]]:
-    """Players by finishing place, best first: finishers by rank, then forfeiting seats by rank;
-    seats of one place (a tie) share a block."""
-    ordered = sorted(seats, key=lambda seat: (bool(seat.forfeit), seat.rank))
-    return [
-        [seat.player for seat in block]
-        for _, block in itertools.groupby(ordered, key=lambda s: (bool(s.forfeit), s.rank))
-    ]
+def finishing_orders(finishes: Finishes) -> tuple[IntArray, FloatArray, IntArray]:
+    """Every way to break each game's ties: (orders, weights, games). ``orders[r]`` lists player
+    indices best first (NO_SEAT past the game's seats), ``games[r]`` is its game; a game with k
+    tied seats has k! orders of weight 1/k! each, weights of one game summing to 1."""
+    by = np.argsort(finishes.place, axis=1, kind="stable")
+    place = np.take_along_axis(finishes.place, by, axis=1)
+    order = np.take_along_axis(finishes.seat_player, by, axis=1)
+    tied = ((place[:, 1:] == place[:, :-1]) & (place[:, 1:] != NO_PLACE)).any(axis=1)
+    orders, weights, games = [order[~tied]], [np.ones(int((~tied).sum()))], [np.flatnonzero(~tied)]
+    for game in np.flatnonzero(tied):  # rare: ties and several forfeits of one rank
+        blocks = np.split(order[game], np.flatnonzero(np.diff(place[game])) + 1)
+        choices = [
+            itertools.permutations(block) if block[0] != NO_SEAT else [tuple(block)]
+            for block in blocks
+        ]
+        broken = np.array([np.concatenate(parts) for parts in itertools.product(*choices)])
+        orders.append(broken)
+        weights.append(np.full(len(broken), 1.0 / len(broken)))
+        games.append(np.full(len(broken), game))
+    return np.concatenate(orders), np.concatenate(weights), np.concatenate(games)
 
 
-def finishing_orders(seats: Sequence[SeatResult]) -> Iterator[tuple[tuple[str, ...], float]]:
-    """(order of players, weight) for every way to break the game's ties, weights summing to 1."""
-    blocks = finishing_blocks(seats)
-    weight = 1.0 / math.prod(math.factorial(len(block)) for block in blocks)
-    for parts in itertools.product(*(itertools.permutations(block) for block in blocks)):
-        yield tuple(player for part in parts for player in part), weight
-
-
-def order_stages(order: Sequence[str]) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """(chosen player, sorted players of the remaining seats) for each informative stage."""
-    for place in range(len(order) - 1):
-        remaining = order[place:]
-        if len(set(remaining)) > 1:
-            yield order[place], tuple(sorted(remaining))
-
-
-def build_stages(games: Sequence[GameResult], group_of: Sequence[int]) -> Stages:
-    """Aggregate the stages of ``games``; ``group_of[k]`` is the group index of ``games[k]``."""
-    players = sorted({seat.player for game in games for seat in game.seats})
-    index = {player: i for i, player in enumerate(players)}
-    found: dict[tuple[int, tuple[str, tuple[str, ...]]], float] = {}
-    for game, group in zip(games, group_of):
-        for order, weight in finishing_orders(game.seats):
-            for stage in order_stages(order):
-                found[group, stage] = found.get((group, stage), 0.0) + weight
-    # numbered in sorted order, so the fit does not depend on the order of the games
-    stage_ids = {stage: i for i, stage in enumerate(sorted({stage for _, stage in found}))}
-    cells = {(group, stage_ids[stage]): weight for (group, stage), weight in found.items()}
-    chosen = np.array([index[chosen] for chosen, _ in stage_ids], dtype=np.int64)
-    counts = np.zeros((len(stage_ids), len(players)))
-    for stage_id, (_, remaining) in enumerate(stage_ids):
-        for player in remaining:
-            counts[stage_id, index[player]] += 1.0
-    ordered = sorted(cells.items(), key=lambda cell: (cell[0][1], cell[0][0]))
-    stage_of = np.array([stage for (_, stage), _ in ordered], dtype=np.int64)
-    return Stages(
-        players,
-        chosen,
-        counts,
-        cell_group=np.array([group for (group, _), _ in ordered], dtype=np.int64),
-        cell_weight=np.array([weight for _, weight in ordered], dtype=np.float64),
-        stage_starts=np.searchsorted(stage_of, np.arange(len(stage_ids))),
+def build_stages(finishes: Finishes) -> Stages:
+    """Aggregate the stages of the games, by group (``finishes.group``)."""
+    players = len(finishes.players)
+    orders, order_weight, order_game = finishing_orders(finishes)
+    orders = np.where(orders == NO_SEAT, players, orders)  # missing seats sort last
+    width = orders.shape[1]
+    keys, weights, groups = [], [], []
+    for place in range(width - 1):
+        remaining = np.sort(orders[:, place:], axis=1)
+        # informative: at least two different players still hold seats
+        informative = ((remaining != remaining[:, :1]) & (remaining != players)).any(axis=1)
+        key = np.full((int(informative.sum()), width + 1), players, dtype=np.int64)
+        key[:, 0] = orders[informative, place]
+        key[:, 1 : width - place + 1] = remaining[informative]
+        keys.append(key)
+        weights.append(order_weight[informative])
+        groups.append(finishes.group[order_game[informative]])
+    # (chosen, sorted remaining seats): numbered in sorted order, so the fit does not depend on
+    # the order of the games
+    unique, stage_of = _unique_rows(
+        np.concatenate(keys) if keys else np.zeros((0, width + 1), np.int64)
     )
+    seat_counts = np.zeros((len(unique), players + 1))
+    np.add.at(seat_counts, (np.repeat(np.arange(len(unique)), width), unique[:, 1:].ravel()), 1.0)
+    group_weights = sparse.csr_matrix(
+        (
+            np.concatenate(weights) if weights else np.zeros(0),
+            (np.concatenate(groups) if groups else np.zeros(0, np.int64), stage_of),
+        ),
+        shape=(len(finishes.group_keys), len(unique)),
+    )
+    group_weights.sum_duplicates()
+    return Stages(finishes.players, unique[:, 0].copy(), seat_counts[:, :players], group_weights)
+
+
+def _unique_rows(rows: IntArray) -> tuple[IntArray, IntArray]:
+    """The distinct rows in lexicographic order, and the index of each row among them
+    (``np.unique(axis=0)``, which sorts rows as opaque bytes, is ten times slower)."""
+    order = np.lexsort(rows.T[::-1])
+    ordered = rows[order]
+    new = np.ones(len(rows), dtype=bool)
+    new[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+    inverse = np.empty(len(rows), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
 
 
 def _log_posterior(

@@ -14,66 +14,93 @@ one that never beat or tied anybody outside only from above.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
-from numpy.typing import NDArray
+from scipy import sparse
+from scipy.sparse.csgraph import connected_components
 
-from leaderboard.plackett_luce import finishing_blocks
-from leaderboard.results import GameResult
+from leaderboard.finishes import Finishes, IntArray
 
 Bound = Literal["", "lower", "upper"]
 
 
-def find_pools(games: Sequence[GameResult]) -> list[list[str]]:
+def _graph(finishes: Finishes, tail: IntArray, head: IntArray) -> sparse.csr_matrix:
+    players = len(finishes.players)
+    return sparse.csr_matrix(
+        (np.ones(len(tail), dtype=np.int8), (tail, head)), shape=(players, players)
+    )
+
+
+def find_pools(finishes: Finishes) -> list[list[str]]:
     """Players grouped into pools (each sorted), largest pool first, ties by the first name.
 
     A player who only ever met its own other seats forms a pool of its own."""
-    root = {seat.player: seat.player for game in games for seat in game.seats}
-
-    def find(player: str) -> str:
-        while root[player] != player:
-            root[player] = root[root[player]]
-            player = root[player]
-        return player
-
-    for game in games:
-        first = find(game.seats[0].player)
-        for seat in game.seats[1:]:
-            root[find(seat.player)] = first
-            first = find(first)
-    pools: dict[str, list[str]] = {}
-    for player in sorted(root):
-        pools.setdefault(find(player), []).append(player)
+    first = np.repeat(finishes.seat_player[:, :1], finishes.seat_player.shape[1], axis=1)
+    joined = finishes.real
+    _, label = connected_components(
+        _graph(finishes, first[joined], finishes.seat_player[joined]), directed=False
+    )
+    pools: dict[int, list[str]] = {}
+    for player, number in zip(finishes.players, label.tolist()):
+        pools.setdefault(number, []).append(player)
     return sorted(pools.values(), key=lambda pool: (-len(pool), pool[0]))
 
 
-def unbounded_sides(games: Sequence[GameResult], players: Sequence[str]) -> dict[str, Bound]:
-    """For the players of one pool: "lower" if only a lower bound on the rating follows from the
-    games (a perfect record against the rest), "upper" if only an upper bound, else ""."""
-    index = {player: i for i, player in enumerate(players)}
-    # reach[i, j]: a chain "finished ahead of or tied with" leads from i to j
-    reach: NDArray[np.bool_] = np.eye(len(players), dtype=bool)
-    for game in games:
-        blocks = finishing_blocks(game.seats)
-        for place, block in enumerate(blocks):
-            behind = [index[p] for later in blocks[place:] for p in later]
-            for player in block:
-                reach[index[player], behind] = True
-    for k in range(len(players)):  # transitive closure (Warshall)
-        reach |= reach[:, k : k + 1] & reach[k : k + 1, :]
-    # i and j share a strongly connected component when each reaches the other
-    same = reach & reach.T
-    outside: NDArray[np.bool_] = reach & ~same
-    beaten_from_outside = [bool(column.any()) for column in outside.T]
-    beats_outside = [bool(row.any()) for row in outside]
+def _ahead(finishes: Finishes) -> tuple[IntArray, IntArray]:
+    """Edges (tail, head) of "tail finished ahead of or tied with head" in some game."""
+    tails, heads = [], []
+    seats = finishes.seat_player.shape[1]
+    for a in range(seats):
+        for b in range(seats):
+            ahead = finishes.real[:, a] & finishes.real[:, b]
+            ahead &= finishes.place[:, a] <= finishes.place[:, b]
+            tails.append(finishes.seat_player[ahead, a])
+            heads.append(finishes.seat_player[ahead, b])
+    return np.concatenate(tails), np.concatenate(heads)
 
-    def side(i: int) -> Bound:
-        if not beaten_from_outside[i] and beats_outside[i]:
-            return "lower"
-        if not beats_outside[i] and beaten_from_outside[i]:
-            return "upper"
-        return ""
 
-    return {player: side(i) for player, i in index.items()}
+def _strong_components(finishes: Finishes, tail: IntArray, head: IntArray) -> IntArray:
+    _, component = connected_components(_graph(finishes, tail, head), connection="strong")
+    return np.asarray(component, dtype=np.int64)
+
+
+def strong_components(finishes: Finishes) -> IntArray:
+    """Component label per player: players who finished ahead of each other, through chains."""
+    return _strong_components(finishes, *_ahead(finishes))
+
+
+def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
+    """For the players of one pool: (bound, prior_set).
+
+    bound: "lower" if only a lower bound on the rating follows from the games (nobody outside
+    its strongly connected component ever finished ahead of or tied with it), "upper" if only an
+    upper bound, else "". prior_set: bounded on both sides, but outside the pool's largest
+    component (e.g. always behind one player and always ahead of another): the games fix its
+    rating only relative to players whose own ratings are one-sided, so its interval is the
+    prior's."""
+    tail, head = _ahead(finishes)
+    component = _strong_components(finishes, tail, head)
+    # a chain from outside into a component enters it by an edge from outside
+    crossing = component[tail] != component[head]
+    entered = np.zeros(len(finishes.players), dtype=bool)
+    left = np.zeros(len(finishes.players), dtype=bool)
+    entered[component[head[crossing]]] = True
+    left[component[tail[crossing]]] = True
+    sizes = np.bincount(component)
+    main = int(np.argmax(sizes)) if sizes.max(initial=0) > 1 else -1
+
+    def shape(i: int) -> tuple[Bound, bool]:
+        beaten_from_outside, beats_outside = entered[component[i]], left[component[i]]
+        if not beaten_from_outside and beats_outside:
+            return "lower", False
+        if not beats_outside and beaten_from_outside:
+            return "upper", False
+        return "", bool(beaten_from_outside and component[i] != main)
+
+    return {player: shape(i) for i, player in enumerate(finishes.players)}
+
+
+def unbounded_sides(finishes: Finishes) -> dict[str, Bound]:
+    """For the players of one pool: the ``bound`` of ``record_shapes``."""
+    return {player: bound for player, (bound, _) in record_shapes(finishes).items()}

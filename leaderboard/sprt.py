@@ -47,6 +47,7 @@ PER_GAME_SCORE = np.array(PAIR_POINTS) / 2.0  # the a_i of the module docstring
 UNSEEN_OUTCOME = 1e-3
 _MAX_ITERATIONS = 100  # Newton converges in about 5; bisection fallbacks need more
 Z_95 = 1.959964
+TAIL_95 = 0.025  # chance outside each end of a 95% interval
 
 
 def score_of_elo(elo: float) -> float:
@@ -121,14 +122,28 @@ class EloEstimate:
     elo: float
     low: float  # 95% interval, from the pentanomial variance of a pair
     high: float
+    # "lower": a perfect record, only ``low`` is known (``elo`` and ``high`` are infinite);
+    # "upper": a record without a point, only ``high``
+    bound: Literal["", "lower", "upper"] = ""
 
 
 def estimate_elo(counts: Sequence[float]) -> EloEstimate:
     """NEW's Elo over BASE from pentanomial ``counts``, with a 95% normal-approximation interval
-    on the mean score (pairs are the independent unit)."""
+    on the mean score (pairs are the independent unit).
+
+    A perfect record (every pair 2 points) has no variance to measure, and its estimate is
+    infinite; its lower bound is exact instead: a pair scores 2 points with probability at most
+    the per-game score s (the mean over the pair), so n perfect pairs have probability at most
+    s ** n, and the bound is the s where that is 2.5% (the low end of a 95% interval). The
+    mirror for a record of no points."""
     n = float(sum(counts))
     if n == 0:
         return EloEstimate(0.0, -math.inf, math.inf)
+    one_sided = TAIL_95 ** (1.0 / n)  # the s with s ** n = 2.5%
+    if counts[-1] == n:
+        return EloEstimate(math.inf, elo_of_score(one_sided), math.inf, "lower")
+    if counts[0] == n:
+        return EloEstimate(-math.inf, -math.inf, elo_of_score(1.0 - one_sided), "upper")
     frequencies = np.asarray(counts, dtype=np.float64) / n
     mean = float(frequencies @ PER_GAME_SCORE)
     variance = float(frequencies @ (PER_GAME_SCORE - mean) ** 2)

@@ -10,6 +10,7 @@ SPRT: pentanomial pair results of a known Elo difference, and whole simulated te
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Mapping
 
@@ -35,18 +36,33 @@ def plackett_luce_ranking(
 
 
 def round_robin(
-    strengths: Mapping[str, float], seats: int, games: int, seed: int = 0
+    strengths: Mapping[str, float], seats: int, games: int, seed: int = 0, deal_luck: float = 0.0
 ) -> list[GameResult]:
     """``games`` games cycling over every pod of ``seats`` players, like a tournament: each run of
     ``seats`` consecutive games (a deal and its rotations) is one pod and one bootstrap group.
-    Scores are seats - rank."""
+    Scores are seats - rank.
+
+    ``deal_luck`` (0 to 1): the deal favours some seats, as a real deal does. A Plackett-Luce
+    order is the order of ``strength + Gumbel noise`` (natural units); each seat of each game
+    keeps its deal's noise with this probability (else a fresh draw), and the rotations move the
+    players through the seats. Every game alone is still an exact Plackett-Luce draw, so the
+    strengths stay the truth; only games of one deal are correlated."""
     rng = random.Random(seed)
     pods = list(itertools.combinations(sorted(strengths), seats))
     results: list[GameResult] = []
+    seat_luck: list[float] = []
     for number in range(games):
-        deal = number // seats
+        deal, rotation = divmod(number, seats)
         pod = pods[deal % len(pods)]
-        order = plackett_luce_ranking(strengths, pod, rng)
+        if deal_luck:
+            if rotation == 0:
+                seat_luck = [_gumbel(rng) for _ in range(seats)]
+            seated = [pod[(seat + rotation) % seats] for seat in range(seats)]
+            noise = [luck if rng.random() < deal_luck else _gumbel(rng) for luck in seat_luck]
+            key = {p: strengths[p] * math.log(10.0) / 400.0 + g for p, g in zip(seated, noise)}
+            order = sorted(pod, key=lambda p: -key[p])
+        else:
+            order = plackett_luce_ranking(strengths, pod, rng)
         results.append(
             GameResult(
                 tuple(
@@ -56,6 +72,10 @@ def round_robin(
             )
         )
     return results
+
+
+def _gumbel(rng: random.Random) -> float:
+    return -math.log(-math.log(1.0 - rng.random()))
 
 
 def pair_probabilities(

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from leaderboard.elo import INITIAL_RATING
-from leaderboard.results import GameResult, pair_score
+from leaderboard.results import GameResult, SeatResult, pair_score
 
 if TYPE_CHECKING:  # the batch module imports numpy, slow to load
     from leaderboard.batch import BatchRating
@@ -21,12 +21,13 @@ class LeaderboardRow:
     player: str
     elo: float
     batch: BatchRating | None
-    games: int  # every game played, forfeited ones included
+    games: int  # every game played, forfeited ones included; a game counts once, whatever seats
     # Over the games the player finished (a forfeited game's score is the arena's default moves,
     # not the bot's); NaN when it forfeited every game (a float, so callers' formats still work).
+    # A player in several seats of one game: the mean of the seats it finished, one game.
     average_rank: float
     average_score: float
-    forfeits: dict[str, int]  # reason kind -> count
+    forfeits: dict[str, int]  # reason kind -> games with a seat that forfeited for it
 
     @property
     def forfeited(self) -> int:
@@ -54,17 +55,17 @@ def leaderboard_rows(
 
     Average position and score count only the games the player finished."""
     played: Counter[str] = Counter()
-    ranks: dict[str, list[int]] = defaultdict(list)
+    ranks: dict[str, list[float]] = defaultdict(list)
     scores: dict[str, list[float]] = defaultdict(list)
     forfeits: dict[str, Counter[str]] = defaultdict(Counter)
     for game in games:
-        for seat in game.seats:
-            played[seat.player] += 1
-            if seat.forfeit:
-                forfeits[seat.player][seat.forfeit] += 1
-            else:
-                ranks[seat.player].append(seat.rank)
-                scores[seat.player].append(seat.score)
+        for player, seats in _seats_by_player(game).items():
+            played[player] += 1
+            forfeits[player].update({seat.forfeit for seat in seats if seat.forfeit})
+            finished = [seat for seat in seats if not seat.forfeit]
+            if finished:  # a player in several seats: the mean of its finished seats
+                ranks[player].append(sum(seat.rank for seat in finished) / len(finished))
+                scores[player].append(sum(seat.score for seat in finished) / len(finished))
 
     def pool(player: str) -> int:
         fitted = batch.get(player)
@@ -101,17 +102,54 @@ def leaderboard_rows(
     return rows
 
 
+def _seats_by_player(game: GameResult) -> dict[str, list[SeatResult]]:
+    seats: dict[str, list[SeatResult]] = defaultdict(list)
+    for seat in game.seats:
+        seats[seat.player].append(seat)
+    return seats
+
+
 def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
 def format_batch(rating: BatchRating) -> str:
-    """ "1712 [1650, 1790]"; a one-sided rating shows its bound only: "> 1413" or "< 1587"."""
+    """ "1712 [1650, 1790]"; a one-sided rating shows its bound only: "> 1413" or "< 1587"; an
+    interval set by the prior is marked "~"; a provisional rating "?" (``LEGEND``)."""
     if rating.bound == "lower":
-        return f"> {rating.low:.0f}"
-    if rating.bound == "upper":
-        return f"< {rating.high:.0f}"
-    return f"{rating.rating:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
+        words = f"> {rating.low:.0f}"
+    elif rating.bound == "upper":
+        words = f"< {rating.high:.0f}"
+    else:
+        words = f"{rating.rating:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
+    return words + (" ~" if rating.prior_set else "") + (" ?" if rating.provisional else "")
+
+
+# What the marks of ``format_batch`` mean, in words for someone reading a board the first time
+# (the terminal prints the lines of the marks it shows, the web all of them).
+LEGEND = {
+    ">": "> x: the games show the rating is above x, not how far above: no bot outside its "
+    "group ever finished ahead of it (its group: the bots it won and lost against, often itself "
+    "alone). Not always a perfect record: in a 4-player game, second place behind its own group "
+    "counts as ahead of the rest.",
+    "<": "< x: the mirror: below x, not how far: it never finished ahead of a bot outside its "
+    "group.",
+    "~": "~: the interval is the prior's guess, not measured: the bot always finished behind some "
+    "bots and ahead of the others, which says where it ranks but not by how much.",
+    "?": "?: provisional: fewer than 20 games against others in its pool; the rating can still "
+    "move a lot.",
+}
+
+
+def legend(ratings: Sequence[BatchRating]) -> list[str]:
+    """The ``LEGEND`` lines of the marks these ratings show."""
+    marks = {
+        ">": any(r.bound == "lower" for r in ratings),
+        "<": any(r.bound == "upper" for r in ratings),
+        "~": any(r.prior_set for r in ratings),
+        "?": any(r.provisional for r in ratings),
+    }
+    return [LEGEND[mark] for mark, shown in marks.items() if shown]
 
 
 def pool_heading(rating: BatchRating) -> str:
@@ -129,9 +167,11 @@ def cross_table(games: Sequence[GameResult]) -> dict[tuple[str, str], HeadToHead
     counts: Counter[tuple[str, str]] = Counter()
     points: defaultdict[tuple[str, str], float] = defaultdict(float)  # a draw is worth 0.5
     for game in games:
-        for a in game.seats:
-            for b in game.seats:
-                if a.player != b.player:
-                    counts[a.player, b.player] += 1
-                    points[a.player, b.player] += pair_score(a, b)
+        by_player = _seats_by_player(game)
+        for a, mine in by_player.items():
+            for b, theirs in by_player.items():
+                if a != b:  # several seats: the mean over their pairs of seats, one game
+                    counts[a, b] += 1
+                    total = sum(pair_score(x, y) for x in mine for y in theirs)
+                    points[a, b] += total / (len(mine) * len(theirs))
     return {pair: HeadToHead(counts[pair], points[pair]) for pair in sorted(counts)}

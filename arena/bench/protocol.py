@@ -14,10 +14,11 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
 * (a) a bare grpcio unary Decide round trip from a blocking client, cycling through the decision
   requests of a whole random game, against the random-python bot (and, for comparison, against
   ``--players`` such bots in turn, as in a match, and through the referee's trio bridge);
-* the engine's and the request encoding's time per decision, in process;
+* the engine's and the request encoding's CPU time per decision, in process, for every game, with
+  the previous encoder (``arena.wire.reference``) measured on the same decisions;
 * (b) the referee's time per decision in sequential matches of random-python bots (engine step,
   view and action encoding, the trio-bridged call, the bot's reply), and the ratio b / a, which
-  the last line prints.
+  the last line prints, with the concurrent matches' rate against the ceiling's.
 """
 
 from __future__ import annotations
@@ -49,9 +50,10 @@ from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.referee.match import MatchObserver, play_match
 from arena.sandbox import SandboxPolicy, bwrap_problem
+from arena.wire.reference import MessageDecisionEncoder
 from arena.wire.requests import DecisionEncoder
 from engine.core import GameState
-from engine.registry import get_game
+from engine.registry import game_names, get_game
 
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
 TIME_CONTROL = TimeControl(move_seconds=5.0)
@@ -112,30 +114,53 @@ def typical_requests(game: str, players: int, seed: int) -> list[bytes]:
     return requests
 
 
-def engine_and_encoding(game: str, players: int, games: int) -> tuple[float, float]:
-    """Seconds per decision of the engine (legal actions, apply) and of encoding the request
-    (the seat's view, its events and the legal actions), in random games, in process."""
-    encoder = DecisionEncoder(game)
-    engine_seconds = encoding_seconds = 0.0
+@dataclass
+class InProcess:
+    """Seconds of CPU per decision, in process: the engine's step and a request's encoding by
+    today's encoder and by the previous one (``arena.wire.reference``)."""
+
+    engine: float
+    encoding: float
+    previous_encoding: float
+
+
+def engine_and_encoding(game: str, players: int, games: int, warm_up: int = 0) -> InProcess:
+    """The engine's CPU time per decision (legal actions, apply) and that of encoding the request
+    (the seat's events and view, serialized with the legal actions) by both encoders, in random
+    games: both encode every decision, in alternating order, so a busy machine slows both
+    alike. ``warm_up`` other games are played first, unmeasured, as a referee that has played
+    for a while has its caches filled (the engines' and the encoders')."""
+    encoders = [DecisionEncoder(game), MessageDecisionEncoder(game)]
+    engine_seconds = 0.0
+    encoding_seconds = [0.0, 0.0]
     decisions = 0
-    for seed in range(games):
+    clock = time.process_time
+    for seed in [*range(-warm_up, 0), *range(games)]:
         state = get_game(game).new_game(players, seed)
         rng = random.Random(seed)
         told = [0] * players
+        measured = seed >= 0
         while not state.is_over:
-            began = time.perf_counter()
+            began = clock()
             legal = state.legal_actions()
-            listed = time.perf_counter()
+            engine_seconds += (clock() - began) * measured
             seat = state.current_seat
-            events = state.events_for(seat, told[seat])
+            since = told[seat]
             told[seat] = len(state.event_log)
-            encoder.request("bench", decisions, state, seat, legal, 1.0, 0.0, events)
-            encoded = time.perf_counter()
+            for which in (0, 1) if decisions % 2 else (1, 0):
+                began = clock()
+                events = state.events_for(seat, since)
+                encoders[which].request("bench", decisions, state, seat, legal, 1.0, 0.0, events)
+                encoding_seconds[which] += (clock() - began) * measured
+            began = clock()
             state.apply_index(rng.randrange(len(legal)))
-            engine_seconds += (listed - began) + (time.perf_counter() - encoded)
-            encoding_seconds += encoded - listed
-            decisions += 1
-    return engine_seconds / decisions, encoding_seconds / decisions
+            engine_seconds += (clock() - began) * measured
+            decisions += measured
+    return InProcess(
+        engine_seconds / decisions,
+        encoding_seconds[0] / decisions,
+        encoding_seconds[1] / decisions,
+    )
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -530,13 +555,23 @@ async def protocol(args: argparse.Namespace) -> None:
     bridged, bridged_cpu = await bridged_round_trip(
         python_bot, args.game, requests, args.calls, bots=args.players
     )
-    engine, encoding = engine_and_encoding(args.game, args.players, games=20)
     print(
         f"round trip, {args.players} bot processes in turn as in a match: bare "
         f"{rotating * us:.0f} us ({rotating_cpu * us:.0f} us of CPU), through the referee's "
-        f"trio bridge {bridged * us:.0f} us ({bridged_cpu * us:.0f} us of CPU); in process per "
-        f"decision: engine {engine * us:.0f} us, request encoding {encoding * us:.0f} us"
+        f"trio bridge {bridged * us:.0f} us ({bridged_cpu * us:.0f} us of CPU)"
     )
+    for game in game_names():
+        engine = get_game(game)
+        players = min(max(args.players, engine.min_players), engine.max_players)
+        cost = engine_and_encoding(
+            game, players, games=args.encoding_games, warm_up=args.encoding_games
+        )
+        print(
+            f"in process, CPU per decision of {players}-player {game}: engine "
+            f"{cost.engine * us:.0f} us, request encoding {cost.encoding * us:.0f} us "
+            f"(the previous encoder {cost.previous_encoding * us:.0f} us, "
+            f"x{cost.previous_encoding / cost.encoding:.1f})"
+        )
     referee, referee_cpu = await referee_per_decision(
         python_bot, args.game, args.players, args.matches
     )
@@ -546,7 +581,9 @@ async def protocol(args: argparse.Namespace) -> None:
     )
     print(
         f"protocol bare_grpc_round_trip_us={bare * us:.0f} "
-        f"referee_per_decision_us={referee * us:.0f} ratio={referee / bare:.2f}"
+        f"referee_per_decision_us={referee * us:.0f} ratio={referee / bare:.2f} "
+        f"matches_per_s={rate:.0f} ceiling_per_s={ceiling.calls_per_second:.0f} "
+        f"matches_over_ceiling={rate / ceiling.calls_per_second:.2f}"
     )
 
 
@@ -565,6 +602,13 @@ def main(argv: list[str] | None = None) -> None:
         help="length of the transport and ceiling throughput runs",
     )
     parser.add_argument("--starts", type=int, default=10, help="bot starts per sample bot")
+    parser.add_argument(
+        "--encoding-games",
+        type=int,
+        default=20,
+        help="random games per game type for the in-process encoding measurement (after as "
+        "many unmeasured ones, which fill the caches)",
+    )
     args = parser.parse_args(argv)
     trio.run(protocol, args)
 

@@ -28,7 +28,7 @@ from arena.records import MatchRecord, Outcome, SeatRecord
 from arena.storage import bots
 from arena.storage.database import Database, open_database
 from arena.storage.games import finished_game_results, record_game
-from arena.storage.models import GameRecord, SeatRecordRow
+from arena.storage.models import GameOutcome, GameRecord, GameStatus, SeatRecordRow
 from leaderboard.results import GameResult
 from leaderboard.synthetic import round_robin
 
@@ -54,9 +54,9 @@ def _bulk_store(database: Database, games: list[GameResult], ids: dict[str, int]
                 options={},
                 seed=number,
                 num_players=len(game.seats),
-                status="finished",
+                status=GameStatus.FINISHED,
                 actions=[],
-                termination="completed",
+                termination=GameOutcome.COMPLETED,
                 duration=0.0,
             )
             session.add(row)

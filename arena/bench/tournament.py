@@ -47,6 +47,7 @@ from arena.bench.protocol import (
 )
 from arena.manifest import load_manifest
 from arena.sandbox import SandboxPolicy
+from arena.storage.models import GameStatus
 from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import run_tournament
 from arena.tournament.settings import TournamentSettings
@@ -80,7 +81,8 @@ def _played(db: Path) -> tuple[int, int]:
     with sqlite3.connect(db) as connection:
         games, decisions = connection.execute(
             "SELECT count(DISTINCT g.id), coalesce(sum(s.decisions), 0) FROM game g "
-            "JOIN seat s ON s.game_id = g.id WHERE g.status = 'finished'"
+            "JOIN seat s ON s.game_id = g.id WHERE g.status = ?",
+            (GameStatus.FINISHED.value,),
         ).fetchone()
     return games, decisions
 

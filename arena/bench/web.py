@@ -34,7 +34,7 @@ from pathlib import Path
 from arena.bench import bench_parser
 from arena.bench.storage import _bulk_store, _register
 from arena.storage.database import Database, open_database
-from arena.storage.models import GameRecord, SeatRecordRow
+from arena.storage.models import GameOutcome, GameRecord, GameStatus, SeatRecordRow
 from engine.registry import get_game
 from leaderboard.synthetic import round_robin
 
@@ -65,9 +65,9 @@ def _real_game(database: Database, decisions: int, version_ids: list[int]) -> in
             options=dict(best.options),
             seed=best.seed,
             num_players=REPLAY_PLAYERS,
-            status="finished",
+            status=GameStatus.FINISHED,
             actions=list(best.history),
-            termination="completed",
+            termination=GameOutcome.COMPLETED,
             duration=1.0,
             decision_seconds=[0.001] * len(best.history),
             comments=[""] * len(best.history),

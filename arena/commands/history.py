@@ -10,8 +10,10 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.records import Outcome
 from arena.storage import tournaments
-from arena.web.queries import GameFilter, ReadOnlyDatabase
+from arena.storage.models import GameStatus
+from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 
 console = Console(highlight=False)
 if not console.is_terminal:  # pipes and logs: do not wrap rows at 80 columns
@@ -57,10 +59,10 @@ def history(
         seats = sorted(row["seats"], key=lambda seat: (seat["rank"], seat["seat"]))
         result = "  ".join(
             f"{seat['rank']}. {seat['bot']} {seat['score']:g}"
-            + ("" if seat["outcome"] == "FINISHED" else f" {seat['outcome']}")
+            + ("" if seat["outcome"] == Outcome.FINISHED.value else f" {seat['outcome']}")
             for seat in seats
         )
-        if row["status"] == "voided":
+        if row["status"] == GameStatus.VOIDED:
             result += "  (voided)"
         table.add_row(
             str(row["id"]),

@@ -12,7 +12,15 @@ from rich.table import Column, Table
 
 from arena.commands import fail, wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.ratings import Board, History, load_boards, rating_history, sparkline
+from arena.ratings import (
+    Board,
+    History,
+    board_json,
+    board_legend,
+    load_boards,
+    rating_history,
+    sparkline,
+)
 from arena.storage.database import Database, open_database
 from engine.registry import game_names
 from leaderboard.tables import LeaderboardRow, format_batch, pool_heading
@@ -41,7 +49,6 @@ def print_board(board: Board) -> None:
     pools: dict[int, list[LeaderboardRow]] = {}
     for row in board.rows:
         pools.setdefault(row.batch.pool if row.batch else 1, []).append(row)
-    provisional = False
     for rows in pools.values():
         heading = pool_heading(rows[0].batch) if rows[0].batch else ""
         table = Table(
@@ -59,8 +66,7 @@ def print_board(board: Board) -> None:
         for row in rows:
             rating = "-"
             if row.batch is not None:
-                rating = format_batch(row.batch) + (" ?" if row.batch.provisional else "")
-                provisional |= row.batch.provisional
+                rating = format_batch(row.batch)
             table.add_row(
                 str(row.position),
                 board.bot(row.player),
@@ -73,8 +79,8 @@ def print_board(board: Board) -> None:
                 _forfeits(row),
             )
         console.print(table)
-    if provisional:
-        console.print("? provisional: fewer than 20 games against others in its pool")
+    for line in board_legend(board):
+        console.print(line, markup=False)
     if board.crosstable is not None:
         players = [row.player for row in board.rows]
         cross = Table(
@@ -91,64 +97,6 @@ def print_board(board: Board) -> None:
                 )
             cross.add_row(board.bot(a), *cells)
         console.print(cross)
-
-
-def _number(value: float, digits: int = 2) -> float | None:
-    return None if math.isnan(value) else round(value, digits)
-
-
-def board_json(board: Board) -> dict[str, Any]:
-    rows = []
-    for row in board.rows:
-        version = board.versions[int(row.player)].version
-        batch = row.batch
-        rows.append(
-            {
-                "position": row.position,
-                "bot": board.bot(row.player),
-                "version": board.version(row.player),
-                "manifest_version": version.version,
-                "content_hash": version.content_hash,
-                "latest": int(row.player) in board.latest,
-                "elo": round(row.elo, 2),
-                "batch": None
-                if batch is None
-                else {
-                    "rating": round(batch.rating, 2),
-                    "low": round(batch.low, 2),
-                    "high": round(batch.high, 2),
-                    "bound": batch.bound or None,
-                    "provisional": batch.provisional,
-                    "pool": batch.pool,
-                    "pools": batch.pools,
-                    "games": batch.games,
-                },
-                "games": row.games,
-                "average_rank": _number(row.average_rank),
-                "average_score": _number(row.average_score),
-                "forfeited": row.forfeited,
-                "forfeits": row.forfeits,
-            }
-        )
-    return {
-        "game": board.game,
-        "players": board.players,
-        "tournament": board.tournament,
-        "rows": rows,
-        "crosstable": None
-        if board.crosstable is None
-        else [
-            {
-                "bot": board.bot(a),
-                "version": board.version(a),
-                "opponent": board.bot(b),
-                "opponent_version": board.version(b),
-                "games": record.games,
-                "points": record.score,
-            }
-            for (a, b), record in board.crosstable.items()
-        ],
-    }
 
 
 def tournament_boards(database: Database, name: str) -> list[Board]:
@@ -177,8 +125,9 @@ def print_history(history: History, limit: int) -> None:
         )
     console.print(table)
     listed = f" (last {limit} listed)" if len(afters) > limit else ""
+    games = f"{len(afters)} game{'' if len(afters) == 1 else 's'}"
     console.print(
-        f"{len(afters)} games{listed}: {sparkline(afters)}  {min(afters):.0f}.."
+        f"{games}{listed}: {sparkline(afters)}  {min(afters):.0f}.."
         f"{max(afters):.0f}, now {afters[-1]:.0f}",
         markup=False,
         soft_wrap=True,
@@ -246,8 +195,9 @@ def leaderboard(
     ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """Batch rating (Plackett-Luce, 95% interval; "> x" when only a lower bound is known; "?"
-    provisional), Elo, games, average position and score over finished games, and forfeits: one
+    """Batch rating (Plackett-Luce, 95% interval; "> x" / "< x" when the games bound it on one
+    side only, "~" when the interval is the prior's, "?" provisional: a legend under each board
+    says more), Elo, games, average position and score over finished games, and forfeits: one
     board per game type and player count. Ratings of two boards, or two pools of one board, do
     not compare."""
     if game is not None and game.lower() not in game_names():

@@ -14,7 +14,7 @@ from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.errors import ReplayError
 from arena.replay import Move, StoredGame, load_stored_game, moves, replayed_state, verify
-from arena.storage.games import VOIDED
+from arena.storage.models import GameStatus
 
 console = Console(highlight=False)
 
@@ -56,7 +56,7 @@ def report(stored: StoredGame) -> None:
     verdict = verify(stored)
     if not verdict.ok:
         fail(f"game {game_id} failed verification: {'; '.join(verdict.problems)}", code=1)
-    if stored.game.status == VOIDED:
+    if stored.game.status == GameStatus.VOIDED:
         what = "verified" if verdict.sealed else "unverified (stored without a seal)"
         console.print(
             f"voided game ({stored.game.termination}), {what}: replays up to where it stopped"

@@ -10,9 +10,7 @@ import typer
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import LogFile, LogLevel
 from arena.operator_log import LogConfig, logging_to
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
+from arena.web import DEFAULT_HOST, DEFAULT_PORT
 
 
 def serve(

@@ -115,11 +115,13 @@ def result_json(ready: ReadyTournament, paired: PairedTest, games: int) -> dict[
         "elo1": test.elo1,
         "alpha": test.alpha,
         "beta": test.beta,
-        # None where a perfect record leaves the estimate unbounded
+        # None where the estimate is unbounded; "bound": "lower" for a perfect record (only
+        # "low" is known), "upper" for a record without a point (only "high")
         "elo": {
             "estimate": _finite(estimate.elo),
             "low": _finite(estimate.low),
             "high": _finite(estimate.high),
+            "bound": estimate.bound or None,
         },
     }
 
@@ -130,6 +132,15 @@ def _finite(value: float) -> float | None:
 
 def _signed(value: float | None) -> str:
     return "unbounded" if value is None else f"{value:+.1f}"
+
+
+def elo_words(elo: dict[str, Any]) -> str:
+    """ "+35.2 [+12.0, +58.9] (95%)", or for a one-sided record "> +576.9 (95%, ...)"."""
+    if elo["bound"] == "lower":
+        return f"> {_signed(elo['low'])} (95%; every pair won: a lower bound only)"
+    if elo["bound"] == "upper":
+        return f"< {_signed(elo['high'])} (95%; every pair lost: an upper bound only)"
+    return f"{_signed(elo['estimate'])} [{_signed(elo['low'])}, {_signed(elo['high'])}] (95%)"
 
 
 def print_result(result: dict[str, Any], console: Console) -> None:
@@ -165,9 +176,7 @@ def print_result(result: dict[str, Any], console: Console) -> None:
         ),
         (
             "Elo of NEW",
-            escape(
-                f"{_signed(elo['estimate'])} [{_signed(elo['low'])}, {_signed(elo['high'])}] (95%)"
-            ),
+            escape(elo_words(elo)),
         ),
         ("result", verdict),
     ]:

@@ -28,7 +28,7 @@ import trio
 
 from arena.bot.v1 import bot_pb2
 from arena.errors import HandshakeMismatchError, NotReadyError
-from arena.manifest import BotSpec
+from arena.manifest import BotSpec, plays
 from arena.protocol import PROTOCOL_VERSION
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied
@@ -202,10 +202,18 @@ _ERROR_LINE = re.compile(
 _REASON_CHARS = 200
 
 
+# A runtime's own report of what ended the program: its first one is the cause, what follows
+# is a consequence (the JVM's other threads failing as it shuts down, a Go re-panic).
+_FIRST_CAUSE = re.compile(r"^(?:Exception in thread|panic:|fatal error:)")
+
+
 def error_line(lines: list[str]) -> str:
-    """The last line of ``lines`` (a bot's output) that states an error, shortened, or "": a
-    traceback's "ValueError: ..." or a Go "panic: ..." explains a crash, the stack frame
-    printed after it does not."""
+    """The line of ``lines`` (a bot's output) that states the error, shortened, or "": the first
+    JVM "Exception in thread" or Go "panic:", else the last line that states an error (a
+    traceback's "ValueError: ..." explains a crash, the stack frame printed after it does not)."""
+    for line in lines:
+        if _FIRST_CAUSE.match(line):
+            return one_line(line, _REASON_CHARS)
     for line in reversed(lines):
         if _ERROR_LINE.match(line):
             return one_line(line, _REASON_CHARS)
@@ -367,7 +375,7 @@ async def connect(
             raise HandshakeMismatchError(
                 f"speaks protocol version {reply.protocol_version}, the arena speaks 1"
             )
-        if game not in reply.games:
+        if not plays(reply.games, game):
             raise HandshakeMismatchError(f"says it plays {list(reply.games)}, not {game!r}")
         check_handshake_name(reply, bot.spec.name)
     except BaseException:

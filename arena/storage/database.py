@@ -23,7 +23,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
-from arena.errors import StorageError
+from arena.errors import DatabasePathError, InputError, StorageError
 from arena.storage import migrations
 
 DEFAULT_PATH = Path("arena.db")
@@ -36,7 +36,7 @@ def _inspect(path: Path) -> int | None:
     """Schema version of an existing arena database, None for an empty file; raises StorageError
     for anything else. Opens the file read-only."""
     if not path.is_file():
-        raise StorageError(f"{path}: not a regular file")
+        raise DatabasePathError(f"{path}: not a regular file")
     try:
         with path.open("rb") as handle:
             header = handle.read(len(_SQLITE_HEADER))
@@ -134,7 +134,7 @@ class Database:
 def check_creatable(path: Path) -> None:
     """Fail early (before slow work) if a new database cannot be made at ``path``."""
     if not path.parent.is_dir():
-        raise StorageError(
+        raise DatabasePathError(
             f"{path}: cannot create the database: {path.parent} is not an existing directory"
         )
 
@@ -146,7 +146,7 @@ def open_database(path: Path, *, create: bool) -> Database:
     if path.exists():
         version = _inspect(path)
     elif not create:
-        raise StorageError(
+        raise DatabasePathError(
             f"{path}: no arena database here (submit a bot or run a tournament "
             "first, or pass --db PATH)"
         )
@@ -154,9 +154,10 @@ def open_database(path: Path, *, create: bool) -> Database:
         check_creatable(path)
         version = None
     if version is None and not create:
-        raise StorageError(f"{path}: empty database (submit a bot or run a tournament first)")
+        raise DatabasePathError(f"{path}: empty database (submit a bot or run a tournament first)")
     if version is not None and version < migrations.CURRENT_VERSION and not create:
-        raise StorageError(
+        # A sound file this command may not change: what to run instead is the user's move.
+        raise InputError(
             f"{path}: schema {version} needs an upgrade; run a command that "
             "writes (arena submit, arena tournament) to migrate it"
         )

@@ -9,16 +9,19 @@ from sqlmodel import Session, col, select
 
 from arena.records import MatchRecord, Outcome
 from arena.storage.database import Database
-from arena.storage.models import BotVersion, EloRating, GameRecord, RatingHistory, SeatRecordRow
+from arena.storage.models import (
+    BotVersion,
+    EloRating,
+    GameOutcome,
+    GameRecord,
+    GameStatus,
+    RatingHistory,
+    Sealing,
+    SeatRecordRow,
+)
 from arena.verification import SealedGame, SealedSeat, replay_states, seal
 from leaderboard.elo import EloTable, replay_elo
 from leaderboard.results import GameResult, SeatResult
-
-FINISHED = "finished"  # played to the end and rated
-VOIDED = "voided"
-# Played to the end, stored for replay, not rated: ``arena match`` without --rated (a debugging
-# author's games must not move the boards). No board, Elo or results query reads it.
-UNRATED = "unrated"
 
 
 def _termination(record: MatchRecord) -> str:
@@ -29,7 +32,7 @@ def _termination(record: MatchRecord) -> str:
         for s in record.seats
         if s.outcome is not Outcome.FINISHED
     ]
-    return "; ".join(forfeits) if forfeits else "completed"
+    return "; ".join(forfeits) if forfeits else GameOutcome.COMPLETED
 
 
 def _game_result(record: MatchRecord, version_ids: Sequence[int], group_key: str) -> GameResult:
@@ -107,6 +110,13 @@ def sealed_game(
     )
 
 
+def sealed_from_game(session: Session) -> int:
+    """The first game id this database stored with a seal: every game from it on must have one.
+    A database without the record (it was removed) holds every game to a seal."""
+    row = session.get(Sealing, 1)
+    return 1 if row is None else row.sealed_from_game
+
+
 def content_hashes(session: Session, version_ids: Sequence[int]) -> dict[int, str]:
     return {
         version_id: content_hash
@@ -134,7 +144,10 @@ def record_game(
 
     Returns the game's id, or None when the scheduled game was already recorded as finished
     (by another process resuming the same tournament): then nothing is written."""
-    status = VOIDED if record.voided else FINISHED if rated else UNRATED
+    if record.voided:
+        status = GameStatus.VOIDED
+    else:
+        status = GameStatus.FINISHED if rated else GameStatus.UNRATED
     game = GameRecord(
         tournament_id=tournament_id,
         schedule_key=schedule_key,
@@ -158,7 +171,9 @@ def record_game(
         # Write transactions are serialised (BEGIN IMMEDIATE), so nobody can record the game
         # between this look and the insert; the unique index "game_finished_once" stays the
         # guarantee underneath.
-        if status == FINISHED and _finished_already(session, tournament_id, schedule_key):
+        if status == GameStatus.FINISHED and _finished_already(
+            session, tournament_id, schedule_key
+        ):
             return None
         session.add(game)
         session.flush()
@@ -181,7 +196,7 @@ def record_game(
         game.verification = seal(
             sealed_game(game, seats, content_hashes(session, version_ids)), states
         )
-        if status == FINISHED:
+        if status == GameStatus.FINISHED:
             _rate(session, game.id, record.game, _game_result(record, version_ids, group_key))
         return game.id
 
@@ -197,7 +212,7 @@ def _finished_already(
             select(GameRecord.id).where(
                 GameRecord.tournament_id == tournament_id,
                 GameRecord.schedule_key == schedule_key,
-                GameRecord.status == FINISHED,
+                GameRecord.status == GameStatus.FINISHED,
             )
         ).first()
         is not None
@@ -221,7 +236,7 @@ def finished_game_results(
             SeatRecordRow.outcome,
         )
         .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
-        .where(GameRecord.game == game, GameRecord.status == FINISHED)
+        .where(GameRecord.game == game, GameRecord.status == GameStatus.FINISHED)
     )
     if players is not None:
         query = query.where(GameRecord.num_players == players)
@@ -266,7 +281,7 @@ def games_played(session: Session) -> list[str]:
     return list(
         session.exec(
             select(GameRecord.game)
-            .where(GameRecord.status == FINISHED)
+            .where(GameRecord.status == GameStatus.FINISHED)
             .distinct()
             .order_by(GameRecord.game)
         )
@@ -275,7 +290,9 @@ def games_played(session: Session) -> list[str]:
 
 def boards_played(session: Session, game: str | None = None) -> list[tuple[str, int]]:
     """(game type, player count) of every board with at least one rated game."""
-    query = select(GameRecord.game, GameRecord.num_players).where(GameRecord.status == FINISHED)
+    query = select(GameRecord.game, GameRecord.num_players).where(
+        GameRecord.status == GameStatus.FINISHED
+    )
     if game is not None:
         query = query.where(GameRecord.game == game)
     return [
@@ -284,3 +301,14 @@ def boards_played(session: Session, game: str | None = None) -> list[tuple[str, 
             query.distinct().order_by(GameRecord.game, GameRecord.num_players)
         )
     ]
+
+
+def seats_of(session: Session, game_id: int) -> list[SeatRecordRow]:
+    """The stored seats of one game, in seat order."""
+    return list(
+        session.exec(
+            select(SeatRecordRow)
+            .where(SeatRecordRow.game_id == game_id)
+            .order_by(col(SeatRecordRow.seat))
+        )
+    )

@@ -18,7 +18,7 @@ from leaderboard.results import GameResult, SeatResult
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
-CURRENT_VERSION = 3
+CURRENT_VERSION = 4
 
 
 def _decision_details(connection: Connection) -> None:
@@ -40,7 +40,8 @@ def _boards_and_seals(connection: Connection) -> None:
     models.RatingHistory.__table__.create(connection)  # type: ignore[attr-defined]
     rows = connection.exec_driver_sql(
         "SELECT g.id, g.game, s.bot_version_id, s.rank, s.score, s.outcome FROM seat s "
-        "JOIN game g ON g.id = s.game_id WHERE g.status = 'finished' ORDER BY g.id, s.seat"
+        "JOIN game g ON g.id = s.game_id WHERE g.status = ? ORDER BY g.id, s.seat",
+        (models.GameStatus.FINISHED.value,),
     ).fetchall()
     boards = EloBoards()
     history = []
@@ -83,8 +84,29 @@ def _boards_and_seals(connection: Connection) -> None:
         connection.execute(models.EloRating.__table__.insert(), ratings)  # type: ignore[attr-defined]
 
 
+def _sealed_from(connection: Connection) -> None:
+    """Schema 4: the database records from which game on every game is sealed, so that a seal
+    removed later fails ``arena replay --verify`` instead of passing as "stored before seals".
+    Games were sealed from the migration to schema 3 on: the first sealed game, or (none yet)
+    the next game to be stored. (IF NOT EXISTS and REPLACE: a file whose version was set back by
+    hand keeps the table and gets the value computed again.)"""
+    connection.exec_driver_sql(
+        "CREATE TABLE IF NOT EXISTS sealing "
+        "(id INTEGER NOT NULL PRIMARY KEY, sealed_from_game INTEGER NOT NULL)"
+    )
+    connection.exec_driver_sql(
+        "INSERT OR REPLACE INTO sealing (id, sealed_from_game) VALUES (1, COALESCE("
+        "(SELECT MIN(id) FROM game WHERE verification IS NOT NULL AND verification != 'null'), "
+        "(SELECT COALESCE(MAX(id), 0) + 1 FROM game)))"
+    )
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _decision_details, 2: _boards_and_seals}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {
+    1: _decision_details,
+    2: _boards_and_seals,
+    3: _sealed_from,
+}
 
 
 def create_schema(connection: Connection) -> None:
@@ -93,6 +115,7 @@ def create_schema(connection: Connection) -> None:
     connection.execute(
         models.SchemaVersion.__table__.insert().values(id=1, version=CURRENT_VERSION)
     )
+    connection.execute(models.Sealing.__table__.insert().values(id=1, sealed_from_game=1))
 
 
 def migrate(connection: Connection, version: int) -> None:

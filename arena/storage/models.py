@@ -4,6 +4,7 @@ tables (``elo_rating``, ``rating_history``) are derived and can be recomputed fr
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
@@ -14,10 +15,40 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+class GameStatus(StrEnum):
+    """A stored game's ``status`` (the values are the stored strings)."""
+
+    FINISHED = "finished"  # played to the end (forfeits included) and rated
+    # Played to the end, stored for replay, not rated: ``arena match`` without --rated (a
+    # debugging author's games must not move the boards). No board, Elo or results query reads it.
+    UNRATED = "unrated"
+    VOIDED = "voided"  # a fault on the arena's side: kept for the record, not rated, re-run
+
+
+class GameOutcome(StrEnum):
+    """How a stored game ended, as the history and the web filter it. A finished game's
+    ``termination`` is ``COMPLETED`` when every seat finished; otherwise it names the forfeits
+    ("seat 1 TIMEOUT: ..."), and a voided game's names the fault."""
+
+    COMPLETED = "completed"  # finished, no seat forfeited
+    FORFEIT = "forfeit"  # finished, at least one seat forfeited
+    VOIDED = "voided"
+
+
 class SchemaVersion(SQLModel, table=True):
     __tablename__ = "schema_version"
     id: int = Field(default=1, primary_key=True)
     version: int
+
+
+class Sealing(SQLModel, table=True):
+    """Since which game this database seals every game it stores (schema 4): a game from here on
+    without a seal had it removed, and ``arena replay --verify`` fails it. Games before it were
+    stored by an arena without seals (schema < 3) and replay as unverified."""
+
+    __tablename__ = "sealing"
+    id: int = Field(default=1, primary_key=True)
+    sealed_from_game: int  # the first game id stored with a seal
 
 
 class Bot(SQLModel, table=True):
@@ -65,9 +96,9 @@ class TournamentEntrant(SQLModel, table=True):
 
 
 class GameRecord(SQLModel, table=True):
-    """One played game. ``status`` is "finished" (rated), "unrated" (played to the end, kept for
-    replay: ``arena match`` without --rated) or "voided" (a fault on the arena's side: kept for
-    the record, not rated, re-run with the same seed)."""
+    """One played game. ``status`` is a ``GameStatus``: finished (rated), unrated (played to the
+    end, kept for replay: ``arena match`` without --rated) or voided (a fault on the arena's side:
+    kept for the record, not rated, re-run with the same seed)."""
 
     __tablename__ = "game"
     __table_args__ = (
@@ -77,7 +108,7 @@ class GameRecord(SQLModel, table=True):
             "tournament_id",
             "schedule_key",
             unique=True,
-            sqlite_where=text("status = 'finished'"),
+            sqlite_where=text(f"status = '{GameStatus.FINISHED}'"),
         ),
     )
     id: int | None = Field(default=None, primary_key=True)
@@ -91,9 +122,10 @@ class GameRecord(SQLModel, table=True):
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     seed: int
     num_players: int
-    status: str
+    status: str  # a GameStatus (stored as its string)
     actions: list[int] = Field(sa_column=Column(JSON, nullable=False))
-    termination: str  # "completed", "forfeit: ..." or the void reason
+    # GameOutcome.COMPLETED, the forfeits ("seat 1 TIMEOUT: ...") or the void reason
+    termination: str
     duration: float
     # Per decision, in the order of ``actions``: seconds the seat took (None where the arena
     # decided for a forfeited seat) and the bot's comment. None in games stored before schema 2.
@@ -101,7 +133,8 @@ class GameRecord(SQLModel, table=True):
     comments: list[str] | None = Field(default=None, sa_column=Column(JSON))
     # What ``arena replay --verify`` checks (``arena.verification``): the engine state's digest
     # after every decision and one digest binding them to the seed, options, actions, seats, bot
-    # versions and result. None in games stored before schema 3 (they replay, unverified).
+    # versions and result. None in games stored before schema 3 (they replay, unverified; later
+    # ones must have it, ``Sealing``).
     verification: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     finished_at: datetime = Field(default_factory=utc_now)
 

@@ -8,7 +8,13 @@ from sqlmodel import Session, col, select
 
 from arena.errors import UnknownTournamentError
 from arena.storage.bots import RegisteredVersion, versions_by_id
-from arena.storage.models import GameRecord, Tournament, TournamentEntrant, utc_now
+from arena.storage.models import (
+    GameRecord,
+    GameStatus,
+    Tournament,
+    TournamentEntrant,
+    utc_now,
+)
 
 RUNNING = "running"
 STOPPED = "stopped"
@@ -64,7 +70,7 @@ def finished_keys(session: Session, tournament_id: int) -> set[str]:
         session.exec(
             select(GameRecord.schedule_key).where(
                 GameRecord.tournament_id == tournament_id,
-                GameRecord.status == "finished",
+                GameRecord.status == GameStatus.FINISHED,
                 col(GameRecord.schedule_key).is_not(None),
             )
         )

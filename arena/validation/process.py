@@ -14,7 +14,7 @@ import trio
 
 from arena.bot.v1 import bot_pb2
 from arena.errors import NotReadyError
-from arena.manifest import BotSpec
+from arena.manifest import BotSpec, plays
 from arena.protocol import PROTOCOL_VERSION, TOKEN_REFUSED
 from arena.referee.botprocess import (
     REMOTE_TOKEN_VARIABLE,
@@ -55,13 +55,20 @@ async def check_process(
     ready_seconds: float,
     games: Sequence[str],
     sandbox: SandboxPolicy | None = None,
+    bot_logs: Path | None = None,
 ) -> bot_pb2.HandshakeReply | None:
     """Start the bot (confined as ``sandbox`` says, or reach it at its address) and check it;
     the handshake's reply, or None if it never answered or its handshake does not fit (the game
-    checks are then skipped)."""
+    checks are then skipped). Its log is kept in ``bot_logs`` if given, as ``process.log``."""
     started = time.perf_counter()
     async with run_bot(
-        spec, seat=0, game_seed=report.seed, workdir=workdir, sandbox=sandbox
+        spec,
+        seat=0,
+        game_seed=report.seed,
+        workdir=workdir,
+        sandbox=sandbox,
+        log_dir=bot_logs,
+        log_name="process.log",
     ) as bot:
         try:
             client, reply = await first_handshake(bot, ready_seconds)
@@ -117,7 +124,7 @@ def handshake_check(
     if reply.protocol_version != PROTOCOL_VERSION:
         problems.append(f"protocol version {reply.protocol_version}, the arena speaks 1")
         hints.append("answer protocol_version PROTOCOL_VERSION_1")
-    missing = [game for game in games if game not in reply.games]
+    missing = [game for game in games if not plays(reply.games, game)]
     if missing:
         problems.append(f"does not list {', '.join(missing)}")
         hints.append("list every game bot.toml claims")

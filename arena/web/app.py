@@ -25,9 +25,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arena.errors import ReplayError
+from arena.errors import ReplayError, StorageError
+from arena.storage.models import GameOutcome, GameStatus
+from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.web.pages import NotFound, Pages
-from arena.web.queries import DatabaseUnavailable, GameFilter, ReadOnlyDatabase
 from arena.web.replay import FrameCache
 from engine.registry import game_names
 
@@ -66,6 +67,7 @@ def _templates() -> Environment:
     environment.filters["pathquote"] = lambda value: quote(str(value), safe="")
     environment.filters["ordinal"] = _ordinal
     environment.filters["counted"] = _counted
+    environment.globals.update(GameStatus=GameStatus, GameOutcome=GameOutcome)
     return environment
 
 
@@ -152,15 +154,16 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
 
     def game_filter(request: Request) -> GameFilter:
         outcome = _text(request, "outcome")
-        if outcome not in (None, "completed", "forfeit", "voided"):
-            raise HTTPException(400, "outcome must be completed, forfeit or voided")
+        if outcome is not None and outcome not in list(GameOutcome):
+            *some, last = GameOutcome
+            raise HTTPException(400, f"outcome must be {', '.join(some)} or {last}")
         limit = _int(request, "limit", 50, low=1, high=_MAX_LIST)
         assert limit is not None
         return GameFilter(
             game=_game_name(request),
             bot=_text(request, "bot"),
             tournament=tournament_param(request),
-            outcome=outcome,
+            outcome=None if outcome is None else GameOutcome(outcome),
             limit=limit,
             offset=_int(request, "offset", 0) or 0,
         )
@@ -209,7 +212,13 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
 
     def game_page(request: Request) -> Response:
         game = _public_game(game_data(request))
-        return page("game.html", f"Game {game['id']}", game, frame_chunk=FRAME_CHUNK)
+        return page(
+            "game.html",
+            f"Game {game['id']}",
+            game,
+            frame_chunk=FRAME_CHUNK,
+            board_script=_board_script(game["game"]),
+        )
 
     # --- the JSON twins -------------------------------------------------------------------------
     def api_leaderboard(request: Request) -> Response:
@@ -300,7 +309,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         exception_handlers={
             NotFound: not_found,
             HTTPException: http_error,
-            DatabaseUnavailable: unavailable,
+            StorageError: unavailable,
         },
     )
 
@@ -324,6 +333,12 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
+
+
+def _board_script(game: str) -> str | None:
+    """The game's board drawing, static/boards/<game>.js, if it has one (it is optional: without
+    it the replay shows each frame's views as they are)."""
+    return f"/static/boards/{game}.js" if (STATIC / "boards" / f"{game}.js").is_file() else None
 
 
 def _path_id(request: Request, name: str, what: str) -> int:

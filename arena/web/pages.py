@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.tournament.sprt import BASE, NEW, load_test
+from arena.storage.models import GameOutcome
+from arena.storage.read_only import GameFilter, ReadOnlyDatabase
+from arena.storage.sprt import BASE, NEW, load_test
 from arena.web.boards import BoardCache
-from arena.web.queries import GameFilter, ReadOnlyDatabase
 from engine.registry import game_names
 
 RECENT_GAMES = 20
@@ -38,15 +39,9 @@ class Pages:
         for entry in played:
             if game and entry["game"] != game or players and entry["num_players"] != players:
                 continue
-            board = dict(self.boards.board(entry["game"], entry["num_players"], tournament))
+            board = self.boards.board(entry["game"], entry["num_players"], tournament, all_versions)
             if not board["rows"]:
                 continue
-            if not all_versions:  # as `arena leaderboard` shows it (arena.ratings.shown_on_board)
-                board["rows"] = [
-                    {**row, "position": row["default_position"]}
-                    for row in board["rows"]
-                    if row["default_position"] is not None
-                ]
             board["scale"] = _interval_scale(board["rows"])
             boards.append(board)
         return {
@@ -137,7 +132,7 @@ class Pages:
             "tournaments": [
                 {"id": t["id"], "name": t["name"]} for t in self.database.tournaments()
             ],
-            "outcomes": ["completed", "forfeit", "voided"],
+            "outcomes": [outcome.value for outcome in GameOutcome],
         }
         return listing
 
@@ -155,6 +150,7 @@ def _interval_scale(rows: list[dict[str, Any]]) -> dict[str, float]:
         for row in rows
         if row["batch"]
         for value in (row["batch"]["low"], row["batch"]["high"])
+        if value is not None  # the unknown end of a one-sided rating
     ] or [1400.0, 1600.0]
     low, high = min(values), max(values)
     return {"low": (low // 100) * 100, "high": (high // 100 + 1) * 100}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any
 
 from google.protobuf.message import Message
@@ -20,36 +20,59 @@ from arena.wire.convert import field_plan, variant_field
 
 Encoder = Callable[[Any, Message], None]
 
+# Field kinds that hold no message: what ``arena.wire.chunks`` leaves to a compiled encoder.
+SCALAR_KINDS = frozenset(("scalar", "enum", "repeated-scalar", "repeated-enum"))
+_ALL_KINDS = SCALAR_KINDS | {"message", "variant", "repeated-message", "repeated-variant"}
+
 
 @functools.cache
 def encoder_for(cls: type) -> Encoder:
     """An encoder filling a message of ``cls``'s proto type from an instance of ``cls``."""
+    return _generate(cls, _ALL_KINDS, "")
+
+
+@functools.cache
+def scalar_encoder_for(cls: type) -> Encoder:
+    """Like ``encoder_for(cls)``, but only the fields that hold no message are filled."""
+    return _generate(cls, SCALAR_KINDS, "scalars_")
+
+
+@functools.cache
+def field_encoder_for(cls: type, field: str) -> Encoder:
+    """Like ``encoder_for(cls)``, but only ``field`` is filled."""
+    return _generate(cls, _ALL_KINDS, f"{field}_of_", only=field)
+
+
+def _generate(cls: type, kinds: Container[str], prefix: str, only: str | None = None) -> Encoder:
     namespace: dict[str, Any] = {}
-    lines = [f"def encode_{cls.__name__}(obj, message):"]
-    for number, (name, kind, inner, _) in enumerate(field_plan(cls)):
-        lines.append(f"    value = obj.{name}")
+    name = f"encode_{prefix}{cls.__name__}"
+    lines = [f"def {name}(obj, message):"]
+    for number, (field, kind, inner, _) in enumerate(field_plan(cls)):
+        if kind not in kinds or only not in (None, field):
+            continue
+        lines.append(f"    value = obj.{field}")
         if kind in ("scalar", "enum"):
-            lines.append(f"    if value is not None: message.{name} = value")
+            lines.append(f"    if value is not None: message.{field} = value")
         elif kind == "message":
             namespace[f"e{number}"] = encoder_for(inner)
-            lines.append(f"    if value is not None: e{number}(value, message.{name})")
+            lines.append(f"    if value is not None: e{number}(value, message.{field})")
         elif kind == "variant":
             namespace[f"e{number}"] = variant_encoder(inner)
-            lines.append(f"    if value is not None: e{number}(value, message.{name})")
+            lines.append(f"    if value is not None: e{number}(value, message.{field})")
         elif kind in ("repeated-scalar", "repeated-enum"):
-            lines.append(f"    if value: message.{name}.extend(value)")
+            lines.append(f"    if value: message.{field}.extend(value)")
         else:  # repeated message or variant
             encode = encoder_for(inner) if kind == "repeated-message" else variant_encoder(inner)
             namespace[f"e{number}"] = encode
             lines += [
                 "    if value:",
-                f"        add = message.{name}.add",
+                f"        add = message.{field}.add",
                 f"        for item in value: e{number}(item, add())",
             ]
     if len(lines) == 1:
         lines.append("    pass")
     exec("\n".join(lines), namespace)  # noqa: S102 - source built above from field names only
-    return namespace[f"encode_{cls.__name__}"]
+    return namespace[name]
 
 
 @functools.cache

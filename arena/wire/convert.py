@@ -128,9 +128,15 @@ def from_proto(message: Message, cls: type) -> Any:
     return cls(**values)
 
 
+_variant_fields: dict[type, str] = {}
+
+
 def variant_field(cls: type) -> str:
     """The oneof member name of a variant class: ``PlaceStartTile`` -> ``place_start_tile``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+    field = _variant_fields.get(cls)
+    if field is None:  # a regular expression per call would cost more than the encoding
+        field = _variant_fields[cls] = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+    return field
 
 
 def to_proto_variant(obj: Any, message: Message) -> Message:

@@ -4,14 +4,19 @@ by ``arena.wire.codec``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import functools
+import struct
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from arena.bot.v1 import bot_pb2
 from arena.protocol import OUTCOME_TO_PROTO
 from arena.records import SeatRecord
+from arena.wire.chunks import body_encoder, field_key, length_delimited, memoized
 from arena.wire.codec import encode_action, encode_view
-from arena.wire.compiled import encoder_for, variant_encoder
+from arena.wire.compiled import variant_encoder
+from arena.wire.scalars import varint
 from engine.core import GameState, OptionValue
 from engine.registry import get_game
 
@@ -30,53 +35,116 @@ def options_to_proto(options: Mapping[str, OptionValue]) -> list[bot_pb2.GameOpt
     return messages
 
 
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
+V = TypeVar("V")
+_REQUEST = bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name
+_CLOCK = bot_pb2.Clock.DESCRIPTOR.fields_by_name
 
 
-# Key of DecisionRequest.legal_actions on the wire: field number, wire type 2 (length-delimited).
-_LEGAL_ACTIONS_KEY = _varint(
-    bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name["legal_actions"].number << 3 | 2
+def _key(field: Any, wire_type: int) -> bytes:
+    return varint(field.number << 3 | wire_type)
+
+
+_GAME_ID, _KIND, _VIEW, _CLOCK_KEY, _LEGAL = (
+    field_key(_REQUEST[name])
+    for name in ("game_id", "decision_kind", "view", "clock", "legal_actions")
 )
+_NUMBER, _SEAT = _key(_REQUEST["decision_number"], 0), _key(_REQUEST["seat"], 0)
+_MOVE, _BANK = _key(_CLOCK["move_seconds"], 1), _key(_CLOCK["bank_seconds"], 1)
+_DOUBLE = struct.Struct("<d").pack
+
+_LIMIT = 5_000  # entries of each memo below, per game; emptied when it grows past it
 
 
-# Wire forms of actions, per game, shared by all matches; cleared when it grows past the limit.
-_ACTION_CACHE_LIMIT = 200_000
-_action_caches: dict[str, dict[Any, bytes]] = {}
+class _Memo(dict[Any, V]):
+    """A dict that empties itself when it grows past ``_LIMIT``, shared by a game's encoders."""
+
+    def put(self, key: Any, value: V) -> V:
+        if len(self) >= _LIMIT:
+            self.clear()
+        self[key] = value
+        return value
+
+
+@functools.cache
+def _memos(
+    game: str,
+) -> tuple[_Memo[bytes], _Memo[tuple[Any, bytes]], _Memo[tuple[Any, bytes]], _Memo[bytes]]:
+    """The memos of ``game``'s encoders: actions by value and by identity, runs of legal actions,
+    strings of the request's head."""
+    return _Memo(), _Memo(), _Memo(), _Memo()
+
+
+@functools.cache
+def _event_writer(game: str, cls: type) -> Callable[[Any], bytes]:
+    """The wire form of a ``cls`` event of ``game`` as an element of DecisionRequest.events,
+    memoized by its values (``arena.wire.chunks.memoized``): events recur (a card drawn, a
+    seat passing)."""
+    encode = variant_encoder(get_game(game).event_type)
+
+    def wire(event: Any) -> bytes:
+        message = bot_pb2.DecisionRequest()
+        encode(event, getattr(message.events.add(), game))
+        return message.SerializeToString()
+
+    return memoized(cls, wire)
 
 
 class DecisionEncoder:
     """Encodes the decision requests of one game, serialized: this is the referee's hot path.
 
-    Actions are frozen dataclasses that recur across decisions and games, so each one's wire form
-    (as an element of ``legal_actions``) is cached and a request is the serialized rest of the
-    message followed by those elements; protobuf parsers accept a message's fields in any order."""
+    A request is the concatenation of its fields' wire forms (protobuf parsers accept a message's
+    fields in any order): the head (ids, numbers, clock) written directly; the view assembled by
+    ``arena.wire.chunks`` from memoized parts; each event's wire form memoized by its values,
+    each action's by its identity or value, and runs of legal actions by the identities of their
+    actions, which the engines hand out again (each keeps its action objects)."""
 
     def __init__(self, game: str) -> None:
         self.game = game
-        self._encode_view = encoder_for(get_game(game).view_type)
-        self._encode_event = variant_encoder(get_game(game).event_type)
-        self._actions = _action_caches.setdefault(game, {})
+        engine = get_game(game)
+        game_field = bot_pb2.GameView.DESCRIPTOR.fields_by_name[game]
+        self._game_key = field_key(game_field)
+        self._view_body = body_encoder(engine.view_type, game_field.message_type)
+        self._encode_event = variant_encoder(engine.event_type)
+        self._actions, self._action_ids, self._legal_lists, self._strings = _memos(game)
+        self._events = {
+            cls: _event_writer(game, cls)
+            for cls in typing.get_args(engine.event_type) or (engine.event_type,)
+        }
 
-    def _action(self, action: Any) -> bytes:
-        wire = self._actions.get(action)
+    def _string(self, key: bytes, text: str) -> bytes:
+        wire = self._strings.get((key, text))
         if wire is None:
-            if len(self._actions) >= _ACTION_CACHE_LIMIT:
-                self._actions.clear()
-            body = encode_action(self.game, action).SerializeToString()
-            wire = self._actions[action] = _LEGAL_ACTIONS_KEY + _varint(len(body)) + body
+            wire = self._strings.put((key, text), length_delimited(key, text.encode()))
         return wire
 
-    def _add_events(self, target: Any, events: Sequence[Any]) -> None:
-        """Append ``events`` (the game's event dataclasses) to a repeated ``GameEvent`` field."""
-        encode, game = self._encode_event, self.game
-        for event in events:
-            encode(event, getattr(target.add(), game))
+    def _action(self, action: Any) -> bytes:
+        # By identity first (engines keep their action objects: no hashing of a dataclass),
+        # then by value; an identity entry holds its action, so its id is not reused.
+        entry = self._action_ids.get(id(action))
+        if entry is None:
+            wire = self._actions.get(action)
+            if wire is None:
+                body = encode_action(self.game, action).SerializeToString()
+                wire = self._actions.put(action, length_delimited(_LEGAL, body))
+            entry = self._action_ids.put(id(action), (action, wire))
+        return entry[1]
+
+    def _legal(self, legal: Sequence[Any]) -> bytes:
+        # A lazy sequence of the engine's (Oregon's plays) is made of parts that recur.
+        parts = getattr(legal, "parts", None)
+        return (
+            self._actions_run(legal) if parts is None else b"".join(map(self._actions_run, parts))
+        )
+
+    def _actions_run(self, actions: Sequence[Any]) -> bytes:
+        """A run of legal actions, found by their identities (engines keep their action objects);
+        the entry holds the actions, so their ids are not reused while it lives."""
+        key = tuple(map(id, actions))
+        entry = self._legal_lists.get(key)
+        if entry is None:
+            kept = tuple(actions)
+            entry = self._legal_lists.put(key, (kept, b"".join(map(self._action, kept))))
+        return entry[1]
 
     def request(
         self,
@@ -91,16 +159,23 @@ class DecisionEncoder:
     ) -> bytes:
         """A serialized ``DecisionRequest`` to ``seat``, carrying ``events`` (what the seat may
         see of the state's events since its previous request)."""
-        head = bot_pb2.DecisionRequest(
-            game_id=game_id,
-            decision_number=number,
-            decision_kind=state.decision_kind,
-            clock=bot_pb2.Clock(move_seconds=move_seconds, bank_seconds=bank_seconds),
-            seat=seat,
+        clock = (_MOVE + _DOUBLE(move_seconds) if move_seconds else b"") + (
+            _BANK + _DOUBLE(bank_seconds) if bank_seconds else b""
         )
-        self._encode_view(state.view(seat), getattr(head.view, self.game))
-        self._add_events(head.events, events)
-        return head.SerializeToString() + b"".join(map(self._action, legal))
+        view = self._game_key + _with_length(self._view_body(state.view(seat)))
+        kind = state.decision_kind
+        return b"".join(
+            (
+                self._string(_GAME_ID, game_id) if game_id else b"",
+                _NUMBER + varint(number) if number else b"",
+                self._string(_KIND, kind) if kind else b"",
+                _VIEW + _with_length(view),
+                _CLOCK_KEY + _with_length(clock),
+                _SEAT + varint(seat) if seat else b"",
+                *[self._events[type(event)](event) for event in events],
+                self._legal(legal),
+            )
+        )
 
     def end_request(
         self,
@@ -128,5 +203,10 @@ class DecisionEncoder:
             ],
             final_views=[encode_view(self.game, state.view(s)) for s in range(state.num_players)],
         )
-        self._add_events(request.events, events)
+        for event in events:
+            self._encode_event(event, getattr(request.events.add(), self.game))
         return request
+
+
+def _with_length(body: bytes) -> bytes:
+    return varint(len(body)) + body

@@ -23,6 +23,7 @@ from engine.merkator.views import (
     Player,
     TimeMarker,
 )
+from engine.parts import PartCache
 
 if TYPE_CHECKING:
     from engine.merkator.state import MerkatorState
@@ -48,34 +49,21 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
         final_phase=state.final_phase,
         final_turns_left=state.final_turns_left,
         figure=LOCATIONS[state.figure] if state.figure >= 0 else None,
-        map=tuple(
-            MapCubes(loc, colour, state.map_cubes[m])
-            for m, (loc, colour) in zip(data.MAJORS, _MAP_ROWS)
-        ),
+        map=_map(tuple(state.map_cubes)),
         pools=tuple(state.pools),
-        time_board=tuple(
-            TimeMarker(
-                row=i // data.ROW_SPACES + 1,
-                space=i % data.ROW_SPACES + 1,
-                letters=state.board_letters[i] if state.board_face_up[i] else "",
-            )
-            for i in range(state.board_next, data.BOARD_SPACES)
+        time_board=_time_board(
+            (state.board_next, tuple(state.board_face_up), tuple(state.board_letters))
         ),
-        piles=tuple(
-            Pile(value, len(pile), cat.CONTRACT_CARDS[pile[-1]] if pile else None)
-            for value, pile in state.piles.items()
+        piles=_piles(
+            tuple(
+                (value, len(pile), pile[-1] if pile else -1) for value, pile in state.piles.items()
+            )
         ),
         discard_count=len(state.discard),
         bonus_deck_count=len(state.bonus_deck),
-        bonus_slots=tuple(
-            BonusSlot(k + 1, cat.BONUS_CARDS[b] if b >= 0 else None)
-            for k, b in enumerate(state.bonus_slots)
-        ),
+        bonus_slots=_bonus_slots(tuple(state.bonus_slots)),
         building_deck_count=len(state.building_deck),
-        building_slots=tuple(
-            BuildingSlot(k + 1, cat.building_card(b, misprint) if b >= 0 else None)
-            for k, b in enumerate(state.building_slots)
-        ),
+        building_slots=_building_slots((tuple(state.building_slots), misprint)),
         players=tuple(_player(state, q) for q in range(n)),
         gain_left=state.gain_left,
         spoil_letters=state.spoil_letters,
@@ -92,15 +80,83 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
     )
 
 
-def _player(state: MerkatorState, q: int) -> Player:
-    done = state.fulfilled[q]
+# Parts by the state content they show (engine.parts).
+def _build_map(cubes: tuple[int, ...]) -> tuple[MapCubes, ...]:
+    return tuple(
+        MapCubes(loc, colour, cubes[m]) for m, (loc, colour) in zip(data.MAJORS, _MAP_ROWS)
+    )
+
+
+def _build_time_board(
+    board: tuple[int, tuple[bool, ...], tuple[str, ...]],
+) -> tuple[TimeMarker, ...]:
+    first, face_up, letters = board
+    return tuple(
+        TimeMarker(
+            row=i // data.ROW_SPACES + 1,
+            space=i % data.ROW_SPACES + 1,
+            letters=letters[i] if face_up[i] else "",
+        )
+        for i in range(first, data.BOARD_SPACES)
+    )
+
+
+def _build_piles(piles: tuple[tuple[int, int, int], ...]) -> tuple[Pile, ...]:
+    """From (value, size, top card or -1) per pile."""
+    return tuple(
+        Pile(value, size, cat.CONTRACT_CARDS[top] if size else None) for value, size, top in piles
+    )
+
+
+def _build_bonus_slots(slots: tuple[int, ...]) -> tuple[BonusSlot, ...]:
+    return tuple(
+        BonusSlot(k + 1, cat.BONUS_CARDS[b] if b >= 0 else None) for k, b in enumerate(slots)
+    )
+
+
+def _build_building_slots(slots: tuple[tuple[int, ...], bool]) -> tuple[BuildingSlot, ...]:
+    cards, misprint = slots
+    return tuple(
+        BuildingSlot(k + 1, cat.building_card(b, misprint) if b >= 0 else None)
+        for k, b in enumerate(cards)
+    )
+
+
+def _build_player(player: tuple) -> Player:
+    """From the seat's fields as ``_player`` lists them."""
+    q, coins, markers, contracts, done, kontor, tile, bonus, buildings, misprint = player
     return Player(
         seat=q,
-        coins=state.coins[q],
-        markers=state.markers[q],
-        contracts=tuple(HeldContract(cat.CONTRACT_CARDS[c], c in done) for c in state.contracts[q]),
-        kontor=tuple(state.kontor[q]),
-        tile=tuple(COLOURS[c] for c, present in enumerate(state.tile[q]) if present),
-        bonus_cards=tuple(cat.BONUS_CARDS[b] for b in state.bonus[q]),
-        buildings=tuple(cat.building_card(b, state.misprint) for b in state.buildings[q]),
+        coins=coins,
+        markers=markers,
+        contracts=tuple(HeldContract(cat.CONTRACT_CARDS[c], c in done) for c in contracts),
+        kontor=kontor,
+        tile=tuple(COLOURS[c] for c, present in enumerate(tile) if present),
+        bonus_cards=tuple(cat.BONUS_CARDS[b] for b in bonus),
+        buildings=tuple(cat.building_card(b, misprint) for b in buildings),
+    )
+
+
+_map = PartCache(_build_map)
+_time_board = PartCache(_build_time_board)
+_piles = PartCache(_build_piles)
+_bonus_slots = PartCache(_build_bonus_slots)
+_building_slots = PartCache(_build_building_slots)
+_players = PartCache(_build_player)
+
+
+def _player(state: MerkatorState, q: int) -> Player:
+    return _players(
+        (
+            q,
+            state.coins[q],
+            state.markers[q],
+            tuple(state.contracts[q]),
+            frozenset(state.fulfilled[q]),
+            tuple(state.kontor[q]),
+            tuple(state.tile[q]),
+            tuple(state.bonus[q]),
+            tuple(state.buildings[q]),
+            state.misprint,
+        )
     )

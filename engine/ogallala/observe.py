@@ -3,6 +3,7 @@ known contents, the never-shown cards as a multiset, and the pending decision's 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.ogallala.data import FIGHT, IS_TOTEM, KIND_NAMES, NO_CARD, NUM_KINDS
@@ -17,6 +18,7 @@ from engine.ogallala.views import (
     SegmentView,
     StackView,
 )
+from engine.parts import PartCache
 
 if TYPE_CHECKING:
     from engine.ogallala.state import OgallalaState
@@ -27,12 +29,7 @@ def build_view(state: OgallalaState, seat: int) -> OgallalaView:
     attack_card = None
     if state.attack_row >= 0:
         attack_card = Cell(state.attack_row, active.rows[state.attack_row].index(state.attack_kind))
-    originals = [
-        card
-        for stack, refilled in zip(state.stacks, state.refilled)
-        if not refilled
-        for card in stack
-    ]
+    stacks, unseen = _stacks_and_unseen((tuple(map(tuple, state.stacks)), tuple(state.refilled)))
     return OgallalaView(
         seat=seat,
         num_players=state.num_players,
@@ -48,22 +45,39 @@ def build_view(state: OgallalaState, seat: int) -> OgallalaView:
         attack_card=attack_card,
         captured=tuple(KIND_NAMES[kind] for kind in state.captured),
         displays=tuple(display_view(s, d) for s, d in enumerate(state.displays)),
-        stacks=tuple(
-            StackView(
-                index=index,
-                size=len(stack),
-                refilled=refilled,
-                contents=kind_counts(stack) if refilled else (),
-            )
-            for index, (stack, refilled) in enumerate(zip(state.stacks, state.refilled))
-        ),
-        unseen=kind_counts(originals),
-        discard=tuple(KIND_NAMES[kind] for kind in state.discard),
+        stacks=stacks,
+        unseen=unseen,
+        discard=_discard(tuple(state.discard)),
         end_reason=state.end_reason,
     )
 
 
-def kind_counts(kinds: list[int]) -> tuple[KindCount, ...]:
+def _build_stacks_and_unseen(
+    piles: tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]],
+) -> tuple[tuple[StackView, ...], tuple[KindCount, ...]]:
+    """The stacks' views and the never-shown cards, from each stack's cards and refilled flag."""
+    stacks, refilled = piles
+    views = tuple(
+        StackView(
+            index=index,
+            size=len(stack),
+            refilled=again,
+            contents=kind_counts(stack) if again else (),
+        )
+        for index, (stack, again) in enumerate(zip(stacks, refilled))
+    )
+    originals = [card for stack, again in zip(stacks, refilled) if not again for card in stack]
+    return views, kind_counts(originals)
+
+
+# Parts by the state content they show (engine.parts).
+_stacks_and_unseen = PartCache(_build_stacks_and_unseen)
+_discard: PartCache[tuple[int, ...], tuple[str, ...]] = PartCache(
+    lambda kinds: tuple(KIND_NAMES[kind] for kind in kinds)
+)
+
+
+def kind_counts(kinds: Sequence[int]) -> tuple[KindCount, ...]:
     """A multiset of kinds, in data order."""
     counts = [0] * NUM_KINDS
     for kind in kinds:

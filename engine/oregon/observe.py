@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.oregon import data
-from engine.oregon.enums import BUILDING_TYPES, CARDS
+from engine.oregon.enums import BUILDING_TYPES, CARDS, Card
 from engine.oregon.views import OregonView, PlacedBuilding, PlacedFarmer, PlayerInfo
+from engine.parts import PartCache
 
 if TYPE_CHECKING:
     from engine.oregon.state import OregonState
@@ -29,58 +30,69 @@ def build_view(state: OregonState, seat: int) -> OregonView:
         players=tuple(
             _player(state, s, reveal=over or s == seat) for s in range(state.num_players)
         ),
-        hand=_cards_of(state.hands[seat]),
-        farmers=tuple(
-            PlacedFarmer(*data.row_col(sp), state.owner[sp])
-            for sp in data.spaces_of(state.all_farmers())
-        ),
-        buildings=tuple(
-            PlacedBuilding(
-                *data.row_col(sp),
-                BUILDING_TYPES[state.building_at[sp]],
-                bool(state.start_mask >> sp & 1),
-            )
-            for sp in data.spaces_of(_all_buildings(state))
-        ),
+        hand=_hand(tuple(state.hands[seat])),
+        farmers=_farmers(tuple(state.farmer_mask)),
+        buildings=_buildings((tuple(state.building_mask), state.start_mask)),
         stacks=tuple(state.stacks),
         landscape_deck_size=len(state.decks[0]),
         building_deck_size=len(state.decks[1]),
-        landscape_discard=tuple(CARDS[c] for c in state.discards[0]),
-        building_discard=tuple(CARDS[c] for c in state.discards[1]),
-        out_of_game=tuple(CARDS[c] for c in state.out_of_game),
+        landscape_discard=_cards(tuple(state.discards[0])),
+        building_discard=_cards(tuple(state.discards[1])),
+        out_of_game=_cards(tuple(state.out_of_game)),
         coal_stack_size=len(state.coal_stack),
         gold_stack_size=len(state.gold_stack),
     )
 
 
-def _all_buildings(state: OregonState) -> int:
-    mask = 0
-    for m in state.building_mask:
-        mask |= m
-    return mask
+# Parts by the state content they show (engine.parts): the farmers by each seat's farmer mask,
+# the buildings by each type's mask and the start tiles' mask, a hand by its counts per card.
+def _build_farmers(masks: tuple[int, ...]) -> tuple[PlacedFarmer, ...]:
+    owner = {sp: seat for seat, mask in enumerate(masks) for sp in data.spaces_of(mask)}
+    return tuple(PlacedFarmer(*data.row_col(sp), owner[sp]) for sp in sorted(owner))
 
 
-def _cards_of(hand: list[int]):
-    return tuple(CARDS[c] for c in range(data.NUM_CARDS) for _ in range(hand[c]))
+def _build_buildings(masks: tuple[tuple[int, ...], int]) -> tuple[PlacedBuilding, ...]:
+    by_type, start_mask = masks
+    kind = {sp: b for b, mask in enumerate(by_type) for sp in data.spaces_of(mask)}
+    return tuple(
+        PlacedBuilding(*data.row_col(sp), BUILDING_TYPES[kind[sp]], bool(start_mask >> sp & 1))
+        for sp in sorted(kind)
+    )
+
+
+def _build_hand(counts: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple(CARDS[c] for c in range(data.NUM_CARDS) for _ in range(counts[c]))
+
+
+_farmers = PartCache(_build_farmers)
+_buildings = PartCache(_build_buildings)
+_hand = PartCache(_build_hand)
+_cards: PartCache[tuple[int, ...], tuple[Card, ...]] = PartCache(
+    lambda cards: tuple(CARDS[c] for c in cards)  # a pile, by card indices
+)
+_player_info: PartCache[tuple, PlayerInfo] = PartCache(lambda fields: PlayerInfo(*fields))
 
 
 def _player(state: OregonState, s: int, reveal: bool) -> PlayerInfo:
     hand = state.hands[s]
-    return PlayerInfo(
-        seat=s,
-        score=state.score[s],
-        farmers_in_supply=state.supply[s],
-        farmers_on_board=state.farmer_mask[s].bit_count(),
-        joker_active=state.joker[s],
-        extra_turn_active=state.extra[s],
-        start_tile=BUILDING_TYPES[state.start_tile[s]],
-        start_tile_placed=state.start_placed[s],
-        landscape_cards=sum(hand[:_S]),
-        building_cards=sum(hand[_S:]),
-        coal_tiles=len(state.coal[s]),
-        gold_tiles=len(state.gold[s]),
-        # Values are private until final scoring (5.6); sorted so the order of receipt,
-        # which is public anyway, is not needed to rebuild the view.
-        coal_values=tuple(sorted(state.coal[s])) if reveal else (),
-        gold_values=tuple(sorted(state.gold[s])) if reveal else (),
+    # In PlayerInfo's field order.
+    return _player_info(
+        (
+            s,
+            state.score[s],
+            state.supply[s],
+            state.farmer_mask[s].bit_count(),
+            state.joker[s],
+            state.extra[s],
+            BUILDING_TYPES[state.start_tile[s]],
+            state.start_placed[s],
+            sum(hand[:_S]),
+            sum(hand[_S:]),
+            len(state.coal[s]),
+            len(state.gold[s]),
+            # Values are private until final scoring (5.6); sorted so the order of receipt,
+            # which is public anyway, is not needed to rebuild the view.
+            tuple(sorted(state.coal[s])) if reveal else (),
+            tuple(sorted(state.gold[s])) if reveal else (),
+        )
     )

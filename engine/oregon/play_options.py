@@ -14,6 +14,7 @@ from typing import NamedTuple
 from engine.oregon import data
 from engine.oregon.actions import Play
 from engine.oregon.enums import BUILDING_TYPES, CARDS, Piece
+from engine.parts import PartCache
 
 _S = data.NUM_SYMBOLS
 
@@ -94,6 +95,14 @@ def to_action(seg: Segment, sp: int) -> Play:
     return play
 
 
+# A segment's plays in order, by the segment (its mask, cards, joker and building).
+def _plays_of(seg: Segment) -> tuple[Play, ...]:
+    return tuple(to_action(seg, sp) for sp in data.spaces_of(seg.mask))
+
+
+_segment_plays: PartCache[Segment, tuple[Play, ...]] = PartCache(_plays_of)
+
+
 class PlayActions(Sequence[Play]):
     """The legal PLAY actions as a lazy, read-only sequence (equal to the tuple of its items)."""
 
@@ -106,6 +115,12 @@ class PlayActions(Sequence[Play]):
     def __len__(self) -> int:
         return self._total
 
+    @property
+    def parts(self) -> tuple[tuple[Play, ...], ...]:
+        """The plays as consecutive tuples, one per segment: the same tuple objects again for
+        an unchanged segment, so a cache of encoded actions (the referee's) finds whole runs."""
+        return tuple(map(_segment_plays, self._segments))
+
     def __getitem__(self, index):
         if isinstance(index, slice):
             return tuple(self)[index]
@@ -117,8 +132,7 @@ class PlayActions(Sequence[Play]):
 
     def __iter__(self) -> Iterator[Play]:
         for seg in self._segments:
-            for sp in data.spaces_of(seg.mask):
-                yield to_action(seg, sp)
+            yield from _segment_plays(seg)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and tuple(self) == tuple(other)

@@ -45,13 +45,21 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
         "0.2",
         "--starts",
         "1",
+        "--encoding-games",
+        "1",
         timeout=120,
     )
     assert re.fullmatch(
         r"protocol bare_grpc_round_trip_us=\d+ referee_per_decision_us=\d+ "
-        r"ratio=\d+\.\d\d",
+        r"ratio=\d+\.\d\d matches_per_s=\d+ ceiling_per_s=\d+ matches_over_ceiling=\d+\.\d\d",
         lines[-1],
     ), lines[-1]
+    # every game's request encoding, beside the previous encoder's on the same decisions
+    for game in ("oregon", "ogallala", "merkator"):
+        assert any(
+            re.search(rf"{game}: engine \d+ us, request encoding \d+ us \(the previous", line)
+            for line in lines
+        ), lines
     assert any(line.strip().startswith("ceiling: 2 blocking client processes") for line in lines)
     # what the trio bridge costs in CPU per call, beside a bare blocking call
     assert any(

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from arena.entrants import resolve_bot, resolve_match_bots
-from arena.errors import InputError, SetupError, UnknownBotError
+from arena.errors import InputError, SetupError, StorageError, UnknownBotError
 from arena.manifest import load_manifest
 from arena.registration import register_spec
 from arena.storage.database import open_database
@@ -65,7 +65,7 @@ def test_a_match_opens_no_database_when_it_needs_none(tmp_path: Path):
     corrupt.write_bytes(b"not a database")
     bots = resolve_match_bots([str(PYTHON_BOT), "far@127.0.0.1:5000"], "oregon", corrupt)
     assert [bot.name for bot in bots] == ["random-python", "far"]
-    with pytest.raises(InputError, match="not an SQLite database"):
+    with pytest.raises(StorageError, match="not an SQLite database"):
         resolve_match_bots(["random-python"], "oregon", corrupt)
 
 

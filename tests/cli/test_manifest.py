@@ -3,7 +3,8 @@ and the problem."""
 
 import pytest
 
-from arena.manifest import ManifestError, load_manifest, remote_bot
+from arena.manifest import ManifestError, expand_games, load_manifest, plays, remote_bot
+from engine.registry import game_names
 from tests.support.bots import SAMPLE_BOTS
 
 VALID = 'name = "b"\nversion = "2.0"\ncommand = ["python", "bot.py"]\ngames = ["Oregon"]\n'
@@ -23,6 +24,17 @@ def test_env_table_and_game_names_are_read(tmp_path):
     spec = load_manifest(tmp_path)
     assert spec.games == ("oregon",)
     assert dict(spec.env) == {"LEVEL": "3"}
+
+
+def test_every_game_is_a_star(tmp_path):
+    """games = ["*"]: every game of the registry, as the random sample bots say (a new game
+    needs no edit of their bot.toml); a handshake's ["*"] means the same."""
+    (tmp_path / "bot.toml").write_text(VALID.replace('["Oregon"]', '["*"]'))
+    assert load_manifest(tmp_path).games == tuple(game_names())
+    assert load_manifest(SAMPLE_BOTS / "random-node").games == tuple(game_names())
+    assert expand_games(["Oregon", "merkator"]) == ("oregon", "merkator")
+    assert plays(["*"], "ogallala") and plays(["oregon"], "oregon")
+    assert not plays(["oregon"], "merkator") and not plays(["*"], "chess")
 
 
 def test_remote_bot_has_an_address_and_no_command():

@@ -7,12 +7,13 @@ import choix
 import numpy as np
 import pytest
 
-from leaderboard.plackett_luce import build_stages, finishing_orders, fit_map, order_stages
+from leaderboard.finishes import encode
+from leaderboard.plackett_luce import build_stages, finishing_orders, fit_map
 from leaderboard.results import GameResult, SeatResult
 
 
 def stage_weights(*games: GameResult) -> dict[tuple[str, tuple[str, ...]], float]:
-    stages = build_stages(games, [0] * len(games))
+    stages = build_stages(encode(games))
     return {
         (
             stages.players[c],
@@ -22,14 +23,24 @@ def stage_weights(*games: GameResult) -> dict[tuple[str, tuple[str, ...]], float
     }
 
 
+def orders(*seats: SeatResult) -> dict[tuple[str, ...], float]:
+    finishes = encode([GameResult(seats)])
+    found, weights, _ = finishing_orders(finishes)
+    return {
+        tuple(finishes.players[i] for i in order): weight
+        for order, weight in zip(found.tolist(), weights.tolist())
+    }
+
+
 def test_a_finishing_order_is_a_sequence_of_choices():
-    assert list(order_stages(("b", "a", "c"))) == [("b", ("a", "b", "c")), ("a", ("a", "c"))]
+    game = GameResult((SeatResult("a", 2, 0), SeatResult("b", 1, 0), SeatResult("c", 3, 0)))
+    assert stage_weights(game) == {("b", ("a", "b", "c")): 1.0, ("a", ("a", "c")): 1.0}
 
 
 def test_forfeits_finish_behind_every_finisher_whatever_their_rank():
     """As in Elo: a forfeit ranked above a finisher still loses to it."""
     seats = (SeatResult("a", 1, 0, "TIMEOUT"), SeatResult("b", 2, 0), SeatResult("c", 3, 0))
-    assert list(finishing_orders(seats)) == [(("b", "c", "a"), 1.0)]
+    assert orders(*seats) == {("b", "c", "a"): 1.0}
 
 
 def test_ties_count_every_order_with_an_equal_share():
@@ -40,8 +51,7 @@ def test_ties_count_every_order_with_an_equal_share():
         SeatResult("d", 4, 0, "CRASH"),
         SeatResult("e", 4, 0, "TIMEOUT"),
     )
-    orders = dict(finishing_orders(seats))
-    assert orders == {
+    assert orders(*seats) == {
         ("a", "b", "c", "d", "e"): 0.25,
         ("a", "c", "b", "d", "e"): 0.25,
         ("a", "b", "c", "e", "d"): 0.25,
@@ -64,7 +74,7 @@ def test_three_wins_to_one_is_400_log10_3_points_without_prior():
     games = [GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0)))] * 3 + [
         GameResult((SeatResult("b", 1, 0), SeatResult("a", 2, 0)))
     ]
-    stages = build_stages(games, [0] * 4)
+    stages = build_stages(encode(games))
     theta = fit_map(stages, stages.weights[None, :], precision=1e-12)[0]
     elo = (theta[0] - theta[1]) * 400 / math.log(10)
     assert elo == pytest.approx(400 * math.log10(3), abs=1e-4)  # 190.85
@@ -78,7 +88,7 @@ def test_prior_pulls_a_perfect_record_to_the_hand_solved_mode():
         t = (low + high) / 2
         low, high = (t, high) if 8 / (1 + math.exp(2 * t)) - 2 * t > 0 else (low, t)
     games = [GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0)))] * 4
-    stages = build_stages(games, [0] * 4)
+    stages = build_stages(encode(games))
     theta = fit_map(stages, stages.weights[None, :], precision=1.0)[0]
     assert theta == pytest.approx([t, -t], abs=1e-6)  # t = 0.9123
 
@@ -101,7 +111,7 @@ def test_three_player_rankings_agree_with_choix():
         GameResult(tuple(SeatResult(str(p), rank, 0) for rank, p in enumerate(order, 1)))
         for order in rankings
     ]
-    stages = build_stages(games, [0] * len(games))
+    stages = build_stages(encode(games))
     ours = fit_map(stages, stages.weights[None, :], precision=0.1)[0]
     theirs = choix.opt_rankings(4, rankings, alpha=0.05, method="Newton-CG", tol=1e-10)
     assert ours == pytest.approx(theirs, abs=1e-4)
@@ -112,7 +122,7 @@ def test_bootstrap_rows_are_fitted_independently():
         GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0)), group_key="win"),
         GameResult((SeatResult("b", 1, 0), SeatResult("a", 2, 0)), group_key="loss"),
     ]
-    stages = build_stages(games, [1, 0])  # groups: 0 = "loss", 1 = "win"
+    stages = build_stages(encode(games))  # groups in sorted order: 0 = "loss", 1 = "win"
     weights = stages.resampled(np.array([[0.0, 2.0], [2.0, 0.0], [1.0, 1.0]]))
     theta = fit_map(stages, weights, precision=1.0)
     assert theta[0, 0] > 0 > theta[1, 0] and theta[2] == pytest.approx([0, 0], abs=1e-9)

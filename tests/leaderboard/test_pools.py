@@ -1,6 +1,7 @@
 """Pools of players joined by games, and the records that bound a rating on one side only."""
 
-from leaderboard.pools import find_pools, unbounded_sides
+from leaderboard.finishes import encode
+from leaderboard.pools import find_pools, record_shapes, unbounded_sides
 from leaderboard.results import GameResult, SeatResult
 
 
@@ -12,28 +13,46 @@ def game(*players: str, ranks: tuple[int, ...] = ()) -> GameResult:
 
 def test_pools_are_connected_components_largest_first():
     games = [game("d", "e"), game("a", "b"), game("b", "c"), game("x", "x")]
-    assert find_pools(games) == [["a", "b", "c"], ["d", "e"], ["x"]]
+    assert find_pools(encode(games)) == [["a", "b", "c"], ["d", "e"], ["x"]]
 
 
 def test_a_multiplayer_game_joins_all_its_players():
-    assert find_pools([game("a", "b", "c"), game("c", "d")]) == [["a", "b", "c", "d"]]
+    assert find_pools(encode([game("a", "b", "c"), game("c", "d")])) == [["a", "b", "c", "d"]]
 
 
 def test_a_chain_of_perfect_records_bounds_the_ends_on_one_side():
     games = [game("a", "b"), game("b", "c")] * 3  # a always ahead of b, b of c
-    assert unbounded_sides(games, ["a", "b", "c"]) == {"a": "lower", "b": "", "c": "upper"}
+    assert unbounded_sides(encode(games)) == {"a": "lower", "b": "", "c": "upper"}
 
 
 def test_a_cycle_of_results_bounds_everyone_on_both_sides():
     games = [game("a", "b"), game("b", "c"), game("c", "a")]
-    assert unbounded_sides(games, ["a", "b", "c"]) == {"a": "", "b": "", "c": ""}
+    assert unbounded_sides(encode(games)) == {"a": "", "b": "", "c": ""}
 
 
 def test_players_who_drew_each_other_and_beat_the_rest_share_a_lower_bound():
     games = [game("a", "b", ranks=(1, 1)), game("a", "c"), game("b", "c")]
-    assert unbounded_sides(games, ["a", "b", "c"]) == {"a": "lower", "b": "lower", "c": "upper"}
+    assert unbounded_sides(encode(games)) == {"a": "lower", "b": "lower", "c": "upper"}
 
 
 def test_a_forfeit_ranked_first_still_finishes_behind():
     forfeit = GameResult((SeatResult("a", 1, 0, "TIMEOUT"), SeatResult("b", 2, 0)))
-    assert unbounded_sides([forfeit], ["a", "b"]) == {"a": "upper", "b": "lower"}
+    assert unbounded_sides(encode([forfeit])) == {"a": "upper", "b": "lower"}
+
+
+def test_a_player_always_between_two_others_has_an_interval_set_by_the_prior():
+    """a always ahead of b, b of c: b is bounded on both sides, but only through a and c, whose
+    ratings are one-sided; when b also trades wins with d, their interval is measured."""
+    chain = [game("a", "b", "c")] * 3
+    assert record_shapes(encode(chain)) == {
+        "a": ("lower", False),
+        "b": ("", True),
+        "c": ("upper", False),
+    }
+    traded = chain + [game("a", "d", "c"), game("b", "d"), game("d", "b")]
+    assert record_shapes(encode(traded)) == {
+        "a": ("lower", False),
+        "b": ("", False),
+        "c": ("upper", False),
+        "d": ("", False),
+    }

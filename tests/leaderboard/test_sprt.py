@@ -4,6 +4,7 @@ with known Elo."""
 import math
 import statistics
 
+import numpy as np
 import pytest
 
 from leaderboard.results import GameResult, SeatResult
@@ -136,3 +137,29 @@ def test_simulated_tests_decide_at_the_rates_and_lengths_theory_gives(true_elo, 
     assert expected_share == pytest.approx(0.95, abs=0.005)
     standard_error = statistics.stdev(lengths) / math.sqrt(RUNS)
     assert abs(statistics.mean(lengths) - theory.pairs) < 0.05 * theory.pairs + 3 * standard_error
+
+
+def test_a_perfect_record_gives_an_exact_one_sided_bound():
+    """104 pairs won (the README's run): the estimate is unbounded above, but the record bounds
+    it below: a score s per game makes 104 perfect pairs at most s ** 104 likely."""
+    estimate = estimate_elo([0, 0, 0, 0, 104])
+    assert estimate.bound == "lower" and estimate.elo == estimate.high == math.inf
+    assert score_of_elo(estimate.low) ** 104 == pytest.approx(0.025)
+    assert estimate.low == pytest.approx(577.0, abs=0.1)
+    mirror = estimate_elo([104, 0, 0, 0, 0])
+    assert mirror.bound == "upper" and mirror.high == pytest.approx(-estimate.low)
+
+
+@pytest.mark.parametrize(("seat_decides", "top"), [(0.0, 800.0), (0.3, 290.0)])
+def test_a_perfect_records_bound_holds_the_truth_in_simulation(seat_decides: float, top: float):
+    """Truths from -200 Elo to ``top``; among the runs of 8 pairs that won every pair, the bound
+    is below the truth at least 97.5% of the time (seat-decided deals end 1-1, never 2-0)."""
+    rng = np.random.default_rng(1)
+    covered = total = 0
+    for elo in np.linspace(-200, top, 41):
+        probabilities = pair_probabilities(float(elo), 0.0, seat_decides)
+        perfect = (rng.choice(5, size=(4000, 8), p=probabilities) == 4).all(axis=1).sum()
+        bound = estimate_elo([0, 0, 0, 0, 8]).low
+        total += int(perfect)
+        covered += int(perfect) * (bound <= elo)
+    assert total > 500 and covered / total >= 0.975, (covered, total)

@@ -2,7 +2,7 @@ import math
 
 from leaderboard.batch import BatchRating
 from leaderboard.results import GameResult, SeatResult
-from leaderboard.tables import cross_table, format_batch, leaderboard_rows, pool_heading
+from leaderboard.tables import cross_table, format_batch, leaderboard_rows, legend, pool_heading
 
 GAMES = [
     GameResult((SeatResult("x", 1, 10), SeatResult("y", 2, 5), SeatResult("z", 3, 1, "TIMEOUT"))),
@@ -69,3 +69,33 @@ def test_one_sided_ratings_print_their_bound_only():
     assert format_batch(BatchRating(1712.4, 1650.2, 1790.6)) == "1712 [1650, 1791]"
     assert format_batch(BatchRating(1764, 1413, 2115, bound="lower")) == "> 1413"
     assert format_batch(BatchRating(1236, 885, 1587, bound="upper")) == "< 1587"
+    prior = BatchRating(1500, 1100, 1900, prior_set=True, provisional=True)
+    assert format_batch(prior) == "1500 [1100, 1900] ~ ?"
+
+
+def test_the_legend_explains_the_marks_shown():
+    assert legend([BatchRating(1500, 1400, 1600)]) == []
+    lines = legend([BatchRating(1764, 1413, 2115, bound="lower", provisional=True)])
+    assert [line[:4] for line in lines] == ["> x:", "?: p"]
+    assert "not always a perfect record" in lines[0].lower()
+    lines = legend(
+        [BatchRating(1236, 885, 1587, bound="upper"), BatchRating(1500, 1, 2, prior_set=True)]
+    )
+    assert [line[:4] for line in lines] == ["< x:", "~: t"]
+
+
+def test_a_player_in_two_seats_of_one_game_played_one_game():
+    """As `arena match --game oregon random-python other other`: games counted 2 per game."""
+    game = GameResult(
+        (SeatResult("r", 2, 5), SeatResult("o", 1, 9), SeatResult("o", 3, 1, "TIMEOUT"))
+    )
+    again = GameResult((SeatResult("r", 1, 7), SeatResult("o", 2, 4), SeatResult("o", 3, 2)))
+    rows = {row.player: row for row in leaderboard_rows([game, again], {}, {})}
+    o = rows["o"]
+    assert (o.games, o.forfeits) == (2, {"TIMEOUT": 1})
+    # game 1: only its finished seat (rank 1, score 9); game 2: the mean of ranks 2 and 3
+    assert (o.average_rank, o.average_score) == ((1 + 2.5) / 2, (9 + 3) / 2)
+    table = cross_table([game, again])
+    # game 1: r lost to o's first seat and beat its forfeit (1/2); game 2: r beat both (1)
+    assert (table["r", "o"].games, table["r", "o"].score) == (2, 1.5)
+    assert table["o", "r"].score == 0.5

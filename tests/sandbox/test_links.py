@@ -93,7 +93,8 @@ def test_storing_a_match_of_a_bot_with_a_loop_says_so_in_one_line(tmp_path):
     assert "Traceback" not in result.output
 
 
-def test_a_seed_beyond_what_the_database_stores_is_refused_in_one_line(tmp_path):
+@pytest.mark.parametrize("seed", [2**70, 2**63, -7])
+def test_a_seed_beyond_what_the_database_stores_is_refused_in_one_line(tmp_path, seed):
     result = runner.invoke(
         app,
         [
@@ -103,7 +104,7 @@ def test_a_seed_beyond_what_the_database_stores_is_refused_in_one_line(tmp_path)
             str(SAMPLE_BOTS / "random-python"),
             str(SAMPLE_BOTS / "random-python"),
             "--seed",
-            str(2**70),
+            str(seed),
             "--db",
             str(tmp_path / "arena.db"),
         ],

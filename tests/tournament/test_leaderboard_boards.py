@@ -121,7 +121,7 @@ def test_text_board_shows_version_labels_and_provisional_marks(arena_db: Path):
     done = run_cli("leaderboard", "--players", "2", "--all-versions", "--db", str(arena_db))
     assert done.exit_code == 0, done.stderr
     assert "oregon leaderboard, 2 players" in done.stdout
-    assert "1.0.0-r2" in done.stdout and "? provisional" in done.stdout
+    assert "1.0.0-r2" in done.stdout and "?: provisional" in done.stdout
     listing = run_cli("bots", "--db", str(arena_db))  # the labels to name versions by
     assert listing.exit_code == 0 and "1.0.0-r2" in listing.stdout
 

@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from arena.errors import DatabasePathError, InputError, StorageError
 from arena.records import Outcome
 from arena.storage import bots, migrations, tournaments
-from arena.storage.database import StorageError, open_database
+from arena.storage.database import open_database
 from arena.storage.games import finished_game_results, recomputed_elo, record_game, stored_elo
 from arena.storage.models import Bot, GameRecord, RatingHistory, SeatRecordRow
 from tests.tournament.records import match_record, random_ranks, register_bots
@@ -42,7 +43,7 @@ def test_write_transactions_take_the_write_lock_before_their_first_read(tmp_path
 
 
 def test_missing_database_is_not_created_for_reading(tmp_path: Path):
-    with pytest.raises(StorageError, match="no arena database"):
+    with pytest.raises(DatabasePathError, match="no arena database"):
         open_database(tmp_path / "arena.db", create=False)
     assert list(tmp_path.iterdir()) == []
 
@@ -85,7 +86,7 @@ def test_newer_schema_is_refused(tmp_path: Path):
 @pytest.mark.parametrize("where", ["missing/arena.db", "afile/arena.db"])
 def test_unwritable_path_is_reported(tmp_path: Path, where: str):
     (tmp_path / "afile").write_text("x")
-    with pytest.raises(StorageError, match="cannot create"):
+    with pytest.raises(DatabasePathError, match="cannot create"):
         open_database(tmp_path / where, create=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
 
@@ -102,7 +103,7 @@ def test_migration_upgrades_an_old_file_keeping_its_data(tmp_path: Path, monkeyp
     old = migrations.CURRENT_VERSION
     monkeypatch.setattr(migrations, "CURRENT_VERSION", old + 1)
     monkeypatch.setattr(migrations, "MIGRATIONS", {old: add_note_column})
-    with pytest.raises(StorageError, match="needs an upgrade"):
+    with pytest.raises(InputError, match="needs an upgrade"):
         open_database(path, create=False)
     open_database(path, create=True).close()
     with sqlite3.connect(path) as raw:
@@ -125,10 +126,12 @@ def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path)
         raw.execute("UPDATE schema_version SET version = 1")
     open_database(path, create=True).close()
     with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 3
+        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 4
         assert raw.execute("SELECT decision_seconds, comments FROM game").fetchall() == [
             (None, None)
         ]
+        # no seal when stored: the games to come are sealed (schema 4)
+        assert raw.execute("SELECT sealed_from_game FROM sealing").fetchall() == [(2,)]
 
 
 def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):

@@ -60,7 +60,7 @@ def test_a_database_locked_past_its_timeout_stops_the_tournament_and_it_resumes(
         str(db),
     )
 
-    assert stopped.exit_code == 2, stopped.output
+    assert stopped.exit_code == 4, stopped.output  # a storage fault
     assert stopped.stderr.count("\n") == 1, stopped.stderr
     assert "database is locked" in stopped.stderr and "--resume t" in stopped.stderr
     assert "Traceback" not in stopped.output
@@ -208,7 +208,7 @@ def test_a_tournament_on_a_full_disk_stops_cleanly_and_resumes(small_disk, monke
         str(db),
     )
 
-    assert stopped.exit_code == 2, stopped.output
+    assert stopped.exit_code == 4, stopped.output  # a storage fault
     assert stopped.stderr.count("\n") == 1, stopped.stderr
     assert "full" in stopped.stderr and "--resume t" in stopped.stderr
     assert "Traceback" not in stopped.output

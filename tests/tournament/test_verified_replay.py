@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.game_setup import load_game
+from arena.storage.database import open_database
 from tests.tournament.helpers import query, run_cli
 
 
@@ -160,18 +161,70 @@ def test_a_log_that_does_not_replay_is_a_failed_check(arena_db: Path, tmp_path: 
     assert "failed verification" in done.stderr
 
 
-def test_games_without_a_seal_replay_unverified(arena_db: Path, tmp_path: Path):
-    db = tampered(
-        arena_db,
-        tmp_path / "old.db",
-        lambda raw: raw.execute("UPDATE game SET verification = NULL WHERE id = 3"),
-    )
+SWAP_SEATS_OF_GAME_3 = (
+    "UPDATE seat SET bot_version_id = CASE seat WHEN 0 THEN "
+    "(SELECT bot_version_id FROM seat WHERE game_id = 3 AND seat = 1) ELSE "
+    "(SELECT bot_version_id FROM seat WHERE game_id = 3 AND seat = 0) END "
+    "WHERE game_id = 3 AND seat IN (0, 1)"
+)
+
+
+@pytest.mark.parametrize("swap", [False, True], ids=["stripped", "stripped and seats swapped"])
+def test_a_removed_seal_fails_verification(arena_db: Path, tmp_path: Path, swap: bool):
+    """Passed as "unverified (before schema 3)" before the database recorded when it started
+    sealing: a seal could be stripped to hide any change the replay cannot see."""
+
+    def strip(raw: sqlite3.Connection) -> None:
+        raw.execute("UPDATE game SET verification = NULL WHERE id = 3")
+        if swap:
+            raw.execute(SWAP_SEATS_OF_GAME_3)
+
+    done = verify(tampered(arena_db, tmp_path / "stripped.db", strip), 3)
+    assert done.exit_code == 1, done.stdout
+    assert "game 3 failed verification: its seal is missing" in done.stderr
+    assert "every game from id 1 on was stored with one" in done.stderr
+
+
+def test_games_stored_before_seals_replay_unverified(arena_db: Path, tmp_path: Path):
+    """Games 1-3 as an arena before schema 3 stored them: no seal, and sealing from game 4."""
+
+    def before_seals(raw: sqlite3.Connection) -> None:
+        raw.execute("UPDATE game SET verification = NULL WHERE id <= 3")
+        raw.execute("UPDATE sealing SET sealed_from_game = 4")
+
+    db = tampered(arena_db, tmp_path / "old.db", before_seals)
     done = verify(db, 3)
     assert done.exit_code == 0, done.stderr
     assert "unverified" in done.stdout
+    assert verify(db, 4).exit_code == 0
     changed = tampered(
         db,
         tmp_path / "old-changed.db",
         lambda raw: raw.execute("UPDATE seat SET score = score + 5 WHERE game_id = 3 AND seat = 1"),
     )
     assert verify(changed, 3).exit_code == 1  # the result is still checked
+
+
+def test_migration_seals_from_the_first_sealed_game(arena_db: Path, tmp_path: Path):
+    """A schema-3 file whose games 1-2 were stored before seals: from game 3 on, a removed seal
+    fails; a file that lost its sealing record holds every game to a seal."""
+
+    def schema_3(raw: sqlite3.Connection) -> None:
+        raw.execute("UPDATE game SET verification = NULL WHERE id <= 2")
+        raw.execute("DROP TABLE sealing")
+        raw.execute("UPDATE schema_version SET version = 3")
+
+    db = tampered(arena_db, tmp_path / "schema3.db", schema_3)
+    open_database(db, create=True).close()  # migrates
+    assert query(db, "SELECT sealed_from_game FROM sealing") == [(3,)]
+    assert verify(db, 2).exit_code == 0
+    stripped = tampered(
+        db,
+        tmp_path / "stripped.db",
+        lambda raw: raw.execute("UPDATE game SET verification = NULL WHERE id = 3"),
+    )
+    assert verify(stripped, 3).exit_code == 1
+    no_record = tampered(
+        db, tmp_path / "no-record.db", lambda raw: raw.execute("DELETE FROM sealing")
+    )
+    assert verify(no_record, 2).exit_code == 1

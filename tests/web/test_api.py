@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from arena.errors import DatabasePathError, StorageError
+from arena.storage.read_only import ReadOnlyDatabase
 from arena.web.app import create_app
 from arena.web.jsonable import to_json
-from arena.web.queries import DatabaseUnavailable, ReadOnlyDatabase
 from engine.registry import get_game
-from tests.web.conftest import EVIL_NAME, GAMES, altered_copy
+from tests.web.conftest import EVIL_NAME, GAMES, altered_copy, run_arena
 
 ESCAPED_NAME = "&lt;script&gt;alert(1)&lt;/script&gt;"
 
@@ -38,7 +39,15 @@ def test_leaderboard_has_a_board_per_game_and_player_count(client):
         assert board["games"] == 2
         assert {row["bot"] for row in board["rows"]} == {"random-python", EVIL_NAME}
         for row in board["rows"]:
-            assert row["batch"]["low"] <= row["batch"]["rating"] <= row["batch"]["high"]
+            batch = row["batch"]
+            if batch["bound"] == "lower":  # the point and the upper end are the prior's
+                assert batch["rating"] is batch["high"] is None
+                assert batch["text"].startswith(f"> {round(batch['low'])}")
+            elif batch["bound"] == "upper":
+                assert batch["rating"] is batch["low"] is None
+                assert batch["text"].startswith(f"< {round(batch['high'])}")
+            else:
+                assert batch["low"] <= batch["rating"] <= batch["high"]
             assert row["games"] == 2 and row["latest"]
         assert len(board["crosstable"]) == 2
     only = client.get("/api/leaderboard", params={"game": "ogallala", "players": 2}).json()
@@ -413,19 +422,19 @@ def test_the_app_never_writes_to_the_database(arena_db, client):
         client.get(path)
     assert hashlib.sha256(arena_db.read_bytes()).hexdigest() == before
     with (
-        pytest.raises(DatabaseUnavailable, match="readonly"),
-        ReadOnlyDatabase(arena_db).connect() as connection,
+        pytest.raises(StorageError, match="readonly"),
+        ReadOnlyDatabase(arena_db).session() as session,
     ):
-        connection.execute("DELETE FROM game")
+        session.connection().exec_driver_sql("DELETE FROM game")
 
 
 def test_a_missing_or_foreign_file_is_refused(tmp_path: Path):
-    with pytest.raises(DatabaseUnavailable, match="no arena database"):
+    with pytest.raises(DatabasePathError, match="no arena database"):
         create_app(tmp_path / "missing.db")
     foreign = tmp_path / "foreign.db"
     with sqlite3.connect(foreign) as raw:
         raw.execute("CREATE TABLE invoices (id INTEGER)")
-    with pytest.raises(DatabaseUnavailable, match="not an arena database"):
+    with pytest.raises(StorageError, match="not an arena database"):
         create_app(foreign)
 
 
@@ -473,3 +482,34 @@ def test_a_board_of_one_game_says_game_not_games(arena_db, tmp_path):
     assert board["games"] == 1
     page = client.get("/leaderboard", params={"game": "oregon"}).text
     assert "1 rated game</span>" in page
+
+
+def test_the_web_and_the_terminal_show_one_board(arena_db, tmp_path):
+    """One builder: /api/leaderboard gives what `arena leaderboard --json` gives, and a one-sided
+    row (random-python won both Oregon games) shows its bound only, on the page too: the bar
+    runs to the edge with an arrow, no point, and the prior's other end is written nowhere."""
+    db = altered_copy(
+        arena_db,
+        tmp_path / "one-sided.db",
+        "UPDATE seat SET rank = CASE WHEN bot_version_id = (SELECT v.id FROM bot_version v "
+        "JOIN bot b ON b.id = v.bot_id WHERE b.name = 'random-python') THEN 1 ELSE 2 END "
+        "WHERE game_id IN (SELECT id FROM game WHERE game = 'oregon')",
+    )
+    web = TestClient(create_app(db, warm_up=False))
+    [board] = web.get("/api/leaderboard", params={"game": "oregon"}).json()["boards"]
+    done = run_arena("leaderboard", "--json", "--crosstable", "--game", "oregon", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert [{**board, "scale": None}] == [{**b, "scale": None} for b in json.loads(done.stdout)]
+    winner = next(row for row in board["rows"] if row["bot"] == "random-python")["batch"]
+    assert winner["bound"] == "lower" and winner["high"] is None and winner["rating"] is None
+    assert winner["text"] == f"> {round(winner['low'])} ?"
+    terminal = run_arena("leaderboard", "--game", "oregon", "--db", str(db)).stdout
+    assert winner["text"] in terminal
+    page = web.get("/leaderboard", params={"game": "oregon"}).text
+    row = next(
+        r for r in re.findall(r"<tr[^>]*>(.*?)</tr>", page, re.DOTALL) if "random-python" in r
+    )
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(INLINE_TAG, "", row))).split())
+    assert f"> {round(winner['low'])}?" in text and f"above {round(winner['low'])}" in text
+    assert 'class="arrow"' in row and 'class="point"' not in row
+    assert not re.search(rf"{round(winner['low'])}\s*[–-]\s*\d", text), text

@@ -155,6 +155,7 @@
     ui.board.replaceChildren();
     ui.players.replaceChildren();
     if (draw) draw({board: ui.board, players: ui.players, frame: data});
+    else ui.board.append(Arena.h("pre", {class: "views", text: JSON.stringify(data.views, null, 1)}));
   }
 
   // --- the score chart -------------------------------------------------------------------

@@ -1,0 +1,324 @@
+"""Reading the arena database without ever writing to it: what the web arena and ``arena
+history`` show.
+
+Every session opens its own SQLite connection with ``mode=ro``: a reader can never write, and in
+WAL mode its reads never block a tournament that writes at the same time (and see every game
+committed before the read began). The statements (``statements``) are written over the tables
+of ``models``, like every other query of the arena; the results are plain dicts ready for JSON,
+dates as the text SQLite holds (what the API has always published). Ratings are computed
+elsewhere (the leaderboard builder) from ``game_results``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Connection,
+    Executable,
+    create_engine,
+)
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import NullPool
+from sqlmodel import Session
+
+from arena.errors import DatabasePathError, StorageError
+from arena.records import Outcome
+from arena.storage import statements
+from arena.storage.games import finished_game_results
+from arena.storage.models import (
+    GameOutcome,
+)
+from arena.tournament.schedule import schedule_size
+from leaderboard.results import GameResult, SeatResult, pair_score
+
+_BUSY_MILLISECONDS = 5000
+_ARENA_TABLES = {"game", "seat", "bot", "bot_version"}
+_FORFEITS_LISTED = 50  # the newest, on a bot's page
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    game: str | None = None
+    bot: str | None = None
+    tournament: int | None = None
+    outcome: GameOutcome | None = None
+    limit: int = 50
+    offset: int = 0
+
+
+def _forfeit(outcome: str) -> str:
+    """A seat's outcome as ``leaderboard`` takes it: "" for a seat that finished."""
+    return "" if outcome == Outcome.FINISHED.value else outcome
+
+
+class _Reader:
+    """One read-only connection: a public query runs all its statements on one."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    def rows(self, statement: Executable, **parameters: Any) -> list[dict[str, Any]]:
+        return [dict(row._mapping) for row in self.connection.execute(statement, parameters)]
+
+    def one(self, statement: Executable, **parameters: Any) -> dict[str, Any] | None:
+        found = self.rows(statement, **parameters)
+        return found[0] if found else None
+
+
+class ReadOnlyDatabase:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        # No pool: every reading opens its own connection, read-only.
+        self._engine = create_engine("sqlite://", creator=self._open, poolclass=NullPool)
+        if not path.is_file():
+            raise DatabasePathError(
+                f"{path}: no arena database here (run a tournament first, or pass --db PATH)"
+            )
+        with self._reading() as db:
+            tables = set(
+                db.connection.exec_driver_sql(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                ).scalars()
+            )
+        if not tables:
+            raise DatabasePathError(f"{path}: an empty database, not an arena database yet")
+        if not _ARENA_TABLES <= tables:
+            raise StorageError(f"{path}: not an arena database (another program's)")
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            connection = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
+            )
+            connection.execute(f"PRAGMA busy_timeout = {_BUSY_MILLISECONDS}")
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot open: {exc}") from None
+        return connection
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session over a read-only connection of its own, for ``arena.storage``'s ORM
+        queries; a failing read is a StorageError."""
+        try:
+            with Session(self._engine) as session:
+                yield session
+        except DBAPIError as exc:
+            raise StorageError(f"{self.path}: database error: {exc.orig}") from None
+
+    @contextmanager
+    def _reading(self) -> Iterator[_Reader]:
+        try:
+            with self._engine.connect() as connection:
+                yield _Reader(connection)
+        except DBAPIError as exc:
+            raise StorageError(f"{self.path}: database error: {exc.orig}") from None
+
+    # --- overview -------------------------------------------------------------------------------
+    def data_version(self) -> tuple[int, int]:
+        """(newest game id, games stored): changes whenever a game is recorded, so derived data
+        (ratings) can be cached until it does."""
+        with self._reading() as db:
+            row = db.one(statements.DATA_VERSION)
+        assert row is not None  # an aggregate: always one row
+        return int(row["newest"]), int(row["stored"])
+
+    def games_played(self) -> list[dict[str, Any]]:
+        """Game types and player counts with rated games: the leaderboards that exist."""
+        with self._reading() as db:
+            return db.rows(statements.GAMES_PLAYED)
+
+    # --- results for the ratings ----------------------------------------------------------------
+    def game_results(
+        self, game: str, *, players: int | None = None, tournament: int | None = None
+    ) -> list[GameResult]:
+        """Rated games of one type as the ``leaderboard`` package's plain results, in the order
+        they were rated (id order); a player is a bot version id, as a string."""
+        with self.session() as session:
+            return finished_game_results(session, game, players, tournament)
+
+    # --- bots -----------------------------------------------------------------------------------
+    def versions(self, ids: list[int]) -> dict[int, dict[str, Any]]:
+        """Bot versions by id with their bot's name, and whether each is its bot's newest."""
+        with self._reading() as db:
+            rows = db.rows(statements.VERSIONS, ids=ids)
+        return {
+            row["id"]: {
+                "id": row["id"],
+                "bot": row["name"],
+                "version": row["version"],
+                "hash": row["content_hash"][:8],
+                "created_at": row["created_at"],
+                "latest": bool(row["latest"]),
+            }
+            for row in rows
+        }
+
+    def bot_names(self) -> list[str]:
+        with self._reading() as db:
+            return [row["name"] for row in db.rows(statements.BOT_NAMES)]
+
+    def bots(self) -> list[dict[str, Any]]:
+        with self._reading() as db:
+            return db.rows(statements.BOTS)
+
+    def bot(self, name: str) -> dict[str, Any] | None:
+        """A bot's versions, results per game type, forfeits and Elo history."""
+        with self._reading() as db:
+            bot = db.one(statements.BOT, name=name)
+            if bot is None:
+                return None
+            versions = db.rows(statements.BOT_VERSIONS, bot_id=bot["id"])
+            ids = [version["id"] for version in versions]
+            seats = db.rows(statements.RATED_SEATS, ids=ids)
+            history = db.rows(statements.RATING_HISTORY, ids=ids)
+        for version in versions:
+            version["hash"] = version.pop("content_hash")[:8]
+        results, forfeits = _results_per_game(seats)
+        return {
+            "name": bot["name"],
+            "created_at": bot["created_at"],
+            "versions": versions,
+            "results": results,
+            "forfeits": forfeits[-_FORFEITS_LISTED:][::-1],
+            "rating_history": history,
+            "version_ids": ids,
+        }
+
+    def head_to_head(self, version_ids: list[int]) -> list[dict[str, Any]]:
+        """Per opponent bot and game type: games together, and points (win 1, draw 1/2, and a
+        forfeiting seat loses to every finisher) of the given versions against it."""
+        with self._reading() as db:
+            rows = db.rows(statements.PAIRS, ids=version_ids)
+        table: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0.0])
+        for row in rows:
+            mine = SeatResult("me", row["rank"], 0.0, _forfeit(row["outcome"]))
+            theirs = SeatResult("them", row["their_rank"], 0.0, _forfeit(row["their_outcome"]))
+            entry = table[row["game"], row["opponent"]]
+            entry[0] += 1
+            entry[1] += pair_score(mine, theirs)
+        return [
+            {
+                "game": game,
+                "opponent": opponent,
+                "games": games,
+                "points": points,
+                "share": points / games,
+            }
+            for (game, opponent), (games, points) in sorted(table.items())
+        ]
+
+    # --- games ----------------------------------------------------------------------------------
+    def games(self, wanted: GameFilter) -> dict[str, Any]:
+        """Stored games newest first, with their seats, filtered; and how many match in all.
+        Never their seeds: these rows are published as they are."""
+        count, listing = statements.game_listing(
+            wanted.game is not None,
+            wanted.tournament is not None,
+            wanted.bot is not None,
+            wanted.outcome,
+        )
+        parameters = {
+            "game": wanted.game,
+            "tournament": wanted.tournament,
+            "bot": wanted.bot,
+        }
+        with self._reading() as db:
+            counted = db.one(count, **parameters)
+            games = db.rows(listing, limit=wanted.limit, offset=wanted.offset, **parameters)
+            _attach_seats(db, games)
+        assert counted is not None  # an aggregate: always one row
+        return {
+            "total": counted["total"],
+            "limit": wanted.limit,
+            "offset": wanted.offset,
+            "games": games,
+        }
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        """One stored game: everything the replay needs (seed, options, actions) and its seats."""
+        with self._reading() as db:
+            stored = {row[1] for row in db.connection.exec_driver_sql("PRAGMA table_info(game)")}
+            game = db.one(
+                statements.game_query(frozenset(statements.SINCE_SCHEMA_2) <= stored), id=game_id
+            )
+            if game is None:
+                return None
+            _attach_seats(db, [game])
+        for name in statements.SINCE_SCHEMA_2:
+            game.setdefault(name, None)
+        return game
+
+    # --- tournaments ----------------------------------------------------------------------------
+    def tournaments(self) -> list[dict[str, Any]]:
+        with self._reading() as db:
+            return db.rows(statements.TOURNAMENTS)
+
+    def tournament(self, tournament_id: int) -> dict[str, Any] | None:
+        """Settings, entrants and progress: games finished (and with a forfeit), voided attempts,
+        out of the schedule's size. Not the seed: every deal's seed follows from it."""
+        with self._reading() as db:
+            tournament = db.one(statements.TOURNAMENT, id=tournament_id)
+            if tournament is None:
+                return None
+            entrants = db.rows(statements.ENTRANTS, id=tournament_id)
+            progress = db.one(statements.PROGRESS, id=tournament_id)
+        assert progress is not None  # an aggregate: always one row
+        settings = tournament["settings"]
+        scheduled = schedule_size(
+            len(entrants), int(settings.get("players", 2)), int(settings.get("deals", 1))
+        )
+        tournament.update(entrants=entrants, progress={"scheduled": scheduled, **progress})
+        return tournament
+
+
+def _attach_seats(db: _Reader, games: list[dict[str, Any]]) -> None:
+    if not games:
+        return
+    by_id = {game["id"]: game for game in games}
+    for game in games:
+        game["seats"] = []
+    for seat in db.rows(statements.SEATS, ids=list(by_id)):
+        by_id[seat.pop("game_id")]["seats"].append(seat)
+
+
+def _results_per_game(
+    seats: Sequence[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A bot's rated seats summed per game type (games, wins, forfeits, average rank of the
+    games it finished), and its forfeits, oldest first."""
+    per_game: dict[str, Counter[str]] = defaultdict(Counter)
+    rank_sums: Counter[str] = Counter()
+    forfeits = []
+    for row in seats:
+        tally = per_game[row["game"]]
+        tally["games"] += 1
+        if row["outcome"] == Outcome.FINISHED.value:
+            tally["wins"] += row["rank"] == 1
+            rank_sums[row["game"]] += row["rank"]
+        else:
+            tally["forfeits"] += 1
+            forfeits.append(
+                {key: row[key] for key in ("game_id", "game", "seat", "outcome", "reason")}
+            )
+    results = [
+        {
+            "game": game,
+            "games": tally["games"],
+            "wins": tally["wins"],
+            "forfeits": tally["forfeits"],
+            "average_rank": (
+                rank_sums[game] / (tally["games"] - tally["forfeits"])
+                if tally["games"] > tally["forfeits"]
+                else None
+            ),
+        }
+        for game, tally in sorted(per_game.items())
+    ]
+    return results, forfeits

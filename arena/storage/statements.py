@@ -1,0 +1,291 @@
+"""The statements ``read_only`` runs, built once when the module loads (a page runs several,
+and building them on every request cost more than running them); their values are parameters.
+Written over the tables of ``models``; dates come back as the text SQLite holds."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from sqlalchemy import ColumnElement, Executable, String, bindparam, func, select, type_coerce
+from sqlalchemy.orm import aliased
+from sqlmodel import and_, col
+
+from arena.storage.models import (
+    Bot,
+    BotVersion,
+    GameOutcome,
+    GameRecord,
+    GameStatus,
+    RatingHistory,
+    SeatRecordRow,
+    Tournament,
+    TournamentEntrant,
+)
+
+
+def outcome_is(outcome: GameOutcome) -> ColumnElement[bool]:
+    """The games that ended so: the one place that reads ``termination`` as a flag."""
+    finished = col(GameRecord.status) == GameStatus.FINISHED
+    completed = col(GameRecord.termination) == GameOutcome.COMPLETED
+    if outcome == GameOutcome.COMPLETED:
+        return and_(finished, completed)
+    if outcome == GameOutcome.FORFEIT:
+        return and_(finished, ~completed)
+    return col(GameRecord.status) == GameStatus.VOIDED
+
+
+def stored_text(column: Any, name: str) -> Any:
+    """A date column as the text SQLite holds (not a datetime): what the pages and API show."""
+    return type_coerce(column, String).label(name)
+
+
+def ids(name: str) -> Any:
+    """A list of ids as one parameter (``IN``)."""
+    return bindparam(name, expanding=True)
+
+
+IS_FINISHED = col(GameRecord.status) == GameStatus.FINISHED  # rated games only
+# What every listing of bot versions shows first (the hash is cut to 8 characters later).
+VERSION_COLUMNS = (
+    col(BotVersion.id),
+    col(BotVersion.version),
+    col(BotVersion.content_hash),
+    stored_text(col(BotVersion.created_at), "created_at"),
+)
+TOURNAMENT_COLUMNS = (
+    col(Tournament.id),
+    col(Tournament.name),
+    col(Tournament.game),
+    col(Tournament.settings),
+    col(Tournament.state),
+    stored_text(col(Tournament.created_at), "created_at"),
+    stored_text(col(Tournament.finished_at), "finished_at"),
+)
+LISTED_GAME_COLUMNS: tuple[Any, ...] = (
+    col(GameRecord.id),
+    col(GameRecord.game),
+    col(GameRecord.num_players),
+    col(GameRecord.status),
+    col(GameRecord.termination),
+    stored_text(col(GameRecord.finished_at), "finished_at"),
+    col(GameRecord.duration),
+    func.json_array_length(col(GameRecord.actions)).label("decisions"),
+    col(GameRecord.tournament_id),
+    col(Tournament.name).label("tournament"),
+)
+REPLAYED_GAME_COLUMNS: tuple[Any, ...] = (
+    col(GameRecord.id),
+    col(GameRecord.game),
+    col(GameRecord.rules_version),
+    col(GameRecord.options),
+    col(GameRecord.seed),
+    col(GameRecord.num_players),
+    col(GameRecord.status),
+    col(GameRecord.actions),
+    col(GameRecord.termination),
+    col(GameRecord.duration),
+    stored_text(col(GameRecord.finished_at), "finished_at"),
+    col(GameRecord.tournament_id),
+    col(Tournament.name).label("tournament"),
+)
+# Stored from schema 2 on: a database of schema 1 still shows (a tournament may migrate it while
+# the server runs).
+SINCE_SCHEMA_2 = {
+    "decision_seconds": col(GameRecord.decision_seconds),
+    "comments": col(GameRecord.comments),
+}
+
+DATA_VERSION = select(
+    func.coalesce(func.max(col(GameRecord.id)), 0).label("newest"),
+    func.count(col(GameRecord.id)).label("stored"),
+)
+GAMES_PLAYED = (
+    select(col(GameRecord.game), col(GameRecord.num_players), func.count().label("games"))
+    .where(IS_FINISHED)
+    .group_by(col(GameRecord.game), col(GameRecord.num_players))
+    .order_by(col(GameRecord.game), col(GameRecord.num_players))
+)
+NEWEST_VERSION = (
+    select(func.max(col(BotVersion.id)))
+    .where(col(BotVersion.bot_id) == col(Bot.id))
+    .correlate(Bot)
+    .scalar_subquery()
+)
+VERSIONS = (
+    select(*VERSION_COLUMNS, col(Bot.name), (col(BotVersion.id) == NEWEST_VERSION).label("latest"))
+    .join(Bot, col(Bot.id) == col(BotVersion.bot_id))
+    .where(col(BotVersion.id).in_(ids("ids")))
+)
+BOT_NAMES = select(col(Bot.name)).order_by(col(Bot.name))
+BOTS = (
+    select(
+        col(Bot.name),
+        func.count(func.distinct(col(BotVersion.id))).label("versions"),
+        func.count(col(SeatRecordRow.game_id)).label("games"),
+    )
+    .join(BotVersion, col(BotVersion.bot_id) == col(Bot.id))
+    .outerjoin(SeatRecordRow, col(SeatRecordRow.bot_version_id) == col(BotVersion.id))
+    .group_by(col(Bot.id))
+    .order_by(col(Bot.name))
+)
+BOT = select(col(Bot.id), col(Bot.name), stored_text(col(Bot.created_at), "created_at")).where(
+    col(Bot.name) == bindparam("name")
+)
+BOT_VERSIONS = (
+    select(
+        *VERSION_COLUMNS,
+        col(BotVersion.directory),
+        col(BotVersion.address),
+        col(BotVersion.games),
+    )
+    .where(col(BotVersion.bot_id) == bindparam("bot_id"))
+    .order_by(col(BotVersion.id))
+)
+RATED_SEATS = (
+    select(
+        col(GameRecord.game),
+        col(SeatRecordRow.rank),
+        col(SeatRecordRow.outcome),
+        col(SeatRecordRow.reason),
+        col(SeatRecordRow.game_id),
+        col(SeatRecordRow.seat),
+    )
+    .join(GameRecord, col(GameRecord.id) == col(SeatRecordRow.game_id))
+    .where(col(SeatRecordRow.bot_version_id).in_(ids("ids")), IS_FINISHED)
+    .order_by(col(SeatRecordRow.game_id))
+)
+RATING_HISTORY = (
+    select(
+        col(RatingHistory.game_id),
+        col(RatingHistory.game),
+        col(RatingHistory.bot_version_id),
+        col(RatingHistory.before),
+        col(RatingHistory.after),
+        stored_text(col(GameRecord.finished_at), "finished_at"),
+        col(GameRecord.num_players),
+    )
+    .join(GameRecord, col(GameRecord.id) == col(RatingHistory.game_id))
+    .where(col(RatingHistory.bot_version_id).in_(ids("ids")))
+    .order_by(col(RatingHistory.id))
+)
+ME, THEM = aliased(SeatRecordRow), aliased(SeatRecordRow)
+PAIRS: Executable = (
+    select(
+        col(GameRecord.game),
+        col(ME.rank),
+        col(ME.outcome),
+        col(THEM.rank).label("their_rank"),
+        col(THEM.outcome).label("their_outcome"),
+        col(Bot.name).label("opponent"),
+    )
+    .select_from(ME)
+    .join(THEM, and_(col(THEM.game_id) == ME.game_id, col(THEM.seat) != ME.seat))
+    .join(GameRecord, col(GameRecord.id) == ME.game_id)
+    .join(BotVersion, col(BotVersion.id) == THEM.bot_version_id)
+    .join(Bot, col(Bot.id) == col(BotVersion.bot_id))
+    .where(
+        col(ME.bot_version_id).in_(ids("ids")),
+        IS_FINISHED,
+        col(THEM.bot_version_id).not_in(ids("ids")),
+    )
+)
+SEATS: Executable = (
+    select(
+        col(SeatRecordRow.game_id),
+        col(SeatRecordRow.seat),
+        col(Bot.name).label("bot"),
+        col(BotVersion.version),
+        col(BotVersion.id).label("version_id"),
+        col(SeatRecordRow.score),
+        col(SeatRecordRow.rank),
+        col(SeatRecordRow.outcome),
+        col(SeatRecordRow.reason),
+        col(SeatRecordRow.time_used),
+        col(SeatRecordRow.decisions),
+    )
+    .join(BotVersion, col(BotVersion.id) == col(SeatRecordRow.bot_version_id))
+    .join(Bot, col(Bot.id) == col(BotVersion.bot_id))
+    .where(col(SeatRecordRow.game_id).in_(ids("ids")))
+    .order_by(col(SeatRecordRow.game_id), col(SeatRecordRow.seat))
+)
+GAMES_OF_BOT = (
+    select(col(SeatRecordRow.game_id))
+    .join(BotVersion, col(BotVersion.id) == col(SeatRecordRow.bot_version_id))
+    .join(Bot, col(Bot.id) == col(BotVersion.bot_id))
+    .where(col(Bot.name) == bindparam("bot"))
+)
+TOURNAMENTS = select(
+    *TOURNAMENT_COLUMNS,
+    select(func.count())
+    .where(col(TournamentEntrant.tournament_id) == col(Tournament.id))
+    .correlate(Tournament)
+    .scalar_subquery()
+    .label("entrants"),
+    select(func.count())
+    .where(col(GameRecord.tournament_id) == col(Tournament.id), IS_FINISHED)
+    .correlate(Tournament)
+    .scalar_subquery()
+    .label("games"),
+).order_by(col(Tournament.id).desc())
+TOURNAMENT = select(*TOURNAMENT_COLUMNS).where(col(Tournament.id) == bindparam("id"))
+ENTRANTS: Executable = (
+    select(
+        col(TournamentEntrant.position),
+        col(TournamentEntrant.bot_version_id).label("version_id"),
+        col(Bot.name).label("bot"),
+        col(BotVersion.version),
+    )
+    .join(BotVersion, col(BotVersion.id) == col(TournamentEntrant.bot_version_id))
+    .join(Bot, col(Bot.id) == col(BotVersion.bot_id))
+    .where(col(TournamentEntrant.tournament_id) == bindparam("id"))
+    .order_by(col(TournamentEntrant.position))
+)
+PROGRESS = select(
+    *(
+        func.count().filter(condition).label(name)
+        for name, condition in (
+            ("finished", IS_FINISHED),
+            ("with_forfeit", outcome_is(GameOutcome.FORFEIT)),
+            ("voided", outcome_is(GameOutcome.VOIDED)),
+        )
+    )
+).where(col(GameRecord.tournament_id) == bindparam("id"))
+
+
+@functools.cache
+def game_listing(
+    by_game: bool, by_tournament: bool, by_bot: bool, outcome: GameOutcome | None
+) -> tuple[Executable, Executable]:
+    """The count and the page of the games a filter of this shape selects (its values are
+    parameters), built once per shape."""
+    where: list[ColumnElement[bool]] = []
+    if by_game:
+        where.append(col(GameRecord.game) == bindparam("game"))
+    if by_tournament:
+        where.append(col(GameRecord.tournament_id) == bindparam("tournament"))
+    if by_bot:
+        where.append(col(GameRecord.id).in_(GAMES_OF_BOT))
+    if outcome is not None:
+        where.append(outcome_is(outcome))
+    count = select(func.count().label("total")).select_from(GameRecord).where(*where)
+    listing = (
+        select(*LISTED_GAME_COLUMNS)
+        .outerjoin(Tournament, col(Tournament.id) == col(GameRecord.tournament_id))
+        .where(*where)
+        .order_by(col(GameRecord.id).desc())
+        .limit(bindparam("limit"))
+        .offset(bindparam("offset"))
+    )
+    return count, listing
+
+
+@functools.cache
+def game_query(with_times: bool) -> Executable:
+    """One game, with the per-decision times and comments (a database of schema 2 on) or
+    without them (schema 1)."""
+    return (
+        select(*REPLAYED_GAME_COLUMNS, *(SINCE_SCHEMA_2.values() if with_times else ()))
+        .outerjoin(Tournament, col(Tournament.id) == col(GameRecord.tournament_id))
+        .where(col(GameRecord.id) == bindparam("id"))
+    )
