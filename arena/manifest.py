@@ -12,6 +12,7 @@ LOG_LEVEL = "info"
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from types import MappingProxyType
 from arena.errors import ManifestError
 from engine.registry import game_names
 
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MANIFEST_NAME = "bot.toml"
 # ``games = ["*"]``: a bot that plays whatever it is given (a random bot picks among the legal
 # actions of any game), so a new game needs no edit of its bot.toml. Sent as it is in the SDKs'
@@ -169,9 +171,13 @@ def load_manifest(bot_dir: Path) -> BotSpec:
         raise fail("'env' must be a table of string values")
     # What the operating system cannot pass to a process; found only when the bot starts, it
     # looked like the arena's fault (a voided game) and stalled a tournament on re-runs.
+    # Names are the portable ones (POSIX: letters, digits, _), which every shell can export.
     for key, value in env.items():
-        if not key or "=" in key or "\0" in key or "\0" in value:
-            raise fail(f"'env': {key!r} is no environment variable name and string value")
+        if not _ENV_NAME.fullmatch(key) or "\0" in value:
+            raise fail(
+                f"'env': {key!r} is no environment variable name (letters, digits and _, not "
+                "starting with a digit) with a string value"
+            )
     network = data.get("network", False)
     if not isinstance(network, bool):
         raise fail("'network' must be true or false")

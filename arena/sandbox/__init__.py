@@ -51,18 +51,17 @@ def bwrap_problem() -> str | None:
             "bubblewrap (bwrap) is not installed: bots cannot be sandboxed "
             "(install the `bubblewrap` package, or run scripts/setup as root)"
         )
-    # The sandbox's own shape (as root: the outer bwrap and the drop of privileges too), with
-    # the whole machine as its view.
-    args = os.memfd_create("arena-probe-args")
-    os.write(args, bwrap.env_args({}))
-    os.lseek(args, 0, os.SEEK_SET)
-    probe = bwrap.probe_argv(["/bin/true"], args_fd=args)
+    # The sandbox's own shape (as root: the drop of privileges too), with the system's programs
+    # as its view.
+    kind, fds = _sandbox_fds({})
+    probe = bwrap.probe_argv(["/bin/true"], kind=kind, env_fd=fds[0], seccomp_fd=_filter_fd(fds))
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=10, pass_fds=(args,))
+        done = subprocess.run(probe, capture_output=True, timeout=10, pass_fds=fds)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap cannot make a sandbox here: {exc}"
     finally:
-        os.close(args)
+        for fd in fds:
+            os.close(fd)
     if done.returncode != 0:
         why = done.stderr.decode(errors="replace").strip().splitlines()
         return f"bubblewrap cannot make a sandbox here: {why[-1] if why else done.returncode}"
@@ -125,7 +124,8 @@ class BotLaunch:
     limits: BotLimits
     cgroup: cgroups.BotCgroup | None = None
     address_space_limited: bool = False  # memory limited per process (no cgroup)
-    pass_fds: tuple[int, ...] = ()  # what bwrap reads at start: its --args, the seccomp filter
+    pass_fds: tuple[int, ...] = ()  # what bwrap reads at start: the environment, the filter
+    depth: int = 1  # how far below the started process (bwrap) the sandbox's init is
     # Held on the sandbox's writable tmpfs once it is up, to tell why the bot stopped.
     writable_fds: dict[str, int] = field(default_factory=dict)
     socket_fd: int | None = None  # the bot's socket, where the arena calls it (sockets.py)
@@ -139,7 +139,7 @@ class BotLaunch:
     def sandbox_pid(self, pid: int) -> int | None:
         """The sandbox's init, whose root is the bot's view, for the started process ``pid``
         (bwrap), or None while the sandbox is not made yet (or is gone)."""
-        return _descendant(pid, bwrap.sandbox_depth()) if self.sandboxed else None
+        return _descendant(pid, self.depth) if self.sandboxed else None
 
     def program_pids(self, pid: int) -> list[int]:
         """The bot's own program (the sandbox init's children) for the started process ``pid``;
@@ -221,6 +221,21 @@ def _descendant(pid: int, depth: int) -> int | None:
     return pid
 
 
+def _sandbox_fds(env: dict[str, str]) -> tuple[str, tuple[int, ...]]:
+    """The kind of sandbox this arena makes (``bwrap.sandbox_kind``) and what bwrap reads at
+    start: the bot's environment (``env``) and, where libseccomp is, the filter."""
+    program = seccomp.filter_program()
+    kind = bwrap.sandbox_kind(filtered=program is not None)
+    env_fd = _memfd("arena-bot-env", bwrap.env_payload(env, kind))
+    if program is None:
+        return kind, (env_fd,)
+    return kind, (env_fd, _memfd("arena-seccomp", program))
+
+
+def _filter_fd(fds: tuple[int, ...]) -> int | None:
+    return fds[1] if len(fds) > 1 else None
+
+
 def _memfd(name: str, data: bytes) -> int:
     """An anonymous file holding ``data``, read from its start by the process that inherits it."""
     fd = os.memfd_create(name, 0)  # inheritable: bwrap reads it after the launcher chain
@@ -248,20 +263,20 @@ def prepare_launch(
     check_available(policy)
     sandboxed = policy.tool == "bwrap"
     pass_fds: tuple[int, ...] = ()
+    depth = 0
     if sandboxed:
-        args_fd = _memfd("arena-bot-env", bwrap.env_args(env))
-        program = seccomp.filter_program()
-        seccomp_fd = None if program is None else _memfd("arena-seccomp", program)
-        pass_fds = (args_fd,) if seccomp_fd is None else (args_fd, seccomp_fd)
+        kind, pass_fds = _sandbox_fds(env)
+        depth = bwrap.sandbox_depth(kind)
         try:
             argv = bwrap.bwrap_argv(
                 argv,
+                kind=kind,
                 bot_dir=bot_dir,
                 seat=seat,
                 network=wants_network and policy.allow_network,
                 disk_bytes=limits.disk_mib << 20,
-                args_fd=args_fd,
-                seccomp_fd=seccomp_fd,
+                env_fd=pass_fds[0],
+                seccomp_fd=_filter_fd(pass_fds),
             )
         except BaseException:
             for fd in pass_fds:
@@ -284,4 +299,5 @@ def prepare_launch(
         cgroup,
         address_space_limited=cgroup is None and prlimit_path() is not None,
         pass_fds=pass_fds,
+        depth=depth,
     )

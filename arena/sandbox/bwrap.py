@@ -41,6 +41,7 @@ import functools
 import glob
 import importlib.util
 import os
+import shlex
 import shutil
 import sys
 from collections.abc import Iterable
@@ -51,6 +52,7 @@ from arena.bot_tree import REPO, linked_public_code
 HOME = "/home/bot"
 SOCKET_DIR = "/run/arena"  # where a sandboxed bot makes its socket (a tmpfs of its own)
 SOCKET_NAME = "bot.sock"
+ENV_FILE = "/run/arena-env"  # as root: the bot's environment, read after the drop of privileges
 # The writable places of a sandbox, each a tmpfs capped at the bot's disk budget.
 WRITABLE = (SOCKET_DIR, "/tmp", HOME, "/dev/shm")
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -209,6 +211,81 @@ def _sandbox_argv(
     ]
 
 
+def _root_sandbox_argv(
+    argv: list[str],
+    *,
+    view: list[str],
+    bot_dir: Path,
+    seat: int,
+    network: bool,
+    disk_bytes: int,
+    env_fd: int,
+    seccomp_fd: int,
+) -> list[str]:
+    """The sandbox as root, with the seccomp filter: one bwrap, as root, builds the view and the
+    namespaces (no user namespace: root needs none); inside, ``setpriv`` drops to the seat's
+    host uid with no groups and no capabilities, and only then does a shell read the bot's
+    environment from ``ENV_FILE`` and exec the bot. The filter refuses new user namespaces (bwrap
+    cannot, without a user namespace of its own)."""
+    bwrap = bwrap_path()
+    assert bwrap is not None
+    uid = str(HOST_UID_BASE + seat)
+    writable: list[str] = []
+    for path in WRITABLE:  # made by root: open to the bot's uid (only its processes see them)
+        writable += ["--perms", "1777", "--size", str(disk_bytes), "--tmpfs", path]
+    return [
+        bwrap,
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        *([] if network else ["--unshare-net"]),
+        "--hostname",
+        "arena-bot",
+        "--die-with-parent",
+        "--new-session",
+        # what setpriv needs to drop to the bot's uid, and nothing else
+        "--cap-drop",
+        "ALL",
+        *("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"),
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        *writable,
+        *_traversable_parents(view),
+        *view,
+        "--perms",
+        "0444",
+        "--ro-bind-data",
+        str(env_fd),
+        ENV_FILE,
+        "--remount-ro",
+        "/dev",
+        "--remount-ro",
+        "/",
+        "--chdir",
+        str(bot_dir),
+        "--seccomp",
+        str(seccomp_fd),
+        "--",
+        _setpriv(),
+        "--reuid",
+        uid,
+        "--regid",
+        uid,
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--",
+        "/bin/sh",
+        "-c",
+        '. "$0" && exec "$@"',
+        ENV_FILE,
+        *argv,
+    ]
+
+
 def _dropping_privileges(inner: list[str], *, view: list[str], seat: int) -> list[str]:
     """``inner`` (an unprivileged bwrap) run from root: an outer bwrap builds the view as root,
     and ``setpriv`` drops to the seat's unprivileged host uid before ``inner`` starts."""
@@ -268,11 +345,21 @@ def runs_as_root() -> bool:
     return os.geteuid() == 0
 
 
-def env_args(bot_env: dict[str, str]) -> bytes:
-    """What ``bwrap --args`` reads: NUL-separated arguments that give the bot its whole
-    environment, the arena's variables and the manifest's ``[env]`` (``bot_env``) on top of a
-    minimal PATH, LANG, HOME and TMPDIR."""
-    env = {**_LAUNCH_ENV, "HOME": HOME, "TMPDIR": "/tmp", **bot_env}
+def _bot_env(bot_env: dict[str, str]) -> dict[str, str]:
+    """The bot's whole environment: the arena's variables and the manifest's ``[env]``
+    (``bot_env``) on top of a minimal PATH, LANG, HOME and TMPDIR."""
+    return {**_LAUNCH_ENV, "HOME": HOME, "TMPDIR": "/tmp", **bot_env}
+
+
+def env_payload(bot_env: dict[str, str], kind: str) -> bytes:
+    """What carries the bot's environment into its sandbox of ``kind`` (``sandbox_kind``):
+    NUL-separated ``bwrap --args`` (``--clearenv``, ``--setenv``) for an unprivileged bwrap, or
+    the shell's ``ENV_FILE`` (``export NAME='value'``) read after the drop of privileges."""
+    env = _bot_env(bot_env)
+    if kind == ROOT:
+        return "".join(
+            f"export {name}={shlex.quote(value)}\n" for name, value in env.items()
+        ).encode()
     args = ["--clearenv"]
     for name, value in env.items():
         args += ["--setenv", name, value]
@@ -282,18 +369,31 @@ def env_args(bot_env: dict[str, str]) -> bytes:
 def bwrap_argv(
     argv: list[str],
     *,
+    kind: str,
     bot_dir: Path,
     seat: int,
     network: bool,
     disk_bytes: int,
-    args_fd: int,
+    env_fd: int,
     seccomp_fd: int | None,
     view: list[str] | None = None,
 ) -> list[str]:
-    """``argv`` run in a sandbox (see the module's docstring); as root, through an outer bwrap
-    that drops privileges first. ``args_fd`` holds ``env_args``; ``seccomp_fd`` the filter;
-    ``view`` is the bot's by default. Requires ``bwrap_path()``."""
+    """``argv`` run in a sandbox of ``kind`` (see the module's docstring). ``env_fd`` holds
+    ``env_payload``; ``seccomp_fd`` the filter; ``view`` is the bot's by default. Requires
+    ``bwrap_path()``."""
     view = _view(bot_dir) if view is None else view
+    if kind == ROOT:
+        assert seccomp_fd is not None, "as root, only the filter refuses user namespaces"
+        return _root_sandbox_argv(
+            argv,
+            view=view,
+            bot_dir=bot_dir,
+            seat=seat,
+            network=network,
+            disk_bytes=disk_bytes,
+            env_fd=env_fd,
+            seccomp_fd=seccomp_fd,
+        )
     inner = _sandbox_argv(
         argv,
         view=view,
@@ -301,10 +401,10 @@ def bwrap_argv(
         seat=seat,
         network=network,
         disk_bytes=disk_bytes,
-        args_fd=args_fd,
+        args_fd=env_fd,
         seccomp_fd=seccomp_fd,
     )
-    return _dropping_privileges(inner, view=view, seat=seat) if runs_as_root() else inner
+    return _dropping_privileges(inner, view=view, seat=seat) if kind == ROOT_NESTED else inner
 
 
 def launch_env() -> dict[str, str]:
@@ -313,23 +413,43 @@ def launch_env() -> dict[str, str]:
     return dict(_LAUNCH_ENV)
 
 
-def sandbox_depth() -> int:
+UNPRIVILEGED = "unprivileged"  # an ordinary user's bwrap, in a user namespace of its own
+ROOT = "root"  # as root with the seccomp filter: one bwrap, setpriv inside
+ROOT_NESTED = "root-nested"  # as root without a filter: an outer bwrap, setpriv, an inner one
+
+
+def sandbox_kind(filtered: bool) -> str:
+    """How this arena makes a sandbox: as an ordinary user, or as root with or without the
+    seccomp filter (``filtered``)."""
+    if not runs_as_root():
+        return UNPRIVILEGED
+    return ROOT if filtered else ROOT_NESTED
+
+
+def uid_inside(kind: str, seat: int) -> int:
+    """The uid (and gid) a bot sees inside its sandbox of ``kind``: its own user namespace's
+    ``SANDBOX_UID_BASE`` + seat, or, as root with the filter (no user namespace), its host uid."""
+    return (HOST_UID_BASE if kind == ROOT else SANDBOX_UID_BASE) + seat
+
+
+def sandbox_depth(kind: str) -> int:
     """How many processes below the started one (bwrap) the sandbox's init is: bwrap -> init
-    (1), or as root outer bwrap -> its init -> inner bwrap -> init (3). The bot's own program is
-    the init's child."""
-    return 3 if runs_as_root() else 1
+    (1), or, nested, outer bwrap -> its init -> inner bwrap -> init (3). The bot's own program
+    is the init's child."""
+    return 3 if kind == ROOT_NESTED else 1
 
 
-def probe_argv(argv: list[str], *, args_fd: int) -> list[str]:
-    """``argv`` in a sandbox of the real shape whose view is the system's programs: a trial of
-    whether this machine can make sandboxes at all."""
+def probe_argv(argv: list[str], *, kind: str, env_fd: int, seccomp_fd: int | None) -> list[str]:
+    """``argv`` in a sandbox of the real shape (``kind``) whose view is the system's programs: a
+    trial of whether this machine can make sandboxes at all."""
     return bwrap_argv(
         argv,
+        kind=kind,
         bot_dir=Path("/"),
         seat=0,
         network=False,
         disk_bytes=1 << 20,
-        args_fd=args_fd,
-        seccomp_fd=None,
+        env_fd=env_fd,
+        seccomp_fd=seccomp_fd,
         view=_system_binds(),
     )

@@ -19,7 +19,7 @@ from arena.manifest import BotSpec, load_manifest
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.botprocess import kept_log_name
 from arena.referee.match import play_match
-from arena.sandbox import SandboxPolicy, bwrap_problem, cgroups
+from arena.sandbox import SandboxPolicy, bwrap, bwrap_problem, cgroups, seccomp
 from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import arena_root
 from tests.support.bots import ROOT, SAMPLE_BOTS
@@ -27,6 +27,13 @@ from tests.support.processes import SESSION_MARKER, bot_processes
 
 HOSTILE_SOURCE = ROOT / "tests" / "bots" / "hostile"
 MARKER = SESSION_MARKER.decode().split("=", 1)[1]
+
+
+def uid_inside(seat: int) -> int:
+    """The uid the bot in ``seat`` sees in its sandbox, on this machine, as this user."""
+    kind = bwrap.sandbox_kind(filtered=seccomp.filter_program() is not None)
+    return bwrap.uid_inside(kind, seat)
+
 
 needs_bwrap = pytest.mark.skipif(
     bwrap_problem() is not None,

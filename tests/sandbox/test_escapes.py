@@ -29,6 +29,7 @@ from tests.sandbox.conftest import (
     assert_other_seat_unharmed,
     needs_bwrap,
     play,
+    uid_inside,
 )
 
 pytestmark = needs_bwrap
@@ -51,7 +52,7 @@ async def test_ld_preload_in_env_runs_only_in_the_bots_own_program(tmp_path):
 
     assert not marker.exists(), marker.read_text()  # nothing ran outside the sandbox
     ran_as = set(re.findall(r"PRELOAD ran as uid (\d+)", log))
-    assert ran_as == {str(bwrap.SANDBOX_UID_BASE)}, log  # only in the bot, in its sandbox
+    assert ran_as == {str(uid_inside(0))}, log  # only in the bot, in its sandbox
     assert_other_seat_unharmed(record)
 
 
@@ -160,14 +161,25 @@ def test_without_libseccomp_bwrap_refuses_user_namespaces_and_the_limits_line_sa
 ):
     from arena.sandbox import SandboxPolicy, describe_limits, seccomp
 
-    argv = bwrap.bwrap_argv(
-        ["true"], bot_dir=tmp_path, seat=0, network=False, disk_bytes=1, args_fd=3, seccomp_fd=None
-    )
-    assert "--disable-userns" in argv and "--seccomp" not in argv
-    with_filter = bwrap.bwrap_argv(
-        ["true"], bot_dir=tmp_path, seat=0, network=False, disk_bytes=1, args_fd=3, seccomp_fd=4
-    )
-    assert with_filter[with_filter.index("--seccomp") + 1] == "4"
+    def argv(kind: str, seccomp_fd: int | None) -> list[str]:
+        return bwrap.bwrap_argv(
+            ["true"],
+            kind=kind,
+            bot_dir=tmp_path,
+            seat=0,
+            network=False,
+            disk_bytes=1,
+            env_fd=3,
+            seccomp_fd=seccomp_fd,
+        )
+
+    for kind in (bwrap.UNPRIVILEGED, bwrap.ROOT_NESTED):  # no filter: bwrap refuses them
+        unfiltered = argv(kind, None)
+        assert "--disable-userns" in unfiltered and "--seccomp" not in unfiltered
+    for kind in (bwrap.UNPRIVILEGED, bwrap.ROOT):
+        filtered = argv(kind, 4)
+        assert filtered[filtered.index("--seccomp") + 1] == "4"
+    assert bwrap.sandbox_kind(filtered=False) != bwrap.ROOT  # root never goes unfiltered alone
 
     monkeypatch.setattr(seccomp, "filter_problem", lambda: "libseccomp cannot be loaded")
     assert "no seccomp filter" in describe_limits(SandboxPolicy(), BotLimits())
@@ -265,3 +277,21 @@ def test_submit_and_a_tournaments_registration_start_the_bot_in_the_sandbox(tmp_
     )
     assert result.exit_code == 0, result.output
     assert marker.exists() is (tool == "none")
+
+
+async def test_without_the_filter_the_sandbox_still_maps_to_no_root_and_refuses_namespaces(
+    tmp_path, monkeypatch
+):
+    # Where libseccomp is missing: as root, an outer bwrap drops privileges before an inner,
+    # unprivileged one; bwrap's --disable-userns refuses user namespaces (keyrings, BPF and
+    # perf are then left to the kernel's own rules for an unprivileged uid)
+    from arena.sandbox import seccomp
+
+    monkeypatch.setattr(seccomp, "filter_program", lambda: None)
+    record, log = await play(tmp_path, "kernel")
+
+    assert "kernel: done" in log, log
+    assert "cannot write /proc/sys/kernel/core_pattern" in log
+    assert "cannot make user namespace" in log and "cannot make tmpfs mount" in log
+    assert "\nWROTE " not in f"\n{log}" and "\nMADE " not in f"\n{log}", log
+    assert_other_seat_unharmed(record)

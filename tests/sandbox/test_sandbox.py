@@ -25,13 +25,13 @@ from arena.manifest import load_manifest
 from arena.records import Outcome
 from arena.referee.botprocess import connect, run_bot
 from arena.sandbox import SandboxPolicy, cgroups, tempdirs
-from arena.sandbox.bwrap import SANDBOX_UID_BASE
 from arena.tournament.settings import TournamentSettings
 from tests.sandbox.conftest import (
     assert_other_seat_unharmed,
     hostile_dir,
     needs_bwrap,
     play,
+    uid_inside,
 )
 from tests.support.bots import ROOT, SAMPLE_BOTS
 from tests.support.processes import bot_processes
@@ -49,7 +49,7 @@ async def test_a_bot_sees_its_own_uid_environment_and_private_temp_only(tmp_path
         record, log = await play(tmp_path, "inspect", HOSTILE_PORT=str(port))
 
     bot_dir = tmp_path / "hostile-inspect"
-    assert f"uid {SANDBOX_UID_BASE} gid {SANDBOX_UID_BASE}" in log
+    assert f"uid {uid_inside(0)} gid {uid_inside(0)}" in log
     env = ast.literal_eval(re.search(r"^env (\[.*\])$", log, re.MULTILINE).group(1))
     assert set(env) == {
         "ARENA_BOT_ADDRESS",
