@@ -39,6 +39,7 @@ COMMAND_MODULES = [
     "arena.commands.tournament",
     "arena.commands.leaderboard",
     "arena.commands.sprt",
+    "arena.commands.ladder",
     "arena.commands.replay",
     "arena.commands.validate",
     "arena.commands.new_bot",

@@ -3,6 +3,7 @@
 name = "random-python"
 version = "1.0.0"
 command = ["python", "bot.py"]   # run in the bot's directory; "python": the arena's Python
+build = ["sh", "build.sh"]        # optional: run once before the bot, in its sandbox (building.py)
 games = ["oregon", "ogallala", "merkator"]   # or ["*"]: every game the arena knows
 network = true                    # optional: ask for network access (the operator decides)
 [env]                             # optional extra environment variables
@@ -12,7 +13,7 @@ LOG_LEVEL = "info"
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -51,6 +52,8 @@ class BotSpec:
     address: str | None = None
     env: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     network: bool = False  # asks for network access in its sandbox (``--allow-network`` grants)
+    # What builds the bot (``arena validate`` and ``arena submit`` run it: arena.building), or ().
+    build: tuple[str, ...] = ()
 
     @property
     def is_remote(self) -> bool:
@@ -101,6 +104,27 @@ def remote_bot(
     )
 
 
+def _argv(
+    data: dict, key: str, bot_dir: Path, fail: Callable[[str], ManifestError], *, example: str
+) -> list[str]:
+    """``data[key]``, a command as exec runs it in the bot's directory. Raises ``fail(...)``."""
+    argv = data.get(key)
+    if not isinstance(argv, list) or not argv or not all(isinstance(a, str) and a for a in argv):
+        raise fail(f"'{key}' must be a non-empty list of strings, e.g. {example}")
+    if any("\0" in part for part in argv):
+        raise fail(f"'{key}' must not hold a NUL character")
+    program = argv[0]
+    # exec looks a bare name up on PATH, not in the bot's directory: a compiled bot's ["bot"]
+    # would pass every check here and fail only at start ("execvp bot: No such file"). "python"
+    # is the arena's own interpreter whatever the directory holds (botprocess._argv).
+    if program != "python" and "/" not in program and (bot_dir / program).is_file():
+        raise fail(
+            f"'{key}': {program!r} is looked up on PATH, not in the bot's directory: "
+            f'write "./{program}" to run the file of the bot\'s directory'
+        )
+    return argv
+
+
 def load_manifest(bot_dir: Path) -> BotSpec:
     """Read and validate ``bot_dir/bot.toml``."""
     path = Path(bot_dir) / MANIFEST_NAME
@@ -120,7 +144,7 @@ def load_manifest(bot_dir: Path) -> BotSpec:
     def fail(problem: str) -> ManifestError:
         return ManifestError(f"{path}: {problem}")
 
-    unknown = sorted(set(data) - {"name", "version", "command", "games", "env", "network"})
+    unknown = sorted(set(data) - {"name", "version", "command", "build", "games", "env", "network"})
     if unknown:
         raise fail(f"unknown key(s) {', '.join(unknown)}")
     for key in ("name", "version"):
@@ -128,24 +152,12 @@ def load_manifest(bot_dir: Path) -> BotSpec:
             raise fail(f"'{key}' must be a non-empty string")
     if problem := name_problem(data["name"].strip()) or version_problem(data["version"].strip()):
         raise fail(problem)
-    command = data.get("command")
-    if (
-        not isinstance(command, list)
-        or not command
-        or not all(isinstance(part, str) and part for part in command)
-    ):
-        raise fail('\'command\' must be a non-empty list of strings, e.g. ["python", "bot.py"]')
-    if any("\0" in part for part in command):
-        raise fail("'command' must not hold a NUL character")
-    program = command[0]
-    # exec looks a bare name up on PATH, not in the bot's directory: a compiled bot's ["bot"]
-    # would pass every check here and fail only at start ("execvp bot: No such file"). "python"
-    # is the arena's own interpreter whatever the directory holds (botprocess._argv).
-    if program != "python" and "/" not in program and (Path(bot_dir) / program).is_file():
-        raise fail(
-            f"'command': {program!r} is looked up on PATH, not in the bot's directory: "
-            f'write "./{program}" to run the file of the bot\'s directory'
-        )
+    command = _argv(data, "command", Path(bot_dir), fail, example='["python", "bot.py"]')
+    build = (
+        _argv(data, "build", Path(bot_dir), fail, example='["sh", "build.sh"]')
+        if "build" in data
+        else []
+    )
     games = data.get("games")
     if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
         raise fail(
@@ -169,6 +181,7 @@ def load_manifest(bot_dir: Path) -> BotSpec:
         games=expand_games(games),
         directory=Path(bot_dir).resolve(),
         command=tuple(command),
+        build=tuple(build),
         env=MappingProxyType(dict(env)),
         network=network,
     )

@@ -1,6 +1,11 @@
-"""``arena new-bot``: a starter bot directory in Python or Node.js that passes ``arena validate``
-as it is: a bot.toml, the code with a ``choose`` function to edit (a random legal choice, seeded
-by the arena), and a README with the next steps."""
+"""``arena new-bot``: a starter bot directory in Python, Node.js, Go, Java or C++ that passes
+``arena validate`` as it is: a bot.toml, the code with a ``choose`` function to edit (a random
+legal choice, seeded by the arena), the game's history kept from its events, and a README with the
+next steps. The compiled languages get a ``build.sh`` (bot.toml's ``build``, which ``arena
+validate`` and ``arena submit`` run in the sandbox) and a copy of the protocol's .proto files.
+
+The starters' files live in ``arena/starters/<language>/``, copied as they are.
+"""
 
 from __future__ import annotations
 
@@ -9,69 +14,87 @@ import os
 import re
 import shutil
 import subprocess
+import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bot_tree import REPO
 from arena.errors import InputError
 from engine.registry import game_names
 
-LANGUAGES = ("python", "node")
+STARTERS = Path(__file__).resolve().parent / "starters"
 # The Node SDK lives in the source checkout, next to the arena package.
-NODE_SDK = Path(__file__).resolve().parents[1] / "sdk" / "node"
+NODE_SDK = REPO / "sdk" / "node"
+PROTO = REPO / "proto"
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
-
-_PYTHON_BOT = '''"""{name}: an arena bot. Edit choose(); `arena validate .` checks the bot."""
-
-import arena_sdk as sdk
-
-rng = sdk.seeded_random()  # seeded from ARENA_BOT_SEED: the same game seed gives the same game
+_BUILD = ("sh", "build.sh")
 
 
-def choose(request):
-    """The index of the action to play in request.legal_actions.
+@dataclass(frozen=True)
+class Language:
+    label: str
+    code: str  # the file holding choose
+    command: tuple[str, ...]
+    build: tuple[str, ...] = ()
+    tools: tuple[str, ...] = ()  # programs its build needs on PATH
+    packages: str = ""  # Debian's packages that hold them (scripts/setup --for-tests installs)
 
-    request is an arena.bot.v1.DecisionRequest: decision_kind names the decision, view holds this
-    seat's view (view.oregon, view.ogallala or view.merkator), sdk.game_of(request) names the game.
-    """
-    return rng.randrange(len(request.legal_actions))
+    @property
+    def compiled(self) -> bool:
+        return bool(self.build)
 
 
-if __name__ == "__main__":
-    sdk.run(choose)
-'''
-
-_NODE_BOT = """// {name}: an arena bot. Edit choose(); `arena validate .` checks the bot.
-"use strict";
-
-const sdk = require("arena-bot-sdk");
-
-const random = sdk.seededRandom(); // seeded from ARENA_BOT_SEED: same seed, same game
-
-// The index of the action to play in request.legal_actions. request is an
-// arena.bot.v1.DecisionRequest: decision_kind names the decision, view holds this seat's view
-// (view.oregon, view.ogallala or view.merkator), sdk.gameOf(request) names the game.
-function choose(request) {{
-  return Math.floor(random() * request.legal_actions.length);
-}}
-
-sdk.run(choose);
-"""
+LANGUAGES = {
+    "python": Language("Python", "bot.py", ("python", "bot.py")),
+    "node": Language("Node.js", "index.js", ("node", "index.js"), tools=("node", "npm")),
+    "go": Language(
+        "Go",
+        "bot.go",
+        ("./bot",),
+        _BUILD,
+        ("go", "protoc", "protoc-gen-go", "protoc-gen-go-grpc"),
+        "golang-go protobuf-compiler protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev "
+        "golang-github-golang-protobuf-1-5-dev",
+    ),
+    "java": Language(
+        "Java",
+        "Bot.java",
+        ("java", "@java.args", "Bot"),
+        _BUILD,
+        ("javac", "protoc", "grpc_java_plugin"),
+        "default-jdk-headless protobuf-compiler protobuf-compiler-grpc-java-plugin libgrpc-java "
+        "libprotobuf-java libnetty-java libperfmark-java libgeronimo-annotation-1.3-spec-java",
+    ),
+    "cpp": Language(
+        "C++",
+        "bot.cc",
+        ("./bot",),
+        _BUILD,
+        ("g++", "pkg-config", "protoc", "grpc_cpp_plugin"),
+        "g++ pkg-config protobuf-compiler protobuf-compiler-grpc libgrpc++-dev libprotobuf-dev",
+    ),
+}
 
 _README = """# {name}
 
 An arena bot in {language}, made by `arena new-bot`. It plays every game with a uniformly random
-legal action; make it better by editing `choose` in `{code}`.
+legal action; make it better by editing `choose` in `{code}`, which also gets the game's history
+(every event this seat has seen) and a deadline.
 
 1. Read the rules of the games: `docs/rules/` in the arena's repository. Each decision kind and
    its options are listed there, with the messages that carry them.
-2. Edit `choose(request)`: it returns an index into `request.legal_actions`.
-3. `arena validate {directory}` checks the bot as the arena will run it (add `--game oregon` to
-   check one game): every check should pass.
+2. Edit `choose`: it returns an index into the request's legal actions.
+3. `arena validate {directory}` {build_step}checks the bot as the arena will run it, in the
+   sandbox (add `--game oregon` to check one game): every check should pass.
 4. `arena submit {directory}`, then `arena tournament --game oregon --bots {name},...` to measure
    it against other bots.
 
 `bot.toml` names the bot and how to start it ({start}). Any change to the files makes a new
-version of the bot when it is submitted.
+version of the bot when it is submitted. More: `docs/bots.md` in the arena's repository,
+"{section}".
 """
+
+_BUILD_STEP = "builds it (`sh build.sh`, in the sandbox: it may use only what is installed), then "
 
 
 def check_name(name: str) -> str:
@@ -83,59 +106,115 @@ def check_name(name: str) -> str:
     return name
 
 
+def language_of(name: str) -> Language:
+    if name not in LANGUAGES:
+        raise InputError(f"--lang {name!r}: choose one of {', '.join(LANGUAGES)}")
+    return LANGUAGES[name]
+
+
+def missing_tools(language: str) -> list[str]:
+    """The programs the starter of ``language`` needs that are not on PATH."""
+    return [tool for tool in language_of(language).tools if shutil.which(tool) is None]
+
+
 def new_bot(name: str, language: str, directory: Path) -> list[Path]:
-    """Write a starter bot into ``directory`` (new, or empty); the files written. A Node bot's
-    packages are installed (npm), linking the Node SDK of this checkout."""
+    """Write a starter bot into ``directory`` (new, or empty); the files written (the code
+    first). A Node bot's packages are installed (npm), linking the Node SDK of this checkout."""
     check_name(name)
-    if language not in LANGUAGES:
-        raise InputError(f"--lang {language!r}: choose one of {', '.join(LANGUAGES)}")
+    lang = language_of(language)
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
         raise InputError(f"{directory} exists and is not an empty directory")
     if language == "node":
         _check_node_sdk()
+    if lang.compiled and not (PROTO / "arena" / "bot" / "v1" / "bot.proto").is_file():
+        raise InputError(
+            f"a {lang.label} bot is built from the protocol's .proto files, proto/ in the "
+            "arena's source checkout; this arena is installed without it"
+        )
     directory.mkdir(parents=True, exist_ok=True)
-    code = "bot.py" if language == "python" else "index.js"
-    command = ["python", "bot.py"] if language == "python" else ["node", "index.js"]
+    written = [directory / lang.code]
+    for source in sorted((STARTERS / language).iterdir()):
+        shutil.copyfile(source, directory / source.name)
+        if source.name != lang.code:
+            written.append(directory / source.name)
+    manifest = (
+        f'name = "{name}"\nversion = "0.1.0"\n'
+        f"command = {json.dumps(list(lang.command))}\n"
+        + (f"build = {json.dumps(list(lang.build))}\n" if lang.build else "")
+        + f"games = {json.dumps(game_names())}\n"
+    )
     files = {
-        "bot.toml": (
-            f'name = "{name}"\nversion = "0.1.0"\n'
-            f"command = {json.dumps(command)}\n"
-            f"games = {json.dumps(game_names())}\n"
-        ),
-        code: (_PYTHON_BOT if language == "python" else _NODE_BOT).format(name=name),
-        "README.md": _README.format(
-            name=name,
-            language="Python" if language == "python" else "Node.js",
-            code=code,
-            directory=directory,
-            start="`python` means the arena's own interpreter, which has the Python SDK"
-            if language == "python"
-            else "the Node SDK comes from `package.json`'s dependency",
+        "bot.toml": manifest,
+        "README.md": _wrapped(
+            _README.format(
+                name=name,
+                language=lang.label,
+                code=lang.code,
+                directory=directory,
+                build_step=_BUILD_STEP if lang.compiled else "",
+                start=_start_note(language),
+                section=f"A bot in {lang.label}",
+            )
         ),
     }
     if language == "node":
-        sdk = os.path.relpath(NODE_SDK, directory.resolve())
-        files["package.json"] = (
-            json.dumps(
-                {
-                    "name": name,
-                    "version": "0.1.0",
-                    "private": True,
-                    "main": "index.js",
-                    "dependencies": {"arena-bot-sdk": f"file:{sdk}"},
-                },
-                indent=2,
-            )
-            + "\n"
-        )
-    written = []
+        files["package.json"] = _package_json(name, directory)
     for file_name, text in files.items():
         (directory / file_name).write_text(text, encoding="utf-8")
         written.append(directory / file_name)
+    if lang.compiled:
+        protos = directory / "proto" / "arena" / "bot" / "v1"
+        shutil.copytree(PROTO / "arena" / "bot" / "v1", protos)
+        written.append(directory / "proto")
     if language == "node":
         _npm_install(directory)
         written.append(directory / "package-lock.json")
     return written
+
+
+def _wrapped(markdown: str, width: int = 96) -> str:
+    """``markdown``'s paragraphs and numbered items re-wrapped at ``width`` (headings kept)."""
+    blocks = []
+    for block in markdown.strip().split("\n\n"):
+        if block.startswith("#"):
+            blocks.append(block)
+            continue
+        items = re.split(r"\n(?=\d+\. )", block)
+        blocks.append(
+            "\n".join(
+                textwrap.fill(
+                    " ".join(item.split()),
+                    width,
+                    subsequent_indent="   " if re.match(r"\d+\. ", item) else "",
+                    break_on_hyphens=False,
+                )
+                for item in items
+            )
+        )
+    return "\n\n".join(blocks) + "\n"
+
+
+def _start_note(language: str) -> str:
+    if language == "python":
+        return "`python` means the arena's own interpreter, which has the Python SDK"
+    if language == "node":
+        return "the Node SDK comes from `package.json`'s dependency"
+    return (
+        "`build` builds it from `proto/`, a copy of the arena's protocol, with the packages "
+        "named in `build.sh`; `command` runs what it built"
+    )
+
+
+def _package_json(name: str, directory: Path) -> str:
+    sdk = os.path.relpath(NODE_SDK, directory.resolve())
+    package = {
+        "name": name,
+        "version": "0.1.0",
+        "private": True,
+        "main": "index.js",
+        "dependencies": {"arena-bot-sdk": f"file:{sdk}"},
+    }
+    return json.dumps(package, indent=2) + "\n"
 
 
 def _check_node_sdk() -> None:

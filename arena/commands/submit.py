@@ -8,8 +8,11 @@ from typing import Annotated
 import typer
 
 from arena import registration
+from arena.building import build_bot
 from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.commands.sandbox_options import SandboxTool, resolve_policy
+from arena.manifest import load_manifest
 from arena.storage.database import open_database
 
 
@@ -22,13 +25,25 @@ def submit(
         str | None, typer.Option("--name", help="name of the remote bot (with --address)")
     ] = None,
     db: DbPath = DEFAULT_PATH,
+    sandbox: SandboxTool = None,
+    no_build: Annotated[
+        bool,
+        typer.Option(
+            "--no-build", help="skip bot.toml's build step: the directory is built already"
+        ),
+    ] = False,
 ) -> None:
-    """Register a bot (a new version when its code changed) after checking its handshake."""
+    """Register a bot (a new version when its code changed) after building it (bot.toml's build
+    step, in the sandbox unless --sandbox none) and checking its handshake."""
     if (path is None) == (address is None):
         fail("give either a bot directory or --address HOST:PORT --name NAME")
     if address is not None and not name:
         fail("--address needs --name NAME")
     if path is not None:
+        if not no_build:
+            built = build_bot(load_manifest(path), resolve_policy(sandbox, False, strict=False))
+            if built is not None:
+                typer.echo(f"built in {built.seconds:.1f} s")
         spec = registration.check_local_bot(path)
     else:
         assert address is not None and name is not None

@@ -4,6 +4,7 @@ when one failed."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -30,7 +31,9 @@ def print_report(report: Report) -> None:
         markup=False,
         soft_wrap=True,
     )
-    table = Table("check", "result", "detail", "hint")
+    table = Table("check", "result")
+    for column in ("detail", "hint"):  # whole: a long word (a Java class name) folds, never cut
+        table.add_column(column, overflow="fold")
     for check in report.checks:
         table.add_row(
             check.name,
@@ -63,9 +66,25 @@ def validate_command(
     move_time: MoveTime = 2.0,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
+    no_build: Annotated[
+        bool,
+        typer.Option(
+            "--no-build", help="skip bot.toml's build step: the directory is built already"
+        ),
+    ] = False,
+    bot_logs: Annotated[
+        Path | None,
+        typer.Option(
+            "--bot-logs",
+            metavar="DIR",
+            help="keep the build's log and every bot process's stdout/stderr in DIR (created "
+            "if missing; a directory per game)",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
 ) -> None:
-    """Check that a bot plays by the protocol: manifest, start to ready, handshake, token, every
+    """Check that a bot plays by the protocol: manifest, its build (bot.toml's build step, run in
+    the sandbox as the bot will be), start to ready, handshake, token, every
     game it claims at 2 and at the most seats against the random bot and itself, reply times,
     reproducibility, games at once (an address bot) and a clean exit. The bot runs as `arena
     match` runs it: in the sandbox unless --sandbox none. Exit code 0 if every check passed
@@ -79,6 +98,8 @@ def validate_command(
         seed=seed,
         time_control=TimeControl(move_seconds=move_time),
         sandbox=policy,
+        build=not no_build,
+        bot_logs=bot_logs.resolve() if bot_logs is not None else None,
     )
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))

@@ -202,10 +202,18 @@ _ERROR_LINE = re.compile(
 _REASON_CHARS = 200
 
 
+# A runtime's own report of what ended the program: its first one is the cause, what follows
+# is a consequence (the JVM's other threads failing as it shuts down, a Go re-panic).
+_FIRST_CAUSE = re.compile(r"^(?:Exception in thread|panic:|fatal error:)")
+
+
 def error_line(lines: list[str]) -> str:
-    """The last line of ``lines`` (a bot's output) that states an error, shortened, or "": a
-    traceback's "ValueError: ..." or a Go "panic: ..." explains a crash, the stack frame
-    printed after it does not."""
+    """The line of ``lines`` (a bot's output) that states the error, shortened, or "": the first
+    JVM "Exception in thread" or Go "panic:", else the last line that states an error (a
+    traceback's "ValueError: ..." explains a crash, the stack frame printed after it does not)."""
+    for line in lines:
+        if _FIRST_CAUSE.match(line):
+            return one_line(line, _REASON_CHARS)
     for line in reversed(lines):
         if _ERROR_LINE.match(line):
             return one_line(line, _REASON_CHARS)

@@ -38,6 +38,7 @@ the kernel (``/proc/sys``, root-only files) are an unprivileged stranger's.
 from __future__ import annotations
 
 import functools
+import glob
 import importlib.util
 import os
 import shutil
@@ -67,6 +68,9 @@ _ETC_FILES = (
     "/etc/ssl",
     "/etc/ca-certificates",
     "/etc/mime.types",
+    # Debian's JDK keeps jvm.cfg, java.security and logging.properties here (its lib/ links to
+    # them): without them the JVM dies at start. No secrets: templates and public settings.
+    *sorted(glob.glob("/etc/java-*-openjdk")),
 )
 # The arena's packages a Python bot may import (the SDK, the wire codec, the engines).
 _ARENA_PACKAGES = ("arena", "arena_sdk", "engine", "leaderboard")

@@ -32,6 +32,9 @@ class TournamentSettings:
     # An SPRT between entrants 0 (NEW) and 1 (BASE), ``arena sprt``: elo0, elo1, alpha, beta.
     # None for a round robin.
     sprt: Mapping[str, float] | None = None
+    # A ladder's rules (``arena ladder``, ``arena.tournament.ladder.LadderRules``); None for a
+    # round robin or an SPRT.
+    ladder: Mapping[str, Any] | None = None
     sandbox: SandboxPolicy = SandboxPolicy()  # how each local bot is confined
     # A process per seat and game (--fresh-bots) instead of bots that stay up across games
     # (arena.referee.pool).

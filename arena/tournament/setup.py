@@ -213,6 +213,8 @@ def open_for_resume(db: Path, name: str, *, sprt: bool = False) -> ReadyTourname
             )
         settings = TournamentSettings.from_stored(tournament.settings)
         check_available(settings.sandbox)  # e.g. sandboxed, but bwrap is gone from this machine
+        if settings.ladder is not None:
+            raise SetupError(f"{name!r} is a ladder: go on with `arena ladder --name {name}`")
         if (settings.sprt is not None) != sprt:
             raise SetupError(
                 f"{name!r} is "

@@ -9,6 +9,7 @@ import importlib
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -26,7 +27,7 @@ OUTCOME_HINTS = {
     Outcome.ILLEGAL: "reply to every Decide with the request's decision_number and an index into "
     "its legal_actions",
     Outcome.TIMEOUT: "reply within the per-decision limit (DecisionRequest.clock)",
-    Outcome.CRASH: "the error shown comes from the bot's output; run `arena match` with "
+    Outcome.CRASH: "the error shown comes from the bot's output; run `arena validate` with "
     "--bot-logs DIR to read all of it",
 }
 
@@ -58,6 +59,7 @@ class GamePlayer:
     seed: int
     time_control: TimeControl
     sandbox: SandboxPolicy | None = None  # how local bots are confined, as in a match
+    bot_logs: Path | None = None  # keep the logs: a directory per game under this one
     seconds: list[float] = field(default_factory=list)
     first_record: MatchRecord | None = None  # the first game against the random bot
 
@@ -68,9 +70,14 @@ class GamePlayer:
         return [self.spec] + [self.opponent] * (seats - 1), [0]
 
     async def play(
-        self, game: str, seats: int, against_itself: bool, kinds: set[str]
+        self, game: str, seats: int, against_itself: bool, kinds: set[str], label: str = ""
     ) -> MatchRecord:
         bots, tested = self.lineup(seats, against_itself)
+        logs = None
+        if self.bot_logs is not None:
+            opponent = "itself" if against_itself else "random"
+            logs = self.bot_logs / f"{game}-{seats}-seats-vs-{opponent}{label}"
+            logs.mkdir(parents=True, exist_ok=True)
         return await play_match(
             game,
             bots,
@@ -78,6 +85,7 @@ class GamePlayer:
             time_control=self.time_control,
             observer=_Watcher(tested, kinds, self.seconds),
             sandbox=self.sandbox,
+            bot_logs=logs,
         )
 
     async def check_game(self, game: str, report: Report) -> None:
@@ -103,12 +111,12 @@ class GamePlayer:
         name = "games at once"
         records: list[MatchRecord] = []
 
-        async def one() -> None:
-            records.append(await self.play(game, 2, False, set()))
+        async def one(number: int) -> None:
+            records.append(await self.play(game, 2, False, set(), f"-at-once-{number}"))
 
         async with trio.open_nursery() as nursery:
-            for _ in range(CONCURRENT_GAMES):
-                nursery.start_soon(one)
+            for number in range(CONCURRENT_GAMES):
+                nursery.start_soon(one, number)
         failures = [
             check
             for record in records
@@ -137,7 +145,7 @@ class GamePlayer:
         if first is None or any(seat.outcome is not Outcome.FINISHED for seat in first.seats):
             report.add(Check(name, Status.SKIP, "no finished game to repeat"))
             return
-        again = await self.play(first.game, first.num_players, False, set())
+        again = await self.play(first.game, first.num_players, False, set(), "-again")
         if again.actions == first.actions:
             report.add(
                 Check.passed(

@@ -55,13 +55,20 @@ async def check_process(
     ready_seconds: float,
     games: Sequence[str],
     sandbox: SandboxPolicy | None = None,
+    bot_logs: Path | None = None,
 ) -> bot_pb2.HandshakeReply | None:
     """Start the bot (confined as ``sandbox`` says, or reach it at its address) and check it;
     the handshake's reply, or None if it never answered or its handshake does not fit (the game
-    checks are then skipped)."""
+    checks are then skipped). Its log is kept in ``bot_logs`` if given, as ``process.log``."""
     started = time.perf_counter()
     async with run_bot(
-        spec, seat=0, game_seed=report.seed, workdir=workdir, sandbox=sandbox
+        spec,
+        seat=0,
+        game_seed=report.seed,
+        workdir=workdir,
+        sandbox=sandbox,
+        log_dir=bot_logs,
+        log_name="process.log",
     ) as bot:
         try:
             client, reply = await first_handshake(bot, ready_seconds)

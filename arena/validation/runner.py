@@ -8,6 +8,7 @@ from pathlib import Path
 
 import trio
 
+from arena.building import BuildError, build_bot
 from arena.errors import InputError, ManifestError
 from arena.manifest import BotSpec, expand_games, load_manifest, remote_bot
 from arena.records import TimeControl
@@ -32,9 +33,13 @@ def validate(
     seed: int | None = None,
     time_control: TimeControl = TimeControl(),
     sandbox: SandboxPolicy | None = None,
+    build: bool = True,
+    bot_logs: Path | None = None,
 ) -> Report:
     """Check ``bot`` (a bot directory or ``NAME@HOST:PORT``), optionally in ``game`` only, its
-    process confined as ``sandbox`` says (as ``arena match`` would run it; None: unconfined).
+    process confined as ``sandbox`` says (as ``arena match`` would run it; None: unconfined),
+    after its build (bot.toml's ``build``, confined alike) unless not ``build``. The logs of
+    the build, the process checks and every game are kept under ``bot_logs`` if given.
     Raises InputError when ``bot`` names neither or ``game`` is not a game."""
     if game is not None and game.lower() not in game_names():
         raise InputError(f"unknown game {game!r}; known games: {', '.join(game_names())}")
@@ -46,8 +51,15 @@ def validate(
     spec = _target(bot, report)
     if spec is not None and spec.is_remote:
         report.sandbox = "remote"
+    if bot_logs is not None:
+        bot_logs.mkdir(parents=True, exist_ok=True)
+    if spec is not None and spec.build and build:
+        if report.add(_build_check(spec, sandbox, bot_logs)).status is Status.FAIL:
+            spec = None  # nothing to run
     if spec is not None:
-        trio.run(_check, spec, game.lower() if game else None, report, time_control, sandbox)
+        trio.run(
+            _check, spec, game.lower() if game else None, report, time_control, sandbox, bot_logs
+        )
     return report
 
 
@@ -90,12 +102,30 @@ def _target(text: str, report: Report) -> BotSpec | None:
     raise InputError(f"{text!r} is neither a bot directory nor NAME@HOST:PORT")
 
 
+def _build_check(spec: BotSpec, sandbox: SandboxPolicy | None, bot_logs: Path | None) -> Check:
+    """Run the bot's build (bot.toml's ``build``), confined as the bot will be."""
+    command = " ".join(spec.build)
+    try:
+        built = build_bot(spec, sandbox, log_dir=bot_logs)
+    except BuildError as exc:
+        return Check.failed(
+            "build",
+            str(exc),
+            "the log shows the build's whole output; run the build by hand in the bot's "
+            "directory to see whether it depends on something outside it",
+        )
+    assert built is not None
+    where = "in the sandbox" if built.sandboxed else "unsandboxed"
+    return Check.passed("build", f"`{command}` {where} in {built.seconds:.1f} s")
+
+
 async def _check(
     spec: BotSpec,
     game: str | None,
     report: Report,
     time_control: TimeControl,
     sandbox: SandboxPolicy | None,
+    bot_logs: Path | None,
 ) -> None:
     if game is not None and spec.games and game not in spec.games:
         raise InputError(f"bot {spec.name!r} does not play {game} (games: {', '.join(spec.games)})")
@@ -103,7 +133,7 @@ async def _check(
     try:
         claimed = list(spec.games) if game is None else [game]
         reply = await check_process(
-            spec, report, workdir, time_control.ready_seconds, claimed, sandbox
+            spec, report, workdir, time_control.ready_seconds, claimed, sandbox, bot_logs
         )
         if reply is None:
             return
@@ -116,7 +146,12 @@ async def _check(
             claimed = [game] if game is not None else played
             spec = remote_bot(spec.address or "", spec.name, games=played)
         player = GamePlayer(
-            spec, write_random_bot(workdir / "opponent"), report.seed, time_control, sandbox
+            spec,
+            write_random_bot(workdir / "opponent"),
+            report.seed,
+            time_control,
+            sandbox,
+            bot_logs,
         )
         for name in claimed:
             await player.check_game(name, report)

@@ -9,7 +9,9 @@
 // without ARENA_BOT_TOKEN (when one is set) with UNAUTHENTICATED and echoes the decision number.
 // Requests reach choose() as @grpc/proto-loader decodes them from the bundled .proto files
 // (field names as in the .proto; int64 as strings; enums as names; oneofs name their member),
-// untouched, so fields added to the protocol appear without changing this code.
+// untouched, so fields added to the protocol appear without changing this code. historyOf(request)
+// is every event its seat has received in that game so far (request.events holds only those since
+// the seat's previous decision).
 "use strict";
 
 const path = require("path");
@@ -34,10 +36,24 @@ const definition = protoLoader.loadSync("arena/bot/v1/bot.proto", {
 const botService = grpc.loadPackageDefinition(definition).arena.bot.v1.Bot.service;
 
 const games = new Map(); // game_id -> game name, from StartGame until EndGame
+// game_id -> the events received so far; dropped after EndGame (address bots play on for days)
+const histories = new Map();
 
 // The name of the game a decision belongs to ("oregon", ...), as its StartGame said.
 function gameOf(request) {
   return games.get(request.game_id);
+}
+
+// Every event the request's seat has received in its game, oldest first, the request's own
+// included (in an onEnd hook: the whole game).
+function historyOf(request) {
+  return histories.get(request.game_id) || [];
+}
+
+// Append a Decide's or EndGame's events to its game's history.
+function record(request) {
+  if (!histories.has(request.game_id)) histories.set(request.game_id, []);
+  histories.get(request.game_id).push(...(request.events || []));
 }
 
 // A reply function for a bot that only picks an index: it echoes the decision number.
@@ -64,15 +80,21 @@ function handlers(identity, token, reply, { onStart, onEnd } = {}) {
     Handshake: guarded(() => identity),
     StartGame: guarded((request) => {
       games.set(request.game_id, request.game);
+      histories.set(request.game_id, []);
       if (onStart) onStart(request);
       return {};
     }),
-    Decide: guarded((request) => reply(request)),
+    Decide: guarded((request) => {
+      record(request);
+      return reply(request);
+    }),
     EndGame: guarded((request) => {
       try {
+        record(request);
         if (onEnd) onEnd(request);
       } finally {
         games.delete(request.game_id); // a bot that stays up plays on for days
+        histories.delete(request.game_id);
       }
       return {};
     }),
@@ -118,6 +140,7 @@ module.exports = {
   TOKEN_METADATA_KEY,
   TOKEN_REFUSED,
   gameOf,
+  historyOf,
   replyingWith,
   run,
   runReplies,

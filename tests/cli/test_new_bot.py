@@ -6,7 +6,7 @@ import json
 import pytest
 
 from arena.manifest import load_manifest
-from arena.new_bot import NODE_SDK
+from arena.new_bot import NODE_SDK, PROTO
 from engine.registry import game_names
 from tests.support.node import requires_npm
 from tests.tournament.helpers import run_cli
@@ -24,10 +24,12 @@ def test_a_python_bot_has_a_manifest_code_with_choose_and_a_readme(tmp_path, mon
     )
     code = (tmp_path / "my-bot" / "bot.py").read_text()
     assert "import arena_sdk as sdk" in code and "def choose(request):" in code
+    assert "sdk.history_of(request)" in code
     compile(code, "bot.py", "exec")
     readme = (tmp_path / "my-bot" / "README.md").read_text()
     assert "arena validate my-bot" in readme and "docs/rules/" in readme
     assert "edit choose in my-bot/bot.py" in result.stdout
+    assert spec.build == ()
 
 
 @requires_npm
@@ -38,7 +40,46 @@ def test_a_node_bot_links_the_node_sdk(tmp_path):
     package = json.loads((tmp_path / "nb" / "package.json").read_text())
     assert package["dependencies"]["arena-bot-sdk"].startswith("file:")
     assert (tmp_path / "nb" / "node_modules" / "arena-bot-sdk").resolve() == NODE_SDK
-    assert "function choose(request)" in (tmp_path / "nb" / "index.js").read_text()
+    code = (tmp_path / "nb" / "index.js").read_text()
+    assert "function choose(request)" in code and "sdk.historyOf(request)" in code
+
+
+@pytest.mark.parametrize(
+    "language, code, choose, command",
+    [
+        ("go", "bot.go", "func choose(", ("./bot",)),
+        ("java", "Bot.java", "static int choose(", ("java", "@java.args", "Bot")),
+        ("cpp", "bot.cc", "int choose(", ("./bot",)),
+    ],
+)
+def test_a_compiled_bot_has_a_build_step_and_its_own_copy_of_the_protocol(
+    tmp_path, language, code, choose, command
+):
+    """Go, Java and C++ bots build from their directory alone (in the sandbox, validate and
+    submit run the build there; tests/starters builds and plays them)."""
+    result = run_cli("new-bot", "c-bot", "--lang", language, "--dir", str(tmp_path / "c"))
+    assert result.exit_code == 0, result.stderr
+    spec = load_manifest(tmp_path / "c")
+    assert (spec.command, spec.build) == (command, ("sh", "build.sh"))
+    assert (tmp_path / "c" / "build.sh").is_file()
+    for proto in ("bot", "oregon", "ogallala", "merkator"):
+        copied = tmp_path / "c" / "proto" / "arena" / "bot" / "v1" / f"{proto}.proto"
+        assert (
+            copied.read_bytes() == (PROTO / "arena" / "bot" / "v1" / f"{proto}.proto").read_bytes()
+        )
+    source = (tmp_path / "c" / code).read_text()
+    assert choose in source and "x-arena-token" in source and "SIGTERM" in source
+    readme = " ".join((tmp_path / "c" / "README.md").read_text().split())
+    assert "builds it (`sh build.sh`, in the sandbox" in readme
+    assert f"edit choose in {tmp_path / 'c' / code}" in result.stdout
+
+
+def test_a_missing_toolchain_is_named_with_the_packages_to_install(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # nothing on it
+    result = run_cli("new-bot", "g", "--lang", "go", "--dir", str(tmp_path / "g"))
+    assert result.exit_code == 0
+    assert "note: go, protoc, protoc-gen-go, protoc-gen-go-grpc not on PATH" in result.stderr
+    assert "install golang-go" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """A CRASH reason shows the line of the bot's output that states the error (a Python traceback's
-exception, a Go panic, a Node error), not the stack frame printed last."""
+exception, a Go panic, a Node error, the JVM's first exception), not the stack frame printed
+last."""
 
 from pathlib import Path
 
@@ -37,6 +38,12 @@ Node.js v20.20.2
 NODE_TYPE = (
     "TypeError: Cannot read properties of undefined (reading 'length')\n    at x (a.js:1:1)\n"
 )
+JAVA = """Exception in thread "main" java.lang.IllegalStateException: bot.toml has no games
+	at Bot.manifestLine(Bot.java:171)
+	at Bot.main(Bot.java:190)
+Exception in thread "Logging-Cleaner" java.lang.NoClassDefFoundError: Could not initialize class
+	at java.base/java.lang.Thread.run(Thread.java:840)
+"""
 RUST = "thread 'main' panicked at src/main.rs:5:9:\nboom\nnote: run with `RUST_BACKTRACE=1`\n"
 
 
@@ -48,6 +55,8 @@ RUST = "thread 'main' panicked at src/main.rs:5:9:\nboom\nnote: run with `RUST_B
         (NODE, "Error: no move for PLAY"),
         (NODE_TYPE, "TypeError: Cannot read properties of undefined (reading 'length')"),
         (RUST, "thread 'main' panicked at src/main.rs:5:9:"),
+        # the JVM's first exception, not the one of a thread failing as it shuts down
+        (JAVA, 'Exception in thread "main" java.lang.IllegalStateException: bot.toml has no games'),
         ("listening\nthinking hard\n", ""),
     ],
 )

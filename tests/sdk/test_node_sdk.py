@@ -1,7 +1,7 @@
 """The Node SDK (sdk/node), called as the arena calls a bot: the handshake comes from bot.toml,
 a wrong token is refused with UNAUTHENTICATED, the decision number is echoed (int64 intact), and
-a decision knows its game from StartGame. The Node sample bot and the Node starter play through
-it in tests/referee, tests/cli and tests/validation."""
+a decision knows its game from StartGame and its history from the events so far. The Node sample
+bot and the Node starter play through it in tests/referee, tests/cli and tests/starters."""
 
 import os
 import subprocess
@@ -30,7 +30,11 @@ name = "not the bot's name"
 """
 BOT = """
 const sdk = require(process.env.NODE_SDK);
-sdk.run((request) => (sdk.gameOf(request) === "merkator" ? request.legal_actions.length - 1 : 0));
+// merkator: the last action; else as many as the events of the game so far (at most the last)
+sdk.run((request) => {
+  const last = request.legal_actions.length - 1;
+  return sdk.gameOf(request) === "merkator" ? last : Math.min(sdk.historyOf(request).length, last);
+});
 """
 
 
@@ -104,3 +108,21 @@ def test_a_game_is_forgotten_after_its_end(stub):
         metadata=TOKEN,
     )
     assert after.action_index == 0, "gameOf no longer names merkator"
+
+
+def test_history_of_holds_every_event_of_its_game_so_far(stub):
+    stub.StartGame(bot_pb2.StartGameRequest(game_id="h1", game="oregon"), metadata=TOKEN)
+    stub.StartGame(bot_pb2.StartGameRequest(game_id="h2", game="oregon"), metadata=TOKEN)
+    nine = [bot_pb2.Action()] * 9
+
+    def decide(game_id, events):
+        request = bot_pb2.DecisionRequest(
+            game_id=game_id, legal_actions=nine, events=[bot_pb2.GameEvent()] * events
+        )
+        return stub.Decide(request, metadata=TOKEN).action_index
+
+    assert decide("h1", 2) == 2
+    assert decide("h2", 1) == 1  # another game, its own history
+    assert decide("h1", 3) == 5
+    stub.EndGame(bot_pb2.EndGameRequest(game_id="h1"), metadata=TOKEN)
+    assert decide("h1", 0) == 0, "forgotten after its end"

@@ -60,7 +60,7 @@ def wire_round_trips() -> bool:
 def main(db: Path) -> dict[str, Any]:
     bots = [sample_bot("random-python"), sample_bot("random-python")]
     record = trio.run(play_match, "nim", bots, SEED)
-    game_id = store_match(db, record, bots)
+    game_id = store_match(db, record, bots, rated=True)  # on the board, as a tournament is
     client = TestClient(create_app(db, warm_up=False))
     replay = client.get(f"/api/games/{game_id}/replay").json()
     page = client.get(f"/games/{game_id}").text

@@ -214,3 +214,38 @@ def test_the_command_validates_in_the_sandbox_unless_told_not_to(tmp_path):
     assert unconfined.exit_code == 0, unconfined.stdout
     assert "unsandboxed" in unconfined.stdout.splitlines()[0]
     assert run_cli("validate", bot, "--sandbox", "docker").exit_code == 2
+
+
+def test_bot_logs_keeps_the_build_log_and_every_processs_log(tmp_path):
+    bot = _starter(tmp_path / "built")
+    (bot / "build.sh").write_text("echo compiling the starter\necho built > built.txt\n")
+    manifest = bot / "bot.toml"
+    manifest.write_text(manifest.read_text() + 'build = ["sh", "build.sh"]\n')
+    logs = tmp_path / "logs"
+    result = run_cli(
+        "validate", str(bot), "--game", "oregon", "--seed", "3", "--bot-logs", str(logs), "--json"
+    )
+    assert result.exit_code == 0, result.stdout
+    checks = {check["name"]: check for check in json.loads(result.stdout)["checks"]}
+    assert checks["build"]["status"] == "PASS" and (bot / "built.txt").read_text() == "built\n"
+    assert "compiling the starter" in (logs / "build-starter.log").read_text()
+    assert (logs / "process.log").is_file()
+    for game in (
+        "oregon-2-seats-vs-random",
+        "oregon-4-seats-vs-itself",
+        "oregon-2-seats-vs-random-again",
+    ):
+        assert any(path.name.endswith("-starter.log") for path in (logs / game).iterdir()), game
+
+
+def test_a_failed_build_fails_validate_with_its_cause_and_skips_the_rest(tmp_path):
+    bot = _starter(tmp_path / "broken")
+    (bot / "build.sh").write_text("echo 'bot.c:1:1: error: nothing to build' >&2\nexit 1\n")
+    manifest = bot / "bot.toml"
+    manifest.write_text(manifest.read_text() + 'build = ["sh", "build.sh"]\n')
+    report = validate(str(bot), game="oregon", seed=3)
+    assert [check.name for check in report.checks] == ["manifest", "build"]
+    build = report.checks[1]
+    assert build.status is Status.FAIL
+    assert "exited with code 1; error: bot.c:1:1: error: nothing to build; log: " in build.detail
+    Path(build.detail.rpartition("log: ")[2]).unlink()

@@ -1,0 +1,286 @@
+"""``arena ladder``: games all the time between the registered bots, opponents matched by rating;
+a submitted version joins within a round. Runs until stopped (Ctrl-C, SIGTERM) or ``--until``;
+the same command goes on with the ladder later.
+
+Exit codes: 0 ``--until`` was reached, 2 bad input, 130 stopped by a signal."""
+
+from __future__ import annotations
+
+import json
+import re
+from contextlib import ExitStack
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from typing import Annotated
+
+import trio
+import typer
+
+from arena import game_setup
+from arena.commands import fail, warn, warn_if_guessable, warn_unless_limits_enforced
+from arena.commands.backends import games_played_on
+from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.commands.leaderboard import print_board, tournament_boards
+from arena.commands.options import (
+    BotLogs,
+    BotMemory,
+    GameOptions,
+    LogFile,
+    LogLevel,
+    MoveTime,
+    RayAddress,
+    RayCpus,
+    Workers,
+)
+from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
+from arena.errors import InputError
+from arena.operator_log import LogConfig, logging_to
+from arena.storage.ladders import Lineup
+from arena.tournament import ray_backend
+from arena.tournament.ladder import LadderObserver, LadderRules, Until, run_ladder
+from arena.tournament.ladder_setup import create_ladder, default_name, ladder_exists, open_ladder
+from arena.tournament.settings import TournamentSettings
+
+DEFAULTS = TournamentSettings()
+RULES = LadderRules()
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)([smhd])")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+
+
+def parse_until(texts: list[str]) -> Until:
+    """``--until`` values: N (games), a duration (30m, 2h, 1d), a time (18:00 today or
+    tomorrow, or an ISO date and time; local time unless it says otherwise), width:W."""
+    games, deadline, width = None, None, None
+    now = datetime.now().astimezone()
+    for text in texts:
+        try:
+            if text.isdigit():
+                games = int(text)
+            elif text.startswith("width:"):
+                width = float(text.removeprefix("width:"))
+                if not width > 0:
+                    raise ValueError
+            elif match := _DURATION.fullmatch(text):
+                deadline = now + timedelta(**{_UNITS[match[2]]: float(match[1])})
+            elif re.fullmatch(r"\d{1,2}:\d{2}", text):
+                hour, minute = map(int, text.split(":"))
+                deadline = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+                if deadline <= now:
+                    deadline += timedelta(days=1)
+            else:
+                deadline = datetime.fromisoformat(text)
+                if deadline.tzinfo is None:
+                    deadline = deadline.astimezone()
+        except ValueError:
+            raise InputError(
+                f"--until {text!r}: give a game count (500), a duration (30m, 2h), a time "
+                "(18:00, 2026-12-24T18:00) or width:W (every interval narrower than W)"
+            ) from None
+    return Until(games, deadline.astimezone(UTC) if deadline else None, width)
+
+
+def _changed(value: object, default: object) -> object:
+    return None if value == default else value
+
+
+class PrintedProgress(LadderObserver):
+    """A line on stderr per batch of rounds, and the lineup whenever it changes."""
+
+    def lineup(self, lineup: Lineup) -> None:
+        labels = [entrant.label for entrant in lineup.entrants]
+        playing = ", ".join(labels[p] for p in lineup.active) or "none"
+        typer.echo(f"playing: {playing}", err=True)
+        for position, reason in lineup.paused.items():
+            typer.echo(f"paused: {labels[position]}: {reason}", err=True)
+
+    def games_played(self, games: int, finished: int) -> None:
+        typer.echo(f"{games} games played; {finished} in all", err=True)
+
+
+def ladder(
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="game to play, see `arena games`")
+    ] = None,
+    players: Annotated[
+        list[int],
+        typer.Option(
+            "--players", "-p", help="seats per game; repeat for several boards (--players 2 -p 4)"
+        ),
+    ] = [],  # noqa: B006 - typer copies the default
+    bot_list: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="fix the entrants: comma-separated bot directories, registered bot names or "
+            "NAME@HOST:PORT (default: every registered bot's newest version for the game, "
+            "joining as new versions are submitted)",
+        ),
+    ] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name",
+            "-n",
+            help="the ladder's name (default: GAME-ladder); an "
+            "existing ladder of this name goes on",
+        ),
+    ] = None,
+    until: Annotated[
+        list[str],
+        typer.Option(
+            "--until",
+            help="stop by itself at the first of: N (the ladder has N games), a duration "
+            "(30m, 2h), a time (18:00, 2026-12-24T18:00), width:W (every playing bot's 95% "
+            "interval narrower than W); repeatable",
+        ),
+    ] = [],  # noqa: B006
+    games_per_hour: Annotated[
+        float,
+        typer.Option("--games-per-hour", help="games per hour per bot at most (0: no limit)"),
+    ] = RULES.games_per_hour,
+    pause_after: Annotated[
+        int,
+        typer.Option(
+            "--pause-after",
+            help="pause a bot version after this many forfeits in a row, until a new version "
+            "arrives (0: never)",
+        ),
+    ] = RULES.pause_after,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="games at once")] = (
+        DEFAULTS.concurrency
+    ),
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="the ladder's seed (default: random)")
+    ] = None,
+    move_time: MoveTime = DEFAULTS.move_time,
+    option: GameOptions = [],  # noqa: B006
+    bot_memory: BotMemory = None,
+    bot_logs: BotLogs = None,
+    sandbox: SandboxTool = None,
+    allow_network: AllowNetwork = False,
+    fresh_bots: Annotated[
+        bool, typer.Option("--fresh-bots", help="start every bot afresh for each game")
+    ] = False,
+    workers: Workers = 1,
+    ray_address: RayAddress = None,
+    ray_cpus: RayCpus = ray_backend.DEFAULT_ACTOR_CPUS,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print how the run ended as JSON on stdout")
+    ] = False,
+    log_file: LogFile = None,
+    log_level: LogLevel = None,
+    db: DbPath = DEFAULT_PATH,
+) -> None:
+    """A ladder: games all the time, each round's pods matched by rating (fewest games and widest
+    interval first, opponents near in rating, now and then anyone), seats rotated on each deal;
+    a newly submitted version joins within a round, a bot that keeps forfeiting is paused."""
+    with ExitStack() as on_exit:
+        on_exit.enter_context(logging_to(LogConfig(log_file, log_level)))
+        stop_at = parse_until(until)
+        cluster = on_exit.enter_context(games_played_on(workers, ray_address, ray_cpus))
+        if game is None and name is None:
+            fail(
+                "give --game GAME (and --players N) for a ladder, or --name NAME to go on with one"
+            )
+        name = name or default_name(game_setup.load_game(game or "").name)
+        try:
+            limits = game_setup.parse_limits(bot_memory)
+            logs = game_setup.prepare_bot_logs(bot_logs)
+            if ladder_exists(db, name):
+                given = {
+                    "--players": players or None,
+                    "--bots": bot_list,
+                    "--seed": seed,
+                    "--option": option or None,
+                    "--bot-memory": bot_memory,
+                    "--sandbox": sandbox,
+                    "--fresh-bots": fresh_bots or None,
+                    # options with defaults: named when they differ from the default
+                    "--concurrency": _changed(concurrency, DEFAULTS.concurrency),
+                    "--move-time": _changed(move_time, DEFAULTS.move_time),
+                    "--games-per-hour": _changed(games_per_hour, RULES.games_per_hour),
+                    "--pause-after": _changed(pause_after, RULES.pause_after),
+                }
+                ignored = [flag for flag, value in given.items() if value is not None]
+                if ignored:
+                    warn(
+                        f"ladder {name!r} goes on with its stored settings; ignored: "
+                        f"{', '.join(ignored)}"
+                    )
+                ready = open_ladder(db, name)
+                typer.echo(f"ladder {ready.name!r} ({ready.game}) goes on", err=True)
+            else:
+                if game is None:
+                    fail(f"no ladder named {name!r}: give --game GAME to start it")
+                engine = game_setup.load_game(game)
+                texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
+                if bot_list is not None and not texts:
+                    fail("--bots names no bot (leave it out for every registered bot)")
+                settings = TournamentSettings(
+                    concurrency=concurrency,
+                    move_time=move_time,
+                    options=game_setup.parse_options(engine.name, option),
+                    limits=limits,
+                    sandbox=resolve_policy(sandbox, allow_network, strict=True),
+                    fresh_bots=fresh_bots,
+                )
+                rules = LadderRules(
+                    tuple(players or [DEFAULTS.players]), bool(texts), games_per_hour, pause_after
+                )
+                ready = create_ladder(db, engine.name, texts, settings, rules, seed, name)
+                if seed is not None:
+                    warn_if_guessable(seed)
+                typer.echo(
+                    f"ladder {ready.name!r}: {ready.game}, "
+                    f"{', '.join(map(str, rules.boards))} players, "
+                    f"{'fixed entrants' if rules.fixed else 'newest versions join'}, "
+                    f"seed {ready.seed}",
+                    err=True,
+                )
+        except KeyboardInterrupt:
+            fail("interrupted before the ladder started", code=130)
+        warn_unless_limits_enforced()
+        try:
+            summary = trio.run(
+                partial(
+                    run_ladder,
+                    ready.database,
+                    ready.id,
+                    stop_at,
+                    PrintedProgress(),
+                    bot_logs=logs,
+                    workers=workers,
+                    ray=cluster,
+                )
+            )
+            boards = tournament_boards(ready.database, ready.name)
+        finally:
+            ready.database.close()
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "name": summary.name,
+                    "games": summary.games,
+                    "played": summary.played,
+                    "rounds": summary.rounds,
+                    "stopped": summary.stopped,
+                    "why": summary.why,
+                    "paused": summary.paused,
+                }
+            )
+        )
+    else:
+        for board in boards:
+            print_board(board)
+    typer.echo(
+        f"ladder {summary.name!r}: {summary.why}; {summary.games} games in all, "
+        f"{summary.played} this run; go on with `arena ladder --name {summary.name}`",
+        err=True,
+    )
+    if summary.stopped:
+        raise typer.Exit(130)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ladder")(ladder)

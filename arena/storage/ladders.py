@@ -1,0 +1,169 @@
+"""What a ladder reads and writes beyond a tournament's tables (a ladder is stored as a tournament
+whose settings carry its rules): who plays now, who is paused, how far the rounds went.
+
+Entrants are the tournament's entrants, appended as new versions join; nothing else is stored.
+A paused version is one whose last K games in the ladder were all forfeits: it follows from the
+games themselves, so it survives restarts and ends with a new version (a new entrant).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from arena.records import Outcome
+from arena.storage import bots, tournaments
+from arena.storage.models import (
+    GameRecord,
+    GameStatus,
+    SeatRecordRow,
+    TournamentEntrant,
+    utc_now,
+)
+
+_KEY = re.compile(r"round (\d+) pod ([\d+]+) rotation (\d+)")
+
+
+def game_key(round_number: int, pod: str, rotation: int) -> str:
+    return f"round {round_number} pod {pod} rotation {rotation}"
+
+
+@dataclass
+class Lineup:
+    """A ladder's entrants at one moment."""
+
+    entrants: list[bots.RegisteredVersion]  # by position, retired versions included
+    active: list[int] = field(default_factory=list)  # positions that may play
+    paused: dict[int, str] = field(default_factory=dict)  # position -> why it does not play
+    retired: list[int] = field(default_factory=list)  # positions of superseded versions
+
+    @property
+    def version_ids(self) -> list[int]:
+        return [entrant.version.id or 0 for entrant in self.entrants]
+
+
+def join_newest(session: Session, ladder_id: int, game: str) -> list[bots.RegisteredVersion]:
+    """Enter each bot's newest version that plays ``game`` if it is not an entrant yet; return
+    the newest versions (the ones that play)."""
+    newest: dict[int, bots.RegisteredVersion] = {}
+    for entry in bots.all_versions(session):  # ordered by bot, then version id
+        if game in entry.version.games and entry.bot.id is not None and entry.version.id:
+            newest[entry.bot.id] = entry
+    entered = tournaments.entrants(session, ladder_id)
+    known = {entrant.version.id for entrant in entered}
+    position = len(entered)
+    for entry in newest.values():
+        if entry.version.id not in known:
+            session.add(
+                TournamentEntrant(
+                    tournament_id=ladder_id, position=position, bot_version_id=entry.version.id or 0
+                )
+            )
+            position += 1
+    session.flush()
+    return list(newest.values())
+
+
+def forfeit_streaks(
+    session: Session, ladder_id: int, version_ids: Sequence[int], k: int
+) -> dict[int, str]:
+    """The versions among ``version_ids`` whose last ``k`` games in the ladder were all
+    forfeits, with the last forfeit's outcome and reason."""
+    paused = {}
+    for version_id in version_ids:
+        last = session.exec(
+            select(SeatRecordRow.outcome, SeatRecordRow.reason)
+            .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
+            .where(
+                GameRecord.tournament_id == ladder_id,
+                GameRecord.status == GameStatus.FINISHED,
+                SeatRecordRow.bot_version_id == version_id,
+            )
+            .order_by(col(GameRecord.id).desc())
+            .limit(k)
+        ).all()
+        if len(last) == k and all(outcome != Outcome.FINISHED.value for outcome, _ in last):
+            outcome, reason = last[0]
+            paused[version_id] = f"{k} forfeits in a row (the last: {outcome}: {reason})"
+    return paused
+
+
+def lineup(session: Session, ladder_id: int, game: str, *, fixed: bool, pause_after: int) -> Lineup:
+    """The ladder's entrants now: with ``fixed`` the stored ones, else each bot's newest version
+    for the game (joined here if new; older versions retire). Paused ones do not play."""
+    playing = (
+        None if fixed else {entry.version.id for entry in join_newest(session, ladder_id, game)}
+    )
+    entrants = tournaments.entrants(session, ladder_id)
+    found = Lineup(entrants)
+    ids = found.version_ids
+    streaks = forfeit_streaks(session, ladder_id, ids, pause_after) if pause_after > 0 else {}
+    for position, version_id in enumerate(ids):
+        if playing is not None and version_id not in playing:
+            found.retired.append(position)
+        elif version_id in streaks:
+            found.paused[position] = streaks[version_id]
+        else:
+            found.active.append(position)
+    return found
+
+
+def games_since(session: Session, ladder_id: int, since: datetime) -> dict[int, int]:
+    """Games each version played in the ladder since ``since``."""
+    rows = session.exec(
+        select(SeatRecordRow.bot_version_id, func.count())
+        .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
+        .where(
+            GameRecord.tournament_id == ladder_id,
+            GameRecord.status == GameStatus.FINISHED,
+            col(GameRecord.finished_at) >= since,
+        )
+        .group_by(col(SeatRecordRow.bot_version_id))
+    ).all()
+    return dict(rows)
+
+
+def games_last_hour(session: Session, ladder_id: int) -> dict[int, int]:
+    return games_since(session, ladder_id, utc_now() - timedelta(hours=1))
+
+
+def finished_games(session: Session, ladder_id: int) -> int:
+    return session.exec(
+        select(func.count()).where(
+            GameRecord.tournament_id == ladder_id, GameRecord.status == GameStatus.FINISHED
+        )
+    ).one()
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a ladder's rounds went: the next round's number, and the deals some of whose
+    rotations are not recorded as finished (a run stopped or killed mid-deal, a game voided
+    too often)."""
+
+    next_round: int = 0
+    # (round, pod) -> the rotations of that deal recorded as finished
+    unfinished: dict[tuple[int, str], set[int]] = field(default_factory=dict)
+
+
+def progress(session: Session, ladder_id: int) -> Progress:
+    keys = session.exec(
+        select(GameRecord.schedule_key, GameRecord.status).where(
+            GameRecord.tournament_id == ladder_id, col(GameRecord.schedule_key).is_not(None)
+        )
+    ).all()
+    deals: dict[tuple[int, str], set[int]] = {}
+    for key, status in keys:
+        if match := _KEY.fullmatch(key or ""):
+            done = deals.setdefault((int(match[1]), match[2]), set())
+            if status == GameStatus.FINISHED:
+                done.add(int(match[3]))
+    return Progress(
+        max((number for number, _ in deals), default=-1) + 1,
+        {deal: done for deal, done in deals.items() if len(done) < len(deal[1].split("+"))},
+    )

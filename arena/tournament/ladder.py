@@ -1,0 +1,481 @@
+"""A ladder: games all the time, opponents chosen by the ratings so far, new versions joining by
+themselves (``arena ladder``).
+
+A ladder is stored as a tournament whose settings carry its rules (``LadderRules``): its games,
+entrants, Elo and boards are a tournament's, so ``arena leaderboard --tournament`` and the web
+read it unchanged. It plays in *rounds*. Before each round the lineup is read again
+(``ladder_store.lineup``: a newly submitted version joins, the version it replaces retires, a
+version with ``pause_after`` forfeits in a row is paused until a newer one arrives); then, for
+each board (player count), the matchmaking (``arena.tournament.matchmaking``) picks the pods
+from the ratings of the ladder's games on that board, and each pod plays one deal once per
+rotation of its seats. Games are recorded (and Elo-rated) one by one as they end, by the
+tournament runner's game slots, on the same backends (this process, worker processes, Ray).
+
+Stopping and resuming: Ctrl-C or SIGTERM abandons the games running (nothing half-played is
+stored); a recorded game is one transaction, and the finished-once index on (ladder, game key)
+means no game is stored twice. A restarted ladder first completes the deals left half-played
+(same seed, the missing rotations), then goes on with new rounds.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from arena.entrants import check_unchanged
+from arena.errors import SetupError
+from arena.records import MatchRecord, Outcome
+from arena.stopping import StopSignal
+from arena.storage import ladders as ladder_store
+from arena.storage import tournaments
+from arena.storage.bots import to_spec
+from arena.storage.database import Database, StorageError
+from arena.storage.games import finished_game_results
+from arena.storage.ladders import Lineup, Progress
+from arena.storage.models import Tournament, utc_now
+from arena.tournament.matchmaking import Matchmaking, standings
+from arena.tournament.playing import GamePlayer, GameSetup
+from arena.tournament.ray_backend import RayCluster
+from arena.tournament.runner import (
+    QuietObserver,
+    _Run,
+    backend,
+)
+from arena.tournament.schedule import ScheduledGame, deal_seed
+from arena.tournament.settings import TournamentSettings
+from leaderboard.batch import Z_95, fit_batch
+from leaderboard.results import GameResult, SeatResult
+
+log = logging.getLogger(__name__)
+IDLE_SECONDS = 10.0  # between two looks when nobody may play (too few entrants, rate limits)
+
+
+@dataclass(frozen=True)
+class LadderRules:
+    """A ladder's stored rules."""
+
+    boards: tuple[int, ...] = (2,)  # player counts; each round plays every board
+    fixed: bool = False  # --bots: the entrants given, no joining
+    games_per_hour: float = 0.0  # per entrant; 0: no limit
+    pause_after: int = 5  # forfeits in a row that pause a version; 0: never
+
+    def to_stored(self) -> dict[str, Any]:
+        return {
+            "boards": list(self.boards),
+            "fixed": self.fixed,
+            "games_per_hour": self.games_per_hour,
+            "pause_after": self.pause_after,
+        }
+
+    @classmethod
+    def from_stored(cls, stored: Mapping[str, Any]) -> LadderRules:
+        return cls(
+            tuple(stored["boards"]),
+            bool(stored["fixed"]),
+            float(stored["games_per_hour"]),
+            int(stored["pause_after"]),
+        )
+
+
+@dataclass(frozen=True)
+class Until:
+    """When a run stops by itself (the first that holds); all None: never."""
+
+    games: int | None = None  # the ladder has this many finished games
+    deadline: datetime | None = None  # aware
+    width: float | None = None  # every playing entrant's 95% interval is narrower, every board
+
+    def remaining_games(self, finished: int) -> int | None:
+        return None if self.games is None else max(0, self.games - finished)
+
+    def past_deadline(self) -> bool:
+        return self.deadline is not None and utc_now() >= self.deadline
+
+
+@dataclass
+class LadderSummary:
+    name: str
+    games: int  # finished games of the ladder, all runs
+    played: int  # recorded by this run
+    rounds: int  # rounds started by this run
+    stopped: bool  # by a signal
+    why: str  # why the run ended
+    paused: dict[str, str] = field(default_factory=dict)  # label -> reason
+
+
+def _seat_results(
+    scheduled: ScheduledGame, record: MatchRecord, version_ids: Sequence[int], group: str
+) -> GameResult:
+    return GameResult(
+        tuple(
+            SeatResult(
+                str(version_ids[scheduled.seats[seat.seat]]),
+                seat.rank,
+                seat.score,
+                "" if seat.outcome is Outcome.FINISHED else seat.outcome.value,
+            )
+            for seat in record.seats
+        ),
+        group_key=group,
+    )
+
+
+class Rounds:
+    """The runner's pairing for a ladder: hands out the planned games, and keeps the ladder's
+    results per board (for the matchmaking) as games are recorded."""
+
+    def __init__(
+        self,
+        ladder_id: int,
+        seed: int,
+        rules: LadderRules,
+        results: dict[int, list[GameResult]],
+        progress: Progress,
+    ) -> None:
+        self.ladder_id = ladder_id
+        self.seed = seed
+        self.rules = rules
+        self.results = results  # board -> its games, in the order they were recorded
+        self.next_round = progress.next_round
+        self.unfinished: dict[tuple[int, str], set[int]] | None = progress.unfinished
+        self.version_ids: list[int] = []
+        self.queue: list[ScheduledGame] = []
+        self.played = 0  # games this run recorded
+        self.deadline_passed: Callable[[], bool] = lambda: False
+
+    def plan(
+        self, lineup: Lineup, busy: Mapping[int, int], limit: int | None, at_least: int
+    ) -> list[ScheduledGame]:
+        """The next games (at most ``limit``): first the deals an earlier run left unfinished,
+        then rounds by the matchmaking until there are ``at_least`` games (to keep every game
+        slot busy) or nobody is free. ``busy``: games each version played in the last hour."""
+        self.version_ids = lineup.version_ids
+        games = []
+        if self.unfinished is not None:
+            games = self._completion(self.unfinished, lineup)
+            self.unfinished = None
+        busy = dict(busy)
+        while len(games) < at_least and (limit is None or len(games) < limit):
+            more = self._round(self.next_round, lineup, busy)
+            if not more:
+                break
+            self.next_round += 1
+            games += more
+            for game in more:
+                for position in game.seats:
+                    version_id = lineup.version_ids[position]
+                    busy[version_id] = busy.get(version_id, 0) + 1
+        return games[:limit] if limit is not None else games
+
+    def _completion(
+        self, unfinished: Mapping[tuple[int, str], set[int]], lineup: Lineup
+    ) -> list[ScheduledGame]:
+        games = []
+        for (number, pod), done in sorted(unfinished.items()):
+            members = tuple(int(p) for p in pod.split("+"))
+            if set(members) <= set(lineup.active):  # else a member retired or paused since
+                deal = self._deal(number, members)
+                games += [game for turn, game in enumerate(deal) if turn not in done]
+        return games
+
+    def _round(
+        self, round_number: int, lineup: Lineup, busy: Mapping[int, int]
+    ) -> list[ScheduledGame]:
+        rng = random.Random(f"{self.seed}/{round_number}")
+        games = []
+        for players in self.rules.boards:
+            free = [
+                position
+                for position in lineup.active
+                if not self.rules.games_per_hour
+                or busy.get(lineup.version_ids[position], 0) + players <= self.rules.games_per_hour
+            ]
+            by_player = {str(lineup.version_ids[p]): p for p in free}
+            ranked = standings(self.results.setdefault(players, []), by_player)
+            for pod in Matchmaking(players).round(ranked, rng):
+                games += self._deal(round_number, tuple(by_player[player] for player in pod))
+        return games
+
+    def _deal(self, round_number: int, members: tuple[int, ...]) -> list[ScheduledGame]:
+        """One deal of the pod ``members`` (positions, anchor first), once per seat rotation."""
+        pod = "+".join(map(str, members))
+        seed = deal_seed(self.seed, pod, round_number)
+        return [
+            ScheduledGame(
+                ladder_store.game_key(round_number, pod, turn),
+                pod,
+                round_number,
+                seed,
+                members[turn:] + members[:turn],
+            )
+            for turn in range(len(members))
+        ]
+
+    # the Pairing protocol (arena.tournament.pairing), as the runner's game slots use it
+    def start(self, schedule: Sequence[ScheduledGame], done: object) -> int:
+        return len(self.queue)
+
+    def next_game(self) -> ScheduledGame | None:
+        if not self.queue or self.deadline_passed():
+            return None
+        return self.queue.pop(0)
+
+    def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
+        group = f"{self.ladder_id}/{scheduled.pod}/{scheduled.deal}"
+        result = _seat_results(scheduled, record, self.version_ids, group)
+        self.results.setdefault(len(record.seats), []).append(result)
+        self.played += 1
+
+    def narrower_than(self, width: float, lineup: Lineup) -> bool:
+        """Whether every playing entrant's 95% interval on every board is narrower than
+        ``width`` (the leaderboard's fit; checked first without bootstrap, which is cheaper and
+        never wider)."""
+        for players in self.rules.boards:
+            games = self.results.get(players, [])
+            wanted = [str(lineup.version_ids[p]) for p in lineup.active]
+            quick = standings(games, wanted)
+            if any(s.games == 0 or 2 * Z_95 * s.spread >= width for s in quick):
+                return False
+            fit = fit_batch(games)
+            if any(fit[player].high - fit[player].low >= width for player in wanted):
+                return False
+        return True
+
+
+class _Ladder:
+    """One run of a ladder."""
+
+    def __init__(
+        self,
+        database: Database,
+        ladder: Tournament,
+        rounds: Rounds,
+        settings: TournamentSettings,
+        until: Until,
+        observer: LadderObserver,
+    ) -> None:
+        assert ladder.id is not None
+        self.database = database
+        self.ladder = ladder
+        self.id = ladder.id
+        self.rules = rounds.rules
+        self.rounds = rounds
+        self.settings = settings
+        self.until = until
+        self.observer = observer
+        self.checked: set[int] = set()  # versions whose code was found unchanged on disk
+        self.storage_fault: StorageError | None = None
+        self.why = ""
+        self.started = 0  # rounds started by this run
+
+    def lineup(self) -> tuple[Lineup, dict[int, int], int]:
+        """The lineup (versions whose code changed on disk since they were submitted are
+        paused), the games of the last hour by version, and the ladder's finished games."""
+        with self.database.write() as session:
+            found = ladder_store.lineup(
+                session,
+                self.id,
+                self.ladder.game,
+                fixed=self.rules.fixed,
+                pause_after=self.rules.pause_after,
+            )
+            busy = (
+                ladder_store.games_last_hour(session, self.id) if self.rules.games_per_hour else {}
+            )
+            finished = ladder_store.finished_games(session, self.id)
+        for position in list(found.active):
+            entrant = found.entrants[position]
+            if entrant.version.id in self.checked:
+                continue
+            try:
+                check_unchanged(entrant, "it was submitted; run `arena submit` on it again")
+            except SetupError as exc:
+                found.active.remove(position)
+                found.paused[position] = str(exc)
+                continue
+            self.checked.add(entrant.version.id or 0)
+        return found, busy, finished
+
+    def done(self, lineup: Lineup, finished: int) -> bool:
+        until = self.until
+        if until.remaining_games(finished) == 0:
+            self.why = f"reached {until.games} games"
+        elif until.past_deadline():
+            self.why = f"reached {until.deadline:%Y-%m-%d %H:%M %Z}"
+        elif (
+            until.width is not None
+            and lineup.active
+            and self.rounds.narrower_than(until.width, lineup)
+        ):
+            self.why = f"every interval narrower than {until.width:g}"
+        return bool(self.why)
+
+    async def run(
+        self,
+        bot_logs: Path | None,
+        workers: int,
+        ray: RayCluster | None,
+    ) -> None:
+        """Play rounds until ``until`` holds, a storage fault or the caller's cancellation."""
+        lineup, busy, finished = await trio.to_thread.run_sync(self.lineup)
+        self.observer.lineup(lineup)
+        while not await trio.to_thread.run_sync(self.done, lineup, finished):
+            setup = GameSetup(
+                self.ladder.game,
+                self.ladder.seed,
+                [to_spec(entrant) for entrant in lineup.entrants],
+                self.settings,
+                bot_logs,
+            )
+            run = _Run(self.database, self.ladder, lineup.version_ids, self.rounds, QuietObserver())
+            with run.halt:  # cancelled by a storage fault
+                async with backend(setup, workers, ray) as games:
+                    while True:
+                        limit = self.until.remaining_games(finished)
+                        first = self.rounds.next_round
+                        plan = self.rounds.plan(lineup, busy, limit, self.settings.concurrency)
+                        if plan:
+                            await self._play(run, games, plan)
+                            self.started += self.rounds.next_round - first
+                        else:
+                            await self._idle()
+                        newer, busy, finished = await trio.to_thread.run_sync(self.lineup)
+                        if plan:
+                            self.observer.games_played(len(plan), finished)
+                        if newer.version_ids != lineup.version_ids or newer.paused != lineup.paused:
+                            self.observer.lineup(newer)
+                        joined = len(newer.entrants) != len(lineup.entrants)
+                        lineup = newer
+                        if joined or await trio.to_thread.run_sync(self.done, lineup, finished):
+                            break  # a new entrant: the backend starts again with it
+            if run.storage_fault is not None:
+                self.storage_fault = run.storage_fault
+                return
+
+    async def _play(self, run: _Run, games: GamePlayer, plan: list[ScheduledGame]) -> None:
+        self.rounds.queue = list(plan)
+        rounds = sorted({game.deal for game in plan})
+        log.info(
+            "%s: rounds %s: %d games", self.ladder.name, ", ".join(map(str, rounds)), len(plan)
+        )
+        async with trio.open_nursery() as slots:
+            for number in range(min(self.settings.concurrency, len(plan))):
+                slots.start_soon(run.slot, number, games)
+
+    async def _idle(self) -> None:
+        wait = IDLE_SECONDS
+        if self.until.deadline is not None:
+            wait = min(wait, max(0.0, (self.until.deadline - utc_now()).total_seconds()))
+        log.info("%s: nobody may play now; looking again in %.0f s", self.ladder.name, wait)
+        await trio.sleep(wait)
+
+
+class LadderObserver:
+    """What a running ladder reports (the CLI prints it); by default nothing."""
+
+    def lineup(self, lineup: Lineup) -> None: ...
+
+    def games_played(self, games: int, finished: int) -> None:
+        """``games`` more were played (one or more rounds); the ladder has ``finished``."""
+
+
+def _load(
+    database: Database, ladder_id: int
+) -> tuple[Tournament, dict[int, list[GameResult]], Progress]:
+    with database.read() as session:
+        ladder = session.get(Tournament, ladder_id)
+        assert ladder is not None
+        settings = TournamentSettings.from_stored(ladder.settings)
+        assert settings.ladder is not None, "a ladder"
+        rules = LadderRules.from_stored(settings.ladder)
+        results = {
+            players: finished_game_results(session, ladder.game, players, ladder_id)
+            for players in rules.boards
+        }
+        return ladder, results, ladder_store.progress(session, ladder_id)
+
+
+def _set_state(database: Database, ladder_id: int, state: str) -> None:
+    with database.write() as session:
+        tournaments.set_state(session, ladder_id, state)
+
+
+async def run_ladder(
+    database: Database,
+    ladder_id: int,
+    until: Until = Until(),
+    observer: LadderObserver | None = None,
+    *,
+    bot_logs: Path | None = None,
+    workers: int = 1,
+    ray: RayCluster | None = None,
+) -> LadderSummary:
+    """Run the stored ladder ``ladder_id`` until ``until`` holds or a signal stops it."""
+    ladder, results, progress = await trio.to_thread.run_sync(_load, database, ladder_id)
+    settings = TournamentSettings.from_stored(ladder.settings)
+    assert settings.ladder is not None
+    rules = LadderRules.from_stored(settings.ladder)
+    rounds = Rounds(ladder_id, ladder.seed, rules, results, progress)
+    rounds.deadline_passed = until.past_deadline
+    this = _Ladder(database, ladder, rounds, settings, until, observer or LadderObserver())
+    stop = StopSignal()
+    await trio.to_thread.run_sync(_set_state, database, ladder_id, tournaments.RUNNING)
+    log.info(
+        "%s: ladder of %s, boards %s, from round %d, %d at once",
+        ladder.name,
+        ladder.game,
+        ", ".join(f"{p} players" for p in rules.boards),
+        progress.next_round,
+        settings.concurrency,
+    )
+    try:
+        async with trio.open_nursery() as outer:
+            await outer.start(stop.watch, outer.cancel_scope)
+            await this.run(bot_logs, workers, ray)
+            outer.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # A slot that cannot play (as in a tournament), or the storage failing while the lineup
+        # is read between rounds: one line for the user.
+        matched, rest = group.split((SetupError, StorageError))
+        if matched is None or rest is not None:
+            raise
+        first: BaseException = matched
+        while isinstance(first, BaseExceptionGroup):
+            first = first.exceptions[0]
+        log.error("%s: %s", ladder.name, first)
+        raise first from None
+    if this.storage_fault is not None:
+        try:
+            await trio.to_thread.run_sync(_set_state, database, ladder_id, tournaments.STOPPED)
+        except StorageError:
+            pass
+        raise StorageError(
+            f"{this.storage_fault}; the ladder stopped (games recorded before are kept): "
+            f"start it again with `arena ladder --name {ladder.name}`"
+        )
+    await trio.to_thread.run_sync(_set_state, database, ladder_id, tournaments.STOPPED)
+    lineup, _, finished = await trio.to_thread.run_sync(this.lineup)
+    why = "stopped by a signal" if stop.received else this.why
+    log.info(
+        "%s: %s; %d games in all, %d recorded by this run",
+        ladder.name,
+        why,
+        finished,
+        rounds.played,
+    )
+    return LadderSummary(
+        ladder.name,
+        finished,
+        rounds.played,
+        this.started,
+        stop.received,
+        why,
+        {lineup.entrants[p].label: reason for p, reason in lineup.paused.items()},
+    )

@@ -1,0 +1,168 @@
+"""bot.toml's build step (arena.building): run in the bot's sandbox on a copy of its directory,
+the result copied back; a failure or a timeout is one line naming the cause and the kept log,
+and leaves the directory as it was."""
+
+import os
+import stat
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import arena
+from arena.building import BuildError, build_bot, mirror
+from arena.errors import ManifestError
+from arena.manifest import load_manifest
+from arena.new_bot import new_bot
+from arena.sandbox import SandboxPolicy, bwrap_problem
+from tests.tournament.helpers import run_cli
+
+pytestmark = pytest.mark.slow  # real sandboxes
+
+needs_bwrap = pytest.mark.skipif(
+    bwrap_problem() is not None, reason=f"no sandbox on this machine: {bwrap_problem()}"
+)
+SANDBOX = SandboxPolicy()
+
+
+def bot_dir(tmp_path, script, build='["sh", "build.sh"]'):
+    directory = tmp_path / "bot"
+    directory.mkdir()
+    (directory / "bot.toml").write_text(
+        f'name = "b"\nversion = "1"\ncommand = ["./bot"]\nbuild = {build}\ngames = ["oregon"]\n'
+    )
+    (directory / "build.sh").write_text(script)
+    (directory / "kept.txt").write_text("the author's")
+    return directory
+
+
+@needs_bwrap
+def test_a_build_in_the_sandbox_writes_its_result_into_the_directory(tmp_path):
+    directory = bot_dir(
+        tmp_path,
+        "set -e\nid -u > uid.txt\nprintf '#!/bin/sh\\n' > bot\nchmod 4755 bot\n"
+        "rm kept.txt\nln -s bot link\nmkdir -p out/deep && echo x > out/deep/file\n"
+        "touch $HOME/cache\n",
+    )
+    built = build_bot(load_manifest(directory), SANDBOX)
+    assert built is not None and built.sandboxed
+    # it ran as the sandbox's unprivileged uid, never root
+    assert (directory / "uid.txt").read_text().strip() == "1000"
+    mode = (directory / "bot").stat().st_mode
+    assert mode & stat.S_ISUID == 0 and stat.S_IMODE(mode) == 0o755
+    assert not (directory / "kept.txt").exists()  # the build removed it
+    assert os.readlink(directory / "link") == "bot"
+    assert (directory / "out" / "deep" / "file").read_text() == "x\n"
+    assert (directory / "bot").stat().st_uid == os.geteuid()  # copied back as the arena's user
+
+
+@needs_bwrap
+def test_a_failed_build_names_its_cause_keeps_its_log_and_changes_nothing(tmp_path):
+    directory = bot_dir(
+        tmp_path, "echo compiling\necho 'bot.c:3:1: error: expected ;' >&2\ntouch new\nexit 2\n"
+    )
+    with pytest.raises(BuildError) as failed:
+        build_bot(load_manifest(directory), SANDBOX)
+    message = str(failed.value)
+    assert "\n" not in message
+    assert "build `sh build.sh` exited with code 2" in message
+    assert "error: bot.c:3:1: error: expected ;" in message
+    log = message.rpartition("log: ")[2]
+    assert "compiling" in open(log).read()
+    os.unlink(log)
+    assert sorted(path.name for path in directory.iterdir()) == ["bot.toml", "build.sh", "kept.txt"]
+
+
+@needs_bwrap
+def test_a_build_that_runs_too_long_is_stopped(tmp_path):
+    directory = bot_dir(tmp_path, "sleep 60 &\nsleep 60\n")
+    with pytest.raises(BuildError, match="did not finish within 1 s"):
+        build_bot(load_manifest(directory), SANDBOX, seconds=1)
+
+
+@needs_bwrap
+def test_a_build_sees_no_network_and_nothing_of_the_host_to_write(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.chmod(outside, 0o777)
+    directory = bot_dir(
+        tmp_path,
+        f"touch {outside}/x 2> touch.txt || echo refused >> touch.txt\n"
+        "cat /proc/net/dev | grep -c : > interfaces.txt\n",
+    )
+    build_bot(load_manifest(directory), SANDBOX)
+    assert not (outside / "x").exists()
+    assert "refused" in (directory / "touch.txt").read_text()
+    assert (directory / "interfaces.txt").read_text().strip() == "1"  # its own loopback only
+
+
+def test_without_a_sandbox_the_build_runs_in_the_directory(tmp_path):
+    directory = bot_dir(tmp_path, "pwd > where.txt\n")
+    built = build_bot(load_manifest(directory), None)
+    assert built is not None and not built.sandboxed
+    assert (directory / "where.txt").read_text().strip() == str(directory.resolve())
+
+
+def test_a_bot_without_build_is_not_built(tmp_path):
+    directory = tmp_path / "bot"
+    directory.mkdir()
+    (directory / "bot.toml").write_text(
+        'name = "b"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
+    )
+    assert build_bot(load_manifest(directory), SANDBOX) is None
+
+
+@pytest.mark.parametrize(
+    "build, problem",
+    [
+        ('"sh build.sh"', "'build' must be a non-empty list of strings"),
+        ("[]", "'build' must be a non-empty list of strings"),
+        ('["build.sh"]', "'build': 'build.sh' is looked up on PATH"),
+    ],
+)
+def test_a_malformed_build_is_a_manifest_error(tmp_path, build, problem):
+    directory = bot_dir(tmp_path, "true\n", build=build)
+    with pytest.raises(ManifestError, match=problem):
+        load_manifest(directory)
+
+
+def test_mirror_never_follows_a_link_of_the_target(tmp_path):
+    """The build replaced a link of the author's directory by a directory: the link goes, and
+    nothing is written where it led."""
+    source, target, elsewhere = tmp_path / "s", tmp_path / "t", tmp_path / "elsewhere"
+    for path in (source, target, elsewhere):
+        path.mkdir()
+    (source / "out").mkdir()
+    (source / "out" / "file").write_text("built")
+    os.symlink(elsewhere, target / "out")
+    mirror(source, target)
+    assert not (target / "out").is_symlink() and (target / "out" / "file").read_text() == "built"
+    assert list(elsewhere.iterdir()) == []
+
+
+@needs_bwrap
+def test_submit_builds_the_bot_first_and_refuses_one_whose_build_fails(tmp_path):
+    directory = tmp_path / "starter"
+    new_bot("built-starter", "python", directory)
+    (directory / "build.sh").write_text("echo built > built.txt\n")
+    manifest = directory / "bot.toml"
+    manifest.write_text(manifest.read_text() + 'build = ["sh", "build.sh"]\n')
+    database = str(tmp_path / "arena.db")
+    submitted = run_cli("submit", str(directory), "--db", database)
+    assert submitted.exit_code == 0, submitted.stderr
+    assert submitted.stdout.startswith("built in ") and "registered" in submitted.stdout
+    assert (directory / "built.txt").read_text() == "built\n"
+    (directory / "build.sh").write_text("echo 'fatal: no compiler' >&2\nexit 3\n")
+    refused = run_cli("submit", str(directory), "--db", database)
+    assert refused.exit_code == 2
+    [line] = refused.stderr.strip().splitlines()
+    assert "exited with code 3; error: fatal: no compiler; log: " in line
+    os.unlink(line.rpartition("log: ")[2])
+
+
+@needs_bwrap
+def test_a_bot_inside_the_arenas_own_code_is_not_built_there(tmp_path):
+    spec = load_manifest(bot_dir(tmp_path, "true\n"))
+    inside = replace(spec, directory=Path(arena.__file__).parent / "starters" / "python")
+    with pytest.raises(BuildError, match="inside a directory every sandbox shows read-only"):
+        build_bot(inside, SANDBOX)

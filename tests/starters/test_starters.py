@@ -1,0 +1,126 @@
+"""Every starter of `arena new-bot` passes `arena validate` in the sandbox as it is: for Go, Java
+and C++ validate's build step compiles it in the sandbox first; then every check, and all three
+games at 2 and at the most seats, against the random bot and against itself. A language whose
+toolchain is missing here is skipped with the reason (`scripts/setup --for-tests` installs them).
+Each starter is made and validated once per session (a compiled one builds in about a minute)."""
+
+import json
+import shutil
+
+import pytest
+
+from arena.new_bot import LANGUAGES, missing_tools
+from arena.sandbox import bwrap_problem
+from engine.registry import game_names, get_game
+from tests.support.node import NPM_MISSING, npm_ready
+from tests.tournament.helpers import run_cli
+
+pytestmark = pytest.mark.slow  # compiles, then plays a dozen games per language
+
+
+def skip_reason(language: str) -> str:
+    if problem := bwrap_problem():
+        return f"no sandbox on this machine: {problem}"
+    if language == "node" and not npm_ready():
+        return NPM_MISSING
+    if missing := missing_tools(language):
+        return (
+            f"{', '.join(missing)} not on PATH: scripts/setup --for-tests installs "
+            f"{LANGUAGES[language].packages}"
+        )
+    return ""
+
+
+@pytest.fixture(scope="session", params=list(LANGUAGES))
+def validated(request, tmp_path_factory):
+    """(language, the starter's directory, validate's JSON report, its exit code)."""
+    language = request.param
+    if reason := skip_reason(language):
+        pytest.skip(reason)
+    directory = tmp_path_factory.mktemp("starters") / f"{language}-starter"
+    made = run_cli("new-bot", f"{language}-starter", "--lang", language, "--dir", str(directory))
+    assert made.exit_code == 0, made.stderr
+    checked = run_cli("validate", str(directory), "--json", "--seed", "7")
+    return language, directory, json.loads(checked.stdout), checked.exit_code
+
+
+def test_the_starter_passes_every_check_in_the_sandbox(validated):
+    language, _, report, exit_code = validated
+    failed = [check for check in report["checks"] if check["status"] == "FAIL"]
+    assert exit_code == 0 and report["passed"], failed
+    assert report["sandbox"] == "bwrap"
+    statuses = {check["name"]: check["status"] for check in report["checks"]}
+    expected = ["manifest", "start to ready", "handshake", "token", "clean exit"]
+    expected += ["reply times", "same seed, same game"]
+    if LANGUAGES[language].compiled:
+        expected.append("build")
+    for name in expected:
+        assert statuses[name] == "PASS", (name, report["checks"])
+
+
+def test_the_starter_plays_all_three_games_to_the_end(validated):
+    _, _, report, _ = validated
+    statuses = {check["name"]: check["status"] for check in report["checks"]}
+    for game in game_names():
+        for seats in sorted({2, get_game(game).max_players}):
+            for opponent in ("vs random", "vs itself"):
+                assert statuses[f"{game}, {seats} seats, {opponent}"] == "PASS"
+
+
+def test_a_compiled_starter_is_built_by_validate_in_the_sandbox(validated):
+    language, directory, report, _ = validated
+    if not LANGUAGES[language].compiled:
+        pytest.skip(f"a {language} bot needs no build")
+    build = next(check for check in report["checks"] if check["name"] == "build")
+    assert "in the sandbox" in build["detail"]
+    program = LANGUAGES[language].command[0]
+    built = directory / ("classes/Bot.class" if language == "java" else program)
+    assert built.is_file()
+
+
+# choose's last line, and what makes it fail with the line a CRASH reason should quote
+FAILING = {
+    "python": (
+        "return rng.randrange(len(request.legal_actions))",
+        'raise ValueError(f"no plan for {request.decision_kind}")',
+        "error: ValueError: no plan for",
+    ),
+    "node": (
+        "return Math.floor(random() * request.legal_actions.length);",
+        'throw new Error("no plan for " + request.decision_kind);',
+        "error: Error: no plan for",
+    ),
+    "go": (
+        "return rng.Intn(len(request.LegalActions))",
+        'panic("no plan for " + request.DecisionKind)',
+        "error: panic: no plan for",
+    ),
+    "java": (
+        "return random.nextInt(request.getLegalActionsCount());",
+        'throw new IllegalStateException("no plan for " + request.getDecisionKind());',
+        "error: java.lang.IllegalStateException: no plan for",
+    ),
+    "cpp": (
+        "return std::uniform_int_distribution<int>(0, request.legal_actions_size() - 1)(rng);",
+        'throw std::runtime_error("no plan for " + request.decision_kind());',
+        "error: no plan for",
+    ),
+}
+
+
+def test_a_starter_whose_choose_fails_crashes_with_the_cause_in_its_reason(validated):
+    """The starter, edited to fail in choose and validated again (rebuilt: Java and C++ only
+    what changed): the CRASH reason quotes the line that names the cause."""
+    language, directory, _, _ = validated
+    failing = directory.parent / f"{language}-failing"  # beside it: relative links still hold
+    shutil.copytree(directory, failing, symlinks=True)
+    code = failing / LANGUAGES[language].code
+    line, failure, reason = FAILING[language]
+    assert line in code.read_text()
+    code.write_text(code.read_text().replace(line, failure))
+    checked = run_cli("validate", str(failing), "--json", "--game", "oregon", "--seed", "3")
+    report = json.loads(checked.stdout)
+    failed = [check for check in report["checks"] if check["status"] == "FAIL"]
+    assert checked.exit_code == 1 and failed, report
+    assert failed[0]["name"] == "oregon, 2 seats, vs random"
+    assert "CRASH" in failed[0]["detail"] and reason in failed[0]["detail"], failed[0]

@@ -1,0 +1,316 @@
+"""``arena ladder`` with real bot processes and a real SQLite file: --until, new versions joining
+(between runs and while it runs), a paused bot, and Ctrl-C and kill -9 at random moments with
+nothing lost or repeated."""
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.bench.local_ray import descendants
+from arena.storage import database as database_module
+from arena.storage import ladders as ladder_store
+from arena.storage.database import open_database
+from arena.storage.games import recomputed_elo, stored_elo
+from arena.tournament import runner
+from tests.support.bots import TEST_BOTS
+from tests.tournament.helpers import (
+    SAMPLE_BOTS,
+    kill_groups,
+    query,
+    renamed_bot,
+    run_cli,
+    start_cli,
+)
+
+pytestmark = pytest.mark.slow  # real CLI and bot processes
+
+# Unsandboxed (the sandbox is not the point here), with a move time no loaded machine reaches.
+QUICK = ("--game", "oregon", "--sandbox", "none", "--move-time", "30")
+
+
+def random_bots(directory: Path, count: int) -> list[Path]:
+    return [
+        renamed_bot(SAMPLE_BOTS / "random-python", directory / f"r{i}", f"r{i}")
+        for i in range(count)
+    ]
+
+
+def submit(db: Path, bot: Path) -> None:
+    result = run_cli("submit", str(bot), "--db", str(db))
+    assert result.exit_code == 0, result.stdout + result.stderr
+
+
+def ladder(db: Path, *args: str):
+    result = run_cli("ladder", *QUICK, "--json", "--db", str(db), *args)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    return json.loads(result.stdout)
+
+
+def finished_keys(db: Path) -> list[str]:
+    return [key for (key,) in query(db, "SELECT schedule_key FROM game WHERE status = 'finished'")]
+
+
+def versions_seated(db: Path, after_game: int = 0) -> set[str]:
+    rows = query(
+        db,
+        "SELECT DISTINCT bot.name || '@' || bot_version.version FROM seat "
+        "JOIN game ON game.id = seat.game_id JOIN bot_version ON bot_version.id = "
+        "seat.bot_version_id JOIN bot ON bot.id = bot_version.bot_id "
+        "WHERE game.status = 'finished' AND game.id > ?",
+        after_game,
+    )
+    return {name for (name,) in rows}
+
+
+def check_consistent(db: Path) -> None:
+    """No scheduled game twice; every seat's Elo update stored; Elo equals its replay."""
+    keys = finished_keys(db)
+    assert len(keys) == len(set(keys))
+    seats = query(
+        db,
+        "SELECT count(*) FROM seat JOIN game ON game.id = seat.game_id "
+        "WHERE game.status = 'finished'",
+    )[0][0]
+    assert query(db, "SELECT count(*) FROM rating_history")[0][0] == seats
+    database = open_database(db, create=False)
+    with database.read() as session:
+        assert stored_elo(session, "oregon", 2) == pytest.approx(
+            recomputed_elo(session, "oregon", 2)
+        )
+    database.close()
+
+
+def new_version(bot: Path, version: str) -> None:
+    manifest = bot / "bot.toml"
+    manifest.write_text(manifest.read_text().replace('version = "1.0.0"', f'version = "{version}"'))
+
+
+def test_until_a_game_count_stops_there_and_the_same_command_goes_on(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    for bot in random_bots(tmp_path, 3):
+        submit(db, bot)
+    first = ladder(db, "--until", "5", "--seed", "77")
+    assert (first["games"], first["played"], first["stopped"]) == (5, 5, False)
+    assert first["why"] == "reached 5 games"
+    assert query(db, "SELECT name, state FROM tournament") == [("oregon-ladder", "stopped")]
+    second = ladder(db, "--until", "9")
+    assert (second["games"], second["played"]) == (9, 4)
+    check_consistent(db)
+    # each deal's rotations share its seed and swap the seats
+    deals: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for key, seed in query(
+        db, "SELECT schedule_key, seed FROM game WHERE status = 'finished' ORDER BY id"
+    ):
+        round_pod = key.rsplit(" rotation ", 1)[0]
+        deals.setdefault(round_pod, []).append((key, seed))
+    assert any(len(games) == 2 for games in deals.values())
+    assert all(len({seed for _, seed in games}) == 1 for games in deals.values())
+    # a ladder is no tournament to resume
+    refused = run_cli("tournament", "--resume", "oregon-ladder", "--db", str(db))
+    assert refused.exit_code == 2
+    assert "is a ladder: go on with `arena ladder --name oregon-ladder`" in refused.stderr
+
+
+def test_a_new_version_replaces_the_old_one_and_a_fixed_ladder_stays_fixed(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    bots = random_bots(tmp_path, 3)
+    for bot in bots:
+        submit(db, bot)
+    ladder(db, "--until", "4")
+    new_version(bots[0], "2.0.0")
+    submit(db, bots[0])
+    last = query(db, "SELECT max(id) FROM game")[0][0]
+    ladder(db, "--until", "12")
+    seated = versions_seated(db, after_game=last)
+    assert "r0@2.0.0" in seated and "r0@1.0.0" not in seated
+
+    fixed = ladder(db, "--name", "fixed", "--bots", "r1,r2", "--until", "4")
+    assert fixed["games"] == 4
+    fixed_games = query(
+        db,
+        "SELECT DISTINCT bot.name FROM seat JOIN game ON game.id = seat.game_id "
+        "JOIN tournament ON tournament.id = game.tournament_id "
+        "JOIN bot_version ON bot_version.id = seat.bot_version_id "
+        "JOIN bot ON bot.id = bot_version.bot_id WHERE tournament.name = 'fixed'",
+    )
+    assert sorted(name for (name,) in fixed_games) == ["r1", "r2"]
+
+
+def forfeiting_bot(directory: Path, mode: str = "raise") -> Path:
+    bot = directory / "forfeiter"
+    bot.mkdir(exist_ok=True)
+    (bot / "bot.toml").write_text(
+        'name = "forfeiter"\nversion = "1.0.0"\n'
+        f'command = ["python", "{TEST_BOTS / "misbehave.py"}", "{mode}"]\n'
+        'games = ["oregon"]\n'
+    )
+    return bot
+
+
+def test_a_bot_forfeiting_k_games_in_a_row_is_paused_until_a_new_version(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    for bot in [*random_bots(tmp_path, 2), forfeiting_bot(tmp_path)]:
+        submit(db, bot)
+    run = ladder(db, "--pause-after", "2", "--until", "12", "--concurrency", "1")
+    [(label, reason)] = run["paused"].items()
+    assert label.startswith("forfeiter@1.0.0")
+    assert reason.startswith("2 forfeits in a row (the last: ")
+    forfeits = query(
+        db,
+        "SELECT count(*) FROM seat JOIN bot_version ON bot_version.id = seat.bot_version_id "
+        "JOIN bot ON bot.id = bot_version.bot_id WHERE bot.name = 'forfeiter'",
+    )[0][0]
+    assert forfeits == 2  # no game after the second forfeit in a row
+
+    # A new version (this one plays well: "gated" without a turnstile never waits) plays again.
+    last = query(db, "SELECT max(id) FROM game")[0][0]
+    bot = forfeiting_bot(tmp_path, mode="gated")
+    new_version(bot, "1.1.0")
+    submit(db, bot)
+    run = ladder(db, "--until", "24", "--concurrency", "1")
+    assert run["paused"] == {}
+    assert "forfeiter@1.1.0" in versions_seated(db, after_game=last)
+
+
+def wait_for_games(db: Path, process, count: int, timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        try:
+            if db.exists() and len(finished_keys(db)) >= count:
+                return
+        except Exception:  # the schema is not there yet
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"fewer than {count} games in {timeout} s")
+
+
+def start_ladder(db: Path, *args: str):
+    return start_cli("ladder", *QUICK, "--db", str(db), *args)
+
+
+def game_ids(db: Path) -> set[int]:
+    return {game_id for (game_id,) in query(db, "SELECT id FROM game WHERE status = 'finished'")}
+
+
+def unfinished_deals(db: Path) -> dict:
+    database = open_database(db, create=False)
+    with database.read() as session:
+        [ladder_id] = [i for (i,) in query(db, "SELECT id FROM tournament")]
+        found = ladder_store.progress(session, ladder_id).unfinished
+    database.close()
+    return found
+
+
+def test_ctrl_c_and_kill_at_random_moments_lose_and_repeat_nothing(tmp_path: Path):
+    seed = random.randrange(1 << 30)
+    moments = random.Random(seed)
+    db = tmp_path / "arena.db"
+    bots = random_bots(tmp_path, 4)
+    for bot in bots:
+        submit(db, bot)
+    process = start_ladder(db, "--concurrency", "2")
+    try:
+        wait_for_games(db, process, 2)
+        # a new version submitted while the ladder runs plays within a round
+        new_version(bots[1], "2.0.0")
+        submit(db, bots[1])
+        last = max(game_ids(db))
+        deadline = time.monotonic() + 180
+        while "r1@2.0.0" not in versions_seated(db, after_game=last):
+            assert time.monotonic() < deadline, f"the new version did not play (seed {seed})"
+            time.sleep(0.1)
+        time.sleep(moments.uniform(0, 2))
+        before = game_ids(db)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 130, out + err
+        assert "go on with `arena ladder --name oregon-ladder`" in err
+        assert before <= game_ids(db)
+        assert query(db, "SELECT state FROM tournament") == [("stopped",)]
+
+        stopped_with = len(game_ids(db))
+        process = start_ladder(db, "--name", "oregon-ladder")
+        wait_for_games(db, process, stopped_with + 2)
+        time.sleep(moments.uniform(0, 2))
+        os.kill(process.pid, signal.SIGSTOP)  # so that no bot starts after we list them
+        bots_running = descendants(process.pid)
+        process.kill()
+        process.wait()
+        kill_groups(bots_running)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    before = game_ids(db)
+    left_half_played = unfinished_deals(db)
+    check_consistent(db)
+
+    result = run_cli(
+        "ladder",
+        "--name",
+        "oregon-ladder",
+        "--until",
+        str(len(before) + 6),
+        "--json",
+        "--db",
+        str(db),
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout)["games"] == len(before) + 6
+    assert before <= game_ids(db), f"seed {seed}"
+    check_consistent(db)
+    # the deals a stop left half-played were completed first
+    assert not set(left_half_played) & set(unfinished_deals(db)), f"seed {seed}"
+
+
+def test_until_every_interval_is_narrower_than_w(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    for bot in random_bots(tmp_path, 3):
+        submit(db, bot)
+    # As wide as the prior's interval: met as soon as every bot has played and been fitted.
+    run = ladder(db, "--until", "width:1900", "--until", "40")
+    assert run["why"] == "every interval narrower than 1900"
+    assert 2 <= run["games"] < 40
+    bad = run_cli("ladder", *QUICK, "--until", "width:x", "--db", str(db))
+    assert bad.exit_code == 2
+    assert "--until 'width:x': give a game count" in bad.stderr
+
+
+def test_a_storage_fault_stops_the_ladder_in_one_line_and_it_goes_on(tmp_path, monkeypatch):
+    db = tmp_path / "arena.db"
+    for bot in random_bots(tmp_path, 2):
+        submit(db, bot)
+    monkeypatch.setattr(database_module, "_BUSY_SECONDS", 0.3)
+    real_record_game = runner.record_game
+    calls = []
+
+    def record_while_locked(database, *args, **kwargs):
+        calls.append(1)
+        if len(calls) < 2:
+            return real_record_game(database, *args, **kwargs)
+        locker = sqlite3.connect(db, isolation_level=None)  # another writer holds the lock
+        locker.execute("BEGIN EXCLUSIVE")
+        try:
+            return real_record_game(database, *args, **kwargs)
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+
+    monkeypatch.setattr(runner, "record_game", record_while_locked)
+    stopped = run_cli("ladder", *QUICK, "--concurrency", "1", "--db", str(db))
+    assert stopped.exit_code == 2, stopped.output
+    assert "Traceback" not in stopped.output
+    [line] = [line for line in stopped.stderr.splitlines() if line.startswith("error:")]
+    assert "database is locked" in line and "arena ladder --name oregon-ladder" in line
+    assert query(db, "SELECT state FROM tournament") == [("stopped",)]
+    assert query(db, "SELECT count(*) FROM game")[0][0] == 1  # recorded before the fault: kept
+
+    monkeypatch.setattr(runner, "record_game", real_record_game)
+    assert ladder(db, "--until", "4")["games"] == 4
+    check_consistent(db)
