@@ -30,9 +30,9 @@ from arena.errors import InputError
 from arena.manifest import BotSpec
 from arena.referee.botprocess import kill_now
 from arena.referee.child import tied_to_parent
-from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy, prepare_launch
 from arena.sandbox.bwrap import HOST_UID_BASE, runs_as_root
+from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import remove_tree
 
 BUILD_SECONDS = 600.0  # compiling against gRPC takes 1-2 minutes on two busy cores

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from arena.engines import load_game as load_game  # where the commands have always found it
 from arena.errors import SetupError
-from arena.referee.limits import BotLimits
+from arena.sandbox.limits import BotLimits
 from engine.core import EngineError, Game, OptionValue
 from engine.registry import get_game
 

@@ -13,8 +13,8 @@ from arena.entrants import resolve_match_bots
 from arena.errors import SetupError
 from arena.manifest import BotSpec
 from arena.records import TimeControl
-from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy
+from arena.sandbox.limits import BotLimits
 from engine.core import OptionValue
 
 

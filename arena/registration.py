@@ -3,7 +3,6 @@ addresses): its handshake is checked first, then a version is stored when its co
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -23,21 +22,23 @@ from arena.manifest import (
 from arena.protocol import PROTOCOL_VERSION
 from arena.referee.botprocess import check_handshake_name, connect, remote_token, run_bot
 from arena.referee.client import BotClient
+from arena.sandbox import SandboxPolicy
+from arena.sandbox.tempdirs import remove_tree
 from arena.storage import bots
 from arena.storage.database import Database
 
 HANDSHAKE_SECONDS = 10.0
 
 
-async def _local_handshake(spec: BotSpec) -> bot_pb2.HandshakeReply:
+async def _local_handshake(spec: BotSpec, sandbox: SandboxPolicy) -> bot_pb2.HandshakeReply:
     workdir = Path(tempfile.mkdtemp(prefix="arena-submit-"))
     try:
-        async with run_bot(spec, seat=0, game_seed=0, workdir=workdir) as bot:
+        async with run_bot(spec, seat=0, game_seed=0, workdir=workdir, sandbox=sandbox) as bot:
             client, reply = await connect(bot, spec.games[0], HANDSHAKE_SECONDS)
             client.close()
             return reply
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        remove_tree(workdir)
 
 
 async def _remote_handshake(address: str) -> bot_pb2.HandshakeReply:
@@ -48,11 +49,13 @@ async def _remote_handshake(address: str) -> bot_pb2.HandshakeReply:
         client.close()
 
 
-def check_local_bot(directory: Path) -> BotSpec:
-    """The bot's manifest, once it has answered the handshake for all the games it claims."""
+def check_local_bot(directory: Path, sandbox: SandboxPolicy) -> BotSpec:
+    """The bot's manifest, once it has answered the handshake for all the games it claims,
+    started as ``sandbox`` says (its code is a stranger's: as a match would run it). Raises
+    SubmitError, SandboxUnavailableError."""
     spec = load_manifest(directory)
     try:
-        reply = trio.run(_local_handshake, spec)
+        reply = trio.run(_local_handshake, spec, sandbox)
     except NotReadyError as exc:
         raise SubmitError(
             f"{directory}: bot {spec.name!r} did not answer the handshake: {exc}"

@@ -13,7 +13,7 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
-from arena.referee.limits import LimitsUnavailableWarning, prlimit_path
+from arena.sandbox.limits import LimitsUnavailableWarning, prlimit_path
 
 
 def print_error(message: str) -> None:

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 
 from arena.operator_log import LEVELS
-from arena.referee.limits import MIN_MEMORY_MIB, BotLimits
+from arena.sandbox.limits import MIN_MEMORY_MIB, BotLimits
 from arena.tournament import ray_backend
 
 BotMemory = Annotated[

@@ -34,17 +34,18 @@ def submit(
     ] = False,
 ) -> None:
     """Register a bot (a new version when its code changed) after building it (bot.toml's build
-    step, in the sandbox unless --sandbox none) and checking its handshake."""
+    step) and checking its handshake, both in the sandbox unless --sandbox none."""
     if (path is None) == (address is None):
         fail("give either a bot directory or --address HOST:PORT --name NAME")
     if address is not None and not name:
         fail("--address needs --name NAME")
     if path is not None:
+        policy = resolve_policy(sandbox, False, strict=False)
         if not no_build:
-            built = build_bot(load_manifest(path), resolve_policy(sandbox, False, strict=False))
+            built = build_bot(load_manifest(path), policy)
             if built is not None:
                 typer.echo(f"built in {built.seconds:.1f} s")
-        spec = registration.check_local_bot(path)
+        spec = registration.check_local_bot(path, policy)
     else:
         assert address is not None and name is not None
         spec = registration.check_remote_bot(address, name)

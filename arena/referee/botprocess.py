@@ -33,8 +33,8 @@ from arena.protocol import PROTOCOL_VERSION
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
-from arena.referee.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
+from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
 
 _UNIX_PATH_MAX = 107

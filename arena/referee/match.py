@@ -37,9 +37,9 @@ from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl, arena_r
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
-from arena.referee.limits import BotLimits
 from arena.referee.pool import LeasedBot, PoolLender, log_started, log_stopping
 from arena.sandbox import SandboxPolicy
+from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import new_match_dir, remove_tree
 from arena.wire.requests import DecisionEncoder, options_to_proto
 from engine.core import EngineError, GameState

@@ -28,8 +28,8 @@ import trio
 from arena.manifest import BotSpec
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
-from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy
+from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import new_match_dir, remove_tree
 
 log = logging.getLogger("arena.bots")  # one line per bot process started and stopped

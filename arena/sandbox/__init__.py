@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.errors import SetupError
-from arena.referee.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox import bwrap, cgroups, seccomp
+from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 
 TOOLS = ("bwrap", "none")
 DEFAULT_MAX_PROCESSES = 128

@@ -16,8 +16,8 @@ from functools import cache
 from typing import Any
 
 from arena.errors import SetupError
-from arena.referee.limits import BotLimits
 from arena.sandbox import SandboxPolicy
+from arena.sandbox.limits import BotLimits
 from engine.core import OptionValue
 
 

@@ -18,7 +18,7 @@ from arena import game_setup, registration
 from arena.entrants import Entrant, check_unchanged, resolve_bot
 from arena.errors import InputError, SetupError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
-from arena.sandbox import check_available
+from arena.sandbox import SandboxPolicy, check_available
 from arena.storage import bots, tournaments
 from arena.storage.database import Database, check_creatable, open_database
 from arena.tournament.schedule import schedule_size
@@ -102,8 +102,9 @@ def _default_name(game: str) -> str:
     return f"{game}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
 
 
-def _checked_spec(entrant: Entrant, game: str) -> BotSpec:
-    """An unregistered entrant's spec once its handshake has been checked."""
+def _checked_spec(entrant: Entrant, game: str, sandbox: SandboxPolicy) -> BotSpec:
+    """An unregistered entrant's spec once its handshake has been checked (a local bot started
+    in the tournament's sandbox)."""
     spec = entrant.spec
     if spec.is_remote:
         assert spec.address is not None
@@ -115,7 +116,7 @@ def _checked_spec(entrant: Entrant, game: str) -> BotSpec:
             )
         return spec
     assert spec.directory is not None
-    return registration.check_local_bot(spec.directory)
+    return registration.check_local_bot(spec.directory, sandbox)
 
 
 # How entrant texts become entrants: ``resolve_entrants`` for a round robin; ``arena sprt`` has
@@ -159,7 +160,11 @@ def create_tournament(
                     raise SetupError(
                         f"a tournament named {name!r} exists; continue it with --resume {name}"
                     )
-        specs = {e.name: _checked_spec(e, game.name) for e in entrants if e.registered is None}
+        specs = {
+            e.name: _checked_spec(e, game.name, settings.sandbox)
+            for e in entrants
+            if e.registered is None
+        }
         hashes = {entrant: registration.content_hash(spec) for entrant, spec in specs.items()}
         if seed is None:
             seed = secrets.randbits(63)  # large: bots cannot guess deals

@@ -18,9 +18,9 @@ import pytest
 from arena.manifest import BotSpec, load_manifest
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.botprocess import kept_log_name
-from arena.referee.limits import BotLimits
 from arena.referee.match import play_match
 from arena.sandbox import SandboxPolicy, bwrap_problem, cgroups
+from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import arena_root
 from tests.support.bots import ROOT, SAMPLE_BOTS
 from tests.support.processes import SESSION_MARKER, bot_processes

@@ -20,8 +20,8 @@ import pytest
 import trio
 
 from arena.records import Outcome
-from arena.referee.limits import BotLimits
 from arena.sandbox import bwrap
+from arena.sandbox.limits import BotLimits
 from tests.sandbox.conftest import (
     HOSTILE_SOURCE,
     MEMORY_MIB,
@@ -237,3 +237,31 @@ def _match_as_nobody(tmp_path: Path, hostile_dir, sample_bots: Path) -> None:
     assert "kernel: done" in log, log
     for forbidden in ("WROTE", "MADE", "CALLED", "OPENED", "LISTED"):
         assert f"\n{forbidden} " not in f"\n{log}", log
+
+
+@pytest.mark.parametrize("tool", ["bwrap", "none"])
+def test_submit_and_a_tournaments_registration_start_the_bot_in_the_sandbox(tmp_path, tool):
+    # The handshake that `arena submit` (and a tournament registering a directory) checks runs
+    # the author's code: in the sandbox, it cannot write on the host (before: as the arena's
+    # user, root in CI). With --sandbox none it can: the test sees the difference.
+    from typer.testing import CliRunner
+
+    from arena.cli import app
+    from tests.support.bots import SAMPLE_BOTS
+
+    bot = tmp_path / "writer"
+    shutil.copytree(SAMPLE_BOTS / "random-python", bot)
+    marker = tmp_path / "written-by-the-bot"
+    code = (bot / "bot.py").read_text()
+    (bot / "bot.py").write_text(
+        "import os\ntry:\n    open(os.environ['MARKER'], 'w').write(str(os.getuid()))\n"
+        "except OSError:\n    pass\n" + code
+    )
+    (bot / "bot.toml").write_text(
+        (bot / "bot.toml").read_text() + f'\n[env]\nMARKER = "{marker}"\n'
+    )
+    result = CliRunner().invoke(
+        app, ["submit", str(bot), "--db", str(tmp_path / "arena.db"), "--sandbox", tool]
+    )
+    assert result.exit_code == 0, result.output
+    assert marker.exists() is (tool == "none")

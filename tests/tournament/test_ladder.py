@@ -304,7 +304,7 @@ def test_a_storage_fault_stops_the_ladder_in_one_line_and_it_goes_on(tmp_path, m
 
     monkeypatch.setattr(runner, "record_game", record_while_locked)
     stopped = run_cli("ladder", *QUICK, "--concurrency", "1", "--db", str(db))
-    assert stopped.exit_code == 2, stopped.output
+    assert stopped.exit_code == 4, stopped.output  # a storage fault (README, exit codes)
     assert "Traceback" not in stopped.output
     [line] = [line for line in stopped.stderr.splitlines() if line.startswith("error:")]
     assert "database is locked" in line and "arena ladder --name oregon-ladder" in line

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from arena.errors import SetupError
-from arena.referee.limits import BotLimits
 from arena.sandbox import TOOLS, SandboxPolicy
+from arena.sandbox.limits import BotLimits
 from arena.tournament.settings import TournamentSettings, stored_keys
 
 

@@ -1,5 +1,6 @@
-"""The resource limits the arena imposes on a bot process: its address space and the largest file
-it may write (which also caps its log).
+"""The resource limits the arena imposes on a bot process: its memory (an address space where
+no cgroup counts it), the largest file it may write (which also caps its log), and the size of
+each of its sandbox's writable directories (``BotLimits``; the sandbox enforces them all).
 
 A bot's command is wrapped with util-linux ``prlimit``, which sets the limits on itself and execs
 the bot: the PID, process group and exit status stay the bot's. (Setting the limits in a
@@ -30,7 +31,7 @@ class BotLimits:
     # an unlimited Python gRPC bot about 700 MiB (VmPeak in /proc/PID/status).
     memory_mib: int = 4096
     file_mib: int = 64  # largest file the bot may write, its log included (RLIMIT_FSIZE)
-    # What a sandboxed bot may keep in its writable directory at once (arena.sandbox.disk).
+    # Each writable directory of a sandboxed bot is a tmpfs of this size (arena.sandbox.bwrap).
     disk_mib: int = 256
 
     def __post_init__(self) -> None:

@@ -1,4 +1,4 @@
-"""Resource limits of bot processes (``arena.referee.limits``) and kept bot logs
+"""Resource limits of bot processes (``arena.sandbox.limits``) and kept bot logs
 (``--bot-logs``): a bot over a limit forfeits with a reason that says which, the others finish;
 the sample bots play under the default limits. (The autouse fixture checks that no process or
 thread remains.)"""
@@ -16,14 +16,14 @@ from arena.errors import SetupError
 from arena.manifest import load_manifest
 from arena.records import Outcome, TimeControl
 from arena.referee.botprocess import connect, run_bot
-from arena.referee.limits import (
+from arena.referee.match import play_match
+from arena.sandbox import SandboxPolicy
+from arena.sandbox.limits import (
     BotLimits,
     LimitsUnavailableWarning,
     limited_argv,
     prlimit_path,
 )
-from arena.referee.match import play_match
-from arena.sandbox import SandboxPolicy
 from arena.tournament.settings import TournamentSettings
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS, sample_bot
 from tests.support.node import requires_node
