@@ -143,3 +143,20 @@ def test_gaps_bench_prints_each_bots_cpu_per_call_by_pause():
             line,
         ), line
     assert lines[-1].startswith("load average")
+
+
+@pytest.mark.parametrize(
+    ("args", "last"),
+    [
+        (("--runs", "2"), "start to ready, sandbox over none: "),
+        (("--runs", "2", "--chain"), "launcher chain to /bin/true, sandbox over none: "),
+    ],
+)
+def test_sandbox_bench_prints_the_sandboxs_cost_last(args, last):
+    from arena.sandbox import bwrap_problem
+
+    if bwrap_problem() is not None:
+        pytest.skip(f"no sandbox here: {bwrap_problem()}")
+    lines = _bench("sandbox", *args, timeout=300)
+    assert [line.split(":")[0].strip() for line in lines[:2]] == ["bwrap", "none"]
+    assert lines[-1].startswith(last) and re.search(r"[+-][\d.]+ ms \(median; load", lines[-1])
