@@ -13,7 +13,7 @@ import inspect
 import sys
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperGroup
@@ -23,10 +23,13 @@ from arena.commands import print_error
 from arena.errors import InputError, StorageError
 from arena.launcher import INTERRUPTED_CODE
 
-try:  # recent typer vendors click; older typer uses the click package
+if TYPE_CHECKING:  # mypy checks against the typer scripts/setup installs, which vendors click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
-except ImportError:  # pragma: no cover - depends on the installed typer
-    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[no-redef]
+else:
+    try:  # typer >= 0.26 vendors click; older typer uses the click package
+        from typer._click.exceptions import ClickException, NoArgsIsHelpError
+    except ImportError:  # pragma: no cover - depends on the installed typer
+        from click.exceptions import ClickException, NoArgsIsHelpError
 
 COMMAND_MODULES = [
     "arena.commands.games",

@@ -37,7 +37,7 @@ BOTS = ("random-python", "random-node")
 
 def _calls(address: str, token: str, requests: list[bytes], calls: int, gap: float) -> None:
     with grpc.insecure_channel(address) as channel:
-        decide = channel.unary_unary(
+        decide: grpc.UnaryUnaryMultiCallable[bytes, bot_pb2.DecisionReply] = channel.unary_unary(
             DECIDE_METHOD,
             request_serializer=None,
             response_deserializer=bot_pb2.DecisionReply.FromString,

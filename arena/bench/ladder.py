@@ -23,9 +23,10 @@ import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from arena.bench import bench_parser
-from arena.tournament.matchmaking import Matchmaking, rotations, standings
+from arena.tournament.matchmaking import Matchmaking, Standing, rotations, standings
 from arena.tournament.schedule import build_schedule
 from leaderboard.batch import fit_batch
 from leaderboard.results import GameResult, SeatResult
@@ -58,6 +59,11 @@ def play(pod: Sequence[str], group: str, truth: Mapping[str, float], rng: random
         )
 
 
+def played_ratings(ranked: Sequence[Standing]) -> dict[str, float]:
+    """The ratings of the players with games among ``ranked``."""
+    return {s.player: s.rating for s in ranked if s.games}
+
+
 def ladder_games(
     truth: Mapping[str, float], matchmaking: Matchmaking, rng: random.Random
 ) -> Iterator[tuple[list[GameResult], Callable[[], dict[str, float]]]]:
@@ -69,7 +75,7 @@ def ladder_games(
         for pod in matchmaking.round(ranked, rng):
             games.extend(play(pod, f"{number}/{'+'.join(pod)}", truth, rng))
         ranked = standings(games, truth)
-        yield games, lambda ranked=ranked: {s.player: s.rating for s in ranked if s.games}
+        yield games, partial(played_ratings, ranked)
 
 
 def round_robin_games(

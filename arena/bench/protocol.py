@@ -36,7 +36,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import grpc
 import trio
@@ -98,11 +98,10 @@ def typical_requests(game: str, players: int, seed: int) -> list[bytes]:
     state = get_game(game).new_game(players, seed)
     encoder = DecisionEncoder(game)
     rng = random.Random(seed)
-    requests = []
+    requests: list[bytes] = []
     told = [0] * players  # each seat's position in the event log
-    while not state.is_over:
+    while (seat := state.current_seat) is not None:  # None once the game is over
         legal = state.legal_actions()
-        seat = state.current_seat
         events = state.events_for(seat, told[seat])
         told[seat] = len(state.event_log)
         requests.append(
@@ -130,7 +129,10 @@ def engine_and_encoding(game: str, players: int, games: int, warm_up: int = 0) -
     games: both encode every decision, in alternating order, so a busy machine slows both
     alike. ``warm_up`` other games are played first, unmeasured, as a referee that has played
     for a while has its caches filled (the engines' and the encoders')."""
-    encoders = [DecisionEncoder(game), MessageDecisionEncoder(game)]
+    encoders: list[DecisionEncoder | MessageDecisionEncoder] = [
+        DecisionEncoder(game),
+        MessageDecisionEncoder(game),
+    ]
     engine_seconds = 0.0
     encoding_seconds = [0.0, 0.0]
     decisions = 0
@@ -140,11 +142,10 @@ def engine_and_encoding(game: str, players: int, games: int, warm_up: int = 0) -
         rng = random.Random(seed)
         told = [0] * players
         measured = seed >= 0
-        while not state.is_over:
+        while (seat := state.current_seat) is not None:  # None once the game is over
             began = clock()
             legal = state.legal_actions()
             engine_seconds += (clock() - began) * measured
-            seat = state.current_seat
             since = told[seat]
             told[seat] = len(state.event_log)
             for which in (0, 1) if decisions % 2 else (1, 0):
@@ -177,6 +178,7 @@ def _bot_cpu_seconds(bot: RunningBot) -> float:
     included), else the one process started."""
     if bot.launch is not None and bot.launch.cgroup is not None:
         return sum(_cpu_seconds(pid) for pid in bot.launch.cgroup.pids())
+    assert bot.process is not None, "the benches measure the bots they start"
     return _cpu_seconds(bot.process.pid)
 
 
@@ -217,6 +219,8 @@ WARM_UP_CALLS = 50
 # What a client process sends: (seat, serialized request) pairs, each next one given the reply
 # to the last. Made in the client process from a picklable factory (``spawn`` pickles it).
 Requests = Generator[tuple[int, bytes], bot_pb2.DecisionReply, None]
+# Decide on a channel, taking requests serialized (quoted: grpc's class is generic in its stubs)
+_Decide: TypeAlias = "grpc.UnaryUnaryMultiCallable[bytes, bot_pb2.DecisionReply]"
 
 
 def replayed(requests: Sequence[bytes], players: int) -> Requests:
@@ -235,9 +239,8 @@ def refereed(game: str, players: int, first_seed: int) -> Requests:
         state = get_game(game).new_game(players, seed)
         told = [0] * players  # each seat's position in the event log
         number = 0
-        while not state.is_over:
+        while (seat := state.current_seat) is not None:  # None once the game is over
             legal = state.legal_actions()
-            seat = state.current_seat
             events = state.events_for(seat, told[seat])
             told[seat] = len(state.event_log)
             request = encoder.request(
@@ -262,7 +265,7 @@ def _blocking_decides(
     over them)."""
     channels = [grpc.insecure_channel(address) for address, _ in targets]
     try:
-        stubs = [
+        stubs: list[tuple[_Decide, tuple[tuple[str, str], ...]]] = [
             (
                 channel.unary_unary(
                     DECIDE_METHOD,
@@ -482,10 +485,14 @@ async def concurrent_throughput(
         async with trio.open_nursery() as nursery:
             for i, timeline in enumerate(timelines):
                 nursery.start_soon(
-                    lambda t=timeline, s=round_number * concurrent + i, gate=barrier.wait: (
-                        play_match(
-                            game, bots, s, time_control=TIME_CONTROL, observer=t, ready_gate=gate
-                        )
+                    partial(
+                        play_match,
+                        game,
+                        bots,
+                        round_number * concurrent + i,
+                        time_control=TIME_CONTROL,
+                        observer=timeline,
+                        ready_gate=barrier.wait,
                     )
                 )
         window_end = min(t.decision_times[-1] for t in timelines)
@@ -498,7 +505,7 @@ async def protocol(args: argparse.Namespace) -> None:
     python_bot = load_manifest(SAMPLE_BOTS / "random-python")
     node_bot = load_manifest(SAMPLE_BOTS / "random-node")
     us = 1e6
-    sandboxes = [(None, "")]
+    sandboxes: list[tuple[SandboxPolicy | None, str]] = [(None, "")]
     if bwrap_problem() is None:
         sandboxes.append((SandboxPolicy(), " (sandboxed)"))
     for spec in (python_bot, node_bot):

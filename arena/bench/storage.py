@@ -34,13 +34,14 @@ from leaderboard.synthetic import round_robin
 
 
 def _register(database: Database, names: list[str]) -> dict[str, int]:
+    ids = {}
     with database.write() as session:
-        return {
-            name: bots.register(
-                session, BotSpec(name, "1", ("oregon",), Path("/bench"), ("python", "bot.py")), name
-            )[0].version.id
-            for name in names
-        }
+        for name in names:
+            spec = BotSpec(name, "1", ("oregon",), Path("/bench"), ("python", "bot.py"))
+            version = bots.register(session, spec, name)[0].version
+            assert version.id is not None, "register stores the version"
+            ids[name] = version.id
+    return ids
 
 
 def _bulk_store(database: Database, games: list[GameResult], ids: dict[str, int]) -> None:
@@ -61,6 +62,7 @@ def _bulk_store(database: Database, games: list[GameResult], ids: dict[str, int]
             )
             session.add(row)
             session.flush()
+            assert row.id is not None, "the flush gave the game its id"
             session.add_all(
                 SeatRecordRow(
                     game_id=row.id,

@@ -59,6 +59,7 @@ def register(session: Session, spec: BotSpec, content_hash: str) -> tuple[Regist
         bot = Bot(name=spec.name)
         session.add(bot)
         session.flush()
+    assert bot.id is not None, "the bot is stored"
     existing = session.exec(
         select(BotVersion).where(
             BotVersion.bot_id == bot.id, BotVersion.content_hash == content_hash
@@ -97,8 +98,8 @@ def latest_version(session: Session, name: str) -> RegisteredVersion:
 def all_versions(session: Session) -> list[RegisteredVersion]:
     rows = session.exec(
         select(Bot, BotVersion)
-        .join(BotVersion, BotVersion.bot_id == Bot.id)
-        .order_by(Bot.name, BotVersion.id)
+        .join(BotVersion, col(BotVersion.bot_id) == col(Bot.id))
+        .order_by(col(Bot.name), col(BotVersion.id))
     )
     return [RegisteredVersion(bot, version) for bot, version in rows]
 
@@ -133,10 +134,14 @@ def versions_named(
 def versions_by_id(session: Session, ids: list[int]) -> dict[int, RegisteredVersion]:
     rows = session.exec(
         select(Bot, BotVersion)
-        .join(BotVersion, BotVersion.bot_id == Bot.id)
+        .join(BotVersion, col(BotVersion.bot_id) == col(Bot.id))
         .where(col(BotVersion.id).in_(ids))
     )
-    return {version.id: RegisteredVersion(bot, version) for bot, version in rows}
+    found = {}
+    for bot, version in rows:
+        assert version.id is not None, "a version read from the database has its id"
+        found[version.id] = RegisteredVersion(bot, version)
+    return found
 
 
 def to_spec(registered: RegisteredVersion) -> BotSpec:

@@ -90,7 +90,7 @@ def _make_engine(path: Path) -> Engine:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(connection) -> None:  # type: ignore[no-untyped-def]
+    def _on_begin(connection: Connection) -> None:
         read_only = connection.get_execution_options().get(_READ_ONLY_OPTION, False)
         connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 

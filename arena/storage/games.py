@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import sqlalchemy
 from sqlmodel import Session, col, select
 
 from arena.records import MatchRecord, Outcome
@@ -226,23 +227,24 @@ def finished_game_results(
     the order it was rated (ids are assigned inside the serialised write transactions, so id
     order is commit order)."""
     # Core rows, not ORM objects: ten thousand games are forty thousand seats.
+    # sqlalchemy's select: sqlmodel's is typed for at most four columns.
     query = (
-        select(
-            SeatRecordRow.game_id,
-            GameRecord.group_key,
-            SeatRecordRow.bot_version_id,
-            SeatRecordRow.rank,
-            SeatRecordRow.score,
-            SeatRecordRow.outcome,
+        sqlalchemy.select(
+            col(SeatRecordRow.game_id),
+            col(GameRecord.group_key),
+            col(SeatRecordRow.bot_version_id),
+            col(SeatRecordRow.rank),
+            col(SeatRecordRow.score),
+            col(SeatRecordRow.outcome),
         )
         .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
-        .where(GameRecord.game == game, GameRecord.status == GameStatus.FINISHED)
+        .where(col(GameRecord.game) == game, col(GameRecord.status) == GameStatus.FINISHED)
     )
     if players is not None:
-        query = query.where(GameRecord.num_players == players)
+        query = query.where(col(GameRecord.num_players) == players)
     if tournament_id is not None:
-        query = query.where(GameRecord.tournament_id == tournament_id)
-    rows = session.connection().execute(query.order_by(GameRecord.id, SeatRecordRow.seat))
+        query = query.where(col(GameRecord.tournament_id) == tournament_id)
+    rows = session.connection().execute(query.order_by(col(GameRecord.id), col(SeatRecordRow.seat)))
     results: list[GameResult] = []
     seats: list[SeatResult] = []
     current: tuple[int, str] | None = None
@@ -298,7 +300,7 @@ def boards_played(session: Session, game: str | None = None) -> list[tuple[str, 
     return [
         (name, count)
         for name, count in session.exec(
-            query.distinct().order_by(GameRecord.game, GameRecord.num_players)
+            query.distinct().order_by(col(GameRecord.game), col(GameRecord.num_players))
         )
     ]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Table, inspect
 from sqlmodel import SQLModel
 
 from arena.storage import models
@@ -19,6 +19,14 @@ from leaderboard.results import GameResult, SeatResult
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
 CURRENT_VERSION = 4
+
+
+def _table(model: type[SQLModel]) -> Table:
+    """A table model's table. SQLModel sets ``__table__`` on these classes without declaring it
+    to type checkers; the mapper's ``local_table`` is that same object, typed."""
+    table = inspect(model).local_table
+    assert isinstance(table, Table), f"{model.__name__} is a table model"
+    return table
 
 
 def _decision_details(connection: Connection) -> None:
@@ -36,8 +44,8 @@ def _boards_and_seals(connection: Connection) -> None:
     connection.exec_driver_sql("ALTER TABLE game ADD COLUMN verification JSON")
     connection.exec_driver_sql("DROP TABLE elo_rating")
     connection.exec_driver_sql("DROP TABLE rating_history")
-    models.EloRating.__table__.create(connection)  # type: ignore[attr-defined]
-    models.RatingHistory.__table__.create(connection)  # type: ignore[attr-defined]
+    _table(models.EloRating).create(connection)
+    _table(models.RatingHistory).create(connection)
     rows = connection.exec_driver_sql(
         "SELECT g.id, g.game, s.bot_version_id, s.rank, s.score, s.outcome FROM seat s "
         "JOIN game g ON g.id = s.game_id WHERE g.status = ? ORDER BY g.id, s.seat",
@@ -64,7 +72,7 @@ def _boards_and_seals(connection: Connection) -> None:
                     }
                 )
     if history:
-        connection.execute(models.RatingHistory.__table__.insert(), history)  # type: ignore[attr-defined]
+        connection.execute(_table(models.RatingHistory).insert(), history)
     played: dict[tuple[str, int, int], int] = {}
     for entry in history:
         key = (entry["game"], entry["players"], entry["bot_version_id"])
@@ -81,7 +89,7 @@ def _boards_and_seals(connection: Connection) -> None:
         for player, rating in table.ratings.items()
     ]
     if ratings:
-        connection.execute(models.EloRating.__table__.insert(), ratings)  # type: ignore[attr-defined]
+        connection.execute(_table(models.EloRating).insert(), ratings)
 
 
 def _sealed_from(connection: Connection) -> None:
@@ -112,13 +120,11 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
 def create_schema(connection: Connection) -> None:
     SQLModel.metadata.create_all(connection)
     connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
-    connection.execute(
-        models.SchemaVersion.__table__.insert().values(id=1, version=CURRENT_VERSION)
-    )
-    connection.execute(models.Sealing.__table__.insert().values(id=1, sealed_from_game=1))
+    connection.execute(_table(models.SchemaVersion).insert().values(id=1, version=CURRENT_VERSION))
+    connection.execute(_table(models.Sealing).insert().values(id=1, sealed_from_game=1))
 
 
 def migrate(connection: Connection, version: int) -> None:
     for step in range(version, CURRENT_VERSION):
         MIGRATIONS[step](connection)
-    connection.execute(models.SchemaVersion.__table__.update().values(version=CURRENT_VERSION))
+    connection.execute(_table(models.SchemaVersion).update().values(version=CURRENT_VERSION))

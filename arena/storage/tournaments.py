@@ -32,7 +32,9 @@ def create(
     tournament = Tournament(name=name, game=game, seed=seed, settings=settings)
     session.add(tournament)
     session.flush()
+    assert tournament.id is not None, "the flush gave the tournament its id"
     for position, entrant in enumerate(entrants):
+        assert entrant.version.id is not None, "a registered version is stored"
         session.add(
             TournamentEntrant(
                 tournament_id=tournament.id, position=position, bot_version_id=entrant.version.id
@@ -44,7 +46,9 @@ def create(
 def by_name(session: Session, name: str) -> Tournament:
     tournament = session.exec(select(Tournament).where(Tournament.name == name)).first()
     if tournament is None:
-        known = ", ".join(session.exec(select(Tournament.name).order_by(Tournament.id))) or "none"
+        known = (
+            ", ".join(session.exec(select(Tournament.name).order_by(col(Tournament.id)))) or "none"
+        )
         raise UnknownTournamentError(f"unknown tournament {name!r} (known: {known})")
     return tournament
 
@@ -58,7 +62,7 @@ def entrants(session: Session, tournament_id: int) -> list[RegisteredVersion]:
         session.exec(
             select(TournamentEntrant.bot_version_id)
             .where(TournamentEntrant.tournament_id == tournament_id)
-            .order_by(TournamentEntrant.position)
+            .order_by(col(TournamentEntrant.position))
         )
     )
     found = versions_by_id(session, ids)
@@ -66,15 +70,12 @@ def entrants(session: Session, tournament_id: int) -> list[RegisteredVersion]:
 
 
 def finished_keys(session: Session, tournament_id: int) -> set[str]:
-    return set(
-        session.exec(
-            select(GameRecord.schedule_key).where(
-                GameRecord.tournament_id == tournament_id,
-                GameRecord.status == GameStatus.FINISHED,
-                col(GameRecord.schedule_key).is_not(None),
-            )
+    keys = session.exec(
+        select(col(GameRecord.schedule_key)).where(
+            GameRecord.tournament_id == tournament_id, GameRecord.status == GameStatus.FINISHED
         )
     )
+    return {key for key in keys if key is not None}  # a game outside the schedule has no key
 
 
 def set_state(session: Session, tournament_id: int, state: str) -> None:

@@ -111,7 +111,8 @@ def load_test(session: Session, tournament_id: int) -> tuple[PairedTest, list[Sc
     by_key = {game.key: game for game in schedule}
     entrant_ids = [entrant.version.id for entrant in tournaments.entrants(session, tournament_id)]
     rows = session.exec(
-        select(
+        # sqlmodel's select() takes any number of columns, but its stubs stop at four
+        select(  # type: ignore[call-overload]
             GameRecord.schedule_key,
             SeatRecordRow.bot_version_id,
             SeatRecordRow.rank,
