@@ -22,17 +22,21 @@ host's). ``--die-with-parent`` ends the sandbox when the bwrap process outside i
 the system calls no bot needs.
 
 The bot's environment is set by bwrap itself (``--clearenv``, ``--setenv``, read from a file
-descriptor with ``--args`` so that the token is not on any command line), just before it runs
-the bot's command: no program of the launcher chain outside the sandbox ever sees a variable of
-the bot's choosing (``LD_PRELOAD`` in a bot.toml reaches only the bot's own program).
+descriptor with ``--args`` so that the token is not on any command line), or as root by a shell
+after the drop of privileges, just before the bot's command runs: no program of the launcher
+chain outside the sandbox, nor any that runs with privileges, ever sees a variable of the bot's
+choosing (``LD_PRELOAD`` in a bot.toml reaches only the bot's own program).
 
-**When the arena runs as root**, an unprivileged bwrap maps the sandbox's uid to root, so the
-arena never runs one: an outer bwrap, as root, only builds the view (the same read-only binds:
-root can reach paths such as a pyenv interpreter under ``/root``, and bwrap makes their parent
-directories traversable), then ``setpriv`` drops to the host uid ``HOST_UID_BASE`` + seat with
-no groups and no capabilities, and the inner bwrap, now unprivileged, makes the sandbox above
-inside that view. The bot then maps to that host uid: its files, its processes and its access to
-the kernel (``/proc/sys``, root-only files) are an unprivileged stranger's.
+**When the arena runs as root**, an unprivileged bwrap would map the sandbox's uid to root, so
+the arena never runs one. With the seccomp filter (``ROOT``): one bwrap, as root, builds the
+view and the namespaces (no user namespace) keeping only the capabilities to change uid;
+inside, ``setpriv`` drops to the host uid ``HOST_UID_BASE`` + seat with no groups and no
+capabilities, and only then does a shell read the bot's environment from ``ENV_FILE`` and exec
+the bot. Without the filter (``ROOT_NESTED``): an outer bwrap, as root, only builds the view
+(root can reach paths such as a pyenv interpreter under ``/root``), ``setpriv`` drops to that
+uid, and an inner, unprivileged bwrap makes the sandbox above (with ``--disable-userns``)
+inside that view. Either way the bot maps to that host uid: its files, its processes and its
+access to the kernel (``/proc/sys``, root-only files) are an unprivileged stranger's.
 """
 
 from __future__ import annotations
