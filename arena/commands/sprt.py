@@ -307,7 +307,8 @@ def run(
     workers: int = 1,
     cluster: ray_backend.RayCluster | None = None,
 ) -> None:
-    from arena.tournament.sprt import SequentialTest, load_test
+    from arena.storage.sprt import load_test
+    from arena.tournament.sprt import SequentialTest
 
     console = Console(stderr=as_json, highlight=False)
     try:

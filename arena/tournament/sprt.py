@@ -17,24 +17,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlmodel import Session, select
-
 from arena.entrants import Entrant, resolve_bot
 from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome
 from arena.sandbox import SandboxPolicy
-from arena.storage import tournaments
 from arena.storage.database import Database
-from arena.storage.models import GameRecord, SeatRecordRow, Tournament
+from arena.storage.sprt import NEW, PairedTest, new_score
 from arena.tournament.pairing import RoundRobin
-from arena.tournament.schedule import ScheduledGame, build_schedule
+from arena.tournament.schedule import ScheduledGame
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.setup import ReadyTournament, create_tournament
 from engine.core import OptionValue
-from leaderboard.results import GameResult, SeatResult
-from leaderboard.sprt import SPRT, game_score
-
-NEW, BASE = 0, 1  # entrant positions
+from leaderboard.sprt import SPRT
 
 
 @dataclass(frozen=True)
@@ -54,42 +48,6 @@ class SprtParameters:
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}
 
 
-class PairedTest:
-    """An SPRT fed game by game, in any order: a deal's pair is added once both its games and
-    every earlier deal's are in, and nothing is added after the test has decided."""
-
-    def __init__(self, test: SPRT) -> None:
-        self.test = test
-        self.next_deal = 0
-        self.waiting: dict[int, dict[int, float]] = {}  # deal -> rotation -> NEW's score
-        self.decided_at_pair: int | None = None
-
-    @property
-    def decided(self) -> bool:
-        return self.decided_at_pair is not None
-
-    def add(self, deal: int, rotation: int, new_score: float) -> None:
-        self.waiting.setdefault(deal, {})[rotation] = new_score
-        while not self.decided and len(self.waiting.get(self.next_deal, {})) == 2:
-            pair = self.waiting.pop(self.next_deal)
-            self.test.add_pair(pair[0], pair[1])
-            self.next_deal += 1
-            if self.test.status != "continue":
-                self.decided_at_pair = self.test.pairs
-
-
-def new_score(entrant_at_seat: Sequence[int], seats: Sequence[tuple[int, float, str]]) -> float:
-    """NEW's score against BASE in one game: ``seats`` are (rank, score, forfeit reason or "")
-    in seat order, ``entrant_at_seat`` the entrant position in each seat."""
-    result = GameResult(
-        tuple(
-            SeatResult(str(entrant), rank, score, forfeit)
-            for entrant, (rank, score, forfeit) in zip(entrant_at_seat, seats)
-        )
-    )
-    return game_score(result, str(NEW), str(BASE))
-
-
 def record_score(scheduled: ScheduledGame, record: MatchRecord) -> float:
     return new_score(
         scheduled.seats,
@@ -98,44 +56,6 @@ def record_score(scheduled: ScheduledGame, record: MatchRecord) -> float:
             for seat in record.seats
         ],
     )
-
-
-def load_test(session: Session, tournament_id: int) -> tuple[PairedTest, list[ScheduledGame]]:
-    """The test as far as the stored games take it, and the tournament's schedule."""
-    tournament = session.get(Tournament, tournament_id)
-    assert tournament is not None
-    settings = TournamentSettings.from_stored(tournament.settings)
-    assert settings.sprt is not None, "an SPRT test"
-    paired = PairedTest(SprtParameters(**settings.sprt).new_test())
-    schedule = build_schedule(2, 2, settings.deals, tournament.seed)
-    by_key = {game.key: game for game in schedule}
-    entrant_ids = [entrant.version.id for entrant in tournaments.entrants(session, tournament_id)]
-    rows = session.exec(
-        # sqlmodel's select() takes any number of columns, but its stubs stop at four
-        select(  # type: ignore[call-overload]
-            GameRecord.schedule_key,
-            SeatRecordRow.bot_version_id,
-            SeatRecordRow.rank,
-            SeatRecordRow.score,
-            SeatRecordRow.outcome,
-        )
-        .join(SeatRecordRow, SeatRecordRow.game_id == GameRecord.id)
-        .where(GameRecord.tournament_id == tournament_id, GameRecord.status == "finished")
-        .order_by(GameRecord.id, SeatRecordRow.seat)
-    ).all()
-    seated: dict[str, list[int]] = {}  # schedule key -> entrant position in each seat
-    games: dict[str, list[tuple[int, float, str]]] = {}
-    for key, version_id, rank, score, outcome in rows:
-        if key not in by_key:
-            continue
-        seated.setdefault(key, []).append(entrant_ids.index(version_id))
-        games.setdefault(key, []).append(
-            (rank, score, "" if outcome == Outcome.FINISHED.value else outcome)
-        )
-    for key in sorted(games, key=lambda key: (by_key[key].deal, key)):
-        scheduled = by_key[key]
-        paired.add(scheduled.deal, scheduled.seats.index(NEW), new_score(seated[key], games[key]))
-    return paired, schedule
 
 
 def resolve_pair(database: Database | None, texts: Sequence[str], game: str) -> list[Entrant]:
