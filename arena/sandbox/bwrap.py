@@ -48,7 +48,7 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path, PurePosixPath
 
 from arena.bot_tree import REPO, linked_public_code
@@ -195,23 +195,28 @@ def _sandbox_argv(
         "arena-bot",
         "--die-with-parent",
         "--new-session",
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        *writable,
-        *view,
-        "--remount-ro",
-        "/dev",
-        "--remount-ro",
-        "/",
-        "--chdir",
-        str(bot_dir),
+        *_file_system(view, writable, bot_dir),
         *(["--seccomp", str(seccomp_fd)] if seccomp_fd is not None else []),
         "--args",
         str(args_fd),
         "--",
         *argv,
+    ]
+
+
+def _file_system(
+    view: list[str], writable: list[str], bot_dir: Path, *, extra: Sequence[str] = ()
+) -> list[str]:
+    """What the bot's file system is made of: its own /proc and /dev, its writable tmpfs, then
+    ``view`` (which may lie under /tmp: it goes over the sandbox's own) and ``extra``; all of it
+    read-only but the tmpfs; its directory as the working directory."""
+    return [
+        *("--proc", "/proc", "--dev", "/dev"),
+        *writable,
+        *view,
+        *extra,
+        *("--remount-ro", "/dev", "--remount-ro", "/"),
+        *("--chdir", str(bot_dir)),
     ]
 
 
@@ -252,24 +257,12 @@ def _root_sandbox_argv(
         "--cap-drop",
         "ALL",
         *("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"),
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        *writable,
-        *_traversable_parents(view),
-        *view,
-        "--perms",
-        "0444",
-        "--ro-bind-data",
-        str(env_fd),
-        ENV_FILE,
-        "--remount-ro",
-        "/dev",
-        "--remount-ro",
-        "/",
-        "--chdir",
-        str(bot_dir),
+        *_file_system(
+            [*_traversable_parents(view), *view],
+            writable,
+            bot_dir,
+            extra=["--perms", "0444", "--ro-bind-data", str(env_fd), ENV_FILE],
+        ),
         "--seccomp",
         str(seccomp_fd),
         "--",
