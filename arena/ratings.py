@@ -14,11 +14,9 @@ import math
 from collections.abc import Hashable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any
 
-from sqlmodel import Session, col, select
-
 from arena.errors import InputError, UnknownBotError
 from arena.storage import bots, games, tournaments
-from arena.storage.models import GameRecord, RatingHistory, Tournament
+from arena.storage.database import Session
 from leaderboard.elo import replay_elo
 from leaderboard.tables import (
     HeadToHead,
@@ -154,8 +152,7 @@ def build_board(
 
 
 def _tournament_name(session: Session, tournament_id: int | None) -> str | None:
-    tournament = None if tournament_id is None else session.get(Tournament, tournament_id)
-    return None if tournament is None else tournament.name
+    return None if tournament_id is None else tournaments.name_of(session, tournament_id)
 
 
 def load_boards(
@@ -300,17 +297,8 @@ def rating_history(
     if not ids:
         resolve_versions(session, [name])  # raises UnknownBotError with the known names
     labels = bots.version_labels(bots.all_versions(session))
-    query = (
-        select(RatingHistory, GameRecord.finished_at)
-        .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
-        .where(col(RatingHistory.bot_version_id).in_(ids))
-    )
-    if game is not None:
-        query = query.where(RatingHistory.game == game)
-    if players is not None:
-        query = query.where(RatingHistory.players == players)
     boards: dict[tuple[str, int], list[HistoryEntry]] = {}
-    for entry, finished_at in session.exec(query.order_by(col(RatingHistory.id))):
+    for entry, finished_at in games.rating_changes(session, ids, game, players):
         boards.setdefault((entry.game, entry.players), []).append(
             HistoryEntry(
                 entry.game_id,

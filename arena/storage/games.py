@@ -3,7 +3,8 @@ back as the plain ``leaderboard`` values."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from datetime import datetime
 
 import sqlalchemy
 from sqlmodel import Session, col, select
@@ -303,6 +304,23 @@ def boards_played(session: Session, game: str | None = None) -> list[tuple[str, 
             query.distinct().order_by(col(GameRecord.game), col(GameRecord.num_players))
         )
     ]
+
+
+def rating_changes(
+    session: Session, version_ids: Iterable[int], game: str | None, players: int | None
+) -> list[tuple[RatingHistory, datetime]]:
+    """Every stored Elo change of the bot versions ``version_ids`` (on one game's boards, of
+    one player count, if given) with when its game finished, in the order they were rated."""
+    query = (
+        select(RatingHistory, GameRecord.finished_at)
+        .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
+        .where(col(RatingHistory.bot_version_id).in_(list(version_ids)))
+    )
+    if game is not None:
+        query = query.where(RatingHistory.game == game)
+    if players is not None:
+        query = query.where(RatingHistory.players == players)
+    return list(session.exec(query.order_by(col(RatingHistory.id))))
 
 
 def seats_of(session: Session, game_id: int) -> list[SeatRecordRow]:

@@ -53,6 +53,12 @@ def by_name(session: Session, name: str) -> Tournament:
     return tournament
 
 
+def name_of(session: Session, tournament_id: int) -> str | None:
+    """The name of the tournament ``tournament_id``, or None if there is none."""
+    tournament = session.get(Tournament, tournament_id)
+    return None if tournament is None else tournament.name
+
+
 def name_taken(session: Session, name: str) -> bool:
     return session.exec(select(Tournament.id).where(Tournament.name == name)).first() is not None
 
