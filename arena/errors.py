@@ -18,7 +18,8 @@
     │   ├── NotReadyError       never answered the handshake
     │   ├── HandshakeMismatchError
     │   └── MalformedReplyError a reply that does not parse
-    └── WireError               a dataclass and its proto message do not fit (the arena's fault)
+    ├── WireError               a dataclass and its proto message do not fit (the arena's fault)
+    └── ClosedClientError       a call on a bot connection the arena closed (the arena's fault)
 """
 
 from __future__ import annotations
@@ -90,3 +91,8 @@ class MalformedReplyError(BotError):
 
 class WireError(ArenaError):
     """A dataclass and its proto message do not fit each other."""
+
+
+class ClosedClientError(ArenaError):
+    """A call on a bot connection the arena already closed: the arena's own fault (the game is
+    voided), never the bot's."""

@@ -19,7 +19,7 @@ import trio
 from google.protobuf.message import DecodeError, Message
 
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
-from arena.errors import MalformedReplyError
+from arena.errors import ClosedClientError, MalformedReplyError
 from arena.protocol import DECIDE_METHOD, PROTOCOL_VERSION, TOKEN_METADATA_KEY
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
@@ -116,7 +116,7 @@ class BotClient:
         self, function: Callable[..., Any], request: Any, timeout: float, **kwargs: Any
     ) -> Any:
         if self._closed:
-            raise RuntimeError(f"client of {self.address} is closed")
+            raise ClosedClientError(f"client of {self.address} is closed")
         call = _Call(
             function,
             (request,),
