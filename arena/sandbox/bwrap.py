@@ -238,7 +238,6 @@ def _root_sandbox_argv(
     cannot, without a user namespace of its own)."""
     bwrap = bwrap_path()
     assert bwrap is not None
-    uid = str(HOST_UID_BASE + seat)
     writable: list[str] = []
     for path in WRITABLE:  # made by root: open to the bot's uid (only its processes see them)
         writable += ["--perms", "1777", "--size", str(disk_bytes), "--tmpfs", path]
@@ -266,15 +265,7 @@ def _root_sandbox_argv(
         "--seccomp",
         str(seccomp_fd),
         "--",
-        _setpriv(),
-        "--reuid",
-        uid,
-        "--regid",
-        uid,
-        "--clear-groups",
-        "--inh-caps=-all",
-        "--bounding-set=-all",
-        "--",
+        *_dropped_to(seat),
         "/bin/sh",
         "-c",
         '. "$0" && exec "$@"',
@@ -288,7 +279,6 @@ def _dropping_privileges(inner: list[str], *, view: list[str], seat: int) -> lis
     and ``setpriv`` drops to the seat's unprivileged host uid before ``inner`` starts."""
     bwrap = bwrap_path()
     assert bwrap is not None
-    uid = str(HOST_UID_BASE + seat)
     return [
         bwrap,
         "--unshare-pid",
@@ -308,15 +298,7 @@ def _dropping_privileges(inner: list[str], *, view: list[str], seat: int) -> lis
         "--dev",
         "/dev",
         "--",
-        _setpriv(),
-        "--reuid",
-        uid,
-        "--regid",
-        uid,
-        "--clear-groups",
-        "--inh-caps=-all",
-        "--bounding-set=-all",
-        "--",
+        *_dropped_to(seat),
         *inner,
     ]
 
@@ -331,6 +313,14 @@ def _traversable_parents(view: list[str]) -> list[str]:
     parents.discard(PurePosixPath("/"))
     ordered = sorted(parents, key=lambda path: len(path.parts))
     return [arg for path in ordered for arg in ("--dir", str(path))]
+
+
+def _dropped_to(seat: int) -> list[str]:
+    """``setpriv`` that drops to the seat's host uid and gid, with no groups, no capabilities
+    and an empty bounding set, then runs what follows."""
+    uid = str(HOST_UID_BASE + seat)
+    drop = ["--reuid", uid, "--regid", uid, "--clear-groups", "--inh-caps=-all"]
+    return [_setpriv(), *drop, "--bounding-set=-all", "--"]
 
 
 @functools.cache
