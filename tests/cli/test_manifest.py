@@ -66,6 +66,9 @@ def test_remote_bot_has_an_address_and_no_command():
         (VALID + '[env]\n"A=B" = "x"\n', "'env': 'A=B' is no environment variable name"),
         (VALID + '[env]\n"" = "x"\n', "'env': '' is no environment variable name"),
         (VALID + '[env]\nA = "x\\u0000y"\n', "'env': 'A' is no environment variable name"),
+        # names a shell could not export (as root, the sandbox's shell sets the environment)
+        (VALID + '[env]\n"my-var" = "x"\n', "'env': 'my-var' is no environment variable name"),
+        (VALID + '[env]\n"1ST" = "x"\n', "'env': '1ST' is no environment variable name"),
         (VALID.replace('"bot.py"', '"bot\\u0000.py"'), "'command' must not hold a NUL"),
     ],
 )

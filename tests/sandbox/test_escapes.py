@@ -295,3 +295,15 @@ async def test_without_the_filter_the_sandbox_still_maps_to_no_root_and_refuses_
     assert "cannot make user namespace" in log and "cannot make tmpfs mount" in log
     assert "\nWROTE " not in f"\n{log}" and "\nMADE " not in f"\n{log}", log
     assert_other_seat_unharmed(record)
+
+
+async def test_an_env_value_reaches_the_bot_verbatim_and_runs_nothing(tmp_path):
+    # As root the sandbox's shell reads the environment from a file: an author's value full of
+    # shell syntax must arrive as written, and run nothing
+    marker = tmp_path / "ran"
+    value = f"a'b\\\"c $(touch {marker}) `touch {marker}`; touch {marker} $HOME"
+    _, log = await play(
+        tmp_path, "inspect", HOSTILE_ECHO=value.replace("\\", "\\\\").replace('"', '\\"')
+    )
+    assert f"echo {value!r}" in log, log
+    assert not marker.exists()

@@ -163,6 +163,8 @@ def inspect() -> None:
 
     say(f"uid {os.getuid()} gid {os.getgid()}")
     say(f"env {sorted(os.environ)}")
+    if "HOSTILE_ECHO" in os.environ:
+        say(f"echo {os.environ['HOSTILE_ECHO']!r}")
     port = int(os.environ.get("HOSTILE_PORT", "0"))
     try:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
