@@ -31,8 +31,9 @@ class MarkerRevealed:
 
 @dataclass(frozen=True, slots=True)
 class SlotRefilled:
-    """A bought card's display slot (1-4) was refilled from the top of the bonus deck
-    (``building`` false) or the building deck; ``card`` is "" when that deck was empty."""
+    """A display slot (1-4) was filled from the top of the bonus deck (``building`` false) or the
+    building deck: each slot at setup (rules 3, steps 6-7), then a bought card's slot (4.3);
+    ``card`` is "" when that deck was empty."""
 
     building: bool
     slot: int
@@ -56,7 +57,38 @@ class PileRebuilt:
     size: int
 
 
-MerkatorEvent = ActionTaken | MarkerRevealed | SlotRefilled | ContractDrawn | PileRebuilt
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    """What ``seat`` was given at setup (rules 3, steps 4-6): its time ``markers``, its
+    ``contracts`` (one of each value 2-5) and its ``bonus_cards`` (one 3-coin and one 4-coin card),
+    all face up; IDs sorted."""
+
+    seat: int
+    markers: int
+    contracts: tuple[str, ...]
+    bonus_cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PileTopShown:
+    """Contract pile ``value`` now holds ``size`` cards and shows ``contract`` face up on top
+    ("" when it is empty): every pile once the setup's deal is done (rules 3, step 5), then the
+    pile of each reward draw (4.5, R23) after the draw."""
+
+    value: int
+    size: int
+    contract: str
+
+
+MerkatorEvent = (
+    ActionTaken
+    | MarkerRevealed
+    | SlotRefilled
+    | ContractDrawn
+    | PileRebuilt
+    | HandDealt
+    | PileTopShown
+)
 
 
 def marker_revealed(space: int, letters: str) -> MarkerRevealed:
@@ -72,3 +104,17 @@ def slot_refilled(building: bool, slot: int, card: int) -> SlotRefilled:
 
 def contract_drawn(seat: int, contract: int) -> ContractDrawn:
     return ContractDrawn(seat, data.CONTRACT_IDS[contract])
+
+
+def hand_dealt(seat: int, markers: int, contracts: list[int], bonus: list[int]) -> HandDealt:
+    return HandDealt(
+        seat,
+        markers,
+        tuple(data.CONTRACT_IDS[c] for c in contracts),
+        tuple(data.BONUS_IDS[b] for b in bonus),
+    )
+
+
+def pile_top_shown(value: int, size: int, top: int) -> PileTopShown:
+    """``top``: a contract index, -1 for an empty pile."""
+    return PileTopShown(value, size, data.CONTRACT_IDS[top] if top >= 0 else "")

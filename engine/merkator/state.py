@@ -203,9 +203,27 @@ class MerkatorState(GameState):
         self.building_deck = list(range(data.NUM_BUILDINGS))
         rng.shuffle(self.building_deck)
         self.building_slots = [self.building_deck.pop() for _ in range(data.DISPLAY_SIZE)]
+        self._tell_setup()
         self.stage = INVEST
         self.deciding = 0
         self._settle()
+
+    def _tell_setup(self) -> None:
+        """The public result of the setup as events (section 6: every dealt card is face up);
+        the lists are copied, since the raw entries are read only when a seat asks."""
+        log = self.event_log
+        for seat in range(self.num_players):
+            hand = (seat, self.markers[seat], list(self.contracts[seat]), list(self.bonus[seat]))
+            log.append((EVERYONE, events.hand_dealt, hand, None))
+        for value, pile in self.piles.items():
+            log.append((EVERYONE, events.pile_top_shown, self._pile_top(value, pile), None))
+        for building, slots in ((False, self.bonus_slots), (True, self.building_slots)):
+            for k, card in enumerate(slots):
+                log.append((EVERYONE, events.slot_refilled, (building, k, card), None))
+
+    @staticmethod
+    def _pile_top(value: int, pile: list[int]) -> tuple[int, int, int]:
+        return value, len(pile), pile[-1] if pile else -1
 
     # --- contract ------------------------------------------------------------------------------
     @property
@@ -589,6 +607,9 @@ class MerkatorState(GameState):
                 card = pile.pop()
                 bisect.insort(self.contracts[q], card)
                 self.event_log.append((EVERYONE, events.contract_drawn, (q, card), None))
+                self.event_log.append(
+                    (EVERYONE, events.pile_top_shown, self._pile_top(w, pile), None)
+                )
                 if card == data.PEACE:
                     self._trigger_end()
                 return

@@ -2,7 +2,8 @@
 ``OregonState.event_log`` and the functions that build them from the state's raw entries.
 
 Every action is public (the cards played and discarded go face up), so ``ActionTaken`` reaches
-every seat; so do dead cards leaving the game and decks rebuilt from their discard piles. A drawn
+every seat; so do the start tiles dealt face up, dead cards leaving the game and decks rebuilt
+from their discard piles. A drawn
 card and a coal or gold tile's value are seen by their owner only: the other seats get the same
 event with ``card`` / ``value`` unset. Draws (chosen or automatic, the deal included) are told by
 ``CardDrawn``, not by ``ActionTaken``."""
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.oregon import data
 from engine.oregon.actions import DiscardWhenStuck, OregonAction, PlaceStartTile
-from engine.oregon.enums import CARDS, DECKS, Card, Deck
+from engine.oregon.enums import BUILDING_TYPES, CARDS, DECKS, Building, Card, Deck
 from engine.oregon.play_options import Segment, to_action
 
 
@@ -66,10 +67,22 @@ class TileTaken:
     value: int | None
 
 
-OregonEvent = ActionTaken | CardDrawn | CardsLeftGame | DeckRebuilt | TileTaken
+@dataclass(frozen=True, slots=True)
+class StartTileDealt:
+    """``seat`` was dealt its start tile, ``building``, face up at setup (section 3 step 7)."""
+
+    seat: int
+    building: Building
+
+
+OregonEvent = ActionTaken | CardDrawn | CardsLeftGame | DeckRebuilt | TileTaken | StartTileDealt
 
 
 # --- builders of the state's raw log entries (called only when a seat asks for its events) -----
+def start_tile_dealt(seat: int, b: int) -> StartTileDealt:
+    return StartTileDealt(seat, BUILDING_TYPES[b])
+
+
 def start_tile_placed(seat: int, sp: int) -> ActionTaken:
     return ActionTaken(seat, PlaceStartTile(*data.row_col(sp)))
 

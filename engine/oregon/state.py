@@ -149,6 +149,8 @@ class OregonState(GameState):
         rng.shuffle(start_tiles)
         # The 7 - P undrawn start tiles leave the game unseen: they are simply not kept.
         s.start_tile = start_tiles[:num_players]
+        for seat, b in enumerate(s.start_tile):
+            s.event_log.append((EVERYONE, events.start_tile_dealt, (seat, b), None))
         s._settle()
         return s
 

@@ -1,7 +1,8 @@
 """A bot that keeps its history from its events alone: for every seat, rebuilding the public
-record (every seat's card counts by deck, the discard piles, the out-of-game pile, the deck sizes)
-and its own hand from the events agrees with the engine's view at each of its decisions and at
-the end; other seats' drawn cards and tile values never reach it."""
+record (every seat's start tile and card counts by deck, the discard piles, the out-of-game pile,
+the deck sizes) and its own hand from the events agrees with the engine's view at each of its
+decisions and at the end; other seats' drawn cards and tile values never reach it, and the setup
+tells the start tiles dealt, as the first view shows them, and never one nobody was dealt."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ import pytest
 
 from engine.oregon import GAME, data
 from engine.oregon.actions import DiscardWhenStuck, Play
-from engine.oregon.enums import Card, Deck
+from engine.oregon.enums import Building, Card, Deck
 from engine.oregon.events import (
     ActionTaken,
     CardDrawn,
     CardsLeftGame,
     DeckRebuilt,
+    StartTileDealt,
     TileTaken,
 )
 from engine.oregon.views import OregonView
@@ -41,6 +43,7 @@ class Record:
             Deck.BUILDING: sum(data.BUILDING_CARD_COPIES),
         }
         self.stacks = list(data.STACK_TILES)  # tiles left per building stack
+        self.start_tiles: list[Building | None] = [None] * players
 
     def spend(self, seat: int, cards: tuple[Card, ...], dead_goes_out: bool) -> None:
         for card in cards:
@@ -85,6 +88,9 @@ class Record:
             self.deck_size[event.deck] = event.size
         elif type(event) is TileTaken:
             assert (event.value is not None) == (event.seat == self.seat)
+        elif type(event) is StartTileDealt:
+            assert self.start_tiles[event.seat] is None, "a second start tile for one seat"
+            self.start_tiles[event.seat] = event.building
 
     def catch_up(self, events: list, state) -> None:
         for event in events:
@@ -94,6 +100,7 @@ class Record:
     def check(self, view: OregonView) -> None:
         assert sorted(self.hand) == list(view.hand)
         for info in view.players:
+            assert self.start_tiles[info.seat] == info.start_tile
             assert self.counts[info.seat][Deck.LANDSCAPE] == info.landscape_cards
             assert self.counts[info.seat][Deck.BUILDING] == info.building_cards
         assert self.discard[Deck.LANDSCAPE] == list(view.landscape_discard)
@@ -114,3 +121,15 @@ def test_every_seat_rebuilds_the_public_record_and_its_hand_from_its_events(play
             seed,
             lambda seat, events, state, records=records: records[seat].catch_up(events, state),
         )
+
+
+@pytest.mark.parametrize("players", range(GAME.min_players, GAME.max_players + 1))
+def test_the_setup_tells_each_dealt_start_tile_once_and_no_other(players):
+    """Before the first decision every seat is told every seat's start tile, in seat order, as
+    the first view shows them; the 7 - P tiles nobody was dealt stay unseen (section 3 step 7)."""
+    for seed in range(property_game_count(20)):
+        state = GAME.new_game(players, seed)
+        for seat in range(players):
+            view = state.view(seat)
+            told = [e for e in state.events_for(seat) if type(e) is StartTileDealt]
+            assert told == [StartTileDealt(p.seat, p.start_tile) for p in view.players]

@@ -417,18 +417,22 @@ class MerkatorView(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., join_needs_permission: _Optional[bool] = ..., alsterhaus_misprint: _Optional[bool] = ..., max_rounds: _Optional[int] = ..., decision: _Optional[_Union[MerkatorDecision, str]] = ..., deciding_seat: _Optional[int] = ..., active_seat: _Optional[int] = ..., turn: _Optional[int] = ..., round: _Optional[int] = ..., end_triggered: _Optional[bool] = ..., final_phase: _Optional[bool] = ..., final_turns_left: _Optional[int] = ..., figure: _Optional[_Union[MerkatorLocation, str]] = ..., map: _Optional[_Iterable[_Union[MerkatorMapCubes, _Mapping]]] = ..., pools: _Optional[_Iterable[int]] = ..., time_board: _Optional[_Iterable[_Union[MerkatorTimeMarker, _Mapping]]] = ..., piles: _Optional[_Iterable[_Union[MerkatorPile, _Mapping]]] = ..., discard_count: _Optional[int] = ..., bonus_deck_count: _Optional[int] = ..., bonus_slots: _Optional[_Iterable[_Union[MerkatorBonusSlot, _Mapping]]] = ..., building_deck_count: _Optional[int] = ..., building_slots: _Optional[_Iterable[_Union[MerkatorBuildingSlot, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[MerkatorPlayer, _Mapping]]] = ..., gain_left: _Optional[int] = ..., spoil_letters: _Optional[str] = ..., spoil_loss_left: _Optional[int] = ..., trade_contract: _Optional[str] = ..., trades_left: _Optional[int] = ..., trade_inputs: _Optional[int] = ..., joiner: _Optional[int] = ..., final_place_colour: _Optional[_Union[MerkatorColour, str]] = ...) -> None: ...
 
 class MerkatorEvent(_message.Message):
-    __slots__ = ("action_taken", "marker_revealed", "slot_refilled", "contract_drawn", "pile_rebuilt")
+    __slots__ = ("action_taken", "marker_revealed", "slot_refilled", "contract_drawn", "pile_rebuilt", "hand_dealt", "pile_top_shown")
     ACTION_TAKEN_FIELD_NUMBER: _ClassVar[int]
     MARKER_REVEALED_FIELD_NUMBER: _ClassVar[int]
     SLOT_REFILLED_FIELD_NUMBER: _ClassVar[int]
     CONTRACT_DRAWN_FIELD_NUMBER: _ClassVar[int]
     PILE_REBUILT_FIELD_NUMBER: _ClassVar[int]
+    HAND_DEALT_FIELD_NUMBER: _ClassVar[int]
+    PILE_TOP_SHOWN_FIELD_NUMBER: _ClassVar[int]
     action_taken: MerkatorActionTaken
     marker_revealed: MerkatorMarkerRevealed
     slot_refilled: MerkatorSlotRefilled
     contract_drawn: MerkatorContractDrawn
     pile_rebuilt: MerkatorPileRebuilt
-    def __init__(self, action_taken: _Optional[_Union[MerkatorActionTaken, _Mapping]] = ..., marker_revealed: _Optional[_Union[MerkatorMarkerRevealed, _Mapping]] = ..., slot_refilled: _Optional[_Union[MerkatorSlotRefilled, _Mapping]] = ..., contract_drawn: _Optional[_Union[MerkatorContractDrawn, _Mapping]] = ..., pile_rebuilt: _Optional[_Union[MerkatorPileRebuilt, _Mapping]] = ...) -> None: ...
+    hand_dealt: MerkatorHandDealt
+    pile_top_shown: MerkatorPileTopShown
+    def __init__(self, action_taken: _Optional[_Union[MerkatorActionTaken, _Mapping]] = ..., marker_revealed: _Optional[_Union[MerkatorMarkerRevealed, _Mapping]] = ..., slot_refilled: _Optional[_Union[MerkatorSlotRefilled, _Mapping]] = ..., contract_drawn: _Optional[_Union[MerkatorContractDrawn, _Mapping]] = ..., pile_rebuilt: _Optional[_Union[MerkatorPileRebuilt, _Mapping]] = ..., hand_dealt: _Optional[_Union[MerkatorHandDealt, _Mapping]] = ..., pile_top_shown: _Optional[_Union[MerkatorPileTopShown, _Mapping]] = ...) -> None: ...
 
 class MerkatorActionTaken(_message.Message):
     __slots__ = ("seat", "action")
@@ -473,3 +477,25 @@ class MerkatorPileRebuilt(_message.Message):
     value: int
     size: int
     def __init__(self, value: _Optional[int] = ..., size: _Optional[int] = ...) -> None: ...
+
+class MerkatorHandDealt(_message.Message):
+    __slots__ = ("seat", "markers", "contracts", "bonus_cards")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MARKERS_FIELD_NUMBER: _ClassVar[int]
+    CONTRACTS_FIELD_NUMBER: _ClassVar[int]
+    BONUS_CARDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    markers: int
+    contracts: _containers.RepeatedScalarFieldContainer[str]
+    bonus_cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat: _Optional[int] = ..., markers: _Optional[int] = ..., contracts: _Optional[_Iterable[str]] = ..., bonus_cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class MerkatorPileTopShown(_message.Message):
+    __slots__ = ("value", "size", "contract")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_FIELD_NUMBER: _ClassVar[int]
+    value: int
+    size: int
+    contract: str
+    def __init__(self, value: _Optional[int] = ..., size: _Optional[int] = ..., contract: _Optional[str] = ...) -> None: ...

@@ -245,18 +245,20 @@ class OregonAction(_message.Message):
     def __init__(self, place_start_tile: _Optional[_Union[OregonPlaceStartTile, _Mapping]] = ..., play: _Optional[_Union[OregonPlay, _Mapping]] = ..., use_extra_turn: _Optional[_Union[OregonUseExtraTurn, _Mapping]] = ..., discard_when_stuck: _Optional[_Union[OregonDiscardWhenStuck, _Mapping]] = ..., draw: _Optional[_Union[OregonDraw, _Mapping]] = ...) -> None: ...
 
 class OregonEvent(_message.Message):
-    __slots__ = ("action_taken", "card_drawn", "cards_left_game", "deck_rebuilt", "tile_taken")
+    __slots__ = ("action_taken", "card_drawn", "cards_left_game", "deck_rebuilt", "tile_taken", "start_tile_dealt")
     ACTION_TAKEN_FIELD_NUMBER: _ClassVar[int]
     CARD_DRAWN_FIELD_NUMBER: _ClassVar[int]
     CARDS_LEFT_GAME_FIELD_NUMBER: _ClassVar[int]
     DECK_REBUILT_FIELD_NUMBER: _ClassVar[int]
     TILE_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    START_TILE_DEALT_FIELD_NUMBER: _ClassVar[int]
     action_taken: OregonActionTaken
     card_drawn: OregonCardDrawn
     cards_left_game: OregonCardsLeftGame
     deck_rebuilt: OregonDeckRebuilt
     tile_taken: OregonTileTaken
-    def __init__(self, action_taken: _Optional[_Union[OregonActionTaken, _Mapping]] = ..., card_drawn: _Optional[_Union[OregonCardDrawn, _Mapping]] = ..., cards_left_game: _Optional[_Union[OregonCardsLeftGame, _Mapping]] = ..., deck_rebuilt: _Optional[_Union[OregonDeckRebuilt, _Mapping]] = ..., tile_taken: _Optional[_Union[OregonTileTaken, _Mapping]] = ...) -> None: ...
+    start_tile_dealt: OregonStartTileDealt
+    def __init__(self, action_taken: _Optional[_Union[OregonActionTaken, _Mapping]] = ..., card_drawn: _Optional[_Union[OregonCardDrawn, _Mapping]] = ..., cards_left_game: _Optional[_Union[OregonCardsLeftGame, _Mapping]] = ..., deck_rebuilt: _Optional[_Union[OregonDeckRebuilt, _Mapping]] = ..., tile_taken: _Optional[_Union[OregonTileTaken, _Mapping]] = ..., start_tile_dealt: _Optional[_Union[OregonStartTileDealt, _Mapping]] = ...) -> None: ...
 
 class OregonActionTaken(_message.Message):
     __slots__ = ("seat", "action")
@@ -303,3 +305,11 @@ class OregonTileTaken(_message.Message):
     gold: bool
     value: int
     def __init__(self, seat: _Optional[int] = ..., gold: _Optional[bool] = ..., value: _Optional[int] = ...) -> None: ...
+
+class OregonStartTileDealt(_message.Message):
+    __slots__ = ("seat", "building")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BUILDING_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    building: OregonBuilding
+    def __init__(self, seat: _Optional[int] = ..., building: _Optional[_Union[OregonBuilding, str]] = ...) -> None: ...
