@@ -17,7 +17,8 @@
     ├── BotError                a bot broke the protocol: the referee makes it a forfeit
     │   ├── NotReadyError       never answered the handshake
     │   ├── HandshakeMismatchError
-    │   └── MalformedReplyError a reply that does not parse
+    │   ├── MalformedReplyError a reply that does not parse
+    │   └── ExtraReplyError     a second reply to a call that takes one
     ├── WireError               a dataclass and its proto message do not fit (the arena's fault)
     └── ClosedClientError       a call on a bot connection the arena closed (the arena's fault)
 """
@@ -87,6 +88,10 @@ class HandshakeMismatchError(BotError):
 
 class MalformedReplyError(BotError):
     """A bot's reply is not a valid message of the expected type."""
+
+
+class ExtraReplyError(BotError):
+    """A bot sent a second reply to a call that takes one (a server that streams its answer)."""
 
 
 class WireError(ArenaError):

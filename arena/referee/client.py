@@ -19,7 +19,7 @@ import trio
 from google.protobuf.message import DecodeError, Message
 
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
-from arena.errors import ClosedClientError, MalformedReplyError
+from arena.errors import ClosedClientError, ExtraReplyError, MalformedReplyError
 from arena.protocol import DECIDE_METHOD, PROTOCOL_VERSION, TOKEN_METADATA_KEY
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
@@ -38,18 +38,37 @@ _LONGEST_TIMEOUT = 1e8
 _START_GAME_METHOD = f"/{bot_pb2.DESCRIPTOR.services_by_name['Bot'].full_name}/StartGame"
 
 
-def _parsed(call: Callable[..., bytes], reply_type: type[Message]) -> Callable[..., Any]:
+def _parsed(call: Callable[..., bytes | None], reply_type: type[Message]) -> Callable[..., Any]:
     """``call`` (which returns the reply's bytes) made to return the parsed reply, or raise
     MalformedReplyError: a bot's garbage is told apart from a transport failure by type."""
 
     def parse(*args: Any, **kwargs: Any) -> Message:
         raw = call(*args, **kwargs)
+        if raw is None:  # an OK status without a message (a server that streams its answer)
+            raise MalformedReplyError(f"no {reply_type.DESCRIPTOR.name}, only an OK status")
         try:
             return reply_type.FromString(raw)
         except DecodeError as exc:
             raise MalformedReplyError(f"not a {reply_type.DESCRIPTOR.name}: {exc}") from None
 
     return parse
+
+
+def _single(call: Callable[..., Any]) -> Callable[..., bytes | None]:
+    """``call`` (a response-streaming call) made to return its one reply's bytes (None for none),
+    or raise ExtraReplyError at a second reply. A unary call given two replies by a bot waits
+    for its deadline (grpcio), which blamed the bot for not answering at all; read as a stream,
+    the second reply shows."""
+
+    def single(*args: Any, **kwargs: Any) -> bytes | None:
+        replies = call(*args, **kwargs)
+        first = next(replies, None)
+        if first is not None and next(replies, None) is not None:
+            replies.cancel()
+            raise ExtraReplyError("a second reply")
+        return first
+
+    return single
 
 
 class _Call:
@@ -83,12 +102,15 @@ class BotClient:
             ),
             bot_pb2.DecisionReply,
         )
+        # StartGame, once per game, is read as a stream so that a second reply is told apart.
         self._start_game = _parsed(
-            self._channel.unary_unary(
-                _START_GAME_METHOD,
-                request_serializer=bot_pb2.StartGameRequest.SerializeToString,
-                response_deserializer=None,
-                _registered_method=True,  # type: ignore[call-arg]
+            _single(
+                self._channel.unary_stream(
+                    _START_GAME_METHOD,
+                    request_serializer=bot_pb2.StartGameRequest.SerializeToString,
+                    response_deserializer=None,
+                    _registered_method=True,  # type: ignore[call-arg]
+                )
             ),
             bot_pb2.StartGameReply,
         )
@@ -140,7 +162,8 @@ class BotClient:
     async def start_game(
         self, request: bot_pb2.StartGameRequest, timeout: float
     ) -> bot_pb2.StartGameReply:
-        """Raises MalformedReplyError for a reply that does not parse."""
+        """Raises MalformedReplyError for a reply that does not parse, ExtraReplyError for a
+        second reply."""
         return await self._call(self._start_game, request, timeout)
 
     async def decide(self, request: bytes, timeout: float) -> bot_pb2.DecisionReply:

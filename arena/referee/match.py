@@ -30,7 +30,13 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
-from arena.errors import HandshakeMismatchError, MalformedReplyError, NotReadyError, SetupError
+from arena.errors import (
+    ExtraReplyError,
+    HandshakeMismatchError,
+    MalformedReplyError,
+    NotReadyError,
+    SetupError,
+)
 from arena.manifest import BotSpec
 from arena.protocol import COMMENT_LIMIT
 from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl, arena_ranks
@@ -255,6 +261,10 @@ class _Referee:
                 await self.rpc_failure(seat, "StartGame", exc, tc.ready_seconds)
             except MalformedReplyError:
                 await self.forfeit(seat, Outcome.ILLEGAL, "malformed StartGame reply")
+            except ExtraReplyError:
+                await self.forfeit(
+                    seat, Outcome.ILLEGAL, "answered StartGame twice (the call takes one reply)"
+                )
 
         async with trio.open_nursery() as nursery:
             for seat in self.seats:

@@ -17,7 +17,8 @@ starts a grandchild that would outlive it unless the arena stops the whole proce
 
 Modes that break the calls around the decisions: ``start-game-raise`` raises in its StartGame
 handler, ``start-game-sleep`` hangs in StartGame, ``start-game-garbage`` answers StartGame with
-bytes that are no StartGameReply, ``end-game-sleep`` plays well and hangs in EndGame, and
+bytes that are no StartGameReply, ``start-game-twice`` answers StartGame with two replies (a
+server that streams its answer), ``end-game-sleep`` plays well and hangs in EndGame, and
 ``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details,
 ``garbage-decide`` answers it with bytes that are no DecisionReply, ``huge-reply`` with a reply
 of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds,
@@ -232,6 +233,18 @@ elif mode == "start-game-sleep":
     sdk.run(choose, on_start=lambda request: hang("StartGame"))
 elif mode == "end-game-sleep":
     sdk.run(choose, on_end=lambda request: hang("EndGame"))
+elif mode == "start-game-twice":
+
+    def answer_twice(request: bot_pb2.StartGameRequest, context):
+        yield bot_pb2.StartGameReply()
+        yield bot_pb2.StartGameReply()
+
+    start_game = grpc.unary_stream_rpc_method_handler(
+        answer_twice,
+        request_deserializer=bot_pb2.StartGameRequest.FromString,
+        response_serializer=bot_pb2.StartGameReply.SerializeToString,
+    )
+    serve_raw(start_game, _unary(decide_or_break, bot_pb2.DecisionRequest))
 elif mode in ("start-game-garbage", "abort-silently", "garbage-decide"):
     start_game = _unary(
         lambda request, context: (

@@ -1,7 +1,7 @@
 """The referee around the decisions, with real bot processes and real gRPC: a bot that fails,
-hangs in or garbles StartGame, one that hangs in EndGame, a call that fails with no details, and
-the game ids of one bot playing two games at once. The bots are modes of tests/bots/misbehave.py.
-(The autouse fixture checks that no process or thread remains.)"""
+hangs in, garbles or answers twice StartGame, one that hangs in EndGame, a call that fails with
+no details, and the game ids of one bot playing two games at once. The bots are modes of
+tests/bots/misbehave.py. (The autouse fixture checks that no process or thread remains.)"""
 
 from __future__ import annotations
 
@@ -86,6 +86,20 @@ async def test_a_start_game_reply_that_does_not_parse_is_an_illegal_forfeit():
     assert culprit.decisions == 0
     assert [s.rank for s in record.seats] == [2, 1]
     _finished_by_the_others(record, culprit=0)
+
+
+async def test_a_bot_answering_start_game_twice_is_an_illegal_forfeit_that_says_so():
+    """A unary call given two replies waits for its deadline in grpcio, so the bot was once
+    forfeited for giving none ("no StartGame reply within 30 s")."""
+    bots = [sample_bot("random-python"), misbehaving_bot("start-game-twice")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[1]
+    assert culprit.outcome is Outcome.ILLEGAL
+    assert culprit.reason == "answered StartGame twice (the call takes one reply)"
+    assert culprit.decisions == 0
+    _finished_by_the_others(record, culprit=1)
 
 
 async def test_a_bot_hanging_in_end_game_does_not_hold_up_the_record():
