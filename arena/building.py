@@ -31,7 +31,7 @@ from arena.manifest import BotSpec
 from arena.referee.botprocess import kill_now
 from arena.referee.child import tied_to_parent
 from arena.sandbox import SandboxPolicy, prepare_launch
-from arena.sandbox.bwrap import HOST_UID_BASE, runs_as_root
+from arena.sandbox.bwrap import HOST_UID_BASE, SharedDirectoryError, runs_as_root
 from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import remove_tree
 
@@ -167,20 +167,23 @@ def _build_sandboxed(spec: BotSpec, sandbox: SandboxPolicy, log_path: Path, seco
         policy = SandboxPolicy(
             "bwrap", max_processes=BUILD_PROCESSES, cpu_cores=float(os.cpu_count() or 1)
         )
-        launch = prepare_launch(
-            policy,
-            _argv(spec.build),
-            bot_dir=spec.directory,
-            seat=0,
-            env=dict(spec.env),
-            inherited_env={},
-            limits=BUILD_LIMITS,
-            wants_network=False,
-        )
         try:
-            argv = _writable(launch.argv, spec.directory, copy)
+            launch = prepare_launch(
+                policy,
+                _argv(spec.build),
+                bot_dir=spec.directory,
+                seat=0,
+                env=dict(spec.env),
+                inherited_env={},
+                limits=BUILD_LIMITS,
+                wants_network=False,
+                writable_dir=copy,
+            )
+        except SharedDirectoryError as exc:
+            raise BuildError(str(exc)) from None
+        try:
             _run(
-                argv,
+                launch.argv,
                 workdir,
                 launch.env,
                 log_path,
@@ -194,25 +197,6 @@ def _build_sandboxed(spec: BotSpec, sandbox: SandboxPolicy, log_path: Path, seco
         mirror(copy, spec.directory)
     finally:
         remove_tree(workdir)
-
-
-def _writable(argv: list[str], bot_dir: Path, copy: Path) -> list[str]:
-    """The sandbox's command line ``argv`` with the bot's directory bound writable from ``copy``:
-    the outermost bwrap binds ``copy`` at the directory's path, a bwrap inside it (as root, the
-    unprivileged one) binds that path again, writable."""
-    argv = list(argv)
-    source = str(copy)
-    found = False
-    for position in range(len(argv) - 2):
-        if argv[position : position + 3] == ["--ro-bind", str(bot_dir), str(bot_dir)]:
-            argv[position : position + 2] = ["--bind", source]
-            source, found = str(bot_dir), True
-    if not found:  # inside a directory the sandbox shows anyway (/usr, the arena's own)
-        raise BuildError(
-            f"{bot_dir}: cannot build a bot inside a directory every sandbox shows read-only "
-            "(/usr, the arena's own code): move it elsewhere"
-        )
-    return argv
 
 
 def _chown_tree(root: Path, uid: int) -> None:

@@ -254,12 +254,15 @@ def prepare_launch(
     inherited_env: dict[str, str],
     limits: BotLimits,
     wants_network: bool,
+    writable_dir: Path | None = None,
 ) -> BotLaunch:
     """One bot's launch under ``policy``: ``argv`` (run in ``bot_dir``) in a sandbox (its socket
     in ``bwrap.SOCKET_DIR``), with the environment ``env`` (the arena's variables and the
     manifest's) and nothing more, inside a cgroup with ``limits`` where one can be made, else
-    under rlimits. Without a sandbox the bot also inherits ``inherited_env``.
-    Raises SandboxUnavailableError."""
+    under rlimits. Without a sandbox the bot also inherits ``inherited_env``. With
+    ``writable_dir`` the sandbox shows that directory writable in place of ``bot_dir`` (a build).
+    Raises SandboxUnavailableError, and bwrap.SharedDirectoryError for a ``writable_dir`` whose
+    ``bot_dir`` lies inside a directory every sandbox shows."""
     check_available(policy)
     sandboxed = policy.tool == "bwrap"
     pass_fds: tuple[int, ...] = ()
@@ -277,6 +280,7 @@ def prepare_launch(
                 disk_bytes=limits.disk_mib << 20,
                 env_fd=pass_fds[0],
                 seccomp_fd=_filter_fd(pass_fds),
+                writable_dir=writable_dir,
             )
         except BaseException:
             for fd in pass_fds:

@@ -8,7 +8,8 @@ What the bot sees (everything else of the machine does not exist for it):
   arena's own Python packages and its ``proto/`` directory, read-only: "python" in a manifest
   is the arena's interpreter, the Python SDK is ``arena.sdk``, and the Node sample bot loads
   ``proto/`` at run time;
-* its own directory read-only (as its working directory), at the same path as outside;
+* its own directory read-only (as its working directory), at the same path as outside (a build
+  sees a copy there instead, writable: ``bwrap_argv``'s ``writable_dir``);
 * nothing of the host's disk to write: its socket directory (``SOCKET_DIR``), ``/tmp``, its
   home and ``/dev/shm`` are size-capped tmpfs (the disk budget each, and all in its memory
   cgroup), gone with the sandbox; ``/`` and ``/dev`` are read-only; its own ``/proc``.
@@ -48,10 +49,11 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
 from arena.bot_tree import REPO, linked_public_code
+from arena.errors import SetupError
 
 HOME = "/home/bot"
 SOCKET_DIR = "/run/arena"  # where a sandboxed bot makes its socket (a tmpfs of its own)
@@ -88,6 +90,10 @@ HOST_UID_BASE = 2_000_000_000
 _LAUNCH_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
+class SharedDirectoryError(SetupError):
+    """A directory to show writable lies inside one every sandbox shows read-only."""
+
+
 @functools.cache
 def bwrap_path() -> str | None:
     """bwrap on PATH, else where the system's package installs it."""
@@ -122,13 +128,18 @@ def _covered(path: Path, by: Iterable[Path]) -> bool:
     return any(path != other and path.is_relative_to(other) for other in by)
 
 
-def _read_only_binds(paths: Iterable[Path]) -> list[str]:
+def _both_paths(path: Path) -> set[Path]:
+    """``path`` as given (made absolute) and resolved: a bind at each shows it under both."""
+    return {Path(os.path.abspath(path)), path.resolve()}
+
+
+def _read_only_binds(paths: Iterable[Path], writable: Mapping[Path, Path] = {}) -> list[str]:
     """``--ro-bind`` arguments for ``paths`` (each at its own path and, if that differs, at its
-    resolved one), parents first and without paths inside another one."""
+    resolved one), parents first and without paths inside another one; a path that ``writable``
+    maps to a source is bound writable from that source instead."""
     wanted = set()
     for path in paths:
-        wanted.add(Path(os.path.abspath(path)))
-        wanted.add(path.resolve())
+        wanted |= _both_paths(path)
     # /usr is bound already; "/" (a prefix of "/") would show the bot the whole machine
     wanted = {
         path
@@ -137,8 +148,11 @@ def _read_only_binds(paths: Iterable[Path]) -> list[str]:
     }
     args: list[str] = []
     for path in sorted(wanted, key=lambda p: len(p.parts)):
-        if not _covered(path, wanted):
-            args += ["--ro-bind", str(path), str(path)]
+        if _covered(path, wanted):
+            continue
+        source = writable.get(path)
+        args += ["--ro-bind", str(path)] if source is None else ["--bind", str(source)]
+        args.append(str(path))
     return args
 
 
@@ -152,13 +166,18 @@ def _system_binds() -> list[str]:
     return args
 
 
-def _view(bot_dir: Path) -> list[str]:
+def _view(bot_dir: Path, writable_from: Path | None = None) -> list[str]:
     """The read-only binds that make up what a bot sees of the machine: the system's, then the
-    arena's and the bot's (which may lie under /tmp: they go over the sandbox's own /tmp)."""
-    return [
-        *_system_binds(),
-        *_read_only_binds([*_shared_read_only(), bot_dir, *linked_public_code(bot_dir)]),
-    ]
+    arena's and the bot's (which may lie under /tmp: they go over the sandbox's own /tmp). With
+    ``writable_from``, the bot's directory shows that directory instead, writable."""
+    own = {} if writable_from is None else dict.fromkeys(_both_paths(bot_dir), writable_from)
+    binds = _read_only_binds([*_shared_read_only(), bot_dir, *linked_public_code(bot_dir)], own)
+    if own and "--bind" not in binds:
+        raise SharedDirectoryError(
+            f"{bot_dir}: cannot be made writable inside a directory every sandbox shows "
+            "read-only (/usr, the arena's own code): move it elsewhere"
+        )
+    return [*_system_binds(), *binds]
 
 
 def _sandbox_argv(
@@ -364,11 +383,19 @@ def bwrap_argv(
     env_fd: int,
     seccomp_fd: int | None,
     view: list[str] | None = None,
+    writable_dir: Path | None = None,
 ) -> list[str]:
     """``argv`` run in a sandbox of ``kind`` (see the module's docstring). ``env_fd`` holds
-    ``env_payload``; ``seccomp_fd`` the filter; ``view`` is the bot's by default. Requires
-    ``bwrap_path()``."""
-    view = _view(bot_dir) if view is None else view
+    ``env_payload``; ``seccomp_fd`` the filter; ``view`` is the bot's by default. With
+    ``writable_dir`` the sandbox shows that directory, writable, at the bot's directory's path
+    (a build works in a copy of the bot); raises SharedDirectoryError where the bot's directory
+    lies inside one every sandbox shows. Requires ``bwrap_path()``."""
+    if view is None:
+        view = _view(bot_dir, writable_dir)
+    inner_view = view
+    if writable_dir is not None and kind == ROOT_NESTED:
+        # the outer bwrap shows the copy at the bot's path; the inner binds it there again
+        inner_view = _view(bot_dir, bot_dir)
     if kind == ROOT:
         assert seccomp_fd is not None, "as root, only the filter refuses user namespaces"
         return _root_sandbox_argv(
@@ -383,7 +410,7 @@ def bwrap_argv(
         )
     inner = _sandbox_argv(
         argv,
-        view=view,
+        view=inner_view,
         bot_dir=bot_dir,
         seat=seat,
         network=network,

@@ -14,7 +14,7 @@ from arena.building import BuildError, build_bot, mirror
 from arena.errors import ManifestError
 from arena.manifest import load_manifest
 from arena.new_bot import new_bot
-from arena.sandbox import SandboxPolicy, bwrap_problem
+from arena.sandbox import SandboxPolicy, bwrap_problem, seccomp
 from tests.sandbox.conftest import uid_inside
 from tests.tournament.helpers import run_cli
 
@@ -162,8 +162,21 @@ def test_submit_builds_the_bot_first_and_refuses_one_whose_build_fails(tmp_path)
 
 
 @needs_bwrap
+def test_a_build_in_a_sandbox_without_the_seccomp_filter_writes_its_result_too(
+    tmp_path, monkeypatch
+):
+    """Without libseccomp the sandbox has another shape (as root, a bwrap inside a bwrap, each
+    showing the build's copy at the bot's path), and the build still writes the directory."""
+    monkeypatch.setattr(seccomp, "filter_program", lambda: None)
+    directory = bot_dir(tmp_path, "echo built > built.txt\n")
+    built = build_bot(load_manifest(directory), SANDBOX)
+    assert built is not None and built.sandboxed
+    assert (directory / "built.txt").read_text() == "built\n"
+
+
+@needs_bwrap
 def test_a_bot_inside_the_arenas_own_code_is_not_built_there(tmp_path):
     spec = load_manifest(bot_dir(tmp_path, "true\n"))
     inside = replace(spec, directory=Path(arena.__file__).parent / "starters" / "python")
-    with pytest.raises(BuildError, match="inside a directory every sandbox shows read-only"):
+    with pytest.raises(BuildError, match="writable inside a directory every sandbox shows"):
         build_bot(inside, SANDBOX)
