@@ -366,6 +366,27 @@ def test_merkator_board_draws_time_board_piles_and_slots(any_page, web_server, w
     screenshot(page, f"board-merkator-{page.size}-{watcher}")
 
 
+def test_the_chosen_merkator_card_is_outlined(desktop, web_server):
+    """A contract sold or fulfilled, a bonus card or building bought: the card the chosen action
+    names is outlined, once."""
+    number = game_id(web_server, "merkator")
+    for frame in frames(web_server, number):
+        action = frame.get("action") or {}
+        if action.get("contract") or action.get("option") in ("BUY_BONUS", "BUY_BUILDING"):
+            break
+    else:
+        pytest.fail("no contract sold or fulfilled and nothing bought in the session's game")
+    open_game(desktop, web_server, number, frame["number"])
+    chosen = desktop.locator(".mcard.chosen")
+    assert chosen.count() == 1
+    if action.get("contract"):
+        assert action["contract"] in chosen.inner_text()
+    else:
+        piece = "bonus-slot" if action["option"] == "BUY_BONUS" else "building-slot"
+        slots = desktop.locator(f"[data-piece={piece}]")
+        assert slots.nth(action["slot"] - 1).get_attribute("class").endswith("chosen")
+
+
 def test_the_merkator_map_fits_a_phone_and_stays_readable(browser, web_server):
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()

@@ -133,7 +133,7 @@
         svg.append(Arena.explain(token, `time marker, row ${row} space ${space}, ${side}${isNext ? "; the next one taken" : ""}`));
       }
     }
-    return h("figure", {class: "mk-time"}, [h("figcaption", {text: `time board: ${count(view.time_board.length, "marker")} left`}), svg]);
+    return h("figure", {class: "mk-time"}, [h("figcaption", {text: `time board: ${count(view.time_board.length, "space")} left${next ? " (outlined: the next one taken)" : ""}`}), svg]);
   }
 
   // --- cards ------------------------------------------------------------------------------
@@ -181,14 +181,19 @@
   const bonusBody = (b) => [h("div", {class: "mcard-place", text: placeName(b.location)}), h("div", {class: "mcard-goods"}, [goodChip(b.good, 2)])];
   const buildingBody = (b) => [h("div", {class: "mcard-place", text: b.name}), h("div", {class: "mcard-rule", text: b.rule})];
 
-  function displays(view) {
+  function displays(view, chosen) {
+    const mark = (kind) => (slot, index) => {
+      const card = slotCard(`${kind}-slot`, slot.card, kind === "bonus" ? bonusWords : buildingWords, kind === "bonus" ? bonusBody : buildingBody);
+      if (chosen.option === `BUY_${kind.toUpperCase()}` && chosen.slot === index + 1) card.classList.add("chosen");
+      return card;
+    };
     const deck = (piece, what, n) => Arena.token(piece, `${what} deck`, n, `${what} deck, face down: ${count(n, "card")}`, "deck");
     return h("div", {class: "mk-displays"}, [
       h("figure", {}, [h("figcaption", {text: "bonus cards for sale"}), h("div", {class: "mk-row"}, [
-        ...view.bonus_slots.map((slot) => slotCard("bonus-slot", slot.card, bonusWords, bonusBody)),
+        ...view.bonus_slots.map(mark("bonus")),
         deck("bonus-deck", "bonus", view.bonus_deck_count)])]),
       h("figure", {}, [h("figcaption", {text: "buildings for sale"}), h("div", {class: "mk-row"}, [
-        ...view.building_slots.map((slot) => slotCard("building-slot", slot.card, buildingWords, buildingBody)),
+        ...view.building_slots.map(mark("building")),
         deck("building-deck", "building", view.building_deck_count)])]),
     ]);
   }
@@ -206,17 +211,19 @@
     return h("div", {class: "kontor"}, columns);
   }
 
-  function playerPanel(player, deciding, active) {
+  // The chosen action's card (a contract sold or fulfilled, a slot bought) is outlined.
+  function playerPanel(player, deciding, active, chosen) {
     const tile = player.tile.map((colour) => Arena.explain(
       h("span", {class: `cube cube-${colour.toLowerCase()}`, "data-piece": "tile-cube"}), `a ${words(colour)} cube on the supply tile`));
     return h("div", {class: `player${deciding ? " deciding" : ""}`}, [
       h("h4", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat), active ? h("span", {class: "tag", text: "active"}) : null]),
       h("div", {class: "fields"}, [
-        Arena.token("coins", "", count(player.coins, "coin"), "coins: spent on bonus cards and buildings; at most 15 after investing"),
+        Arena.token("coins", "", count(player.coins, "coin"), "coins: spent on bonus cards and buildings; at most 15 after investing"), " · ",
         Arena.token("markers", "", count(player.markers, "time marker"), "time markers: paid for trips and joining; the tie-break at the end"),
       ]),
       h("div", {class: "field-label", text: `contracts (${player.contracts.length})`}),
-      h("div", {class: "mcards"}, player.contracts.map((held) => contractCard(held.contract, held.fulfilled_this_turn ? " done" : ""))),
+      h("div", {class: "mcards"}, player.contracts.map((held) => contractCard(held.contract,
+        (held.fulfilled_this_turn ? " done" : "") + (deciding && chosen.contract === held.contract.id ? " chosen" : "")))),
       h("div", {class: "field-label", text: "Kontor (columns A–F)"}),
       kontor(player),
       h("div", {class: "field-label"}, ["supply tile: ", ...(tile.length ? tile : ["empty"])]),
@@ -244,10 +251,10 @@
     board.append(h("div", {class: "info", text: status(view)}));
     board.append(map(view, frame));
     board.append(h("div", {class: "mk-tables"}, [timeBoard(view), piles(view)]));
-    board.append(displays(view));
+    board.append(displays(view, frame.action || {}));
     for (const player of view.players) {
       // A finished game still names its last active seat: nobody's turn, so no tag.
-      players.append(playerPanel(player, frame.seat === player.seat, Boolean(view.decision) && view.active_seat === player.seat));
+      players.append(playerPanel(player, frame.seat === player.seat, Boolean(view.decision) && view.active_seat === player.seat, frame.action || {}));
     }
   };
 })(window.Arena);

@@ -111,7 +111,7 @@
       ]),
     ];
     if (ownView) {
-      children.push(h("div", {class: "field-label", text: `hand: ${count(ownView.hand.length, "card")}`}), cards(ownView.hand));
+      children.push(h("div", {class: "field-label", text: `hand (${count(ownView.hand.length, "card")}):`}), cards(ownView.hand));
     } else {
       children.push(h("div", {class: "secret", text: `hand (hidden): ${count(player.landscape_cards, "landscape card")}, ${count(player.building_cards, "building card")}`}));
     }
