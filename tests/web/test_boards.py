@@ -17,19 +17,12 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import (
-    LAUNCH_ARGS,
-    PHONE,
-    Problems,
-    screenshot,
-    sync_api,  # noqa: F401  (skips this module without Playwright, as test_browser does)
-    wait_shown,
-)
+# Importing test_browser skips this module too when Chromium or Playwright is missing.
+from tests.web.test_browser import PHONE, Problems, screenshot, wait_shown
 from tests.web.test_browser import browser as browser  # noqa: F401  (the fixture)
 
 DESKTOP = {"width": 1400, "height": 900}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
-assert LAUNCH_ARGS  # the same Chromium as test_browser.py
 
 
 @pytest.fixture(params=list(SIZES))
@@ -107,9 +100,11 @@ OVERLAP_HELPERS = """
     const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
         && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
     const titled = (pattern) => [...document.querySelectorAll('#board svg *')]
-        .filter((el) => [...el.children].some((c) => c.tagName === 'title' && pattern.test(c.textContent)));
+        .filter((el) => [...el.children]
+            .some((c) => c.tagName === 'title' && pattern.test(c.textContent)));
     const redraw = (frame) => {
-        const board = document.getElementById('board'), players = document.getElementById('players');
+        const board = document.getElementById('board');
+        const players = document.getElementById('players');
         board.replaceChildren(); players.replaceChildren();
         Arena.boards[document.getElementById('replay').dataset.game]({board, players, frame});
     };
@@ -127,22 +122,30 @@ def test_the_merchant_never_covers_the_cube_pools_or_a_name(browser, web_server,
     page = context.new_page()
     open_game(page, web_server, game_id(web_server, "merkator"), 5)
     clashes = page.evaluate(
-        "(shownFrame) => {" + OVERLAP_HELPERS + """
+        "(shownFrame) => {"
+        + OVERLAP_HELPERS
+        + """
         const frame = eval(shownFrame)();
-        const places = ['HAM', 'HOL', 'DAN', 'SWE', 'ENG', 'FRA', 'RUS', 'SPA', 'DEN', 'BOH', 'ITA', 'NEW'];
+        const places = ['HAM', 'HOL', 'DAN', 'SWE', 'ENG', 'FRA', 'RUS', 'SPA',
+                        'DEN', 'BOH', 'ITA', 'NEW'];
         const clashes = [];
         for (const place of places) {
             for (const view of Object.values(frame.views)) view.figure = place;
             redraw(frame);
             const merchant = titled(/merchant/i);
-            if (merchant.length !== 1) { clashes.push(`${place}: ${merchant.length} merchants`); continue; }
+            if (merchant.length !== 1) {
+                clashes.push(`${place}: ${merchant.length} merchants`);
+                continue;
+            }
             const svg = merchant[0].ownerSVGElement;
             const pools = [...svg.querySelectorAll('text, rect, circle')].filter((el) =>
                 /pool/i.test(el.textContent) || titled(/pool/i).includes(el));
             if (!pools.length) clashes.push('no cube pools drawn');
             const labels = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim());
             for (const other of [...pools, ...labels]) {
-                if (overlap(box(merchant[0]), box(other))) clashes.push(`${place}: over "${other.textContent}"`);
+                if (overlap(box(merchant[0]), box(other))) {
+                    clashes.push(`${place}: over "${other.textContent}"`);
+                }
             }
         }
         return clashes;
@@ -163,14 +166,16 @@ def test_trade_routes_join_the_majors_and_cross_no_count(desktop, web_server):
         const svg = document.querySelector('#board svg');
         const circles = [...svg.querySelectorAll('circle')];
         const inside = (t, c) => {
-            const b = t.getBBox(), cx = Number(c.getAttribute('cx')), cy = Number(c.getAttribute('cy'));
-            return Math.hypot(b.x + b.width / 2 - cx, b.y + b.height / 2 - cy) < Number(c.getAttribute('r'));
+            const b = t.getBBox();
+            const [cx, cy, r] = ['cx', 'cy', 'r'].map((a) => Number(c.getAttribute(a)));
+            return Math.hypot(b.x + b.width / 2 - cx, b.y + b.height / 2 - cy) < r;
         };
         const counts = [...svg.querySelectorAll('text')]
             .filter((t) => /^\\d+$/.test(t.textContent) && circles.some((c) => inside(t, c)));
         // Does the segment cross the box? Sampled along its length (boxes are 8+ units wide).
         const crosses = (line, b) => {
-            const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(line.getAttribute(a)));
+            const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2']
+                .map((a) => Number(line.getAttribute(a)));
             for (let i = 0; i <= 200; i++) {
                 const x = x1 + (x2 - x1) * i / 200, y = y1 + (y2 - y1) * i / 200;
                 if (x > b.x && x < b.x + b.width && y > b.y && y < b.y + b.height) return true;
@@ -179,7 +184,9 @@ def test_trade_routes_join_the_majors_and_cross_no_count(desktop, web_server):
         };
         const lines = [...svg.querySelectorAll('line')];
         const struck = [];
-        for (const line of lines) for (const t of counts) if (crosses(line, t.getBBox())) struck.push(t.textContent);
+        for (const line of lines) {
+            for (const t of counts) if (crosses(line, t.getBBox())) struck.push(t.textContent);
+        }
         const routes = [...svg.querySelectorAll('[data-route]')].map((l) => l.dataset.route).sort();
         return {counts: counts.length, struck, routes};
     }"""
@@ -246,7 +253,8 @@ def test_oregon_tokens_stacks_and_piles_are_labelled(desktop, web_server):
     view = frame["views"]["0"]
     for text in panel_texts(desktop):
         assert not re.search(r"(^|\s)–(\s|$)", text), f"a bare dash in {text!r}"
-        assert re.search(r"joker (ready|used)", text) and re.search(r"extra turn (ready|used)", text)
+        assert re.search(r"joker (ready|used)", text), text
+        assert re.search(r"extra turn (ready|used)", text), text
     stacks = desktop.locator("#board [data-piece=building-stack]")
     assert stacks.count() == 7
     names = ["post office", "harbor", "church", "warehouse", "train station", "coal pit"]
@@ -331,7 +339,8 @@ def test_merkator_board_draws_time_board_piles_and_slots(any_page, web_server, w
     assert board.locator("[data-piece=time-marker]").count() == len(view["time_board"])
     assert board.locator("[data-piece=time-space]").count() == 36
     for marker in view["time_board"]:
-        drawn = board.locator(f"[data-piece=time-marker][data-at='{marker['row']},{marker['space']}']")
+        at = f"{marker['row']},{marker['space']}"
+        drawn = board.locator(f"[data-piece=time-marker][data-at='{at}']")
         assert drawn.count() == 1
         assert "".join(drawn.locator("text").all_text_contents()) == marker["letters"]
     piles = board.locator("[data-piece=contract-pile]")
@@ -359,7 +368,8 @@ def test_merkator_board_draws_time_board_piles_and_slots(any_page, web_server, w
         assert panel.locator("[data-piece=contract]").count() == len(player["contracts"])
         assert panel.locator("[data-piece=kontor-good]").count() == 16
         kontor = panel.locator("[data-piece=kontor-good]").evaluate_all(
-            "(goods) => goods.map((g) => [Number(g.dataset.index), Number(g.querySelector('.n').textContent)])"
+            "(goods) => goods.map((g) => "
+            "[Number(g.dataset.index), Number(g.querySelector('.n').textContent)])"
         )
         assert [n for _, n in sorted(kontor)] == player["kontor"]
         assert panel.locator("[data-piece=tile-cube]").count() == len(player["tile"])
@@ -395,9 +405,11 @@ def test_the_merkator_map_fits_a_phone_and_stays_readable(browser, web_server):
         """() => {
         const board = document.getElementById('board').getBoundingClientRect();
         const svgs = [...document.querySelectorAll('#board svg')];
-        return {board: board.width, widest: Math.max(...svgs.map((s) => s.getBoundingClientRect().right - board.left)),
-                smallest: Math.min(...svgs.flatMap((s) => [...s.querySelectorAll('text')])
-                    .filter((t) => t.textContent.trim()).map((t) => t.getBoundingClientRect().height))};
+        const labels = svgs.flatMap((s) => [...s.querySelectorAll('text')])
+            .filter((t) => t.textContent.trim());
+        return {board: board.width,
+                widest: Math.max(...svgs.map((s) => s.getBoundingClientRect().right - board.left)),
+                smallest: Math.min(...labels.map((t) => t.getBoundingClientRect().height))};
     }"""
     )
     context.close()
