@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -25,10 +27,10 @@ DESKTOP = {"width": 1400, "height": 900}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 
-@pytest.fixture(params=list(SIZES))
-def any_page(request, browser):
-    """A page at desktop size, then at phone size (a touch screen)."""
-    size = request.param
+@contextmanager
+def watched_page(browser, size: str) -> Iterator[Any]:
+    """A page at ``size`` (a phone: a touch screen), failing its test on any console error,
+    uncaught exception or failed request."""
     phone = size == "phone"
     context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
     opened = context.new_page()
@@ -40,15 +42,17 @@ def any_page(request, browser):
     assert problems == [], problems
 
 
+@pytest.fixture(params=list(SIZES))
+def any_page(request, browser):
+    """A page at desktop size, then at phone size."""
+    with watched_page(browser, request.param) as opened:
+        yield opened
+
+
 @pytest.fixture
 def desktop(browser):
-    context = browser.new_context(viewport=DESKTOP)
-    opened = context.new_page()
-    opened.problems = Problems(opened)
-    yield opened
-    problems = opened.problems.seen
-    context.close()
-    assert problems == [], problems
+    with watched_page(browser, "desktop") as opened:
+        yield opened
 
 
 def get_json(url: str) -> Any:
@@ -118,13 +122,12 @@ OVERLAP_HELPERS = """
 def test_the_merchant_never_covers_the_cube_pools_or_a_name(browser, web_server, size):
     """Issue 28, defect 5: in Sweden the merchant ▲ covered the cube-pool legend. Drawn at
     every location in turn, it overlaps no pool, no place name and no count of cubes."""
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    open_game(page, web_server, game_id(web_server, "merkator"), 5)
-    clashes = page.evaluate(
-        "(shownFrame) => {"
-        + OVERLAP_HELPERS
-        + """
+    with watched_page(browser, size) as page:
+        open_game(page, web_server, game_id(web_server, "merkator"), 5)
+        clashes = page.evaluate(
+            "(shownFrame) => {"
+            + OVERLAP_HELPERS
+            + """
         const frame = eval(shownFrame)();
         const places = ['HAM', 'HOL', 'DAN', 'SWE', 'ENG', 'FRA', 'RUS', 'SPA',
                         'DEN', 'BOH', 'ITA', 'NEW'];
@@ -150,9 +153,8 @@ def test_the_merchant_never_covers_the_cube_pools_or_a_name(browser, web_server,
         }
         return clashes;
     }""",
-        SHOWN_FRAME,
-    )
-    context.close()
+            SHOWN_FRAME,
+        )
     assert clashes == []
 
 
@@ -305,10 +307,15 @@ def test_merkator_ids_are_explained_on_hover(desktop, web_server):
         assert meaning and card in meaning and len(meaning) > len(card) + 8, (card, meaning)
 
 
-def test_an_id_is_explained_on_tap(browser, web_server):
+@pytest.fixture
+def phone(browser):
+    with watched_page(browser, "phone") as opened:
+        yield opened
+
+
+def test_an_id_is_explained_on_tap(phone, web_server):
     """A phone has no hover: tapping a card id shows what it is, tapping elsewhere hides it."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    page = phone
     open_game(page, web_server, game_id(web_server, "merkator"), 30)
     card = page.locator("#players [data-piece=contract]").first
     card.scroll_into_view_if_needed()
@@ -320,7 +327,6 @@ def test_an_id_is_explained_on_tap(browser, web_server):
     assert tip_box["x"] >= 0 and tip_box["x"] + tip_box["width"] <= viewport
     page.locator("h1").tap()
     tip.wait_for(state="hidden")
-    context.close()
 
 
 # --- the new drawings ----------------------------------------------------------------------
@@ -397,9 +403,9 @@ def test_the_chosen_merkator_card_is_outlined(desktop, web_server):
         assert slots.nth(action["slot"] - 1).get_attribute("class").endswith("chosen")
 
 
-def test_the_merkator_map_fits_a_phone_and_stays_readable(browser, web_server):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
+def test_the_merkator_map_fits_a_phone_and_stays_readable(phone, web_server):
+    """The map and the time board scale to a phone's width, their labels still 7 px or more."""
+    page = phone
     open_game(page, web_server, game_id(web_server, "merkator"), 30)
     sizes = page.evaluate(
         """() => {
@@ -412,7 +418,6 @@ def test_the_merkator_map_fits_a_phone_and_stays_readable(browser, web_server):
                 smallest: Math.min(...labels.map((t) => t.getBoundingClientRect().height))};
     }"""
     )
-    context.close()
     assert sizes["widest"] <= sizes["board"] + 0.5, sizes
     assert sizes["smallest"] >= 7, sizes
 
