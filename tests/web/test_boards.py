@@ -447,6 +447,11 @@ def test_ogallala_cards_are_drawn_as_cards_with_their_symbols(any_page, web_serv
         assert counted(stack["size"], "card") in stacks.nth(index).get_attribute("data-explain")
     discard = page.locator("#board [data-piece=discard]")
     assert counted(len(view["discard"]), "card") in discard.get_attribute("data-explain")
+    overflows = page.evaluate(
+        "() => { const d = document.querySelector('#board .displays');"
+        " return d.scrollWidth > d.clientWidth + 1; }"
+    )
+    assert page.locator("#board .scroll-hint").count() == (1 if overflows else 0)
     screenshot(page, f"board-ogallala-{page.size}-{watcher}")
 
 

@@ -170,7 +170,12 @@
       : `game over (${Arena.words(view.end_reason)})`;
     board.append(h("div", {class: "info", text: `${status} · turns without a change: ${view.stall_turns} of 60`}));
     board.append(supply(view));
-    board.append(h("div", {class: "displays"}, view.displays.map((d) => display(view, d, frame))));
+    const displays = h("div", {class: "displays"}, view.displays.map((d) => display(view, d, frame)));
+    board.append(displays);
+    // Cards keep their size (on a phone too): a display wider than the board scrolls, and says so.
+    if (displays.scrollWidth > displays.clientWidth + 1) {
+      displays.before(h("div", {class: "info scroll-hint", text: "a display is wider than the screen: scroll it sideways →"}));
+    }
     const unseen = view.unseen.map((k) => `${name(k.kind)} ×${k.count}`).join(", ");
     players.append(h("div", {class: "player"}, [h("h4", {text: "Cards not yet seen"}), h("div", {class: "small", text: unseen || "none"})]));
   };
