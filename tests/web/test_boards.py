@@ -307,6 +307,25 @@ def test_merkator_ids_are_explained_on_hover(desktop, web_server):
         assert meaning and card in meaning and len(meaning) > len(card) + 8, (card, meaning)
 
 
+def test_an_id_in_the_decisions_options_is_explained(desktop, web_server):
+    """ "sell contract C24", "fulfil contract C17": the ids in the decision's options say what
+    the contract is, as on the board."""
+    number = game_id(web_server, "merkator")
+    for frame in frames(web_server, number):
+        named = [words for words in frame.get("legal", []) if re.search(r"\bC\d\d\b", words)]
+        if named:
+            break
+    else:
+        pytest.fail("no decision of the session's game names a contract")
+    open_game(desktop, web_server, number, frame["number"])
+    for words in named:
+        item = desktop.locator("ol.legal li", has_text=words).first
+        card = re.search(r"\bC\d\d\b", words).group()
+        meaning = item.get_attribute("data-explain")
+        assert meaning and meaning.startswith(f"{card}: contract worth"), (words, meaning)
+        assert item.get_attribute("title") == meaning
+
+
 @pytest.fixture
 def phone(browser):
     with watched_page(browser, "phone") as opened:

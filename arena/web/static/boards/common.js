@@ -4,7 +4,9 @@
 (function (Arena) {
   // Marks element as explained by text: the mouse reads it as a tooltip (an SVG <title> or the
   // HTML title attribute), a tap or click shows it in a box beside the element.
-  Arena.explain = function (element, text) {
+  // With an id ("C24"), the words also explain the id wherever the page names it (below).
+  Arena.explain = function (element, text, id) {
+    if (id) Arena.idWords[id] = text;
     element.dataset.explain = text;
     if (element instanceof SVGElement) element.prepend(Arena.s("title", {text}));
     else element.title = text;
@@ -18,6 +20,26 @@
       [label ? h("span", {class: "token-label", text: label}) : null, label ? " " : null, h("span", {class: "token-value", text: value})]);
     return Arena.explain(token, explanation);
   };
+
+  // Ids the boards have drawn, with their words. The text beside the board (the decision's
+  // options, "sell contract C24") explains them too; a card's data never changes, so they add up.
+  Arena.idWords = {};
+  const ID = /\b[A-Z]\d\d\b/g;
+  function explainIds(root) {
+    const holders = new Set();
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const parent = walker.currentNode.parentElement;
+      if (!parent || parent.closest("#board, #players, [data-explain], title")) continue;
+      if ((walker.currentNode.textContent.match(ID) || []).some((id) => id in Arena.idWords)) holders.add(parent);
+    }
+    for (const holder of holders) {
+      const ids = [...new Set(holder.textContent.match(ID))].filter((id) => id in Arena.idWords);
+      Arena.explain(holder, ids.map((id) => Arena.idWords[id]).join("\n"));
+    }
+  }
+  const replay = document.getElementById("replay");
+  if (replay) new MutationObserver(() => explainIds(replay)).observe(replay, {childList: true, subtree: true});
 
   let tip = null;
   function hide() {
@@ -40,7 +62,7 @@
 
   document.addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target.closest("[data-explain]") : null;
-    if (target && target.closest("#board, #players")) show(target);
+    if (target && target.closest("#replay")) show(target);
     else hide();
   });
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") hide(); });

@@ -147,7 +147,7 @@
       h("div", {class: "mcard-place", text: c.location ? placeName(c.location) : "Peace of Westphalia"}),
       h("div", {class: "mcard-goods"}, c.goods.map((g) => goodChip(g.good, g.count))),
     ]);
-    return Arena.explain(card, contractWords(c));
+    return Arena.explain(card, contractWords(c), c.id);
   }
 
   function piles(view) {
@@ -155,6 +155,7 @@
     for (const pile of view.piles) {
       const cards = count(pile.count, "card");
       const top = pile.top;
+      if (top) Arena.idWords[top.id] = contractWords(top);
       const drawn = h("div", {class: `pile${pile.count ? "" : " empty"}`, "data-piece": "contract-pile"}, [
         h("div", {class: "pile-value", text: pile.value}),
         h("div", {class: "pile-count", text: `×${pile.count}`}),
@@ -175,7 +176,7 @@
     const drawn = h("div", {class: "mcard slot", "data-piece": piece}, [
       h("div", {class: "mcard-head"}, [h("span", {class: "mcard-id", text: card.id}), h("span", {class: "mcard-cost", text: `${card.cost} ¢`})]),
       ...body(card)]);
-    return Arena.explain(drawn, describe(card));
+    return Arena.explain(drawn, describe(card), card.id);
   }
 
   const bonusBody = (b) => [h("div", {class: "mcard-place", text: placeName(b.location)}), h("div", {class: "mcard-goods"}, [goodChip(b.good, 2)])];
