@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from engine.merkator.data import DATA as MERKATOR
+
 # Importing test_browser skips this module too when Chromium or Playwright is missing.
 from tests.web.test_browser import PHONE, Problems, screenshot, wait_shown
 from tests.web.test_browser import browser as browser  # noqa: F401  (the fixture)
@@ -190,14 +192,15 @@ def test_trade_routes_join_the_majors_and_cross_no_count(desktop, web_server):
             for (const t of counts) if (crosses(line, t.getBBox())) struck.push(t.textContent);
         }
         const routes = [...svg.querySelectorAll('[data-route]')].map((l) => l.dataset.route).sort();
-        return {counts: counts.length, struck, routes};
+        const names = [...svg.querySelectorAll('.place-name')].map((t) => t.textContent);
+        return {counts: counts.length, struck, routes, names};
     }"""
     )
     assert found["counts"] == 8, "a count of cubes on each of the 8 majors"
     assert found["struck"] == []
-    expected = ["HAM-HOL", "HAM-SWE", "HAM-DAN", "HOL-ENG", "HOL-FRA", "ENG-FRA", "ENG-SPA"]
-    expected += ["FRA-SPA", "SWE-DAN", "SWE-RUS", "DAN-RUS"]
-    assert found["routes"] == sorted(expected)
+    # The drawing's copy of the rules' data (2.3) is the engine's.
+    assert found["routes"] == sorted("-".join(line) for line in MERKATOR["lines"])
+    assert sorted(found["names"]) == sorted(place["name"] for place in MERKATOR["locations"])
 
 
 # --- defect 7: the panels ------------------------------------------------------------------
@@ -397,6 +400,14 @@ def test_merkator_board_draws_time_board_piles_and_slots(any_page, web_server, w
             "[Number(g.dataset.index), Number(g.querySelector('.n').textContent)])"
         )
         assert [n for _, n in sorted(kontor)] == player["kontor"]
+        columns = panel.locator(".kontor-column").evaluate_all(
+            "(cs) => cs.map((c) => [c.querySelector('.kontor-letter').textContent,"
+            " [...c.querySelectorAll('[data-index]')].map((g) => Number(g.dataset.index))])"
+        )
+        goods = [good["id"] for good in MERKATOR["goods"]]
+        assert {letter: [goods[i] for i in held] for letter, held in columns} == (
+            MERKATOR["kontor_columns"]
+        )
         assert panel.locator("[data-piece=tile-cube]").count() == len(player["tile"])
     screenshot(page, f"board-merkator-{page.size}-{watcher}")
 
