@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from engine.merkator.data import DATA as MERKATOR
+from engine.ogallala.data import DATA as OGALLALA
 
 # Importing test_browser skips this module too when Chromium or Playwright is missing.
 from tests.web.test_browser import PHONE, Problems, screenshot, wait_shown
@@ -483,6 +484,44 @@ def test_ogallala_cards_are_drawn_as_cards_with_their_symbols(any_page, web_serv
     )
     assert page.locator("#board .scroll-hint").count() == (1 if overflows else 0)
     screenshot(page, f"board-ogallala-{page.size}-{watcher}")
+
+
+def test_every_ogallala_card_kind_is_drawn_as_the_rules_list_it(desktop, web_server):
+    """Each kind of the card list (rules 2.2, the engine's data) drawn: its name, and its fight
+    value or booty value on the badge and in its explanation."""
+    open_game(desktop, web_server, game_id(web_server, "ogallala"), 0)
+    kinds = [card["kind"] for card in OGALLALA["cards"]]
+    drawn = desktop.evaluate(
+        "([shownFrame, kinds]) => {"
+        + OVERLAP_HELPERS
+        + """
+        const frame = eval(shownFrame)();
+        for (const view of Object.values(frame.views)) {
+            view.displays[0].cards = kinds
+                .map((kind, i) => ({row: i % 3, col: Math.floor(i / 3), kind}));
+            view.displays[0].width = Math.ceil(kinds.length / 3);
+            view.displays[0].height = 3;
+            view.displays[0].segments = [];
+        }
+        redraw(frame);
+        const cards = document.querySelectorAll('#board .display:first-child [data-piece=card]');
+        return [...cards].map((card) => [card.dataset.kind, card.dataset.explain,
+            card.querySelector('.badge-text')?.textContent || '']);
+    }""",
+        [SHOWN_FRAME, kinds],
+    )
+    assert [kind for kind, _, _ in drawn] == kinds
+    for card, (kind, explanation, badge) in zip(OGALLALA["cards"], drawn, strict=True):
+        value = card["fight"] or card["booty_value"]
+        assert badge == (str(value) if value else ""), kind
+        if card["fight"]:
+            assert f"fight {card['fight']}" in explanation, kind
+        if card["booty_value"]:
+            assert f"booty worth {card['booty_value']}" in explanation, kind
+        if card["set_id"]:
+            assert f"{card['set_id']} set" in explanation, kind
+        assert card["is_bow"] == ("a bow" in explanation), kind
+        assert card["is_stern"] == ("a stern" in explanation), kind
 
 
 def test_oregon_board_screenshots(any_page, web_server):
