@@ -478,6 +478,13 @@ def test_ogallala_cards_are_drawn_as_cards_with_their_symbols(any_page, web_serv
         assert counted(stack["size"], "card") in stacks.nth(index).get_attribute("data-explain")
     discard = page.locator("#board [data-piece=discard]")
     assert counted(len(view["discard"]), "card") in discard.get_attribute("data-explain")
+    unseen = page.locator("#players [data-piece=unseen]")
+    assert unseen.count() == len(view["unseen"])
+    for kind, token in zip(view["unseen"], unseen.all(), strict=True):
+        assert token.inner_text().endswith(f"×{kind['count']}")
+        assert counted(kind["count"], "card") in token.get_attribute("data-explain")
+    total = sum(kind["count"] for kind in view["unseen"])
+    assert f"Cards not yet seen ({total})" in page.locator("#players").inner_text()
     overflows = page.evaluate(
         "() => { const d = document.querySelector('#board .displays');"
         " return d.scrollWidth > d.clientWidth + 1; }"

@@ -176,7 +176,8 @@
     if (displays.scrollWidth > displays.clientWidth + 1) {
       displays.before(h("div", {class: "info scroll-hint", text: "a display is wider than the screen: scroll it sideways →"}));
     }
-    const unseen = view.unseen.map((k) => `${name(k.kind)} ×${k.count}`).join(", ");
-    players.append(h("div", {class: "player"}, [h("h4", {text: "Cards not yet seen"}), h("div", {class: "small", text: unseen || "none"})]));
+    const unseen = view.unseen.map((k) => Arena.token("unseen", name(k.kind), `×${k.count}`, `${count(k.count, "card")} not yet seen: ${explanation(k.kind)}`));
+    players.append(h("div", {class: "player"}, [h("h4", {text: `Cards not yet seen (${view.unseen.reduce((n, k) => n + k.count, 0)})`}),
+      h("div", {class: "tokens"}, unseen.length ? unseen : ["none"])]));
   };
 })(window.Arena);
