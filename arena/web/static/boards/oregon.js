@@ -1,6 +1,7 @@
 // Oregon: the landscape grid with terrain, buildings and farmers, and one panel per seat.
 "use strict";
 (function (Arena) {
+  const {count} = Arena;
   const CELL = 44;
   const TERRAIN = {G: ["#b9d98a", "grass"], F: ["#5f9948", "forest"], M: ["#a39787", "mountain"],
                    R: ["#d8c8a8", "railroad"], W: ["#7fb3e0", "water"]};
@@ -76,34 +77,78 @@
       h("span", {class: `card ${LANDSCAPE.has(card) ? "landscape" : "building"}`, text: Arena.words(card)})));
   }
 
+  // A token the seat turns over when it uses it (rules 2.1, R11): ready or used.
+  function tokenState(name, active, meaning) {
+    return Arena.token(`${name.replace(" ", "-")}-token`, name, active ? "ready" : "used",
+      `${name} token, ${active ? "ready to use" : "used (a new building can make it ready again)"}: ${meaning}`,
+      active ? null : "used");
+  }
+
+  // Coal and gold tiles: counted for everyone; their values only for the owner (and for all at
+  // the end), as the view gives them.
+  function tiles(player, kind) {
+    const n = player[`${kind}_tiles`], values = player[`${kind}_values`];
+    const known = values.length === n && n > 0;
+    const shown = known ? ` (${values.join(", ")})` : n ? " (values hidden)" : "";
+    return Arena.token(`${kind}-tiles`, "", `${count(n, `${kind} tile`)}${shown}`,
+      `${kind} tiles: points at the end; ${known ? "their values" : "the values are seen only by their owner until the end"}`);
+  }
+
   function playerPanel(player, ownView, deciding) {
     const {h} = Arena;
     const children = [
       h("h4", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat)]),
-      h("div", {text: `${Arena.count(player.score, "point")} · farmers ${player.farmers_in_supply} in supply, ${player.farmers_on_board} on the board`}),
-      h("div", {text: `start tile ${Arena.words(player.start_tile)}${player.start_tile_placed ? " (placed)" : ""} · joker ${player.joker_active ? "active" : "–"} · extra turn ${player.extra_turn_active ? "active" : "–"}`}),
+      h("div", {class: "tokens"}, [
+        Arena.token("score", "", count(player.score, "point"), "points on the score track (coal and gold tiles are added at the end)"),
+        Arena.token("farmers", "", `${count(player.farmers_in_supply, "farmer")} in supply, ${player.farmers_on_board} on the board`,
+          "farmers: in the seat's supply, and placed on the board"),
+      ]),
+      h("div", {class: "tokens"}, [
+        Arena.token("start-tile", "start tile", `${Arena.words(player.start_tile)}${player.start_tile_placed ? " (placed)" : ""}`,
+          `start tile: a ${Arena.words(player.start_tile)} the seat places once, free, without scoring`),
+        tokenState("joker", player.joker_active, "stands for any one landscape card in a play"),
+        tokenState("extra turn", player.extra_turn_active, "a second play in one turn"),
+      ]),
     ];
     if (ownView) {
-      children.push(h("div", {text: `hand (${ownView.hand.length}):`}), cards(ownView.hand));
+      children.push(h("div", {class: "field-label", text: `hand (${count(ownView.hand.length, "card")}):`}), cards(ownView.hand));
     } else {
-      children.push(h("div", {class: "secret", text: `hand: ${player.landscape_cards} landscape + ${player.building_cards} building cards (hidden)`}));
+      children.push(h("div", {class: "secret", text: `hand (hidden): ${count(player.landscape_cards, "landscape card")}, ${count(player.building_cards, "building card")}`}));
     }
-    const known = player.coal_values.length || player.gold_values.length;
-    children.push(h("div", {text: known
-      ? `coal ${player.coal_values.join(", ") || "–"} · gold ${player.gold_values.join(", ") || "–"}`
-      : `${player.coal_tiles} coal, ${player.gold_tiles} gold tiles` + (player.coal_tiles + player.gold_tiles ? " (values hidden)" : "")}));
+    children.push(h("div", {class: "tokens"}, [tiles(player, "coal"), tiles(player, "gold")]));
     return h("div", {class: `player${deciding ? " deciding" : ""}`}, children);
   }
 
+  // The supply beside the board: the building stacks (tiles left per type), the decks, the
+  // discard piles and the coal and gold stacks, each named with its count.
+  function supply(view) {
+    const {h} = Arena;
+    const stacks = Object.entries(BUILDING_CODES).map(([name, code], index) => Arena.token("building-stack", code, view.stacks[index],
+      `${Arena.words(name)} stack: ${count(view.stacks[index], "tile")} left of 4`, view.stacks[index] ? null : "used"));
+    const pile = (name, n, meaning) => Arena.token("pile", name, n, `${name}: ${count(n, "card")}${meaning}`);
+    const landscapeTop = view.landscape_discard.length ? `, the top one ${Arena.words(view.landscape_discard.at(-1))}` : "";
+    const buildingTop = view.building_discard.length ? `, the top one ${Arena.words(view.building_discard.at(-1))}` : "";
+    return h("div", {class: "or-supply"}, [
+      h("span", {class: "field-label", text: "building stacks:"}), ...stacks,
+      h("span", {class: "field-label", text: "cards:"}),
+      pile("landscape deck", view.landscape_deck_size, ", face down"),
+      pile("landscape discard", view.landscape_discard.length, `, face up${landscapeTop}`),
+      pile("building deck", view.building_deck_size, ", face down"),
+      pile("building discard", view.building_discard.length, `, face up${buildingTop}`),
+      Arena.token("pile", "coal tiles", view.coal_stack_size, `coal tiles left: ${count(view.coal_stack_size, "tile")}, face down (values 1 to 3)`),
+      Arena.token("pile", "gold tiles", view.gold_stack_size, `gold tiles left: ${count(view.gold_stack_size, "tile")}, face down (values 3 to 5)`),
+    ]);
+  }
+
   Arena.boards.oregon = function ({board, players, frame}) {
+    if (Arena.hideExplanation) Arena.hideExplanation();
     const views = frame.views;
     const seats = Object.keys(views).map(Number);
     const view = views[seats[0]];
     board.append(drawBoard(view, frame));
     const {h} = Arena;
-    board.append(h("div", {class: "info", text:
-      `round ${view.round}${view.end_triggered ? " · end triggered" : ""} · decks: landscape ${view.landscape_deck_size}, building ${view.building_deck_size} · ` +
-      `discards ${view.landscape_discard.length} / ${view.building_discard.length} · stacks ${view.stacks.join(" ")} · coal ${view.coal_stack_size}, gold ${view.gold_stack_size}`}));
+    board.append(h("div", {class: "info", text: `round ${view.round}${view.end_triggered ? " · end triggered" : ""}`}));
+    board.append(supply(view));
     board.append(legend());
     for (const player of view.players) {
       const own = views[player.seat];
