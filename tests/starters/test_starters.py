@@ -69,6 +69,8 @@ def test_the_starter_plays_all_three_games_to_the_end(validated):
         for seats in sorted({2, get_game(game).max_players}):
             for opponent in ("vs random", "vs itself"):
                 assert statuses[f"{game}, {seats} seats, {opponent}"] == "PASS"
+        # every decision kind reached, the ones its games missed from constructed positions
+        assert statuses[f"{game}, decision kinds"] == "PASS"
 
 
 def test_a_compiled_starter_is_built_by_validate_in_the_sandbox(validated):
