@@ -77,8 +77,10 @@ def position(game: str, kind: str) -> Position:
 
 
 def positions(game: str) -> list[Position]:
-    """The recorded positions of ``game``, one per decision kind, in the kinds' order."""
-    return [position(game, kind) for kind in decision_kinds(game)]
+    """The recorded positions of ``game``, one per decision kind, in the kinds' order (none for a
+    game added since the last search: ``python -m arena.positions`` records its own)."""
+    recorded = _recorded()
+    return [recorded[game, kind] for kind in decision_kinds(game) if (game, kind) in recorded]
 
 
 def _setups(game: str) -> Iterator[tuple[int, dict[str, OptionValue]]]:
