@@ -145,7 +145,7 @@ class GamePlayer:
             return Check.failed(
                 name, f"{where}: the bot was not asked", "a fault of the arena: please report it"
             )
-        return Check.passed(name, f"{where}: answered, then {check.detail}")
+        return Check.passed(name, f"{where}: answered it, then {check.detail}")
 
     async def check_concurrent(self, game: str, report: Report) -> None:
         """An address bot: several games at once, all against the random bot."""
@@ -254,8 +254,9 @@ def match_check(
             )
     decisions = sum(one.decisions for one in tested)
     ranks = ", ".join(str(one.rank) for one in tested)
+    plural = "" if decisions == 1 else "s"
     return Check.passed(
-        name, f"finished: {decisions} decisions, rank {ranks} of {record.num_players}"
+        name, f"finished: {decisions} decision{plural}, rank {ranks} of {record.num_players}"
     )
 
 
