@@ -276,7 +276,8 @@ def kinds_check(
             Status.WARN,
             f"reached {len(every) - len(missing)} of {len(every)}; not reached: "
             f"{', '.join(missing)}",
-            f"random play may not reach rare kinds: make sure the bot answers them "
+            f"random play missed them and the arena has no position for them (a game added "
+            f"since `python -m arena.positions` last ran): make sure the bot answers them "
             f"(docs/rules/{game}.md lists every kind and its options)",
         )
     constructed = [kind for kind in every if kind not in (reached_in_play or reached)]

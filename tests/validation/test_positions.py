@@ -4,6 +4,8 @@ exact engine state that the engine's replay reaches, where that kind is next."""
 import pytest
 
 from arena.positions import Position, decision_kinds, position, positions, search
+from arena.validation import Status
+from arena.validation.games import kinds_check
 from engine.registry import game_names
 
 EVERY_KIND = [(game, kind) for game in game_names() for kind in decision_kinds(game)]
@@ -42,3 +44,17 @@ def test_a_position_survives_its_json_form():
 def test_an_unreachable_kind_is_reported():
     with pytest.raises(LookupError, match="no seeded random game reaches NO_SUCH_KIND"):
         search("oregon", "NO_SUCH_KIND")
+
+
+def test_validates_kinds_check_names_the_kinds_reached_from_positions():
+    every = set(decision_kinds("oregon"))
+    check = kinds_check("oregon", every, every - {"DISCARD_WHEN_STUCK"}, played=True)
+    assert check.status is Status.PASS
+    assert "reached all 5 (DISCARD_WHEN_STUCK from positions)" in check.detail
+
+
+def test_a_kind_reached_neither_way_is_a_warning_that_names_it():
+    check = kinds_check("oregon", {"PLAY", "DRAW"}, played=True)
+    assert check.status is Status.WARN
+    assert "not reached: PLACE_START_TILE, USE_EXTRA_TURN, DISCARD_WHEN_STUCK" in check.detail
+    assert "python -m arena.positions" in check.hint
