@@ -13,7 +13,7 @@ from arena.fixtures import write_fixtures
 def fixtures_command(
     games: Annotated[
         list[str] | None,
-        typer.Argument(metavar="[GAME]...", help="the games (default: every game)"),
+        typer.Argument(metavar="GAME", help="the games (default: every game)"),
     ] = None,
     out: Annotated[Path, typer.Option("--out", help="the directory to write into")] = Path(
         "fixtures"
