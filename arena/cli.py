@@ -43,6 +43,7 @@ COMMAND_MODULES = [
     "arena.commands.replay",
     "arena.commands.validate",
     "arena.commands.new_bot",
+    "arena.commands.fixtures",
     "arena.commands.history",
     "arena.commands.serve",
 ]

@@ -1,8 +1,10 @@
 """``arena new-bot``: a starter bot directory in Python, Node.js, Go, Java or C++ that passes
 ``arena validate`` as it is: a bot.toml, the code with a ``choose`` function to edit (a random
-legal choice, seeded by the arena), the game's history kept from its events, and a README with the
-next steps. The compiled languages get a ``build.sh`` (bot.toml's ``build``, which ``arena
-validate`` and ``arena submit`` run in the sandbox) and a copy of the protocol's .proto files.
+legal choice, seeded by the arena), the game's history kept from its events, a unit test of
+``choose`` on the requests of every decision kind (``fixtures/``, written by ``arena.fixtures``),
+and a README with the next steps. The compiled languages get a ``build.sh`` (bot.toml's
+``build``, which ``arena validate`` and ``arena submit`` run in the sandbox), a ``test.sh`` (the
+build, then the unit test) and a copy of the protocol's .proto files.
 
 The starters' files live in ``arena/starters/<language>/``, copied as they are.
 """
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from arena.bot_tree import REPO
 from arena.errors import InputError
+from arena.fixtures import write_fixtures
 from engine.registry import game_names
 
 STARTERS = Path(__file__).resolve().parent / "starters"
@@ -38,6 +41,8 @@ class Language:
     build: tuple[str, ...] = ()
     tools: tuple[str, ...] = ()  # programs its build needs on PATH
     packages: str = ""  # Debian's packages that hold them (scripts/setup --for-tests installs)
+    test_file: str = ""  # the unit test of choose, on fixtures/
+    test: tuple[str, ...] = ("sh", "test.sh")  # runs it, in the bot's directory
 
     @property
     def compiled(self) -> bool:
@@ -45,8 +50,21 @@ class Language:
 
 
 LANGUAGES = {
-    "python": Language("Python", "bot.py", ("python", "bot.py")),
-    "node": Language("Node.js", "index.js", ("node", "index.js"), tools=("node", "npm")),
+    "python": Language(
+        "Python",
+        "bot.py",
+        ("python", "bot.py"),
+        test_file="test_bot.py",
+        test=("python", "-m", "unittest", "test_bot"),
+    ),
+    "node": Language(
+        "Node.js",
+        "index.js",
+        ("node", "index.js"),
+        tools=("node", "npm"),
+        test_file="index.test.js",
+        test=("node", "--test"),
+    ),
     "go": Language(
         "Go",
         "bot.go",
@@ -55,6 +73,7 @@ LANGUAGES = {
         ("go", "protoc", "protoc-gen-go", "protoc-gen-go-grpc"),
         "golang-go protobuf-compiler protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev "
         "golang-github-golang-protobuf-1-5-dev",
+        test_file="bot_test.go",
     ),
     "java": Language(
         "Java",
@@ -64,6 +83,7 @@ LANGUAGES = {
         ("javac", "protoc", "grpc_java_plugin"),
         "default-jdk-headless protobuf-compiler protobuf-compiler-grpc-java-plugin libgrpc-java "
         "libprotobuf-java libnetty-java libperfmark-java libgeronimo-annotation-1.3-spec-java",
+        test_file="BotTest.java",
     ),
     "cpp": Language(
         "C++",
@@ -72,6 +92,7 @@ LANGUAGES = {
         _BUILD,
         ("g++", "pkg-config", "protoc", "grpc_cpp_plugin"),
         "g++ pkg-config protobuf-compiler protobuf-compiler-grpc libgrpc++-dev libprotobuf-dev",
+        test_file="bot_test.cc",
     ),
 }
 
@@ -84,9 +105,13 @@ legal action; make it better by editing `choose` in `{code}`, which also gets th
 1. Read the rules of the games: `docs/rules/` in the arena's repository. Each decision kind and
    its options are listed there, with the messages that carry them.
 2. Edit `choose`: it returns an index into the request's legal actions.
-3. `arena validate {directory}` {build_step}checks the bot as the arena will run it, in the
+3. `{test}` runs its unit test ({test_file}{python_note}): `choose` on the request the arena
+   sends at each decision kind of every game, recorded in `fixtures/GAME/KIND/` (`decide.json`
+   is the readable form). `arena fixtures --out fixtures` writes them again, e.g. after the
+   arena's rules change.
+4. `arena validate {directory}` {build_step}checks the bot as the arena will run it, in the
    sandbox (add `--game oregon` to check one game): every check should pass.
-4. `arena submit {directory}`, then `arena tournament --game oregon --bots {name},...` to measure
+5. `arena submit {directory}`, then `arena tournament --game oregon --bots {name},...` to measure
    it against other bots.
 
 `bot.toml` names the bot and how to start it ({start}). Any change to the files makes a new
@@ -117,9 +142,10 @@ def missing_tools(language: str) -> list[str]:
     return [tool for tool in language_of(language).tools if shutil.which(tool) is None]
 
 
-def new_bot(name: str, language: str, directory: Path) -> list[Path]:
+def new_bot(name: str, language: str, directory: Path, *, fixtures: bool = True) -> list[Path]:
     """Write a starter bot into ``directory`` (new, or empty); the files written (the code
-    first). A Node bot's packages are installed (npm), linking the Node SDK of this checkout."""
+    first). A Node bot's packages are installed (npm), linking the Node SDK of this checkout.
+    The requests its unit test reads are written to ``fixtures/`` unless not ``fixtures``."""
     check_name(name)
     lang = language_of(language)
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
@@ -154,6 +180,11 @@ def new_bot(name: str, language: str, directory: Path) -> list[Path]:
                 build_step=_BUILD_STEP if lang.compiled else "",
                 start=_start_note(language),
                 section=f"A bot in {lang.label}",
+                test=" ".join(lang.test),
+                test_file=f"`{lang.test_file}`" + (", after the build" if lang.compiled else ""),
+                python_note=" with the arena's Python, which has the SDK"
+                if language == "python"
+                else "",
             )
         ),
     }
@@ -166,6 +197,9 @@ def new_bot(name: str, language: str, directory: Path) -> list[Path]:
         protos = directory / "proto" / "arena" / "bot" / "v1"
         shutil.copytree(PROTO / "arena" / "bot" / "v1", protos)
         written.append(directory / "proto")
+    if fixtures:
+        write_fixtures([], directory / "fixtures")
+        written.append(directory / "fixtures")
     if language == "node":
         _npm_install(directory)
         written.append(directory / "package-lock.json")

@@ -85,7 +85,8 @@ def validate_command(
 ) -> None:
     """Check that a bot plays by the protocol: manifest, its build (bot.toml's build step, run in
     the sandbox as the bot will be), start to ready, handshake, token, every
-    game it claims at 2 and at the most seats against the random bot and itself, reply times,
+    game it claims at 2 and at the most seats against the random bot and itself, every decision
+    kind those games missed (played from a constructed position where it is next), reply times,
     reproducibility, games at once (an address bot) and a clean exit. The bot runs as `arena
     match` runs it: in the sandbox unless --sandbox none. Exit code 0 if every check passed
     (warnings allowed), 1 if one failed."""

@@ -123,8 +123,10 @@ class _Referee:
         specs: Sequence[BotSpec],
         time_control: TimeControl,
         observer: MatchObserver | None,
+        opening: Sequence[int] = (),
     ) -> None:
         self.game = game
+        self.opening = opening
         self.state = state
         self.time_control = time_control
         self.observer = observer or MatchObserver()
@@ -329,9 +331,13 @@ class _Referee:
             kind = state.decision_kind
             legal = state.legal_actions()
             started = time.perf_counter()
-            reply = await self.ask(seat, number, legal) if seat.playing else None
+            scripted = number < len(self.opening)
+            reply = await self.ask(seat, number, legal) if seat.playing and not scripted else None
             seconds = time.perf_counter() - started
-            index = state.default_action_index() if reply is None else reply.action_index
+            if scripted:
+                index = self.opening[number]
+            else:
+                index = state.default_action_index() if reply is None else reply.action_index
             comment = one_line(reply.comment, COMMENT_LIMIT) if reply and reply.comment else ""
             state.apply_index(index)
             self.decision_seconds.append(None if reply is None else seconds)
@@ -416,6 +422,7 @@ async def play_match(
     bot_logs: Path | None = None,
     sandbox: SandboxPolicy | None = None,
     lender: PoolLender | None = None,
+    opening: Sequence[int] = (),
 ) -> MatchRecord:
     """Play one game; never raises for a bot's misbehaviour (see the module's failure policy).
     Raises SetupError before starting anything if the game cannot be set up.
@@ -424,14 +431,17 @@ async def play_match(
     are kept in the existing directory ``bot_logs`` if given (else deleted after the game), and
     confined as ``sandbox`` says (``arena.sandbox``; None: as the arena's user, unconfined).
     With a ``lender`` (``arena.referee.pool``) the seats borrow bots that stay up across games
-    instead (the pool's limits, logs and sandbox apply) and give them back after the game."""
+    instead (the pool's limits, logs and sandbox apply) and give them back after the game.
+    ``opening`` (indices of legal actions) are the game's first decisions, made by the arena as
+    for a forfeited seat: the bots play on from that position (``arena.positions``), told of
+    the opening by the events of their first Decide."""
     began = time.perf_counter()
     try:
         engine = get_game(game)
         state = engine.new_game(len(bots), seed, options)
     except EngineError as exc:
         raise SetupError(str(exc)) from None
-    referee = _Referee(engine.name, state, bots, time_control, observer)
+    referee = _Referee(engine.name, state, bots, time_control, observer, opening)
     void_reason = ""
     workdir = new_match_dir()
     try:

@@ -8,8 +8,9 @@ check a tournament relies on and reports each as PASS, FAIL, WARN or SKIP with a
 - ``process``: the checks on one started bot process: manifest, start to ready, handshake
   fields and name, refusing a wrong token, a clean exit;
 - ``games``: the games it claims, at 2 and at the most seats, against the random bot and
-  against itself: every decision kind reached, reply times, the same seed giving the same game,
-  several games at once for an address bot;
+  against itself, then every decision kind they missed from its constructed position
+  (``arena.positions``) so that none stays unreached; reply times, the same seed giving the
+  same game, several games at once for an address bot;
 - ``runner``: ``validate(...)``, which runs them in order and returns the report.
 """
 

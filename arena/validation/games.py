@@ -1,11 +1,11 @@
 """The checks that play games: every game the bot claims at 2 and at the most seats, against the
-random bot and against itself; the decision kinds reached; reply times against the limit; the
+random bot and against itself; every decision kind those games did not reach, played from a
+constructed position (``arena.positions``) where it is next; reply times against the limit; the
 same seed giving the same game (a bot the arena starts); several games at once in one process
 (an address bot)."""
 
 from __future__ import annotations
 
-import importlib
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,6 +15,7 @@ from typing import Any
 import trio
 
 from arena.manifest import BotSpec
+from arena.positions import Position, decision_kinds, position
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import Decision, MatchObserver, play_match
 from arena.sandbox import SandboxPolicy
@@ -30,12 +31,6 @@ OUTCOME_HINTS = {
     Outcome.CRASH: "the error shown comes from the bot's output; run `arena validate` with "
     "--bot-logs DIR to read all of it",
 }
-
-
-def decision_kinds(game: str) -> list[str]:
-    """Every decision kind of ``game``: its engine's ``DecisionKind`` (engine/README.md)."""
-    package = type(get_game(game)).__module__.rpartition(".")[0]
-    return [kind.name for kind in importlib.import_module(package).DecisionKind]
 
 
 class _Watcher(MatchObserver):
@@ -63,16 +58,29 @@ class GamePlayer:
     seconds: list[float] = field(default_factory=list)
     first_record: MatchRecord | None = None  # the first game against the random bot
 
-    def lineup(self, seats: int, against_itself: bool) -> tuple[list[BotSpec], list[int]]:
-        """The bots of a game, the tested bot in seat 0 (in every seat against itself)."""
+    def lineup(
+        self, seats: int, against_itself: bool, tested: int = 0
+    ) -> tuple[list[BotSpec], list[int]]:
+        """The bots of a game, the tested bot in seat ``tested`` (in every seat against
+        itself), the random bot in the others."""
         if against_itself:
             return [self.spec] * seats, list(range(seats))
-        return [self.spec] + [self.opponent] * (seats - 1), [0]
+        bots = [self.opponent] * seats
+        bots[tested] = self.spec
+        return bots, [tested]
 
     async def play(
-        self, game: str, seats: int, against_itself: bool, kinds: set[str], label: str = ""
+        self,
+        game: str,
+        seats: int,
+        against_itself: bool,
+        kinds: set[str],
+        label: str = "",
+        start: Position | None = None,
     ) -> MatchRecord:
-        bots, tested = self.lineup(seats, against_itself)
+        """One game; from ``start`` if given (its options and seed; the tested bot in the seat
+        that decides next there)."""
+        bots, tested = self.lineup(seats, against_itself, start.seat if start else 0)
         logs = None
         if self.bot_logs is not None:
             opponent = "itself" if against_itself else "random"
@@ -81,7 +89,9 @@ class GamePlayer:
         return await play_match(
             game,
             bots,
-            self.seed,
+            self.seed if start is None else start.seed,
+            options=None if start is None else start.options,
+            opening=() if start is None else start.actions,
             time_control=self.time_control,
             observer=_Watcher(tested, kinds, self.seconds),
             sandbox=self.sandbox,
@@ -104,7 +114,38 @@ class GamePlayer:
                     self.first_record = record
                 check = match_check(name, record, self.spec.name, against_itself)
                 failed = report.add(check).status is Status.FAIL
-        report.add(kinds_check(game, kinds, played=not failed))
+        reached_in_play = set(kinds)
+        for kind in decision_kinds(game):
+            if failed or kind in kinds:
+                continue
+            try:
+                start = position(game, kind)
+            except KeyError:  # a game without recorded positions: the kind stays unreached
+                continue
+            failed = report.add(await self.check_position(start, kinds)).status is Status.FAIL
+        report.add(kinds_check(game, kinds, reached_in_play, played=not failed))
+
+    async def check_position(self, start: Position, kinds: set[str]) -> Check:
+        """A game from ``start``, the tested bot in the seat to decide its kind: it must answer
+        that decision legally and play on to the end."""
+        name = f"{start.game}, {start.kind} from a position"
+        where = (
+            f"seed {start.seed}, {start.num_players} seats, after {len(start.actions)} "
+            "decisions made by the arena"
+        )
+        reached: set[str] = set()
+        record = await self.play(
+            start.game, start.num_players, False, reached, f"-{start.kind}", start
+        )
+        kinds |= reached
+        check = match_check(name, record, self.spec.name, False, start.seat)
+        if check.status is Status.FAIL:
+            return Check.failed(name, f"{where}: {check.detail}", check.hint)
+        if start.kind not in reached:
+            return Check.failed(
+                name, f"{where}: the bot was not asked", "a fault of the arena: please report it"
+            )
+        return Check.passed(name, f"{where}: answered it, then {check.detail}")
 
     async def check_concurrent(self, game: str, report: Report) -> None:
         """An address bot: several games at once, all against the random bot."""
@@ -192,30 +233,38 @@ class GamePlayer:
         return Check.passed(name, detail)
 
 
-def match_check(name: str, record: MatchRecord, bot_name: str, against_itself: bool) -> Check:
-    """PASS if every seat of the tested bot finished; else its first forfeit, with a hint."""
+def match_check(
+    name: str, record: MatchRecord, bot_name: str, against_itself: bool, seat: int = 0
+) -> Check:
+    """PASS if every seat of the tested bot (``seat``, or every one against itself) finished;
+    else its first forfeit, with a hint."""
     if record.voided:
         return Check.failed(
             name,
             f"game voided: {record.void_reason}",
             "a fault on the arena's side, not the bot's: please report it",
         )
-    tested = record.seats if against_itself else record.seats[:1]
-    for seat in tested:
-        if seat.outcome is not Outcome.FINISHED:
+    tested = record.seats if against_itself else record.seats[seat : seat + 1]
+    for one in tested:
+        if one.outcome is not Outcome.FINISHED:
             return Check.failed(
                 name,
-                f"seat {seat.seat}: {seat.outcome.value}: {seat.reason}",
-                OUTCOME_HINTS[seat.outcome],
+                f"seat {one.seat}: {one.outcome.value}: {one.reason}",
+                OUTCOME_HINTS[one.outcome],
             )
-    decisions = sum(seat.decisions for seat in tested)
-    ranks = ", ".join(str(seat.rank) for seat in tested)
+    decisions = sum(one.decisions for one in tested)
+    ranks = ", ".join(str(one.rank) for one in tested)
+    plural = "" if decisions == 1 else "s"
     return Check.passed(
-        name, f"finished: {decisions} decisions, rank {ranks} of {record.num_players}"
+        name, f"finished: {decisions} decision{plural}, rank {ranks} of {record.num_players}"
     )
 
 
-def kinds_check(game: str, reached: set[str], *, played: bool) -> Check:
+def kinds_check(
+    game: str, reached: set[str], reached_in_play: set[str] | None = None, *, played: bool
+) -> Check:
+    """Every kind of ``game`` reached, in the games played or from constructed positions (the
+    kinds not in ``reached_in_play``)."""
     name = f"{game}, decision kinds"
     if not played:
         return Check(name, Status.SKIP, "not every game was played")
@@ -227,7 +276,10 @@ def kinds_check(game: str, reached: set[str], *, played: bool) -> Check:
             Status.WARN,
             f"reached {len(every) - len(missing)} of {len(every)}; not reached: "
             f"{', '.join(missing)}",
-            f"random play may not reach rare kinds: make sure the bot answers them "
+            f"random play missed them and the arena has no position for them (a game added "
+            f"since `python -m arena.positions` last ran): make sure the bot answers them "
             f"(docs/rules/{game}.md lists every kind and its options)",
         )
-    return Check.passed(name, f"reached all {len(every)}: {', '.join(every)}")
+    constructed = [kind for kind in every if kind not in (reached_in_play or reached)]
+    how = f" ({', '.join(constructed)} from positions)" if constructed else ""
+    return Check.passed(name, f"reached all {len(every)}{how}: {', '.join(every)}")

@@ -15,5 +15,5 @@ OPPONENT_NAME = "validate-random"
 
 def write_random_bot(directory: Path) -> BotSpec:
     """The random bot, written into ``directory`` (new, or empty)."""
-    new_bot(OPPONENT_NAME, "python", directory)
+    new_bot(OPPONENT_NAME, "python", directory, fixtures=False)  # it is not unit-tested
     return load_manifest(directory)

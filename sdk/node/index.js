@@ -14,6 +14,7 @@
 // the seat's previous decision).
 "use strict";
 
+const fs = require("fs");
 const path = require("path");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
@@ -50,10 +51,28 @@ function historyOf(request) {
   return histories.get(request.game_id) || [];
 }
 
+// Begin a game on its StartGame.
+function start(request) {
+  games.set(request.game_id, request.game);
+  histories.set(request.game_id, []);
+}
+
 // Append a Decide's or EndGame's events to its game's history.
 function record(request) {
   if (!histories.has(request.game_id)) histories.set(request.game_id, []);
   histories.get(request.game_id).push(...(request.events || []));
+}
+
+// The DecisionRequest of a fixture that `arena fixtures` wrote (folder holds its
+// start_game.binpb and decide.binpb), decoded as the server decodes a call and received as from
+// the arena: its StartGame first, so gameOf and historyOf answer for it. For unit tests of
+// choose (docs/bots.md, "Unit-testing your bot offline").
+function loadFixture(folder) {
+  const read = (name) => fs.readFileSync(path.join(folder, name));
+  start(botService.StartGame.requestDeserialize(read("start_game.binpb")));
+  const request = botService.Decide.requestDeserialize(read("decide.binpb"));
+  record(request);
+  return request;
 }
 
 // A reply function for a bot that only picks an index: it echoes the decision number.
@@ -79,8 +98,7 @@ function handlers(identity, token, reply, { onStart, onEnd } = {}) {
   return {
     Handshake: guarded(() => identity),
     StartGame: guarded((request) => {
-      games.set(request.game_id, request.game);
-      histories.set(request.game_id, []);
+      start(request);
       if (onStart) onStart(request);
       return {};
     }),
@@ -141,6 +159,7 @@ module.exports = {
   TOKEN_REFUSED,
   gameOf,
   historyOf,
+  loadFixture,
   replyingWith,
   run,
   runReplies,

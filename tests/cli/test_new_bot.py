@@ -2,11 +2,15 @@
 tests/validation)."""
 
 import json
+import shutil
+import subprocess
+import sys
 
 import pytest
 
 from arena.manifest import load_manifest
 from arena.new_bot import NODE_SDK, PROTO
+from arena.positions import decision_kinds
 from engine.registry import game_names
 from tests.support.node import requires_npm
 from tests.tournament.helpers import run_cli
@@ -100,3 +104,52 @@ def test_an_existing_directory_with_files_is_not_overwritten(tmp_path):
     result = run_cli("new-bot", "taken", "--dir", str(tmp_path / "taken"))
     assert result.exit_code == 2 and "not an empty directory" in result.stderr
     assert (tmp_path / "taken" / "mine.py").read_text() == "keep me"
+
+
+def _unit_test(directory):
+    """The Python starter's unit test, run as its README says (the arena's Python)."""
+    return subprocess.run(
+        [sys.executable, "-m", "unittest", "test_bot"],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_bot_gets_the_fixtures_and_a_unit_test_that_passes_on_them(tmp_path):
+    result = run_cli("new-bot", "tested", "--dir", str(tmp_path / "tested"))
+    assert result.exit_code == 0, result.stderr
+    fixtures = tmp_path / "tested" / "fixtures"
+    for game in game_names():
+        kinds = {folder.name for folder in (fixtures / game).iterdir()}
+        assert kinds == set(decision_kinds(game))
+    readme = " ".join((tmp_path / "tested" / "README.md").read_text().split())
+    assert "`python -m unittest test_bot` runs its unit test" in readme
+    assert "arena fixtures --out fixtures" in readme
+    ran = _unit_test(tmp_path / "tested")
+    assert ran.returncode == 0, ran.stderr
+    assert "Ran 1 test" in ran.stderr and "OK" in ran.stderr
+
+
+def test_the_unit_test_fails_a_choose_that_answers_out_of_range(tmp_path):
+    assert run_cli("new-bot", "wrong", "--dir", str(tmp_path / "wrong")).exit_code == 0
+    code = tmp_path / "wrong" / "bot.py"
+    code.write_text(
+        code.read_text().replace(
+            "return rng.randrange(len(request.legal_actions))",
+            'return len(request.legal_actions) if sdk.game_of(request) == "merkator" else 0',
+        )
+    )
+    ran = _unit_test(tmp_path / "wrong")
+    assert ran.returncode == 1
+    # one failure per Merkator kind: game_of answers, as in a game
+    assert ran.stderr.count("FAIL: test_choose_") == len(decision_kinds("merkator"))
+    assert "merkator FINAL_PLACE" in ran.stderr
+
+
+def test_without_its_fixtures_the_unit_test_says_how_to_write_them(tmp_path):
+    assert run_cli("new-bot", "bare", "--dir", str(tmp_path / "bare")).exit_code == 0
+    shutil.rmtree(tmp_path / "bare" / "fixtures")
+    ran = _unit_test(tmp_path / "bare")
+    assert ran.returncode == 1 and "run `arena fixtures --out fixtures`" in ran.stderr

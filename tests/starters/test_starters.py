@@ -2,10 +2,14 @@
 and C++ validate's build step compiles it in the sandbox first; then every check, and all three
 games at 2 and at the most seats, against the random bot and against itself. A language whose
 toolchain is missing here is skipped with the reason (`scripts/setup --for-tests` installs them).
-Each starter is made and validated once per session (a compiled one builds in about a minute)."""
+Each starter is made and validated once per session (a compiled one builds in about a minute).
+Its unit test (choose on the fixtures `arena new-bot` writes) passes, and fails a choose that
+answers out of range."""
 
 import json
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -65,6 +69,8 @@ def test_the_starter_plays_all_three_games_to_the_end(validated):
         for seats in sorted({2, get_game(game).max_players}):
             for opponent in ("vs random", "vs itself"):
                 assert statuses[f"{game}, {seats} seats, {opponent}"] == "PASS"
+        # every decision kind reached, the ones its games missed from constructed positions
+        assert statuses[f"{game}, decision kinds"] == "PASS"
 
 
 def test_a_compiled_starter_is_built_by_validate_in_the_sandbox(validated):
@@ -124,3 +130,42 @@ def test_a_starter_whose_choose_fails_crashes_with_the_cause_in_its_reason(valid
     assert checked.exit_code == 1 and failed, report
     assert failed[0]["name"] == "oregon, 2 seats, vs random"
     assert "CRASH" in failed[0]["detail"] and reason in failed[0]["detail"], failed[0]
+
+
+def run_unit_test(language: str, directory) -> subprocess.CompletedProcess:
+    """The starter's unit test, run as its README says (Python: the arena's interpreter)."""
+    command = list(LANGUAGES[language].test)
+    if command[0] == "python":
+        command[0] = sys.executable
+    return subprocess.run(
+        command, cwd=directory, capture_output=True, text=True, timeout=900, check=False
+    )
+
+
+def test_the_starters_unit_test_passes_on_the_fixtures_new_bot_wrote(validated):
+    language, directory, _, _ = validated
+    assert (directory / LANGUAGES[language].test_file).is_file()
+    ran = run_unit_test(language, directory)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+# choose's last line made to answer one past the last legal action
+OUT_OF_RANGE = {
+    "python": "return len(request.legal_actions)",
+    "node": "return request.legal_actions.length;",
+    "go": "return len(request.LegalActions)",
+    "java": "return request.getLegalActionsCount();",
+    "cpp": "return request.legal_actions_size();",
+}
+
+
+def test_the_starters_unit_test_fails_a_choose_that_answers_out_of_range(validated):
+    language, directory, _, _ = validated
+    wrong = directory.parent / f"{language}-out-of-range"  # beside it: relative links hold
+    shutil.copytree(directory, wrong, symlinks=True)
+    code = wrong / LANGUAGES[language].code
+    line = FAILING[language][0]
+    code.write_text(code.read_text().replace(line, OUT_OF_RANGE[language]))
+    ran = run_unit_test(language, wrong)
+    assert ran.returncode != 0, ran.stdout + ran.stderr
+    assert "merkator" in ran.stdout + ran.stderr  # names the fixture (merkator's sort first)

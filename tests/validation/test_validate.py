@@ -44,9 +44,12 @@ def test_the_python_starter_passes_every_check_of_every_game(tmp_path):
         for opponent in ("vs random", "vs itself"):
             assert results[f"{game}, 2 seats, {opponent}"] is Status.PASS
             assert results[f"{game}, {seats} seats, {opponent}"] is Status.PASS
-        # random play may miss a rare kind: a warning that names it, never a failure
-        assert results[f"{game}, decision kinds"] in (Status.PASS, Status.WARN)
+        # a kind random play missed is played from a constructed position: none stays unreached
+        assert results[f"{game}, decision kinds"] is Status.PASS
     assert results["games at once"] is Status.SKIP
+    from_positions = [name for name in results if name.endswith(" from a position")]
+    assert from_positions, "seed 11's games miss Oregon's DISCARD_WHEN_STUCK, at least"
+    assert all(results[name] is Status.PASS for name in from_positions)
 
 
 @requires_npm
@@ -93,6 +96,16 @@ def test_each_broken_bot_fails_its_check_with_a_hint(bot, check, detail, hint):
     assert hint in found.hint
     failed = [c.name for c in report.checks if c.status is Status.FAIL]
     assert failed == [check], "one failure, the others pass or are skipped"
+
+
+def test_a_bot_that_fails_only_at_a_rare_kind_fails_in_its_position():
+    # Random play (seed 3) never reaches Oregon's DISCARD_WHEN_STUCK; its position does.
+    report = validate(str(BOTS / "stuck-crash"), game="oregon", seed=3, time_control=QUICK)
+    failed = [c for c in report.checks if c.status is Status.FAIL]
+    assert [c.name for c in failed] == ["oregon, DISCARD_WHEN_STUCK from a position"], failed
+    assert "CRASH" in failed[0].detail and "no plan for DISCARD_WHEN_STUCK" in failed[0].detail
+    assert "after 110 decisions made by the arena" in failed[0].detail
+    assert statuses(report)["oregon, decision kinds"] is Status.SKIP
 
 
 def test_a_crash_shows_the_error_line_not_the_last_stack_frame():

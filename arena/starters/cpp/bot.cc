@@ -132,6 +132,7 @@ class Bot final : public v1::Bot::Service {
   std::mt19937_64 rng_{std::stoull(env("ARENA_BOT_SEED", "0"))};  // same seed, same game
 };
 
+#ifndef BOT_UNIT_TEST  // bot_test.cc includes this file for choose, with its own main
 int main() {
   // The arena ends a bot with SIGTERM: block it in every thread, wait for it in one, exit 0.
   sigset_t stop;
@@ -157,3 +158,4 @@ int main() {
   server->Wait();
   waiter.join();
 }
+#endif

@@ -20,4 +20,5 @@ function choose(request) {
   return Math.floor(random() * request.legal_actions.length);
 }
 
-sdk.run(choose);
+if (require.main === module) sdk.run(choose); // serve when run; its unit test only loads it
+module.exports = { choose };

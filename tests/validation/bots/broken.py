@@ -4,7 +4,8 @@
 
 ``wrong-name`` answers the handshake with another name than its bot.toml's; ``open-door`` accepts
 calls with any token; ``traceback`` raises an exception at its third decision; ``unseeded`` plays
-from an unseeded generator. Otherwise each plays random legal actions, seeded by the arena.
+from an unseeded generator; ``stuck-crash`` raises at Oregon's DISCARD_WHEN_STUCK (a kind random
+play rarely reaches). Otherwise each plays random legal actions, seeded by the arena.
 """
 
 import os
@@ -25,6 +26,8 @@ def choose(request):
     if mode == "traceback" and decisions == 3:
         plan = {}
         return plan["no plan for " + request.decision_kind]  # KeyError, logged with a traceback
+    if mode == "stuck-crash" and request.decision_kind == "DISCARD_WHEN_STUCK":
+        raise ValueError("no plan for DISCARD_WHEN_STUCK")
     return rng.randrange(len(request.legal_actions))
 
 

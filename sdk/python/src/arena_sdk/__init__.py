@@ -44,6 +44,7 @@ __all__ = [
     "bot_pb2",
     "game_of",
     "history_of",
+    "load_fixture",
     "replying_with",
     "run",
     "run_replies",
@@ -81,6 +82,27 @@ def history_of(
     return _histories.get(request.game_id, [])
 
 
+def _started(request: bot_pb2.StartGameRequest) -> None:
+    _games[request.game_id] = request.game
+    _histories[request.game_id] = []
+
+
+def _received(request: bot_pb2.DecisionRequest | bot_pb2.EndGameRequest) -> None:
+    _histories.setdefault(request.game_id, []).extend(request.events)
+
+
+def load_fixture(folder: str | Path) -> bot_pb2.DecisionRequest:
+    """The DecisionRequest of a fixture that ``arena fixtures`` wrote (``folder`` holds its
+    start_game.binpb and decide.binpb), received as from the arena: its StartGame first, so
+    ``game_of`` and ``history_of`` answer for it. For unit tests of ``choose`` (docs/bots.md,
+    "Unit-testing your bot offline")."""
+    folder = Path(folder)
+    _started(bot_pb2.StartGameRequest.FromString((folder / "start_game.binpb").read_bytes()))
+    request = bot_pb2.DecisionRequest.FromString((folder / "decide.binpb").read_bytes())
+    _received(request)
+    return request
+
+
 def seeded_random() -> random.Random:
     """A random generator seeded from ``ARENA_BOT_SEED`` (0 when run by hand)."""
     return random.Random(int(os.environ.get("ARENA_BOT_SEED", "0")))
@@ -111,20 +133,19 @@ class _Servicer(bot_pb2_grpc.BotServicer):
 
     def StartGame(self, request, context):
         self._check_token(context)
-        _games[request.game_id] = request.game
-        _histories[request.game_id] = []
+        _started(request)
         if self._on_start:
             self._on_start(request)
         return bot_pb2.StartGameReply()
 
     def Decide(self, request, context):
         self._check_token(context)
-        _histories.setdefault(request.game_id, []).extend(request.events)
+        _received(request)
         return self._reply(request)
 
     def EndGame(self, request, context):
         self._check_token(context)
-        _histories.setdefault(request.game_id, []).extend(request.events)
+        _received(request)
         try:
             if self._on_end:
                 self._on_end(request)

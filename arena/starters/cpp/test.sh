@@ -1,0 +1,10 @@
+#!/bin/sh
+# Builds the bot (build.sh), then bot_test from bot_test.cc, and runs it: choose on the requests
+# of fixtures/.
+set -eu
+cd "$(dirname "$0")"
+sh build.sh
+# shellcheck disable=SC2046 # pkg-config's flags are words
+g++ -std=c++17 -O2 -Igen $(pkg-config --cflags grpc++ protobuf) -o bot_test bot_test.cc \
+  gen/arena/bot/v1/*.o $(pkg-config --libs grpc++ protobuf)
+./bot_test
