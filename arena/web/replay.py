@@ -10,6 +10,7 @@ the engine, never the state.
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 from collections import OrderedDict
@@ -17,12 +18,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import ReplayError
+from arena.web.frame_store import FrameStore, game_key
 from arena.web.jsonable import JsonConverter
 from engine.core import EngineError, GameState
 from engine.registry import get_game
 
-_CACHE_LIMIT = 16
-_CHUNK_LIMIT = 256
+_CACHE_LIMIT = 4  # games' built frames (a long one holds tens of MB)
+_PIECE_LIMIT = 1024  # gzipped pieces: a long game's chunk is about 20 KB
 
 
 def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -100,47 +102,119 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
-class FrameCache:
-    """Frames of recently watched games, and their chunks as encoded JSON: stepping, playing
-    and seat switching neither replay nor encode again."""
+def seat_frames(referee: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The frames as seen by ``seat``, from the referee's: that seat's view only, and another
+    seat's decision (legal actions, choice, comment, time) left out; exactly what
+    ``build_frames(game, seat)`` builds, without replaying the game again."""
+    if seat is None:
+        return referee
+    key = str(seat)
+    frames = []
+    for frame in referee["frames"]:
+        mine = frame["seat"] == seat or frame.get("final")
+        shown = frame if mine else {name: frame[name] for name in _PUBLIC_FRAME_KEYS}
+        frames.append(shown | {"views": {key: frame["views"][key]}})
+    return referee | {"seat": seat, "frames": frames}
 
-    def __init__(self) -> None:
+
+_PUBLIC_FRAME_KEYS = ("number", "seat", "kind")
+
+
+def outline(replay: dict[str, Any], chunk: int) -> dict[str, Any]:
+    """The replay without its frames: per frame who decides and what kind, the score series,
+    the result; the frames come in chunks of ``chunk``."""
+    return {key: value for key, value in replay.items() if key != "frames"} | {
+        "outline": [{"seat": frame["seat"], "kind": frame["kind"]} for frame in replay["frames"]],
+        "chunk": chunk,
+    }
+
+
+def _encoded(value: Any) -> bytes:
+    return gzip.compress(json.dumps(value, separators=(",", ":")).encode(), compresslevel=6)
+
+
+class FrameCache:
+    """A game's frames, built once (as the referee: each seat's are cut from them) and kept as
+    gzipped JSON pieces, the outline and the chunks of ``chunk`` frames per seat: in memory,
+    and on disk in ``store`` when there is one, so that a restarted server does not replay the
+    game again. Stepping, playing and seat switching neither replay nor encode again."""
+
+    def __init__(self, store: FrameStore | None = None, chunk: int = 50) -> None:
+        self.store = store
+        self.chunk_size = chunk
         self._lock = threading.Lock()
-        self._frames: OrderedDict[tuple[int, int | None], dict[str, Any]] = OrderedDict()
-        self._chunks: OrderedDict[tuple[int, int | None, int, int], bytes] = OrderedDict()
+        self._building = threading.Lock()  # one build at a time: a second visitor waits for it
+        self._frames: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
+        self._pieces: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
+
+    def outline(self, game: dict[str, Any], seat: int | None) -> bytes:
+        """The gzipped outline (``outline()``) as ``seat`` sees it."""
+        return self._piece(game, seat, "outline")
 
     def chunk(self, game: dict[str, Any], seat: int | None, start: int, count: int) -> bytes:
-        """``{"game_id", "seat", "start", "frames"}`` for frames ``start`` .. ``start+count-1``,
-        encoded."""
-        key = (game["id"], seat, start, count)
+        """Gzipped ``{"game_id", "seat", "start", "frames"}`` for frames ``start`` ..
+        ``start+count-1``; the viewer asks for whole chunks, which are stored as they are."""
+        size = self.chunk_size
+        if start % size == 0 and count == size:
+            return self._piece(game, seat, f"chunk-{start // size}")
+        frames: list[dict[str, Any]] = []
+        for index in range(start // size, (start + count - 1) // size + 1):
+            whole = json.loads(gzip.decompress(self._piece(game, seat, f"chunk-{index}")))
+            frames += whole["frames"]
+            if len(whole["frames"]) < size:
+                break
+        skip = start - start // size * size
+        return _encoded(
+            {
+                "game_id": game["id"],
+                "seat": seat,
+                "start": start,
+                "frames": frames[skip : skip + count],
+            }
+        )
+
+    def _piece(self, game: dict[str, Any], seat: int | None, what: str) -> bytes:
+        name = f"{what}-{'referee' if seat is None else seat}.json.gz"
+        key = (game["id"], game_key(game), name)
         with self._lock:
-            body = self._chunks.get(key)
+            body = self._pieces.get(key)
+        if body is None and self.store is not None:
+            body = self.store.read(game, name)
         if body is None:
-            replay = self.frames(game, seat)
-            body = json.dumps(
-                {
-                    "game_id": replay["game_id"],
-                    "seat": seat,
-                    "start": start,
-                    "frames": replay["frames"][start : start + count],
-                },
-                separators=(",", ":"),
-            ).encode()
-            with self._lock:
-                self._chunks[key] = body
-                while len(self._chunks) > _CHUNK_LIMIT:
-                    self._chunks.popitem(last=False)
+            body = self._build_piece(game, seat, what)
+            if self.store is not None:
+                self.store.write(game, name, body)
+        with self._lock:
+            self._pieces[key] = body
+            self._pieces.move_to_end(key)
+            while len(self._pieces) > _PIECE_LIMIT:
+                self._pieces.popitem(last=False)
         return body
 
-    def frames(self, game: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        key = (game["id"], seat)
-        with self._lock:
-            if key in self._frames:
+    def _build_piece(self, game: dict[str, Any], seat: int | None, what: str) -> bytes:
+        replay = seat_frames(self._referee(game), seat)
+        if what == "outline":
+            return _encoded(outline(replay, self.chunk_size))
+        start = int(what.removeprefix("chunk-")) * self.chunk_size
+        return _encoded(
+            {
+                "game_id": replay["game_id"],
+                "seat": seat,
+                "start": start,
+                "frames": replay["frames"][start : start + self.chunk_size],
+            }
+        )
+
+    def _referee(self, game: dict[str, Any]) -> dict[str, Any]:
+        key = (game["id"], game_key(game))
+        with self._building:
+            with self._lock:
+                frames = self._frames.get(key)
+            if frames is None:
+                frames = build_frames(game, None)
+            with self._lock:
+                self._frames[key] = frames
                 self._frames.move_to_end(key)
-                return self._frames[key]
-        frames = build_frames(game, seat)
-        with self._lock:
-            self._frames[key] = frames
-            while len(self._frames) > _CACHE_LIMIT:
-                self._frames.popitem(last=False)
+                while len(self._frames) > _CACHE_LIMIT:
+                    self._frames.popitem(last=False)
         return frames
