@@ -164,14 +164,25 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
             raise HTTPException(400, f"outcome must be {', '.join(some)} or {last}")
         limit = _int(request, "limit", 50, low=1, high=_MAX_LIST)
         assert limit is not None
+        bot = _text(request, "bot")
         return GameFilter(
             game=_game_name(request),
-            bot=_text(request, "bot"),
+            **bot_search(bot),
             tournament=tournament_param(request),
             outcome=None if outcome is None else GameOutcome(outcome),
             limit=limit,
             offset=_int(request, "offset", 0) or 0,
         )
+
+    def bot_search(text: str | None) -> dict[str, Any]:
+        """``bot``: a bot's name, or else part of one in any case (the games of every bot whose
+        name holds it)."""
+        if text is None:
+            return {}
+        names = database.bot_names()
+        if text in names:
+            return {"bot": text}
+        return {"bot": text, "bots": tuple(n for n in names if text.casefold() in n.casefold())}
 
     def leaderboard_data(request: Request) -> dict[str, Any]:
         return pages.leaderboard(

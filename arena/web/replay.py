@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -23,6 +25,7 @@ from arena.web.jsonable import JsonConverter
 from engine.core import EngineError, GameState
 from engine.registry import get_game
 
+log = logging.getLogger(__name__)
 _CACHE_LIMIT = 4  # games' built frames (a long one holds tens of MB)
 _PIECE_LIMIT = 1024  # gzipped pieces: a long game's chunk is about 20 KB
 
@@ -210,6 +213,7 @@ class FrameCache:
         with self._building:
             with self._lock:
                 frames = self._frames.get(key)
+            built = frames is None
             if frames is None:
                 frames = build_frames(game, None)
             with self._lock:
@@ -217,4 +221,19 @@ class FrameCache:
                 self._frames.move_to_end(key)
                 while len(self._frames) > _CACHE_LIMIT:
                     self._frames.popitem(last=False)
+        if built and self.store is not None:
+            threading.Thread(
+                target=self._store_all, args=(game, len(frames["frames"])), daemon=True
+            ).start()
         return frames
+
+    def _store_all(self, game: dict[str, Any], count: int) -> None:
+        """Every seat's pieces of a game just built, encoded and stored in the background: a
+        seat switch, a later visitor or a restarted server finds them ready."""
+        pieces = ["outline", *(f"chunk-{i}" for i in range(math.ceil(count / self.chunk_size)))]
+        try:
+            for seat in (None, *range(game["num_players"])):
+                for what in pieces:
+                    self._piece(game, seat, what)
+        except Exception:  # never raised to anyone: a visitor builds what is missing
+            log.exception("storing the frames of game %s failed", game["id"])

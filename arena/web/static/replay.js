@@ -105,12 +105,15 @@
         return;
       }
       panel.append(h("h3", {text: "Final position"}));
+      // The arena's ranks, as the seats table shows them: a seat that forfeited ranks after
+      // those that finished, whatever the engine's score gave it.
       const list = h("ol", {class: "final"});
-      const order = [...result.ranks.keys()].sort((a, b) => result.ranks[a] - result.ranks[b]);
-      for (const seat of order) {
-        list.append(h("li", {class: `seat-${seat}`}, [
+      const stored = [...page.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+      for (const {seat, rank, outcome, reason} of stored) {
+        list.append(h("li", {class: `seat-${seat}`, value: rank}, [
           h("span", {class: "swatch"}), ` ${Arena.seatLabel(seat)}: ${result.scores[seat]}`,
-          result.details[seat] ? h("span", {class: "muted small", text: ` (${result.details[seat]})`}) : null]));
+          result.details[seat] ? h("span", {class: "muted small", text: ` (${result.details[seat]})`}) : null,
+          outcome !== "FINISHED" ? h("span", {class: "tag forfeit", title: reason, text: outcome}) : null]));
       }
       panel.append(list);
       return;
@@ -232,10 +235,31 @@
 
   async function changeSeat() {
     stop();
+    ui.seat.blur();  // the arrow keys and space step again, not change the menu
     state.seat = ui.seat.value;
     state.generation += 1;
-    await loadOutline();
-    await show(state.current);
+    // Until the seat's frames arrive nothing of the previous view stays under its label.
+    root.dataset.loading = "1";
+    ui.board.replaceChildren();
+    ui.players.replaceChildren();
+    ui.decision.replaceChildren(Arena.h("p", {class: "muted",
+      text: `Loading ${state.seat === "referee" ? "the referee's view" : `seat ${state.seat}'s view`}…`}));
+    try {
+      await loadOutline();
+      await show(state.current);
+    } catch (error) {
+      failed(error);
+    } finally {
+      delete root.dataset.loading;
+    }
+  }
+
+  // A game the engine cannot replay: only why, no empty board or controls.
+  function failed(error) {
+    root.classList.add("failed");
+    const note = Arena.h("p", {class: "error", id: "replay-error",
+      text: `Cannot replay this game: ${error.message}`});
+    root.before(note);
   }
 
   ui.first.addEventListener("click", () => { stop(); show(0); });
@@ -243,7 +267,7 @@
   ui.next.addEventListener("click", () => step(1));
   ui.last.addEventListener("click", () => { stop(); show(Infinity); });
   ui.play.addEventListener("click", play);
-  ui.speed.addEventListener("change", () => { if (state.timer) { stop(); play(); } });
+  ui.speed.addEventListener("change", () => { ui.speed.blur(); if (state.timer) { stop(); play(); } });
   ui.slider.addEventListener("input", () => { stop(); show(Number(ui.slider.value)); });
   ui.seat.addEventListener("change", changeSeat);
   document.addEventListener("keydown", (event) => {
@@ -256,7 +280,5 @@
   });
 
   readLocation();
-  loadOutline().then(() => show(state.current)).catch((error) => {
-    ui.decision.replaceChildren(Arena.h("p", {class: "error", text: `Cannot replay this game: ${error.message}`}));
-  });
+  loadOutline().then(() => show(state.current)).catch(failed);
 })(window.Arena);
