@@ -102,7 +102,8 @@ def move_line(move: Move, names: Sequence[str]) -> str:
     Ogallala's "PLACE_CARD (warrior 3): place on (0,1)" names the card too."""
     took = "" if move.seconds is None else f" [{move.seconds * 1000:.1f} ms]"
     note = f" - {move.comment}" if move.comment else ""
-    return f"#{move.number} seat {move.seat} ({names[move.seat]}) {move.decision}: {move.words}{took}{note}"
+    who = f"#{move.number} seat {move.seat} ({names[move.seat]})"
+    return f"{who} {move.decision}: {move.words}{took}{note}"
 
 
 def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:

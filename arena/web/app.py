@@ -29,9 +29,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.errors import ReplayError, StorageError
 from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
-from arena.web.pages import NotFound, Pages
 from arena.web import downloads
 from arena.web.frame_store import FrameStore
+from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
 from engine.registry import game_names
 

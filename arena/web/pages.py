@@ -159,7 +159,9 @@ def _outlook(tournament: dict[str, Any]) -> dict[str, Any]:
     outlook["at_a_time"] = min(int(tournament["settings"].get("concurrency", 1)), remaining)
     finished = sorted(datetime.fromisoformat(game["finished_at"]) for game in tournament["games"])
     if finished:
-        first = finished[0] if len(finished) > 1 else datetime.fromisoformat(tournament["created_at"])
+        first = (
+            finished[0] if len(finished) > 1 else datetime.fromisoformat(tournament["created_at"])
+        )
         pace = (finished[-1] - first).total_seconds() / max(len(finished) - 1, 1)
         outlook["seconds_left"] = round(pace * remaining)
     return outlook

@@ -8,19 +8,31 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from tests.web.conftest import EVIL_NAME, ServerThread, altered_copy, run_arena
-from tests.web.test_browser import (  # noqa: F401 - browser is a fixture
+from tests.web.test_browser import (
+    CHROMIUM,
+    LAUNCH_ARGS,
     PHONE,
     Problems,
-    browser,
     shown,
+    sync_api,
     wait_shown,
 )
 
 DESKTOP = {"width": 1360, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
 
 
 def _open(browser, viewport: dict[str, int], **options: object):
@@ -460,4 +472,3 @@ def test_the_leaderboard_and_games_search_bots(page, web_server):
     assert page.locator("table.games tbody tr").count() == 6
     page.goto(f"{web_server.url}/games?bot=nobody")
     assert "no games" in page.locator("table.games").inner_text()
-
