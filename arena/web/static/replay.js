@@ -8,6 +8,7 @@
   const gameId = Number(root.dataset.gameId);
   const game = root.dataset.game;
   const players = Number(root.dataset.players);
+  const chunkSize = Number(root.dataset.chunk);
   Arena.seatNames = page.seats.map((seat) => seat.bot);
   const $ = (id) => document.getElementById(id);
   const ui = {first: $("first"), prev: $("prev"), play: $("play"), next: $("next"),
@@ -44,16 +45,20 @@
 
   const seatQuery = () => `seat=${encodeURIComponent(state.seat)}`;
 
+  // The outline, and at the same time the chunk of frames to show first: a long game opens in
+  // one round trip, not two.
   async function loadOutline() {
-    state.outline = await getJSON(`/api/games/${gameId}/replay?${seatQuery()}`);
+    state.outline = null;
     state.chunks = new Map();
+    const outline = getJSON(`/api/games/${gameId}/replay?${seatQuery()}`);
+    chunk(Math.floor(state.current / chunkSize));
+    state.outline = await outline;
     ui.slider.max = String(state.outline.outline.length - 1);
-    drawChart();
   }
 
   function chunk(index) {
     if (!state.chunks.has(index)) {
-      const size = state.outline.chunk;
+      const size = chunkSize;
       const promise = getJSON(`/api/games/${gameId}/frames?${seatQuery()}&start=${index * size}&count=${size}`)
         .then((body) => body.frames);
       promise.catch(() => state.chunks.delete(index));
@@ -63,7 +68,7 @@
   }
 
   async function frame(number) {
-    const size = state.outline.chunk;
+    const size = chunkSize;
     const index = Math.floor(number / size);
     const frames = await chunk(index);
     if (number % size > size / 2 && (index + 1) * size < state.outline.outline.length) {
@@ -247,6 +252,7 @@
     try {
       await loadOutline();
       await show(state.current);
+      drawChart();
     } catch (error) {
       failed(error);
     } finally {
@@ -280,5 +286,6 @@
   });
 
   readLocation();
-  loadOutline().then(() => show(state.current)).catch(failed);
+  // The chart after the first frame: the board shows first.
+  loadOutline().then(() => show(state.current)).then(drawChart).catch(failed);
 })(window.Arena);
