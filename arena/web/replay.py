@@ -16,7 +16,7 @@ import logging
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.errors import ReplayError
@@ -33,10 +33,32 @@ _PIECE_LIMIT = 1024  # gzipped pieces: a long game's chunk is about 20 KB
 def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The frames of a stored game (a ``ReadOnlyDatabase.game`` dict) as seen by ``seat``
     (None: the referee, who sees every seat's view)."""
+    replay = raw_frames(game, seat)
+    return replay | {"frames": converter()(replay["frames"])}
+
+
+def converter() -> Callable[[list[dict[str, Any]]], list[dict[str, Any]]]:
+    """Converts frames of ``raw_frames`` to JSON values; one per game (its memory of the parts
+    it converted serves every chunk of the game)."""
+    to_json = JsonConverter()
+
+    def convert(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            frame
+            | {"views": {seat: to_json(view) for seat, view in frame["views"].items()}}
+            | ({"action": to_json(frame["action"])} if "action" in frame else {})
+            for frame in frames
+        ]
+
+    return convert
+
+
+def raw_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """``build_frames`` with the views and actions as the engine made them: converting them to
+    JSON costs more than replaying, so the viewer converts only the chunks it sends."""
     seats = range(game["num_players"]) if seat is None else (seat,)
     seconds: Sequence[float | None] = game.get("decision_seconds") or []
     comments: Sequence[str] = game.get("comments") or []
-    to_json = JsonConverter()
     engine = get_game(game["game"])
     score_seat = 0 if seat is None else seat  # running scores are alike in every seat's view
     frames: list[dict[str, Any]] = []
@@ -48,7 +70,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "number": number,
             "seat": decider,
             "kind": state.decision_kind,
-            "views": {str(s): to_json(state.view(s)) for s in seats},
+            "views": {str(s): state.view(s) for s in seats},
         }
         scores.append(engine.running_scores(state.view(score_seat)))
         if seat is None or seat == decider:
@@ -57,7 +79,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 decision=state.describe_decision(),
                 legal=[state.describe_action(action) for action in legal],
                 chosen=index,
-                action=to_json(legal[index]),
+                action=legal[index],
                 seconds=seconds[number] if number < len(seconds) else None,
                 comment=comments[number] if number < len(comments) else "",
             )
@@ -79,7 +101,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "number": len(game["actions"]),
             "seat": None,
             "kind": "",
-            "views": {str(s): to_json(state.view(s)) for s in seats},
+            "views": {str(s): state.view(s) for s in seats},
             "final": True,
         }
     )
@@ -147,7 +169,9 @@ class FrameCache:
         self.chunk_size = chunk
         self._lock = threading.Lock()
         self._building = threading.Lock()  # one build at a time: a second visitor waits for it
-        self._frames: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
+        self._converting = threading.Lock()
+        # A game's raw frames (``raw_frames``) with its converter, by (id, key).
+        self._frames: OrderedDict[tuple[int, str], tuple[dict[str, Any], Any]] = OrderedDict()
         self._pieces: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
 
     def outline(self, game: dict[str, Any], seat: int | None) -> bytes:
@@ -195,37 +219,35 @@ class FrameCache:
         return body
 
     def _build_piece(self, game: dict[str, Any], seat: int | None, what: str) -> bytes:
-        replay = seat_frames(self._referee(game), seat)
+        referee, convert = self._referee(game)
+        replay = seat_frames(referee, seat)
         if what == "outline":
             return _encoded(outline(replay, self.chunk_size))
         start = int(what.removeprefix("chunk-")) * self.chunk_size
+        with self._converting:  # a converter is not shared between threads
+            frames = convert(replay["frames"][start : start + self.chunk_size])
         return _encoded(
-            {
-                "game_id": replay["game_id"],
-                "seat": seat,
-                "start": start,
-                "frames": replay["frames"][start : start + self.chunk_size],
-            }
+            {"game_id": replay["game_id"], "seat": seat, "start": start, "frames": frames}
         )
 
-    def _referee(self, game: dict[str, Any]) -> dict[str, Any]:
+    def _referee(self, game: dict[str, Any]) -> tuple[dict[str, Any], Any]:
         key = (game["id"], game_key(game))
         with self._building:
             with self._lock:
-                frames = self._frames.get(key)
-            built = frames is None
-            if frames is None:
-                frames = build_frames(game, None)
+                built = self._frames.get(key)
+            new = built is None
+            if built is None:
+                built = (raw_frames(game, None), converter())
             with self._lock:
-                self._frames[key] = frames
+                self._frames[key] = built
                 self._frames.move_to_end(key)
                 while len(self._frames) > _CACHE_LIMIT:
                     self._frames.popitem(last=False)
-        if built and self.store is not None:
+        if new and self.store is not None:
             threading.Thread(
-                target=self._store_all, args=(game, len(frames["frames"])), daemon=True
+                target=self._store_all, args=(game, len(built[0]["frames"])), daemon=True
             ).start()
-        return frames
+        return built
 
     def _store_all(self, game: dict[str, Any], count: int) -> None:
         """Every seat's pieces of a game just built, encoded and stored in the background: a

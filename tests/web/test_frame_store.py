@@ -70,7 +70,7 @@ def test_a_stored_piece_is_read_back_without_replaying(arena_db, tmp_path, monke
     def no_replay(*args: object) -> None:
         raise AssertionError("replayed again")
 
-    monkeypatch.setattr("arena.web.replay.build_frames", no_replay)
+    monkeypatch.setattr("arena.web.replay.raw_frames", no_replay)
     with TestClient(create_app(db, warm_up=False)) as client:
         assert client.get("/api/games/2/replay", params={"seat": "0"}).json() == first
 

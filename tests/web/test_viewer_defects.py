@@ -282,7 +282,7 @@ def test_frames_are_compressed_and_built_once_per_game(browser, arena_db, tmp_pa
         def no_replay(*args: object) -> None:
             raise AssertionError("the game was replayed again")
 
-        monkeypatch.setattr("arena.web.replay.build_frames", no_replay)
+        monkeypatch.setattr("arena.web.replay.raw_frames", no_replay)
         with ServerThread(db) as server:
             page.goto(f"{server.url}/games/3?d=20&seat=1")
             wait_shown(page, 20)
