@@ -175,7 +175,7 @@
       const {top, bottom} = chart.chartArea;
       const ctx = chart.ctx;
       ctx.save();
-      ctx.strokeStyle = "rgba(29,35,48,.55)";
+      ctx.strokeStyle = Chart.defaults.color;  // dark mode lightens it (chart-theme.js)
       ctx.lineWidth = 1.5;
       ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
       ctx.restore();
