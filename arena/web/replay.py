@@ -146,10 +146,14 @@ _PUBLIC_FRAME_KEYS = ("number", "seat", "kind")
 
 
 def outline(replay: dict[str, Any], chunk: int) -> dict[str, Any]:
-    """The replay without its frames: per frame who decides and what kind, the score series,
-    the result; the frames come in chunks of ``chunk``."""
+    """The replay without its frames: per frame who decides and what kind, and the time it took
+    where the frame holds it (a seat's frames hold its own decisions' times only); the score
+    series, the result; the frames come in chunks of ``chunk``."""
     return {key: value for key, value in replay.items() if key != "frames"} | {
-        "outline": [{"seat": frame["seat"], "kind": frame["kind"]} for frame in replay["frames"]],
+        "outline": [
+            {"seat": frame["seat"], "kind": frame["kind"], "seconds": frame.get("seconds")}
+            for frame in replay["frames"]
+        ],
         "chunk": chunk,
     }
 

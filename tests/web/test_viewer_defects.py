@@ -472,3 +472,22 @@ def test_the_leaderboard_and_games_search_bots(page, web_server):
     assert page.locator("table.games tbody tr").count() == 6
     page.goto(f"{web_server.url}/games?bot=nobody")
     assert "no games" in page.locator("table.games").inner_text()
+
+
+def test_each_seats_time_per_decision_is_charted_as_far_as_the_view_holds_it(page, web_server):
+    """As the referee every decision's time; as seat 1 only seat 1's (the others' are not in
+    its view)."""
+    url = _game_url(page, web_server, "oregon")
+    page.goto(url)
+    shown(page)
+    points = """() => Chart.getChart('time-chart').data.datasets.map((d) => d.data.length)"""
+    page.wait_for_function("() => Chart.getChart('time-chart') !== undefined")
+    decisions = page.evaluate(
+        "() => Arena.replay.state.outline.outline.filter((f) => f.seat !== null).length"
+    )
+    by_seat = page.evaluate(points)
+    assert sum(by_seat) == decisions and all(by_seat), by_seat
+    page.select_option("#seat", "1")
+    page.wait_for_url(re.compile(r"seat=1"))
+    page.wait_for_function(f"() => ({points})()[0] === 0")
+    assert page.evaluate(points) == [0, by_seat[1]]
