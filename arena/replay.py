@@ -97,6 +97,15 @@ def moves(game: GameRecord) -> list[Move]:
     return found
 
 
+def move_line(move: Move, names: Sequence[str]) -> str:
+    """ "#12 seat 1 (random-python) PLAY: farmer on (3,4) with settler [1.8 ms] - a comment";
+    Ogallala's "PLACE_CARD (warrior 3): place on (0,1)" names the card too."""
+    took = "" if move.seconds is None else f" [{move.seconds * 1000:.1f} ms]"
+    note = f" - {move.comment}" if move.comment else ""
+    who = f"#{move.number} seat {move.seat} ({names[move.seat]})"
+    return f"{who} {move.decision}: {move.words}{took}{note}"
+
+
 def mismatches(result: Result, seats: Sequence[SeatRecordRow]) -> list[str]:
     """Where the replay's scores and ranks (ranked as the referee ranks forfeits) differ from the
     stored seats; empty when they agree."""

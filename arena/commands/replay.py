@@ -13,7 +13,15 @@ from rich.table import Table
 from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.errors import ReplayError
-from arena.replay import Move, StoredGame, load_stored_game, moves, replayed_state, verify
+from arena.replay import (
+    Move,
+    StoredGame,
+    load_stored_game,
+    move_line,
+    moves,
+    replayed_state,
+    verify,
+)
 from arena.storage.models import GameStatus
 
 console = Console(highlight=False)
@@ -108,16 +116,7 @@ def show(stored: StoredGame, seat: int | None, show_moves: bool) -> None:
 
 
 def print_move(move: Move, names: list[str]) -> None:
-    """ "#12 seat 1 (random-python) PLAY: farmer on (3,4) with settler [1.8 ms] - a comment";
-    Ogallala's "PLACE_CARD (warrior 3): place on (0,1)" names the card too."""
-    took = "" if move.seconds is None else f" [{move.seconds * 1000:.1f} ms]"
-    note = f" - {move.comment}" if move.comment else ""
-    console.print(
-        f"#{move.number} seat {move.seat} ({names[move.seat]}) {move.decision}: "
-        f"{move.words}{took}{note}",
-        soft_wrap=True,
-        markup=False,
-    )
+    console.print(move_line(move, names), soft_wrap=True, markup=False)
 
 
 def register(app: typer.Typer) -> None:

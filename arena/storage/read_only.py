@@ -47,6 +47,7 @@ _FORFEITS_LISTED = 50  # the newest, on a bot's page
 class GameFilter:
     game: str | None = None
     bot: str | None = None
+    bots: tuple[str, ...] | None = None  # games of any of these bots instead (a search's)
     tournament: int | None = None
     outcome: GameOutcome | None = None
     limit: int = 50
@@ -221,13 +222,13 @@ class ReadOnlyDatabase:
         count, listing = statements.game_listing(
             wanted.game is not None,
             wanted.tournament is not None,
-            wanted.bot is not None,
+            wanted.bot is not None or wanted.bots is not None,
             wanted.outcome,
         )
         parameters = {
             "game": wanted.game,
             "tournament": wanted.tournament,
-            "bot": wanted.bot,
+            "bots": list(wanted.bots) if wanted.bots is not None else [wanted.bot],
         }
         with self._reading() as db:
             counted = db.one(count, **parameters)

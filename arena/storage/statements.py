@@ -213,7 +213,7 @@ GAMES_OF_BOT = (
     select(col(SeatRecordRow.game_id))
     .join(BotVersion, col(BotVersion.id) == col(SeatRecordRow.bot_version_id))
     .join(Bot, col(Bot.id) == col(BotVersion.bot_id))
-    .where(col(Bot.name) == bindparam("bot"))
+    .where(col(Bot.name).in_(bindparam("bots", expanding=True)))
 )
 TOURNAMENTS = select(
     *TOURNAMENT_COLUMNS,

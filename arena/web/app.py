@@ -10,6 +10,7 @@ order of every deck, including what the other seat rotations of the same deal wi
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import quote
@@ -28,6 +29,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.errors import ReplayError, StorageError
 from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
+from arena.web import downloads
+from arena.web.frame_store import FrameStore
 from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
 from engine.registry import game_names
@@ -126,13 +129,15 @@ def _public_game(game: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
-    """The web arena over ``db_path``; ``warm_up`` starts computing the leaderboards at once."""
+def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None = None) -> Starlette:
+    """The web arena over ``db_path``; ``warm_up`` starts computing the leaderboards at once.
+    Replay frames are stored in ``frames_dir`` (default: ``<db_path>.frames`` beside it)."""
     database = ReadOnlyDatabase(db_path)
     pages = Pages(database)
     if warm_up:
         pages.boards.warm_up()
-    frames = FrameCache()
+    store = FrameStore(frames_dir or db_path.with_name(f"{db_path.name}.frames"))
+    frames = FrameCache(store, FRAME_CHUNK)
     templates = _templates()
 
     def page(name: str, title: str, data: dict[str, Any], **context: Any) -> HTMLResponse:
@@ -159,14 +164,25 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
             raise HTTPException(400, f"outcome must be {', '.join(some)} or {last}")
         limit = _int(request, "limit", 50, low=1, high=_MAX_LIST)
         assert limit is not None
+        bot = _text(request, "bot")
         return GameFilter(
             game=_game_name(request),
-            bot=_text(request, "bot"),
+            **bot_search(bot),
             tournament=tournament_param(request),
             outcome=None if outcome is None else GameOutcome(outcome),
             limit=limit,
             offset=_int(request, "offset", 0) or 0,
         )
+
+    def bot_search(text: str | None) -> dict[str, Any]:
+        """``bot``: a bot's name, or else part of one in any case (the games of every bot whose
+        name holds it)."""
+        if text is None:
+            return {}
+        names = database.bot_names()
+        if text in names:
+            return {"bot": text}
+        return {"bot": text, "bots": tuple(n for n in names if text.casefold() in n.casefold())}
 
     def leaderboard_data(request: Request) -> dict[str, Any]:
         return pages.leaderboard(
@@ -178,13 +194,6 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
 
     def game_data(request: Request) -> dict[str, Any]:
         return pages.game(_path_id(request, "game_id", "game"))
-
-    def replay_data(request: Request) -> dict[str, Any]:
-        game = game_data(request)
-        try:
-            return frames.frames(game, seat_param(request, game["num_players"]))
-        except ReplayError as exc:
-            raise HTTPException(409, str(exc)) from None
 
     # --- pages ----------------------------------------------------------------------------------
     async def home(request: Request) -> Response:
@@ -212,6 +221,9 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
 
     def game_page(request: Request) -> Response:
         game = _public_game(game_data(request))
+        # What the viewer would open: a mistyped address is an error, as in the API.
+        seat_param(request, game["num_players"])
+        _int(request, "d", low=0, high=game["decisions"])
         return page(
             "game.html",
             f"Game {game['id']}",
@@ -245,12 +257,12 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
     def api_replay(request: Request) -> Response:
         """The replay's outline: per frame who decides and what kind, and the score series;
         the frames themselves come from /frames in chunks."""
-        replay = replay_data(request)
-        outline = [{"seat": frame["seat"], "kind": frame["kind"]} for frame in replay["frames"]]
-        return JSONResponse(
-            {key: value for key, value in replay.items() if key != "frames"}
-            | {"outline": outline, "chunk": FRAME_CHUNK}
-        )
+        game = game_data(request)
+        seat = seat_param(request, game["num_players"])
+        try:
+            return gzipped_json(request, frames.outline(game, seat))
+        except ReplayError as exc:
+            raise HTTPException(409, str(exc)) from None
 
     def api_frames(request: Request) -> Response:
         game = game_data(request)
@@ -258,10 +270,19 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         start = _int(request, "start", 0) or 0
         count = _int(request, "count", FRAME_CHUNK, low=1, high=_MAX_LIST) or FRAME_CHUNK
         try:
-            body = frames.chunk(game, seat, start, count)
+            return gzipped_json(request, frames.chunk(game, seat, start, count))
         except ReplayError as exc:
             raise HTTPException(409, str(exc)) from None
-        return Response(body, media_type="application/json")
+
+    def api_record(request: Request) -> Response:
+        game = game_data(request)
+        return downloads.record(_public_game(game), game)
+
+    def api_moves(request: Request) -> Response:
+        try:
+            return downloads.moves(game_data(request))
+        except ReplayError as exc:
+            raise HTTPException(409, str(exc)) from None
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return _error(request, 404, str(exc))
@@ -301,6 +322,8 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         Route("/api/games/{game_id:int}", api_game),
         Route("/api/games/{game_id:int}/replay", api_replay),
         Route("/api/games/{game_id:int}/frames", api_frames),
+        Route("/api/games/{game_id:int}/record.json", api_record),
+        Route("/api/games/{game_id:int}/moves.txt", api_moves),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(
@@ -333,6 +356,17 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
+
+
+def gzipped_json(request: Request, body: bytes) -> Response:
+    """JSON stored gzipped, sent as it is to a client that accepts gzip (every browser)."""
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"content-encoding": "gzip", "vary": "Accept-Encoding"},
+        )
+    return Response(gzip.decompress(body), media_type="application/json")
 
 
 def _board_script(game: str) -> str | None:

@@ -3,6 +3,7 @@ pages render the same dicts, so a page and its JSON twin never disagree."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from arena.storage.models import GameOutcome
@@ -94,6 +95,7 @@ class Pages:
         listing = self.database.games(GameFilter(tournament=tournament_id, limit=TOURNAMENT_GAMES))
         tournament["games"] = listing["games"]
         tournament["games_total"] = listing["total"]  # the page links to the rest
+        tournament["progress"] |= _outlook(tournament)
         return tournament
 
     def sprt(self, tournament_id: int, entrants: list[dict[str, Any]]) -> dict[str, Any]:
@@ -141,6 +143,28 @@ class Pages:
         if game is None:
             raise NotFound(f"no game {game_id}")
         return game
+
+
+def _outlook(tournament: dict[str, Any]) -> dict[str, Any]:
+    """What the progress bar adds to the counts: whether an SPRT test was decided (it stops
+    before its schedule's end), and while the tournament runs, how many games it plays at a
+    time and about how long the rest will take, at the pace of its newest games (as the CLI's
+    progress bar estimates it)."""
+    progress = tournament["progress"]
+    decided = tournament.get("sprt", {}).get("status") in ("H0", "H1")
+    remaining = max(progress["scheduled"] - progress["finished"], 0)
+    outlook: dict[str, Any] = {"decided": decided, "at_a_time": 0, "seconds_left": None}
+    if tournament["state"] != "running" or decided or remaining == 0:
+        return outlook
+    outlook["at_a_time"] = min(int(tournament["settings"].get("concurrency", 1)), remaining)
+    finished = sorted(datetime.fromisoformat(game["finished_at"]) for game in tournament["games"])
+    if finished:
+        first = (
+            finished[0] if len(finished) > 1 else datetime.fromisoformat(tournament["created_at"])
+        )
+        pace = (finished[-1] - first).total_seconds() / max(len(finished) - 1, 1)
+        outlook["seconds_left"] = round(pace * remaining)
+    return outlook
 
 
 def _interval_scale(rows: list[dict[str, Any]]) -> dict[str, float]:

@@ -10,28 +10,55 @@ the engine, never the state.
 
 from __future__ import annotations
 
+import gzip
 import json
+import logging
+import math
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.errors import ReplayError
+from arena.web.frame_store import FrameStore, game_key
 from arena.web.jsonable import JsonConverter
 from engine.core import EngineError, GameState
 from engine.registry import get_game
 
-_CACHE_LIMIT = 16
-_CHUNK_LIMIT = 256
+log = logging.getLogger(__name__)
+_CACHE_LIMIT = 4  # games' built frames (a long one holds tens of MB)
+_PIECE_LIMIT = 1024  # gzipped pieces: a long game's chunk is about 20 KB
 
 
 def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The frames of a stored game (a ``ReadOnlyDatabase.game`` dict) as seen by ``seat``
     (None: the referee, who sees every seat's view)."""
+    replay = raw_frames(game, seat)
+    return replay | {"frames": converter()(replay["frames"])}
+
+
+def converter() -> Callable[[list[dict[str, Any]]], list[dict[str, Any]]]:
+    """Converts frames of ``raw_frames`` to JSON values; one per game (its memory of the parts
+    it converted serves every chunk of the game)."""
+    to_json = JsonConverter()
+
+    def convert(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            frame
+            | {"views": {seat: to_json(view) for seat, view in frame["views"].items()}}
+            | ({"action": to_json(frame["action"])} if "action" in frame else {})
+            for frame in frames
+        ]
+
+    return convert
+
+
+def raw_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """``build_frames`` with the views and actions as the engine made them: converting them to
+    JSON costs more than replaying, so the viewer converts only the chunks it sends."""
     seats = range(game["num_players"]) if seat is None else (seat,)
     seconds: Sequence[float | None] = game.get("decision_seconds") or []
     comments: Sequence[str] = game.get("comments") or []
-    to_json = JsonConverter()
     engine = get_game(game["game"])
     score_seat = 0 if seat is None else seat  # running scores are alike in every seat's view
     frames: list[dict[str, Any]] = []
@@ -43,7 +70,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "number": number,
             "seat": decider,
             "kind": state.decision_kind,
-            "views": {str(s): to_json(state.view(s)) for s in seats},
+            "views": {str(s): state.view(s) for s in seats},
         }
         scores.append(engine.running_scores(state.view(score_seat)))
         if seat is None or seat == decider:
@@ -52,7 +79,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 decision=state.describe_decision(),
                 legal=[state.describe_action(action) for action in legal],
                 chosen=index,
-                action=to_json(legal[index]),
+                action=legal[index],
                 seconds=seconds[number] if number < len(seconds) else None,
                 comment=comments[number] if number < len(comments) else "",
             )
@@ -74,7 +101,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "number": len(game["actions"]),
             "seat": None,
             "kind": "",
-            "views": {str(s): to_json(state.view(s)) for s in seats},
+            "views": {str(s): state.view(s) for s in seats},
             "final": True,
         }
     )
@@ -100,47 +127,139 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     }
 
 
-class FrameCache:
-    """Frames of recently watched games, and their chunks as encoded JSON: stepping, playing
-    and seat switching neither replay nor encode again."""
+def seat_frames(referee: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The frames as seen by ``seat``, from the referee's: that seat's view only, and another
+    seat's decision (legal actions, choice, comment, time) left out; exactly what
+    ``build_frames(game, seat)`` builds, without replaying the game again."""
+    if seat is None:
+        return referee
+    key = str(seat)
+    frames = []
+    for frame in referee["frames"]:
+        mine = frame["seat"] == seat or frame.get("final")
+        shown = frame if mine else {name: frame[name] for name in _PUBLIC_FRAME_KEYS}
+        frames.append(shown | {"views": {key: frame["views"][key]}})
+    return referee | {"seat": seat, "frames": frames}
 
-    def __init__(self) -> None:
+
+_PUBLIC_FRAME_KEYS = ("number", "seat", "kind")
+
+
+def outline(replay: dict[str, Any], chunk: int) -> dict[str, Any]:
+    """The replay without its frames: per frame who decides and what kind, and the time it took
+    where the frame holds it (a seat's frames hold its own decisions' times only); the score
+    series, the result; the frames come in chunks of ``chunk``."""
+    return {key: value for key, value in replay.items() if key != "frames"} | {
+        "outline": [
+            {"seat": frame["seat"], "kind": frame["kind"], "seconds": frame.get("seconds")}
+            for frame in replay["frames"]
+        ],
+        "chunk": chunk,
+    }
+
+
+def _encoded(value: Any) -> bytes:
+    return gzip.compress(json.dumps(value, separators=(",", ":")).encode(), compresslevel=6)
+
+
+class FrameCache:
+    """A game's frames, built once (as the referee: each seat's are cut from them) and kept as
+    gzipped JSON pieces, the outline and the chunks of ``chunk`` frames per seat: in memory,
+    and on disk in ``store`` when there is one, so that a restarted server does not replay the
+    game again. Stepping, playing and seat switching neither replay nor encode again."""
+
+    def __init__(self, store: FrameStore | None = None, chunk: int = 50) -> None:
+        self.store = store
+        self.chunk_size = chunk
         self._lock = threading.Lock()
-        self._frames: OrderedDict[tuple[int, int | None], dict[str, Any]] = OrderedDict()
-        self._chunks: OrderedDict[tuple[int, int | None, int, int], bytes] = OrderedDict()
+        self._building = threading.Lock()  # one build at a time: a second visitor waits for it
+        self._converting = threading.Lock()
+        # A game's raw frames (``raw_frames``) with its converter, by (id, key).
+        self._frames: OrderedDict[tuple[int, str], tuple[dict[str, Any], Any]] = OrderedDict()
+        self._pieces: OrderedDict[tuple[int, str, str], bytes] = OrderedDict()
+
+    def outline(self, game: dict[str, Any], seat: int | None) -> bytes:
+        """The gzipped outline (``outline()``) as ``seat`` sees it."""
+        return self._piece(game, seat, "outline")
 
     def chunk(self, game: dict[str, Any], seat: int | None, start: int, count: int) -> bytes:
-        """``{"game_id", "seat", "start", "frames"}`` for frames ``start`` .. ``start+count-1``,
-        encoded."""
-        key = (game["id"], seat, start, count)
+        """Gzipped ``{"game_id", "seat", "start", "frames"}`` for frames ``start`` ..
+        ``start+count-1``; the viewer asks for whole chunks, which are stored as they are."""
+        size = self.chunk_size
+        if start % size == 0 and count == size:
+            return self._piece(game, seat, f"chunk-{start // size}")
+        frames: list[dict[str, Any]] = []
+        for index in range(start // size, (start + count - 1) // size + 1):
+            whole = json.loads(gzip.decompress(self._piece(game, seat, f"chunk-{index}")))
+            frames += whole["frames"]
+            if len(whole["frames"]) < size:
+                break
+        skip = start - start // size * size
+        return _encoded(
+            {
+                "game_id": game["id"],
+                "seat": seat,
+                "start": start,
+                "frames": frames[skip : skip + count],
+            }
+        )
+
+    def _piece(self, game: dict[str, Any], seat: int | None, what: str) -> bytes:
+        name = f"{what}-{'referee' if seat is None else seat}.json.gz"
+        key = (game["id"], game_key(game), name)
         with self._lock:
-            body = self._chunks.get(key)
+            body = self._pieces.get(key)
+        if body is None and self.store is not None:
+            body = self.store.read(game, name)
         if body is None:
-            replay = self.frames(game, seat)
-            body = json.dumps(
-                {
-                    "game_id": replay["game_id"],
-                    "seat": seat,
-                    "start": start,
-                    "frames": replay["frames"][start : start + count],
-                },
-                separators=(",", ":"),
-            ).encode()
-            with self._lock:
-                self._chunks[key] = body
-                while len(self._chunks) > _CHUNK_LIMIT:
-                    self._chunks.popitem(last=False)
+            body = self._build_piece(game, seat, what)
+            if self.store is not None:
+                self.store.write(game, name, body)
+        with self._lock:
+            self._pieces[key] = body
+            self._pieces.move_to_end(key)
+            while len(self._pieces) > _PIECE_LIMIT:
+                self._pieces.popitem(last=False)
         return body
 
-    def frames(self, game: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        key = (game["id"], seat)
-        with self._lock:
-            if key in self._frames:
+    def _build_piece(self, game: dict[str, Any], seat: int | None, what: str) -> bytes:
+        referee, convert = self._referee(game)
+        replay = seat_frames(referee, seat)
+        if what == "outline":
+            return _encoded(outline(replay, self.chunk_size))
+        start = int(what.removeprefix("chunk-")) * self.chunk_size
+        with self._converting:  # a converter is not shared between threads
+            frames = convert(replay["frames"][start : start + self.chunk_size])
+        return _encoded(
+            {"game_id": replay["game_id"], "seat": seat, "start": start, "frames": frames}
+        )
+
+    def _referee(self, game: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+        key = (game["id"], game_key(game))
+        with self._building:
+            with self._lock:
+                built = self._frames.get(key)
+            new = built is None
+            if built is None:
+                built = (raw_frames(game, None), converter())
+            with self._lock:
+                self._frames[key] = built
                 self._frames.move_to_end(key)
-                return self._frames[key]
-        frames = build_frames(game, seat)
-        with self._lock:
-            self._frames[key] = frames
-            while len(self._frames) > _CACHE_LIMIT:
-                self._frames.popitem(last=False)
-        return frames
+                while len(self._frames) > _CACHE_LIMIT:
+                    self._frames.popitem(last=False)
+        if new and self.store is not None:
+            threading.Thread(
+                target=self._store_all, args=(game, len(built[0]["frames"])), daemon=True
+            ).start()
+        return built
+
+    def _store_all(self, game: dict[str, Any], count: int) -> None:
+        """Every seat's pieces of a game just built, encoded and stored in the background: a
+        seat switch, a later visitor or a restarted server finds them ready."""
+        pieces = ["outline", *(f"chunk-{i}" for i in range(math.ceil(count / self.chunk_size)))]
+        try:
+            for seat in (None, *range(game["num_players"])):
+                for what in pieces:
+                    self._piece(game, seat, what)
+        except Exception:  # never raised to anyone: a visitor builds what is missing
+            log.exception("storing the frames of game %s failed", game["id"])

@@ -119,7 +119,15 @@ def test_tournaments_and_a_tournament(client):
     assert sorted(t["game"] for t in tournaments) == sorted(GAMES)
     assert all(t["state"] == "finished" and t["games"] == 2 for t in tournaments)
     data = client.get(f"/api/tournaments/{tournaments[0]['id']}").json()
-    assert data["progress"] == {"scheduled": 2, "finished": 2, "with_forfeit": 0, "voided": 0}
+    assert data["progress"] == {
+        "scheduled": 2,
+        "finished": 2,
+        "with_forfeit": 0,
+        "voided": 0,
+        "decided": False,  # an SPRT test's
+        "at_a_time": 0,  # while it runs
+        "seconds_left": None,
+    }
     assert data["settings"]["players"] == 2 and data["settings"]["deals"] == 1
     assert [e["bot"] for e in data["entrants"]] == ["random-python", EVIL_NAME]
     assert len(data["standings"]) == 2 and len(data["crosstable"]) == 2

@@ -8,6 +8,7 @@
   const gameId = Number(root.dataset.gameId);
   const game = root.dataset.game;
   const players = Number(root.dataset.players);
+  const chunkSize = Number(root.dataset.chunk);
   Arena.seatNames = page.seats.map((seat) => seat.bot);
   const $ = (id) => document.getElementById(id);
   const ui = {first: $("first"), prev: $("prev"), play: $("play"), next: $("next"),
@@ -44,16 +45,20 @@
 
   const seatQuery = () => `seat=${encodeURIComponent(state.seat)}`;
 
+  // The outline, and at the same time the chunk of frames to show first: a long game opens in
+  // one round trip, not two.
   async function loadOutline() {
-    state.outline = await getJSON(`/api/games/${gameId}/replay?${seatQuery()}`);
+    state.outline = null;
     state.chunks = new Map();
+    const outline = getJSON(`/api/games/${gameId}/replay?${seatQuery()}`);
+    chunk(Math.floor(state.current / chunkSize));
+    state.outline = await outline;
     ui.slider.max = String(state.outline.outline.length - 1);
-    drawChart();
   }
 
   function chunk(index) {
     if (!state.chunks.has(index)) {
-      const size = state.outline.chunk;
+      const size = chunkSize;
       const promise = getJSON(`/api/games/${gameId}/frames?${seatQuery()}&start=${index * size}&count=${size}`)
         .then((body) => body.frames);
       promise.catch(() => state.chunks.delete(index));
@@ -63,7 +68,7 @@
   }
 
   async function frame(number) {
-    const size = state.outline.chunk;
+    const size = chunkSize;
     const index = Math.floor(number / size);
     const frames = await chunk(index);
     if (number % size > size / 2 && (index + 1) * size < state.outline.outline.length) {
@@ -105,12 +110,15 @@
         return;
       }
       panel.append(h("h3", {text: "Final position"}));
+      // The arena's ranks, as the seats table shows them: a seat that forfeited ranks after
+      // those that finished, whatever the engine's score gave it.
       const list = h("ol", {class: "final"});
-      const order = [...result.ranks.keys()].sort((a, b) => result.ranks[a] - result.ranks[b]);
-      for (const seat of order) {
-        list.append(h("li", {class: `seat-${seat}`}, [
+      const stored = [...page.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+      for (const {seat, rank, outcome, reason} of stored) {
+        list.append(h("li", {class: `seat-${seat}`, value: rank}, [
           h("span", {class: "swatch"}), ` ${Arena.seatLabel(seat)}: ${result.scores[seat]}`,
-          result.details[seat] ? h("span", {class: "muted small", text: ` (${result.details[seat]})`}) : null]));
+          result.details[seat] ? h("span", {class: "muted small", text: ` (${result.details[seat]})`}) : null,
+          outcome !== "FINISHED" ? h("span", {class: "tag forfeit", title: reason, text: outcome}) : null]));
       }
       panel.append(list);
       return;
@@ -167,7 +175,7 @@
       const {top, bottom} = chart.chartArea;
       const ctx = chart.ctx;
       ctx.save();
-      ctx.strokeStyle = "rgba(29,35,48,.55)";
+      ctx.strokeStyle = Chart.defaults.color;  // dark mode lightens it (chart-theme.js)
       ctx.lineWidth = 1.5;
       ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, bottom); ctx.stroke();
       ctx.restore();
@@ -232,10 +240,32 @@
 
   async function changeSeat() {
     stop();
+    ui.seat.blur();  // the arrow keys and space step again, not change the menu
     state.seat = ui.seat.value;
     state.generation += 1;
-    await loadOutline();
-    await show(state.current);
+    // Until the seat's frames arrive nothing of the previous view stays under its label.
+    root.dataset.loading = "1";
+    ui.board.replaceChildren();
+    ui.players.replaceChildren();
+    ui.decision.replaceChildren(Arena.h("p", {class: "muted",
+      text: `Loading ${state.seat === "referee" ? "the referee's view" : `seat ${state.seat}'s view`}…`}));
+    try {
+      await loadOutline();
+      await show(state.current);
+      drawChart();
+    } catch (error) {
+      failed(error);
+    } finally {
+      delete root.dataset.loading;
+    }
+  }
+
+  // A game the engine cannot replay: only why, no empty board or controls.
+  function failed(error) {
+    root.classList.add("failed");
+    const note = Arena.h("p", {class: "error", id: "replay-error",
+      text: `Cannot replay this game: ${error.message}`});
+    root.before(note);
   }
 
   ui.first.addEventListener("click", () => { stop(); show(0); });
@@ -243,7 +273,7 @@
   ui.next.addEventListener("click", () => step(1));
   ui.last.addEventListener("click", () => { stop(); show(Infinity); });
   ui.play.addEventListener("click", play);
-  ui.speed.addEventListener("change", () => { if (state.timer) { stop(); play(); } });
+  ui.speed.addEventListener("change", () => { ui.speed.blur(); if (state.timer) { stop(); play(); } });
   ui.slider.addEventListener("input", () => { stop(); show(Number(ui.slider.value)); });
   ui.seat.addEventListener("change", changeSeat);
   document.addEventListener("keydown", (event) => {
@@ -256,7 +286,6 @@
   });
 
   readLocation();
-  loadOutline().then(() => show(state.current)).catch((error) => {
-    ui.decision.replaceChildren(Arena.h("p", {class: "error", text: `Cannot replay this game: ${error.message}`}));
-  });
+  // The chart after the first frame: the board shows first.
+  loadOutline().then(() => show(state.current)).then(drawChart).catch(failed);
 })(window.Arena);
