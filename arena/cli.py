@@ -45,6 +45,7 @@ COMMAND_MODULES = [
     "arena.commands.new_bot",
     "arena.commands.history",
     "arena.commands.serve",
+    "arena.commands.authors",
 ]
 USAGE_ERROR_CODE = 2
 STORAGE_FAULT_CODE = 4
