@@ -46,6 +46,7 @@ COMMAND_MODULES = [
     "arena.commands.history",
     "arena.commands.serve",
     "arena.commands.authors",
+    "arena.commands.submissions",
 ]
 USAGE_ERROR_CODE = 2
 STORAGE_FAULT_CODE = 4
@@ -142,7 +143,15 @@ def _first_sentence(doc: str) -> str:
     return words[: min(ends) + 1] if ends else words
 
 
-for command in app.registered_commands:
+for command in [
+    *app.registered_commands,
+    *(
+        c
+        for g in app.registered_groups
+        if g.typer_instance
+        for c in g.typer_instance.registered_commands
+    ),
+]:
     if command.short_help is None and command.callback is not None:
         command.short_help = _first_sentence(inspect.getdoc(command.callback) or "")
 

@@ -99,6 +99,15 @@ def owner_of(session: Session, name: str) -> int | None:
     return session.exec(select(Bot.author_id).where(Bot.name == name)).first()
 
 
+def version_id(session: Session, name: str, content_hash: str) -> int | None:
+    """The id of bot ``name``'s version of that content, None if it has none."""
+    return session.exec(
+        select(BotVersion.id)
+        .join(Bot, col(Bot.id) == col(BotVersion.bot_id))
+        .where(Bot.name == name, BotVersion.content_hash == content_hash)
+    ).first()
+
+
 def latest_version(session: Session, name: str) -> RegisteredVersion:
     """The newest version of the bot called ``name``."""
     bot = session.exec(select(Bot).where(Bot.name == name)).first()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import shutil
 import stat
 import tarfile
 import zipfile
@@ -39,7 +40,6 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Protocol
 
 from arena.errors import InputError
-from arena.sandbox.tempdirs import remove_tree
 
 _CHUNK = 1 << 16
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -108,7 +108,7 @@ def unpack(archive: Path, destination: Path, limits: UnpackLimits = DEFAULT_LIMI
                 writer.add(member)
         return Unpacked(writer.files, writer.written)
     except BaseException:
-        remove_tree(destination)
+        shutil.rmtree(destination, ignore_errors=True)  # only what this call wrote
         raise
 
 
