@@ -12,8 +12,8 @@ from arena.storage import bots, migrations, tournaments
 from arena.storage.database import open_database
 from arena.storage.games import finished_game_results, recomputed_elo, record_game, stored_elo
 from arena.storage.models import Bot, GameRecord, RatingHistory, SeatRecordRow
-from tests.tournament.records import match_record, random_ranks, register_bots
 from tests.support.schemas import as_schema_4
+from tests.tournament.records import match_record, random_ranks, register_bots
 
 
 def test_new_database_uses_wal_and_is_stamped(tmp_path: Path):
