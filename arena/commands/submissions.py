@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -27,25 +26,10 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-FilesDir = Annotated[
-    Path | None,
-    typer.Option(
-        "--files",
-        metavar="DIR",
-        help="where uploads and the bots built from them are kept (default: DB-hosted/ "
-        "beside the database, as arena serve keeps them)",
-    ),
-]
-
-
-def files_for(db: Path, files: Path | None) -> HostedFiles:
-    return HostedFiles(files.resolve()) if files is not None else HostedFiles.beside(db)
-
 
 @app.command("work")
 def work(
     db: DbPath = DEFAULT_PATH,
-    files: FilesDir = None,
     sandbox: SandboxTool = None,
     move_time: MoveTime = 2.0,
     once: Annotated[
@@ -57,9 +41,10 @@ def work(
 ) -> None:
     """Build, validate and register uploaded bots, oldest first, each in the sandbox (a hosted
     arena runs strangers' code: without bubblewrap it refuses unless --sandbox none). Runs
-    until interrupted, or with --once until the queue is empty."""
+    until interrupted, or with --once until the queue is empty. The uploads and the bots built
+    from them live in DB-hosted/ beside the database (DB: its name without .db)."""
     settings = WorkerSettings(resolve_policy(sandbox, False, strict=True), move_seconds=move_time)
-    hosted = files_for(db, files)
+    hosted = HostedFiles.beside(db)
     database = open_database(db, create=True)
     try:
         while True:
@@ -96,7 +81,7 @@ def list_submissions(
     finally:
         database.close()
     if as_json:
-        typer.echo(json.dumps([submission_json(view) for view in found], indent=2))
+        typer.echo(json.dumps([view.as_json() for view in found], indent=2))
         return
     console = wide_console()
     table = Table("id", "author", "bot", "state", "updated (UTC)", "last line of the log")
@@ -113,20 +98,6 @@ def list_submissions(
     for view in found if log else []:
         console.print(f"--- #{view.id} {view.bot_name} ({view.state})", markup=False)
         console.print(view.log, markup=False, highlight=False)
-
-
-def submission_json(view: submissions.SubmissionView) -> dict[str, object]:
-    return {
-        "id": view.id,
-        "author": view.author,
-        "bot": view.bot_name,
-        "archive_sha256": view.archive_hash,
-        "state": view.state,
-        "log": view.log,
-        "bot_version_id": view.bot_version_id,
-        "created_at": view.created_at.isoformat(),
-        "updated_at": view.updated_at.isoformat(),
-    }
 
 
 def register(main: typer.Typer) -> None:

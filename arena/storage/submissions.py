@@ -32,6 +32,19 @@ class SubmissionView:
     created_at: datetime
     updated_at: datetime
 
+    def as_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "author": self.author,
+            "bot": self.bot_name,
+            "archive_sha256": self.archive_hash,
+            "state": self.state,
+            "log": self.log,
+            "bot_version_id": self.bot_version_id,
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+        }
+
 
 def queue(session: Session, author_id: int, bot_name: str, archive_hash: str) -> int:
     """Queue the archive ``archive_hash`` (stored by the caller) as ``bot_name`` of author

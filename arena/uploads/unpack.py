@@ -33,7 +33,7 @@ import tarfile
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path, PurePosixPath
@@ -80,40 +80,57 @@ class _Member:
     open: Callable[[], IO[bytes]]
 
 
-def archive_kind(path: Path) -> str:
-    """ "tar.gz" or "zip", from the archive's first bytes; raises ArchiveError otherwise."""
-    with open(path, "rb") as file:
-        head = file.read(4)
+def archive_kind(head: bytes) -> str | None:
+    """ "tar.gz" or "zip" from an archive's first bytes, None for anything else."""
     if head.startswith(_GZIP_MAGIC):
         return "tar.gz"
-    if head == _ZIP_MAGIC:
+    if head.startswith(_ZIP_MAGIC):
         return "zip"
-    raise ArchiveError("the upload is neither a tar.gz nor a zip archive")
+    return None
+
+
+NOT_AN_ARCHIVE = "the upload is neither a tar.gz nor a zip archive"
 
 
 def unpack(archive: Path, destination: Path, limits: UnpackLimits = DEFAULT_LIMITS) -> Unpacked:
     """Unpack ``archive`` into the new directory ``destination`` under ``limits``; raises
     ArchiveError (and leaves no ``destination``) for anything refused."""
-    size = archive.stat().st_size
-    if size > limits.archive_bytes:
-        raise ArchiveError(f"the archive has {size} bytes, more than the {limits.archive_bytes}")
-    kind = archive_kind(archive)
-    budget = min(limits.total_bytes, max(limits.ratio * size, limits.ratio_free_bytes))
     destination.mkdir(mode=0o755)  # FileExistsError: the caller's mistake, not the archive's
     try:
-        writer = _Writer(destination, limits, budget)
-        members = _tar_members if kind == "tar.gz" else _zip_members
-        with members(archive, budget, limits) as found:
-            for member in found:
-                writer.add(member)
-        return Unpacked(writer.files, writer.written)
+        return _take_apart(archive, limits, destination)
     except BaseException:
         shutil.rmtree(destination, ignore_errors=True)  # only what this call wrote
         raise
 
 
+def check(archive: Path, limits: UnpackLimits = DEFAULT_LIMITS) -> Unpacked:
+    """What ``unpack`` would do, writing nothing: every member judged and every byte counted
+    (the web refuses a hostile upload at once with it; the worker unpacks for real). Raises
+    ArchiveError."""
+    return _take_apart(archive, limits, None)
+
+
+def _take_apart(archive: Path, limits: UnpackLimits, root: Path | None) -> Unpacked:
+    size = archive.stat().st_size
+    if size > limits.archive_bytes:
+        raise ArchiveError(f"the archive has {size} bytes, more than the {limits.archive_bytes}")
+    with open(archive, "rb") as file:
+        kind = archive_kind(file.read(4))
+    if kind is None:
+        raise ArchiveError(NOT_AN_ARCHIVE)
+    budget = min(limits.total_bytes, max(limits.ratio * size, limits.ratio_free_bytes))
+    writer = _Writer(root, limits, budget)
+    members = _tar_members if kind == "tar.gz" else _zip_members
+    with members(archive, budget, limits) as found:
+        for member in found:
+            writer.add(member)
+    return Unpacked(writer.files, writer.written)
+
+
 class _Writer:
-    def __init__(self, root: Path, limits: UnpackLimits, budget: int) -> None:
+    """Writes the members under ``root``; with no root only judges and counts them."""
+
+    def __init__(self, root: Path | None, limits: UnpackLimits, budget: int) -> None:
         self.root = root
         self.limits = limits
         self.budget = budget
@@ -130,17 +147,16 @@ class _Writer:
             made = self.kinds.setdefault(parent, "implied")
             if made == "file":
                 raise ArchiveError(f"{member.name}: {parent} is a file in the archive too")
-            if made == "implied":
+            if made == "implied" and self.root is not None:
                 self.root.joinpath(*parent.parts).mkdir(mode=0o755, exist_ok=True)
         before = self.kinds.get(path)
         if before is not None and not (before == "implied" and member.kind == "dir"):
             raise ArchiveError(f"{member.name}: in the archive twice")
         self.kinds[path] = member.kind
-        target = self.root.joinpath(*path.parts)
-        if member.kind == "dir":
-            target.mkdir(mode=0o755, exist_ok=before == "implied")
-        else:
-            self._write(member, path, target)
+        if member.kind == "file":
+            self._write(member, path)
+        elif self.root is not None:
+            self.root.joinpath(*path.parts).mkdir(mode=0o755, exist_ok=before == "implied")
 
     def _checked(self, member: _Member) -> PurePosixPath | None:
         """The member's path once every rule holds for it; None for the archive's root."""
@@ -168,11 +184,14 @@ class _Writer:
             )
         return None if path == PurePosixPath(".") else path
 
-    def _write(self, member: _Member, path: PurePosixPath, target: Path) -> None:
+    def _write(self, member: _Member, path: PurePosixPath) -> None:
         mode = 0o755 if member.mode & 0o111 else 0o644
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
-        size = 0
-        with os.fdopen(fd, "wb") as out, member.open() as data:
+        target = self.root.joinpath(*path.parts) if self.root is not None else None
+        with (
+            _created(target, mode) if target is not None else nullcontext(None) as out,
+            member.open() as data,
+        ):
+            size = 0
             while chunk := data.read(_CHUNK):
                 size += len(chunk)
                 self.written += len(chunk)
@@ -182,8 +201,16 @@ class _Writer:
                     )
                 if self.written > self.budget:
                     raise _over_budget(self.budget, self.limits)
-                out.write(chunk)
-        os.chmod(target, mode)  # whatever the umask took away: the bot runs as another uid
+                if out is not None:
+                    out.write(chunk)
+        if target is not None:
+            os.chmod(target, mode)  # whatever the umask took away: the bot runs as another uid
+
+
+def _created(target: Path, mode: int) -> IO[bytes]:
+    """A new file, never one that is there already nor through a link."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    return os.fdopen(fd, "wb")
 
 
 def _over_budget(budget: int, limits: UnpackLimits) -> ArchiveError:

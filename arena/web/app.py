@@ -30,6 +30,7 @@ from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
+from arena.web.submissions import submission_routes
 from engine.registry import game_names
 
 STATIC = Path(__file__).parent / "static"
@@ -301,6 +302,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         Route("/api/games/{game_id:int}", api_game),
         Route("/api/games/{game_id:int}/replay", api_replay),
         Route("/api/games/{game_id:int}/frames", api_frames),
+        *submission_routes(db_path),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(

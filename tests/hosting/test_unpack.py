@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.uploads.pack import pack
-from arena.uploads.unpack import DEFAULT_LIMITS, ArchiveError, UnpackLimits, unpack
+from arena.uploads.unpack import DEFAULT_LIMITS, ArchiveError, UnpackLimits, check, unpack
 from tests.support.bots import SAMPLE_BOTS
 
 Member = tuple[str, bytes | None, Callable[[tarfile.TarInfo], None]]
@@ -64,6 +64,8 @@ def zip_info(name: str, mode: int) -> zipfile.ZipInfo:
 
 
 def refused(archive: Path, tmp_path: Path, match: str, limits: UnpackLimits = DEFAULT_LIMITS):
+    with pytest.raises(ArchiveError, match=match):
+        check(archive, limits)  # what the web runs, writing nothing
     target = tmp_path / "bot"
     with pytest.raises(ArchiveError, match=match) as caught:
         unpack(archive, target, limits)
@@ -75,7 +77,8 @@ def test_a_packed_sample_bot_unpacks_to_its_files(tmp_path: Path):
     source = SAMPLE_BOTS / "random-python"
     archive = tmp_path / "bot.tar.gz"
     archive.write_bytes(pack(source))
-    unpacked = unpack(archive, tmp_path / "bot")
+    assert check(archive) == unpack(archive, tmp_path / "bot")
+    unpacked = check(archive)
     names = sorted(p.name for p in source.iterdir())
     assert sorted(p.name for p in (tmp_path / "bot").iterdir()) == names
     assert unpacked.files == len(names)
