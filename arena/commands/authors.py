@@ -4,7 +4,9 @@ them tokens and revokes them."""
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.table import Table
@@ -19,6 +21,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
+T = TypeVar("T")
 AuthorName = Annotated[str, typer.Argument(help="the author's name")]
 
 
@@ -31,39 +34,32 @@ def _print_token(name: str, token: str) -> None:
     )
 
 
-@app.command("add")
-def add(name: AuthorName, db: DbPath = DEFAULT_PATH) -> None:
-    """Add an author and print their token (once: only its hash is stored)."""
+def _change(db: Path, change: Callable[[Any, str], T], name: str) -> T:
+    """``change(session, name)`` in one write transaction on the database at ``db``."""
     database = open_database(db, create=True)
     try:
         with database.write() as session:
-            token = stored_authors.add(session, name)
+            return change(session, name)
     finally:
         database.close()
-    _print_token(name, token)
+
+
+@app.command("add")
+def add(name: AuthorName, db: DbPath = DEFAULT_PATH) -> None:
+    """Add an author and print their token (once: only its hash is stored)."""
+    _print_token(name, _change(db, stored_authors.add, name))
 
 
 @app.command("token")
 def token(name: AuthorName, db: DbPath = DEFAULT_PATH) -> None:
     """Print a new token for an author (a lost one); their earlier tokens stop working."""
-    database = open_database(db, create=True)
-    try:
-        with database.write() as session:
-            text = stored_authors.new_token(session, name)
-    finally:
-        database.close()
-    _print_token(name, text)
+    _print_token(name, _change(db, stored_authors.new_token, name))
 
 
 @app.command("revoke")
 def revoke(name: AuthorName, db: DbPath = DEFAULT_PATH) -> None:
     """Revoke an author's token: they can submit no more (their bots stay and play)."""
-    database = open_database(db, create=True)
-    try:
-        with database.write() as session:
-            revoked = stored_authors.revoke(session, name)
-    finally:
-        database.close()
+    revoked = _change(db, stored_authors.revoke, name)
     typer.echo(f"{name}: token revoked" if revoked else f"{name}: had no token in force")
 
 

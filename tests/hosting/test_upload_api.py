@@ -33,6 +33,7 @@ from arena.uploads.pack import pack
 from arena.uploads.unpack import UnpackLimits
 from arena.web.app import create_app
 from arena.web.submissions import RateLimit, submission_routes
+from tests.hosting.test_unpack import tar_info
 from tests.support.bots import SAMPLE_BOTS
 from tests.web.conftest import free_port
 
@@ -206,14 +207,6 @@ def hostile_tar(member: tarfile.TarInfo) -> bytes:
     return buffer.getvalue()
 
 
-def tar_member(name: str, kind: bytes = tarfile.REGTYPE, **fields) -> tarfile.TarInfo:
-    info = tarfile.TarInfo(name)
-    info.type = kind
-    for key, value in fields.items():
-        setattr(info, key, value)
-    return info
-
-
 def zip_bomb() -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -224,10 +217,10 @@ def zip_bomb() -> bytes:
 @pytest.mark.parametrize(
     "body, message",
     [
-        (hostile_tar(tar_member("../escape", size=1)), "'..'"),
-        (hostile_tar(tar_member("/etc/cron.d/x", size=1)), "an absolute path"),
-        (hostile_tar(tar_member("ln", tarfile.SYMTYPE, linkname="/etc/passwd")), "a link"),
-        (hostile_tar(tar_member("dev", tarfile.CHRTYPE)), "a device"),
+        (hostile_tar(tar_info("../escape", size=1)), "'..'"),
+        (hostile_tar(tar_info("/etc/cron.d/x", size=1)), "an absolute path"),
+        (hostile_tar(tar_info("ln", tarfile.SYMTYPE, linkname="/etc/passwd")), "a link"),
+        (hostile_tar(tar_info("dev", tarfile.CHRTYPE)), "a device"),
         (zip_bomb(), "compression bomb"),
         (b"#!/bin/sh\nrm -rf /\n", "neither a tar.gz nor a zip"),
     ],
