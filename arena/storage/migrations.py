@@ -112,13 +112,22 @@ def _sealed_from(connection: Connection) -> None:
 def _authors(connection: Connection) -> None:
     """Schema 5: authors own bots and submit them with tokens; every bot stored before belongs to
     the built-in author "operator" (who ran the host's CLI). The column stays NULL-able in SQL:
-    SQLite adds a REFERENCES column to an existing table only with the default NULL."""
+    SQLite adds a REFERENCES column to an existing table only with the default NULL. (Each part
+    only where missing, as in schema 4: a file whose version was set back by hand keeps them.)"""
     for model in (models.Author, models.AuthorToken, models.Submission):
-        _table(model).create(connection)
-    operator = _add_operator(connection)
-    connection.exec_driver_sql("ALTER TABLE bot ADD COLUMN author_id INTEGER REFERENCES author(id)")
-    connection.exec_driver_sql("CREATE INDEX ix_bot_author_id ON bot (author_id)")
-    connection.exec_driver_sql("UPDATE bot SET author_id = ?", (operator,))
+        _table(model).create(connection, checkfirst=True)
+    operator = connection.exec_driver_sql(
+        "SELECT id FROM author WHERE name = ?", (models.OPERATOR,)
+    ).scalar()
+    if operator is None:
+        operator = _add_operator(connection)
+    columns = {row[1] for row in connection.exec_driver_sql("PRAGMA table_info(bot)")}
+    if "author_id" not in columns:
+        connection.exec_driver_sql(
+            "ALTER TABLE bot ADD COLUMN author_id INTEGER REFERENCES author(id)"
+        )
+    connection.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_bot_author_id ON bot (author_id)")
+    connection.exec_driver_sql("UPDATE bot SET author_id = ? WHERE author_id IS NULL", (operator,))
 
 
 def _add_operator(connection: Connection) -> int:
