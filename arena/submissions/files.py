@@ -2,7 +2,7 @@
 
 - ``archives/<sha256>``: each archive as uploaded, named by its hash (the same upload twice is
   stored once);
-- ``bots/<content hash>/``: the directory of each version that became active, built; the
+- ``bots/<submission id>/``: the directory of each version that became active, built; the
   version's ``directory`` points here, so the ladder runs it from here;
 - ``work/<submission id>/``: a worker's scratch space while it handles one submission.
 """

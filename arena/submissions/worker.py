@@ -3,11 +3,12 @@ failure with a log that says why. Run by ``arena submissions work``, never in a 
 a build may take minutes and runs a stranger's code (in the sandbox).
 
 One submission, in order: unpack the archive (``arena.uploads.unpack``: limits, no links), find
-its bot.toml, check that the bot's name is the upload's and not another author's, move the
-directory to where the version will live (``HostedFiles.bots``, named by the content hash of
-what was uploaded), run bot.toml's build step there in the sandbox (``arena.building``), run
-``arena validate``'s checks in the sandbox (``arena.validation``), and register the version for
-its author. The queue (``arena.storage.submissions``) records each step.
+its bot.toml, check that the bot's name is the upload's and not another author's, and that
+the content (hashed as uploaded, before the build) is no version of the bot yet; move the
+directory to where the version will live (``HostedFiles.bots``), run bot.toml's build step
+there in the sandbox (``arena.building``), run ``arena validate``'s checks in the sandbox
+(``arena.validation``), and register the version for its author. The queue
+(``arena.storage.submissions``) records each step.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
     remove_tree(job.work)  # what a worker that died left
     job.work.mkdir(parents=True)
     directory = job.work  # until the bot has one of its own (the log never shows either)
-    registered: bots.RegisteredVersion | None = None
+    keep = False
     try:
         unpacked = unpack(files.archive(job.archive_hash), job.work / "upload")
         job.log(f"unpacked: {unpacked.files} files and directories, {unpacked.bytes} bytes")
@@ -113,8 +114,8 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
                 "the same content as a version registered before",
                 version_id=known,
             )
-        directory = files.bots / content_hash
-        remove_tree(directory)  # a directory no version has: what a worker that died left
+        directory = files.bots / str(job.submission_id)
+        remove_tree(directory)  # what a worker that died while handling it left
         files.bots.mkdir(parents=True, exist_ok=True)
         os.rename(source, directory)
         spec = load_manifest(directory)
@@ -124,7 +125,12 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
             submissions.advance(session, job.submission_id, SubmissionState.VALIDATING)
         _validate(directory, settings, job)
         with database.write() as session:
-            registered, _ = bots.register(session, spec, content_hash, author_id=job.author_id)
+            registered, created = bots.register(
+                session, spec, content_hash, author_id=job.author_id
+            )
+        # kept as the version's directory, unless another worker registered the same content
+        # at the same time (its directory is the version's)
+        keep = created
         return _finish(
             database,
             job,
@@ -137,7 +143,7 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         return _finish(database, job, directory, SubmissionState.FAILED, str(exc))
     finally:
         remove_tree(job.work)
-        if registered is None and directory != job.work:
+        if not keep and directory != job.work:
             remove_tree(directory)
 
 
