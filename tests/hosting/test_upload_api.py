@@ -300,3 +300,22 @@ def test_uploads_waiting_are_bounded(arena: Arena, web: Served, tmp_path: Path):
     )
     assert status == 429 and "3 not handled yet" in answer["error"] and "retry-after" in headers
     assert len(arena.queued()) == 3 and len(list(arena.files.archives.iterdir())) == 3
+
+
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("http://127.0.0.1:1", "cannot reach the arena"),
+        ("ftp://example.org", "give the arena's address, http(s)://HOST[:PORT]"),
+    ],
+)
+def test_an_arena_that_cannot_be_reached_is_one_line(arena: Arena, tmp_path: Path, url, message):
+    token = ["--token-file", str(arena.token_files["alice"])]
+    result = runner.invoke(app, ["submit", "--to", url, *token, str(bot_dir(tmp_path, "b"))])
+    assert result.exit_code == 2 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_status_and_token_file_need_to(tmp_path: Path):
+    result = runner.invoke(app, ["submit", "--status"])
+    assert result.exit_code == 2 and "go with --to URL" in result.stderr
