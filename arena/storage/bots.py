@@ -56,23 +56,24 @@ def register(
 ) -> tuple[RegisteredVersion, bool]:
     """Store ``spec`` as a version of its bot, owned by author ``author_id`` (None: the operator,
     who registers on the host itself), unless the same content is already registered; return
-    the version and whether it is new. Raises SubmitError when another author owns the name."""
+    the version and whether it is new. Raises SubmitError for a new version of a bot another
+    author owns."""
     owner = author_id if author_id is not None else _operator_id(session)
     bot = session.exec(select(Bot).where(Bot.name == spec.name)).first()
     if bot is None:
         bot = Bot(name=spec.name, author_id=owner)
         session.add(bot)
         session.flush()
-    elif bot.author_id != owner:
-        raise SubmitError(f"bot name {spec.name!r} belongs to another author; choose another name")
     assert bot.id is not None, "the bot is stored"
     existing = session.exec(
         select(BotVersion).where(
             BotVersion.bot_id == bot.id, BotVersion.content_hash == content_hash
         )
     ).first()
-    if existing is not None:
+    if existing is not None:  # anyone may name a version that exists (arena match NAME)
         return RegisteredVersion(bot, existing), False
+    if bot.author_id != owner:
+        raise SubmitError(f"bot name {spec.name!r} belongs to another author; choose another name")
     version = BotVersion(
         bot_id=bot.id,
         version=spec.version,
@@ -97,15 +98,6 @@ def _operator_id(session: Session) -> int:
 def owner_of(session: Session, name: str) -> int | None:
     """The author id of the bot called ``name``, None if there is no such bot."""
     return session.exec(select(Bot.author_id).where(Bot.name == name)).first()
-
-
-def version_id(session: Session, name: str, content_hash: str) -> int | None:
-    """The id of bot ``name``'s version of that content, None if it has none."""
-    return session.exec(
-        select(BotVersion.id)
-        .join(Bot, col(Bot.id) == col(BotVersion.bot_id))
-        .where(Bot.name == name, BotVersion.content_hash == content_hash)
-    ).first()
 
 
 def latest_version(session: Session, name: str) -> RegisteredVersion:

@@ -138,6 +138,20 @@ def views(
     ]
 
 
+def version_of_upload(
+    session: Session, author_id: int, bot_name: str, archive_hash: str
+) -> int | None:
+    """The version an earlier submission of these very bytes became, if one did."""
+    return session.exec(
+        select(Submission.bot_version_id).where(
+            Submission.author_id == author_id,
+            Submission.bot_name == bot_name,
+            Submission.archive_hash == archive_hash,
+            Submission.state == SubmissionState.ACTIVE.value,
+        )
+    ).first()
+
+
 def waiting(session: Session, author_id: int) -> int:
     """How many of the author's submissions are not handled yet (queued or in progress)."""
     return len(

@@ -4,11 +4,12 @@ a build may take minutes and runs a stranger's code (in the sandbox).
 
 One submission, in order: unpack the archive (``arena.uploads.unpack``: limits, no links), find
 its bot.toml, check that the bot's name is the upload's and not another author's, and that
-the content (hashed as uploaded, before the build) is no version of the bot yet; move the
-directory to where the version will live (``HostedFiles.bots``), run bot.toml's build step
-there in the sandbox (``arena.building``), run ``arena validate``'s checks in the sandbox
-(``arena.validation``), and register the version for its author. The queue
-(``arena.storage.submissions``) records each step.
+these bytes did not become a version before (the same archive hash: ``arena submit --to``
+packs the same files into the same bytes); move the directory to where the version will live
+(``HostedFiles.bots``), run bot.toml's build step there in the sandbox (``arena.building``),
+run ``arena validate``'s checks in the sandbox (``arena.validation``), and register the
+version, hashed as built, for its author. The queue (``arena.storage.submissions``) records
+each step.
 """
 
 from __future__ import annotations
@@ -102,16 +103,17 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         source = _bot_root(job.work / "upload")
         spec = load_manifest(source)
         _check_name(database, spec, job)
-        content_hash = bots.directory_hash(source)
         with database.read() as session:
-            known = bots.version_id(session, spec.name, content_hash)
+            known = submissions.version_of_upload(
+                session, job.author_id, job.bot_name, job.archive_hash
+            )
         if known is not None:
             return _finish(
                 database,
                 job,
                 directory,
                 SubmissionState.ACTIVE,
-                "the same content as a version registered before",
+                "the same archive as an upload that became a version before",
                 version_id=known,
             )
         directory = files.bots / str(job.submission_id)
@@ -124,12 +126,14 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         with database.write() as session:
             submissions.advance(session, job.submission_id, SubmissionState.VALIDATING)
         _validate(directory, settings, job)
+        # hashed as built, as `arena submit` hashes a bot: what runs, and what a ladder checks
+        content_hash = bots.directory_hash(directory)
         with database.write() as session:
             registered, created = bots.register(
                 session, spec, content_hash, author_id=job.author_id
             )
-        # kept as the version's directory, unless another worker registered the same content
-        # at the same time (its directory is the version's)
+        # kept as the version's directory, unless the same content is a version already
+        # (another archive of the same files, or another worker's at the same time)
         keep = created
         return _finish(
             database,

@@ -145,6 +145,9 @@ def test_a_bot_name_belongs_to_one_author(tmp_path: Path):
         assert created and again.bot.author_id == alice  # a new version of their own bot
         with pytest.raises(SubmitError, match="belongs to another author"):
             bots.register(session, remote_bot("127.0.0.1:1", "mine"), "h3")  # the operator's
+        # a version that exists may be named by anyone (arena match NAME registers its bots)
+        named, created = bots.register(session, remote_bot("127.0.0.1:1", "mine"), "h1")
+        assert not created and named.bot.author_id == alice
     database.close()
 
 

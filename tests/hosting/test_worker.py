@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import tarfile
+import zipfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -107,13 +108,24 @@ def test_an_uploaded_bot_builds_validates_and_becomes_its_authors_version(
     assert version.version.id == view.bot_version_id
     directory = Path(version.version.directory or "")
     assert directory.parent == host.files.bots and (directory / "built.txt").read_text() == "ok"
+    # hashed as built, as a ladder or tournament checks a registered bot before it plays
+    assert bots.directory_hash(directory) == version.version.content_hash
     assert list(host.files.work.iterdir()) == []
     assert work_once(host.database, host.files, SETTINGS) is None  # the queue is empty
 
     again = host.queue("alice", "built-bot", pack(source))  # the same again: no new version
     assert work_once(host.database, host.files, SETTINGS).state is SubmissionState.ACTIVE
-    assert "registered before" in host.view(again).log
+    assert "became a version before" in host.view(again).log
     assert host.view(again).bot_version_id == version.version.id
+
+    zipped = io.BytesIO()  # the same files in another archive: built and checked, same version
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for file in sorted(source.iterdir()):
+            archive.write(file, file.name)
+    third = host.queue("alice", "built-bot", zipped.getvalue())
+    assert work_once(host.database, host.files, SETTINGS).state is SubmissionState.ACTIVE
+    assert host.view(third).bot_version_id == version.version.id
+    assert sorted(host.files.bots.iterdir()) == [directory]  # the third's own went
 
 
 def failed(host: Host, submission: int) -> submissions.SubmissionView:
