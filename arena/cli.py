@@ -46,6 +46,8 @@ COMMAND_MODULES = [
     "arena.commands.fixtures",
     "arena.commands.history",
     "arena.commands.serve",
+    "arena.commands.authors",
+    "arena.commands.submissions",
 ]
 USAGE_ERROR_CODE = 2
 STORAGE_FAULT_CODE = 4
@@ -142,7 +144,14 @@ def _first_sentence(doc: str) -> str:
     return words[: min(ends) + 1] if ends else words
 
 
-for command in app.registered_commands:
+# the commands of the groups too (arena authors add, arena submissions work)
+in_groups = [
+    command
+    for group in app.registered_groups
+    if group.typer_instance is not None
+    for command in group.typer_instance.registered_commands
+]
+for command in [*app.registered_commands, *in_groups]:
     if command.short_help is None and command.callback is not None:
         command.short_help = _first_sentence(inspect.getdoc(command.callback) or "")
 

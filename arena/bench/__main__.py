@@ -1,12 +1,23 @@
-"""``python -m arena.bench protocol|storage|tournament|cluster|web|gaps|sandbox|ladder [options]``:
-run one benchmark (``--help`` after the name lists its options)."""
+"""``python -m arena.bench NAME [options]``, NAME one of protocol, storage, tournament, cluster,
+web, gaps, sandbox, ladder, hosting: run one benchmark (``--help`` after the name lists its
+options)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("protocol", "storage", "tournament", "cluster", "web", "gaps", "sandbox", "ladder")
+BENCHMARKS = (
+    "protocol",
+    "storage",
+    "tournament",
+    "cluster",
+    "web",
+    "gaps",
+    "sandbox",
+    "ladder",
+    "hosting",
+)
 
 
 def main(argv: list[str] | None = None) -> None:

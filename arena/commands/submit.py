@@ -1,19 +1,24 @@
-"""``arena submit``: register a bot directory, or a bot already running elsewhere."""
+"""``arena submit``: register a bot directory, or a bot already running elsewhere; or, with
+``--to URL``, upload it to a hosted arena (``submit_remote``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.table import Table
 
 from arena import registration
 from arena.building import build_bot
-from arena.commands import fail
+from arena.commands import fail, wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.sandbox_options import SandboxTool, resolve_policy
 from arena.manifest import load_manifest
 from arena.storage.database import open_database
+from arena.submissions import client
+from arena.uploads.pack import pack
 
 
 def submit(
@@ -32,9 +37,39 @@ def submit(
             "--no-build", help="skip bot.toml's build step: the directory is built already"
         ),
     ] = False,
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to",
+            metavar="URL",
+            help="upload the bot directory to the hosted arena at URL (it builds and validates "
+            "it) instead of registering it here",
+        ),
+    ] = None,
+    token_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--token-file",
+            metavar="FILE",
+            help=f"with --to: the file holding your token (default ${client.TOKEN_VARIABLE})",
+        ),
+    ] = None,
+    status: Annotated[
+        bool, typer.Option("--status", help="with --to: show your uploads and their state")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="with --status: as JSON")] = False,
 ) -> None:
     """Register a bot (a new version when its code changed) after building it (bot.toml's build
-    step) and checking its handshake, both in the sandbox unless --sandbox none."""
+    step) and checking its handshake, both in the sandbox unless --sandbox none. With --to
+    URL: upload it to a hosted arena, which builds, validates and registers it; --status
+    shows how your uploads went."""
+    if to is not None:
+        if address is not None:
+            fail("--to uploads a bot directory; a bot running elsewhere is submitted on the host")
+        submit_remote(to, client.read_token(token_file), path, status=status, as_json=as_json)
+        return
+    if status or token_file is not None:
+        fail("--status and --token-file go with --to URL")
     if (path is None) == (address is None):
         fail("give either a bot directory or --address HOST:PORT --name NAME")
     if address is not None and not name:
@@ -56,6 +91,47 @@ def submit(
         database.close()
     state = "registered" if created else "already registered (same content)"
     typer.echo(f"{registered.label} {state}; plays {', '.join(spec.games)}")
+
+
+def submit_remote(url: str, token: str, path: Path | None, *, status: bool, as_json: bool) -> None:
+    if status:
+        if path is not None:
+            fail("--status shows all your uploads: give no bot directory")
+        _print_status(client.mine(url, token), as_json)
+        return
+    if path is None:
+        fail("give the bot directory to upload (or --status)")
+    spec = load_manifest(path)
+    archive = pack(path)
+    queued = client.upload(url, token, spec.name, archive)
+    typer.echo(
+        f"uploaded {spec.name} ({len(archive)} bytes, sha256 {queued['archive_sha256'][:12]}): "
+        f"submission #{queued['id']} {queued['state']}; arena submit --to {url} --status "
+        "shows how it goes"
+    )
+
+
+def _print_status(found: list[dict[str, Any]], as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(found, indent=2))
+        return
+    if not found:
+        typer.echo("no uploads yet")
+        return
+    table = Table("id", "bot", "state", "updated (UTC)", "last line of the log")
+    for row in found:
+        table.add_row(
+            str(row["id"]),
+            row["bot"],
+            row["state"],
+            row["updated_at"][:19].replace("T", " "),
+            (row["log"].splitlines() or [""])[-1],
+        )
+    wide_console().print(table)
+    failed = next((row for row in found if row["state"] == "failed"), None)
+    if failed is not None:  # the newest failure's whole log: what to fix
+        typer.echo(f"--- the log of #{failed['id']} ({failed['bot']}, failed)")
+        typer.echo(failed["log"])
 
 
 def register(app: typer.Typer) -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 from arena.bot_tree import bot_files
-from arena.errors import UnknownBotError
+from arena.errors import SubmitError, UnknownBotError
 from arena.manifest import BotSpec
-from arena.storage.models import Bot, BotVersion
+from arena.storage.models import OPERATOR, Author, Bot, BotVersion
 
 
 @dataclass(frozen=True)
@@ -51,12 +51,17 @@ def remote_hash(address: str, version: str) -> str:
     return hashlib.sha256(f"remote:{address}:{version}".encode()).hexdigest()
 
 
-def register(session: Session, spec: BotSpec, content_hash: str) -> tuple[RegisteredVersion, bool]:
-    """Store ``spec`` as a version of its bot unless the same content is already registered;
-    return the version and whether it is new."""
+def register(
+    session: Session, spec: BotSpec, content_hash: str, *, author_id: int | None = None
+) -> tuple[RegisteredVersion, bool]:
+    """Store ``spec`` as a version of its bot, owned by author ``author_id`` (None: the operator,
+    who registers on the host itself), unless the same content is already registered; return
+    the version and whether it is new. Raises SubmitError for a new version of a bot another
+    author owns."""
+    owner = author_id if author_id is not None else _operator_id(session)
     bot = session.exec(select(Bot).where(Bot.name == spec.name)).first()
     if bot is None:
-        bot = Bot(name=spec.name)
+        bot = Bot(name=spec.name, author_id=owner)
         session.add(bot)
         session.flush()
     assert bot.id is not None, "the bot is stored"
@@ -65,8 +70,10 @@ def register(session: Session, spec: BotSpec, content_hash: str) -> tuple[Regist
             BotVersion.bot_id == bot.id, BotVersion.content_hash == content_hash
         )
     ).first()
-    if existing is not None:
+    if existing is not None:  # anyone may name a version that exists (arena match NAME)
         return RegisteredVersion(bot, existing), False
+    if bot.author_id != owner:
+        raise SubmitError(f"bot name {spec.name!r} belongs to another author; choose another name")
     version = BotVersion(
         bot_id=bot.id,
         version=spec.version,
@@ -80,6 +87,17 @@ def register(session: Session, spec: BotSpec, content_hash: str) -> tuple[Regist
     session.add(version)
     session.flush()
     return RegisteredVersion(bot, version), True
+
+
+def _operator_id(session: Session) -> int:
+    operator = session.exec(select(Author.id).where(Author.name == OPERATOR)).first()
+    assert operator is not None, "every database has the operator (schema 5)"
+    return operator
+
+
+def owner_of(session: Session, name: str) -> int | None:
+    """The author id of the bot called ``name``, None if there is no such bot."""
+    return session.exec(select(Bot.author_id).where(Bot.name == name)).first()
 
 
 def latest_version(session: Session, name: str) -> RegisteredVersion:

@@ -18,7 +18,7 @@ from leaderboard.results import GameResult, SeatResult
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
-CURRENT_VERSION = 4
+CURRENT_VERSION = 5
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -109,11 +109,42 @@ def _sealed_from(connection: Connection) -> None:
     )
 
 
+def _authors(connection: Connection) -> None:
+    """Schema 5: authors own bots and submit them with tokens; every bot stored before belongs to
+    the built-in author "operator" (who ran the host's CLI). The column stays NULL-able in SQL:
+    SQLite adds a REFERENCES column to an existing table only with the default NULL. (Each part
+    only where missing, as in schema 4: a file whose version was set back by hand keeps them.)"""
+    for model in (models.Author, models.AuthorToken, models.Submission):
+        _table(model).create(connection, checkfirst=True)
+    operator = connection.exec_driver_sql(
+        "SELECT id FROM author WHERE name = ?", (models.OPERATOR,)
+    ).scalar()
+    if operator is None:
+        operator = _add_operator(connection)
+    columns = {row[1] for row in connection.exec_driver_sql("PRAGMA table_info(bot)")}
+    if "author_id" not in columns:
+        connection.exec_driver_sql(
+            "ALTER TABLE bot ADD COLUMN author_id INTEGER REFERENCES author(id)"
+        )
+    connection.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_bot_author_id ON bot (author_id)")
+    connection.exec_driver_sql("UPDATE bot SET author_id = ? WHERE author_id IS NULL", (operator,))
+
+
+def _add_operator(connection: Connection) -> int:
+    result = connection.execute(
+        _table(models.Author).insert().values(name=models.OPERATOR, created_at=models.utc_now())
+    )
+    (key,) = result.inserted_primary_key or (None,)
+    assert isinstance(key, int), "the operator is stored"
+    return key
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _decision_details,
     2: _boards_and_seals,
     3: _sealed_from,
+    4: _authors,
 }
 
 
@@ -122,6 +153,7 @@ def create_schema(connection: Connection) -> None:
     connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
     connection.execute(_table(models.SchemaVersion).insert().values(id=1, version=CURRENT_VERSION))
     connection.execute(_table(models.Sealing).insert().values(id=1, sealed_from_game=1))
+    _add_operator(connection)
 
 
 def migrate(connection: Connection, version: int) -> None:

@@ -51,11 +51,68 @@ class Sealing(SQLModel, table=True):
     sealed_from_game: int  # the first game id stored with a seal
 
 
+OPERATOR = "operator"  # the built-in author of every bot registered on the host itself
+
+
+class Author(SQLModel, table=True):
+    """Who owns bots (schema 5): the operator (built in) and the authors the operator adds, who
+    submit over the network with a token (``AuthorToken``)."""
+
+    __tablename__ = "author"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True)
+    created_at: datetime = Field(default_factory=utc_now)
+
+
+class AuthorToken(SQLModel, table=True):
+    """An author's API token, as ``arena.tokens`` hashes it: never the token itself."""
+
+    __tablename__ = "author_token"
+    id: int | None = Field(default=None, primary_key=True)
+    author_id: int = Field(foreign_key="author.id", index=True)
+    public_id: str = Field(unique=True, index=True)  # the token's public part: finds this row
+    salt: bytes
+    digest: bytes  # scrypt of the token's secret part
+    cost: str  # scrypt's "N,r,p" that made ``digest``
+    created_at: datetime = Field(default_factory=utc_now)
+    revoked_at: datetime | None = None
+
+
 class Bot(SQLModel, table=True):
     __tablename__ = "bot"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, index=True)
     created_at: datetime = Field(default_factory=utc_now)
+    # Every bot is stored with its owner (``bots.register``); NULL is possible in SQL only
+    # because SQLite cannot add a NOT NULL column with a REFERENCES clause to an existing table.
+    author_id: int | None = Field(default=None, foreign_key="author.id", index=True)
+
+
+class SubmissionState(StrEnum):
+    """Where a submitted archive is on its way to the ladder (the values are stored)."""
+
+    QUEUED = "queued"
+    BUILDING = "building"
+    VALIDATING = "validating"
+    ACTIVE = "active"  # registered as a version of its bot
+    FAILED = "failed"  # ``log`` says why
+
+
+class Submission(SQLModel, table=True):
+    """An archive an author uploaded (schema 5), stored until a worker (``arena submissions
+    work``) unpacks, builds, validates and registers it; never handled in a web request."""
+
+    __tablename__ = "submission"
+    id: int | None = Field(default=None, primary_key=True)
+    author_id: int = Field(foreign_key="author.id", index=True)
+    bot_name: str  # as the upload named it; bot.toml's name must agree
+    archive_hash: str  # sha256 of the archive's bytes (it is stored under this name)
+    state: str = Field(default=SubmissionState.QUEUED.value, index=True)
+    log: str = ""  # the build's and validation's output (its tail), or why it failed
+    attempts: int = 0  # claims by a worker: one that died mid-way leaves it to be claimed again
+    bot_version_id: int | None = Field(default=None, foreign_key="bot_version.id")
+    created_at: datetime = Field(default_factory=utc_now)
+    updated_at: datetime = Field(default_factory=utc_now)
 
 
 class BotVersion(SQLModel, table=True):

@@ -33,6 +33,7 @@ from arena.web import downloads
 from arena.web.frame_store import FrameStore
 from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
+from arena.web.submissions import submission_routes
 from engine.registry import game_names
 
 STATIC = Path(__file__).parent / "static"
@@ -324,6 +325,7 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
         Route("/api/games/{game_id:int}/frames", api_frames),
         Route("/api/games/{game_id:int}/record.json", api_record),
         Route("/api/games/{game_id:int}/moves.txt", api_moves),
+        *submission_routes(db_path),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(

@@ -12,6 +12,7 @@ from arena.storage import bots, migrations, tournaments
 from arena.storage.database import open_database
 from arena.storage.games import finished_game_results, recomputed_elo, record_game, stored_elo
 from arena.storage.models import Bot, GameRecord, RatingHistory, SeatRecordRow
+from tests.support.schemas import as_schema_4
 from tests.tournament.records import match_record, random_ranks, register_bots
 
 
@@ -120,13 +121,14 @@ def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path)
     )
     database.close()
     with sqlite3.connect(path) as raw:  # turn it into a file as schema 1 wrote it
+        as_schema_4(raw)
         raw.execute("ALTER TABLE game DROP COLUMN decision_seconds")
         raw.execute("ALTER TABLE game DROP COLUMN comments")
         raw.execute("ALTER TABLE game DROP COLUMN verification")  # schema 3's
         raw.execute("UPDATE schema_version SET version = 1")
     open_database(path, create=True).close()
     with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 4
+        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 5
         assert raw.execute("SELECT decision_seconds, comments FROM game").fetchall() == [
             (None, None)
         ]

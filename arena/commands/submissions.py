@@ -1,0 +1,104 @@
+"""``arena submissions``: the queue of bots that authors uploaded, and the worker that builds,
+validates and registers them (a process of its own beside ``arena serve``: the web only stores
+an upload and queues it)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from arena.commands import wide_console
+from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.commands.options import MoveTime
+from arena.commands.sandbox_options import SandboxTool, resolve_policy
+from arena.storage import authors, submissions
+from arena.storage.database import open_database
+from arena.submissions.files import HostedFiles
+from arena.submissions.worker import WorkerSettings, work_once
+
+app = typer.Typer(
+    help="Bots uploaded by authors (arena submit --to): the queue, and the worker that builds, "
+    "validates and registers them.",
+    no_args_is_help=True,
+)
+
+
+@app.command("work")
+def work(
+    db: DbPath = DEFAULT_PATH,
+    sandbox: SandboxTool = None,
+    move_time: MoveTime = 2.0,
+    once: Annotated[
+        bool, typer.Option("--once", help="handle what is queued now, then stop")
+    ] = False,
+    poll: Annotated[
+        float, typer.Option("--poll", min=0.1, help="seconds between looks at an empty queue")
+    ] = 2.0,
+) -> None:
+    """Build, validate and register uploaded bots, oldest first, each in the sandbox (a hosted
+    arena runs strangers' code: without bubblewrap it refuses unless --sandbox none). Runs
+    until interrupted, or with --once until the queue is empty. The uploads and the bots built
+    from them live in DB-hosted/ beside the database (DB: its name without .db)."""
+    settings = WorkerSettings(resolve_policy(sandbox, False, strict=True), move_seconds=move_time)
+    hosted = HostedFiles.beside(db)
+    database = open_database(db, create=True)
+    try:
+        while True:
+            handled = work_once(database, hosted, settings)
+            if handled is not None:
+                typer.echo(f"#{handled.submission_id} {handled.bot_name}: {handled.summary}")
+            elif once:
+                return
+            else:
+                time.sleep(poll)
+    finally:
+        database.close()
+
+
+@app.command("list")
+def list_submissions(
+    db: DbPath = DEFAULT_PATH,
+    author: Annotated[
+        str | None, typer.Option("--author", help="only this author's submissions")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="the newest N")] = 50,
+    log: Annotated[
+        bool, typer.Option("--log", help="print each submission's log after its row")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """List the newest submissions: author, bot, state (queued, building, validating, active,
+    failed) and the last line of their log."""
+    database = open_database(db, create=False)
+    try:
+        with database.read() as session:
+            author_id = authors.named(session, author).id if author is not None else None
+            found = submissions.views(session, author_id=author_id, limit=limit)
+    finally:
+        database.close()
+    if as_json:
+        typer.echo(json.dumps([view.as_json() for view in found], indent=2))
+        return
+    console = wide_console()
+    table = Table("id", "author", "bot", "state", "updated (UTC)", "last line of the log")
+    for view in found:
+        table.add_row(
+            str(view.id),
+            view.author,
+            view.bot_name,
+            view.state,
+            view.updated_at.strftime("%Y-%m-%d %H:%M:%S"),
+            (view.log.splitlines() or [""])[-1],
+        )
+    console.print(table)
+    for view in found if log else []:
+        console.print(f"--- #{view.id} {view.bot_name} ({view.state})", markup=False)
+        console.print(view.log, markup=False, highlight=False)
+
+
+def register(main: typer.Typer) -> None:
+    main.add_typer(app, name="submissions")

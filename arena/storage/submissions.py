@@ -1,0 +1,164 @@
+"""The queue of uploaded archives: queued by the web (or a test), claimed one at a time by a
+worker (``arena submissions work``), moved through building and validating to active or failed.
+
+Each step is its own short transaction: the build and validation, minutes long, run between
+them, never inside one. A worker that dies leaves its submission building or validating; once
+it has been untouched for ``stale_seconds`` another claim takes it again, at most
+``MAX_ATTEMPTS`` times in all (an archive that kills its worker must not kill every worker)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, col, or_, select
+
+from arena.storage.models import Author, Submission, SubmissionState, utc_now
+
+MAX_ATTEMPTS = 3
+LOG_CHARS = 64_000  # the tail of a long build's output is what says why it failed
+_IN_PROGRESS = (SubmissionState.BUILDING.value, SubmissionState.VALIDATING.value)
+
+
+@dataclass(frozen=True)
+class SubmissionView:
+    id: int
+    author: str
+    bot_name: str
+    archive_hash: str
+    state: str
+    log: str
+    bot_version_id: int | None
+    created_at: datetime
+    updated_at: datetime
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "author": self.author,
+            "bot": self.bot_name,
+            "archive_sha256": self.archive_hash,
+            "state": self.state,
+            "log": self.log,
+            "bot_version_id": self.bot_version_id,
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+        }
+
+
+def queue(session: Session, author_id: int, bot_name: str, archive_hash: str) -> int:
+    """Queue the archive ``archive_hash`` (stored by the caller) as ``bot_name`` of author
+    ``author_id``; its id."""
+    submission = Submission(author_id=author_id, bot_name=bot_name, archive_hash=archive_hash)
+    session.add(submission)
+    session.flush()
+    assert submission.id is not None
+    return submission.id
+
+
+def claim(session: Session, stale_seconds: float) -> Submission | None:
+    """The oldest submission waiting for a worker, now building (or None): a queued one, or one
+    a worker left unfinished ``stale_seconds`` ago. One claimed too often fails instead."""
+    stale = utc_now() - timedelta(seconds=stale_seconds)
+    while True:
+        submission = session.exec(
+            select(Submission)
+            .where(
+                or_(
+                    col(Submission.state) == SubmissionState.QUEUED.value,
+                    col(Submission.state).in_(_IN_PROGRESS) & (col(Submission.updated_at) < stale),
+                )
+            )
+            .order_by(col(Submission.id))
+        ).first()
+        if submission is None:
+            return None
+        if submission.attempts >= MAX_ATTEMPTS:
+            _set(
+                submission,
+                SubmissionState.FAILED,
+                f"a worker stopped {submission.attempts} times while handling this upload",
+            )
+            session.add(submission)
+            continue
+        submission.attempts += 1
+        _set(submission, SubmissionState.BUILDING, "")
+        session.add(submission)
+        session.flush()
+        return submission
+
+
+def advance(
+    session: Session,
+    submission_id: int,
+    state: SubmissionState,
+    log: str | None = None,
+    *,
+    bot_version_id: int | None = None,
+) -> None:
+    """Move submission ``submission_id`` to ``state`` (with ``log``'s tail, if given)."""
+    submission = session.get(Submission, submission_id)
+    assert submission is not None, "a claimed submission is never deleted"
+    _set(submission, state, log)
+    if bot_version_id is not None:
+        submission.bot_version_id = bot_version_id
+    session.add(submission)
+
+
+def _set(submission: Submission, state: SubmissionState, log: str | None) -> None:
+    submission.state = state.value
+    submission.updated_at = utc_now()
+    if log is not None:
+        submission.log = log if len(log) <= LOG_CHARS else "...\n" + log[-LOG_CHARS:]
+
+
+def views(
+    session: Session, *, author_id: int | None = None, limit: int = 50
+) -> list[SubmissionView]:
+    """The newest ``limit`` submissions, of author ``author_id`` only if given."""
+    query = select(Submission, Author.name).join(
+        Author, col(Author.id) == col(Submission.author_id)
+    )
+    if author_id is not None:
+        query = query.where(Submission.author_id == author_id)
+    rows = session.exec(query.order_by(col(Submission.id).desc()).limit(limit))
+    return [
+        SubmissionView(
+            s.id or 0,
+            author,
+            s.bot_name,
+            s.archive_hash,
+            s.state,
+            s.log,
+            s.bot_version_id,
+            s.created_at,
+            s.updated_at,
+        )
+        for s, author in rows
+    ]
+
+
+def version_of_upload(
+    session: Session, author_id: int, bot_name: str, archive_hash: str
+) -> int | None:
+    """The version an earlier submission of these very bytes became, if one did."""
+    return session.exec(
+        select(Submission.bot_version_id).where(
+            Submission.author_id == author_id,
+            Submission.bot_name == bot_name,
+            Submission.archive_hash == archive_hash,
+            Submission.state == SubmissionState.ACTIVE.value,
+        )
+    ).first()
+
+
+def waiting(session: Session, author_id: int) -> int:
+    """How many of the author's submissions are not handled yet (queued or in progress)."""
+    return len(
+        session.exec(
+            select(Submission.id).where(
+                Submission.author_id == author_id,
+                col(Submission.state).in_((SubmissionState.QUEUED.value, *_IN_PROGRESS)),
+            )
+        ).all()
+    )

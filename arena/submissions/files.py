@@ -1,0 +1,52 @@
+"""Where a hosted arena keeps what authors upload, beside its database: ``<db>-hosted/``.
+
+- ``archives/<sha256>``: each archive as uploaded, named by its hash (the same upload twice is
+  stored once);
+- ``bots/<submission id>/``: the directory of each version that became active, built; the
+  version's ``directory`` points here, so the ladder runs it from here;
+- ``work/<submission id>/``: a worker's scratch space while it handles one submission.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class HostedFiles:
+    root: Path
+
+    @classmethod
+    def beside(cls, database: Path) -> HostedFiles:
+        return cls(database.resolve().parent / f"{database.stem}-hosted")
+
+    @property
+    def archives(self) -> Path:
+        return self.root / "archives"
+
+    @property
+    def bots(self) -> Path:
+        return self.root / "bots"
+
+    @property
+    def work(self) -> Path:
+        return self.root / "work"
+
+    def archive(self, archive_hash: str) -> Path:
+        return self.archives / archive_hash
+
+    def store_archive(self, data: bytes) -> str:
+        """Keep ``data`` under its sha256 (written to a temporary name, then renamed: a reader
+        never sees half an archive); the hash."""
+        digest = hashlib.sha256(data).hexdigest()
+        self.archives.mkdir(parents=True, exist_ok=True)
+        if not self.archive(digest).exists():
+            fd, name = tempfile.mkstemp(dir=self.archives, prefix=".upload-")
+            with os.fdopen(fd, "wb") as file:
+                file.write(data)
+            os.replace(name, self.archive(digest))
+        return digest

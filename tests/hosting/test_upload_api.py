@@ -1,0 +1,321 @@
+"""The upload API over real HTTP (uvicorn on a free port): two authors upload with ``arena
+submit --to``, see only their own submissions, and the worker makes the bot a version of its
+author. The security suite: every refused request gets its status and writes nothing."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.manifest import remote_bot
+from arena.sandbox import SandboxPolicy, bwrap_problem
+from arena.storage import authors, bots, submissions
+from arena.storage.database import open_database
+from arena.storage.models import SubmissionState
+from arena.submissions.files import HostedFiles
+from arena.submissions.worker import WorkerSettings, work_once
+from arena.uploads.pack import pack
+from arena.uploads.unpack import UnpackLimits
+from arena.web.app import create_app
+from arena.web.submissions import RateLimit, submission_routes
+from tests.hosting.test_unpack import tar_info
+from tests.support.bots import SAMPLE_BOTS
+from tests.web.conftest import free_port
+
+runner = CliRunner()
+
+
+class Served:
+    """An ASGI app under uvicorn in a thread."""
+
+    def __init__(self, asgi: Starlette) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(asgi, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the web server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+class Arena:
+    """A hosted arena's database with authors alice and bob (their tokens in files)."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.db = tmp_path / "arena.db"
+        self.files = HostedFiles.beside(self.db)
+        self.tokens: dict[str, str] = {}
+        self.token_files: dict[str, Path] = {}
+        for name in ("alice", "bob"):
+            added = runner.invoke(app, ["authors", "add", name, "--db", str(self.db)])
+            self.tokens[name] = added.stdout.strip()
+            self.token_files[name] = tmp_path / f"{name}.token"
+            self.token_files[name].write_text(self.tokens[name] + "\n")
+
+    def author_id(self, name: str) -> int:
+        database = open_database(self.db, create=False)
+        try:
+            with database.read() as session:
+                return authors.named(session, name).id or 0
+        finally:
+            database.close()
+
+    def queued(self) -> list[submissions.SubmissionView]:
+        database = open_database(self.db, create=False)
+        try:
+            with database.read() as session:
+                return submissions.views(session)
+        finally:
+            database.close()
+
+    def nothing_written(self) -> None:
+        assert self.queued() == []
+        assert not self.files.archives.exists() or list(self.files.archives.iterdir()) == []
+
+
+@pytest.fixture
+def arena(tmp_path: Path) -> Arena:
+    return Arena(tmp_path)
+
+
+@pytest.fixture
+def web(arena: Arena) -> Iterator[Served]:
+    served = Served(create_app(arena.db, warm_up=False))
+    yield served
+    served.stop()
+
+
+def call(
+    url: str, token: str | None = None, body: bytes | None = None, headers: dict | None = None
+) -> tuple[int, Any, dict[str, str]]:
+    request = urllib.request.Request(url, data=body, headers=dict(headers or {}))
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read()), dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read()), dict(error.headers)
+
+
+def bot_dir(parent: Path, name: str) -> Path:
+    directory = parent / name
+    directory.mkdir()
+    (directory / "bot.toml").write_text(
+        f'name = "{name}"\nversion = "1.0"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
+    )
+    (directory / "bot.py").write_text((SAMPLE_BOTS / "random-python" / "bot.py").read_text())
+    return directory
+
+
+def upload_url(web: Served, bot: str = "a-bot") -> str:
+    return f"{web.url}/api/submissions?bot={bot}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(bwrap_problem() is not None, reason=f"no sandbox: {bwrap_problem()}")
+def test_two_authors_upload_and_see_only_their_own(arena: Arena, web: Served, tmp_path: Path):
+    def submit(author: str, *arguments: str):
+        return runner.invoke(
+            app,
+            ["submit", "--to", web.url, "--token-file", str(arena.token_files[author]), *arguments],
+        )
+
+    sent = submit("alice", str(bot_dir(tmp_path, "alices-bot")))
+    assert sent.exit_code == 0, sent.output
+    assert "submission #1 queued" in sent.stdout
+    status = submit("alice", "--status", "--json")
+    assert [(r["bot"], r["state"]) for r in json.loads(status.stdout)] == [("alices-bot", "queued")]
+    assert "no uploads yet" in submit("bob", "--status").stdout  # alice's are hers alone
+
+    database = open_database(arena.db, create=False)
+    try:
+        settings = WorkerSettings(SandboxPolicy(tool="bwrap"), move_seconds=1.0)
+        handled = work_once(database, arena.files, settings)
+        assert handled is not None and handled.state is SubmissionState.ACTIVE
+        with database.read() as session:
+            assert bots.latest_version(session, "alices-bot").bot.author_id == arena.author_id(
+                "alice"
+            )
+    finally:
+        database.close()
+    shown = submit("alice", "--status")
+    assert "alices-bot" in shown.stdout and "active" in shown.stdout
+
+    (tmp_path / "bob").mkdir()
+    taken = submit("bob", str(bot_dir(tmp_path / "bob", "alices-bot")))
+    assert taken.exit_code == 2
+    assert "409: bot name 'alices-bot' belongs to another author" in taken.stderr
+
+
+def test_without_a_valid_token_nothing_is_accepted(arena: Arena, web: Served, tmp_path: Path):
+    archive = pack(bot_dir(tmp_path, "a-bot"))
+    token = arena.tokens["alice"]
+    for given, headers in [
+        (None, {}),
+        (token[:-1] + ("A" if token[-1] != "A" else "B"), {}),  # a forged secret
+        (arena.tokens["bob"].replace(arena.tokens["bob"][6:18], "0" * 12), {}),  # unknown id
+        (None, {"Authorization": f"Basic {token}"}),
+        (None, {"Authorization": token}),
+    ]:
+        status, answer, headers_back = call(upload_url(web), given, archive, headers)
+        assert status == 401 and headers_back.get("www-authenticate") == "Bearer", answer
+        status, _, _ = call(f"{web.url}/api/submissions", given, headers=headers)
+        assert status == 401
+    runner.invoke(app, ["authors", "revoke", "alice", "--db", str(arena.db)])
+    assert call(upload_url(web), token, archive)[0] == 401
+    arena.nothing_written()
+
+
+def test_a_token_is_not_taken_on_the_command_line_nor_missing(
+    arena: Arena, web: Served, tmp_path: Path, monkeypatch
+):
+    monkeypatch.delenv("ARENA_TOKEN", raising=False)
+    missing = runner.invoke(app, ["submit", "--to", web.url, str(bot_dir(tmp_path, "a"))])
+    assert missing.exit_code == 2 and "--token-file" in missing.stderr
+    monkeypatch.setenv("ARENA_TOKEN", arena.tokens["bob"])
+    listed = runner.invoke(app, ["submit", "--to", web.url, "--status"])
+    assert listed.exit_code == 0 and "no uploads yet" in listed.stdout
+
+
+def hostile_tar(member: tarfile.TarInfo) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        tar.addfile(member, io.BytesIO(b"x" * member.size) if member.isreg() else None)
+    return buffer.getvalue()
+
+
+def zip_bomb() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("zeros", bytes(50 << 20))  # 50 MiB of zeros in about 50 KiB
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (hostile_tar(tar_info("../escape", size=1)), "'..'"),
+        (hostile_tar(tar_info("/etc/cron.d/x", size=1)), "an absolute path"),
+        (hostile_tar(tar_info("ln", tarfile.SYMTYPE, linkname="/etc/passwd")), "a link"),
+        (hostile_tar(tar_info("dev", tarfile.CHRTYPE)), "a device"),
+        (zip_bomb(), "compression bomb"),
+        (b"#!/bin/sh\nrm -rf /\n", "neither a tar.gz nor a zip"),
+    ],
+    ids=["dotdot", "absolute", "link", "device", "zip-bomb", "not-an-archive"],
+)
+def test_a_hostile_archive_is_refused_at_once(arena: Arena, web: Served, body: bytes, message):
+    status, answer, _ = call(upload_url(web), arena.tokens["alice"], body)
+    assert status == 400 and message in answer["error"]
+    arena.nothing_written()
+
+
+def test_bad_names_and_another_authors_name(arena: Arena, web: Served, tmp_path: Path):
+    archive = pack(bot_dir(tmp_path, "a-bot"))
+    token = arena.tokens["alice"]
+    assert call(f"{web.url}/api/submissions", token, archive)[0] == 400  # no ?bot=
+    assert call(upload_url(web, "has%20space"), token, archive)[0] == 400
+    database = open_database(arena.db, create=False)
+    with database.write() as session:
+        bots.register(
+            session, remote_bot("127.0.0.1:1", "bobs"), "h", author_id=arena.author_id("bob")
+        )
+    database.close()
+    status, answer, _ = call(upload_url(web, "bobs"), token, archive)
+    assert status == 409 and "belongs to another author" in answer["error"]
+    arena.nothing_written()
+
+
+def test_size_limits_and_floods(arena: Arena, tmp_path: Path):
+    """A small app of the same routes: 2 uploads and 4 requests per minute, 4 KiB archives."""
+    served = Served(
+        Starlette(
+            routes=submission_routes(
+                arena.db,
+                limits=UnpackLimits(archive_bytes=4096),
+                requests=RateLimit(4, 60),
+                uploads=RateLimit(2, 60),
+            )
+        )
+    )
+    try:
+        token = arena.tokens["alice"]
+        big = bytes(8192)
+        status, answer, _ = call(upload_url(served), token, big)  # Content-Length says so
+        assert status == 413 and "at most 4096 bytes" in answer["error"]
+        chunked = call(  # no Content-Length: counted as it comes
+            upload_url(served),
+            token,
+            iter([big[:4000], big[4000:]]),
+            {"Content-Type": "application/gzip", "Transfer-Encoding": "chunked"},
+        )
+        assert chunked[0] == 413
+        arena.nothing_written()
+        archive = pack(bot_dir(tmp_path, "a-bot"))
+        assert call(upload_url(served), token, archive)[0] == 202
+        assert (
+            call(upload_url(served), token, archive)[0] == 429
+        )  # uploads: 2 a minute (413s count)
+        status, answer, headers = call(f"{served.url}/api/submissions", token)
+        assert status == 429 and int(headers["retry-after"]) > 0  # requests: 4 a minute
+        # a flood of guesses at bob's secret stops before it costs a hash each
+        forged = arena.tokens["bob"][:-2] + "AA"
+        codes = [call(upload_url(served), forged, archive)[0] for _ in range(6)]
+        assert codes == [401] * 4 + [429] * 2
+        assert [v.bot_name for v in arena.queued()] == ["a-bot"]
+    finally:
+        served.stop()
+
+
+def test_uploads_waiting_are_bounded(arena: Arena, web: Served, tmp_path: Path):
+    token = arena.tokens["bob"]
+    for number in range(3):
+        archive = pack(bot_dir(tmp_path, f"bot-{number}"))
+        status, answer, _ = call(upload_url(web, f"bot-{number}"), token, archive)
+        assert status == 202 and answer["state"] == "queued"
+    status, answer, headers = call(
+        upload_url(web, "bot-3"), token, pack(bot_dir(tmp_path, "bot-3"))
+    )
+    assert status == 429 and "3 not handled yet" in answer["error"] and "retry-after" in headers
+    assert len(arena.queued()) == 3 and len(list(arena.files.archives.iterdir())) == 3
+
+
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("http://127.0.0.1:1", "cannot reach the arena"),
+        ("ftp://example.org", "give the arena's address, http(s)://HOST[:PORT]"),
+    ],
+)
+def test_an_arena_that_cannot_be_reached_is_one_line(arena: Arena, tmp_path: Path, url, message):
+    token = ["--token-file", str(arena.token_files["alice"])]
+    result = runner.invoke(app, ["submit", "--to", url, *token, str(bot_dir(tmp_path, "b"))])
+    assert result.exit_code == 2 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_status_and_token_file_need_to(tmp_path: Path):
+    result = runner.invoke(app, ["submit", "--status"])
+    assert result.exit_code == 2 and "go with --to URL" in result.stderr

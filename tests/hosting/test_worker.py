@@ -1,0 +1,243 @@
+"""The submission queue and its worker: a real bot's archive is unpacked, built and validated in
+the sandbox and registered for its author; what cannot become a version fails with a log that
+says why, and leaves no version and no directory behind."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+import zipfile
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.manifest import remote_bot
+from arena.sandbox import SandboxPolicy, bwrap_problem
+from arena.storage import authors, bots, submissions
+from arena.storage.database import Database, open_database
+from arena.storage.models import Bot, Submission, SubmissionState
+from arena.submissions.files import HostedFiles
+from arena.submissions.worker import WorkerSettings, work_once
+from arena.uploads.pack import pack
+from tests.support.bots import SAMPLE_BOTS
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        bwrap_problem() is not None, reason=f"no sandbox on this machine: {bwrap_problem()}"
+    ),
+]
+
+SETTINGS = WorkerSettings(SandboxPolicy(tool="bwrap"), move_seconds=1.0)
+RANDOM_BOT = (SAMPLE_BOTS / "random-python" / "bot.py").read_text()
+
+
+def bot_dir(parent: Path, name: str, *, bot_py: str = RANDOM_BOT, **extra: str) -> Path:
+    """A Python bot that plays oregon (the random sample bot unless ``bot_py``)."""
+    directory = parent / name
+    directory.mkdir()
+    build = '\nbuild = ["sh", "build.sh"]' if "build.sh" in extra else ""
+    (directory / "bot.toml").write_text(
+        f'name = "{name}"\nversion = "1.0"\ncommand = ["python", "bot.py"]\n'
+        f'games = ["oregon"]{build}\n'
+    )
+    (directory / "bot.py").write_text(bot_py)
+    for file, content in extra.items():
+        (directory / file).write_text(content)
+    return directory
+
+
+class Host:
+    """A hosted arena's database and files, with authors."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.db_path = tmp_path / "arena.db"
+        self.database: Database = open_database(self.db_path, create=True)
+        self.files = HostedFiles.beside(self.db_path)
+        self.authors: dict[str, int] = {}
+        for name in ("alice", "bob"):
+            with self.database.write() as session:
+                authors.add(session, name)
+                self.authors[name] = authors.named(session, name).id or 0
+
+    def queue(self, author: str, name: str, archive: bytes) -> int:
+        digest = self.files.store_archive(archive)
+        with self.database.write() as session:
+            return submissions.queue(session, self.authors[author], name, digest)
+
+    def view(self, submission_id: int) -> submissions.SubmissionView:
+        with self.database.read() as session:
+            return next(v for v in submissions.views(session) if v.id == submission_id)
+
+
+@pytest.fixture
+def host(tmp_path: Path):
+    host = Host(tmp_path)
+    yield host
+    host.database.close()
+
+
+def test_an_uploaded_bot_builds_validates_and_becomes_its_authors_version(
+    host: Host, tmp_path: Path
+):
+    source = bot_dir(
+        tmp_path,
+        "built-bot",
+        bot_py="import pathlib\nassert pathlib.Path('built.txt').read_text() == 'ok'\n"
+        + RANDOM_BOT,
+        **{"build.sh": "echo compiling; printf ok > built.txt\n"},
+    )
+    submission = host.queue("alice", "built-bot", pack(source))
+    assert host.view(submission).state == "queued"
+    handled = work_once(host.database, host.files, SETTINGS)
+    assert handled is not None and handled.state is SubmissionState.ACTIVE, (
+        handled and host.view(submission).log
+    )
+    view = host.view(submission)
+    assert view.state == "active" and "registered as built-bot@1.0#" in view.log.splitlines()[-1]
+    assert "compiling" in view.log and "PASS" in view.log and "sandbox bwrap" in view.log
+    assert str(host.files.root) not in view.log  # the host's paths stay the host's
+    with host.database.read() as session:
+        version = bots.latest_version(session, "built-bot")
+    assert version.bot.author_id == host.authors["alice"]
+    assert version.version.id == view.bot_version_id
+    directory = Path(version.version.directory or "")
+    assert directory.parent == host.files.bots and (directory / "built.txt").read_text() == "ok"
+    # hashed as built, as a ladder or tournament checks a registered bot before it plays
+    assert bots.directory_hash(directory) == version.version.content_hash
+    assert list(host.files.work.iterdir()) == []
+    assert work_once(host.database, host.files, SETTINGS) is None  # the queue is empty
+
+    again = host.queue("alice", "built-bot", pack(source))  # the same again: no new version
+    assert work_once(host.database, host.files, SETTINGS).state is SubmissionState.ACTIVE
+    assert "became a version before" in host.view(again).log
+    assert host.view(again).bot_version_id == version.version.id
+
+    zipped = io.BytesIO()  # the same files in another archive: built and checked, same version
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for file in sorted(source.iterdir()):
+            archive.write(file, file.name)
+    third = host.queue("alice", "built-bot", zipped.getvalue())
+    assert work_once(host.database, host.files, SETTINGS).state is SubmissionState.ACTIVE
+    assert host.view(third).bot_version_id == version.version.id
+    assert sorted(host.files.bots.iterdir()) == [directory]  # the third's own went
+
+
+def failed(host: Host, submission: int) -> submissions.SubmissionView:
+    handled = work_once(host.database, host.files, SETTINGS)
+    assert handled is not None and handled.submission_id == submission
+    view = host.view(submission)
+    assert handled.state is SubmissionState.FAILED and view.state == "failed", view.log
+    with host.database.read() as session:
+        assert session.exec(select(Bot)).all() == []  # no version, no bot
+    assert list(host.files.work.iterdir()) == []
+    assert not host.files.bots.exists() or list(host.files.bots.iterdir()) == []
+    return view
+
+
+def test_a_build_that_fails_shows_its_output(host: Host, tmp_path: Path):
+    source = bot_dir(tmp_path, "broken", **{"build.sh": "echo 'main.c:3: error: no'; exit 2\n"})
+    view = failed(host, host.queue("alice", "broken", pack(source)))
+    assert "main.c:3: error: no" in view.log and "exited with code 2" in view.log
+
+
+def test_a_bot_that_fails_validation_shows_the_checks_and_its_stderr(host: Host, tmp_path: Path):
+    source = bot_dir(tmp_path, "crasher", bot_py="import sys\nsys.exit('no luck today')\n")
+    view = failed(host, host.queue("alice", "crasher", pack(source)))
+    assert "validation failed" in view.log.splitlines()[-1]
+    assert "FAIL" in view.log and "no luck today" in view.log
+
+
+def archive_of(files: dict[str, bytes], links: dict[str, str] | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, content in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            tar.addfile(info, io.BytesIO(content))
+        for name, target in (links or {}).items():
+            info = tarfile.TarInfo(name)
+            info.type, info.linkname = tarfile.SYMTYPE, target
+            tar.addfile(info)
+    return buffer.getvalue()
+
+
+def manifest(name: str) -> bytes:
+    text = f'name = "{name}"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
+    return text.encode()
+
+
+@pytest.mark.parametrize(
+    "upload, name, message",
+    [
+        (archive_of({"bot.py": b""}, {"bot.toml": "/etc/passwd"}), "x", "a link"),
+        (archive_of({"bot.py": b""}), "x", "no bot.toml at the archive's top"),
+        (archive_of({"bot.toml": manifest("y"), "bot.py": b""}), "x", "names the bot 'y'"),
+        (archive_of({"bot.toml": b"name = ", "bot.py": b""}), "x", "bot.toml"),
+        (b"not an archive at all", "x", "neither a tar.gz nor a zip"),
+    ],
+    ids=["link", "no-manifest", "other-name", "bad-manifest", "not-an-archive"],
+)
+def test_an_upload_that_cannot_be_a_bot_fails_with_why(host: Host, upload, name, message):
+    view = failed(host, host.queue("alice", name, upload))
+    assert message in view.log.splitlines()[-1]
+
+
+def test_a_bot_in_one_folder_of_the_archive_is_found(host: Host, tmp_path: Path):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        tar.add(bot_dir(tmp_path, "foldered"), arcname="foldered")
+    host.queue("bob", "foldered", buffer.getvalue())
+    assert work_once(host.database, host.files, SETTINGS).state is SubmissionState.ACTIVE
+
+
+def test_a_name_of_another_authors_bot_is_refused(host: Host, tmp_path: Path):
+    source = bot_dir(tmp_path, "taken")
+    with host.database.write() as session:
+        bob = host.authors["bob"]
+        bots.register(session, remote_bot("127.0.0.1:1", "taken"), "h", author_id=bob)
+    submission = host.queue("alice", "taken", pack(source))
+    handled = work_once(host.database, host.files, SETTINGS)
+    assert handled is not None and handled.state is SubmissionState.FAILED
+    assert "belongs to another author" in host.view(submission).log
+
+
+def test_a_submission_a_worker_left_is_claimed_again_but_not_forever(host: Host):
+    submission = host.queue("alice", "x", b"whatever")
+    for attempt in range(1, submissions.MAX_ATTEMPTS + 1):
+        with host.database.write() as session:
+            claimed = submissions.claim(session, stale_seconds=60)
+            assert claimed is not None and claimed.attempts == attempt
+        with host.database.write() as session:
+            assert submissions.claim(session, stale_seconds=60) is None  # in progress: not stale
+            row = session.get(Submission, submission)
+            row.updated_at -= timedelta(seconds=61)  # its worker died a minute ago
+            session.add(row)
+    with host.database.write() as session:
+        assert submissions.claim(session, stale_seconds=60) is None
+    view = host.view(submission)
+    assert view.state == "failed" and "stopped 3 times" in view.log
+
+
+def test_the_worker_and_list_commands(host: Host, tmp_path: Path):
+    host.queue("alice", "cli-bot", pack(bot_dir(tmp_path, "cli-bot")))
+    host.queue("bob", "x", b"junk")
+    host.database.close()
+    runner = CliRunner()
+    db = ["--db", str(host.db_path)]
+    worked = runner.invoke(app, ["submissions", "work", "--once", "--move-time", "1", *db])
+    assert worked.exit_code == 0, worked.output
+    lines = worked.stdout.splitlines()
+    assert lines[0].startswith("#1 cli-bot: active: registered as cli-bot@1.0#")
+    assert lines[1] == "#2 x: failed: the upload is neither a tar.gz nor a zip archive"
+    listed = runner.invoke(app, ["submissions", "list", "--json", "--author", "bob", *db])
+    rows = json.loads(listed.stdout)
+    assert [(r["id"], r["author"], r["state"]) for r in rows] == [(2, "bob", "failed")]
+    table = runner.invoke(app, ["submissions", "list", *db])
+    assert "cli-bot" in table.stdout and "active" in table.stdout
+    host.database = open_database(host.db_path, create=False)

@@ -1,0 +1,24 @@
+"""Turning a database this arena made into one an older arena wrote, to test the migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+def as_schema_4(raw: sqlite3.Connection) -> None:
+    """Remove schema 5's authors, tokens, submissions and bot owners. (A plain sqlite3
+    connection checks no foreign keys, so the bot table can be made again without its owner.)"""
+    raw.executescript(
+        """
+        CREATE TABLE bot_before (id INTEGER NOT NULL, name VARCHAR NOT NULL,
+            created_at DATETIME NOT NULL, PRIMARY KEY (id));
+        INSERT INTO bot_before SELECT id, name, created_at FROM bot;
+        DROP TABLE bot;
+        ALTER TABLE bot_before RENAME TO bot;
+        CREATE UNIQUE INDEX ix_bot_name ON bot (name);
+        DROP TABLE submission;
+        DROP TABLE author_token;
+        DROP TABLE author;
+        UPDATE schema_version SET version = 4;
+        """
+    )
