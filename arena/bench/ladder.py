@@ -153,10 +153,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--step", type=int, default=100, help="games between two checkpoints")
     parser.add_argument("--limit", type=int, default=6000, help="games per run")
     parser.add_argument(
-        "--closeness",
+        "--noise",
         type=float,
-        default=Matchmaking(2).closeness,
-        help="the matchmaking's closeness (Elo) for the simulated ladder",
+        default=Matchmaking(2).noise,
+        help="the matchmaking's least noise (Elo) for the simulated ladder",
     )
     parser.add_argument("--first-seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     for seed in range(args.first_seed, args.first_seed + args.runs):
         rng = random.Random(seed)
         truth = {f"bot{i:02d}": rng.gauss(1500.0, args.spread) for i in range(args.bots)}
-        matchmaking = Matchmaking(args.players, closeness=args.closeness)
+        matchmaking = Matchmaking(args.players, noise=args.noise)
         ladder = measure(ladder_games(truth, matchmaking, random.Random(seed)), truth, checkpoints)
         robin = measure(
             round_robin_games(truth, args.players, random.Random(seed)), truth, checkpoints
