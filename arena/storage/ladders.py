@@ -22,6 +22,7 @@ from arena.storage.models import (
     GameRecord,
     GameStatus,
     SeatRecordRow,
+    Tournament,
     TournamentEntrant,
     utc_now,
 )
@@ -89,8 +90,37 @@ def forfeit_streaks(
         ).all()
         if len(last) == k and all(outcome != Outcome.FINISHED.value for outcome, _ in last):
             outcome, reason = last[0]
-            paused[version_id] = f"{k} forfeits in a row (the last: {outcome}: {reason})"
+            paused[version_id] = f"{k} forfeits in a row, last: {outcome}: {reason}"
     return paused
+
+
+def pauses(session: Session, version_ids: Sequence[int] | None = None) -> dict[int, list[str]]:
+    """Why versions (all, or those of ``version_ids``) are paused now, ladder by ladder: a
+    version paused in a ladder whose entrants join by themselves is one that has not been
+    superseded (a retired version does not play anyway), and a newer version resumes it."""
+    found: dict[int, list[str]] = {}
+    newest: dict[tuple[int, str], int] = {}
+    for entry in bots.all_versions(session):  # ordered by bot, then version id
+        for game in entry.version.games:
+            newest[entry.bot.id or 0, game] = entry.version.id or 0
+    for ladder in session.exec(select(Tournament).order_by(col(Tournament.id))).all():
+        rules = ladder.settings.get("ladder")
+        if not rules or int(rules["pause_after"]) <= 0 or ladder.id is None:
+            continue
+        fixed = bool(rules["fixed"])
+        candidates = [
+            entrant.version.id or 0
+            for entrant in tournaments.entrants(session, ladder.id)
+            if (version_ids is None or entrant.version.id in version_ids)
+            and (fixed or newest.get((entrant.bot.id or 0, ladder.game)) == entrant.version.id)
+        ]
+        streaks = forfeit_streaks(session, ladder.id, candidates, int(rules["pause_after"]))
+        for version_id, why in streaks.items():
+            resumes = "" if fixed else "; a new version resumes it"
+            found.setdefault(version_id, []).append(
+                f"paused in ladder {ladder.name}: {why}{resumes}"
+            )
+    return found
 
 
 def lineup(session: Session, ladder_id: int, game: str, *, fixed: bool, pause_after: int) -> Lineup:
