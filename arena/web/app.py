@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.errors import ReplayError, StorageError
 from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
+from arena.web.ladder import ladder_routes
 from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
 from engine.registry import game_names
@@ -301,6 +302,7 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         Route("/api/games/{game_id:int}", api_game),
         Route("/api/games/{game_id:int}/replay", api_replay),
         Route("/api/games/{game_id:int}/frames", api_frames),
+        *ladder_routes(pages, page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(
