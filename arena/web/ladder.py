@@ -54,19 +54,13 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
         per_hour = ladders.finished_games(session, chosen.id, since=hour_ago)
         paused = ladders.pauses(session, ladder_id=chosen.id)
         history = session.exec(
-            select(
-                RatingHistory.bot_version_id,
-                RatingHistory.players,
-                RatingHistory.after,
-                GameRecord.id,
-                GameRecord.finished_at,
-            )
+            select(RatingHistory, GameRecord.finished_at)
             .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
             .where(GameRecord.tournament_id == chosen.id)
             .order_by(col(RatingHistory.id).desc())
             .limit(HISTORY_POINTS)
         ).all()
-    versions = pages.database.versions(sorted({row[0] for row in history}))
+    versions = pages.database.versions(sorted({update.bot_version_id for update, _ in history}))
     boards = []
     for players in rules["boards"]:
         board = pages.boards.board(chosen.game, players, chosen.id, all_versions=False)
@@ -92,13 +86,13 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
             "labels": {str(i): f"{v['bot']} {v['version']}" for i, v in versions.items()},
             "rating_history": [
                 {
-                    "bot_version_id": version_id,
-                    "players": players,
-                    "elo": round(after, 1),
-                    "game_id": game_id,
+                    "bot_version_id": update.bot_version_id,
+                    "players": update.players,
+                    "elo": round(update.after, 1),
+                    "game_id": update.game_id,
                     "finished_at": finished_at.isoformat() if finished_at else None,
                 }
-                for version_id, players, after, game_id, finished_at in reversed(history)
+                for update, finished_at in reversed(history)
             ],
         },
     }
