@@ -41,6 +41,8 @@ MAX_ITERATIONS = 200
 # Largest Newton step per parameter (natural units): a trust region, so a far start (a perfect
 # record's MAP is several units out) cannot overshoot.
 MAX_STEP = 2.0
+# Up to this many players the information is a dense matrix product (``_derivatives``).
+DENSE_PLAYERS = 40
 # Bootstrap samples are fitted together; chunks keep the (samples, stages, players) array small.
 CHUNK_ELEMENTS = 4_000_000
 
@@ -178,7 +180,9 @@ def _derivatives(
     """Gradient (samples, players) and negated Hessian (samples, players, players).
 
     Per stage, the chosen player gains 1 and every seat loses its share; the information is
-    the weighted covariance of the shares, gathered seat pair by seat pair."""
+    the weighted covariance of the shares. With few players it is one dense matrix product
+    per sample (fast in BLAS); with many, gathered seat pair by seat pair, which costs in
+    stages times seats squared instead of stages times players squared."""
     samples, players = theta.shape
     mass, _ = _seat_mass(stages, theta)
     share = mass / mass.sum(axis=2, keepdims=True)  # (samples, stages, width)
@@ -186,11 +190,17 @@ def _derivatives(
     expected = _per_player(stages.members, weighted, players + 1)[:, :players]
     won = _per_player(stages.chosen, weights, players)
     gradient = won - expected - precision * theta
-    pairs = stages.members[:, :, None] * (players + 1) + stages.members[:, None, :]
-    products = weighted[:, :, :, None] * share[:, :, None, :]
-    information = -_per_player(pairs, products, (players + 1) ** 2).reshape(
-        samples, players + 1, players + 1
-    )[:, :players, :players]
+    if players <= DENSE_PLAYERS:
+        counts = stages.counts
+        dense = counts[None, :, :] * np.exp(theta - theta.max(axis=1, keepdims=True))[:, None, :]
+        dense /= dense.sum(axis=2, keepdims=True)  # (samples, stages, players) shares
+        information = -np.matmul((weights[:, :, None] * dense).transpose(0, 2, 1), dense)
+    else:
+        pairs = stages.members[:, :, None] * (players + 1) + stages.members[:, None, :]
+        products = weighted[:, :, :, None] * share[:, :, None, :]
+        information = -_per_player(pairs, products, (players + 1) ** 2).reshape(
+            samples, players + 1, players + 1
+        )[:, :players, :players]
     diagonal = np.arange(players)
     information[:, diagonal, diagonal] += expected + precision
     return gradient, information
@@ -207,8 +217,9 @@ def fit_map(
     samples, players = weights.shape[0], len(stages.players)
     if samples == 0 or players == 0:
         return np.zeros((samples, players))
-    per_sample = stages.members.shape[0] * stages.members.shape[1] ** 2 + (players + 1) ** 2
-    rows = max(1, CHUNK_ELEMENTS // per_sample)
+    width = stages.members.shape[1]
+    per_sample = len(stages.chosen) * (players if players <= DENSE_PLAYERS else width**2)
+    rows = max(1, CHUNK_ELEMENTS // max(1, per_sample + players**2))
     if samples > rows:
         return np.concatenate(
             [
