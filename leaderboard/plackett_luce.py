@@ -41,6 +41,8 @@ MAX_ITERATIONS = 200
 # Largest Newton step per parameter (natural units): a trust region, so a far start (a perfect
 # record's MAP is several units out) cannot overshoot.
 MAX_STEP = 2.0
+# Up to this many players the information is a dense matrix product (``_derivatives``).
+DENSE_PLAYERS = 40
 # Bootstrap samples are fitted together; chunks keep the (samples, stages, players) array small.
 CHUNK_ELEMENTS = 4_000_000
 
@@ -49,17 +51,22 @@ CHUNK_ELEMENTS = 4_000_000
 class Stages:
     """Distinct stages of a set of games and their weight in each group of games.
 
-    The weights are a sparse (groups, stages) matrix: a dense one would be mostly empty."""
+    A stage's set is stored as its seats (``members``), not as a (stages, players) matrix: a
+    stage holds a few seats, so the fit costs in stages times seats, whatever the number of
+    players. The weights are a sparse (groups, stages) matrix: a dense one would be mostly
+    empty."""
 
     players: list[str]
     chosen: IntArray  # (stages,) index of the player picked at each stage
-    counts: FloatArray  # (stages, players) seats each player holds in the stage's set
+    members: IntArray  # (stages, width) the player of each seat in the set, ``len(players)`` past
     group_weights: sparse.csr_matrix  # (groups, stages)
 
     @property
-    def winners(self) -> FloatArray:
-        """(stages, players) one-hot matrix of the player picked at each stage."""
-        return np.eye(len(self.players))[self.chosen]
+    def counts(self) -> FloatArray:
+        """(stages, players) seats each player holds in the stage's set."""
+        counts = np.zeros((len(self.chosen), len(self.players) + 1))
+        np.add.at(counts, (np.arange(len(self.chosen))[:, None], self.members), 1.0)
+        return counts[:, :-1]
 
     @property
     def weights(self) -> FloatArray:
@@ -116,8 +123,6 @@ def build_stages(finishes: Finishes) -> Stages:
     unique, stage_of = _unique_rows(
         np.concatenate(keys) if keys else np.zeros((0, width + 1), np.int64)
     )
-    seat_counts = np.zeros((len(unique), players + 1))
-    np.add.at(seat_counts, (np.repeat(np.arange(len(unique)), width), unique[:, 1:].ravel()), 1.0)
     group_weights = sparse.csr_matrix(
         (
             np.concatenate(weights) if weights else np.zeros(0),
@@ -126,7 +131,7 @@ def build_stages(finishes: Finishes) -> Stages:
         shape=(len(finishes.group_keys), len(unique)),
     )
     group_weights.sum_duplicates()
-    return Stages(finishes.players, unique[:, 0].copy(), seat_counts[:, :players], group_weights)
+    return Stages(finishes.players, unique[:, 0].copy(), unique[:, 1:].copy(), group_weights)
 
 
 def _unique_rows(rows: IntArray) -> tuple[IntArray, IntArray]:
@@ -141,30 +146,62 @@ def _unique_rows(rows: IntArray) -> tuple[IntArray, IntArray]:
     return ordered[new], inverse
 
 
+def _seat_mass(stages: Stages, theta: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """(samples, stages, width) ``exp(theta - shift)`` of each seat of each stage's set (0 past
+    its seats), and the shift (samples, 1) that keeps it finite."""
+    shift = theta.max(axis=1, keepdims=True)
+    strength = np.concatenate([np.exp(theta - shift), np.zeros((len(theta), 1))], axis=1)
+    return strength[:, stages.members], shift
+
+
 def _log_posterior(
     stages: Stages, weights: FloatArray, theta: FloatArray, precision: float
 ) -> FloatArray:
     """Log-posterior (up to a constant) of each row of ``theta`` (samples, players) under the
     matching row of ``weights`` (samples, stages)."""
-    shift = theta.max(axis=1, keepdims=True)
-    totals = np.einsum("sp,bp->bs", stages.counts, np.exp(theta - shift))
-    log_z = np.log(totals) + shift
+    mass, shift = _seat_mass(stages, theta)
+    log_z = np.log(mass.sum(axis=2)) + shift
     chosen = theta[:, stages.chosen]
     return np.einsum("bs,bs->b", weights, chosen - log_z) - 0.5 * precision * (theta**2).sum(1)
+
+
+def _per_player(index: IntArray, values: FloatArray, bins: int) -> FloatArray:
+    """Sums of ``values`` (samples, ...) by ``index`` (same trailing shape, each < ``bins``),
+    per sample: (samples, bins)."""
+    samples = len(values)
+    offset = (np.arange(samples) * bins).reshape((samples,) + (1,) * index.ndim)
+    flat = np.bincount((index[None] + offset).ravel(), values.ravel(), minlength=samples * bins)
+    return flat.astype(np.float64, copy=False).reshape(samples, bins)  # int64 when empty
 
 
 def _derivatives(
     stages: Stages, weights: FloatArray, theta: FloatArray, precision: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gradient (samples, players) and negated Hessian (samples, players, players)."""
-    shift = theta.max(axis=1, keepdims=True)
-    mass = stages.counts[None, :, :] * np.exp(theta - shift)[:, None, :]
-    share = mass / mass.sum(axis=2, keepdims=True)  # (samples, stages, players)
+    """Gradient (samples, players) and negated Hessian (samples, players, players).
+
+    Per stage, the chosen player gains 1 and every seat loses its share; the information is
+    the weighted covariance of the shares. With few players it is one dense matrix product
+    per sample (fast in BLAS); with many, gathered seat pair by seat pair, which costs in
+    stages times seats squared instead of stages times players squared."""
+    samples, players = theta.shape
+    mass, _ = _seat_mass(stages, theta)
+    share = mass / mass.sum(axis=2, keepdims=True)  # (samples, stages, width)
     weighted = weights[:, :, None] * share
-    expected = weighted.sum(axis=1)
-    gradient = weights @ stages.winners - expected - precision * theta
-    information = -np.matmul(weighted.transpose(0, 2, 1), share)
-    diagonal = np.arange(theta.shape[1])
+    expected = _per_player(stages.members, weighted, players + 1)[:, :players]
+    won = _per_player(stages.chosen, weights, players)
+    gradient = won - expected - precision * theta
+    if players <= DENSE_PLAYERS:
+        counts = stages.counts
+        dense = counts[None, :, :] * np.exp(theta - theta.max(axis=1, keepdims=True))[:, None, :]
+        dense /= dense.sum(axis=2, keepdims=True)  # (samples, stages, players) shares
+        information = -np.matmul((weights[:, :, None] * dense).transpose(0, 2, 1), dense)
+    else:
+        pairs = stages.members[:, :, None] * (players + 1) + stages.members[:, None, :]
+        products = weighted[:, :, :, None] * share[:, :, None, :]
+        information = -_per_player(pairs, products, (players + 1) ** 2).reshape(
+            samples, players + 1, players + 1
+        )[:, :players, :players]
+    diagonal = np.arange(players)
     information[:, diagonal, diagonal] += expected + precision
     return gradient, information
 
@@ -180,7 +217,9 @@ def fit_map(
     samples, players = weights.shape[0], len(stages.players)
     if samples == 0 or players == 0:
         return np.zeros((samples, players))
-    rows = max(1, CHUNK_ELEMENTS // max(1, stages.counts.size))
+    width = stages.members.shape[1]
+    per_sample = len(stages.chosen) * (players if players <= DENSE_PLAYERS else width**2)
+    rows = max(1, CHUNK_ELEMENTS // max(1, per_sample + players**2))
     if samples > rows:
         return np.concatenate(
             [

@@ -1,17 +1,23 @@
 """Matchmaking against a round robin: how many games until the ranking is right.
 
-    python -m arena.bench ladder [--bots 50] [--players 2] [--runs 5] [--spread 200]
+    python -m arena.bench ladder [--bots 50] [--players 2] [--runs 10] [--spread 200]
 
 A simulated ladder of ``--bots`` bots with known true strengths (drawn normal around 1500 with
 sd ``--spread``) and a round robin between the same bots, each game's finishing order drawn
 from the Plackett-Luce model of the true strengths (no processes). The ladder picks its pods
 with the matchmaking of ``arena ladder`` (``arena.tournament.matchmaking``), rating the games so
-far every round; the round robin plays the arena's own schedule (``build_schedule``: deal by
-deal, pod by pod, each deal once per seat rotation). After every round (the ladder) or
-``--step`` games (the round robin) each is ranked by the batch fit; the count is the first at
-which the ranking's Kendall tau with the truth reaches ``--tau``. The mean 95% interval width
-(the leaderboard's fit, bootstrap included) is taken at that point. Means over ``--runs``
-seeds; the last line gives both counts and their ratio (ladder / round robin).
+far every round as ``arena ladder`` does; the round robin plays the arena's own schedule
+(``build_schedule``: deal by deal, pod by pod, each deal once per seat rotation). Both play
+``--limit`` games.
+
+The measure is the same for both: after every ``--step`` games (the first k games of each, in
+the order played) the ranking by the same batch fit (point ratings, no bootstrap) is compared
+with the truth by Kendall tau. Over ``--runs`` seeds (a new truth each) two counts are given:
+*mean curve*, the first checkpoint at which the seeds' mean tau reaches ``--tau``, and
+*settled*, the mean over seeds of the first checkpoint from which a run's tau stays at or above
+``--tau`` up to ``--limit`` (a run that never settles counts as ``--limit``, shown with ">=").
+The mean 95% interval width (Laplace, no bootstrap) is taken at the mean curve's checkpoint.
+The last line gives both counts for both and their ratios (ladder / round robin).
 """
 
 from __future__ import annotations
@@ -21,168 +27,180 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+
+from scipy.stats import kendalltau
 
 from arena.bench import bench_parser
-from arena.tournament.matchmaking import Matchmaking, Standing, rotations, standings
+from arena.tournament.matchmaking import Matchmaking, rotations, standings
 from arena.tournament.schedule import build_schedule
 from leaderboard.batch import fit_batch
+from leaderboard.elo import INITIAL_RATING
 from leaderboard.results import GameResult, SeatResult
 from leaderboard.synthetic import plackett_luce_ranking
 
 
-def kendall_tau(estimate: Mapping[str, float], truth: Mapping[str, float]) -> float:
-    """Kendall's tau-a between two scorings of the same players."""
+def ranking_tau(games: Sequence[GameResult], truth: Mapping[str, float]) -> float:
+    """Kendall tau between the truth and the batch fit's point ratings of ``games`` (a player
+    without games, or outside the largest pool, stands at the prior's mean)."""
+    fit = fit_batch(games, bootstrap=0) if games else {}
     players = sorted(truth)
-    agree = 0
-    for a, b in itertools.combinations(players, 2):
-        sign = (estimate[a] - estimate[b]) * (truth[a] - truth[b])
-        agree += (sign > 0) - (sign < 0)
-    return agree / (len(players) * (len(players) - 1) / 2)
+    estimate = [fit[p].rating if p in fit and fit[p].pool == 1 else INITIAL_RATING for p in players]
+    return float(kendalltau(estimate, [truth[p] for p in players]).statistic)
 
 
-def point_ratings(games: Sequence[GameResult]) -> dict[str, float]:
-    return {player: rating.rating for player, rating in fit_batch(games, bootstrap=0).items()}
+def mean_width(games: Sequence[GameResult]) -> float:
+    """Mean 95% interval width (Laplace, no bootstrap) of the players of ``games``."""
+    return statistics.fmean(r.high - r.low for r in fit_batch(games, bootstrap=0).values())
 
 
-def play(pod: Sequence[str], group: str, truth: Mapping[str, float], rng: random.Random):
-    """The games of one pod on one deal, once per rotation of its seats."""
-    for seats in rotations(tuple(pod)):
-        order = plackett_luce_ranking(truth, seats, rng)
-        yield GameResult(
-            tuple(
-                SeatResult(p, order.index(p) + 1, float(len(seats) - order.index(p))) for p in seats
-            ),
-            group_key=group,
-        )
-
-
-def played_ratings(ranked: Sequence[Standing]) -> dict[str, float]:
-    """The ratings of the players with games among ``ranked``."""
-    return {s.player: s.rating for s in ranked if s.games}
+def seatings(seats: Sequence[str], group: str, truth: Mapping[str, float], rng: random.Random):
+    order = plackett_luce_ranking(truth, tuple(seats), rng)
+    return GameResult(
+        tuple(SeatResult(p, order.index(p) + 1, float(len(seats) - order.index(p))) for p in seats),
+        group_key=group,
+    )
 
 
 def ladder_games(
     truth: Mapping[str, float], matchmaking: Matchmaking, rng: random.Random
-) -> Iterator[tuple[list[GameResult], Callable[[], dict[str, float]]]]:
-    """The ladder's games, a round at a time, with how the games so far rate the players (the
-    fit the next round's matchmaking uses: one fit per round)."""
+) -> Iterator[GameResult]:
+    """The ladder's games, each pod's deal once per rotation of its seats; the matchmaking of
+    each round sees the games before it, fitted as ``arena ladder`` fits them."""
     games: list[GameResult] = []
-    ranked = standings(games, truth)
     for number in itertools.count():
-        for pod in matchmaking.round(ranked, rng):
-            games.extend(play(pod, f"{number}/{'+'.join(pod)}", truth, rng))
         ranked = standings(games, truth)
-        yield games, partial(played_ratings, ranked)
+        for pod in matchmaking.round(ranked, rng):
+            for seats in rotations(pod):
+                game = seatings(seats, f"{number}/{'+'.join(pod)}", truth, rng)
+                games.append(game)
+                yield game
 
 
 def round_robin_games(
-    truth: Mapping[str, float], players: int, rng: random.Random, step: int
-) -> Iterator[tuple[list[GameResult], Callable[[], dict[str, float]]]]:
-    """The round robin's games in the arena's schedule order, ``step`` more at a time."""
+    truth: Mapping[str, float], players: int, rng: random.Random
+) -> Iterator[GameResult]:
+    """The round robin's games in the arena's schedule order, a new schedule per cycle."""
     names = sorted(truth)
-    games: list[GameResult] = []
-    for deals in itertools.count(1):
+    for cycle in itertools.count(1):
         for scheduled in build_schedule(len(names), players, 1, rng.getrandbits(32)):
-            order = plackett_luce_ranking(truth, tuple(names[p] for p in scheduled.seats), rng)
             seats = [names[p] for p in scheduled.seats]
-            games.append(
-                GameResult(
-                    tuple(
-                        SeatResult(p, order.index(p) + 1, float(players - order.index(p)))
-                        for p in seats
-                    ),
-                    group_key=f"{deals}/{scheduled.pod}",
-                )
-            )
-            if len(games) % step == 0:
-                yield games, lambda: point_ratings(games)
+            yield seatings(seats, f"{cycle}/{scheduled.pod}", truth, rng)
 
 
 @dataclass
-class Reached:
-    games: int
-    width: float  # mean 95% interval width at that point
+class Run:
+    """One seed's games and the tau of their ranking at every checkpoint."""
+
+    games: list[GameResult]
+    taus: list[float]
     seconds: float
 
+    def settled(self, checkpoints: Sequence[int], tau: float) -> int | None:
+        """The first checkpoint from which tau stays at or above ``tau``; None: never."""
+        below = [k for k, t in zip(checkpoints, self.taus) if t < tau]
+        if not below:
+            return checkpoints[0]
+        after = checkpoints.index(below[-1]) + 1
+        return checkpoints[after] if after < len(checkpoints) else None
 
-def games_to_tau(
-    source: Iterator[tuple[list[GameResult], Callable[[], dict[str, float]]]],
-    truth: Mapping[str, float],
-    tau: float,
-    limit: int,
-) -> Reached:
+
+def measure(
+    source: Iterator[GameResult], truth: Mapping[str, float], checkpoints: Sequence[int]
+) -> Run:
     started = time.perf_counter()
-    for games, ratings in source:
-        rated = ratings()
-        if len(rated) == len(truth) and kendall_tau(rated, truth) >= tau or len(games) >= limit:
-            fit = fit_batch(games)
-            width = statistics.fmean(rating.high - rating.low for rating in fit.values())
-            return Reached(len(games), width, time.perf_counter() - started)
-    raise AssertionError("the sources never end")
+    games = list(itertools.islice(source, checkpoints[-1]))
+    taus = [ranking_tau(games[:k], truth) for k in checkpoints]
+    return Run(games, taus, time.perf_counter() - started)
+
+
+@dataclass
+class Summary:
+    """What the runs of one side (ladder or round robin) come to."""
+
+    crossing: int | None  # first checkpoint where the mean tau over the runs reaches the target
+    settled: float  # mean over runs of ``Run.settled`` (never: the limit)
+    unsettled: int  # runs that never settled
+    width: float  # mean interval width at ``crossing`` (or at the limit)
+
+    @classmethod
+    def of(cls, runs: Sequence[Run], checkpoints: Sequence[int], tau: float) -> Summary:
+        means = [statistics.fmean(taus) for taus in zip(*(run.taus for run in runs))]
+        crossing = next((k for k, t in zip(checkpoints, means) if t >= tau), None)
+        settled = [run.settled(checkpoints, tau) for run in runs]
+        at = crossing or checkpoints[-1]
+        return cls(
+            crossing,
+            statistics.fmean(checkpoints[-1] if s is None else s for s in settled),
+            sum(s is None for s in settled),
+            statistics.fmean(mean_width(run.games[:at]) for run in runs),
+        )
+
+    def text(self, limit: int) -> str:
+        crossing = f"{self.crossing}" if self.crossing else f">={limit}"
+        settled = f"{'>=' if self.unsettled else ''}{self.settled:.0f}"
+        return f"mean curve {crossing}, settled {settled} games (width {self.width:.0f})"
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = bench_parser("ladder", __doc__)
     parser.add_argument("--bots", type=int, default=50)
     parser.add_argument("--players", type=int, default=2, help="seats per game")
-    parser.add_argument("--runs", type=int, default=5, help="seeds to average over")
+    parser.add_argument("--runs", type=int, default=10, help="seeds to average over")
     parser.add_argument("--spread", type=float, default=200.0, help="sd of the true strengths")
     parser.add_argument("--tau", type=float, default=0.9)
+    parser.add_argument("--step", type=int, default=100, help="games between two checkpoints")
+    parser.add_argument("--limit", type=int, default=6000, help="games per run")
     parser.add_argument(
-        "--step", type=int, default=100, help="round robin games between two rankings"
-    )
-    parser.add_argument(
-        "--closeness",
+        "--noise",
         type=float,
-        default=Matchmaking(2).closeness,
-        help="the matchmaking's closeness (Elo) for the simulated ladder",
+        default=Matchmaking(2).noise,
+        help="the matchmaking's least noise (Elo) for the simulated ladder",
     )
-    parser.add_argument("--limit", type=int, default=100_000, help="games at most per run")
     parser.add_argument("--first-seed", type=int, default=0)
     args = parser.parse_args(argv)
+    checkpoints = list(range(args.step, args.limit + 1, args.step))
     ladders, robins = [], []
     for seed in range(args.first_seed, args.first_seed + args.runs):
         rng = random.Random(seed)
         truth = {f"bot{i:02d}": rng.gauss(1500.0, args.spread) for i in range(args.bots)}
-        ladder = games_to_tau(
-            ladder_games(
-                truth,
-                Matchmaking(args.players, closeness=args.closeness),
-                random.Random(seed),
-            ),
-            truth,
-            args.tau,
-            args.limit,
-        )
-        robin = games_to_tau(
-            round_robin_games(truth, args.players, random.Random(seed), args.step),
-            truth,
-            args.tau,
-            args.limit,
-        )
-        print(
-            f"seed {seed}: ladder {ladder.games} games (width {ladder.width:.0f}, "
-            f"{ladder.seconds:.1f} s), round robin {robin.games} games "
-            f"(width {robin.width:.0f}, {robin.seconds:.1f} s)",
-            flush=True,
+        matchmaking = Matchmaking(args.players, noise=args.noise)
+        ladder = measure(ladder_games(truth, matchmaking, random.Random(seed)), truth, checkpoints)
+        robin = measure(
+            round_robin_games(truth, args.players, random.Random(seed)), truth, checkpoints
         )
         ladders.append(ladder)
         robins.append(robin)
-    ladder_games_mean = statistics.fmean(r.games for r in ladders)
-    robin_games_mean = statistics.fmean(r.games for r in robins)
+        print(
+            f"seed {seed}: settled at tau {args.tau:g}: ladder "
+            f"{ladder.settled(checkpoints, args.tau) or '-'} games ({ladder.seconds:.1f} s), "
+            f"round robin {robin.settled(checkpoints, args.tau) or '-'} games "
+            f"({robin.seconds:.1f} s)",
+            flush=True,
+        )
+    ladder_sum = Summary.of(ladders, checkpoints, args.tau)
+    robin_sum = Summary.of(robins, checkpoints, args.tau)
+    print(f"checkpoint  mean tau: ladder  round robin (every {args.step} games)")
+    for number, k in enumerate(checkpoints):
+        if k <= 2 * max(ladder_sum.crossing or 0, robin_sum.crossing or 0) and k % 500 == 0:
+            tau_l = statistics.fmean(run.taus[number] for run in ladders)
+            tau_r = statistics.fmean(run.taus[number] for run in robins)
+            print(f"{k:10d}  {tau_l:14.3f}  {tau_r:11.3f}")
     print(
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.bots} bots, "
-        f"{args.players} seats, true strengths sd {args.spread:g}, {args.runs} runs"
+        f"{args.players} seats, true strengths sd {args.spread:g}, {args.runs} runs "
+        f"(seeds {args.first_seed}-{args.first_seed + args.runs - 1}), {args.limit} games each"
+    )
+    ratio = (
+        f"{ladder_sum.crossing / robin_sum.crossing:.2f}"
+        if ladder_sum.crossing and robin_sum.crossing
+        else "-"
     )
     print(
-        f"games to Kendall tau {args.tau:g}: ladder {ladder_games_mean:.0f} "
-        f"(mean interval width {statistics.fmean(r.width for r in ladders):.0f}), "
-        f"round robin {robin_games_mean:.0f} "
-        f"(mean interval width {statistics.fmean(r.width for r in robins):.0f}), "
-        f"ratio {ladder_games_mean / robin_games_mean:.2f}"
+        f"games to Kendall tau {args.tau:g}: ladder {ladder_sum.text(args.limit)}; "
+        f"round robin {robin_sum.text(args.limit)}; ratio ladder / round robin: mean curve "
+        f"{ratio}, settled {ladder_sum.settled / robin_sum.settled:.2f}"
     )
 
 

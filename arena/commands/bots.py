@@ -8,6 +8,7 @@ from rich.table import Column, Table
 from arena.commands import wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.storage import bots as stored_bots
+from arena.storage import ladders
 from arena.storage.database import open_database
 
 
@@ -17,6 +18,7 @@ def list_bots(db: DbPath = DEFAULT_PATH) -> None:
     try:
         with database.read() as session:
             versions = stored_bots.all_versions(session)
+            paused = ladders.pauses(session)
     finally:
         database.close()
     # the labels that name a version elsewhere (arena leaderboard --bot NAME@LABEL, arena sprt)
@@ -40,6 +42,10 @@ def list_bots(db: DbPath = DEFAULT_PATH) -> None:
             version.created_at.strftime("%Y-%m-%d %H:%M"),
         )
     wide_console().print(table)
+    # below the table: a reason is a sentence, too long for a column
+    for entry in versions:
+        for why in paused.get(entry.version.id or 0, []):
+            typer.echo(f"{entry.bot.name}@{labels[entry.version.id or 0]}: {why}")
 
 
 def register(app: typer.Typer) -> None:

@@ -171,9 +171,10 @@ def ladder(
     log_level: LogLevel = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """A ladder: games all the time, each round's pods matched by rating (fewest games and widest
-    interval first, opponents near in rating, now and then anyone), seats rotated on each deal;
-    a newly submitted version joins within a round, a bot that keeps forfeiting is paused."""
+    """A ladder: games all the time, each round's pods matched by rating (neighbours in the
+    ranking, loosely while ratings are uncertain, now and then anyone), seats rotated on each
+    deal; a newly submitted version joins within a round, a bot that keeps forfeiting is
+    paused."""
     with ExitStack() as on_exit:
         on_exit.enter_context(logging_to(LogConfig(log_file, log_level)))
         stop_at = parse_until(until)
@@ -273,6 +274,8 @@ def ladder(
     else:
         for board in boards:
             print_board(board)
+    if cluster is not None:
+        typer.echo(cluster.played(), err=True)
     typer.echo(
         f"ladder {summary.name!r}: {summary.why}; {summary.games} games in all, "
         f"{summary.played} this run; go on with `arena ladder --name {summary.name}`",

@@ -22,6 +22,7 @@ from arena.storage.models import (
     GameRecord,
     GameStatus,
     SeatRecordRow,
+    Tournament,
     TournamentEntrant,
     utc_now,
 )
@@ -89,8 +90,48 @@ def forfeit_streaks(
         ).all()
         if len(last) == k and all(outcome != Outcome.FINISHED.value for outcome, _ in last):
             outcome, reason = last[0]
-            paused[version_id] = f"{k} forfeits in a row (the last: {outcome}: {reason})"
+            paused[version_id] = f"{k} forfeits in a row, last: {outcome}: {reason}"
     return paused
+
+
+def stored_ladders(session: Session) -> list[Tournament]:
+    """Every ladder, oldest first (tournaments whose settings carry ladder rules)."""
+    found = session.exec(select(Tournament).order_by(col(Tournament.id))).all()
+    return [tournament for tournament in found if tournament.settings.get("ladder")]
+
+
+def pauses(
+    session: Session, version_ids: Sequence[int] | None = None, ladder_id: int | None = None
+) -> dict[int, list[str]]:
+    """Why versions (all, or those of ``version_ids``) are paused now, ladder by ladder (every
+    ladder, or ``ladder_id``): a
+    version paused in a ladder whose entrants join by themselves is one that has not been
+    superseded (a retired version does not play anyway), and a newer version resumes it."""
+    found: dict[int, list[str]] = {}
+    newest: dict[tuple[int, str], int] = {}
+    for entry in bots.all_versions(session):  # ordered by bot, then version id
+        for game in entry.version.games:
+            newest[entry.bot.id or 0, game] = entry.version.id or 0
+    for ladder in stored_ladders(session):
+        if ladder_id is not None and ladder.id != ladder_id:
+            continue
+        rules = ladder.settings["ladder"]
+        if int(rules["pause_after"]) <= 0 or ladder.id is None:
+            continue
+        fixed = bool(rules["fixed"])
+        candidates = [
+            entrant.version.id or 0
+            for entrant in tournaments.entrants(session, ladder.id)
+            if (version_ids is None or entrant.version.id in version_ids)
+            and (fixed or newest.get((entrant.bot.id or 0, ladder.game)) == entrant.version.id)
+        ]
+        streaks = forfeit_streaks(session, ladder.id, candidates, int(rules["pause_after"]))
+        for version_id, why in streaks.items():
+            resumes = "" if fixed else "; a new version resumes it"
+            found.setdefault(version_id, []).append(
+                f"paused in ladder {ladder.name}: {why}{resumes}"
+            )
+    return found
 
 
 def lineup(session: Session, ladder_id: int, game: str, *, fixed: bool, pause_after: int) -> Lineup:
@@ -132,12 +173,14 @@ def games_last_hour(session: Session, ladder_id: int) -> dict[int, int]:
     return games_since(session, ladder_id, utc_now() - timedelta(hours=1))
 
 
-def finished_games(session: Session, ladder_id: int) -> int:
-    return session.exec(
-        select(func.count()).where(
-            GameRecord.tournament_id == ladder_id, GameRecord.status == GameStatus.FINISHED
-        )
-    ).one()
+def finished_games(session: Session, ladder_id: int, since: datetime | None = None) -> int:
+    """The ladder's finished games (since ``since``, if given)."""
+    query = select(func.count()).where(
+        GameRecord.tournament_id == ladder_id, GameRecord.status == GameStatus.FINISHED
+    )
+    if since is not None:
+        query = query.where(col(GameRecord.finished_at) >= since)
+    return session.exec(query).one()
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from sqlmodel import Session
 
 from arena.errors import DatabasePathError, StorageError
 from arena.records import Outcome
-from arena.storage import statements
+from arena.storage import ladders, statements
 from arena.storage.games import finished_game_results
 from arena.storage.models import (
     GameOutcome,
@@ -191,6 +191,11 @@ class ReadOnlyDatabase:
             "rating_history": history,
             "version_ids": ids,
         }
+
+    def ladder_pauses(self, version_ids: list[int]) -> dict[int, list[str]]:
+        """Why each of the versions is paused in ladders (``arena.storage.ladders.pauses``)."""
+        with self.session() as session:
+            return ladders.pauses(session, version_ids)
 
     def head_to_head(self, version_ids: list[int]) -> list[dict[str, Any]]:
         """Per opponent bot and game type: games together, and points (win 1, draw 1/2, and a

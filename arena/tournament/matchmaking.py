@@ -1,18 +1,19 @@
 """Who plays whom next on a ladder: a pure rule, driven alike by ``arena ladder`` and by the
 simulated ladder of ``python -m arena.bench ladder``.
 
-A round gives every entrant at most one pod (of ``players`` seats). Pods are formed one at a time:
+A round gives every entrant at most one pod (of ``players`` seats), Swiss-style:
 
-1. the *anchor* is the free entrant with the fewest games, ties broken by the widest rating
-   interval, then at random: a newcomer plays at once, and nobody falls behind;
-2. each other seat goes to a free entrant drawn at random with weight
-   ``explore + exp(-d^2 / (2 (closeness^2 + s_anchor^2 + s_other^2)))``, where ``d`` is the
-   rating difference to the anchor and ``s`` the ratings' standard deviations: opponents near
-   the anchor's rating are preferred (their games tell most about the order), more loosely while
-   the ratings are uncertain, and the ``explore`` floor lets every pair meet now and then.
+1. if the entrants do not fill whole pods, those left out are the ones with the most games
+   (a newcomer plays at once, and nobody falls behind);
+2. the others are sorted by their rating plus noise of standard deviation
+   ``sqrt(noise^2 + spread^2)`` (``spread``: the rating's standard deviation), and each run of
+   ``players`` consecutive entrants is a pod. Neighbours in the ranking meet: a game between
+   near-equal players tells most (its outcome is least predictable), and the noise, wide while
+   ratings are uncertain, makes each meet several different neighbours, which ties the ranking
+   together. Now and then (``explore``) an entrant is placed anywhere in the range instead, so
+   every pair meets eventually.
 
-Everyone plays every round (but fewer than a pod's worth left over), so the last pods of a round
-take whoever is left: the price of equal games for all.
+Why this rule, and the rules it replaced, with their measurements: docs/ladder.md.
 
 The ratings are the batch Plackett-Luce fit without bootstrap (``standings``): its point rating
 and its Laplace standard deviation, cheap enough to recompute every round.
@@ -59,26 +60,29 @@ def standings(results: Sequence[GameResult], players: Iterable[str]) -> list[Sta
 @dataclass(frozen=True)
 class Matchmaking:
     players: int  # seats per pod
-    closeness: float = 100.0  # Elo: how near the anchor an opponent is sought, at best
-    explore: float = 0.02  # weight of the least fitting opponent, relative to a perfect one
-
-    def affinity(self, anchor: Standing, other: Standing) -> float:
-        scale = self.closeness**2 + anchor.spread**2 + other.spread**2
-        return self.explore + math.exp(-((other.rating - anchor.rating) ** 2) / (2 * scale))
+    noise: float = 50.0  # Elo: how far from its rating an entrant is placed, at least
+    explore: float = 0.01  # chance that an entrant is placed anywhere in the range
 
     def round(self, entrants: Sequence[Standing], rng: random.Random) -> list[tuple[str, ...]]:
-        """The pods of one round among ``entrants`` (those free to play), anchor first in each;
-        entrants left over (fewer than a pod) sit this round out."""
-        free = sorted(entrants, key=lambda s: (s.games, -s.spread, rng.random()))
-        pods: list[tuple[str, ...]] = []
-        while len(free) >= self.players:
-            anchor = free.pop(0)
-            pod = [anchor]
-            for _ in range(self.players - 1):
-                weights = [self.affinity(anchor, other) for other in free]
-                pod.append(free.pop(rng.choices(range(len(free)), weights)[0]))
-            pods.append(tuple(standing.player for standing in pod))
-        return pods
+        """The pods of one round among ``entrants`` (those free to play), the entrant with the
+        fewest games first in each; entrants left over (fewer than a pod) sit this round out."""
+        by_games = sorted(entrants, key=lambda s: (s.games, -s.spread, rng.random()))
+        seated = by_games[: len(by_games) - len(by_games) % self.players]
+        if not seated:
+            return []
+        low = min(s.rating for s in seated)
+        high = max(s.rating for s in seated)
+
+        def place(standing: Standing) -> float:
+            if rng.random() < self.explore:
+                return rng.uniform(low, high)
+            return standing.rating + rng.gauss(0.0, math.hypot(self.noise, standing.spread))
+
+        ordered = sorted(seated, key=place)
+        pods = [ordered[i : i + self.players] for i in range(0, len(ordered), self.players)]
+        return [
+            tuple(s.player for s in sorted(pod, key=lambda s: (s.games, -s.spread))) for pod in pods
+        ]
 
 
 def rotations(pod: tuple[str, ...]) -> list[tuple[str, ...]]:

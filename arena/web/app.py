@@ -31,6 +31,7 @@ from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.web import downloads
 from arena.web.frame_store import FrameStore
+from arena.web.ladder import ladder_routes
 from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
 from arena.web.submissions import submission_routes
@@ -326,6 +327,7 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
         Route("/api/games/{game_id:int}/record.json", api_record),
         Route("/api/games/{game_id:int}/moves.txt", api_moves),
         *submission_routes(db_path),
+        *ladder_routes(pages, page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(

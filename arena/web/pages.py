@@ -71,6 +71,9 @@ class Pages:
             raise NotFound(f"no bot called {name!r}")
         ids = bot.pop("version_ids")
         bot["head_to_head"] = self.database.head_to_head(ids)
+        pauses = self.database.ladder_pauses(ids)
+        for version in bot["versions"]:
+            version["paused"] = pauses.get(version["id"], [])
         bot["recent_games"] = self.database.games(GameFilter(bot=name, limit=RECENT_GAMES))["games"]
         return bot
 

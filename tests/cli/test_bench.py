@@ -160,3 +160,17 @@ def test_sandbox_bench_prints_the_sandboxs_cost_last(args, last):
     lines = _bench("sandbox", *args, timeout=300)
     assert [line.split(":")[0].strip() for line in lines[:2]] == ["bwrap", "none"]
     assert lines[-1].startswith(last) and re.search(r"[+-][\d.]+ ms \(median; load", lines[-1])
+
+
+def test_ladder_bench_runs_and_prints_both_counts_and_their_ratios_last():
+    lines = _bench(
+        *("ladder", "--bots", "8", "--runs", "2", "--limit", "300", "--step", "50"),
+        *("--tau", "0.5"),
+        timeout=300,
+    )
+    assert re.fullmatch(
+        r"games to Kendall tau 0\.5: ladder mean curve (\d+|>=300), settled >?=?\d+ games "
+        r"\(width \d+\); round robin mean curve (\d+|>=300), settled >?=?\d+ games \(width \d+\); "
+        r"ratio ladder / round robin: mean curve ([\d.]+|-), settled [\d.]+",
+        lines[-1],
+    ), lines[-1]

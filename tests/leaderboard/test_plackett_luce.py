@@ -127,3 +127,23 @@ def test_bootstrap_rows_are_fitted_independently():
     theta = fit_map(stages, weights, precision=1.0)
     assert theta[0, 0] > 0 > theta[1, 0] and theta[2] == pytest.approx([0, 0], abs=1e-9)
     assert theta[0, 0] == pytest.approx(-theta[1, 0])
+
+
+def test_the_dense_and_the_seat_pair_derivatives_agree(monkeypatch):
+    from leaderboard import plackett_luce
+
+    rng = random.Random(5)
+    names = [f"p{i}" for i in range(7)]
+    games = []
+    for _ in range(60):
+        seats = rng.sample(names, rng.choice([2, 3, 4]))
+        ranks = [rng.randint(1, len(seats)) for _ in seats]  # ties included
+        games.append(GameResult(tuple(SeatResult(p, r, 0.0) for p, r in zip(seats, ranks))))
+    stages = build_stages(encode(games))
+    weights = np.stack([stages.weights, stages.weights * 2.0])
+    theta = np.array([[rng.gauss(0, 1) for _ in names] for _ in range(2)])
+    dense = plackett_luce._derivatives(stages, weights, theta, 0.1)
+    monkeypatch.setattr(plackett_luce, "DENSE_PLAYERS", 0)
+    pairwise = plackett_luce._derivatives(stages, weights, theta, 0.1)
+    for a, b in zip(dense, pairwise):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)

@@ -2,6 +2,7 @@
 (between runs and while it runs), a paused bot, and Ctrl-C and kill -9 at random moments with
 nothing lost or repeated."""
 
+import html
 import json
 import os
 import random
@@ -11,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from arena.bench.local_ray import descendants
 from arena.storage import database as database_module
@@ -18,6 +20,7 @@ from arena.storage import ladders as ladder_store
 from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from arena.tournament import runner
+from arena.web.app import create_app
 from tests.support.bots import TEST_BOTS
 from tests.tournament.helpers import (
     SAMPLE_BOTS,
@@ -161,13 +164,19 @@ def test_a_bot_forfeiting_k_games_in_a_row_is_paused_until_a_new_version(tmp_pat
     run = ladder(db, "--pause-after", "2", "--until", "12", "--concurrency", "1")
     [(label, reason)] = run["paused"].items()
     assert label.startswith("forfeiter@1.0.0")
-    assert reason.startswith("2 forfeits in a row (the last: ")
+    assert reason.startswith("2 forfeits in a row, last: ")
     forfeits = query(
         db,
         "SELECT count(*) FROM seat JOIN bot_version ON bot_version.id = seat.bot_version_id "
         "JOIN bot ON bot.id = bot_version.bot_id WHERE bot.name = 'forfeiter'",
     )[0][0]
     assert forfeits == 2  # no game after the second forfeit in a row
+    shown = f"paused in ladder {run['name']}: {reason}; a new version resumes it"
+    listed = run_cli("bots", "--db", str(db))
+    assert listed.exit_code == 0, listed.stderr
+    assert f"forfeiter@1.0.0: {shown}" in listed.stdout.splitlines()
+    page = TestClient(create_app(db, warm_up=False)).get("/bots/forfeiter")
+    assert html.escape(shown, quote=False) in page.text
 
     # A new version (this one plays well: "gated" without a turnstile never waits) plays again.
     last = query(db, "SELECT max(id) FROM game")[0][0]
@@ -176,6 +185,11 @@ def test_a_bot_forfeiting_k_games_in_a_row_is_paused_until_a_new_version(tmp_pat
     submit(db, bot)
     run = ladder(db, "--until", "24", "--concurrency", "1")
     assert run["paused"] == {}
+    assert "paused in ladder" not in run_cli("bots", "--db", str(db)).stdout
+    assert (
+        "paused in ladder"
+        not in TestClient(create_app(db, warm_up=False)).get("/bots/forfeiter").text
+    )
     assert "forfeiter@1.1.0" in versions_seated(db, after_game=last)
 
 

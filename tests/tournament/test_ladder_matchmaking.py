@@ -13,14 +13,16 @@ from leaderboard.batch import PRIOR_SD
 from leaderboard.results import GameResult, SeatResult
 
 
-def test_the_entrant_with_fewest_games_anchors_the_first_pod_then_the_widest_interval():
-    rated = [Standing(f"b{i}", 1100 + 200 * i, 20.0, 100) for i in range(5)]
+def test_a_newcomer_plays_at_once_and_who_sits_out_has_the_most_games():
+    rated = [Standing(f"b{i}", 1100 + 200 * i, 20.0, 100 + i) for i in range(5)]
     newcomer = Standing("new", 1500.0, PRIOR_SD, 0)
-    unsure = Standing("unsure", 1500.0, 90.0, 100)
     for seed in range(20):
-        pods = Matchmaking(2).round([*rated, unsure, newcomer], random.Random(seed))
-        assert pods[0][0] == "new"
-        assert pods[1][0] == "unsure" or "unsure" in pods[0]
+        pods = Matchmaking(2).round(
+            [*rated, newcomer, Standing("x", 1300.0, 20.0, 300)], random.Random(seed)
+        )
+        seated = {p for pod in pods for p in pod}
+        assert "new" in seated and "x" not in seated
+        assert next(pod for pod in pods if "new" in pod)[0] == "new"  # fewest games first
 
 
 def test_opponents_are_near_in_rating():
@@ -40,14 +42,14 @@ def test_opponents_are_near_in_rating():
 def test_every_pair_meets_eventually():
     ratings = [Standing(f"b{i}", 1000 + 100 * i, 10.0, 500) for i in range(8)]
     met = Counter()
-    for seed in range(3000):
+    for seed in range(10_000):
         for pod in Matchmaking(2).round(ratings, random.Random(seed)):
             met[frozenset(pod)] += 1
     assert set(met) == {
         frozenset((f"b{i}", f"b{j}")) for i, j in itertools.combinations(range(8), 2)
     }
-    # ... but neighbours more often than the ends (who meet mostly as a round's last two left)
-    assert met[frozenset(("b3", "b4"))] > 2 * met[frozenset(("b0", "b7"))]
+    # ... but neighbours far more often than the ends (who meet only by exploring)
+    assert met[frozenset(("b3", "b4"))] > 5 * met[frozenset(("b0", "b7"))]
 
 
 def test_a_round_seats_everyone_it_can_in_whole_pods():

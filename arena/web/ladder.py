@@ -1,0 +1,121 @@
+"""The /ladder page and its JSON twin /api/ladder: the ladders, and for one (``?id=``, else the
+newest) its live leaderboard per board, games per hour, who is paused and why, and per entrant
+its Elo over the ladder's games and its latest games. The page reloads itself while the ladder
+writes (``static/ladder.js``), as ``arena serve`` reads the same SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from sqlmodel import col, select
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from arena.storage import ladders
+from arena.storage.models import GameRecord, RatingHistory, utc_now
+from arena.storage.read_only import GameFilter
+from arena.web.pages import NotFound, Pages
+
+LATEST_GAMES = 5  # per entrant
+HISTORY_POINTS = 5_000  # the newest Elo updates charted, all entrants together
+
+Render = Callable[..., Response]
+
+
+def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
+    with pages.database.session() as session:
+        found = ladders.stored_ladders(session)
+        listed = [
+            {
+                "id": ladder.id,
+                "name": ladder.name,
+                "game": ladder.game,
+                "state": ladder.state,
+                "games": ladders.finished_games(session, ladder.id or 0),
+            }
+            for ladder in found
+        ]
+        if not found:
+            return {"ladders": [], "ladder": None}
+        chosen = (
+            found[-1]
+            if ladder_id is None
+            else next((one for one in found if one.id == ladder_id), None)
+        )
+        if chosen is None or chosen.id is None:
+            raise NotFound(f"no ladder {ladder_id}")
+        rules = chosen.settings["ladder"]
+        hour_ago = utc_now() - timedelta(hours=1)
+        games = ladders.finished_games(session, chosen.id)
+        per_hour = ladders.finished_games(session, chosen.id, since=hour_ago)
+        paused = ladders.pauses(session, ladder_id=chosen.id)
+        history = session.exec(
+            select(RatingHistory, GameRecord.finished_at)
+            .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
+            .where(GameRecord.tournament_id == chosen.id)
+            .order_by(col(RatingHistory.id).desc())
+            .limit(HISTORY_POINTS)
+        ).all()
+    versions = pages.database.versions(sorted({update.bot_version_id for update, _ in history}))
+    boards = []
+    for players in rules["boards"]:
+        board = pages.boards.board(chosen.game, players, chosen.id, all_versions=False)
+        for row in board["rows"]:
+            row["paused"] = paused.get(row["version_id"], [])
+            row["latest_games"] = pages.database.games(
+                GameFilter(bot=row["bot"], tournament=chosen.id, limit=LATEST_GAMES)
+            )["games"]
+        boards.append({"players": players, "rows": board["rows"]})
+    return {
+        "ladders": listed,
+        "ladder": {
+            "id": chosen.id,
+            "name": chosen.name,
+            "game": chosen.game,
+            "state": chosen.state,
+            "created_at": chosen.created_at.isoformat(),
+            "rules": rules,
+            "games": games,
+            "games_last_hour": per_hour,
+            "boards": boards,
+            # JSON object keys are strings
+            "labels": {str(i): f"{v['bot']} {v['version']}" for i, v in versions.items()},
+            "rating_history": [
+                {
+                    "bot_version_id": update.bot_version_id,
+                    "players": update.players,
+                    "elo": round(update.after, 1),
+                    "game_id": update.game_id,
+                    "finished_at": finished_at.isoformat() if finished_at else None,
+                }
+                for update, finished_at in reversed(history)
+            ],
+        },
+    }
+
+
+def _ladder_id(request: Request) -> int | None:
+    raw = request.query_params.get("id")
+    if raw in (None, ""):
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise HTTPException(400, "id must be a ladder's number")
+    return int(raw)
+
+
+def ladder_routes(pages: Pages, render: Render) -> list[Route]:
+    """/ladder and /api/ladder; ``render(template, title, data)`` makes a page."""
+
+    def ladder_page(request: Request) -> Response:
+        data = ladder_page_data(pages, _ladder_id(request))
+        title = f"Ladder {data['ladder']['name']}" if data["ladder"] else "Ladder"
+        return render("ladder.html", title, data)
+
+    def api_ladder(request: Request) -> Response:
+        return JSONResponse(ladder_page_data(pages, _ladder_id(request)))
+
+    return [Route("/ladder", ladder_page), Route("/api/ladder", api_ladder)]

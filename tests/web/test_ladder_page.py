@@ -1,0 +1,72 @@
+"""The /ladder page in a real Chromium while a real ``arena ladder`` process writes the same
+SQLite file that ``arena serve``'s app reads: the leaderboard of the running ladder, its chart,
+the place for the games running now, and new games appearing without a reload."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli, start_cli
+from tests.web.conftest import EVIL_NAME, ServerThread
+from tests.web.test_browser import browser, page  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.slow  # a real ladder with bot processes
+
+
+def finished_games(db: Path) -> int:
+    try:
+        return query(db, "SELECT COUNT(*) FROM game WHERE status = 'finished'")[0][0]
+    except Exception:  # the schema is not there yet
+        return 0
+
+
+def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):  # noqa: F811
+    db = tmp_path / "ladder.db"
+    third = renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / "third", "third")
+    for bot in [*bot_dirs, third]:
+        submitted = run_cli("submit", str(bot), "--db", str(db), "--sandbox", "none")
+        assert submitted.exit_code == 0, submitted.stdout + submitted.stderr
+    ladder = start_cli(
+        "ladder", "--game", "oregon", "--db", str(db), "--sandbox", "none", "--move-time", "30",
+        "--concurrency", "1", "--name", "live-ladder", "--until", "400",
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while finished_games(db) < 2:
+            assert time.monotonic() < deadline, "the ladder played no game"
+            assert ladder.poll() is None, ladder.communicate()
+            time.sleep(0.2)
+        with ServerThread(db) as server:
+            page.goto(f"{server.url}/ladder")
+            page.evaluate("window.notReloaded = true")
+            assert page.locator("h1").inner_text().startswith("live-ladder")
+            assert page.locator("nav a[href='/ladder']").count() == 1
+            rows = page.locator("table.ladder-board tbody tr")
+            page.wait_for_function(
+                "() => document.querySelectorAll('table.ladder-board tbody tr').length === 3",
+                timeout=60_000,
+            )
+            assert any(EVIL_NAME in row for row in rows.all_inner_texts())  # as text
+            assert page.locator("#ladder-chart").count() == 1
+            assert page.locator("#games-running-now").count() == 1
+            shown = page.locator("#live").get_attribute("data-games")
+            page.wait_for_function(
+                f"() => document.getElementById('live').dataset.games !== '{shown}'",
+                timeout=90_000,
+            )
+            assert page.evaluate("window.notReloaded") is True
+            now = int(page.locator("#live").get_attribute("data-games") or 0)
+            assert now > int(shown or 0)
+            assert f"{now} games" in page.locator("#ladder-games").inner_text()
+            # the chart was drawn again after the swap (Chart.js marks its canvas)
+            page.wait_for_function(
+                "() => Chart.getChart(document.getElementById('ladder-chart')) !== undefined"
+            )
+            page.goto("about:blank")  # its polling stops before the server does
+    finally:
+        if ladder.poll() is None:
+            ladder.terminate()  # SIGTERM: the ladder stops cleanly
+        ladder.communicate(timeout=60)
