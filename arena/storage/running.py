@@ -156,7 +156,7 @@ def _public(row: RunningGame, tournament: str | None) -> dict[str, Any]:
         "decisions": len(row.actions),
         "tournament_id": row.tournament_id,
         "tournament": tournament,
-        "started_at": row.started_at.isoformat(timespec="seconds"),
+        "started_at": row.started_at.replace(tzinfo=None).isoformat(timespec="seconds"),
         "heartbeat": heartbeat.isoformat(timespec="seconds"),
         "game_id": row.game_id,
         "state": "recorded" if row.game_id is not None else "stale" if stale else "running",

@@ -28,6 +28,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.errors import ReplayError, StorageError
 from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
+from arena.web.decision_log import decision_log
+from arena.web.live import live_routes
 from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
 from engine.registry import game_names
@@ -252,6 +254,10 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
             | {"outline": outline, "chunk": FRAME_CHUNK}
         )
 
+    def api_log(request: Request) -> Response:
+        """The decision log, made from the frames of the seat asked for (or the referee's)."""
+        return JSONResponse(decision_log(replay_data(request)))
+
     def api_frames(request: Request) -> Response:
         game = game_data(request)
         seat = seat_param(request, game["num_players"])
@@ -301,6 +307,8 @@ def create_app(db_path: Path, *, warm_up: bool = True) -> Starlette:
         Route("/api/games/{game_id:int}", api_game),
         Route("/api/games/{game_id:int}/replay", api_replay),
         Route("/api/games/{game_id:int}/frames", api_frames),
+        Route("/api/games/{game_id:int}/log", api_log),
+        *live_routes(database, page, _board_script),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(

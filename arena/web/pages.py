@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.storage import running
 from arena.storage.models import GameOutcome
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.storage.sprt import BASE, NEW, load_test
@@ -94,6 +95,8 @@ class Pages:
         listing = self.database.games(GameFilter(tournament=tournament_id, limit=TOURNAMENT_GAMES))
         tournament["games"] = listing["games"]
         tournament["games_total"] = listing["total"]  # the page links to the rest
+        with self.database.session() as session:
+            tournament["running"] = running.running(session, tournament_id)  # watched live
         return tournament
 
     def sprt(self, tournament_id: int, entrants: list[dict[str, Any]]) -> dict[str, Any]:

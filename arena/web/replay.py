@@ -18,6 +18,7 @@ from typing import Any
 
 from arena.errors import ReplayError
 from arena.web.jsonable import JsonConverter
+from arena.web.spectator import events_seen
 from engine.core import EngineError, GameState
 from engine.registry import get_game
 
@@ -36,6 +37,12 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     score_seat = 0 if seat is None else seat  # running scores are alike in every seat's view
     frames: list[dict[str, Any]] = []
     scores = []
+    told = [0]  # how much of the event log the frames have told
+
+    def events(state: GameState) -> list[dict[str, Any]]:
+        """What ``seat`` learnt since the previous frame (the decision log shows it)."""
+        seen, told[0] = events_seen(state, seat, told[0]), len(state.event_log)
+        return seen
 
     def add_frame(number: int, state: GameState, index: int) -> None:
         decider = state.current_seat
@@ -44,6 +51,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "seat": decider,
             "kind": state.decision_kind,
             "views": {str(s): to_json(state.view(s)) for s in seats},
+            "events": events(state),
         }
         scores.append(engine.running_scores(state.view(score_seat)))
         if seat is None or seat == decider:
@@ -75,6 +83,7 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "seat": None,
             "kind": "",
             "views": {str(s): to_json(state.view(s)) for s in seats},
+            "events": events(state),
             "final": True,
         }
     )

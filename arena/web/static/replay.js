@@ -49,6 +49,9 @@
     state.chunks = new Map();
     ui.slider.max = String(state.outline.outline.length - 1);
     drawChart();
+    // The decision log (decision_log.js) loads the same seat's log.
+    root.dispatchEvent(new CustomEvent("replay:outline", {detail: {seat: state.seat, getJSON,
+      outline: state.outline, current: () => state.current, jump: (number) => { stop(); show(number); }}}));
   }
 
   function chunk(index) {
@@ -88,6 +91,7 @@
     writeLocation();
     markChart();
     root.dataset.shown = String(wanted);
+    root.dispatchEvent(new CustomEvent("replay:shown", {detail: {number: wanted}}));
   }
 
   // --- the decision panel ----------------------------------------------------------------
