@@ -19,23 +19,22 @@ def log_entries(
     start: int = 0,
     has_decision_details: bool = True,
 ) -> list[dict[str, Any]]:
-    """One entry per decision from ``start`` on: ``number``, ``seat`` (who decided),
+    """One entry per decision from ``start`` on (``frames``: one per decision and the position
+    after the last, with ``scores`` alike): ``number``, ``seat`` (who decided),
     ``decision`` (its kind, and what it is about where the frame says), ``events`` (what the
     viewer learnt after it, ``{"seat", "text"}``), ``scores`` (each seat's running score after
     it); and where the viewer sees the decision's details, ``action`` (the chosen one in words),
     ``seconds`` (None: the arena decided for a forfeited seat) and ``comment``. The events
     before the first decision (the deal) are the first frame's: ``setup_events`` gives them."""
     entries = []
-    for frame in frames[start:]:
-        if frame.get("final"):
-            break
+    for frame in frames[start : len(frames) - 1]:  # the last is the position now, or the end
         number = frame["number"]
         entry: dict[str, Any] = {
             "number": number,
             "seat": frame["seat"],
             "decision": frame.get("decision") or frame["kind"],
-            "events": frames[number + 1]["events"] if number + 1 < len(frames) else [],
-            "scores": list(scores[number + 1]) if number + 1 < len(scores) else None,
+            "events": frames[number + 1]["events"],
+            "scores": list(scores[number + 1]),
         }
         if "legal" in frame:
             entry["action"] = frame["legal"][frame["chosen"]]

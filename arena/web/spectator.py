@@ -4,8 +4,8 @@ A spectator sees only what every seat sees: seeing more, a bot's author watching
 tell the bot another seat's hand. The engines define one view per seat and no public one, so the
 spectator's view is built from all of them: every seat's view as JSON, the fields a game names
 as the viewer's own (``_OWN_FIELDS``, e.g. an Oregon hand) emptied, then only what is the same
-in every seat's view kept (a value that differs from seat to seat, such as another seat's coal
-values filled for their owner alone, is dropped). What is kept is in each seat's view, so it
+in every seat's view kept (a value that differs from seat to seat, such as a seat's coal values
+filled for their owner alone, is emptied). What is kept is in each seat's view, so it
 tells no seat anything new; ``tests/web/test_spectator.py`` checks it against states sampled
 from each seat's view.
 
@@ -28,7 +28,6 @@ SPECTATOR = -2  # an event audience that is no seat (EVERYONE is -1, seats count
 # Per game, the view fields that hold the viewing seat's own secrets, emptied for spectators
 # even where two seats' values happen to agree (two equal hands are still two secrets).
 _OWN_FIELDS: dict[str, frozenset[str]] = {"oregon": frozenset({"hand"})}
-_DROPPED = object()
 
 
 def spectator_view(state: GameState, to_json: JsonConverter) -> dict[str, Any]:
@@ -52,20 +51,20 @@ def _empty(value: Any) -> Any:
 
 
 def _common(values: list[Any]) -> Any:
-    """What ``values`` (JSON) share: equal values as they are, dicts key by key and lists of
-    one length item by item; a part that differs becomes ``_DROPPED`` and is left out (a field
-    of a dict) or None (an item of a list, so positions keep their meaning)."""
+    """What ``values`` (JSON) share, in their shape: equal values as they are, dicts key by key
+    and lists of one length item by item; where they differ, an empty list for lists and None
+    for anything else (so a board drawing finds every field it expects)."""
     first = values[0]
     if all(value == first for value in values[1:]):
         return first
     if all(isinstance(value, dict) for value in values):
         keys = [key for key in first if all(key in value for value in values)]
-        shared = {key: _common([value[key] for value in values]) for key in keys}
-        return {key: value for key, value in shared.items() if value is not _DROPPED}
-    if all(isinstance(value, list) and len(value) == len(first) for value in values):
-        items = [_common([value[i] for value in values]) for i in range(len(first))]
-        return [None if item is _DROPPED else item for item in items]
-    return _DROPPED
+        return {key: _common([value[key] for value in values]) for key in keys}
+    if all(isinstance(value, list) for value in values):
+        if all(len(value) == len(first) for value in values):
+            return [_common([value[i] for value in values]) for i in range(len(first))]
+        return []
+    return None
 
 
 def events_seen(state: GameState, seat: int | None, since: int) -> list[dict[str, Any]]:
