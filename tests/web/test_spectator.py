@@ -5,6 +5,7 @@ reaches the spectator as it reaches the seats it does not concern."""
 from __future__ import annotations
 
 import random
+
 import pytest
 
 from arena.web.jsonable import JsonConverter
