@@ -7,6 +7,7 @@ nothing more."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -20,7 +21,7 @@ from arena.storage.read_only import ReadOnlyDatabase
 from arena.web.app import create_app
 from arena.web.spectator import events_seen
 from engine.registry import get_game
-from tests.tournament.helpers import start_cli
+from tests.tournament.helpers import query, start_cli
 from tests.web.conftest import altered_copy
 
 MISBEHAVE = Path(__file__).parents[1] / "bots" / "misbehave.py"
@@ -80,9 +81,20 @@ def tournament_db(tmp_path) -> Iterator[tuple[Path, subprocess.Popen]]:
         process.communicate()
 
 
+def _has_schema(db: Path) -> bool:
+    try:
+        return bool(query(db, "SELECT 1 FROM sqlite_master WHERE name = 'running_game'"))
+    except sqlite3.Error:
+        return False
+
+
+def wait_for_schema(db: Path, process: subprocess.Popen) -> None:
+    """Until the tournament has made the database (its schema, in one transaction)."""
+    wait_for(lambda: db.exists() and _has_schema(db), "the database", process)
+
+
 def _client(db: Path, process: subprocess.Popen) -> TestClient:
-    wait_for(lambda: db.exists() and db.stat().st_size > 0, "the database", process)
-    time.sleep(0.5)  # its schema, made in one transaction
+    wait_for_schema(db, process)
     return TestClient(create_app(db, warm_up=False))
 
 
