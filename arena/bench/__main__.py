@@ -1,12 +1,22 @@
-"""``python -m arena.bench protocol|storage|tournament|cluster|web|gaps|sandbox|ladder [options]``:
-run one benchmark (``--help`` after the name lists its options)."""
+"""``python -m arena.bench protocol|storage|tournament|cluster|web|gaps|sandbox|ladder|live
+[options]``: run one benchmark (``--help`` after the name lists its options)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-BENCHMARKS = ("protocol", "storage", "tournament", "cluster", "web", "gaps", "sandbox", "ladder")
+BENCHMARKS = (
+    "protocol",
+    "storage",
+    "tournament",
+    "cluster",
+    "web",
+    "gaps",
+    "sandbox",
+    "ladder",
+    "live",
+)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import trio
@@ -50,6 +51,39 @@ class LiveGame(Watcher):
 
     def actions(self) -> list[int]:
         return list(self._state.history) if self._state is not None else self._progress
+
+
+@dataclass
+class _Batch:
+    """One flush: rows to add, actions to store, hearts to beat, games recorded."""
+
+    purge: bool
+    new: list[LiveGame]
+    progress: dict[LiveGame, list[int]]
+    alive: list[int]
+    recorded: list[tuple[LiveGame, list[int], int | None]]
+    ids: list[int] = field(default_factory=list)
+
+    def write(self, database: Database) -> None:
+        with database.write() as session:
+            if self.purge:
+                running.remove_old(session)
+            self.ids = [running.add(session, game.new) for game in self.new]
+            running.refresh(
+                session,
+                {game.row_id: actions for game, actions in self.progress.items() if game.row_id},
+                self.alive,
+            )
+            for game, actions, game_id in self.recorded:
+                if game.row_id is not None:
+                    running.recorded(session, game.row_id, actions, game_id)
+
+    def written(self) -> None:
+        """Back in the trio thread, once written."""
+        for game, row_id in zip(self.new, self.ids, strict=True):
+            game.row_id = row_id
+        for game, actions in self.progress.items():
+            game.written = len(actions)
 
 
 class LiveGames:
@@ -114,7 +148,20 @@ class LiveGames:
                 await self._abandon()
 
     async def flush(self, purge: bool = False) -> None:
-        new = [game for game in self._games if game.row_id is None and not game.ended]
+        """Write what changed since the last flush (``purge``: and remove old rows)."""
+        batch = self.batch(purge)
+        try:
+            await trio.to_thread.run_sync(batch.write, self.database)
+        except StorageError as exc:
+            if not self._faulted:
+                log.warning("the games in play cannot be shown live: %s", exc)
+            self._faulted = True
+            return
+        batch.written()
+
+    def batch(self, purge: bool = False) -> _Batch:
+        """What changed since the last flush, taken in the trio thread (where the referee
+        changes the states) and written in another."""
         progress = {}
         for game in self._games:
             if game.row_id is not None and not game.ended:
@@ -122,35 +169,10 @@ class LiveGames:
                 if len(actions) != game.written:
                     progress[game] = actions
         recorded, self._recorded = self._recorded, []
+        new = [game for game in self._games if game.row_id is None and not game.ended]
         self._games = [game for game in self._games if not game.ended]
         alive = [game.row_id for game in self._games if game.row_id is not None]
-
-        def write() -> list[int]:
-            with self.database.write() as session:
-                if purge:
-                    running.remove_old(session)
-                ids = [running.add(session, game.new) for game in new]
-                running.refresh(
-                    session,
-                    {game.row_id: actions for game, actions in progress.items() if game.row_id},
-                    alive,
-                )
-                for game, actions, game_id in recorded:
-                    if game.row_id is not None:
-                        running.recorded(session, game.row_id, actions, game_id)
-                return ids
-
-        try:
-            ids = await trio.to_thread.run_sync(write)
-        except StorageError as exc:
-            if not self._faulted:
-                log.warning("the games in play cannot be shown live: %s", exc)
-            self._faulted = True
-            return
-        for game, row_id in zip(new, ids, strict=True):
-            game.row_id = row_id
-        for game, actions in progress.items():
-            game.written = len(actions)
+        return _Batch(purge, new, progress, alive, recorded)
 
     async def _abandon(self) -> None:
         rows = [game.row_id for game in self._games if game.row_id is not None]

@@ -124,7 +124,7 @@
             [h("span", {class: "swatch"}), ` ${signed(delta)}`]))));
       }
       return h("li", {class: `entry seat-${seat}${entry.by_arena ? " forfeit" : ""}`,
-                      "data-number": String(entry.number), "data-seat": String(seat), tabindex: "-1"}, children);
+                      "data-number": String(entry.number), "data-seat": String(seat)}, children);
     }
 
     eventList(events) {

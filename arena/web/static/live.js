@@ -64,7 +64,7 @@
     else ui.board.append(h("pre", {class: "views", text: JSON.stringify(frame.views, null, 1)}));
     state.shown = frame.number;
     root.dataset.shown = String(frame.number);
-    log.mark(frame.number);
+    log.mark(state.following ? frame.number - 1 : frame.number);  // following: the latest decision
     const now = state.latest ? state.latest.number : frame.number;
     ui.position.textContent = state.following ? `decision ${now} · live` : `decision ${frame.number} of ${now} so far`;
     ui.follow.disabled = state.following;
