@@ -87,8 +87,9 @@ class _Batch:
 
 
 class LiveGames:
-    """The games of one process's tournament (or ladder) as they are played. ``entrants``: each
-    entrant position's bot name and version id (a ladder's lineup may change between rounds)."""
+    """The games of one process's tournament (or ladder, or match) as they are played.
+    ``entrants``: each entrant position's bot name and version id (None: not registered yet, a
+    match's bot; a ladder's lineup may change between rounds)."""
 
     def __init__(
         self,
@@ -96,7 +97,7 @@ class LiveGames:
         tournament_id: int | None,
         game: str,
         options: dict[str, Any],
-        entrants: list[tuple[str, int]],
+        entrants: list[tuple[str, int | None]],
         interval: float = FLUSH_SECONDS,
     ) -> None:
         self.database = database

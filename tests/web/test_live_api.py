@@ -6,6 +6,7 @@ nothing more."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 import subprocess
@@ -187,6 +188,29 @@ def test_worker_processes_report_the_games_they_play(tmp_path):
     finally:
         process.kill()
         process.communicate()
+
+
+def test_a_match_is_shown_live_then_replayed(tmp_path):
+    db = tmp_path / "arena.db"
+    bots = [slow_bot(tmp_path / name, name) for name in ("tortoise", "snail")]
+    process = start_cli("match", "--db", str(db), "--game", "oregon", "--json", *map(str, bots))
+    try:
+        client = _client(db, process)
+        [live] = wait_for(
+            lambda: [g for g in client.get("/api/live").json()["games"] if g["decisions"] >= 5],
+            "the match in play with 5 decisions",
+            process,
+        )
+        assert live["tournament_id"] is None
+        assert [seat["bot"] for seat in live["seats"]] == ["tortoise", "snail"]
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+        ended = client.get(f"/api/live/{live['id']}").json()
+        assert ended["state"] == "recorded" and ended["game_id"] == json.loads(out)["game_id"]
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
 
 
 def test_a_game_of_a_killed_tournament_is_not_shown_as_in_play(tournament_db, tmp_path):
