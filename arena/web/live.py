@@ -172,8 +172,11 @@ def live_routes(
     """The routes of ``/live``; ``page(template, title, data, **context)`` renders a page."""
     games = LiveGames(database)
 
-    def listing_data() -> dict[str, Any]:
-        return {"games": games.listing(), "poll_seconds": POLL_SECONDS}
+    def listing_data(request: Request) -> dict[str, Any]:
+        """Every game in play, or a tournament's (``?tournament=ID``: a ladder is one too)."""
+        tournament = _number(request, "tournament", -1, _LARGEST_ID)
+        wanted = None if tournament < 0 else tournament
+        return {"games": games.listing(wanted), "poll_seconds": POLL_SECONDS}
 
     def game_data(request: Request) -> dict[str, Any]:
         """The game in play with the decisions from ``after`` on and the position now."""
@@ -195,10 +198,10 @@ def live_routes(
         return data
 
     def live_page(request: Request) -> Response:
-        return page("live.html", "Live", listing_data())
+        return page("live.html", "Live", listing_data(request))
 
     def api_live(request: Request) -> Response:
-        return JSONResponse(listing_data())
+        return JSONResponse(listing_data(request))
 
     def live_game_page(request: Request) -> Response:
         _refuse_seat(request)

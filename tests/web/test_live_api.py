@@ -111,6 +111,10 @@ def test_a_game_in_play_is_followed_in_the_spectator_view_then_replayed(tourname
     assert live["state"] == "running" and live["tournament"] == "slowpokes"
     assert {seat["bot"] for seat in live["seats"]} == {"tortoise", "snail"}
     assert "seed" not in live and "actions" not in live
+    mine = client.get("/api/live", params={"tournament": live["tournament_id"]}).json()
+    assert live["id"] in [game["id"] for game in mine["games"]]
+    other = client.get("/api/live", params={"tournament": live["tournament_id"] + 1}).json()
+    assert other["games"] == []
     tournament = client.get(f"/api/tournaments/{live['tournament_id']}").json()
     assert live["id"] in [game["id"] for game in tournament["running"]]
     page = client.get(f"/tournaments/{live['tournament_id']}").text
@@ -232,6 +236,7 @@ def test_a_game_of_a_killed_tournament_is_not_shown_as_in_play(tournament_db, tm
 def test_unknown_and_bad_live_addresses_are_one_line_errors(arena_db):
     client = TestClient(create_app(arena_db, warm_up=False))
     assert client.get("/api/live").json()["games"] == []
+    assert client.get("/api/live", params={"tournament": "x"}).status_code == 400
     for url in ("/api/live/7", f"/api/live/{2**64}", "/live/7"):
         response = client.get(url)
         assert response.status_code == 404, url
