@@ -102,7 +102,7 @@ class LiveReplay:
         }
 
 
-class LiveGames:
+class GamesInPlay:
     """The web's view of the games in play, with their replays cached."""
 
     def __init__(self, database: ReadOnlyDatabase) -> None:
@@ -170,7 +170,7 @@ def live_routes(
     database: ReadOnlyDatabase, page: Callable[..., Response], board_script: Callable
 ) -> list[Route]:
     """The routes of ``/live``; ``page(template, title, data, **context)`` renders a page."""
-    games = LiveGames(database)
+    games = GamesInPlay(database)
 
     def listing_data(request: Request) -> dict[str, Any]:
         """Every game in play, or a tournament's (``?tournament=ID``: a ladder is one too)."""
