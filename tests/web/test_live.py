@@ -131,9 +131,9 @@ def test_follow_a_running_game_on_a_desktop_and_a_phone_until_its_replay(browser
                 last = int(opened_page.locator("#slider").get_attribute("max"))
                 wait_shown(opened_page, last)
                 assert opened_page.locator("#position").inner_text().startswith("final")
-            for context in (desktop_context, phone_context):
-                problems = [p for o in opened for p in o.problems.seen]
-                context.close()
+            problems = [problem for each in opened for problem in each.problems.seen]
+            desktop_context.close()
+            phone_context.close()
             assert problems == [], problems
     finally:
         tournament.kill()
