@@ -18,7 +18,7 @@ from leaderboard.results import GameResult, SeatResult
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
-CURRENT_VERSION = 5
+CURRENT_VERSION = 6
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -139,12 +139,18 @@ def _add_operator(connection: Connection) -> int:
     return key
 
 
+def _running_games(connection: Connection) -> None:
+    """Schema 6: the games being played now (``running_game``), which the web shows live."""
+    _table(models.RunningGame).create(connection, checkfirst=True)
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _decision_details,
     2: _boards_and_seals,
     3: _sealed_from,
     4: _authors,
+    5: _running_games,
 }
 
 
