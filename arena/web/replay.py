@@ -289,7 +289,11 @@ class FrameCache:
     def _store_all(self, game: dict[str, Any], count: int) -> None:
         """Every seat's pieces of a game just built, encoded and stored in the background: a
         seat switch, a later visitor or a restarted server finds them ready."""
-        pieces = ["outline", "log", *(f"chunk-{i}" for i in range(math.ceil(count / self.chunk_size)))]
+        pieces = [
+            "outline",
+            "log",
+            *(f"chunk-{i}" for i in range(math.ceil(count / self.chunk_size))),
+        ]
         try:
             for seat in (None, *range(game["num_players"])):
                 for what in pieces:
