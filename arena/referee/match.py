@@ -268,11 +268,10 @@ class _Referee:
         move = self.time_control.move_seconds
         timeout = move + seat.bank_left
         state = self.state
-        events = state.events_for(seat.index, seat.events_sent)
-        seat.events_sent = len(state.event_log)
         request = self.encoder.request(
-            seat.game_id, number, state, seat.index, legal, move, seat.bank_left, events
+            seat.game_id, number, state, seat.index, legal, move, seat.bank_left, seat.events_sent
         )
+        seat.events_sent = len(state.event_log)
         started = time.perf_counter()
         try:
             reply = await seat.connected.decide(request, timeout)
@@ -361,9 +360,7 @@ class _Referee:
     def end_request(self, seat: _Seat, records: Sequence[SeatRecord]) -> bot_pb2.EndGameRequest:
         """The game's end as ``seat`` learns it, with the events since its last decision."""
         state = self.state
-        return self.encoder.end_request(
-            seat.game_id, state, records, seat.index, state.events_for(seat.index, seat.events_sent)
-        )
+        return self.encoder.end_request(seat.game_id, state, records, seat.index, seat.events_sent)
 
     async def end_game(self, requests: Callable[[_Seat], bot_pb2.EndGameRequest]) -> None:
         """Tell every seat still playing that the game is over (or voided), each with the
