@@ -78,10 +78,11 @@ def _event_writer(game: str, cls: type) -> Callable[[Any], bytes]:
 
 
 @functools.cache
-def _logged_events(game: str) -> Memo[tuple[Any, Any, bytes]]:
-    """Wire forms of ``game``'s logged events by the identity of their fields' tuple (with the
-    tuple and the builder, ``engine.core.GameState.seen_entries``)."""
-    return Memo()
+def _logged_events(game: str) -> tuple[Memo[tuple[Any, Any, bytes]], Memo[bytes]]:
+    """Wire forms of ``game``'s logged events (``engine.core.GameState.seen_entries``) by the
+    identity of their fields' tuple (with the tuple and the builder), and by the builder and the
+    fields."""
+    return Memo(), Memo()
 
 
 class DecisionEncoder:
@@ -103,7 +104,7 @@ class DecisionEncoder:
         self._view_body = body_encoder(engine.view_type, game_field.message_type)
         self._encode_event = variant_encoder(engine.event_type)
         self._actions, self._action_ids, self._run_ids, self._runs, self._strings = _memos(game)
-        self._logged = _logged_events(game)
+        self._logged, self._logged_values = _logged_events(game)
         self._events = {
             cls: _event_writer(game, cls)
             for cls in typing.get_args(engine.event_type) or (engine.event_type,)
@@ -150,12 +151,24 @@ class DecisionEncoder:
 
     def _event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
         """The wire form of the event ``make(*fields)``, a log entry's: by the identity of
-        ``fields`` (held by the entry, so its id is not reused), else by the event's values."""
+        ``fields`` (held by the entry, so its id is not reused; each entry reaches every seat),
+        else by the builder and the fields' values (events recur: a card drawn, a seat
+        passing), else by the event's values."""
         entry = self._logged.get(id(fields))
         if entry is None or entry[1] is not make:  # () is one object, shared by every builder
-            event = make(*fields)
-            entry = self._logged.put(id(fields), (fields, make, self._events[type(event)](event)))
+            try:
+                wire = self._logged_values.get((make, fields))
+            except TypeError:  # a field that is a list
+                wire = self._built_event(make, fields)
+            else:
+                if wire is None:
+                    wire = self._logged_values.put((make, fields), self._built_event(make, fields))
+            entry = self._logged.put(id(fields), (fields, make, wire))
         return entry[2]
+
+    def _built_event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
+        event = make(*fields)
+        return self._events[type(event)](event)
 
     def request(
         self,

@@ -46,9 +46,11 @@ def varint(value: int) -> bytes:
 
 def packed_varints(values: Any) -> bytes:
     """A packed repeated varint field's body; one byte per value when all are below 128."""
-    if min(values) >= 0 and max(values) < 0x80:
-        return bytes(values)
-    return b"".join(map(varint, values))
+    try:
+        small = bytes(values)  # ValueError for a value outside 0..255
+    except ValueError:
+        return b"".join(map(varint, values))
+    return small if small.isascii() else b"".join(map(varint, values))
 
 
 _STRINGS_LIMIT = 2_000  # tuples of strings kept per field
@@ -103,7 +105,9 @@ def _write_field(field: FieldDescriptor, kind: str, key: str, namespace: dict) -
                 f"        add({key} + varint(len(b)) + b)",
             ]
         namespace[key] = varint(field.number << 3)
-        value = f"{key} + varint(v)"
+        # The key and a value below 128 (most are: counts, seats, enums, booleans) in one piece.
+        namespace[f"{key}_small"] = [namespace[key] + _SMALL[n] for n in range(0x80)]
+        value = f"{key}_small[v] if -1 < v < 0x80 else {key} + varint(v)"
     elif field.type == FieldDescriptor.TYPE_STRING:
         namespace[key] = varint(field.number << 3 | 2)
         if repeated:

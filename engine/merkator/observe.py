@@ -28,6 +28,7 @@ from engine.parts import PartCache
 if TYPE_CHECKING:
     from engine.merkator.state import MerkatorState
 
+_DECISIONS = {kind.value: kind for kind in DecisionKind}  # a look-up; DecisionKind(n) costs more
 _MAP_ROWS = tuple((LOCATIONS[m], COLOURS[data.LOCATION_COLOUR[m]]) for m in data.MAJORS)
 
 
@@ -40,7 +41,7 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
         join_needs_permission=state.permission,
         alsterhaus_misprint=misprint,
         max_rounds=state.max_rounds,
-        decision=None if over else DecisionKind(state.stage),
+        decision=None if over else _DECISIONS[state.stage],
         deciding_seat=None if over else state.deciding,
         active_seat=state.active,
         turn=state.turn,
@@ -56,7 +57,10 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
         ),
         piles=_piles(
             tuple(
-                (value, len(pile), pile[-1] if pile else -1) for value, pile in state.piles.items()
+                [
+                    (value, len(pile), pile[-1] if pile else -1)
+                    for value, pile in state.piles.items()
+                ]
             )
         ),
         discard_count=len(state.discard),
@@ -64,7 +68,7 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
         bonus_slots=_bonus_slots(tuple(state.bonus_slots)),
         building_deck_count=len(state.building_deck),
         building_slots=_building_slots((tuple(state.building_slots), misprint)),
-        players=tuple(_player(state, q) for q in range(n)),
+        players=tuple([_player(state, q) for q in range(n)]),
         gain_left=state.gain_left,
         spoil_letters=state.spoil_letters,
         spoil_loss_left=state.spoil_loss_left,

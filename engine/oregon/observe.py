@@ -28,7 +28,7 @@ def build_view(state: OregonState, seat: int) -> OregonView:
         game_over=over,
         terrain=data.TERRAIN,
         players=tuple(
-            _player(state, s, reveal=over or s == seat) for s in range(state.num_players)
+            [_player(state, s, reveal=over or s == seat) for s in range(state.num_players)]
         ),
         hand=_hand(tuple(state.hands[seat])),
         farmers=_farmers(tuple(state.farmer_mask)),
