@@ -208,19 +208,13 @@ class DecisionEncoder:
             )
         )
 
-    def end_request(
-        self,
-        game_id: str,
-        state: GameState,
-        records: Sequence[SeatRecord],
-        seat: int,
-        since: int,
-    ) -> bot_pb2.EndGameRequest:
-        """The ``EndGameRequest`` to ``seat`` with the events of ``state.event_log[since:]`` as
-        it may see them (those since its last decision)."""
-        request = bot_pb2.EndGameRequest(
-            game_id=game_id,
-            seat=seat,
+    def end_requests(
+        self, state: GameState, records: Sequence[SeatRecord]
+    ) -> Callable[[str, int, int], bot_pb2.EndGameRequest]:
+        """A maker of the ``EndGameRequest`` to each seat: ``make(game_id, seat, since)`` holds
+        the events of ``state.event_log[since:]`` as ``seat`` may see them (those since its last
+        decision). The results and every seat's final view, the same for all, are encoded once."""
+        common = bot_pb2.EndGameRequest(
             results=[
                 bot_pb2.SeatResult(
                     seat=r.seat,
@@ -234,6 +228,13 @@ class DecisionEncoder:
             ],
             final_views=[encode_view(self.game, state.view(s)) for s in range(state.num_players)],
         )
-        for event in state.events_for(seat, since):
-            self._encode_event(event, getattr(request.events.add(), self.game))
-        return request
+
+        def make(game_id: str, seat: int, since: int) -> bot_pb2.EndGameRequest:
+            request = bot_pb2.EndGameRequest()
+            request.CopyFrom(common)
+            request.game_id, request.seat = game_id, seat
+            for event in state.events_for(seat, since):
+                self._encode_event(event, getattr(request.events.add(), self.game))
+            return request
+
+        return make
