@@ -35,3 +35,10 @@ class PartCache(dict[K, V]):
             self.clear()
         part = self[key] = self._build(key)
         return part
+
+
+def interned(cls: Callable[..., V], limit: int = 5_000) -> PartCache[tuple, V]:
+    """``cls(*fields)`` by its ``fields`` (a tuple, in field order): equal small parts (a card on
+    a cell, a count of a kind) are then the same object, cheaper to look up than to build, and
+    found by identity by the referee's encoder when a part made of them changes."""
+    return PartCache(lambda fields: cls(*fields), limit)

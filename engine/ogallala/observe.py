@@ -18,7 +18,7 @@ from engine.ogallala.views import (
     SegmentView,
     StackView,
 )
-from engine.parts import PartCache
+from engine.parts import PartCache, interned
 
 if TYPE_CHECKING:
     from engine.ogallala.state import OgallalaState
@@ -82,7 +82,7 @@ def kind_counts(kinds: Sequence[int]) -> tuple[KindCount, ...]:
     counts = [0] * NUM_KINDS
     for kind in kinds:
         counts[kind] += 1
-    return tuple([KindCount(KIND_NAMES[k], n) for k, n in enumerate(counts) if n])
+    return tuple([_kind_count((KIND_NAMES[k], n)) for k, n in enumerate(counts) if n])
 
 
 # Display views by content. A view shows every seat's display and a turn changes at most two of
@@ -125,20 +125,22 @@ def _build_row(key: tuple[int, int, tuple[int, ...]]) -> _Row:
         boats += complete
         score += points
         segments.append(
-            SegmentView(
-                row=row,
-                col=first,
-                length=last - first + 1,
-                complete=complete,
-                fight=sum([FIGHT[k] for k in segment_kinds]),
-                protected=any([IS_TOTEM[k] for k in segment_kinds]),
-                points=points,
+            _segment_view(
+                (
+                    row,
+                    first,
+                    last - first + 1,
+                    complete,
+                    sum([FIGHT[k] for k in segment_kinds]),
+                    any([IS_TOTEM[k] for k in segment_kinds]),
+                    points,
+                )
             )
         )
     return _Row(
         tuple(
             [
-                CardView(row, col, KIND_NAMES[kind])
+                _card_view((row, col, KIND_NAMES[kind]))
                 for col, kind in enumerate(kinds[:width])
                 if kind != EMPTY
             ]
@@ -150,6 +152,9 @@ def _build_row(key: tuple[int, int, tuple[int, ...]]) -> _Row:
 
 
 _row = PartCache(_build_row)
+_card_view = interned(CardView)
+_segment_view = interned(SegmentView)  # in field order: row, col, length, complete, fight, ...
+_kind_count = interned(KindCount)
 
 
 def _build_display_view(seat: int, width: int, rows: tuple[tuple[int, ...], ...]) -> DisplayView:
