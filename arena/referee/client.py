@@ -53,23 +53,15 @@ def _parsed(call: Callable[..., bytes], reply_type: type[Message]) -> Callable[.
 
 
 class _Call:
-    """One call handed to the worker: the trio task waiting for it is rescheduled once
-    ``outcome`` or ``error`` is set, unless it gave up waiting (``abandoned``)."""
+    """One call handed to the worker; ``outcome`` is set before ``done`` fires."""
 
-    __slots__ = ("function", "request", "kwargs", "task", "outcome", "error", "abandoned")
+    __slots__ = ("function", "args", "kwargs", "done", "outcome", "error")
 
-    def __init__(self, function: Callable[..., Any], request: Any, kwargs: dict) -> None:
-        self.function, self.request, self.kwargs = function, request, kwargs
-        self.task = trio.lowlevel.current_task()
+    def __init__(self, function: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+        self.function, self.args, self.kwargs = function, args, kwargs
+        self.done = trio.Event()
         self.outcome: Any = None
         self.error: BaseException | None = None
-        self.abandoned = False
-
-
-def _wake(call: _Call) -> None:
-    """In the trio thread: the call is done; its task runs again unless it gave up waiting."""
-    if not call.abandoned:
-        trio.lowlevel.reschedule(call.task)
 
 
 class BotClient:
@@ -112,57 +104,54 @@ class BotClient:
     def _work(self) -> None:
         while (call := self._calls.get()) is not _STOP:
             try:
-                call.outcome = call.function(call.request, **call.kwargs)
+                call.outcome = call.function(*call.args, **call.kwargs)
             except BaseException as exc:  # noqa: BLE001 - handed to the trio task
                 call.error = exc
             try:
-                self._token.run_sync_soon(_wake, call)
+                self._token.run_sync_soon(call.done.set)
             except trio.RunFinishedError:
                 return  # the trio run is gone; nobody waits any more
 
-    async def _call(self, function: Callable[..., Any], request: Any, kwargs: dict) -> Any:
+    async def _call(
+        self, function: Callable[..., Any], request: Any, timeout: float, **kwargs: Any
+    ) -> Any:
         if self._closed:
             raise ClosedClientError(f"client of {self.address} is closed")
-        call = _Call(function, request, kwargs)
+        call = _Call(
+            function,
+            (request,),
+            {"timeout": min(timeout, _LONGEST_TIMEOUT), "metadata": self._metadata, **kwargs},
+        )
         self._calls.put(call)
-
-        def abort(_: Any) -> trio.lowlevel.Abort:
-            call.abandoned = True
+        try:
+            await call.done.wait()
+        except BaseException:
             self.close()  # ends the call in flight; the worker then stops
-            return trio.lowlevel.Abort.SUCCEEDED
-
-        # The task sleeps until the worker's ``_wake`` (no trio.Event: the wake-up is the
-        # scheduler's own, the cheapest there is on the referee's hot path).
-        await trio.lowlevel.wait_task_rescheduled(abort)
+            raise
         if call.error is not None:
             raise call.error
         return call.outcome
 
-    def _kwargs(self, timeout: float, **kwargs: Any) -> dict[str, Any]:
-        return {"timeout": min(timeout, _LONGEST_TIMEOUT), "metadata": self._metadata, **kwargs}
-
     async def handshake(self, timeout: float) -> bot_pb2.HandshakeReply:
         """Wait up to ``timeout`` seconds for the bot to listen and answer."""
         request = bot_pb2.HandshakeRequest(protocol_version=PROTOCOL_VERSION)
-        return await self._call(
-            self._stub.Handshake, request, self._kwargs(timeout, wait_for_ready=True)
-        )
+        return await self._call(self._stub.Handshake, request, timeout, wait_for_ready=True)
 
     async def start_game(
         self, request: bot_pb2.StartGameRequest, timeout: float
     ) -> bot_pb2.StartGameReply:
         """Raises MalformedReplyError for a reply that does not parse."""
-        return await self._call(self._start_game, request, self._kwargs(timeout))
+        return await self._call(self._start_game, request, timeout)
 
     async def decide(self, request: bytes, timeout: float) -> bot_pb2.DecisionReply:
         """``request`` is a serialized DecisionRequest. Raises MalformedReplyError for a reply
         that does not parse."""
-        return await self._call(self._decide, request, self._kwargs(timeout))
+        return await self._call(self._decide, request, timeout)
 
     async def end_game(
         self, request: bot_pb2.EndGameRequest, timeout: float
     ) -> bot_pb2.EndGameReply:
-        return await self._call(self._stub.EndGame, request, self._kwargs(timeout))
+        return await self._call(self._stub.EndGame, request, timeout)
 
     @property
     def closed(self) -> bool:
