@@ -115,7 +115,7 @@ def body_encoder(cls: type, descriptor: Descriptor) -> BodyEncoder:
         if kind in SCALAR_KINDS:
             continue
         by_id, slow = f"I{number}", f"F{number}"
-        namespace[by_id] = memo = Memo()
+        namespace[by_id] = memo = Memo[tuple[Any, bytes]]()
         if kind.startswith("repeated"):
             namespace[slow] = _run_wire(memo, _field_wire(message_class, name, kind, inner))
             lines += ["    v = o." + name, "    if v:"]
