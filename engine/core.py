@@ -35,7 +35,7 @@ EVERYONE = -1
 # One entry of a state's event log: (audience, make, fields, redacted). ``make(*fields)`` builds
 # the typed event for its audience; every other seat gets ``make(*redacted)``, or nothing when
 # ``redacted`` is None. Entries are raw so that logging costs a tuple, not a dataclass: events are
-# built only when a seat asks for them.
+# built only when a seat asks for them. An entry never changes once logged (nor do its fields).
 EventEntry = tuple[int, Callable[..., Any], tuple[Any, ...], tuple[Any, ...] | None]
 
 
@@ -129,13 +129,21 @@ class GameState(abc.ABC):
         """The typed events (the game's ``event_type``) of ``event_log[since:]`` as ``seat`` may
         see them: public events in full, other seats' private ones redacted or left out. A seat
         that remembers ``len(event_log)`` at each of its decisions gets everything in between."""
-        events = []
+        return [make(*fields) for make, fields in self.seen_entries(seat, since)]
+
+    def seen_entries(
+        self, seat: int, since: int = 0
+    ) -> list[tuple[Callable[..., Any], tuple[Any, ...]]]:
+        """``events_for`` before its events are built: ``(make, fields)`` per event, the fields
+        ``seat`` may see (the very tuples of the log, so an encoder may remember an event's
+        bytes by their identity)."""
+        seen = []
         for audience, make, fields, redacted in self.event_log[since:]:
             if audience == EVERYONE or audience == seat:
-                events.append(make(*fields))
+                seen.append((make, fields))
             elif redacted is not None:
-                events.append(make(*redacted))
-        return events
+                seen.append((make, redacted))
+        return seen
 
     def default_action_index(self) -> int:
         """The arena's choice for a seat that has forfeited or failed to answer (the failure

@@ -102,13 +102,19 @@ def typical_requests(game: str, players: int, seed: int) -> list[bytes]:
     told = [0] * players  # each seat's position in the event log
     while (seat := state.current_seat) is not None:  # None once the game is over
         legal = state.legal_actions()
-        events = state.events_for(seat, told[seat])
-        told[seat] = len(state.event_log)
         requests.append(
             encoder.request(
-                "bench", len(requests), state, seat, legal, TIME_CONTROL.move_seconds, 0.0, events
+                "bench",
+                len(requests),
+                state,
+                seat,
+                legal,
+                TIME_CONTROL.move_seconds,
+                0.0,
+                told[seat],
             )
         )
+        told[seat] = len(state.event_log)
         state.apply_index(rng.randrange(len(legal)))
     return requests
 
@@ -150,8 +156,7 @@ def engine_and_encoding(game: str, players: int, games: int, warm_up: int = 0) -
             told[seat] = len(state.event_log)
             for which in (0, 1) if decisions % 2 else (1, 0):
                 began = clock()
-                events = state.events_for(seat, since)
-                encoders[which].request("bench", decisions, state, seat, legal, 1.0, 0.0, events)
+                encoders[which].request("bench", decisions, state, seat, legal, 1.0, 0.0, since)
                 encoding_seconds[which] += (clock() - began) * measured
             began = clock()
             state.apply_index(rng.randrange(len(legal)))
@@ -241,11 +246,17 @@ def refereed(game: str, players: int, first_seed: int) -> Requests:
         number = 0
         while (seat := state.current_seat) is not None:  # None once the game is over
             legal = state.legal_actions()
-            events = state.events_for(seat, told[seat])
-            told[seat] = len(state.event_log)
             request = encoder.request(
-                f"bench-{seed}", number, state, seat, legal, TIME_CONTROL.move_seconds, 0.0, events
+                f"bench-{seed}",
+                number,
+                state,
+                seat,
+                legal,
+                TIME_CONTROL.move_seconds,
+                0.0,
+                told[seat],
             )
+            told[seat] = len(state.event_log)
             reply = yield seat, request
             state.apply_index(reply.action_index)
             number += 1

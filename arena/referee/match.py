@@ -280,11 +280,10 @@ class _Referee:
         move = self.time_control.move_seconds
         timeout = move + seat.bank_left
         state = self.state
-        events = state.events_for(seat.index, seat.events_sent)
-        seat.events_sent = len(state.event_log)
         request = self.encoder.request(
-            seat.game_id, number, state, seat.index, legal, move, seat.bank_left, events
+            seat.game_id, number, state, seat.index, legal, move, seat.bank_left, seat.events_sent
         )
+        seat.events_sent = len(state.event_log)
         started = time.perf_counter()
         try:
             reply = await seat.connected.decide(request, timeout)
@@ -374,13 +373,6 @@ class _Referee:
             for seat in self.seats
         ]
 
-    def end_request(self, seat: _Seat, records: Sequence[SeatRecord]) -> bot_pb2.EndGameRequest:
-        """The game's end as ``seat`` learns it, with the events since its last decision."""
-        state = self.state
-        return self.encoder.end_request(
-            seat.game_id, state, records, seat.index, state.events_for(seat.index, seat.events_sent)
-        )
-
     async def end_game(self, requests: Callable[[_Seat], bot_pb2.EndGameRequest]) -> None:
         """Tell every seat still playing that the game is over (or voided), each with the
         request ``requests(seat)``."""
@@ -456,7 +448,8 @@ async def play_match(
                 await referee.start_game()
                 await referee.play()
                 records = referee.seat_records()
-                await referee.end_game(lambda seat: referee.end_request(seat, records))
+                end = referee.encoder.end_requests(referee.state, records)
+                await referee.end_game(lambda seat: end(seat.game_id, seat.index, seat.events_sent))
             except Exception as exc:  # noqa: BLE001 - any fault of ours voids the game
                 void_reason = f"arena fault: {type(exc).__name__}: {exc}"
                 records = referee.seat_records()

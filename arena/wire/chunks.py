@@ -2,18 +2,19 @@
 
 Filling protobuf messages field by field from Python is what made encoding a request cost several
 times the engine's step; protobuf's C layer itself serializes fast. So a message is serialized
-here as two parts concatenated, which is valid protobuf (a parser takes a message's fields in any
-order; a repeated field's elements keep their order as they stay together):
+here by one function generated per dataclass (straight-line Python, no call per field), which
+writes the concatenation of its fields' wire forms (valid protobuf: a parser takes a message's
+fields in any order; a repeated field's elements keep their order as they stay together):
 
-* its fields that hold no message, filled by a compiled encoder (``arena.wire.compiled``) into a
-  fresh message and serialized;
+* its fields that hold no message, written directly (``arena.wire.scalars``);
 * each field holding a message (or a tuple of them): its wire form (key, length, body), memoized.
   Views are built of frozen dataclasses and tuples, and an engine hands out the same objects
   again for the parts that did not change (shared catalog objects, parts cached by the content
-  they show, ``engine.parts``), so most of a view is bytes made at an earlier decision. A tuple
-  is found by its identity; a message by the values of its scalar fields and the identities of
-  its messages (so the fresh but equal objects an engine builds at every view find their entry
-  too), or by its own identity if it holds a tuple of messages.
+  they show, ``engine.parts``), so most of a view is bytes made at an earlier decision, found by
+  the object's identity in one dict look-up. Failing that, a tuple is found by the identities of
+  its elements, and a message by the values of its scalar fields and the identities of its
+  messages (so the fresh but equal objects an engine builds at every view find their entry too;
+  a message holding a tuple of messages only by its identity).
 
 No memo can leak what one seat sees into another seat's request: an entry's key determines the
 object it encodes (its identity, or its values and its parts' identities), so a request only ever
@@ -32,7 +33,7 @@ from __future__ import annotations
 import functools
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
@@ -40,11 +41,22 @@ from google.protobuf.message_factory import GetMessageClass
 
 from arena.wire.compiled import SCALAR_KINDS, encoder_for, scalar_encoder_for, variant_encoder
 from arena.wire.convert import field_plan, variant_field
-from arena.wire.scalars import scalar_writer, varint
+from arena.wire.scalars import scalar_lines, varint
 
 BodyEncoder = Callable[[Any], bytes]
+V = TypeVar("V")
 
-_MEMO_LIMIT = 5_000  # entries per memo (one per field, per member class of a field)
+MEMO_LIMIT = 5_000  # entries per memo (one per field, per member class of a field)
+
+
+class Memo(dict[Any, V]):
+    """A dict that empties itself when it grows past ``MEMO_LIMIT``, so memory stays bounded."""
+
+    def put(self, key: Any, value: V) -> V:
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
+        self[key] = value
+        return value
 
 
 def field_key(field: Any) -> bytes:
@@ -60,15 +72,13 @@ def memoized(cls: type, encode: BodyEncoder) -> BodyEncoder:
     """``encode`` (a function of an instance of dataclass ``cls`` alone) memoized by
     ``_memo_key(cls)``."""
     key = _memo_key(cls)
-    memo: dict[Any, tuple[Any, bytes]] = {}
+    memo: Memo[tuple[Any, bytes]] = Memo()
 
     def memoized(value: Any) -> bytes:
         k = key(value)
         entry = memo.get(k)
         if entry is None:
-            if len(memo) >= _MEMO_LIMIT:
-                memo.clear()
-            entry = memo[k] = (value, encode(value))
+            entry = memo.put(k, (value, encode(value)))
         return entry[1]
 
     return memoized
@@ -90,40 +100,82 @@ def _memo_key(cls: type) -> Callable[[Any], Any]:
 
 @functools.cache
 def body_encoder(cls: type, descriptor: Descriptor) -> BodyEncoder:
-    """The serialized message of type ``descriptor`` for an instance of dataclass ``cls`` (its
-    parts memoized, not the whole: a view is new at every decision)."""
+    """The serialized message of type ``descriptor`` for an instance of dataclass ``cls``: one
+    generated function writing its scalar fields and looking its messages' wire forms up by
+    identity (not the whole memoized: a view is new at every decision)."""
     message_class = GetMessageClass(descriptor)
-    plan = field_plan(cls)
-    fill_scalars = scalar_encoder_for(cls)
+    namespace: dict[str, Any] = {"join": b"".join}
+    lines = ["def write(o):", "    out = []", "    add = out.append"]
+    scalars = scalar_lines(cls, descriptor, namespace)
+    if scalars is None:  # a type the writers do not know: filled into a message instead
+        namespace["scalars"] = _filled_scalars(cls, message_class)
+        scalars = ["    add(scalars(o))"]
+    lines += scalars
+    for number, (name, kind, inner, _) in enumerate(field_plan(cls)):
+        if kind in SCALAR_KINDS:
+            continue
+        by_id, slow = f"I{number}", f"F{number}"
+        namespace[by_id] = memo = Memo[tuple[Any, bytes]]()
+        if kind.startswith("repeated"):
+            namespace[slow] = _run_wire(memo, _field_wire(message_class, name, kind, inner))
+            lines += ["    v = o." + name, "    if v:"]
+        else:
+            namespace[slow] = _by_identity(memo, _field_wire(message_class, name, kind, inner))
+            lines += ["    v = o." + name, "    if v is not None:"]
+        lines += [
+            f"        e = {by_id}.get(id(v))",
+            f"        add(e[1] if e is not None else {slow}(v))",
+        ]
+    lines.append("    return join(out)")
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built from field names and types
+    return namespace["write"]
+
+
+def _filled_scalars(cls: type, message_class: type[Message]) -> BodyEncoder:
+    fill = scalar_encoder_for(cls)
 
     def filled(obj: Any) -> bytes:
         message = message_class()
-        fill_scalars(obj, message)
+        fill(obj, message)
         return message.SerializeToString()
 
-    scalars = scalar_writer(cls, descriptor) or filled
-
-    parts = [
-        _field_part(message_class, name, kind, inner)
-        for name, kind, inner, _ in plan
-        if kind not in SCALAR_KINDS
-    ]
-    if not parts:
-        return scalars
-    if len(parts) == len(plan):
-        return lambda obj: b"".join([wire for part in parts if (wire := part(obj))])
-
-    def encode(obj: Any) -> bytes:
-        return scalars(obj) + b"".join([wire for part in parts if (wire := part(obj))])
-
-    return encode
+    return filled
 
 
-def _field_part(
-    message_class: type[Message], name: str, kind: str, inner: Any
-) -> Callable[[Any], bytes | None]:
-    """The wire form of field ``name`` (holding messages) of an instance of the dataclass whose
-    message is ``message_class``; None when the field is unset."""
+def _by_identity(memo: Memo[tuple[Any, bytes]], wire: BodyEncoder) -> BodyEncoder:
+    """``wire(value)``, entered in ``memo`` by the value's identity (with the value: its id is
+    not reused while the entry lives)."""
+
+    def remembered(value: Any) -> bytes:
+        return memo.put(id(value), (value, wire(value)))[1]
+
+    return remembered
+
+
+def _run_wire(memo: Memo[tuple[Any, bytes]], element: BodyEncoder) -> BodyEncoder:
+    """The wire forms of a tuple's elements, joined, entered in ``memo`` by the tuple's identity;
+    a fresh tuple of known elements (a view's tuple of players, rebuilt at every view from parts
+    that did not change) is found by its elements' identities."""
+    runs: Memo[tuple[Any, bytes]] = Memo()
+    by_id: Memo[tuple[Any, bytes]] = Memo()
+
+    def element_wire(item: Any) -> bytes:
+        entry = by_id.get(id(item))
+        return entry[1] if entry is not None else by_id.put(id(item), (item, element(item)))[1]
+
+    def run(value: tuple[Any, ...]) -> bytes:
+        key = tuple(map(id, value))
+        entry = runs.get(key)
+        if entry is None:
+            entry = runs.put(key, (value, b"".join(map(element_wire, value))))
+        return memo.put(id(value), (value, entry[1]))[1]
+
+    return run
+
+
+def _field_wire(message_class: type[Message], name: str, kind: str, inner: Any) -> BodyEncoder:
+    """The wire form of a value of field ``name`` (one element if repeated) of the message
+    ``message_class``, memoized by value (``memoized``)."""
     field = message_class.DESCRIPTOR.fields_by_name[name]
     key = field_key(field)
 
@@ -139,42 +191,16 @@ def _field_part(
         return wire
 
     if kind in ("message", "repeated-message"):
-        element = _wire_form(
+        return _wire_form(
             inner, body_encoder(inner, field.message_type), key, exact(encoder_for(inner))
         )
-        members = {inner: element}
-    else:
-        members = {
-            member: _wire_form(
-                member,
-                _variant_body(member, field.message_type),
-                key,
-                exact(variant_encoder(inner)),
-            )
-            for member in typing.get_args(inner)
-        }
-    if kind.startswith("repeated"):
-        tuples: dict[int, tuple[Any, bytes]] = {}  # by identity: engines hand out tuples again
-
-        def part(obj: Any) -> bytes | None:
-            value = getattr(obj, name)
-            if not value:
-                return None
-            entry = tuples.get(id(value))
-            if entry is None:
-                if len(tuples) >= _MEMO_LIMIT:
-                    tuples.clear()
-                wire = b"".join([members[type(item)](item) for item in value])
-                entry = tuples[id(value)] = (value, wire)
-            return entry[1]
-
-    else:
-
-        def part(obj: Any) -> bytes | None:
-            value = getattr(obj, name)
-            return None if value is None else members[type(value)](value)
-
-    return part
+    members = {
+        member: _wire_form(
+            member, _variant_body(member, field.message_type), key, exact(variant_encoder(inner))
+        )
+        for member in typing.get_args(inner)
+    }
+    return lambda value: members[type(value)](value)
 
 
 def _wire_form(cls: type, encode_body: BodyEncoder, key: bytes, exact: BodyEncoder) -> BodyEncoder:

@@ -49,7 +49,7 @@ class MessageDecisionEncoder:
         legal: Sequence[Any],
         move_seconds: float,
         bank_seconds: float,
-        events: Sequence[Any] = (),
+        since: int | None = None,
     ) -> bytes:
         """A serialized ``DecisionRequest`` (the same arguments as
         ``arena.wire.requests.DecisionEncoder.request``)."""
@@ -62,6 +62,6 @@ class MessageDecisionEncoder:
         )
         self._encode_view(state.view(seat), getattr(head.view, self.game))
         encode, game = self._encode_event, self.game
-        for event in events:
+        for event in () if since is None else state.events_for(seat, since):
             encode(event, getattr(head.events.add(), game))
         return head.SerializeToString() + b"".join(map(self._action, legal))

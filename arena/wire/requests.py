@@ -8,12 +8,12 @@ import functools
 import struct
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from arena.bot.v1 import bot_pb2
 from arena.protocol import OUTCOME_TO_PROTO
 from arena.records import SeatRecord
-from arena.wire.chunks import body_encoder, field_key, length_delimited, memoized
+from arena.wire.chunks import Memo, body_encoder, field_key, length_delimited, memoized
 from arena.wire.codec import encode_action, encode_view
 from arena.wire.compiled import variant_encoder
 from arena.wire.scalars import varint
@@ -35,7 +35,6 @@ def options_to_proto(options: Mapping[str, OptionValue]) -> list[bot_pb2.GameOpt
     return messages
 
 
-V = TypeVar("V")
 _REQUEST = bot_pb2.DecisionRequest.DESCRIPTOR.fields_by_name
 _CLOCK = bot_pb2.Clock.DESCRIPTOR.fields_by_name
 
@@ -52,26 +51,15 @@ _NUMBER, _SEAT = _key(_REQUEST["decision_number"], 0), _key(_REQUEST["seat"], 0)
 _MOVE, _BANK = _key(_CLOCK["move_seconds"], 1), _key(_CLOCK["bank_seconds"], 1)
 _DOUBLE = struct.Struct("<d").pack
 
-_LIMIT = 5_000  # entries of each memo below, per game; emptied when it grows past it
-
-
-class _Memo(dict[Any, V]):
-    """A dict that empties itself when it grows past ``_LIMIT``, shared by a game's encoders."""
-
-    def put(self, key: Any, value: V) -> V:
-        if len(self) >= _LIMIT:
-            self.clear()
-        self[key] = value
-        return value
+Entry = tuple[Any, bytes]  # an object a memo's key names, and its wire form
 
 
 @functools.cache
-def _memos(
-    game: str,
-) -> tuple[_Memo[bytes], _Memo[tuple[Any, bytes]], _Memo[tuple[Any, bytes]], _Memo[bytes]]:
-    """The memos of ``game``'s encoders: actions by value and by identity, runs of legal actions,
-    strings of the request's head."""
-    return _Memo(), _Memo(), _Memo(), _Memo()
+def _memos(game: str) -> tuple[Memo[bytes], Memo[Entry], Memo[Entry], Memo[Entry], Memo[bytes]]:
+    """The memos of ``game``'s encoders, shared by its matches: actions by value and by
+    identity, runs of legal actions by identity and by their actions' identities, strings of
+    the request's head."""
+    return Memo(), Memo(), Memo(), Memo(), Memo()
 
 
 @functools.cache
@@ -89,14 +77,24 @@ def _event_writer(game: str, cls: type) -> Callable[[Any], bytes]:
     return memoized(cls, wire)
 
 
+@functools.cache
+def _logged_events(game: str) -> tuple[Memo[tuple[Any, Any, bytes]], Memo[bytes]]:
+    """Wire forms of ``game``'s logged events (``engine.core.GameState.seen_entries``) by the
+    identity of their fields' tuple (with the tuple and the builder), and by the builder and the
+    fields."""
+    return Memo(), Memo()
+
+
 class DecisionEncoder:
     """Encodes the decision requests of one game, serialized: this is the referee's hot path.
 
     A request is the concatenation of its fields' wire forms (protobuf parsers accept a message's
     fields in any order): the head (ids, numbers, clock) written directly; the view assembled by
-    ``arena.wire.chunks`` from memoized parts; each event's wire form memoized by its values,
-    each action's by its identity or value, and runs of legal actions by the identities of their
-    actions, which the engines hand out again (each keeps its action objects)."""
+    ``arena.wire.chunks`` from memoized parts; each event's wire form remembered by the identity
+    of its log entry's fields (a log entry never changes; each reaches every seat) and then by
+    its values; each action's by its identity or value, and runs of legal actions by their own
+    identities or their actions', which the engines hand out again (each keeps its action
+    objects)."""
 
     def __init__(self, game: str) -> None:
         self.game = game
@@ -105,7 +103,8 @@ class DecisionEncoder:
         self._game_key = field_key(game_field)
         self._view_body = body_encoder(engine.view_type, game_field.message_type)
         self._encode_event = variant_encoder(engine.event_type)
-        self._actions, self._action_ids, self._legal_lists, self._strings = _memos(game)
+        self._actions, self._action_ids, self._run_ids, self._runs, self._strings = _memos(game)
+        self._logged, self._logged_values = _logged_events(game)
         self._events = {
             cls: _event_writer(game, cls)
             for cls in typing.get_args(engine.event_type) or (engine.event_type,)
@@ -132,19 +131,44 @@ class DecisionEncoder:
     def _legal(self, legal: Sequence[Any]) -> bytes:
         # A lazy sequence of the engine's (Oregon's plays) is made of parts that recur.
         parts = getattr(legal, "parts", None)
-        return (
-            self._actions_run(legal) if parts is None else b"".join(map(self._actions_run, parts))
-        )
+        if parts is None:
+            return self._actions_run(legal)
+        return b"".join(map(self._actions_run, parts))
 
     def _actions_run(self, actions: Sequence[Any]) -> bytes:
-        """A run of legal actions, found by their identities (engines keep their action objects);
-        the entry holds the actions, so their ids are not reused while it lives."""
-        key = tuple(map(id, actions))
-        entry = self._legal_lists.get(key)
+        """A run of legal actions, found by its identity (engines hand out their tuples again),
+        else by its actions' identities (engines keep their action objects); an entry holds its
+        actions, so no id in its key is reused while it lives."""
+        entry = self._run_ids.get(id(actions))
         if entry is None:
-            kept = tuple(actions)
-            entry = self._legal_lists.put(key, (kept, b"".join(map(self._action, kept))))
+            key = tuple(map(id, actions))
+            entry = self._runs.get(key)
+            if entry is None:
+                kept = tuple(actions)
+                entry = self._runs.put(key, (kept, b"".join(map(self._action, kept))))
+            entry = self._run_ids.put(id(actions), (actions, entry[1]))
         return entry[1]
+
+    def _event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
+        """The wire form of the event ``make(*fields)``, a log entry's: by the identity of
+        ``fields`` (held by the entry, so its id is not reused; each entry reaches every seat),
+        else by the builder and the fields' values (events recur: a card drawn, a seat
+        passing), else by the event's values."""
+        entry = self._logged.get(id(fields))
+        if entry is None or entry[1] is not make:  # () is one object, shared by every builder
+            try:
+                wire = self._logged_values.get((make, fields))
+            except TypeError:  # a field that is a list
+                wire = self._built_event(make, fields)
+            else:
+                if wire is None:
+                    wire = self._logged_values.put((make, fields), self._built_event(make, fields))
+            entry = self._logged.put(id(fields), (fields, make, wire))
+        return entry[2]
+
+    def _built_event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
+        event = make(*fields)
+        return self._events[type(event)](event)
 
     def request(
         self,
@@ -155,41 +179,42 @@ class DecisionEncoder:
         legal: Sequence[Any],
         move_seconds: float,
         bank_seconds: float,
-        events: Sequence[Any] = (),
+        since: int | None = None,
     ) -> bytes:
-        """A serialized ``DecisionRequest`` to ``seat``, carrying ``events`` (what the seat may
-        see of the state's events since its previous request)."""
+        """A serialized ``DecisionRequest`` to ``seat``, carrying the events of
+        ``state.event_log[since:]`` as the seat may see them (those since its previous request;
+        none if ``since`` is None)."""
         clock = (_MOVE + _DOUBLE(move_seconds) if move_seconds else b"") + (
             _BANK + _DOUBLE(bank_seconds) if bank_seconds else b""
         )
-        view = self._game_key + _with_length(self._view_body(state.view(seat)))
+        view = self._view_body(state.view(seat))
+        view = self._game_key + varint(len(view)) + view
         kind = state.decision_kind
+        event = self._event
         return b"".join(
             (
                 self._string(_GAME_ID, game_id) if game_id else b"",
                 _NUMBER + varint(number) if number else b"",
                 self._string(_KIND, kind) if kind else b"",
-                _VIEW + _with_length(view),
-                _CLOCK_KEY + _with_length(clock),
+                _VIEW + varint(len(view)) + view,
+                _CLOCK_KEY + varint(len(clock)) + clock,
                 _SEAT + varint(seat) if seat else b"",
-                *[self._events[type(event)](event) for event in events],
+                *(
+                    ()
+                    if since is None
+                    else [event(make, fields) for make, fields in state.seen_entries(seat, since)]
+                ),
                 self._legal(legal),
             )
         )
 
-    def end_request(
-        self,
-        game_id: str,
-        state: GameState,
-        records: Sequence[SeatRecord],
-        seat: int,
-        events: Sequence[Any] = (),
-    ) -> bot_pb2.EndGameRequest:
-        """The ``EndGameRequest`` to ``seat`` with ``events``, what it may see of the events
-        since its last decision."""
-        request = bot_pb2.EndGameRequest(
-            game_id=game_id,
-            seat=seat,
+    def end_requests(
+        self, state: GameState, records: Sequence[SeatRecord]
+    ) -> Callable[[str, int, int], bot_pb2.EndGameRequest]:
+        """A maker of the ``EndGameRequest`` to each seat: ``make(game_id, seat, since)`` holds
+        the events of ``state.event_log[since:]`` as ``seat`` may see them (those since its last
+        decision). The results and every seat's final view, the same for all, are encoded once."""
+        common = bot_pb2.EndGameRequest(
             results=[
                 bot_pb2.SeatResult(
                     seat=r.seat,
@@ -203,10 +228,13 @@ class DecisionEncoder:
             ],
             final_views=[encode_view(self.game, state.view(s)) for s in range(state.num_players)],
         )
-        for event in events:
-            self._encode_event(event, getattr(request.events.add(), self.game))
-        return request
 
+        def make(game_id: str, seat: int, since: int) -> bot_pb2.EndGameRequest:
+            request = bot_pb2.EndGameRequest()
+            request.CopyFrom(common)
+            request.game_id, request.seat = game_id, seat
+            for event in state.events_for(seat, since):
+                self._encode_event(event, getattr(request.events.add(), self.game))
+            return request
 
-def _with_length(body: bytes) -> bytes:
-    return varint(len(body)) + body
+        return make

@@ -7,7 +7,6 @@ checks that they parse as the compiled encoder's messages for every game.
 
 from __future__ import annotations
 
-import functools
 import struct
 from collections.abc import Callable
 from typing import Any
@@ -16,8 +15,6 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from arena.wire.compiled import SCALAR_KINDS
 from arena.wire.convert import field_plan
-
-Writer = Callable[[Any], bytes]
 
 _SMALL = [bytes([n]) if n < 0x80 else bytes([n & 0x7F | 0x80, n >> 7]) for n in range(1 << 14)]
 _INT64 = (1 << 64) - 1  # a negative int32 or int64 is its 64-bit two's complement on the wire
@@ -49,9 +46,11 @@ def varint(value: int) -> bytes:
 
 def packed_varints(values: Any) -> bytes:
     """A packed repeated varint field's body; one byte per value when all are below 128."""
-    if min(values) >= 0 and max(values) < 0x80:
-        return bytes(values)
-    return b"".join(map(varint, values))
+    try:
+        small = bytes(values)  # ValueError for a value outside 0..255
+    except ValueError:
+        return b"".join(map(varint, values))
+    return small if small.isascii() else b"".join(map(varint, values))
 
 
 _STRINGS_LIMIT = 2_000  # tuples of strings kept per field
@@ -75,16 +74,13 @@ def _strings_writer(key: bytes) -> Callable[[tuple[str, ...]], bytes]:
     return write
 
 
-@functools.cache
-def scalar_writer(cls: type, descriptor: Descriptor) -> Writer | None:
-    """A writer of the fields of ``cls`` that hold no message, as the message ``descriptor``
-    serializes them; None if one of them has a type it does not write."""
-    namespace: dict[str, Any] = {
-        "varint": varint,
-        "packed": packed_varints,
-        "pack": struct.pack,
-    }
-    lines = ["def write(o):", "    out = []", "    add = out.append"]
+def scalar_lines(cls: type, descriptor: Descriptor, namespace: dict[str, Any]) -> list[str] | None:
+    """Source lines (of a function whose argument is ``o`` and whose ``add`` appends bytes to its
+    output) writing the fields of ``cls`` that hold no message as the message ``descriptor``
+    serializes them; what they name is put in ``namespace``. None if one of the fields has a type
+    they do not write."""
+    namespace.update(varint=varint, packed=packed_varints, pack=struct.pack)
+    lines = []
     for number, (name, kind, _, _) in enumerate(field_plan(cls)):
         if kind not in SCALAR_KINDS:
             continue
@@ -92,9 +88,7 @@ def scalar_writer(cls: type, descriptor: Descriptor) -> Writer | None:
         lines += [f"    v = o.{name}", *_write_field(field, kind, f"K{number}", namespace)]
         if lines[-1] == "UNSUPPORTED":
             return None
-    lines.append('    return b"".join(out)')
-    exec("\n".join(lines), namespace)  # noqa: S102 - source built from field names and types
-    return namespace["write"]
+    return lines
 
 
 def _write_field(field: FieldDescriptor, kind: str, key: str, namespace: dict) -> list[str]:
@@ -111,7 +105,9 @@ def _write_field(field: FieldDescriptor, kind: str, key: str, namespace: dict) -
                 f"        add({key} + varint(len(b)) + b)",
             ]
         namespace[key] = varint(field.number << 3)
-        value = f"{key} + varint(v)"
+        # The key and a value below 128 (most are: counts, seats, enums, booleans) in one piece.
+        namespace[f"{key}_small"] = [namespace[key] + _SMALL[n] for n in range(0x80)]
+        value = f"{key}_small[v] if -1 < v < 0x80 else {key} + varint(v)"
     elif field.type == FieldDescriptor.TYPE_STRING:
         namespace[key] = varint(field.number << 3 | 2)
         if repeated:

@@ -23,11 +23,12 @@ from engine.merkator.views import (
     Player,
     TimeMarker,
 )
-from engine.parts import PartCache
+from engine.parts import PartCache, interned
 
 if TYPE_CHECKING:
     from engine.merkator.state import MerkatorState
 
+_DECISIONS = {kind.value: kind for kind in DecisionKind}  # a look-up; DecisionKind(n) costs more
 _MAP_ROWS = tuple((LOCATIONS[m], COLOURS[data.LOCATION_COLOUR[m]]) for m in data.MAJORS)
 
 
@@ -40,7 +41,7 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
         join_needs_permission=state.permission,
         alsterhaus_misprint=misprint,
         max_rounds=state.max_rounds,
-        decision=None if over else DecisionKind(state.stage),
+        decision=None if over else _DECISIONS[state.stage],
         deciding_seat=None if over else state.deciding,
         active_seat=state.active,
         turn=state.turn,
@@ -56,7 +57,10 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
         ),
         piles=_piles(
             tuple(
-                (value, len(pile), pile[-1] if pile else -1) for value, pile in state.piles.items()
+                [
+                    (value, len(pile), pile[-1] if pile else -1)
+                    for value, pile in state.piles.items()
+                ]
             )
         ),
         discard_count=len(state.discard),
@@ -64,7 +68,7 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
         bonus_slots=_bonus_slots(tuple(state.bonus_slots)),
         building_deck_count=len(state.building_deck),
         building_slots=_building_slots((tuple(state.building_slots), misprint)),
-        players=tuple(_player(state, q) for q in range(n)),
+        players=tuple([_player(state, q) for q in range(n)]),
         gain_left=state.gain_left,
         spoil_letters=state.spoil_letters,
         spoil_loss_left=state.spoil_loss_left,
@@ -83,7 +87,7 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
 # Parts by the state content they show (engine.parts).
 def _build_map(cubes: tuple[int, ...]) -> tuple[MapCubes, ...]:
     return tuple(
-        MapCubes(loc, colour, cubes[m]) for m, (loc, colour) in zip(data.MAJORS, _MAP_ROWS)
+        [_map_cubes((loc, colour, cubes[m])) for m, (loc, colour) in zip(data.MAJORS, _MAP_ROWS)]
     )
 
 
@@ -92,33 +96,42 @@ def _build_time_board(
 ) -> tuple[TimeMarker, ...]:
     first, face_up, letters = board
     return tuple(
-        TimeMarker(
-            row=i // data.ROW_SPACES + 1,
-            space=i % data.ROW_SPACES + 1,
-            letters=letters[i] if face_up[i] else "",
-        )
-        for i in range(first, data.BOARD_SPACES)
+        [
+            _time_marker(
+                (
+                    i // data.ROW_SPACES + 1,
+                    i % data.ROW_SPACES + 1,
+                    letters[i] if face_up[i] else "",
+                )
+            )
+            for i in range(first, data.BOARD_SPACES)
+        ]
     )
 
 
 def _build_piles(piles: tuple[tuple[int, int, int], ...]) -> tuple[Pile, ...]:
     """From (value, size, top card or -1) per pile."""
     return tuple(
-        Pile(value, size, cat.CONTRACT_CARDS[top] if size else None) for value, size, top in piles
+        [
+            _pile((value, size, cat.CONTRACT_CARDS[top] if size else None))
+            for value, size, top in piles
+        ]
     )
 
 
 def _build_bonus_slots(slots: tuple[int, ...]) -> tuple[BonusSlot, ...]:
     return tuple(
-        BonusSlot(k + 1, cat.BONUS_CARDS[b] if b >= 0 else None) for k, b in enumerate(slots)
+        [_bonus_slot((k + 1, cat.BONUS_CARDS[b] if b >= 0 else None)) for k, b in enumerate(slots)]
     )
 
 
 def _build_building_slots(slots: tuple[tuple[int, ...], bool]) -> tuple[BuildingSlot, ...]:
     cards, misprint = slots
     return tuple(
-        BuildingSlot(k + 1, cat.building_card(b, misprint) if b >= 0 else None)
-        for k, b in enumerate(cards)
+        [
+            _building_slot((k + 1, cat.building_card(b, misprint) if b >= 0 else None))
+            for k, b in enumerate(cards)
+        ]
     )
 
 
@@ -129,14 +142,20 @@ def _build_player(player: tuple) -> Player:
         seat=q,
         coins=coins,
         markers=markers,
-        contracts=tuple(HeldContract(cat.CONTRACT_CARDS[c], c in done) for c in contracts),
+        contracts=tuple([_held_contract((cat.CONTRACT_CARDS[c], c in done)) for c in contracts]),
         kontor=kontor,
-        tile=tuple(COLOURS[c] for c, present in enumerate(tile) if present),
-        bonus_cards=tuple(cat.BONUS_CARDS[b] for b in bonus),
-        buildings=tuple(cat.building_card(b, misprint) for b in buildings),
+        tile=tuple([COLOURS[c] for c, present in enumerate(tile) if present]),
+        bonus_cards=tuple([cat.BONUS_CARDS[b] for b in bonus]),
+        buildings=tuple([cat.building_card(b, misprint) for b in buildings]),
     )
 
 
+_map_cubes = interned(MapCubes)
+_time_marker = interned(TimeMarker)
+_pile = interned(Pile)
+_bonus_slot = interned(BonusSlot)
+_building_slot = interned(BuildingSlot)
+_held_contract = interned(HeldContract)
 _map = PartCache(_build_map)
 _time_board = PartCache(_build_time_board)
 _piles = PartCache(_build_piles)

@@ -60,6 +60,7 @@ PLACE_NEXT = 24  # scoring step 1: move the next player's tile cubes into the Ko
 OVER = 0
 
 _S = data.ROW_SPACES
+_KIND_NAMES = {kind.value: kind.name for kind in DecisionKind}  # DecisionKind(n).name costs more
 _LAST_ROW_START = data.BOARD_SPACES - _S
 _GOOD_A = tuple(a for a, _ in data.COLOUR_GOODS)
 _GOOD_B = tuple(b for _, b in data.COLOUR_GOODS)
@@ -232,7 +233,7 @@ class MerkatorState(GameState):
 
     @property
     def decision_kind(self) -> str:
-        return "" if self.stage == OVER else DecisionKind(self.stage).name
+        return "" if self.stage == OVER else _KIND_NAMES[self.stage]
 
     @property
     def is_over(self) -> bool:

@@ -9,6 +9,8 @@ operations. Every mutation leaves the display in normal form (smallest used row 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.ogallala.data import BOW_MASK, IS_BOW, IS_STERN, MAX_COLS, MAX_ROWS, STERN_MASK
 
 EMPTY = -1
@@ -103,27 +105,7 @@ class Display:
         return boats
 
     def _row_segments(self, r: int) -> list[Segment]:
-        found: list[Segment] = []
-        cells = self.rows[r]
-        first = -1
-        for c in range(self.width):
-            kind = cells[c]
-            if kind == EMPTY:
-                if first >= 0:
-                    found.append((r, first, c - 1))
-                    first = -1
-                continue
-            if first < 0:
-                first = c
-            elif IS_BOW[kind]:
-                found.append((r, first, c - 1))
-                first = c
-            if IS_STERN[kind]:
-                found.append((r, first, c))
-                first = -1
-        if first >= 0:
-            found.append((r, first, self.width - 1))
-        return found
+        return row_segments(r, self.rows[r], self.width)
 
     def segment_kinds(self, segment: Segment) -> list[int]:
         row, first, last = segment
@@ -212,3 +194,27 @@ class Display:
                 occ[r] >>= shift
             used >>= shift
         self.width = used.bit_length()
+
+
+def row_segments(r: int, cells: Sequence[int], width: int) -> list[Segment]:
+    """The segments of row ``r``, whose cells are ``cells[:width]``."""
+    found: list[Segment] = []
+    first = -1
+    for c in range(width):
+        kind = cells[c]
+        if kind == EMPTY:
+            if first >= 0:
+                found.append((r, first, c - 1))
+                first = -1
+            continue
+        if first < 0:
+            first = c
+        elif IS_BOW[kind]:
+            found.append((r, first, c - 1))
+            first = c
+        if IS_STERN[kind]:
+            found.append((r, first, c))
+            first = -1
+    if first >= 0:
+        found.append((r, first, width - 1))
+    return found

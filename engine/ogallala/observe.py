@@ -4,10 +4,10 @@ known contents, the never-shown cards as a multiset, and the pending decision's 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from engine.ogallala.data import FIGHT, IS_TOTEM, KIND_NAMES, NO_CARD, NUM_KINDS
-from engine.ogallala.display import Display
+from engine.ogallala.data import FIGHT, IS_BOW, IS_STERN, IS_TOTEM, KIND_NAMES, NO_CARD, NUM_KINDS
+from engine.ogallala.display import EMPTY, Display, row_segments
 from engine.ogallala.scoring import boat_points
 from engine.ogallala.views import (
     CardView,
@@ -18,7 +18,7 @@ from engine.ogallala.views import (
     SegmentView,
     StackView,
 )
-from engine.parts import PartCache
+from engine.parts import PartCache, interned
 
 if TYPE_CHECKING:
     from engine.ogallala.state import OgallalaState
@@ -43,8 +43,8 @@ def build_view(state: OgallalaState, seat: int) -> OgallalaView:
         completed=state.completed,
         display_changed=state.changed,
         attack_card=attack_card,
-        captured=tuple(KIND_NAMES[kind] for kind in state.captured),
-        displays=tuple(display_view(s, d) for s, d in enumerate(state.displays)),
+        captured=tuple([KIND_NAMES[kind] for kind in state.captured]),
+        displays=tuple([display_view(s, d) for s, d in enumerate(state.displays)]),
         stacks=stacks,
         unseen=unseen,
         discard=_discard(tuple(state.discard)),
@@ -82,7 +82,7 @@ def kind_counts(kinds: Sequence[int]) -> tuple[KindCount, ...]:
     counts = [0] * NUM_KINDS
     for kind in kinds:
         counts[kind] += 1
-    return tuple(KindCount(KIND_NAMES[k], n) for k, n in enumerate(counts) if n)
+    return tuple([_kind_count((KIND_NAMES[k], n)) for k, n in enumerate(counts) if n])
 
 
 # Display views by content. A view shows every seat's display and a turn changes at most two of
@@ -93,43 +93,78 @@ _display_views: dict[tuple, DisplayView] = {}
 
 
 def display_view(seat: int, display: Display) -> DisplayView:
-    key = (seat, display.width, *map(tuple, display.rows[: display.height]))
+    rows = tuple(map(tuple, display.rows[: display.height]))
+    key = (seat, display.width, rows)
     view = _display_views.get(key)
     if view is None:
         if len(_display_views) >= _DISPLAY_VIEW_LIMIT:
             _display_views.clear()
-        view = _display_views[key] = _build_display_view(seat, display)
+        view = _display_views[key] = _build_display_view(seat, display.width, rows)
     return view
 
 
-def _build_display_view(seat: int, display: Display) -> DisplayView:
+class _Row(NamedTuple):
+    """One row's share of a display view: a changed display is rebuilt from its rows' parts, of
+    which a turn changes one (engine.parts)."""
+
+    cards: tuple[CardView, ...]
+    segments: tuple[SegmentView, ...]
+    complete_boats: int
+    score: int
+
+
+def _build_row(key: tuple[int, int, tuple[int, ...]]) -> _Row:
+    row, width, kinds = key
     segments = []
-    boats = 0
-    score = 0
-    for segment in display.segments():
-        row, first, last = segment
-        kinds = display.segment_kinds(segment)
-        complete = display.is_complete(segment)
-        points = boat_points(kinds) if complete else 0
+    boats = score = 0
+    for segment in row_segments(row, kinds, width):
+        _, first, last = segment
+        segment_kinds = list(kinds[first : last + 1])
+        complete = IS_BOW[kinds[first]] and IS_STERN[kinds[last]]
+        points = boat_points(segment_kinds) if complete else 0
         boats += complete
         score += points
         segments.append(
-            SegmentView(
-                row=row,
-                col=first,
-                length=last - first + 1,
-                complete=complete,
-                fight=sum(FIGHT[k] for k in kinds),
-                protected=any(IS_TOTEM[k] for k in kinds),
-                points=points,
+            _segment_view(
+                (
+                    row,
+                    first,
+                    last - first + 1,
+                    complete,
+                    sum([FIGHT[k] for k in segment_kinds]),
+                    any([IS_TOTEM[k] for k in segment_kinds]),
+                    points,
+                )
             )
         )
+    return _Row(
+        tuple(
+            [
+                _card_view((row, col, KIND_NAMES[kind]))
+                for col, kind in enumerate(kinds[:width])
+                if kind != EMPTY
+            ]
+        ),
+        tuple(segments),
+        boats,
+        score,
+    )
+
+
+_row = PartCache(_build_row)
+_card_view = interned(CardView)
+_segment_view = interned(SegmentView)  # in field order: row, col, length, complete, fight, ...
+_kind_count = interned(KindCount)
+
+
+def _build_display_view(seat: int, width: int, rows: tuple[tuple[int, ...], ...]) -> DisplayView:
+    parts = [_row((r, width, kinds)) for r, kinds in enumerate(rows)]
     return DisplayView(
         seat=seat,
-        height=display.height,
-        width=display.width,
-        cards=tuple(CardView(r, c, KIND_NAMES[k]) for r, c, k in display.cards()),
-        segments=tuple(segments),
-        complete_boats=boats,
-        score=score,
+        height=len(rows),
+        width=width,
+        cards=tuple([card for part in parts for card in part.cards]),
+        segments=tuple([segment for part in parts for segment in part.segments]),
+        complete_boats=sum([part.complete_boats for part in parts]),
+        score=sum([part.score for part in parts]),
     )

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from engine.oregon import data
 from engine.oregon.enums import BUILDING_TYPES, CARDS, Card
 from engine.oregon.views import OregonView, PlacedBuilding, PlacedFarmer, PlayerInfo
-from engine.parts import PartCache
+from engine.parts import PartCache, interned
 
 if TYPE_CHECKING:
     from engine.oregon.state import OregonState
@@ -28,7 +28,7 @@ def build_view(state: OregonState, seat: int) -> OregonView:
         game_over=over,
         terrain=data.TERRAIN,
         players=tuple(
-            _player(state, s, reveal=over or s == seat) for s in range(state.num_players)
+            [_player(state, s, reveal=over or s == seat) for s in range(state.num_players)]
         ),
         hand=_hand(tuple(state.hands[seat])),
         farmers=_farmers(tuple(state.farmer_mask)),
@@ -48,15 +48,17 @@ def build_view(state: OregonState, seat: int) -> OregonView:
 # the buildings by each type's mask and the start tiles' mask, a hand by its counts per card.
 def _build_farmers(masks: tuple[int, ...]) -> tuple[PlacedFarmer, ...]:
     owner = {sp: seat for seat, mask in enumerate(masks) for sp in data.spaces_of(mask)}
-    return tuple(PlacedFarmer(*data.row_col(sp), owner[sp]) for sp in sorted(owner))
+    return tuple([_farmer((*data.row_col(sp), owner[sp])) for sp in sorted(owner)])
 
 
 def _build_buildings(masks: tuple[tuple[int, ...], int]) -> tuple[PlacedBuilding, ...]:
     by_type, start_mask = masks
     kind = {sp: b for b, mask in enumerate(by_type) for sp in data.spaces_of(mask)}
     return tuple(
-        PlacedBuilding(*data.row_col(sp), BUILDING_TYPES[kind[sp]], bool(start_mask >> sp & 1))
-        for sp in sorted(kind)
+        [
+            _building((*data.row_col(sp), BUILDING_TYPES[kind[sp]], bool(start_mask >> sp & 1)))
+            for sp in sorted(kind)
+        ]
     )
 
 
@@ -64,6 +66,8 @@ def _build_hand(counts: tuple[int, ...]) -> tuple[Card, ...]:
     return tuple(CARDS[c] for c in range(data.NUM_CARDS) for _ in range(counts[c]))
 
 
+_farmer = interned(PlacedFarmer)
+_building = interned(PlacedBuilding)
 _farmers = PartCache(_build_farmers)
 _buildings = PartCache(_build_buildings)
 _hand = PartCache(_build_hand)

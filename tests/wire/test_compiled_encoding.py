@@ -27,7 +27,7 @@ def test_compiled_encoding_equals_the_generic_codec(game):
             assert compiled.SerializeToString() == generic.SerializeToString()
 
             events = state.events_for(seat)
-            wire = encoder.request("g", number, state, seat, legal, 1.5, 0.25, events)
+            wire = encoder.request("g", number, state, seat, legal, 1.5, 0.25, since=0)
             expected = bot_pb2.DecisionRequest(
                 game_id="g",
                 decision_number=number,
