@@ -59,7 +59,7 @@ def requests(
         state.legal_actions(),
         time_control.move_seconds,
         time_control.bank_seconds,
-        state.events_for(seat, 0),
+        0,  # every event from the start
     )
     return start_game, decide
 
