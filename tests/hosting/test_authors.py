@@ -161,7 +161,7 @@ def test_schema_4_bots_belong_to_the_operator(tmp_path: Path):
         as_schema_4(raw)
     open_database(db, create=True).close()
     with sqlite3.connect(db) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchone() == (5,)
+        assert raw.execute("SELECT version FROM schema_version").fetchone() == (6,)
         assert raw.execute(
             "SELECT bot.name, author.name FROM bot JOIN author ON author.id = bot.author_id"
         ).fetchall() == [("old", OPERATOR)]
