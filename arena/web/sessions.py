@@ -52,6 +52,12 @@ def _cookie(response: Response, request: Request, name: str, value: str, max_age
     )
 
 
+def _forget(response: Response, request: Request, name: str) -> None:
+    response.delete_cookie(
+        name, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+
+
 def _same(given: object, expected: str | None) -> bool:
     return (
         isinstance(given, str)
@@ -154,7 +160,7 @@ def session_routes(auth: WebAuth, render: Render) -> list[Route]:
         _cookie(
             response, request, SESSION_COOKIE, cookie, int(web_sessions.LIFETIME.total_seconds())
         )
-        response.delete_cookie(SIGNIN_COOKIE, path="/")
+        _forget(response, request, SIGNIN_COOKIE)
         return response
 
     async def signout(request: Request, who: SignedIn, form: Any) -> Response:
@@ -166,7 +172,7 @@ def session_routes(auth: WebAuth, render: Render) -> list[Route]:
 
         await run_in_threadpool(close)
         response = RedirectResponse("/leaderboard", status_code=303)
-        response.delete_cookie(SESSION_COOKIE, path="/")
+        _forget(response, request, SESSION_COOKIE)
         return response
 
     return [
