@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
+import trio
+
+from arena.errors import ArenaError
 from arena.manifest import BotSpec
 from arena.records import MatchRecord
 from arena.registration import register_spec
 from arena.storage.database import open_database
 from arena.storage.games import record_game
+from arena.tournament.live import LiveGame, LiveGames
+from arena.tournament.schedule import ScheduledGame
 from arena.web import DEFAULT_HOST, DEFAULT_PORT
 
 # Where ``arena serve`` listens unless told otherwise.
@@ -62,3 +69,44 @@ def url_if_served(game_id: int, record: MatchRecord, base: str = DEFAULT_WEB_URL
         seat.get("bot") for seat in shown.get("seats", [])
     ] == [seat.player for seat in record.seats]
     return f"{base}/games/{game_id}" if same else None
+
+
+class ShownLive:
+    """A match being played, shown on the web's /live (``shown_live``)."""
+
+    def __init__(self, games: LiveGames, game: LiveGame) -> None:
+        self.games, self.game = games, game
+
+    @property
+    def observer(self) -> LiveGame:
+        """The referee's observer that follows the game."""
+        return self.game
+
+    def stored(self, game_id: int | None) -> None:
+        """The game is stored as ``game_id`` (the live page opens its replay)."""
+        self.games.ended(self.game, game_id)
+
+
+@asynccontextmanager
+async def shown_live(
+    db: Path | None, game: str, seed: int, options: Mapping[str, Any], bots: Sequence[BotSpec]
+) -> AsyncIterator[ShownLive | None]:
+    """The match shown live while it is played, in the database ``db`` (created if missing, as
+    storing the game would); None if there is none (``--no-store``) or it cannot be written now
+    (storing the game at its end reports why)."""
+    try:
+        database = None if db is None else open_database(db, create=True)
+    except ArenaError:
+        database = None
+    if database is None:
+        yield None
+        return
+    try:
+        live = LiveGames(database, None, game, dict(options), [(bot.name, None) for bot in bots])
+        async with trio.open_nursery() as nursery:
+            await nursery.start(live.keep)
+            seats = tuple(range(len(bots)))
+            yield ShownLive(live, live.started(ScheduledGame("match", "", 0, seed, seats)))
+            nursery.cancel_scope.cancel()
+    finally:
+        database.close()

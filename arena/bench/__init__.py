@@ -3,10 +3,10 @@ NAME [options]``: ``protocol`` (what the referee adds to a bare gRPC round trip,
 start), ``tournament`` (a tournament against the referee's matches and the no-referee ceiling),
 ``gaps`` (a bot's CPU per call by the pause between calls), ``storage`` (the leaderboard over
 games stored in SQLite), ``cluster`` (a tournament on a local Ray cluster of 1 and 2 nodes),
-``web`` (the web pages over many games) and ``ladder`` (the ladder's matchmaking against a round
-robin, simulated). The engines' and the leaderboard's own benchmarks stay
-in their packages (``python -m engine.bench``, ``python -m leaderboard.bench``), which depend on
-nothing of the arena."""
+``web`` (the web pages over many games), ``ladder`` (the ladder's matchmaking against a round
+robin, simulated) and ``live`` (writing the games in play for spectators). The engines' and the
+leaderboard's own benchmarks stay in their packages (``python -m engine.bench``, ``python -m
+leaderboard.bench``), which depend on nothing of the arena."""
 
 from __future__ import annotations
 

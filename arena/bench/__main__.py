@@ -1,5 +1,5 @@
 """``python -m arena.bench NAME [options]``, NAME one of protocol, storage, tournament, cluster,
-web, gaps, sandbox, ladder, hosting: run one benchmark (``--help`` after the name lists its
+web, gaps, sandbox, ladder, hosting, live: run one benchmark (``--help`` after the name lists its
 options)."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ BENCHMARKS = (
     "sandbox",
     "ladder",
     "hosting",
+    "live",
 )
 
 

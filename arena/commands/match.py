@@ -17,7 +17,7 @@ from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.match_setup import plan_match
-from arena.match_storage import store_match, url_if_served
+from arena.match_storage import shown_live, store_match, url_if_served
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.match import Decision, MatchObserver, play_match
 from arena.sandbox import describe_limits
@@ -52,6 +52,29 @@ class ShowDecisions(MatchObserver):
         console.print(
             f"seat {seat} ({self.players[seat]}) forfeits: {outcome.value}: {reason}", markup=False
         )
+
+
+class Observers(MatchObserver):
+    """Several observers of one match, told in turn."""
+
+    def __init__(self, observers: Sequence[MatchObserver]) -> None:
+        self.observers = observers
+
+    def match_started(self, state: GameState, players: Sequence[str]) -> None:
+        for observer in self.observers:
+            observer.match_started(state, players)
+
+    def decision_made(self, decision: Decision, state: GameState) -> None:
+        for observer in self.observers:
+            observer.decision_made(decision, state)
+
+    def seat_forfeited(self, seat: int, outcome: Outcome, reason: str) -> None:
+        for observer in self.observers:
+            observer.seat_forfeited(seat, outcome, reason)
+
+    def match_finished(self, record: MatchRecord, state: GameState) -> None:
+        for observer in self.observers:
+            observer.match_finished(record, state)
 
 
 def print_record(record: MatchRecord) -> None:
@@ -166,23 +189,36 @@ def match(
         (error_console if as_json else console).print(
             describe_limits(plan.sandbox, plan.limits), soft_wrap=True
         )
-    try:
-        record = trio.run(
-            lambda: play_match(
+
+    async def play_and_store() -> tuple[MatchRecord, int | None]:
+        """Play the game, shown live on the web's /live while it is played, and store it."""
+        stored = None if no_store else db  # not stored: nothing to replay, not shown live
+        async with shown_live(stored, plan.game, plan.seed, plan.options, plan.bots) as live:
+            observers = [ShowDecisions() if show else None, live.observer if live else None]
+            record = await play_match(
                 plan.game,
                 plan.bots,
                 plan.seed,
                 options=plan.options,
                 time_control=plan.time_control,
-                observer=ShowDecisions() if show else None,
+                observer=Observers([o for o in observers if o is not None]),
                 limits=plan.limits,
                 bot_logs=plan.bot_logs,
                 sandbox=plan.sandbox,
             )
-        )
+            game_id = None
+            if not no_store:
+                game_id = await trio.to_thread.run_sync(
+                    lambda: store_match(db, record, plan.bots, rated=rated)
+                )
+            if live is not None:
+                live.stored(game_id)
+            return record, game_id
+
+    try:
+        record, game_id = trio.run(play_and_store)
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
-    game_id = None if no_store else store_match(db, record, plan.bots, rated=rated)
     if as_json:
         print(record_json(record, game_id, rated=rated and not record.voided))
     else:

@@ -21,6 +21,7 @@ from arena.storage import bots, tournaments
 from arena.storage.models import (
     GameRecord,
     GameStatus,
+    RatingHistory,
     SeatRecordRow,
     Tournament,
     TournamentEntrant,
@@ -210,3 +211,17 @@ def progress(session: Session, ladder_id: int) -> Progress:
         max((number for number, _ in deals), default=-1) + 1,
         {deal: done for deal, done in deals.items() if len(done) < len(deal[1].split("+"))},
     )
+
+
+def elo_history(
+    session: Session, ladder_id: int, limit: int
+) -> list[tuple[RatingHistory, datetime | None]]:
+    """The ladder's newest ``limit`` Elo updates, oldest first, each with its game's end."""
+    rows = session.exec(
+        select(RatingHistory, GameRecord.finished_at)
+        .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
+        .where(GameRecord.tournament_id == ladder_id)
+        .order_by(col(RatingHistory.id).desc())
+        .limit(limit)
+    ).all()
+    return [(update, finished_at) for update, finished_at in reversed(rows)]

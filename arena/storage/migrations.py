@@ -18,7 +18,7 @@ from leaderboard.results import GameResult, SeatResult
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
-CURRENT_VERSION = 6
+CURRENT_VERSION = 7
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -130,11 +130,6 @@ def _authors(connection: Connection) -> None:
     connection.exec_driver_sql("UPDATE bot SET author_id = ? WHERE author_id IS NULL", (operator,))
 
 
-def _web_sessions(connection: Connection) -> None:
-    """Schema 6: authors sign in on the web; their sessions are kept here (``web_session``)."""
-    _table(models.WebSession).create(connection, checkfirst=True)
-
-
 def _add_operator(connection: Connection) -> int:
     result = connection.execute(
         _table(models.Author).insert().values(name=models.OPERATOR, created_at=models.utc_now())
@@ -144,13 +139,24 @@ def _add_operator(connection: Connection) -> int:
     return key
 
 
+def _running_games(connection: Connection) -> None:
+    """Schema 6: the games being played now (``running_game``), which the web shows live."""
+    _table(models.RunningGame).create(connection, checkfirst=True)
+
+
+def _web_sessions(connection: Connection) -> None:
+    """Schema 7: authors sign in on the web; their sessions are kept here (``web_session``)."""
+    _table(models.WebSession).create(connection, checkfirst=True)
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _decision_details,
     2: _boards_and_seals,
     3: _sealed_from,
     4: _authors,
-    5: _web_sessions,
+    5: _running_games,
+    6: _web_sessions,
 }
 
 

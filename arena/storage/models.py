@@ -116,7 +116,7 @@ class Submission(SQLModel, table=True):
 
 
 class WebSession(SQLModel, table=True):
-    """An author signed in on the web (schema 6). The cookie holds a random id; only its sha256
+    """An author signed in on the web (schema 7). The cookie holds a random id; only its sha256
     is stored, so the table does not hand out sessions. A session lasts while the token it was
     opened with is in force: revoking the token signs its sessions out."""
 
@@ -245,3 +245,25 @@ class RatingHistory(SQLModel, table=True):
     bot_version_id: int = Field(foreign_key="bot_version.id", index=True)
     before: float
     after: float
+
+
+class RunningGame(SQLModel, table=True):
+    """A game being played now, for spectators (schema 5): the process that plays it writes its
+    actions so far every second or so (``arena.storage.running``), and marks it with its stored
+    game's id once recorded. A row whose ``heartbeat`` stops (the process was killed) is stale:
+    the web shows it no longer, and the next writer removes it."""
+
+    __tablename__ = "running_game"
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id", index=True)
+    schedule_key: str | None = None
+    game: str
+    rules_version: str
+    options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    seed: int  # never published: the web replays the actions with it to draw public frames
+    num_players: int
+    seats: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))  # bot, version
+    actions: list[int] = Field(sa_column=Column(JSON, nullable=False))
+    started_at: datetime = Field(default_factory=utc_now)
+    heartbeat: datetime = Field(default_factory=utc_now, index=True)
+    game_id: int | None = None  # the stored game, once recorded (then the replay takes over)

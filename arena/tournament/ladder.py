@@ -40,6 +40,7 @@ from arena.storage.database import Database, StorageError
 from arena.storage.games import finished_game_results
 from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Tournament, utc_now
+from arena.tournament.live import LiveGames
 from arena.tournament.matchmaking import Matchmaking, standings
 from arena.tournament.playing import GamePlayer, GameSetup
 from arena.tournament.ray_backend import RayCluster
@@ -274,6 +275,7 @@ class _Ladder:
         self.storage_fault: StorageError | None = None
         self.why = ""
         self.started = 0  # rounds started by this run
+        self.live = LiveGames(database, ladder.id, ladder.game, dict(settings.options), [])
 
     def lineup(self) -> tuple[Lineup, dict[int, int], int]:
         """The lineup (versions whose code changed on disk since they were submitted are
@@ -334,7 +336,17 @@ class _Ladder:
                 self.settings,
                 bot_logs,
             )
-            run = _Run(self.database, self.ladder, lineup.version_ids, self.rounds, QuietObserver())
+            self.live.entrants = [
+                (entrant.bot.name, entrant.version.id or 0) for entrant in lineup.entrants
+            ]
+            run = _Run(
+                self.database,
+                self.ladder,
+                lineup.version_ids,
+                self.rounds,
+                QuietObserver(),
+                self.live,
+            )
             with run.halt:  # cancelled by a storage fault
                 async with backend(setup, workers, ray) as games:
                     while True:
@@ -438,6 +450,7 @@ async def run_ladder(
     try:
         async with trio.open_nursery() as outer:
             await outer.start(stop.watch, outer.cancel_scope)
+            await outer.start(this.live.keep)
             await this.run(bot_logs, workers, ray)
             outer.cancel_scope.cancel()
     except BaseExceptionGroup as group:

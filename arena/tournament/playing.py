@@ -15,17 +15,26 @@ from typing import Protocol
 
 from arena.manifest import BotSpec
 from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl
-from arena.referee.match import play_match
+from arena.referee.match import MatchObserver, play_match
 from arena.referee.pool import BotPool
 from arena.tournament.settings import TournamentSettings
 from engine.registry import get_game
 
 
+class Watcher(MatchObserver):
+    """Who follows a game as it is played (the live view): played here, it observes the
+    referee; played in another process, that process reports the actions so far instead."""
+
+    def progress(self, actions: list[int]) -> None: ...
+
+
 class GamePlayer(Protocol):
-    async def play(self, slot: int, seats: Sequence[int], seed: int) -> MatchRecord:
-        """Play the entrants at positions ``seats`` on the deal ``seed`` in game slot ``slot``.
-        A game the arena lost (its worker or node died) comes back voided; raises what
-        ``play_match`` raises (a SetupError)."""
+    async def play(
+        self, slot: int, seats: Sequence[int], seed: int, watcher: Watcher | None = None
+    ) -> MatchRecord:
+        """Play the entrants at positions ``seats`` on the deal ``seed`` in game slot ``slot``,
+        followed by ``watcher``. A game the arena lost (its worker or node died) comes back
+        voided; raises what ``play_match`` raises (a SetupError)."""
         ...
 
 
@@ -48,7 +57,9 @@ class InProcessGames:
         self.setup = setup
         self.pool = pool
 
-    async def play(self, slot: int, seats: Sequence[int], seed: int) -> MatchRecord:
+    async def play(
+        self, slot: int, seats: Sequence[int], seed: int, watcher: Watcher | None = None
+    ) -> MatchRecord:
         setup, settings = self.setup, self.setup.settings
         return await play_match(
             setup.game,
@@ -60,6 +71,7 @@ class InProcessGames:
             bot_logs=setup.bot_logs,
             sandbox=settings.sandbox,
             lender=None if self.pool is None else self.pool.lender(slot),
+            observer=watcher,
         )
 
 

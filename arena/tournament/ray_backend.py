@@ -41,7 +41,14 @@ from arena.errors import SetupError
 from arena.records import MatchRecord
 from arena.sandbox import check_available
 from arena.tournament import ray_logs, shipping
-from arena.tournament.playing import GameSetup, InProcessGames, in_process, picklable, voided_record
+from arena.tournament.playing import (
+    GameSetup,
+    InProcessGames,
+    Watcher,
+    in_process,
+    picklable,
+    voided_record,
+)
 
 INSTALL_HINT = "pip install '.[ray]'"
 DEFAULT_ACTOR_CPUS = 0.5  # Ray CPUs reserved per game slot: a referee and its bots, mostly idle
@@ -386,9 +393,12 @@ class RayActors:
             return current
         raise AssertionError("unreachable")
 
-    async def play(self, slot: int, seats: Sequence[int], seed: int) -> MatchRecord:
+    async def play(
+        self, slot: int, seats: Sequence[int], seed: int, watcher: Watcher | None = None
+    ) -> MatchRecord:
         """Play one game in the slot's actor; a voided record if the actor died meanwhile.
-        Re-raises what ``play_match`` raised there (a SetupError)."""
+        Re-raises what ``play_match`` raised there (a SetupError). An actor reports no progress
+        (``watcher`` learns nothing): the live view shows the game's start until it ends."""
         try:
             actor = await self._actor(slot)
         except self._lost as exc:

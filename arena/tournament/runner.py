@@ -33,6 +33,7 @@ from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import record_game
 from arena.storage.models import Tournament
+from arena.tournament.live import LiveGame, LiveGames
 from arena.tournament.pairing import Pairing, RoundRobin
 from arena.tournament.playing import GamePlayer, GameSetup, in_process
 from arena.tournament.ray_backend import RayCluster, ray_actors
@@ -168,6 +169,7 @@ class _Run:
         version_ids: list[int],
         pairing: Pairing,
         progress: TournamentObserver,
+        live: LiveGames | None = None,
     ) -> None:
         assert tournament.id is not None
         self.database = database
@@ -176,6 +178,7 @@ class _Run:
         self.version_ids = version_ids
         self.pairing = pairing
         self.progress = progress
+        self.live = live  # the games in play, for spectators
         self.voided = 0  # voided attempts
         self.storage_fault: StorageError | None = None
         self.halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
@@ -188,14 +191,20 @@ class _Run:
         """Play the game until it is not voided (at most VOID_ATTEMPTS times) and record it."""
         for attempt in range(1, VOID_ATTEMPTS + 1):
             self.progress.game_started()
+            watched = None if self.live is None else self.live.started(scheduled)
             try:
-                record = await games.play(slot, scheduled.seats, scheduled.seed)
+                record = await games.play(slot, scheduled.seats, scheduled.seed, watched)
             except trio.Cancelled:
+                self._watched_ended(watched, None)
                 self.progress.game_abandoned()
+                raise
+            except BaseException:
+                self._watched_ended(watched, None)
                 raise
             try:
                 game_id = await trio.to_thread.run_sync(self._record, scheduled, record)
             except StorageError as exc:  # disk full, locked too long, ...: stop everything
+                self._watched_ended(watched, None)
                 log.error(
                     "%s: %s: storage fault, the tournament stops: %s", self.name, scheduled.key, exc
                 )
@@ -203,6 +212,7 @@ class _Run:
                 self.progress.game_abandoned()
                 self.halt.cancel()
                 return
+            self._watched_ended(watched, game_id)
             # game_id None: another process resuming this tournament recorded it first
             if game_id is not None and not record.voided:
                 self.pairing.game_recorded(scheduled, record)
@@ -215,6 +225,10 @@ class _Run:
             if not record.voided:
                 return
             self.voided += 1
+
+    def _watched_ended(self, watched: LiveGame | None, game_id: int | None) -> None:
+        if watched is not None and self.live is not None:
+            self.live.ended(watched, game_id)
 
     def _record(self, scheduled: ScheduledGame, record: MatchRecord) -> int | None:
         return record_game(
@@ -277,7 +291,14 @@ async def run_tournament(
     pairing = pairing or RoundRobin()
     remaining = pairing.start(schedule, done_keys)
     progress = observer or QuietObserver()
-    run = _Run(database, tournament, _version_ids(entrants), pairing, progress)
+    live = LiveGames(
+        database,
+        tournament_id,
+        tournament.game,
+        dict(settings.options),
+        [(e.bot.name, id) for e, id in zip(entrants, _version_ids(entrants), strict=True)],
+    )
+    run = _Run(database, tournament, _version_ids(entrants), pairing, progress, live)
     setup = GameSetup(
         tournament.game, tournament.seed, [to_spec(e) for e in entrants], settings, bot_logs
     )
@@ -305,6 +326,7 @@ async def run_tournament(
         with run.halt:
             async with trio.open_nursery() as outer:
                 await outer.start(stop.watch, outer.cancel_scope)
+                await outer.start(live.keep)
                 async with (
                     backend(setup, workers, ray) as games,
                     trio.open_nursery() as slots,

@@ -28,14 +28,24 @@ from arena.records import MatchRecord
 from arena.tournament.playing import (
     GameSetup,
     InProcessGames,
+    Watcher,
     in_process,
     picklable,
     voided_record,
 )
+from engine.core import GameState
 
 _PR_SET_PDEATHSIG = 1
 _STOP_SECONDS = 5.0
+REPORT_SECONDS = 1.0  # between two reports of a game's progress to the main process
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Progress:
+    """A game's actions so far, sent while it is played."""
+
+    actions: list[int]
 
 
 @dataclass(frozen=True)
@@ -62,17 +72,42 @@ def _worker_main(
         trio.run(_serve, connection, setup)
 
 
+class _Reporter(Watcher):
+    """A game in this worker, whose actions so far the main process is sent (the live view)."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+        self.reported = 0
+
+    def match_started(self, state: GameState, players: Sequence[str]) -> None:
+        self.state = state
+
+
 async def _serve(connection: Connection, setup: GameSetup) -> None:
+    playing: dict[int, _Reporter] = {}
+
     async def play(order: _Order, games: InProcessGames) -> None:
+        playing[order.slot] = reporter = _Reporter()
         try:
-            outcome: Any = await games.play(order.slot, order.seats, order.seed)
+            outcome: Any = await games.play(order.slot, order.seats, order.seed, reporter)
         except Exception as exc:  # noqa: BLE001 - raised again in the main process
             outcome = exc
+        finally:
+            playing.pop(order.slot, None)
         connection.send((order.slot, outcome))
+
+    async def report() -> None:
+        while True:
+            await trio.sleep(REPORT_SECONDS)
+            for slot, reporter in list(playing.items()):
+                if reporter.state is not None and len(reporter.state.history) > reporter.reported:
+                    reporter.reported = len(reporter.state.history)
+                    connection.send((slot, _Progress(list(reporter.state.history))))
 
     async with in_process(setup) as games, trio.open_nursery() as running:
         # SIGTERM abandons the games; leaving in_process stops the bots on the way out
         running.start_soon(stopping.StopSignal(signal.SIGTERM).watch, running.cancel_scope)
+        running.start_soon(report)
         while (
             order := await trio.to_thread.run_sync(connection.recv, abandon_on_cancel=True)
         ) is not None:
@@ -120,24 +155,31 @@ class WorkerProcesses:
         self._context = multiprocessing.get_context("spawn")  # gRPC is fork-unsafe
         self._workers = [_Worker(self._context, setup) for _ in range(count)]
         self._results: dict[int, tuple[trio.Event, list[Any]]] = {}
+        self._watchers: dict[int, Watcher] = {}
         self._closing = False
 
     def _worker_of(self, slot: int) -> int:
         return slot % len(self._workers)
 
-    async def play(self, slot: int, seats: Sequence[int], seed: int) -> MatchRecord:
+    async def play(
+        self, slot: int, seats: Sequence[int], seed: int, watcher: Watcher | None = None
+    ) -> MatchRecord:
         """Play one game in the slot's worker; a voided record if the worker died meanwhile.
-        Re-raises what ``play_match`` raised there (a SetupError)."""
+        Re-raises what ``play_match`` raised there (a SetupError). ``watcher`` hears of the
+        game's actions every REPORT_SECONDS."""
         order = _Order(slot, tuple(seats), seed)
         worker = self._workers[self._worker_of(slot)]
         done, box = self._results[slot] = trio.Event(), []
         worker.playing[slot] = order
+        if watcher is not None:
+            self._watchers[slot] = watcher
         worker.connection.send(order)
         try:
             await done.wait()
         finally:
             worker.playing.pop(slot, None)
             self._results.pop(slot, None)
+            self._watchers.pop(slot, None)
         if isinstance(box[0], Exception):
             raise box[0]
         return box[0]
@@ -169,7 +211,11 @@ class WorkerProcesses:
                 worker.connection.close()
                 self._workers[index] = _Worker(self._context, self.setup)
                 continue
-            self._deliver(slot, outcome)
+            if isinstance(outcome, _Progress):
+                if (watcher := self._watchers.get(slot)) is not None:
+                    watcher.progress(outcome.actions)
+            else:
+                self._deliver(slot, outcome)
 
     def stop(self, abandon: bool) -> None:
         self._closing = True

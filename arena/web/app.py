@@ -31,8 +31,10 @@ from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.web import downloads
 from arena.web.authors import author_routes
+from arena.web.decision_log import decision_log
 from arena.web.frame_store import FrameStore
 from arena.web.ladder import ladder_routes
+from arena.web.live import live_routes
 from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
 from arena.web.sessions import WebAuth, session_routes
@@ -270,6 +272,15 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
         except ReplayError as exc:
             raise HTTPException(409, str(exc)) from None
 
+    def api_log(request: Request) -> Response:
+        """The decision log, made from the frames of the seat asked for (or the referee's)."""
+        game = game_data(request)
+        seat = seat_param(request, game["num_players"])
+        try:
+            return JSONResponse(decision_log(frames.replay(game, seat)))
+        except ReplayError as exc:
+            raise HTTPException(409, str(exc)) from None
+
     def api_frames(request: Request) -> Response:
         game = game_data(request)
         seat = seat_param(request, game["num_players"])
@@ -334,6 +345,8 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
         *session_routes(auth, page),
         *author_routes(auth, page),
         *ladder_routes(pages, page),
+        Route("/api/games/{game_id:int}/log", api_log),
+        *live_routes(database, page, _board_script),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(

@@ -9,14 +9,13 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from sqlmodel import col, select
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from arena.storage import ladders
-from arena.storage.models import GameRecord, RatingHistory, utc_now
+from arena.storage import ladders, running
+from arena.storage.models import utc_now
 from arena.storage.read_only import GameFilter
 from arena.web.pages import NotFound, Pages
 
@@ -53,13 +52,8 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
         games = ladders.finished_games(session, chosen.id)
         per_hour = ladders.finished_games(session, chosen.id, since=hour_ago)
         paused = ladders.pauses(session, ladder_id=chosen.id)
-        history = session.exec(
-            select(RatingHistory, GameRecord.finished_at)
-            .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
-            .where(GameRecord.tournament_id == chosen.id)
-            .order_by(col(RatingHistory.id).desc())
-            .limit(HISTORY_POINTS)
-        ).all()
+        in_play = running.running(session, chosen.id)  # watched live at /live/ID
+        history = ladders.elo_history(session, chosen.id, HISTORY_POINTS)
     versions = pages.database.versions(sorted({update.bot_version_id for update, _ in history}))
     boards = []
     for players in rules["boards"]:
@@ -81,6 +75,7 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
             "rules": rules,
             "games": games,
             "games_last_hour": per_hour,
+            "running": in_play,
             "boards": boards,
             # JSON object keys are strings
             "labels": {str(i): f"{v['bot']} {v['version']}" for i, v in versions.items()},
@@ -92,7 +87,7 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
                     "game_id": update.game_id,
                     "finished_at": finished_at.isoformat() if finished_at else None,
                 }
-                for update, finished_at in reversed(history)
+                for update, finished_at in history
             ],
         },
     }

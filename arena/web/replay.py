@@ -22,6 +22,7 @@ from typing import Any
 from arena.errors import ReplayError
 from arena.web.frame_store import FrameStore, game_key
 from arena.web.jsonable import JsonConverter
+from arena.web.spectator import events_seen
 from engine.core import EngineError, GameState
 from engine.registry import get_game
 
@@ -34,6 +35,8 @@ def build_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The frames of a stored game (a ``ReadOnlyDatabase.game`` dict) as seen by ``seat``
     (None: the referee, who sees every seat's view)."""
     replay = raw_frames(game, seat)
+    if seat is None:
+        replay = seat_frames(replay, None)  # without each seat's events
     return replay | {"frames": converter()(replay["frames"])}
 
 
@@ -63,6 +66,16 @@ def raw_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
     score_seat = 0 if seat is None else seat  # running scores are alike in every seat's view
     frames: list[dict[str, Any]] = []
     scores = []
+    told = [0]  # how much of the event log the frames have told
+
+    def events(state: GameState) -> dict[str, Any]:
+        """What the viewer learnt since the previous frame (the decision log shows it); the
+        referee's frames also hold what each seat learnt, for ``seat_frames`` to cut."""
+        since, told[0] = told[0], len(state.event_log)
+        seen: dict[str, Any] = {"events": events_seen(state, seat, since)}
+        if seat is None:
+            seen["seat_events"] = {str(s): events_seen(state, s, since) for s in seats}
+        return seen
 
     def add_frame(number: int, state: GameState, index: int) -> None:
         decider = state.current_seat
@@ -71,6 +84,7 @@ def raw_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "seat": decider,
             "kind": state.decision_kind,
             "views": {str(s): state.view(s) for s in seats},
+            **events(state),
         }
         scores.append(engine.running_scores(state.view(score_seat)))
         if seat is None or seat == decider:
@@ -102,6 +116,7 @@ def raw_frames(game: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "seat": None,
             "kind": "",
             "views": {str(s): state.view(s) for s in seats},
+            **events(state),
             "final": True,
         }
     )
@@ -132,14 +147,25 @@ def seat_frames(referee: dict[str, Any], seat: int | None) -> dict[str, Any]:
     seat's decision (legal actions, choice, comment, time) left out; exactly what
     ``build_frames(game, seat)`` builds, without replaying the game again."""
     if seat is None:
-        return referee
+        frames = [_without(frame, "seat_events") for frame in referee["frames"]]
+        return referee | {"frames": frames}
     key = str(seat)
     frames = []
     for frame in referee["frames"]:
         mine = frame["seat"] == seat or frame.get("final")
-        shown = frame if mine else {name: frame[name] for name in _PUBLIC_FRAME_KEYS}
-        frames.append(shown | {"views": {key: frame["views"][key]}})
+        shown = (
+            _without(frame, "seat_events")
+            if mine
+            else {name: frame[name] for name in _PUBLIC_FRAME_KEYS}
+        )
+        frames.append(
+            shown | {"views": {key: frame["views"][key]}, "events": frame["seat_events"][key]}
+        )
     return referee | {"seat": seat, "frames": frames}
+
+
+def _without(frame: dict[str, Any], name: str) -> dict[str, Any]:
+    return {key: value for key, value in frame.items() if key != name}
 
 
 _PUBLIC_FRAME_KEYS = ("number", "seat", "kind")
@@ -181,6 +207,11 @@ class FrameCache:
     def outline(self, game: dict[str, Any], seat: int | None) -> bytes:
         """The gzipped outline (``outline()``) as ``seat`` sees it."""
         return self._piece(game, seat, "outline")
+
+    def replay(self, game: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """The frames as ``seat`` sees them, not converted to JSON (the decision log reads
+        their words: legal actions, events)."""
+        return seat_frames(self._referee(game)[0], seat)
 
     def chunk(self, game: dict[str, Any], seat: int | None, start: int, count: int) -> bytes:
         """Gzipped ``{"game_id", "seat", "start", "frames"}`` for frames ``start`` ..

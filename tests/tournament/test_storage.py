@@ -128,7 +128,10 @@ def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path)
         raw.execute("UPDATE schema_version SET version = 1")
     open_database(path, create=True).close()
     with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == 6
+        assert (
+            raw.execute("SELECT version FROM schema_version").fetchone()[0]
+            == migrations.CURRENT_VERSION
+        )
         assert raw.execute("SELECT decision_seconds, comments FROM game").fetchall() == [
             (None, None)
         ]

@@ -51,7 +51,11 @@ def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):  # 
             )
             assert any(EVIL_NAME in row for row in rows.all_inner_texts())  # as text
             assert page.locator("#ladder-chart").count() == 1
-            assert page.locator("#games-running-now").count() == 1
+            # the game in play (one at a time) is listed, with its link to watch it live
+            page.wait_for_function(
+                "() => document.querySelector('#games-running-now a[href^=\"/live/\"]')",
+                timeout=60_000,
+            )
             shown = page.locator("#live").get_attribute("data-games")
             page.wait_for_function(
                 f"() => document.getElementById('live').dataset.games !== '{shown}'",

@@ -41,7 +41,8 @@
     try {
       const response = await fetch(`/api/ladder?id=${live.dataset.ladder}`, {headers: {Accept: "application/json"}});
       const data = await response.json();
-      if (String(data.ladder.games) !== live.dataset.games || data.ladder.state !== live.dataset.state) {
+      if (String(data.ladder.games) !== live.dataset.games || data.ladder.state !== live.dataset.state ||
+          data.ladder.running.map((game) => game.id).join(",") !== live.dataset.running) {
         const html = await (await fetch(`/ladder?id=${live.dataset.ladder}`)).text();
         const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
         if (fresh) { live.replaceWith(document.adoptNode(fresh)); draw(); }

@@ -54,6 +54,9 @@
     chunk(Math.floor(state.current / chunkSize));
     state.outline = await outline;
     ui.slider.max = String(state.outline.outline.length - 1);
+    // The decision log (decision_log.js) loads the same seat's log.
+    root.dispatchEvent(new CustomEvent("replay:outline", {detail: {seat: state.seat, getJSON,
+      outline: state.outline, current: () => state.current, jump: (number) => { stop(); show(number); }}}));
   }
 
   function chunk(index) {
@@ -93,6 +96,7 @@
     writeLocation();
     markChart();
     root.dataset.shown = String(wanted);
+    root.dispatchEvent(new CustomEvent("replay:shown", {detail: {number: wanted}}));
   }
 
   // --- the decision panel ----------------------------------------------------------------

@@ -13,7 +13,8 @@
       const response = await fetch(`/api/tournaments/${id}`, {headers: {Accept: "application/json"}});
       const data = await response.json();
       if (String(data.progress.finished) !== live.dataset.finished ||
-          String(data.progress.voided) !== live.dataset.voided || data.state !== live.dataset.state) {
+          String(data.progress.voided) !== live.dataset.voided || data.state !== live.dataset.state ||
+          data.running.map((game) => game.id).join(",") !== live.dataset.running) {
         const html = await (await fetch(location.href)).text();
         const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
         if (fresh) live.replaceWith(document.adoptNode(fresh));

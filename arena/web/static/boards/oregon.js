@@ -143,8 +143,7 @@
   Arena.boards.oregon = function ({board, players, frame}) {
     if (Arena.hideExplanation) Arena.hideExplanation();
     const views = frame.views;
-    const seats = Object.keys(views).map(Number);
-    const view = views[seats[0]];
+    const view = Object.values(views)[0];  // a seat's, or the spectator's (seat null)
     board.append(drawBoard(view, frame));
     const {h} = Arena;
     board.append(h("div", {class: "info", text: `round ${view.round}${view.end_triggered ? " · end triggered" : ""}`}));

@@ -1,0 +1,136 @@
+// Games in play. On /live: the list, refreshed every few seconds. On /live/ID: one game followed
+// as it happens, polling /api/live/ID?after=N once a second for the decisions not seen yet and
+// the position now (arena/web/live.py says why polling); in the spectator view alone, so the
+// page never holds what one seat alone knows. Once the game is recorded, its replay opens.
+"use strict";
+(function (Arena) {
+  const LIST_POLL_MS = 3000;
+
+  async function getJSON(url) {
+    const response = await fetch(url, {headers: {Accept: "application/json"}});
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+    return body;
+  }
+
+  // --- /live: the list ---------------------------------------------------------------------
+  const list = document.getElementById("live-list");
+  if (list) {
+    const refresh = async () => {
+      try {
+        const html = await (await fetch(location.href)).text();
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live-list");
+        if (fresh) document.getElementById("live-list").replaceWith(document.adoptNode(fresh));
+      } catch (error) {
+        console.warn("live list refresh failed:", error.message);
+      }
+      setTimeout(refresh, LIST_POLL_MS);
+    };
+    setTimeout(refresh, LIST_POLL_MS);
+  }
+
+  // --- /live/ID: one game ------------------------------------------------------------------
+  const root = document.getElementById("live-game");
+  if (!root) return;
+  const page = JSON.parse(document.getElementById("page-data").textContent);
+  Arena.seatNames = page.seats.map((seat) => seat.bot);
+  const liveId = Number(root.dataset.liveId);
+  const game = root.dataset.game;
+  const players = Number(root.dataset.players);
+  const $ = (id) => document.getElementById(id);
+  const ui = {board: $("board"), players: $("players"), decision: $("decision"), position: $("position"),
+              follow: $("follow"), state: $("live-state"), note: $("live-note"), log: $("log")};
+  // For tests and the curious: what this page received, and where it stands.
+  const state = {after: 0, latest: null, shown: null, following: true, received: []};
+  Arena.live = state;
+
+  const log = new Arena.DecisionLog(ui.log, {players, title: "Decision log (public)",
+    jump: (number) => showDecision(number), current: () => (state.shown === null ? Infinity : state.shown)});
+
+  function render(frame) {
+    const {h} = Arena;
+    ui.decision.replaceChildren();
+    if (frame.final) {
+      ui.decision.append(h("h3", {text: "The game is over"}), h("p", {class: "muted", text: "Its record is being stored; the replay opens in a moment."}));
+    } else {
+      ui.decision.append(h("h3", {}, [`Decision ${frame.number}: `, h("span", {class: "decision-kind", text: frame.decision || frame.kind})]));
+      ui.decision.append(h("div", {class: `seat-${frame.seat}`}, [h("span", {class: "swatch"}), ` ${Arena.seatLabel(frame.seat)} decides`]));
+      ui.decision.append(h("p", {class: "hidden-note", text: "Spectator view: the options, choice, time and comment of a decision are shown once the game is recorded."}));
+    }
+    ui.board.replaceChildren();
+    ui.players.replaceChildren();
+    const draw = Arena.boards[game];
+    if (draw) draw({board: ui.board, players: ui.players, frame});
+    else ui.board.append(h("pre", {class: "views", text: JSON.stringify(frame.views, null, 1)}));
+    state.shown = frame.number;
+    root.dataset.shown = String(frame.number);
+    log.mark(state.following ? frame.number - 1 : frame.number);  // following: the latest decision
+    const now = state.latest ? state.latest.number : frame.number;
+    ui.position.textContent = state.following ? `decision ${now} · live` : `decision ${frame.number} of ${now} so far`;
+    ui.follow.disabled = state.following;
+  }
+
+  function showScores(scores) {
+    if (!scores) return;
+    for (const cell of document.querySelectorAll("[data-score]")) {
+      const value = scores[Number(cell.dataset.score)];
+      if (value !== undefined) cell.textContent = String(value);
+    }
+  }
+
+  async function showDecision(number) {
+    if (state.latest && number >= state.latest.number) { follow(); return; }
+    state.following = false;
+    try {
+      const body = await getJSON(`/api/live/${liveId}/frames?start=${number}&count=1`);
+      state.received.push({url: `frames ${number}`, body});
+      if (!state.following && body.frames.length) render(body.frames[0]);
+    } catch (error) {
+      ui.note.textContent = `Cannot show decision ${number}: ${error.message}`;
+    }
+  }
+
+  function follow() {
+    state.following = true;
+    if (state.latest) render(state.latest);
+  }
+
+  function ended(text) {
+    ui.state.textContent = "ended";
+    ui.state.classList.remove("live-dot");
+    ui.note.textContent = text;
+    ui.note.classList.add("error");
+  }
+
+  async function poll() {
+    let body;
+    try {
+      body = await getJSON(`/api/live/${liveId}?after=${state.after}`);
+    } catch (error) {
+      ended(`This game is no longer in play: ${error.message}`);
+      return;
+    }
+    state.received.push({url: `after=${state.after}`, body});
+    if (body.state === "recorded") {
+      ui.note.textContent = "The game is over and recorded: opening its replay…";
+      location.replace(`/games/${body.game_id}?d=${body.decisions}`);
+      return;
+    }
+    if (body.state === "stale") {
+      ended("The process playing this game stopped reporting (stopped or killed): no more moves will come. A resumed tournament plays the game again.");
+      return;
+    }
+    if (state.after === 0) log.reset(body.setup, body.entries, body.first_scores);
+    else log.append(body.entries);
+    const last = body.entries.length ? body.entries[body.entries.length - 1].scores : null;
+    if (last || state.after === 0) showScores(last || body.first_scores);
+    state.after = body.frame.number;
+    state.latest = body.frame;
+    if (state.following) render(body.frame);
+    else ui.position.textContent = `decision ${state.shown} of ${body.frame.number} so far`;
+    setTimeout(poll, page.poll_seconds * 1000);
+  }
+
+  ui.follow.addEventListener("click", follow);
+  poll();
+})(window.Arena);
