@@ -274,6 +274,12 @@ PUBLIC = {
     ("/api/games/{game_id:int}/record.json", "GET"),
     ("/api/games/{game_id:int}/moves.txt", "GET"),
     ("/api/ladder", "GET"),
+    ("/api/games/{game_id:int}/log", "GET"),  # the decision log in words, as the replay shows
+    ("/live", "GET"),
+    ("/live/{live_id:int}", "GET"),
+    ("/api/live", "GET"),
+    ("/api/live/{live_id:int}", "GET"),
+    ("/api/live/{live_id:int}/frames", "GET"),
 }
 
 
