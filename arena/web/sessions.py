@@ -101,7 +101,7 @@ class WebAuth:
 
         async def checked(request: Request) -> Response:
             who = await self.signed_in(request)
-            if request.method == "GET":
+            if request.method in ("GET", "HEAD"):
                 if who is None:
                     return RedirectResponse("/signin", status_code=303)
                 return await handler(request, who, None)
