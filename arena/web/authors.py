@@ -1,6 +1,7 @@
 """An author's own pages, for the signed-in author only (``arena.web.sessions`` checks):
 
-- ``GET /me``: my bots and their versions, my uploads with their state, and the upload form;
+- ``GET /me``: my bots and their versions, my uploads with their state, and the upload form
+  (its JSON twin ``GET /api/me``, with the session's cookie as well);
 - ``GET /me/submissions/{id}``: one of my uploads with its build and validation log;
 - ``POST /me/upload``: the upload form (a bot's name and its archive): the same checks, limits
   and queue as the upload API (``arena.web.submissions.UploadDesk``).
@@ -16,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from arena.storage import bots, submissions
@@ -60,6 +61,9 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
         data = await run_in_threadpool(my_data, who)
         return render("author.html", "My bots", data, csrf=who.csrf, author=who.author)
 
+    async def api_me(request: Request, who: SignedIn, form: FormData | None) -> Response:
+        return JSONResponse(await run_in_threadpool(my_data, who))
+
     async def my_submission(request: Request, who: SignedIn, form: FormData | None) -> Response:
         wanted = int(request.path_params["submission_id"])
 
@@ -95,4 +99,5 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
         Route("/me", auth.private(me), methods=["GET"]),
         Route("/me/submissions/{submission_id:int}", auth.private(my_submission), methods=["GET"]),
         Route("/me/upload", auth.private(upload), methods=["POST"]),
+        Route("/api/me", auth.private(api_me), methods=["GET"]),
     ]

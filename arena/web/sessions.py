@@ -97,11 +97,14 @@ class WebAuth:
 
     def private(self, handler: Private) -> Callable[[Request], Awaitable[Response]]:
         """``handler`` for a signed-in author only: a signed-out visitor is sent to sign in
-        (a page) or refused (a form, 403); a form's ``csrf`` field must be the session's."""
+        (a page) or refused (JSON: 401, a form: 403); a form's ``csrf`` field must be the
+        session's."""
 
         async def checked(request: Request) -> Response:
             who = await self.signed_in(request)
             if request.method in ("GET", "HEAD"):
+                if who is None and request.url.path.startswith("/api/"):
+                    raise HTTPException(401, "sign in first (/signin)")
                 if who is None:
                     return RedirectResponse("/signin", status_code=303)
                 return await handler(request, who, None)

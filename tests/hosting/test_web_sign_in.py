@@ -7,6 +7,7 @@ without a check fails this test."""
 from __future__ import annotations
 
 import http.client
+import json
 import re
 import secrets
 from collections.abc import Iterator
@@ -141,10 +142,16 @@ def test_sign_in_sets_a_strict_cookie_and_sign_out_ends_the_session(arena: Arena
     status, html, _ = alice.get("/me")
     assert status == 200 and "signed in as alice" in html and ALICES_BOT in html
     assert arena.tokens["alice"] not in html  # the token is never shown again
+    status, text, _ = alice.get("/api/me")  # the JSON twin
+    mine = json.loads(text)
+    assert status == 200 and mine["author"] == "alice"
+    assert [b["name"] for b in mine["bots"]] == [ALICES_BOT]
+    assert [u["state"] for u in mine["submissions"]] == ["failed"]
     stolen = dict(alice.cookies)
     status, _, headers = alice.post("/signout", {"csrf": alice.form_csrf("/me")})
     assert status == 303 and "arena_session" not in alice.cookies
     assert alice.get("/me")[0] == 303
+    assert alice.get("/api/me")[0] == 401
     replayed = Browser(web)
     replayed.cookies = stolen  # the session is gone from the server, not just the browser
     status, _, headers = replayed.get("/me")
