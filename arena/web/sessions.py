@@ -83,17 +83,19 @@ class WebAuth:
 
         return await run_in_threadpool(find)
 
-    async def form(self, request: Request) -> FormData:
-        """The request's form, its size bounded before it is read (an upload's archive at
-        most, as the API takes)."""
+    async def form(self, request: Request, *, files: bool = True) -> FormData:
+        """The request's form, its size bounded before it is read: an upload's archive at
+        most (as the API takes), or without ``files`` a few fields."""
         declared = request.headers.get("content-length", "")
         if not declared.isdigit():
             raise HTTPException(411, "a form must say its length (Content-Length)")
+        if not files and int(declared) > _FORM_SLACK:
+            raise HTTPException(413, f"a form may have at most {_FORM_SLACK} bytes")
         if int(declared) > self.desk.limits.archive_bytes + _FORM_SLACK:
             raise HTTPException(
                 413, f"the archive may have at most {self.desk.limits.archive_bytes} bytes"
             )
-        return await request.form(max_files=1, max_fields=8)
+        return await request.form(max_files=1 if files else 0, max_fields=8)
 
     def private(self, handler: Private) -> Callable[[Request], Awaitable[Response]]:
         """``handler`` for a signed-in author only: a signed-out visitor is sent to sign in
@@ -135,12 +137,13 @@ def session_routes(auth: WebAuth, render: Render) -> list[Route]:
         return signin_form(request)
 
     async def signin(request: Request) -> Response:
-        form = await auth.form(request)
+        form = await auth.form(request, files=False)
         if not _same(form.get("csrf"), request.cookies.get(SIGNIN_COOKIE)):
             raise HTTPException(403, "the form's CSRF token is missing or wrong; reload it")
-        text = form.get("token")
-        parsed = tokens.parse_token(text) if isinstance(text, str) else None
-        if parsed is None or not isinstance(text, str):
+        given = form.get("token")
+        text = given if isinstance(given, str) else ""
+        parsed = tokens.parse_token(text)
+        if parsed is None:
             return signin_form(request, 401, "that is not an arena token (arena_<id>_<secret>)")
         try:
             desk.count_request(parsed[0])  # before the slow hash, as the upload API does

@@ -199,6 +199,8 @@ def test_every_form_refuses_a_missing_or_forged_csrf_token(arena: Arena, web: Se
     for fields in ({"token": arena.tokens["alice"]}, {"csrf": "x", "token": arena.tokens["alice"]}):
         status, _, _ = visitor.post("/signin", fields)
         assert status == 403 and "arena_session" not in visitor.cookies
+    huge = {"csrf": visitor.form_csrf("/signin"), "token": "x" * 100_000}
+    assert visitor.post("/signin", huge)[0] == 413  # a sign-in form is a few fields
     cookieless = Browser(web)  # a page elsewhere posting the form: no sign-in cookie at all
     status, _, _ = cookieless.post("/signin", {"csrf": "x", "token": arena.tokens["alice"]})
     assert status == 403
