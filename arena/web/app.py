@@ -31,7 +31,6 @@ from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.web import downloads
 from arena.web.authors import author_routes
-from arena.web.decision_log import decision_log
 from arena.web.frame_store import FrameStore
 from arena.web.ladder import ladder_routes
 from arena.web.live import live_routes
@@ -277,7 +276,7 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
         game = game_data(request)
         seat = seat_param(request, game["num_players"])
         try:
-            return JSONResponse(decision_log(frames.replay(game, seat)))
+            return gzipped_json(request, frames.log(game, seat))
         except ReplayError as exc:
             raise HTTPException(409, str(exc)) from None
 

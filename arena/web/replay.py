@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.errors import ReplayError
+from arena.web.decision_log import decision_log
 from arena.web.frame_store import FrameStore, game_key
 from arena.web.jsonable import JsonConverter
 from arena.web.spectator import events_seen
@@ -208,10 +209,9 @@ class FrameCache:
         """The gzipped outline (``outline()``) as ``seat`` sees it."""
         return self._piece(game, seat, "outline")
 
-    def replay(self, game: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """The frames as ``seat`` sees them, not converted to JSON (the decision log reads
-        their words: legal actions, events)."""
-        return seat_frames(self._referee(game)[0], seat)
+    def log(self, game: dict[str, Any], seat: int | None) -> bytes:
+        """The gzipped decision log (``decision_log``) as ``seat`` sees it."""
+        return self._piece(game, seat, "log")
 
     def chunk(self, game: dict[str, Any], seat: int | None, start: int, count: int) -> bytes:
         """Gzipped ``{"game_id", "seat", "start", "frames"}`` for frames ``start`` ..
@@ -258,6 +258,8 @@ class FrameCache:
         replay = seat_frames(referee, seat)
         if what == "outline":
             return _encoded(outline(replay, self.chunk_size))
+        if what == "log":
+            return _encoded(decision_log(replay))
         start = int(what.removeprefix("chunk-")) * self.chunk_size
         with self._converting:  # a converter is not shared between threads
             frames = convert(replay["frames"][start : start + self.chunk_size])
@@ -287,7 +289,11 @@ class FrameCache:
     def _store_all(self, game: dict[str, Any], count: int) -> None:
         """Every seat's pieces of a game just built, encoded and stored in the background: a
         seat switch, a later visitor or a restarted server finds them ready."""
-        pieces = ["outline", *(f"chunk-{i}" for i in range(math.ceil(count / self.chunk_size)))]
+        pieces = [
+            "outline",
+            "log",
+            *(f"chunk-{i}" for i in range(math.ceil(count / self.chunk_size))),
+        ]
         try:
             for seat in (None, *range(game["num_players"])):
                 for what in pieces:

@@ -14,9 +14,8 @@ from arena import tokens
 from arena.cli import app
 from arena.errors import SubmitError
 from arena.manifest import remote_bot
-from arena.storage import authors, bots
+from arena.storage import authors, bots, migrations
 from arena.storage.database import open_database
-from arena.storage.migrations import CURRENT_VERSION
 from arena.storage.models import OPERATOR
 from tests.support.schemas import as_schema_4
 
@@ -162,7 +161,9 @@ def test_schema_4_bots_belong_to_the_operator(tmp_path: Path):
         as_schema_4(raw)
     open_database(db, create=True).close()
     with sqlite3.connect(db) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchone() == (CURRENT_VERSION,)
+        assert raw.execute("SELECT version FROM schema_version").fetchone() == (
+            migrations.CURRENT_VERSION,
+        )
         assert raw.execute(
             "SELECT bot.name, author.name FROM bot JOIN author ON author.id = bot.author_id"
         ).fetchall() == [("old", OPERATOR)]
