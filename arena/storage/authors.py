@@ -99,6 +99,12 @@ def revoke(session: Session, name: str) -> int:
 
 def authenticate(session: Session, text: str) -> Author | None:
     """The author whose token in force ``text`` is, else None (unknown, revoked, malformed)."""
+    found = token_in_force(session, text)
+    return None if found is None else found[0]
+
+
+def token_in_force(session: Session, text: str) -> tuple[Author, AuthorToken] | None:
+    """The author and the stored token that ``text`` is, if it is in force."""
     parsed = tokens.parse_token(text)
     if parsed is None:
         return None
@@ -111,7 +117,8 @@ def authenticate(session: Session, text: str) -> Author | None:
     if row is None:
         return None
     token, author = row
-    return author if tokens.secret_matches(secret, token.salt, token.digest, token.cost) else None
+    matches = tokens.secret_matches(secret, token.salt, token.digest, token.cost)
+    return (author, token) if matches else None
 
 
 def summaries(session: Session) -> list[AuthorSummary]:

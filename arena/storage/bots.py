@@ -100,6 +100,24 @@ def owner_of(session: Session, name: str) -> int | None:
     return session.exec(select(Bot.author_id).where(Bot.name == name)).first()
 
 
+def owned(session: Session, author_id: int) -> list[tuple[Bot, list[BotVersion]]]:
+    """The bots of author ``author_id`` by name, each with its versions, oldest first."""
+    found = session.exec(select(Bot).where(Bot.author_id == author_id).order_by(col(Bot.name)))
+    return [
+        (
+            bot,
+            list(
+                session.exec(
+                    select(BotVersion)
+                    .where(BotVersion.bot_id == bot.id)
+                    .order_by(col(BotVersion.id))
+                )
+            ),
+        )
+        for bot in found
+    ]
+
+
 def latest_version(session: Session, name: str) -> RegisteredVersion:
     """The newest version of the bot called ``name``."""
     bot = session.exec(select(Bot).where(Bot.name == name)).first()

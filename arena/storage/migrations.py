@@ -18,7 +18,7 @@ from leaderboard.results import GameResult, SeatResult
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
-CURRENT_VERSION = 6
+CURRENT_VERSION = 7
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -144,6 +144,11 @@ def _running_games(connection: Connection) -> None:
     _table(models.RunningGame).create(connection, checkfirst=True)
 
 
+def _web_sessions(connection: Connection) -> None:
+    """Schema 7: authors sign in on the web; their sessions are kept here (``web_session``)."""
+    _table(models.WebSession).create(connection, checkfirst=True)
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _decision_details,
@@ -151,6 +156,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     3: _sealed_from,
     4: _authors,
     5: _running_games,
+    6: _web_sessions,
 }
 
 

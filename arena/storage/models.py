@@ -115,6 +115,20 @@ class Submission(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utc_now)
 
 
+class WebSession(SQLModel, table=True):
+    """An author signed in on the web (schema 7). The cookie holds a random id; only its sha256
+    is stored, so the table does not hand out sessions. A session lasts while the token it was
+    opened with is in force: revoking the token signs its sessions out."""
+
+    __tablename__ = "web_session"
+    id_hash: str = Field(primary_key=True)  # sha256 (hex) of the cookie's value
+    author_id: int = Field(foreign_key="author.id", index=True)
+    token_id: int = Field(foreign_key="author_token.id", index=True)
+    csrf: str  # the forms' hidden field must carry it (checked on every POST)
+    created_at: datetime = Field(default_factory=utc_now)
+    expires_at: datetime
+
+
 class BotVersion(SQLModel, table=True):
     """One submitted version of a bot: its manifest and the hash of its directory's content."""
 

@@ -184,6 +184,7 @@ class ReadOnlyDatabase:
         results, forfeits = _results_per_game(seats)
         return {
             "name": bot["name"],
+            "owner": bot["owner"],  # the author who submitted it ("operator": the host's own)
             "created_at": bot["created_at"],
             "versions": versions,
             "results": results,

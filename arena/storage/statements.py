@@ -12,6 +12,7 @@ from sqlalchemy.orm import aliased
 from sqlmodel import and_, col
 
 from arena.storage.models import (
+    Author,
     Bot,
     BotVersion,
     GameOutcome,
@@ -129,8 +130,15 @@ BOTS = (
     .group_by(col(Bot.id))
     .order_by(col(Bot.name))
 )
-BOT = select(col(Bot.id), col(Bot.name), stored_text(col(Bot.created_at), "created_at")).where(
-    col(Bot.name) == bindparam("name")
+BOT = (
+    select(
+        col(Bot.id),
+        col(Bot.name),
+        stored_text(col(Bot.created_at), "created_at"),
+        col(Author.name).label("owner"),
+    )
+    .outerjoin(Author, col(Author.id) == col(Bot.author_id))
+    .where(col(Bot.name) == bindparam("name"))
 )
 BOT_VERSIONS = (
     select(

@@ -122,20 +122,31 @@ def views(
     if author_id is not None:
         query = query.where(Submission.author_id == author_id)
     rows = session.exec(query.order_by(col(Submission.id).desc()).limit(limit))
-    return [
-        SubmissionView(
-            s.id or 0,
-            author,
-            s.bot_name,
-            s.archive_hash,
-            s.state,
-            s.log,
-            s.bot_version_id,
-            s.created_at,
-            s.updated_at,
-        )
-        for s, author in rows
-    ]
+    return [_view(s, author) for s, author in rows]
+
+
+def view(session: Session, submission_id: int) -> SubmissionView | None:
+    """Submission ``submission_id`` (whose it is: ``.author``), None if there is none."""
+    row = session.exec(
+        select(Submission, Author.name)
+        .join(Author, col(Author.id) == col(Submission.author_id))
+        .where(Submission.id == submission_id)
+    ).first()
+    return None if row is None else _view(*row)
+
+
+def _view(s: Submission, author: str) -> SubmissionView:
+    return SubmissionView(
+        s.id or 0,
+        author,
+        s.bot_name,
+        s.archive_hash,
+        s.state,
+        s.log,
+        s.bot_version_id,
+        s.created_at,
+        s.updated_at,
+    )
 
 
 def version_of_upload(

@@ -30,12 +30,14 @@ from arena.errors import ReplayError, StorageError
 from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.web import downloads
+from arena.web.authors import author_routes
 from arena.web.frame_store import FrameStore
 from arena.web.ladder import ladder_routes
 from arena.web.live import live_routes
 from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
-from arena.web.submissions import submission_routes
+from arena.web.sessions import WebAuth, session_routes
+from arena.web.submissions import UploadDesk, submission_routes
 from engine.registry import game_names
 
 STATIC = Path(__file__).parent / "static"
@@ -142,6 +144,8 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
     store = FrameStore(frames_dir or db_path.with_name(f"{db_path.name}.frames"))
     frames = FrameCache(store, FRAME_CHUNK)
     templates = _templates()
+    desk = UploadDesk(db_path)  # uploads, sign-in and the author pages write through it
+    auth = WebAuth(desk)
 
     def page(name: str, title: str, data: dict[str, Any], **context: Any) -> HTMLResponse:
         html = templates.get_template(name).render(title=title, data=data, **context)
@@ -336,7 +340,9 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
         Route("/api/games/{game_id:int}/frames", api_frames),
         Route("/api/games/{game_id:int}/record.json", api_record),
         Route("/api/games/{game_id:int}/moves.txt", api_moves),
-        *submission_routes(db_path),
+        *submission_routes(db_path, desk=desk),
+        *session_routes(auth, page),
+        *author_routes(auth, page),
         *ladder_routes(pages, page),
         Route("/api/games/{game_id:int}/log", api_log),
         *live_routes(database, page, _board_script),

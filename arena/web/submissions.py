@@ -76,9 +76,89 @@ def _error(status: int, message: str, **headers: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-def _too_many(what: str, seconds: float) -> JSONResponse:
+class Refused(Exception):
+    """An upload or sign-in refused: its HTTP status, a one-line reason, and headers to send."""
+
+    def __init__(self, status: int, message: str, **headers: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers
+
+
+def _too_many_refused(what: str, seconds: float) -> Refused:
     wait = max(1, round(seconds + 0.5))
-    return _error(429, f"too many {what}; try again in {wait} s", **{"Retry-After": str(wait)})
+    return Refused(429, f"too many {what}; try again in {wait} s", **{"Retry-After": str(wait)})
+
+
+class UploadDesk:
+    """What the upload API and the web's upload form share: the database (opened for writing
+    at the first request, so an arena that takes no uploads is never written), where archives
+    go, the unpacking's limits and the per-token rate limits."""
+
+    def __init__(
+        self,
+        db_path: Path,
+        *,
+        files: HostedFiles | None = None,
+        limits: UnpackLimits = DEFAULT_LIMITS,
+        requests: RateLimit | None = None,
+        uploads: RateLimit | None = None,
+    ) -> None:
+        self.db_path = db_path
+        self.hosted = files or HostedFiles.beside(db_path)
+        self.limits = limits
+        self.requests = requests or RateLimit(REQUESTS_PER_MINUTE, 60.0)
+        self.uploads = uploads or RateLimit(UPLOADS_PER_MINUTE, 60.0)
+        self._opened: list[Database] = []
+        self._opening = threading.Lock()
+
+    def database(self) -> Database:
+        with self._opening:
+            if not self._opened:
+                self._opened.append(open_database(self.db_path, create=False))
+            return self._opened[0]
+
+    def count_request(self, public_id: str) -> None:
+        """Count a request made with the token of public id ``public_id``; refused past the
+        limit (before the slow hash is paid)."""
+        if (wait := self.requests.retry_after(public_id)) is not None:
+            raise _too_many_refused("requests with this token", wait)
+
+    def check_name(self, name: str) -> None:
+        if not name:
+            raise Refused(400, "give the bot's name: ?bot=NAME")
+        if problem := name_problem(name):
+            raise Refused(400, problem)
+
+    def check_size(self, size: int) -> None:
+        if size > self.limits.archive_bytes:
+            raise Refused(413, f"the archive may have at most {self.limits.archive_bytes} bytes")
+
+    def count_upload(self, public_id: str) -> None:
+        if (wait := self.uploads.retry_after(public_id)) is not None:
+            raise _too_many_refused("uploads", wait)
+
+    def queue(self, author_id: int, name: str, archive: bytes) -> tuple[int, str]:
+        """Check ``archive`` by every rule of the unpacking, then store and queue it as bot
+        ``name`` of author ``author_id``: the submission's id and the archive's sha256.
+        Refused with nothing stored."""
+        with tempfile.NamedTemporaryFile(prefix="arena-upload-") as file:
+            file.write(archive)
+            file.flush()
+            try:  # every rule of the unpacking, writing nothing: a hostile upload ends here
+                check(Path(file.name), self.limits)
+            except ArchiveError as exc:
+                raise Refused(400, str(exc)) from None
+        with self.database().write() as session:
+            owner = bots.owner_of(session, name)
+            if owner is not None and owner != author_id:
+                raise Refused(409, f"bot name {name!r} belongs to another author")
+            waiting = submissions.waiting(session, author_id)
+            if waiting >= MAX_WAITING:
+                raise _too_many_refused(f"uploads waiting ({waiting} not handled yet)", 60.0)
+            digest = self.hosted.store_archive(archive)  # checked: now it may be written
+            return submissions.queue(session, author_id, name, digest), digest
 
 
 def submission_routes(
@@ -88,95 +168,64 @@ def submission_routes(
     limits: UnpackLimits = DEFAULT_LIMITS,
     requests: RateLimit | None = None,
     uploads: RateLimit | None = None,
+    desk: UploadDesk | None = None,
 ) -> list[Route]:
     """The routes of the upload API over the arena database at ``db_path``, keeping archives in
     ``files`` (default: beside the database, where ``arena submissions work`` looks); rate
-    limits per token as given (default: ``REQUESTS_PER_MINUTE``, ``UPLOADS_PER_MINUTE``)."""
-    hosted = files or HostedFiles.beside(db_path)
-    archive_bytes = limits.archive_bytes
-    requests = requests or RateLimit(REQUESTS_PER_MINUTE, 60.0)
-    uploads = uploads or RateLimit(UPLOADS_PER_MINUTE, 60.0)
-    opened: list[Database] = []
-    opening = threading.Lock()
+    limits per token as given (default: ``REQUESTS_PER_MINUTE``, ``UPLOADS_PER_MINUTE``); or
+    all of these as ``desk`` holds them (shared with the web's upload form)."""
+    desk = desk or UploadDesk(
+        db_path, files=files, limits=limits, requests=requests, uploads=uploads
+    )
 
-    def database() -> Database:
-        # opened at the first request: a read-only arena that takes no uploads never writes
-        with opening:
-            if not opened:
-                opened.append(open_database(db_path, create=False))
-            return opened[0]
-
-    async def authenticated(request: Request) -> tuple[Author, str] | Response:
-        """The token's author and the token's public id, or the response that refuses."""
+    async def authenticated(request: Request) -> tuple[Author, str]:
+        """The token's author and the token's public id; Refused otherwise."""
         scheme, _, text = request.headers.get("authorization", "").partition(" ")
         parsed = tokens.parse_token(text) if scheme.lower() == "bearer" else None
         if parsed is None:
-            return _error(401, "send the author's token: Authorization: Bearer TOKEN", **_CHALLENGE)
-        if (wait := requests.retry_after(parsed[0])) is not None:
-            return _too_many("requests with this token", wait)
+            raise Refused(401, "send the author's token: Authorization: Bearer TOKEN", **_CHALLENGE)
+        desk.count_request(parsed[0])
 
         def check() -> Author | None:
-            with database().read() as session:
+            with desk.database().read() as session:
                 return authors.authenticate(session, text)
 
         author = await run_in_threadpool(check)
         if author is None:
-            return _error(401, "the token is not valid (revoked, or mistyped)", **_CHALLENGE)
+            raise Refused(401, "the token is not valid (revoked, or mistyped)", **_CHALLENGE)
         return author, parsed[0]
 
     async def upload(request: Request) -> Response:
-        found = await authenticated(request)
-        if isinstance(found, Response):
-            return found
-        author, public_id = found
-        name = request.query_params.get("bot", "")
-        if not name:
-            return _error(400, "give the bot's name: ?bot=NAME")
-        if problem := name_problem(name):
-            return _error(400, problem)
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > archive_bytes:
-            return _error(413, f"the archive may have at most {archive_bytes} bytes")
-        if (wait := uploads.retry_after(public_id)) is not None:
-            return _too_many("uploads", wait)
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > archive_bytes:
-                return _error(413, f"the archive may have at most {archive_bytes} bytes")
-        assert author.id is not None
-        return await run_in_threadpool(_queue, author.id, name, bytes(body))
-
-    def _queue(author_id: int, name: str, archive: bytes) -> Response:
-        with tempfile.NamedTemporaryFile(prefix="arena-upload-") as file:
-            file.write(archive)
-            file.flush()
-            try:  # every rule of the unpacking, writing nothing: a hostile upload ends here
-                check(Path(file.name), limits)
-            except ArchiveError as exc:
-                return _error(400, str(exc))
-        with database().write() as session:
-            owner = bots.owner_of(session, name)
-            if owner is not None and owner != author_id:
-                return _error(409, f"bot name {name!r} belongs to another author")
-            waiting = submissions.waiting(session, author_id)
-            if waiting >= MAX_WAITING:
-                return _too_many(f"uploads waiting ({waiting} not handled yet)", 60.0)
-            digest = hosted.store_archive(archive)  # checked: now it may be written
-            submission_id = submissions.queue(session, author_id, name, digest)
+        try:
+            author, public_id = await authenticated(request)
+            name = request.query_params.get("bot", "")
+            desk.check_name(name)
+            declared = request.headers.get("content-length", "")
+            if declared.isdigit():
+                desk.check_size(int(declared))
+            desk.count_upload(public_id)
+            body = bytearray()
+            async for chunk in request.stream():
+                body += chunk
+                desk.check_size(len(body))
+            assert author.id is not None
+            queued = await run_in_threadpool(desk.queue, author.id, name, bytes(body))
+        except Refused as refused:
+            return _error(refused.status, refused.message, **refused.headers)
+        submission_id, digest = queued
         return JSONResponse(
             {"id": submission_id, "bot": name, "state": "queued", "archive_sha256": digest},
             status_code=202,
         )
 
     async def mine(request: Request) -> Response:
-        found = await authenticated(request)
-        if isinstance(found, Response):
-            return found
-        author_id = found[0].id
+        try:
+            author_id = (await authenticated(request))[0].id
+        except Refused as refused:
+            return _error(refused.status, refused.message, **refused.headers)
 
         def read() -> list[dict[str, object]]:
-            with database().read() as session:
+            with desk.database().read() as session:
                 return [v.as_json() for v in submissions.views(session, author_id=author_id)]
 
         return JSONResponse(await run_in_threadpool(read))

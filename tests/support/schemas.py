@@ -6,10 +6,13 @@ import sqlite3
 
 
 def as_schema_4(raw: sqlite3.Connection) -> None:
-    """Remove schema 5's authors, tokens, submissions and bot owners. (A plain sqlite3
-    connection checks no foreign keys, so the bot table can be made again without its owner.)"""
+    """Remove schema 7's web sessions, schema 6's running games and schema 5's authors,
+    tokens, submissions and bot owners. (A plain sqlite3 connection checks no foreign keys, so
+    the bot table can be made again without its owner.)"""
     raw.executescript(
         """
+        DROP TABLE web_session;
+        DROP TABLE running_game;
         CREATE TABLE bot_before (id INTEGER NOT NULL, name VARCHAR NOT NULL,
             created_at DATETIME NOT NULL, PRIMARY KEY (id));
         INSERT INTO bot_before SELECT id, name, created_at FROM bot;

@@ -1,0 +1,103 @@
+"""An author's own pages, for the signed-in author only (``arena.web.sessions`` checks):
+
+- ``GET /me``: my bots and their versions, my uploads with their state, and the upload form
+  (its JSON twin ``GET /api/me``, with the session's cookie as well);
+- ``GET /me/submissions/{id}``: one of my uploads with its build and validation log;
+- ``POST /me/upload``: the upload form (a bot's name and its archive): the same checks, limits
+  and queue as the upload API (``arena.web.submissions.UploadDesk``).
+
+Another author's upload is "not found" (404), never "forbidden": its existence stays private.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from arena.storage import bots, submissions
+from arena.storage.web_sessions import SignedIn
+from arena.web.sessions import Render, WebAuth
+from arena.web.submissions import Refused
+
+UPLOADS_LISTED = 50
+
+
+def author_routes(auth: WebAuth, render: Render) -> list[Route]:
+    desk = auth.desk
+
+    def my_data(who: SignedIn) -> dict[str, Any]:
+        with desk.database().read() as session:
+            owned = bots.owned(session, who.author_id)
+            uploads = submissions.views(session, author_id=who.author_id, limit=UPLOADS_LISTED)
+        return {
+            "author": who.author,
+            "bots": [
+                {
+                    "name": bot.name,
+                    "versions": [
+                        {
+                            "id": v.id,
+                            "version": v.version,
+                            "hash": v.content_hash[:8],
+                            "created_at": v.created_at.isoformat(),
+                        }
+                        for v in versions
+                    ],
+                }
+                for bot, versions in owned
+            ],
+            "submissions": [
+                {key: value for key, value in u.as_json().items() if key != "log"} for u in uploads
+            ],
+        }
+
+    async def me(request: Request, who: SignedIn, form: FormData | None) -> Response:
+        data = await run_in_threadpool(my_data, who)
+        return render("author.html", "My bots", data, csrf=who.csrf, author=who.author)
+
+    async def api_me(request: Request, who: SignedIn, form: FormData | None) -> Response:
+        return JSONResponse(await run_in_threadpool(my_data, who))
+
+    async def my_submission(request: Request, who: SignedIn, form: FormData | None) -> Response:
+        wanted = int(request.path_params["submission_id"])
+
+        def find() -> dict[str, Any] | None:
+            with desk.database().read() as session:
+                view = submissions.view(session, wanted)
+            return view.as_json() if view and view.author == who.author else None
+
+        data = await run_in_threadpool(find)
+        if data is None:
+            raise HTTPException(404, f"you have no upload {wanted}")
+        title = f"Upload {wanted}: {data['bot']}"
+        return render("author_submission.html", title, data, csrf=who.csrf, author=who.author)
+
+    async def upload(request: Request, who: SignedIn, form: FormData | None) -> Response:
+        assert form is not None
+        name = form.get("bot")
+        archive = form.get("archive")
+        try:
+            desk.check_name(name if isinstance(name, str) else "")
+            if not isinstance(archive, UploadFile):
+                raise Refused(400, "choose the bot's archive (tar.gz or zip)")
+            assert isinstance(name, str)
+            body = await archive.read(desk.limits.archive_bytes + 1)
+            desk.check_size(len(body))
+            desk.count_upload(who.token_public_id)
+            submission_id, _ = await run_in_threadpool(desk.queue, who.author_id, name, body)
+        except Refused as refused:
+            raise HTTPException(refused.status, refused.message, refused.headers) from None
+        return RedirectResponse(f"/me/submissions/{submission_id}", status_code=303)
+
+    return [
+        Route("/me", auth.private(me), methods=["GET"]),
+        Route("/me/submissions/{submission_id:int}", auth.private(my_submission), methods=["GET"]),
+        Route("/me/upload", auth.private(upload), methods=["POST"]),
+        Route("/api/me", auth.private(api_me), methods=["GET"]),
+    ]
