@@ -1,5 +1,5 @@
-"""``arena serve``: the read-only web arena over the database (leaderboards, bots, tournaments,
-games and the replay viewer); see docs/web.md."""
+"""``arena serve``: the web arena over the database (leaderboards, bots, tournaments, games, the
+replay viewer, live games; authors' sign-in and uploads, which alone write); see docs/web.md."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ def serve(
     host: Annotated[
         str,
         typer.Option(
-            "--host", help="address to listen on; the default is reachable from this machine only"
+            "--host",
+            "--bind",
+            help="address to listen on; the default is reachable from this machine only",
         ),
     ] = DEFAULT_HOST,
     port: Annotated[
@@ -27,7 +29,10 @@ def serve(
     log_file: LogFile = None,
     log_level: LogLevel = None,
 ) -> None:
-    """Serve the web arena, read-only, on http://HOST:PORT (safe while tournaments write)."""
+    """Serve the web arena on http://HOST:PORT (safe while tournaments and ladders write).
+
+    It reads the games; it writes only what authors do on a shared arena (sign-ins, uploads:
+    docs/hosting.md)."""
     # Imported here: the other commands need neither the web stack nor its start-up time.
     import uvicorn
 
@@ -37,7 +42,7 @@ def serve(
     with logging_to(config, also=("uvicorn",)):
         app = create_app(db)  # a missing or foreign file: StorageError, one line
         shown = f"[{host}]" if ":" in host else host
-        print(f"arena: serving {db} read-only at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+        print(f"arena: serving {db} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
         if config == LogConfig():  # uvicorn's own warnings on stderr, as ever
             uvicorn.run(app, host=host, port=port, log_level="warning")
         else:  # uvicorn's lines (requests too, at info) go to the arena's log

@@ -18,7 +18,7 @@ def test_serve_prints_its_url_and_serves_on_the_loopback(arena_db):
         assert server.stdout is not None
         line = server.stdout.readline()
         assert line.strip() == (
-            f"arena: serving {arena_db} read-only at http://127.0.0.1:{port}/ (Ctrl-C stops)"
+            f"arena: serving {arena_db} at http://127.0.0.1:{port}/ (Ctrl-C stops)"
         )
         deadline = time.monotonic() + 30
         while True:
