@@ -103,10 +103,17 @@ async def shown_live(
         return
     try:
         live = LiveGames(database, None, game, dict(options), [(bot.name, None) for bot in bots])
-        async with trio.open_nursery() as nursery:
-            await nursery.start(live.keep)
-            seats = tuple(range(len(bots)))
-            yield ShownLive(live, live.started(ScheduledGame("match", "", 0, seed, seats)))
-            nursery.cancel_scope.cancel()
+        try:
+            async with trio.open_nursery() as nursery:
+                await nursery.start(live.keep)
+                seats = tuple(range(len(bots)))
+                yield ShownLive(live, live.started(ScheduledGame("match", "", 0, seed, seats)))
+                nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            # The match's own error comes out of the nursery wrapped in a group: raised as
+            # itself, a bad bot stays a one-line error (the writer's task raises nothing).
+            if len(group.exceptions) == 1:
+                raise group.exceptions[0] from None
+            raise
     finally:
         database.close()
