@@ -11,6 +11,7 @@ order of every deck, including what the other seat rotations of the same deal wi
 from __future__ import annotations
 
 import gzip
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import quote
@@ -261,24 +262,26 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
     def api_game(request: Request) -> Response:
         return JSONResponse(_public_game(game_data(request)))
 
-    def api_replay(request: Request) -> Response:
-        """The replay's outline: per frame who decides and what kind, and the score series;
-        the frames themselves come from /frames in chunks."""
+    def replay_piece(
+        request: Request, piece: Callable[[dict[str, Any], int | None], bytes]
+    ) -> Response:
+        """A stored, gzipped piece of a game's replay as the seat asked for (or the referee)
+        sees it; 409 for a game the engine cannot replay."""
         game = game_data(request)
         seat = seat_param(request, game["num_players"])
         try:
-            return gzipped_json(request, frames.outline(game, seat))
+            return gzipped_json(request, piece(game, seat))
         except ReplayError as exc:
             raise HTTPException(409, str(exc)) from None
 
+    def api_replay(request: Request) -> Response:
+        """The replay's outline: per frame who decides and what kind, and the score series;
+        the frames themselves come from /frames in chunks."""
+        return replay_piece(request, frames.outline)
+
     def api_log(request: Request) -> Response:
         """The decision log, made from the frames of the seat asked for (or the referee's)."""
-        game = game_data(request)
-        seat = seat_param(request, game["num_players"])
-        try:
-            return gzipped_json(request, frames.log(game, seat))
-        except ReplayError as exc:
-            raise HTTPException(409, str(exc)) from None
+        return replay_piece(request, frames.log)
 
     def api_frames(request: Request) -> Response:
         game = game_data(request)
