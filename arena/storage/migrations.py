@@ -18,7 +18,7 @@ from leaderboard.results import GameResult, SeatResult
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
-CURRENT_VERSION = 7
+CURRENT_VERSION = 8
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -149,6 +149,12 @@ def _web_sessions(connection: Connection) -> None:
     _table(models.WebSession).create(connection, checkfirst=True)
 
 
+def _seat_logs(connection: Connection) -> None:
+    """Schema 8: each seat's part of its bot's kept log (``seat_log``), for the bot's author.
+    Games stored before have none."""
+    _table(models.SeatLog).create(connection, checkfirst=True)
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _decision_details,
@@ -157,6 +163,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     4: _authors,
     5: _running_games,
     6: _web_sessions,
+    7: _seat_logs,
 }
 
 

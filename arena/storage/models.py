@@ -223,6 +223,19 @@ class SeatRecordRow(SQLModel, table=True):
     decisions: int
 
 
+class SeatLog(SQLModel, table=True):
+    """Where one seat's bot wrote during a game (schema 8): bytes [start, end) of a kept log file
+    (``--bot-logs``; one file per bot process, several games each when the bot stays up). Its
+    owner downloads it (``arena.web.bot_logs``); a seat whose log was not kept has no row."""
+
+    __tablename__ = "seat_log"
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    seat: int = Field(primary_key=True)
+    path: str  # absolute, on the machine that played (and serves) the game
+    start: int
+    end: int
+
+
 class EloRating(SQLModel, table=True):
     """Current Elo of a bot version on one board: a game type and player count (derived)."""
 

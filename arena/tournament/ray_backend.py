@@ -423,7 +423,8 @@ class RayActors:
         assert outcome is not None, "the actor was stopped while the game was awaited"
         if not outcome.voided:
             self.cluster.games_by_node[actor.node] += 1
-        return outcome
+        # The slices name files on the actor's node (copied here under other names): not kept.
+        return replace(outcome, seats=[replace(seat, log=None) for seat in outcome.seats])
 
     def _forget(self, slot: int) -> None:
         """Drop the slot's dead actor: its next game gets a new one (on a live node)."""
