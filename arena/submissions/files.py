@@ -4,7 +4,9 @@
   stored once);
 - ``bots/<submission id>/``: the directory of each version that became active, built; the
   version's ``directory`` points here, so the ladder runs it from here;
-- ``work/<submission id>/``: a worker's scratch space while it handles one submission.
+- ``work/<submission id>/``: a worker's scratch space while it handles one submission;
+- ``logs/``: the bots' logs of a ladder played over this database (``arena ladder`` keeps them
+  here unless ``--bot-logs`` says otherwise), which authors download game by game.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ class HostedFiles:
     @property
     def work(self) -> Path:
         return self.root / "work"
+
+    @property
+    def logs(self) -> Path:
+        return self.root / "logs"
 
     def archive(self, archive_hash: str) -> Path:
         return self.archives / archive_hash

@@ -32,6 +32,7 @@ from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.web import downloads
 from arena.web.authors import author_routes
+from arena.web.bot_logs import bot_log_routes
 from arena.web.frame_store import FrameStore
 from arena.web.ladder import ladder_routes
 from arena.web.live import live_routes
@@ -346,6 +347,7 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
         *submission_routes(db_path, desk=desk),
         *session_routes(auth, page),
         *author_routes(auth, page),
+        *bot_log_routes(auth),
         *ladder_routes(pages, page),
         Route("/api/games/{game_id:int}/log", api_log),
         *live_routes(database, page, _board_script),

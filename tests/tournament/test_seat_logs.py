@@ -24,7 +24,7 @@ def seat_logs(db: Path) -> list[tuple[int, str, str, int, int]]:
     """(game id, bot name, file, start, end) of every stored slice."""
     with sqlite3.connect(db) as connection:
         return connection.execute(
-            "SELECT l.game_id, b.name, l.path, l.start, l.\"end\" FROM seat_log l "
+            'SELECT l.game_id, b.name, l.path, l.start, l."end" FROM seat_log l '
             "JOIN seat s ON s.game_id = l.game_id AND s.seat = l.seat "
             "JOIN bot_version v ON v.id = s.bot_version_id JOIN bot b ON b.id = v.bot_id "
             "ORDER BY l.game_id, l.seat"
