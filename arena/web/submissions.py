@@ -171,7 +171,9 @@ class UploadDesk:
                 raise Refused(400, str(exc)) from None
         with self.database().write() as session:
             owner = bots.owner_of(session, name)
-            if owner is not None and owner != author_id:
+            if (owner is not None and owner != author_id) or (
+                owner is None and submissions.claimed_by_others(session, name, author_id)
+            ):
                 raise Refused(409, f"bot name {name!r} belongs to another author")
             waiting = submissions.waiting(session, author_id)
             if waiting >= MAX_WAITING:

@@ -8,13 +8,8 @@ from __future__ import annotations
 
 import http.client
 import re
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 import arena.web.bot_logs as bot_logs
-from arena.web.app import create_app
 from tests.hosting.stored_games import log_file, stored_game
 from tests.hosting.test_upload_api import Arena, Served
 from tests.hosting.test_web_sign_in import signed_in
@@ -22,18 +17,6 @@ from tests.hosting.test_web_sign_in import signed_in
 # A bot's log holds anything: markup in it must reach the author as text, never as a page.
 ALICE_SAID = b"<script>alert('alice')</script> alice's move SECRET-a11ce\n"
 OPERATOR_SAID = b"the operator's bot says SECRET-0per\n"
-
-
-@pytest.fixture
-def arena(tmp_path: Path) -> Arena:
-    return Arena(tmp_path)
-
-
-@pytest.fixture
-def web(arena: Arena) -> Iterator[Served]:
-    served = Served(create_app(arena.db, warm_up=False))
-    yield served
-    served.stop()
 
 
 def with_token(web: Served, path: str, token: str | None) -> tuple[int, bytes, dict[str, str]]:
