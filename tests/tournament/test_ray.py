@@ -147,7 +147,7 @@ def test_a_tournament_across_two_nodes_equals_the_same_one_run_here(
     assert sorted(logs) == ["first-slot0", "first-slot1", "last-slot0", "last-slot1"], logs
     assert all(log.startswith(b"up\n") for log in logs.values()), logs
     # Every seat of every game points at its part of its bot's log in DIR (for its author).
-    slices = query(tmp_path / "ray.db", "SELECT path, start, \"end\" FROM seat_log")
+    slices = query(tmp_path / "ray.db", 'SELECT path, start, "end" FROM seat_log')
     assert len(slices) == 12
     by_file: dict[str, list[tuple[int, int]]] = {}
     for path, start, end in slices:

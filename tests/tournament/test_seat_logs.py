@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
+from tests.support.schemas import as_schema_7
 
 runner = CliRunner()
 CHATTY = TEST_BOTS / "chatty"
@@ -123,3 +124,16 @@ def test_no_slice_is_stored_without_kept_logs(tmp_path):
     result = runner.invoke(app, [*arguments, "--db", str(db), "--sandbox", "none"])
     assert result.exit_code == 0, result.output
     assert seat_logs(db) == []
+
+
+def test_a_schema_7_database_gains_seat_logs_and_its_games_keep_none(tmp_path):
+    db = tmp_path / "arena.db"
+    arguments = ["match", str(CHATTY), str(SAMPLE_BOTS / "random-python"), "--game", "oregon"]
+    arguments += ["--db", str(db), "--sandbox", "none", "--bot-logs", str(tmp_path / "logs")]
+    assert runner.invoke(app, arguments).exit_code == 0
+    with sqlite3.connect(db) as raw:
+        as_schema_7(raw)
+    assert runner.invoke(app, arguments).exit_code == 0  # migrated, then the next game stored
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(8,)]
+    assert [game for game, *_ in seat_logs(db)] == [2, 2]  # the first game's slices are gone
