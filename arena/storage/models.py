@@ -180,6 +180,7 @@ class GameRecord(SQLModel, table=True):
             "schedule_key",
             unique=True,
             sqlite_where=text(f"status = '{GameStatus.FINISHED}'"),
+            postgresql_where=text(f"status = '{GameStatus.FINISHED}'"),
         ),
     )
     id: int | None = Field(default=None, primary_key=True)

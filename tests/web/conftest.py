@@ -4,7 +4,6 @@ markup (every page must show it as text)."""
 
 from __future__ import annotations
 
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import pytest
 import uvicorn
 
 from arena.web.app import create_app
+from tests.support.ports import free_port
 from tests.tournament.helpers import ROOT, SAMPLE_BOTS, renamed_bot
 
 EVIL_NAME = "<script>alert(1)</script>"
@@ -84,12 +84,6 @@ def arena_db(tmp_path_factory, bot_dirs) -> Path:
         )
         assert done.returncode == 0, done.stderr
     return path
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class ServerThread:
