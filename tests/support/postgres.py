@@ -77,21 +77,36 @@ def postgres_server() -> Iterator[PostgresServer]:
     run = {"check": True, "capture_output": True, "text": True, "timeout": 120}
     subprocess.run(
         _as_server_user(
-            [str(bin_dir / "initdb"), "-D", str(data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8"]
+            [
+                str(bin_dir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                SUPERUSER,
+                "--auth=trust",
+                "-E",
+                "UTF8",
+            ]
         ),
         **run,  # type: ignore[call-overload]
     )
     port = free_port()
     # fsync off: a test server's data need not survive a power cut, and fsync is its slow part.
-    settings = f"-c listen_addresses=127.0.0.1 -p {port} -k {directory} -c fsync=off " \
+    settings = (
+        f"-c listen_addresses=127.0.0.1 -p {port} -k {directory} -c fsync=off "
         "-c full_page_writes=off -c synchronous_commit=off -c max_connections=200"
+    )
     pg_ctl = [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(directory / "log")]
     subprocess.run(_as_server_user([*pg_ctl, "-w", "-o", settings, "start"]), **run)  # type: ignore[call-overload]
     try:
         yield PostgresServer(directory, port)
     finally:
-        subprocess.run(_as_server_user([*pg_ctl, "-m", "immediate", "stop"]), check=False,
-                       capture_output=True, timeout=60)
+        subprocess.run(
+            _as_server_user([*pg_ctl, "-m", "immediate", "stop"]),
+            check=False,
+            capture_output=True,
+            timeout=60,
+        )
         shutil.rmtree(directory, ignore_errors=True)
 
 
