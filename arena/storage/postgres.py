@@ -29,6 +29,7 @@ from arena.storage.target import PostgresUrl
 WRITE_LOCK = 0x4152_4E41_0000_4442
 READ_ONLY_OPTION = "arena_read_only"
 _CONNECT_SECONDS = 10
+LOCK_WAIT_SECONDS = 60
 
 
 def make_engine(target: PostgresUrl, *, read_only: bool = False) -> Engine:
@@ -77,23 +78,31 @@ def version_in(connection: Connection, target: PostgresUrl) -> int | None:
 
 
 def prepare(engine: Engine, target: PostgresUrl, *, create: bool) -> None:
-    """Check the database (one connection, under the write lock), and with ``create`` make or
-    migrate its schema in the same transaction; without it, an empty database is an error."""
+    """Check the database, read-only (as SQLite's file is checked: opening a database of the
+    current schema takes no lock, so a process may open it while it writes); with ``create`` make
+    or migrate its schema, under the write lock and after looking again (another process may
+    have done it meanwhile). Without ``create`` an empty or old database is an error."""
     try:
-        with engine.begin() as connection:
-            version = version_in(connection, target)
-            if version is None and not create:
+        with engine.connect() as connection:
+            connection = connection.execution_options(**{READ_ONLY_OPTION: True})
+            with connection.begin():
+                version = version_in(connection, target)
+        if version == migrations.CURRENT_VERSION:
+            return
+        if not create:
+            if version is None:
                 raise DatabasePathError(
                     f"{target}: empty database (submit a bot or run a tournament first)"
                 )
+            raise InputError(
+                f"{target}: schema {version} needs an upgrade; run a command that "
+                "writes (arena submit, arena tournament) to migrate it"
+            )
+        with engine.begin() as connection:
+            version = version_in(connection, target)
             if version is None:
                 migrations.create_schema(connection)
             elif version < migrations.CURRENT_VERSION:
-                if not create:
-                    raise InputError(
-                        f"{target}: schema {version} needs an upgrade; run a command that "
-                        "writes (arena submit, arena tournament) to migrate it"
-                    )
                 migrations.migrate(connection, version)
     except DBAPIError as exc:
         raise StorageError(f"{target}: cannot use the database: {one_line(exc)}") from None

@@ -111,8 +111,13 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 
 @pytest.fixture
-def postgres_db(postgres_server: PostgresServer) -> PostgresUrl:
-    """A fresh, empty PostgreSQL database for one test."""
+def postgres_db(
+    postgres_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> PostgresUrl:
+    """A fresh, empty PostgreSQL database for one test. What the arena keeps on disk for a URL
+    (frames, uploads: the user's cache and data directories) goes to the test's own directory."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     target = parse_target(postgres_server.fresh_database())
     assert isinstance(target, PostgresUrl)
     return target
