@@ -10,7 +10,6 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, Index, Integer, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-
 # Seeds are 63-bit: SQLite's INTEGER holds them; PostgreSQL's is 32-bit, so BIGINT there (the
 # SQLite schema stays as it was).
 SEED = BigInteger().with_variant(Integer(), "sqlite")
