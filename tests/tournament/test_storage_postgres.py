@@ -15,6 +15,8 @@ from arena.storage.models import Bot
 from arena.storage.postgres import WRITE_LOCK
 from arena.storage.read_only import ReadOnlyDatabase
 from arena.storage.target import PostgresUrl, parse_target
+from arena.submissions.files import HostedFiles
+from arena.web.frame_store import default_dir
 from tests.cli.test_storage_exit_code import BAD_INPUT, STORAGE_FAULT, arena
 from tests.support.ports import free_port
 from tests.tournament.records import register_bots
@@ -113,3 +115,14 @@ def test_an_unreachable_server_is_a_storage_fault_in_one_line():
         assert done.returncode == STORAGE_FAULT, done.stderr
         assert done.stderr.count("\n") == 1, done.stderr
         assert "connection" in done.stderr and "s3cret" not in done.stderr, done.stderr
+
+
+def test_what_a_url_keeps_on_disk_goes_to_the_users_directories(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    target = parse_target("postgresql://arena@db.example:5433/ladder")
+    assert default_dir(target) == tmp_path / "cache/arena/db.example-5433-ladder.frames"
+    assert HostedFiles.beside(target).root == tmp_path / "data/arena/db.example-5433-ladder.hosted"
+    # a file's stay beside it
+    assert default_dir(tmp_path / "arena.db") == tmp_path / "arena.db.frames"
+    assert HostedFiles.beside(tmp_path / "arena.db").root == tmp_path / "arena-hosted"
