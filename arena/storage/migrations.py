@@ -3,6 +3,10 @@ runs the missing steps of ``MIGRATIONS`` in one transaction, so data is never dr
 
 To change the schema: edit the models, bump ``CURRENT_VERSION`` and add the step from the previous
 version (plain SQL such as ``ALTER TABLE ... ADD COLUMN``) to ``MIGRATIONS``.
+
+The same steps run on SQLite and PostgreSQL (``--db postgresql://``); a step must be SQL both
+speak, or ask ``is_sqlite``. (PostgreSQL databases start at schema 7: the steps before it were
+written for SQLite alone and never run there.)
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from leaderboard.results import GameResult, SeatResult
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
+# What stands for it on PostgreSQL, which has no header: the comment on ``schema_version``.
+POSTGRES_MARKER = f"game-bot arena database (application id {APPLICATION_ID:#x})"
 CURRENT_VERSION = 8
 
 
@@ -167,9 +173,17 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
 }
 
 
+def is_sqlite(connection: Connection) -> bool:
+    """The one place a step tells the two databases apart."""
+    return connection.dialect.name == "sqlite"
+
+
 def create_schema(connection: Connection) -> None:
     SQLModel.metadata.create_all(connection)
-    connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+    if is_sqlite(connection):
+        connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+    else:
+        connection.exec_driver_sql(f"COMMENT ON TABLE schema_version IS '{POSTGRES_MARKER}'")
     connection.execute(_table(models.SchemaVersion).insert().values(id=1, version=CURRENT_VERSION))
     connection.execute(_table(models.Sealing).insert().values(id=1, sealed_from_game=1))
     _add_operator(connection)

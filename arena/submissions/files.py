@@ -1,4 +1,7 @@
-"""Where a hosted arena keeps what authors upload, beside its database: ``<db>-hosted/``.
+"""Where a hosted arena keeps what authors upload, beside its database: ``<db>-hosted/`` (with
+a PostgreSQL database, which has no directory, the user's data directory:
+``~/.local/share/arena/<host>-<port>-<dbname>.hosted/``; processes on several machines share it
+as a network file system mounted there, docs/hosting.md).
 
 - ``archives/<sha256>``: each archive as uploaded, named by its hash (the same upload twice is
   stored once);
@@ -17,13 +20,17 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.storage.target import DatabaseTarget, PostgresUrl
+
 
 @dataclass(frozen=True)
 class HostedFiles:
     root: Path
 
     @classmethod
-    def beside(cls, database: Path) -> HostedFiles:
+    def beside(cls, database: DatabaseTarget) -> HostedFiles:
+        if isinstance(database, PostgresUrl):
+            return cls(database.local_dir("hosted"))
         return cls(database.resolve().parent / f"{database.stem}-hosted")
 
     @property

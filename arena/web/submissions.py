@@ -34,6 +34,7 @@ from arena.manifest import name_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Author
+from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.uploads.unpack import DEFAULT_LIMITS, ArchiveError, UnpackLimits, check
 
@@ -99,7 +100,7 @@ class UploadDesk:
 
     def __init__(
         self,
-        db_path: Path,
+        db_path: DatabaseTarget,
         *,
         files: HostedFiles | None = None,
         limits: UnpackLimits = DEFAULT_LIMITS,
@@ -183,7 +184,7 @@ class UploadDesk:
 
 
 def submission_routes(
-    db_path: Path,
+    db_path: DatabaseTarget,
     *,
     files: HostedFiles | None = None,
     limits: UnpackLimits = DEFAULT_LIMITS,

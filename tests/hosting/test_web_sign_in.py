@@ -24,6 +24,7 @@ from arena.manifest import remote_bot
 from arena.storage import bots, submissions
 from arena.storage.database import open_database
 from arena.storage.models import SubmissionState
+from arena.storage.target import DatabaseTarget
 from arena.uploads.pack import pack
 from arena.web.app import create_app
 from tests.hosting.stored_games import log_file, stored_game
@@ -103,8 +104,8 @@ class Browser:
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Arena:
-    arena = Arena(tmp_path)
+def arena(tmp_path: Path, db_target: DatabaseTarget) -> Arena:
+    arena = Arena(tmp_path, db_target)
     database = open_database(arena.db, create=False)
     with database.write() as session:  # alice's bot, and an upload of hers that failed
         bots.register(
