@@ -37,6 +37,7 @@ from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_po
 from arena.errors import InputError
 from arena.operator_log import LogConfig, logging_to
 from arena.storage.ladders import Lineup
+from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.tournament import ray_backend
 from arena.tournament.ladder import LadderObserver, LadderRules, Until, run_ladder
@@ -81,7 +82,7 @@ def parse_until(texts: list[str]) -> Until:
     return Until(games, deadline.astimezone(UTC) if deadline else None, width)
 
 
-def _hosted_logs(db: Path) -> Path | None:
+def _hosted_logs(db: DatabaseTarget) -> Path | None:
     """Where a hosted arena's ladder keeps its bots' logs (authors download their own, game by
     game): beside the uploads, if this database has taken any. None elsewhere: not kept."""
     files = HostedFiles.beside(db)
