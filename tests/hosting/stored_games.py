@@ -10,9 +10,10 @@ from arena.records import LogSlice, MatchRecord, Outcome, SeatRecord
 from arena.storage import bots
 from arena.storage.database import open_database
 from arena.storage.games import record_game
+from arena.storage.target import DatabaseTarget
 
 
-def stored_game(db: Path, seats: list[tuple[str, int | None, LogSlice | None]]) -> int:
+def stored_game(db: DatabaseTarget, seats: list[tuple[str, int | None, LogSlice | None]]) -> int:
     """Store a game (voided, no decisions: the fastest a real record can be) whose seats are
     the bots ``(name, author id or None for the operator, log slice)``; its id."""
     database = open_database(db, create=False)

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox import bwrap_problem
+from arena.storage.target import DatabaseTarget
 from tests.support.bots import SAMPLE_BOTS
 from tests.web.conftest import free_port
 
@@ -75,12 +76,12 @@ def get(url: str, token: str | None = None) -> tuple[int, bytes]:
 
 
 @contextmanager
-def serving(host: Path) -> Iterator[str]:
+def serving(host: Path, db: str) -> Iterator[str]:
     """``arena serve`` over the host's database, until the block ends; its URL."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [ARENA, "serve", "--db", "arena.db", "--port", str(port)],
+        [ARENA, "serve", "--db", db, "--port", str(port)],
         cwd=host,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -121,32 +122,35 @@ def author_with_bot(tmp_path: Path, author: str, token: str) -> tuple[Path, str]
 
 
 def test_two_authors_submit_play_on_the_ladder_and_each_downloads_only_their_own_log(
-    tmp_path: Path,
+    tmp_path: Path, db_target: DatabaseTarget
 ):
     host = tmp_path / "host"
     host.mkdir()
+    db = str(db_target)
     # The operator adds the authors (the first creates the database) and gives each a token.
     tokens = {}
     for author in AUTHORS:
-        tokens[author] = run("authors", "add", author, "--db", "arena.db", cwd=host).stdout.strip()
-    with serving(host) as served:
-        played_and_downloaded(tmp_path, host, served, tokens)
+        tokens[author] = run("authors", "add", author, "--db", db, cwd=host).stdout.strip()
+    with serving(host, db) as served:
+        played_and_downloaded(tmp_path, host, db, served, tokens)
 
 
-def played_and_downloaded(tmp_path: Path, host: Path, served: str, tokens: dict[str, str]) -> None:
+def played_and_downloaded(
+    tmp_path: Path, host: Path, db: str, served: str, tokens: dict[str, str]
+) -> None:
     homes, markers = {}, {}
     for author in AUTHORS:
         homes[author], markers[author] = author_with_bot(tmp_path, author, tokens[author])
         run("submit", "--to", served, "--token-file", "token", f"{author}s-bot", cwd=homes[author])
 
-    run("submissions", "work", "--once", "--db", "arena.db", "--move-time", "1", cwd=host)
+    run("submissions", "work", "--once", "--db", db, "--move-time", "1", cwd=host)
     for author in AUTHORS:
         status = run(
             "submit", "--to", served, "--token-file", "token", "--status", cwd=homes[author]
         )
         assert "active" in status.stdout and "failed" not in status.stdout, status.stdout
 
-    ladder = ("ladder", "--game", "oregon", "--db", "arena.db", "--until", "2")
+    ladder = ("ladder", "--game", "oregon", "--db", db, "--until", "2")
     run(*ladder, "--sandbox", "bwrap", "--move-time", "1", cwd=host)
 
     status, body = get(f"{served}/api/games?bot=alices-bot")

@@ -12,7 +12,6 @@ import time
 import urllib.error
 import urllib.request
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,6 @@ from arena.submissions.files import HostedFiles
 from arena.submissions.worker import WorkerSettings, work_once
 from arena.uploads.pack import pack
 from arena.uploads.unpack import UnpackLimits
-from arena.web.app import create_app
 from arena.web.submissions import RateLimit, submission_routes
 from tests.hosting.test_unpack import tar_info
 from tests.support.bots import SAMPLE_BOTS
@@ -94,18 +92,6 @@ class Arena:
     def nothing_written(self) -> None:
         assert self.queued() == []
         assert not self.files.archives.exists() or list(self.files.archives.iterdir()) == []
-
-
-@pytest.fixture
-def arena(tmp_path: Path, db_target: DatabaseTarget) -> Arena:
-    return Arena(tmp_path, db_target)
-
-
-@pytest.fixture
-def web(arena: Arena) -> Iterator[Served]:
-    served = Served(create_app(arena.db, warm_up=False))
-    yield served
-    served.stop()
 
 
 def call(
