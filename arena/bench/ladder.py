@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from scipy.stats import kendalltau
 
 from arena.bench import bench_parser
-from arena.tournament.matchmaking import Matchmaking, rotations, standings
-from arena.tournament.schedule import build_schedule
+from arena.tournament.matchmaking import Matchmaking, ratings, rotations
+from arena.tournament.schedule import ScheduledGame, build_schedule
 from leaderboard.batch import fit_batch
 from leaderboard.elo import INITIAL_RATING
 from leaderboard.results import GameResult, SeatResult
@@ -70,7 +70,7 @@ def ladder_games(
     each round sees the games before it, fitted as ``arena ladder`` fits them."""
     games: list[GameResult] = []
     for number in itertools.count():
-        ranked = standings(games, truth)
+        ranked = ratings(games, truth)
         for pod in matchmaking.round(ranked, rng):
             for seats in rotations(pod):
                 game = seatings(seats, f"{number}/{'+'.join(pod)}", truth, rng)
@@ -78,13 +78,39 @@ def ladder_games(
                 yield game
 
 
+def in_rounds(games: Sequence[ScheduledGame], rng: random.Random) -> list[ScheduledGame]:
+    """A round robin's games in rounds, each entrant in at most one pod per round (pods in a
+    random order, each placed in the first round where its members are free): a stopped round
+    robin has then given everyone nearly as many games. ``build_schedule``'s order (pod by pod,
+    ``itertools.combinations``) would give the first entrants all their games before the last
+    ones start, a worse baseline at every checkpoint short of a whole cycle."""
+    deals: dict[str, list[ScheduledGame]] = {}
+    for game in games:
+        deals.setdefault(f"{game.deal}/{game.pod}", []).append(game)
+    pods = list(deals.values())
+    rng.shuffle(pods)
+    rounds: list[list[ScheduledGame]] = []
+    busy: list[set[int]] = []
+    for deal in pods:
+        members = set(deal[0].seats)
+        number = next((i for i, seated in enumerate(busy) if not members & seated), len(busy))
+        if number == len(busy):
+            rounds.append([])
+            busy.append(set())
+        rounds[number] += deal
+        busy[number] |= members
+    return [game for played in rounds for game in played]
+
+
 def round_robin_games(
-    truth: Mapping[str, float], players: int, rng: random.Random
+    truth: Mapping[str, float], players: int, rng: random.Random, order: str = "rounds"
 ) -> Iterator[GameResult]:
-    """The round robin's games in the arena's schedule order, a new schedule per cycle."""
+    """The round robin's games, a new schedule per cycle, in rounds (``in_rounds``) or in the
+    arena's schedule order (``order="schedule"``)."""
     names = sorted(truth)
     for cycle in itertools.count(1):
-        for scheduled in build_schedule(len(names), players, 1, rng.getrandbits(32)):
+        schedule = build_schedule(len(names), players, 1, rng.getrandbits(32))
+        for scheduled in in_rounds(schedule, rng) if order == "rounds" else schedule:
             seats = [names[p] for p in scheduled.seats]
             yield seatings(seats, f"{cycle}/{scheduled.pod}", truth, rng)
 
@@ -153,22 +179,38 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--step", type=int, default=100, help="games between two checkpoints")
     parser.add_argument("--limit", type=int, default=6000, help="games per run")
     parser.add_argument(
-        "--noise",
+        "--explore",
         type=float,
-        default=Matchmaking(2).noise,
-        help="the matchmaking's least noise (Elo) for the simulated ladder",
+        default=Matchmaking(2).explore,
+        help="the matchmaking's chance that an entrant is paired at random",
     )
+    parser.add_argument(
+        "--jitter",
+        type=float,
+        default=Matchmaking(2).jitter,
+        help="the matchmaking's noise on each pod's gain (sd of its logarithm)",
+    )
+    parser.add_argument("--closeness", type=float, default=Matchmaking(2).closeness)
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument(
+        "--robin-order",
+        choices=["rounds", "schedule"],
+        default="rounds",
+        help="the round robin's games in rounds (everyone plays once per round; default) or in "
+        "the arena's schedule order (pod by pod: the first entrants play all their games first)",
+    )
     args = parser.parse_args(argv)
     checkpoints = list(range(args.step, args.limit + 1, args.step))
     ladders, robins = [], []
     for seed in range(args.first_seed, args.first_seed + args.runs):
         rng = random.Random(seed)
         truth = {f"bot{i:02d}": rng.gauss(1500.0, args.spread) for i in range(args.bots)}
-        matchmaking = Matchmaking(args.players, noise=args.noise)
+        matchmaking = Matchmaking(args.players, args.explore, args.jitter, args.closeness)
         ladder = measure(ladder_games(truth, matchmaking, random.Random(seed)), truth, checkpoints)
         robin = measure(
-            round_robin_games(truth, args.players, random.Random(seed)), truth, checkpoints
+            round_robin_games(truth, args.players, random.Random(seed), args.robin_order),
+            truth,
+            checkpoints,
         )
         ladders.append(ladder)
         robins.append(robin)

@@ -34,6 +34,7 @@ from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome
 from arena.stopping import StopSignal
 from arena.storage import ladders as ladder_store
+from arena.storage import running
 from arena.storage import tournaments
 from arena.storage.bots import to_spec
 from arena.storage.database import Database, StorageError
@@ -41,7 +42,7 @@ from arena.storage.games import finished_game_results
 from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Tournament, utc_now
 from arena.tournament.live import LiveGames
-from arena.tournament.matchmaking import Matchmaking, standings
+from arena.tournament.matchmaking import Matchmaking, ratings
 from arena.tournament.playing import GamePlayer, GameSetup
 from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import (
@@ -51,7 +52,7 @@ from arena.tournament.runner import (
 )
 from arena.tournament.schedule import ScheduledGame, deal_seed
 from arena.tournament.settings import TournamentSettings
-from leaderboard.batch import Z_95, fit_batch
+from leaderboard.batch import fit_batch
 from leaderboard.results import GameResult, SeatResult
 
 log = logging.getLogger(__name__)
@@ -199,7 +200,7 @@ class Rounds:
                 or busy.get(lineup.version_ids[position], 0) + players <= self.rules.games_per_hour
             ]
             by_player = {str(lineup.version_ids[p]): p for p in free}
-            ranked = standings(self.results.setdefault(players, []), by_player)
+            ranked = ratings(self.results.setdefault(players, []), by_player)
             for pod in Matchmaking(players).round(ranked, rng):
                 games += self._deal(round_number, tuple(by_player[player] for player in pod))
         return games
@@ -241,8 +242,10 @@ class Rounds:
         for players in self.rules.boards:
             games = self.results.get(players, [])
             wanted = [str(lineup.version_ids[p]) for p in lineup.active]
-            quick = standings(games, wanted)
-            if any(s.games == 0 or 2 * Z_95 * s.spread >= width for s in quick):
+            quick = ratings(games, wanted)
+            if any(
+                quick.games[i] == 0 or quick.width(i) >= width for i in range(len(wanted))
+            ):
                 return False
             fit = fit_batch(games)
             if any(fit[player].high - fit[player].low >= width for player in wanted):
@@ -417,6 +420,8 @@ def _load(
 def _set_state(database: Database, ladder_id: int, state: str) -> None:
     with database.write() as session:
         tournaments.set_state(session, ladder_id, state)
+        if state == tournaments.RUNNING:
+            running.remove_unrecorded(session, ladder_id)  # a killed run's ghosts
 
 
 async def run_ladder(
