@@ -34,8 +34,7 @@ from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome
 from arena.stopping import StopSignal
 from arena.storage import ladders as ladder_store
-from arena.storage import running
-from arena.storage import tournaments
+from arena.storage import running, tournaments
 from arena.storage.bots import to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import finished_game_results
@@ -243,9 +242,7 @@ class Rounds:
             games = self.results.get(players, [])
             wanted = [str(lineup.version_ids[p]) for p in lineup.active]
             quick = ratings(games, wanted)
-            if any(
-                quick.games[i] == 0 or quick.width(i) >= width for i in range(len(wanted))
-            ):
+            if any(quick.games[i] == 0 or quick.width(i) >= width for i in range(len(wanted))):
                 return False
             fit = fit_batch(games)
             if any(fit[player].high - fit[player].low >= width for player in wanted):
@@ -347,7 +344,7 @@ class _Ladder:
                 self.ladder,
                 lineup.version_ids,
                 self.rounds,
-                QuietObserver(),
+                self.observer,
                 self.live,
             )
             with run.halt:  # cancelled by a storage fault
@@ -392,8 +389,9 @@ class _Ladder:
         await trio.sleep(wait)
 
 
-class LadderObserver:
-    """What a running ladder reports (the CLI prints it); by default nothing."""
+class LadderObserver(QuietObserver):
+    """What a running ladder reports (the CLI prints it): its lineup and rounds, and each game
+    as the runner's slots start and end it (``TournamentObserver``); by default nothing."""
 
     def lineup(self, lineup: Lineup) -> None: ...
 

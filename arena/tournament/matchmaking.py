@@ -101,7 +101,12 @@ def pair_gains(rated: Ratings, seats: int, closeness: float) -> FloatArray:
     smoothed = np.sqrt(difference_var[k, l] + closeness**2)
     weight = np.exp(-0.5 * ((rating[k] - rating[l]) / smoothed) ** 2) / smoothed
     targets = weight * closeness > NEGLIGIBLE
-    k, l, weight, target_var = k[targets], l[targets], weight[targets], difference_var[k, l][targets]
+    k, l, weight, target_var = (
+        k[targets],
+        l[targets],
+        weight[targets],
+        difference_var[k, l][targets],
+    )
     i, j = np.triu_indices(n, 1)
     win = 1.0 / (1.0 + 10.0 ** (-(rating[i] - rating[j]) / 400.0))
     information = seats * win * (1.0 - win) * (math.log(10.0) / 400.0) ** 2  # per Elo^2
@@ -112,7 +117,9 @@ def pair_gains(rated: Ratings, seats: int, closeness: float) -> FloatArray:
         part = slice(start, start + step)
         moved = covariance[:, i[part]] - covariance[:, j[part]]  # (n, block)
         reduced = (moved[k] - moved[l]) ** 2 * shrink[part] / target_var[:, None]
-        gains[part] = (weight * np.sqrt(target_var)) @ (1.0 - np.sqrt(1.0 - np.clip(reduced, 0.0, 1.0)))
+        gains[part] = (weight * np.sqrt(target_var)) @ (
+            1.0 - np.sqrt(1.0 - np.clip(reduced, 0.0, 1.0))
+        )
     matrix = np.zeros((n, n))
     matrix[i, j] = matrix[j, i] = gains
     return matrix

@@ -112,7 +112,6 @@ def test_the_web_reads_an_older_database_without_games_in_play(tmp_path: Path):
         assert raw.execute("SELECT count(*) FROM running_game").fetchone() == (0,)
 
 
-
 def test_a_restarted_ladder_removes_its_own_ghosts_at_once(tmp_path: Path):
     path = tmp_path / "arena.db"
     database = open_database(path, create=True)
@@ -124,7 +123,9 @@ def test_a_restarted_ladder_removes_its_own_ghosts_at_once(tmp_path: Path):
         session.add_all([ladder, other])
         session.flush()
         rows = {
-            owner: running.add(session, running.NewRunningGame(tid, "k", "oregon", "1", {}, 1, seats))
+            owner: running.add(
+                session, running.NewRunningGame(tid, "k", "oregon", "1", {}, 1, seats)
+            )
             for owner, tid in [
                 ("ghost", ladder.id),
                 ("recorded", ladder.id),
