@@ -130,7 +130,7 @@ class Matchmaking:
     players: int  # seats per pod
     explore: float = 0.01  # chance that an entrant is paired at random
     jitter: float = 0.1  # sd of the log-normal noise on each pod's gain
-    closeness: float = 50.0  # Elo: how near two ratings count as "maybe misordered"
+    closeness: float = 150.0  # Elo: how near two ratings count as "maybe misordered"
     worth: float = 0.3  # a pod plays if its gain is at least this share of the round's best...
     share: float = 0.5  # ... or it seats an entrant with fewer games than this share of the mean
 
