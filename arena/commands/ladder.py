@@ -158,10 +158,10 @@ def ladder(
     log_level: LogLevel = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """A ladder: games all the time, each round's pods matched by rating (neighbours in the
-    ranking, loosely while ratings are uncertain, now and then anyone), seats rotated on each
-    deal; a newly submitted version joins within a round, a bot that keeps forfeiting is
-    paused."""
+    """A ladder: games all the time, each round's pods chosen where the ranking is in doubt
+    (near ratings whose difference is little known; now and then anyone), seats rotated on each
+    deal; a newly submitted version joins within a round, a bot that keeps forfeiting is paused.
+    On a terminal a status line shows games, games/hour, running games and paused bots."""
     with ExitStack() as on_exit:
         on_exit.enter_context(logging_to(LogConfig(log_file, log_level)))
         stop_at = parse_until(until)

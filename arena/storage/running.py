@@ -101,7 +101,7 @@ def remove_unrecorded(session: Session, tournament_id: int) -> None:
     would otherwise stay until another writer found them stale."""
     session.execute(
         delete(RunningGame).where(
-            RunningGame.tournament_id == tournament_id, col(RunningGame.game_id).is_(None)
+            col(RunningGame.tournament_id) == tournament_id, col(RunningGame.game_id).is_(None)
         )
     )
 

@@ -1,27 +1,28 @@
 """Who plays whom next on a ladder: a pure rule, driven alike by ``arena ladder`` and by the
 simulated ladder of ``python -m arena.bench ladder``.
 
-The rule aims at the ranking itself. The ratings are the batch Plackett-Luce fit of the
-board's games (``leaderboard.batch.fit_posterior``: point ratings and the posterior covariance,
-so the uncertainty of every *difference*). Near the truth, the expected number of pairs ranked
-the wrong way round is about ``sum over pairs of phi(z) * (1 - sd_after / sd_now)`` lost per
-game, where ``z`` is the pair's difference over its standard deviation (the density of "they are
-equal", up to the part the game removes) and ``sd_after`` the standard deviation of the pair's
-difference once the game is played (a rank-one update of the covariance: a game between i and j
-of Fisher information ``w = p(1 - p)`` tells about every pair linked to them). Each round:
+The rule aims at the ranking itself. The ratings are the batch Plackett-Luce fit of the board's
+games without bootstrap (``leaderboard.batch.fit_posterior``): point ratings and their posterior
+covariance, so the uncertainty of every *difference*. Two entrants whose true difference is
+``delta`` are ranked the wrong way round with probability ``Phi(-|delta| / sd)`` (``sd``: of the
+estimated difference); summed over the pairs whose difference may be near zero (density ``f``
+of "delta = 0": the estimated difference against ``sqrt(sd^2 + closeness^2)``), the expected
+number of misordered pairs is about ``sum f * sd``. A deal between i and j (Fisher information
+``w = p(1 - p)`` per game) narrows every pair's ``sd`` that the games link to them, a rank-one
+update of the covariance; its *gain* is the resulting drop of ``sum f * sd``. Each round:
 
 1. if the entrants do not fill whole pods, those left out are the ones with the most games
    (a newcomer plays at once, and nobody falls behind);
-2. every candidate pod's gain is that expected reduction of misordered pairs (a pod of more
-   seats: the sum over its pairs), times a little noise so near-equal choices vary;
-3. pods are taken greedily, the best first, among the entrants still free, so everyone seated
-   plays (no one starves). Now and then (``explore``) an entrant is paired at random instead,
-   so every pair meets eventually.
+2. pods are taken greedily, the largest gain first (times a little noise, so near-equal choices
+   vary), among the entrants still free (a pod of more seats grows by the entrant adding most);
+3. a pod whose gain is under ``worth`` times the round's best sits the round out, unless it
+   seats an entrant with fewer than ``share`` of the mean games (nobody starves); now and then
+   (``explore``) an entrant is paired at random instead, so every pair meets eventually.
 
-A newcomer's rating is the prior's (wide): its games gain most and it meets the middle of the
-ranking at once; then games go where the ranking is in doubt, between near-equal entrants whose
-difference is little known. Why this rule, and the rules it replaced, with their measurements:
-docs/ladder.md.
+A newcomer's rating is the prior's (wide): its games gain most, against the middle of the
+ranking. Then games go where the order is in doubt: between near-equal entrants whose difference
+is little known, not to a pair already sure of its order (the ends of the ranking play less).
+Why this rule, and the rules it replaced, with their measurements: docs/ladder.md.
 """
 
 from __future__ import annotations
@@ -91,35 +92,32 @@ def ratings(results: Sequence[GameResult], players: Iterable[str]) -> Ratings:
 
 
 def pair_gains(rated: Ratings, seats: int, closeness: float) -> FloatArray:
-    """(n, n): the expected reduction of misordered pairs by one deal (``seats`` games, one per
+    """(n, n): the expected drop of misordered pairs from one deal (``seats`` games, one per
     rotation) between each two entrants, at first order (module docstring)."""
     n = len(rated.players)
     rating, covariance = rated.rating, rated.covariance
     variance = np.diag(covariance)
     difference_var = np.maximum(variance[:, None] + variance[None, :] - 2 * covariance, 1e-9)
-    k, l = np.triu_indices(n, 1)
-    smoothed = np.sqrt(difference_var[k, l] + closeness**2)
-    weight = np.exp(-0.5 * ((rating[k] - rating[l]) / smoothed) ** 2) / smoothed
-    targets = weight * closeness > NEGLIGIBLE
-    k, l, weight, target_var = (
-        k[targets],
-        l[targets],
-        weight[targets],
-        difference_var[k, l][targets],
-    )
+    # the pairs that may be misordered (targets) and their weights f * sd
+    upper, lower = np.triu_indices(n, 1)
+    smoothed = np.sqrt(difference_var[upper, lower] + closeness**2)
+    density = np.exp(-0.5 * ((rating[upper] - rating[lower]) / smoothed) ** 2) / smoothed
+    doubtful = density * closeness > NEGLIGIBLE
+    upper, lower, density = upper[doubtful], lower[doubtful], density[doubtful]
+    target_var = difference_var[upper, lower]
+    weight = density * np.sqrt(target_var)
+    # the candidate deals: the rank-one update w u u^T / (1 + w var_ij), u = cov (e_i - e_j)
     i, j = np.triu_indices(n, 1)
     win = 1.0 / (1.0 + 10.0 ** (-(rating[i] - rating[j]) / 400.0))
     information = seats * win * (1.0 - win) * (math.log(10.0) / 400.0) ** 2  # per Elo^2
     shrink = information / (1.0 + information * difference_var[i, j])
     gains = np.zeros(len(i))
-    step = max(1, BLOCK // max(1, len(k)))
+    step = max(1, BLOCK // max(1, len(upper)))
     for start in range(0, len(i), step):
         part = slice(start, start + step)
         moved = covariance[:, i[part]] - covariance[:, j[part]]  # (n, block)
-        reduced = (moved[k] - moved[l]) ** 2 * shrink[part] / target_var[:, None]
-        gains[part] = (weight * np.sqrt(target_var)) @ (
-            1.0 - np.sqrt(1.0 - np.clip(reduced, 0.0, 1.0))
-        )
+        narrowed = (moved[upper] - moved[lower]) ** 2 * shrink[part] / target_var[:, None]
+        gains[part] = weight @ (1.0 - np.sqrt(1.0 - np.clip(narrowed, 0.0, 1.0)))
     matrix = np.zeros((n, n))
     matrix[i, j] = matrix[j, i] = gains
     return matrix
