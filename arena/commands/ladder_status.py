@@ -61,9 +61,9 @@ class LadderStatus(LadderObserver):
 
     def text(self) -> str:
         return (
-            f"{self.finished + self.played - self._counted} games in all, {self.played} this run "
-            f"({self.forfeits} with a forfeit), {self.per_hour():.0f} games/hour, "
-            f"{self.running} running; {self.playing} bots playing, {self.paused} paused"
+            f"{self.finished + self.played - self._counted} games, {self.played} this run "
+            f"({self.forfeits} forfeited), {self.per_hour():.0f}/hour; {self.running} running; "
+            f"{self.playing} bots playing, {self.paused} paused"
         )
 
     # --- LadderObserver -------------------------------------------------------------------
