@@ -62,7 +62,7 @@ def test_a_terminal_gets_one_live_line_instead_of_a_line_per_round():
         status.lineup(_lineup(2))
         _play(status, clock, 2, 30.0)
         status.games_played(2, 2)
-        assert status.text().startswith("2 games, 2 this run (0 forfeited), 120/hour; 0 running")
+        assert status.text().startswith("2 games, 2 this run (1 forfeited), 120/hour; 0 running")
     shown = out.getvalue()
     assert "playing: b0@1#h, b1@1#h" in shown
     assert "games played;" not in shown  # no line per batch: the status line says it
