@@ -41,7 +41,7 @@ from arena.storage.games import finished_game_results
 from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Tournament, utc_now
 from arena.tournament.live import LiveGames
-from arena.tournament.matchmaking import Matchmaking, ratings
+from arena.tournament.matchmaking import Matchmaking, Ratings, ratings
 from arena.tournament.playing import GamePlayer, GameSetup
 from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import (
@@ -163,8 +163,9 @@ class Rounds:
             games = self._completion(self.unfinished, lineup)
             self.unfinished = None
         busy = dict(busy)
+        planned: dict[int, Ratings] = {}  # board -> its ratings, the rounds planned counted
         while len(games) < at_least and (limit is None or len(games) < limit):
-            more = self._round(self.next_round, lineup, busy)
+            more = self._round(self.next_round, lineup, busy, planned)
             if not more:
                 break
             self.next_round += 1
@@ -187,21 +188,29 @@ class Rounds:
         return games
 
     def _round(
-        self, round_number: int, lineup: Lineup, busy: Mapping[int, int]
+        self,
+        round_number: int,
+        lineup: Lineup,
+        busy: Mapping[int, int],
+        planned: dict[int, Ratings],
     ) -> list[ScheduledGame]:
         rng = random.Random(f"{self.seed}/{round_number}")
         games = []
         for players in self.rules.boards:
+            position_of = {str(lineup.version_ids[p]): p for p in lineup.active}
+            if players not in planned:
+                planned[players] = ratings(self.results.setdefault(players, []), position_of)
+            rated = planned[players]
             free = [
-                position
-                for position in lineup.active
+                index
+                for index, player in enumerate(rated.players)
                 if not self.rules.games_per_hour
-                or busy.get(lineup.version_ids[position], 0) + players <= self.rules.games_per_hour
+                or busy.get(int(player), 0) + players <= self.rules.games_per_hour
             ]
-            by_player = {str(lineup.version_ids[p]): p for p in free}
-            ranked = ratings(self.results.setdefault(players, []), by_player)
-            for pod in Matchmaking(players).round(ranked, rng):
-                games += self._deal(round_number, tuple(by_player[player] for player in pod))
+            pods = Matchmaking(players).round(rated.select(free), rng)
+            planned[players] = rated.after(pods, players)
+            for pod in pods:
+                games += self._deal(round_number, tuple(position_of[player] for player in pod))
         return games
 
     def _deal(self, round_number: int, members: tuple[int, ...]) -> list[ScheduledGame]:

@@ -27,6 +27,7 @@ Why this rule, and the rules it replaced, with their measurements: docs/ladder.m
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Iterable, Sequence
@@ -62,6 +63,24 @@ class Ratings:
         """One entrant's 95% interval width (Laplace)."""
         return 2 * Z_95 * self.spread(index)
 
+    def after(self, pods: Iterable[tuple[str, ...]], seats: int) -> Ratings:
+        """As if ``pods`` had played their deals (``seats`` games each): the covariance narrowed
+        by their information, their games counted, the ratings unchanged (no results yet).
+        Rounds planned together, before any result, then spread out instead of repeating."""
+        covariance, games = self.covariance.copy(), list(self.games)
+        index = {player: i for i, player in enumerate(self.players)}
+        for pod in pods:
+            members = [index[player] for player in pod]
+            for a, b in itertools.combinations(members, 2):
+                moved = covariance[:, a] - covariance[:, b]
+                information = deal_information(self.rating[a] - self.rating[b], seats)
+                covariance -= np.outer(moved, moved) * (
+                    information / (1.0 + information * (moved[a] - moved[b]))
+                )
+            for member in members:
+                games[member] += seats
+        return Ratings(self.players, self.rating, covariance, games)
+
     def select(self, indices: Sequence[int]) -> Ratings:
         chosen = np.asarray(indices, dtype=np.int64)
         return Ratings(
@@ -91,6 +110,14 @@ def ratings(results: Sequence[GameResult], players: Iterable[str]) -> Ratings:
     return Ratings(wanted, rating.astype(float), covariance, [played.get(p, 0) for p in wanted])
 
 
+def deal_information(difference: FloatArray | float, seats: int) -> FloatArray:
+    """Fisher information (per Elo^2) on a rating difference from one deal of ``seats`` games
+    between two players that far apart: ``p(1 - p)`` per game."""
+    win = 1.0 / (1.0 + 10.0 ** (-np.asarray(difference) / 400.0))
+    information: FloatArray = seats * win * (1.0 - win) * (math.log(10.0) / 400.0) ** 2
+    return information
+
+
 def pair_gains(rated: Ratings, seats: int, closeness: float) -> FloatArray:
     """(n, n): the expected drop of misordered pairs from one deal (``seats`` games, one per
     rotation) between each two entrants, at first order (module docstring)."""
@@ -108,8 +135,7 @@ def pair_gains(rated: Ratings, seats: int, closeness: float) -> FloatArray:
     weight = density * np.sqrt(target_var)
     # the candidate deals: the rank-one update w u u^T / (1 + w var_ij), u = cov (e_i - e_j)
     i, j = np.triu_indices(n, 1)
-    win = 1.0 / (1.0 + 10.0 ** (-(rating[i] - rating[j]) / 400.0))
-    information = seats * win * (1.0 - win) * (math.log(10.0) / 400.0) ** 2  # per Elo^2
+    information = deal_information(rating[i] - rating[j], seats)
     shrink = information / (1.0 + information * difference_var[i, j])
     gains = np.zeros(len(i))
     step = max(1, BLOCK // max(1, len(upper)))

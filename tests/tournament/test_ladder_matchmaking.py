@@ -1,10 +1,12 @@
 """The ladder's matchmaking rule on constructed ratings, and the rounds it plans (no processes)."""
 
 import itertools
+import math
 import random
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from arena.storage.bots import RegisteredVersion
 from arena.storage.ladders import Lineup, Progress
@@ -104,6 +106,26 @@ def test_a_round_seats_everyone_it_can_in_whole_pods():
     assert len(pods) == 3  # one entrant sits out
     assert len({p for pod in pods for p in pod}) == 9
     assert Matchmaking(2).round(entrants.select([0]), random.Random(1)) == []
+
+
+def test_a_round_planned_after_another_counts_its_deals_before_their_results():
+    entrants = rated(("a", 1500.0, 80.0, 50), ("b", 1510.0, 80.0, 50), ("c", 1520.0, 80.0, 50))
+    after = entrants.after([("a", "b")], 2)
+    assert after.games == [52, 52, 50] and list(after.rating) == list(entrants.rating)
+    # a deal of two even games: information 2 * 0.25 * (ln 10 / 400)^2 on the difference a - b
+    information = 2 * 0.25 * (math.log(10) / 400) ** 2
+    assert 1 / (after.covariance[0, 0] + after.covariance[1, 1] - 2 * after.covariance[0, 1]) == (
+        pytest.approx(1 / (2 * 80.0**2) + information, rel=1e-3)
+    )
+    closeness = Matchmaking(2).closeness
+    assert pair_gains(after, 2, closeness)[0, 1] < pair_gains(entrants, 2, closeness)[0, 1]
+
+
+def test_rounds_planned_together_spread_out():
+    rounds = Rounds(1, 7, LadderRules(), {}, Progress())
+    games = rounds.plan(_lineup(4), {}, None, at_least=12)  # three rounds before any result
+    pods = [frozenset(game.seats) for game in games if game.key.endswith("rotation 0")]
+    assert len(pods) == 6 and len(set(pods)) >= 5  # 6 pairs among 4: nearly all, not 2 again
 
 
 def test_ratings_of_players_without_games_are_the_prior():
