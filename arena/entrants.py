@@ -14,6 +14,7 @@ from arena.errors import SetupError, UnknownBotError
 from arena.manifest import BotSpec, load_manifest, remote_bot
 from arena.storage import bots
 from arena.storage.database import Database, open_database
+from arena.storage.target import DatabaseTarget, may_exist
 
 
 @dataclass(frozen=True)
@@ -99,12 +100,12 @@ def resolve_bot(text: str, game: str, registry: Database | None) -> Entrant:
     return Entrant(spec.name, spec, registered)
 
 
-def resolve_match_bots(texts: Sequence[str], game: str, db: Path) -> list[Entrant]:
+def resolve_match_bots(texts: Sequence[str], game: str, db: DatabaseTarget) -> list[Entrant]:
     """The bots of one match, in seat order; the database ``db`` is opened (read only) just when
     a bot is named by its registered name."""
     database = (
         open_database(db, create=False)
-        if db.exists() and any(map(names_a_registered_bot, texts))
+        if may_exist(db) and any(map(names_a_registered_bot, texts))
         else None
     )
     try:

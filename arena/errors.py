@@ -53,9 +53,10 @@ class DatabasePathError(InputError):
 
 
 class StorageError(ArenaError):
-    """The database file cannot be read or written: corrupt, another program's, of a newer arena,
-    locked, read-only, or the disk is full. Not the user's input: the CLI exits 4, so scripts can
-    tell a broken or busy database from a typo. The message names the file."""
+    """The database cannot be read or written: corrupt, another program's, of a newer arena,
+    locked, read-only, the disk is full, or its PostgreSQL server cannot be reached. Not the
+    user's input: the CLI exits 4, so scripts can tell a broken or busy database from a typo. The
+    message names the database."""
 
 
 class UnknownBotError(InputError, LookupError):

@@ -15,6 +15,7 @@ from arena.manifest import BotSpec
 from arena.records import TimeControl
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.limits import BotLimits
+from arena.storage.target import DatabaseTarget
 from engine.core import OptionValue
 
 
@@ -35,7 +36,7 @@ class MatchPlan:
 def plan_match(
     game: str,
     bot_texts: Sequence[str],
-    db: Path,
+    db: DatabaseTarget,
     *,
     seed: int | None = None,
     option_texts: Sequence[str] = (),

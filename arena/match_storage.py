@@ -10,7 +10,6 @@ import json
 import urllib.request
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import trio
@@ -21,6 +20,7 @@ from arena.records import MatchRecord
 from arena.registration import register_spec
 from arena.storage.database import open_database
 from arena.storage.games import record_game
+from arena.storage.target import DatabaseTarget
 from arena.tournament.live import LiveGame, LiveGames
 from arena.tournament.schedule import ScheduledGame
 from arena.web import DEFAULT_HOST, DEFAULT_PORT
@@ -31,7 +31,7 @@ _PROBE_SECONDS = 0.3
 
 
 def store_match(
-    db: Path, record: MatchRecord, bots: Sequence[BotSpec], *, rated: bool = False
+    db: DatabaseTarget, record: MatchRecord, bots: Sequence[BotSpec], *, rated: bool = False
 ) -> int:
     """Record the game in the database ``db`` (created if missing), its Elo updates too if
     ``rated``; returns its id."""
@@ -89,7 +89,11 @@ class ShownLive:
 
 @asynccontextmanager
 async def shown_live(
-    db: Path | None, game: str, seed: int, options: Mapping[str, Any], bots: Sequence[BotSpec]
+    db: DatabaseTarget | None,
+    game: str,
+    seed: int,
+    options: Mapping[str, Any],
+    bots: Sequence[BotSpec],
 ) -> AsyncIterator[ShownLive | None]:
     """The match shown live while it is played, in the database ``db`` (created if missing, as
     storing the game would); None if there is none (``--no-store``) or it cannot be written now

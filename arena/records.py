@@ -27,6 +27,16 @@ class TimeControl:
     ready_seconds: float = 10.0
 
 
+@dataclass(frozen=True)
+class LogSlice:
+    """What a seat's bot wrote during one game: bytes [start, end) of its kept log (``--bot-logs``).
+    A bot kept up across games writes one file for all of them, so a game's part is a slice."""
+
+    path: str
+    start: int
+    end: int
+
+
 @dataclass
 class SeatRecord:
     seat: int
@@ -37,6 +47,7 @@ class SeatRecord:
     reason: str
     time_used: float
     decisions: int
+    log: LogSlice | None = None  # None: the log was not kept (or the bot is remote)
 
 
 @dataclass

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from arena.engines import load_game
 from arena.errors import ReplayError, SetupError, UnknownGameError
@@ -16,6 +15,7 @@ from arena.storage import bots
 from arena.storage.database import open_database
 from arena.storage.games import sealed_from_game, sealed_game, seats_of
 from arena.storage.models import GameRecord, GameStatus, SeatRecordRow
+from arena.storage.target import DatabaseTarget
 from arena.verification import check
 from engine.core import EngineError, GameState, Result
 
@@ -28,7 +28,7 @@ class StoredGame:
     sealed_from: int  # games from this id on were stored with a seal (``Sealing``)
 
 
-def load_stored_game(db: Path, game_id: int) -> StoredGame:
+def load_stored_game(db: DatabaseTarget, game_id: int) -> StoredGame:
     """Game ``game_id`` of the arena database ``db`` (opened read-only), with its seats."""
     database = open_database(db, create=False)
     try:

@@ -9,7 +9,8 @@ the fit's libraries (choix, scipy) is a one-off cost per process, reported apart
 Also times recording games one transaction each with their Elo updates and their seal, as a
 tournament does (``record_game_ms``): each carries the log of one real game (random legal moves),
 which the seal replays. The last line is machine-readable; on a busy machine compare the wall
-times with ``total_cpu_s`` and the load average.
+times with ``total_cpu_s`` and the load average. ``--db postgresql://...`` stores in that
+(empty) PostgreSQL database instead (docs/hosting.md, "PostgreSQL").
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from arena.storage import bots
 from arena.storage.database import Database, open_database
 from arena.storage.games import finished_game_results, record_game
 from arena.storage.models import GameOutcome, GameRecord, GameStatus, SeatRecordRow
+from arena.storage.target import PostgresUrl, parse_target
 from leaderboard.results import GameResult
 from leaderboard.synthetic import round_robin
 
@@ -119,13 +121,23 @@ def main(argv: list[str] | None = None) -> None:
         default=300,
         help="games recorded one transaction each, for the write timing",
     )
+    parser.add_argument(
+        "--db",
+        type=parse_target,
+        default=None,
+        metavar="URL",
+        help="an empty PostgreSQL database (postgresql://USER@HOST:PORT/DBNAME) to store in, "
+        "instead of a fresh SQLite file",
+    )
     args = parser.parse_args(argv)
+    if args.db is not None and not isinstance(args.db, PostgresUrl):
+        parser.error("--db takes a postgresql:// URL (the SQLite file is always a fresh one)")
     strengths = {
         f"bot{i:02d}": 1300.0 + 400.0 * i / max(1, args.players - 1) for i in range(args.players)
     }
     games = round_robin(strengths, args.seats, args.games, seed=1)
     with tempfile.TemporaryDirectory() as directory:
-        database = open_database(Path(directory) / "bench.db", create=True)
+        database = open_database(args.db or Path(directory) / "bench.db", create=True)
         ids = _register(database, sorted(strengths))
         _bulk_store(database, games, ids)
         start = time.perf_counter()
@@ -142,7 +154,8 @@ def main(argv: list[str] | None = None) -> None:
         per_game = _record_one_by_one(database, games[: args.recorded], ids)
         database.close()
     print(
-        f"stored_batch_fit games={args.games} players={args.players} seats={args.seats} "
+        f"stored_batch_fit db={'postgresql' if args.db else 'sqlite'} games={args.games} "
+        f"players={args.players} seats={args.seats} "
         f"load_s={load_seconds:.3f} fit_s={fit_seconds:.3f} "
         f"total_s={load_seconds + fit_seconds:.3f} total_cpu_s={cpu:.3f} "
         f"import_s={import_seconds:.3f} record_game_ms={per_game * 1000:.2f} "

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -15,6 +14,7 @@ from arena.commands import wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.storage import authors as stored_authors
 from arena.storage.database import open_database
+from arena.storage.target import DatabaseTarget
 
 app = typer.Typer(
     help="Authors who submit bots over the network (arena submit --to), and their tokens.",
@@ -34,7 +34,7 @@ def _print_token(name: str, token: str) -> None:
     )
 
 
-def _change(db: Path, change: Callable[[Any, str], T], name: str) -> T:
+def _change(db: DatabaseTarget, change: Callable[[Any, str], T], name: str) -> T:
     """``change(session, name)`` in one write transaction on the database at ``db``."""
     database = open_database(db, create=True)
     try:

@@ -11,6 +11,7 @@ import re
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from functools import partial
+from pathlib import Path
 from typing import Annotated
 
 import trio
@@ -37,6 +38,8 @@ from arena.commands.options import (
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.errors import InputError
 from arena.operator_log import LogConfig, logging_to
+from arena.storage.target import DatabaseTarget
+from arena.submissions.files import HostedFiles
 from arena.tournament import ray_backend
 from arena.tournament.ladder import LadderRules, Until, run_ladder
 from arena.tournament.ladder_setup import create_ladder, default_name, ladder_exists, open_ladder
@@ -78,6 +81,18 @@ def parse_until(texts: list[str]) -> Until:
                 "(18:00, 2026-12-24T18:00) or width:W (every interval narrower than W)"
             ) from None
     return Until(games, deadline.astimezone(UTC) if deadline else None, width)
+
+
+def _hosted_logs(db: DatabaseTarget) -> Path | None:
+    """Where a hosted arena's ladder keeps its bots' logs (authors download their own, game by
+    game): beside the uploads, if this database has taken any. None elsewhere: not kept."""
+    files = HostedFiles.beside(db)
+    if not files.root.is_dir():
+        return None
+    typer.echo(
+        f"bot logs kept in {files.logs} (a hosted arena's; --bot-logs DIR for another)", err=True
+    )
+    return files.logs
 
 
 def _changed(value: object, default: object) -> object:
@@ -161,7 +176,9 @@ def ladder(
     """A ladder: games all the time, each round's pods chosen where the ranking is in doubt
     (near ratings whose difference is little known; now and then anyone), seats rotated on each
     deal; a newly submitted version joins within a round, a bot that keeps forfeiting is paused.
-    On a terminal a status line shows games, games/hour, running games and paused bots."""
+    On a terminal a status line shows games, games/hour, running games and paused bots. A hosted
+    arena's ladder (one with uploads beside its database) keeps the bots' logs there, in
+    DB-hosted/logs/, unless --bot-logs DIR."""
     with ExitStack() as on_exit:
         on_exit.enter_context(logging_to(LogConfig(log_file, log_level)))
         stop_at = parse_until(until)
@@ -173,7 +190,7 @@ def ladder(
         name = name or default_name(game_setup.load_game(game or "").name)
         try:
             limits = game_setup.parse_limits(bot_memory)
-            logs = game_setup.prepare_bot_logs(bot_logs)
+            logs = game_setup.prepare_bot_logs(bot_logs or _hosted_logs(db))
             if ladder_exists(db, name):
                 given = {
                     "--players": players or None,

@@ -3,6 +3,7 @@ replay viewer, live games; authors' sign-in and uploads, which alone write); see
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -26,6 +27,16 @@ def serve(
     port: Annotated[
         int, typer.Option("--port", min=0, max=65535, help="port to listen on")
     ] = DEFAULT_PORT,
+    frames_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--frames-dir",
+            metavar="DIR",
+            file_okay=False,
+            help="keep the replay viewer's frames (a cache) in DIR (default: DB.frames beside "
+            "an SQLite file; ~/.cache/arena/HOST-PORT-DBNAME.frames for a postgresql:// --db)",
+        ),
+    ] = None,
     log_file: LogFile = None,
     log_level: LogLevel = None,
 ) -> None:
@@ -40,7 +51,7 @@ def serve(
 
     config = LogConfig(log_file, log_level)
     with logging_to(config, also=("uvicorn",)):
-        app = create_app(db)  # a missing or foreign file: StorageError, one line
+        app = create_app(db, frames_dir=frames_dir)  # a missing or foreign db: one line
         shown = f"[{host}]" if ":" in host else host
         print(f"arena: serving {db} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
         if config == LogConfig():  # uvicorn's own warnings on stderr, as ever

@@ -22,7 +22,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +39,11 @@ from arena.errors import (
 )
 from arena.manifest import BotSpec
 from arena.protocol import COMMENT_LIMIT
-from arena.records import MatchRecord, Outcome, SeatRecord, TimeControl, arena_ranks
+from arena.records import LogSlice, MatchRecord, Outcome, SeatRecord, TimeControl, arena_ranks
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
-from arena.referee.pool import LeasedBot, PoolLender, log_started, log_stopping
+from arena.referee.pool import LeasedBot, PoolLender, log_size, log_started, log_stopping
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import new_match_dir, remove_tree
@@ -103,6 +103,7 @@ class _Seat:
     # playing two seats of a game can tell them apart.
     game_id: str = ""
     events_sent: int = 0  # how much of the state's event log the seat has been told
+    log: LogSlice | None = None  # what its bot wrote during this game, if its log is kept
 
     @property
     def playing(self) -> bool:
@@ -373,6 +374,18 @@ class _Referee:
             for seat in self.seats
         ]
 
+    def note_own_logs(self) -> None:
+        """After the bots started for this game alone have stopped: each one's whole kept log
+        is this game's."""
+        for seat in self.seats:
+            if seat.leased is None and seat.bot is not None:
+                end = log_size(seat.bot)
+                if end is not None:
+                    seat.log = LogSlice(str(seat.bot.log_path), 0, end)
+
+    def with_logs(self, records: list[SeatRecord]) -> list[SeatRecord]:
+        return [replace(record, log=self.seats[record.seat].log) for record in records]
+
     async def end_game(self, requests: Callable[[_Seat], bot_pb2.EndGameRequest]) -> None:
         """Tell every seat still playing that the game is over (or voided), each with the
         request ``requests(seat)``."""
@@ -396,7 +409,7 @@ class _Referee:
             for seat in self.seats:
                 if seat.leased is not None and lender is not None:
                     healthy = not voided and seat.playing and seat.ended
-                    await lender.give_back(seat.leased, healthy)
+                    seat.log = await lender.give_back(seat.leased, healthy)
                 elif seat.client is not None:
                     seat.client.close()
 
@@ -460,6 +473,7 @@ async def play_match(
                 )
             finally:
                 await referee.release_bots(lender, voided=bool(void_reason))
+        referee.note_own_logs()  # the bots it started have stopped (the stack closed)
     finally:
         remove_tree(workdir)
     record = MatchRecord(
@@ -469,7 +483,7 @@ async def play_match(
         seed=seed,
         num_players=len(bots),
         actions=list(state.history),
-        seats=records,
+        seats=referee.with_logs(records),
         voided=bool(void_reason),
         void_reason=void_reason,
         duration=time.perf_counter() - began,

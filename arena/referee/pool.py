@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import re
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from typing import Self
 import trio
 
 from arena.manifest import BotSpec
+from arena.records import LogSlice
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.sandbox import SandboxPolicy
@@ -60,6 +62,16 @@ def kept_process_log_name(bot_name: str, start: int) -> str:
     return f"{re.sub(r'[^A-Za-z0-9._-]', '_', bot_name)}-process{start}.log"
 
 
+def log_size(bot: RunningBot) -> int | None:
+    """How much the bot's log holds now; None if it is not kept (``--bot-logs``) or unreadable."""
+    if not bot.log_kept or bot.log_path is None:
+        return None
+    try:
+        return os.stat(bot.log_path).st_size
+    except OSError:
+        return None
+
+
 def _key(worker: int, spec: BotSpec, occurrence: int) -> _Key:
     return (worker, spec.name, spec.version, str(spec.directory), str(spec.address), occurrence)
 
@@ -72,6 +84,9 @@ class LeasedBot:
     client: BotClient
     key: _Key
     stack: AsyncExitStack = field(repr=False)  # stops the process
+    # Where its next game's part of the kept log begins: where the last game's ended, so that
+    # what it writes between games (after EndGame) still belongs to a game.
+    log_from: int = 0
 
     @property
     def alive(self) -> bool:
@@ -150,7 +165,7 @@ class BotPool:
                     limits=self.limits,
                     log_dir=self.bot_logs,
                     sandbox=self.sandbox,
-                    log_name=kept_process_log_name(spec.name, next(self._starts)),
+                    log_name=self._claim_log_name(spec.name),
                 )
             )
             self.started += 1
@@ -163,12 +178,34 @@ class BotPool:
             raise
         return LeasedBot(bot, client, key, stack)
 
-    async def give_back(self, leased: LeasedBot, healthy: bool) -> None:
-        """Keep a healthy bot for the next lease of its key; stop any other."""
+    def _claim_log_name(self, bot_name: str) -> str:
+        """The next process number's log name whose file does not exist yet, created empty (at
+        once, so another worker process or a later run of the ladder, with pools of their own,
+        never write into it: stored games point into these files)."""
+        while True:
+            name = kept_process_log_name(bot_name, next(self._starts))
+            if self.bot_logs is None:
+                return name
+            try:
+                os.close(os.open(self.bot_logs / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                continue
+            return name
+
+    async def give_back(self, leased: LeasedBot, healthy: bool) -> LogSlice | None:
+        """Keep a healthy bot for the next lease of its key; stop any other (its last words,
+        a traceback, reach its log first). The part of its kept log that this game wrote."""
         if healthy and leased.alive and leased.key not in self._idle:
             self._idle[leased.key] = leased
         else:
             await self._stop(leased)
+        end = log_size(leased.bot)
+        if end is None:
+            return None
+        assert leased.bot.log_path is not None  # a kept log has a path
+        piece = LogSlice(str(leased.bot.log_path), min(leased.log_from, end), end)
+        leased.log_from = end
+        return piece
 
     @staticmethod
     async def _stop(leased: LeasedBot) -> None:
@@ -189,5 +226,5 @@ class PoolLender:
         # The worker is part of the key: two concurrent games never call one process.
         return await self.pool.lease(_key(self.worker, spec, occurrence), spec, ready_seconds)
 
-    async def give_back(self, leased: LeasedBot, healthy: bool) -> None:
-        await self.pool.give_back(leased, healthy)
+    async def give_back(self, leased: LeasedBot, healthy: bool) -> LogSlice | None:
+        return await self.pool.give_back(leased, healthy)

@@ -1,4 +1,5 @@
-"""Open the arena's SQLite file.
+"""Open the arena database: an SQLite file, or a PostgreSQL database (``arena.storage.postgres``,
+which serialises writes the same way with an advisory lock).
 
 Every write transaction starts with ``BEGIN IMMEDIATE`` (SQLAlchemy's SQLite recipe: the driver's
 own transaction handling is switched off and we emit BEGIN ourselves). With the default deferred
@@ -24,12 +25,13 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
 from arena.errors import DatabasePathError, InputError, StorageError
-from arena.storage import migrations
+from arena.storage import migrations, postgres
+from arena.storage.target import DatabaseTarget, PostgresUrl
 
 DEFAULT_PATH = Path("arena.db")
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _BUSY_SECONDS = 60.0
-_READ_ONLY_OPTION = "arena_read_only"
+_READ_ONLY_OPTION = postgres.READ_ONLY_OPTION  # read(): a deferred BEGIN (a READ ONLY one)
 
 
 def _inspect(path: Path) -> int | None:
@@ -100,14 +102,19 @@ def _make_engine(path: Path) -> Engine:
 class Database:
     """An open arena database; ``write()`` and ``read()`` give sessions in one transaction."""
 
-    def __init__(self, path: Path, engine: Engine) -> None:
-        self.path = path
+    def __init__(self, target: DatabaseTarget, engine: Engine) -> None:
+        self.target = target
         self.engine = engine
         self._reader = engine.execution_options(**{_READ_ONLY_OPTION: True})
 
+    @property
+    def is_sqlite(self) -> bool:
+        return isinstance(self.target, Path)
+
     @contextmanager
     def write(self) -> Iterator[Session]:
-        """One write transaction (BEGIN IMMEDIATE): committed on success, rolled back on error."""
+        """One write transaction (BEGIN IMMEDIATE; on PostgreSQL the write lock): committed on
+        success, rolled back on error."""
         with self._errors(), Session(self.engine, expire_on_commit=False) as session:
             with session.begin():
                 yield session
@@ -125,24 +132,41 @@ class Database:
         except IntegrityError:
             raise  # a constraint the caller relies on (e.g. a game recorded twice)
         except DBAPIError as exc:
-            raise StorageError(f"{self.path}: database error: {exc.orig}") from None
+            raise StorageError(f"{self.target}: database error: {postgres.one_line(exc)}") from None
 
     def close(self) -> None:
         self.engine.dispose()
 
 
-def check_creatable(path: Path) -> None:
-    """Fail early (before slow work) if a new database cannot be made at ``path``."""
-    if not path.parent.is_dir():
+def check_creatable(target: DatabaseTarget) -> None:
+    """Fail early (before slow work) if a new database cannot be made at ``target`` (a server's
+    database is made by its administrator: opening it says whether it can be used)."""
+    if isinstance(target, Path) and not target.parent.is_dir():
         raise DatabasePathError(
-            f"{path}: cannot create the database: {path.parent} is not an existing directory"
+            f"{target}: cannot create the database: {target.parent} is not an existing directory"
         )
 
 
-def open_database(path: Path, *, create: bool) -> Database:
-    """Open (and with ``create``, create or migrate) the arena database at ``path``.
+def open_database(target: DatabaseTarget, *, create: bool) -> Database:
+    """Open (and with ``create``, create or migrate) the arena database at ``target``.
 
-    Without ``create`` a missing or empty file is an error, and nothing is written."""
+    Without ``create`` a missing or empty database is an error, and nothing is written."""
+    if isinstance(target, PostgresUrl):
+        return _open_postgres(target, create=create)
+    return _open_sqlite(target, create=create)
+
+
+def _open_postgres(target: PostgresUrl, *, create: bool) -> Database:
+    database = Database(target, postgres.make_engine(target))
+    try:
+        postgres.prepare(database.engine, target, create=create)
+    except BaseException:
+        database.close()
+        raise
+    return database
+
+
+def _open_sqlite(path: Path, *, create: bool) -> Database:
     if path.exists():
         version = _inspect(path)
     elif not create:

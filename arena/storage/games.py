@@ -19,6 +19,7 @@ from arena.storage.models import (
     GameStatus,
     RatingHistory,
     Sealing,
+    SeatLog,
     SeatRecordRow,
 )
 from arena.verification import SealedGame, SealedSeat, replay_states, seal
@@ -195,6 +196,17 @@ def record_game(
             for seat in record.seats
         ]
         session.add_all(seats)
+        session.add_all(
+            SeatLog(
+                game_id=game.id,
+                seat=seat.seat,
+                path=seat.log.path,
+                start=seat.log.start,
+                end=seat.log.end,
+            )
+            for seat in record.seats
+            if seat.log is not None
+        )
         game.verification = seal(
             sealed_game(game, seats, content_hashes(session, version_ids)), states
         )

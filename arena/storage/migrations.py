@@ -3,6 +3,10 @@ runs the missing steps of ``MIGRATIONS`` in one transaction, so data is never dr
 
 To change the schema: edit the models, bump ``CURRENT_VERSION`` and add the step from the previous
 version (plain SQL such as ``ALTER TABLE ... ADD COLUMN``) to ``MIGRATIONS``.
+
+The same steps run on SQLite and PostgreSQL (``--db postgresql://``); a step must be SQL both
+speak, or ask ``is_sqlite``. (PostgreSQL databases start at schema 7: the steps before it were
+written for SQLite alone and never run there.)
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from leaderboard.results import GameResult, SeatResult
 
 # Stamped into the SQLite header (PRAGMA application_id) to tell our files from foreign ones.
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
-CURRENT_VERSION = 7
+# What stands for it on PostgreSQL, which has no header: the comment on ``schema_version``.
+POSTGRES_MARKER = f"game-bot arena database (application id {APPLICATION_ID:#x})"
+CURRENT_VERSION = 8
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -149,6 +155,12 @@ def _web_sessions(connection: Connection) -> None:
     _table(models.WebSession).create(connection, checkfirst=True)
 
 
+def _seat_logs(connection: Connection) -> None:
+    """Schema 8: each seat's part of its bot's kept log (``seat_log``), for the bot's author.
+    Games stored before have none."""
+    _table(models.SeatLog).create(connection, checkfirst=True)
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _decision_details,
@@ -157,12 +169,21 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     4: _authors,
     5: _running_games,
     6: _web_sessions,
+    7: _seat_logs,
 }
+
+
+def is_sqlite(connection: Connection) -> bool:
+    """The one place a step tells the two databases apart."""
+    return connection.dialect.name == "sqlite"
 
 
 def create_schema(connection: Connection) -> None:
     SQLModel.metadata.create_all(connection)
-    connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+    if is_sqlite(connection):
+        connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+    else:
+        connection.exec_driver_sql(f"COMMENT ON TABLE schema_version IS '{POSTGRES_MARKER}'")
     connection.execute(_table(models.SchemaVersion).insert().values(id=1, version=CURRENT_VERSION))
     connection.execute(_table(models.Sealing).insert().values(id=1, sealed_from_game=1))
     _add_operator(connection)

@@ -7,8 +7,12 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
+from sqlalchemy import JSON, BigInteger, Column, Index, Integer, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
+
+# Seeds are 63-bit: SQLite's INTEGER holds them; PostgreSQL's is 32-bit, so BIGINT there (the
+# SQLite schema stays as it was).
+SEED = BigInteger().with_variant(Integer(), "sqlite")
 
 
 def utc_now() -> datetime:
@@ -153,7 +157,7 @@ class Tournament(SQLModel, table=True):
     game: str
     # players, deals, concurrency, move_time, options: everything the schedule and games follow from
     settings: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    seed: int
+    seed: int = Field(sa_column=Column(SEED, nullable=False))
     state: str = "running"  # running | stopped | finished
     created_at: datetime = Field(default_factory=utc_now)
     finished_at: datetime | None = None
@@ -180,6 +184,7 @@ class GameRecord(SQLModel, table=True):
             "schedule_key",
             unique=True,
             sqlite_where=text(f"status = '{GameStatus.FINISHED}'"),
+            postgresql_where=text(f"status = '{GameStatus.FINISHED}'"),
         ),
     )
     id: int | None = Field(default=None, primary_key=True)
@@ -191,7 +196,7 @@ class GameRecord(SQLModel, table=True):
     game: str = Field(index=True)
     rules_version: str
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    seed: int
+    seed: int = Field(sa_column=Column(SEED, nullable=False))
     num_players: int
     status: str  # a GameStatus (stored as its string)
     actions: list[int] = Field(sa_column=Column(JSON, nullable=False))
@@ -221,6 +226,19 @@ class SeatRecordRow(SQLModel, table=True):
     reason: str
     time_used: float
     decisions: int
+
+
+class SeatLog(SQLModel, table=True):
+    """Where one seat's bot wrote during a game (schema 8): bytes [start, end) of a kept log file
+    (``--bot-logs``; one file per bot process, several games each when the bot stays up). Its
+    owner downloads it (``arena.web.bot_logs``); a seat whose log was not kept has no row."""
+
+    __tablename__ = "seat_log"
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    seat: int = Field(primary_key=True)
+    path: str  # absolute, on the machine that played (and serves) the game
+    start: int
+    end: int
 
 
 class EloRating(SQLModel, table=True):
@@ -260,7 +278,8 @@ class RunningGame(SQLModel, table=True):
     game: str
     rules_version: str
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    seed: int  # never published: the web replays the actions with it to draw public frames
+    # never published: the web replays the actions with it to draw public frames
+    seed: int = Field(sa_column=Column(SEED, nullable=False))
     num_players: int
     seats: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))  # bot, version
     actions: list[int] = Field(sa_column=Column(JSON, nullable=False))

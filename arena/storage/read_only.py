@@ -3,9 +3,11 @@ history`` show.
 
 Every session opens its own SQLite connection with ``mode=ro``: a reader can never write, and in
 WAL mode its reads never block a tournament that writes at the same time (and see every game
-committed before the read began). The statements (``statements``) are written over the tables
-of ``models``, like every other query of the arena; the results are plain dicts ready for JSON,
-dates as the text SQLite holds (what the API has always published). Ratings are computed
+committed before the read began). On PostgreSQL the connections (pooled) are read-only sessions
+(``default_transaction_read_only``), and MVCC reads never wait for a writer either. The
+statements (``statements``) are written over the tables of ``models``, like every other query of
+the arena; the results are plain dicts ready for JSON, dates as text (what the API has always
+published). Ratings are computed
 elsewhere (the leaderboard builder) from ``game_results``.
 """
 
@@ -23,6 +25,7 @@ from sqlalchemy import (
     Connection,
     Executable,
     create_engine,
+    inspect,
 )
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
@@ -30,11 +33,12 @@ from sqlmodel import Session
 
 from arena.errors import DatabasePathError, StorageError
 from arena.records import Outcome
-from arena.storage import ladders, statements
+from arena.storage import ladders, postgres, statements
 from arena.storage.games import finished_game_results
 from arena.storage.models import (
     GameOutcome,
 )
+from arena.storage.target import DatabaseTarget, PostgresUrl
 from arena.tournament.schedule import schedule_size
 from leaderboard.results import GameResult, SeatResult, pair_score
 
@@ -74,24 +78,29 @@ class _Reader:
 
 
 class ReadOnlyDatabase:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        # No pool: every reading opens its own connection, read-only.
-        self._engine = create_engine("sqlite://", creator=self._open, poolclass=NullPool)
-        if not path.is_file():
-            raise DatabasePathError(
-                f"{path}: no arena database here (run a tournament first, or pass --db PATH)"
-            )
+    def __init__(self, target: DatabaseTarget) -> None:
+        self.target = target
+        if isinstance(target, PostgresUrl):
+            self._engine = postgres.make_engine(target, read_only=True)
+        else:
+            # No pool: every reading opens its own connection, read-only.
+            self._engine = create_engine("sqlite://", creator=self._open, poolclass=NullPool)
+            if not target.is_file():
+                raise DatabasePathError(
+                    f"{target}: no arena database here (run a tournament first, or pass --db PATH)"
+                )
         with self._reading() as db:
-            tables = set(
-                db.connection.exec_driver_sql(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'"
-                ).scalars()
-            )
+            tables = set(inspect(db.connection).get_table_names())
         if not tables:
-            raise DatabasePathError(f"{path}: an empty database, not an arena database yet")
+            raise DatabasePathError(f"{target}: an empty database, not an arena database yet")
         if not _ARENA_TABLES <= tables:
-            raise StorageError(f"{path}: not an arena database (another program's)")
+            raise StorageError(f"{target}: not an arena database (another program's)")
+
+    @property
+    def path(self) -> Path:
+        """The SQLite file (only for an SQLite database)."""
+        assert isinstance(self.target, Path), "a file database"
+        return self.target
 
     def _open(self) -> sqlite3.Connection:
         try:
@@ -111,7 +120,7 @@ class ReadOnlyDatabase:
             with Session(self._engine) as session:
                 yield session
         except DBAPIError as exc:
-            raise StorageError(f"{self.path}: database error: {exc.orig}") from None
+            raise StorageError(f"{self.target}: database error: {postgres.one_line(exc)}") from None
 
     @contextmanager
     def _reading(self) -> Iterator[_Reader]:
@@ -119,7 +128,7 @@ class ReadOnlyDatabase:
             with self._engine.connect() as connection:
                 yield _Reader(connection)
         except DBAPIError as exc:
-            raise StorageError(f"{self.path}: database error: {exc.orig}") from None
+            raise StorageError(f"{self.target}: database error: {postgres.one_line(exc)}") from None
 
     # --- overview -------------------------------------------------------------------------------
     def data_version(self) -> tuple[int, int]:
@@ -251,7 +260,7 @@ class ReadOnlyDatabase:
     def game(self, game_id: int) -> dict[str, Any] | None:
         """One stored game: everything the replay needs (seed, options, actions) and its seats."""
         with self._reading() as db:
-            stored = {row[1] for row in db.connection.exec_driver_sql("PRAGMA table_info(game)")}
+            stored = {column["name"] for column in inspect(db.connection).get_columns("game")}
             game = db.one(
                 statements.game_query(frozenset(statements.SINCE_SCHEMA_2) <= stored), id=game_id
             )

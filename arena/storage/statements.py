@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from sqlalchemy import ColumnElement, Executable, String, bindparam, func, select, type_coerce
+from sqlalchemy import ColumnElement, Executable, String, bindparam, cast, func, select
 from sqlalchemy.orm import aliased
 from sqlmodel import and_, col
 
@@ -37,8 +37,9 @@ def outcome_is(outcome: GameOutcome) -> ColumnElement[bool]:
 
 
 def stored_text(column: Any, name: str) -> Any:
-    """A date column as the text SQLite holds (not a datetime): what the pages and API show."""
-    return type_coerce(column, String).label(name)
+    """A date column as text (not a datetime): what the pages and API show. SQLite holds it as
+    text already; PostgreSQL writes it out the same way (ISO, to the microsecond)."""
+    return cast(column, String).label(name)
 
 
 def ids(name: str) -> Any:

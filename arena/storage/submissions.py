@@ -173,3 +173,19 @@ def waiting(session: Session, author_id: int) -> int:
             )
         ).all()
     )
+
+
+def claimed_by_others(session: Session, bot_name: str, author_id: int) -> bool:
+    """Whether another author's upload of a bot called ``bot_name`` is not handled yet: the
+    first upload of a name claims it while it waits, so a second author's is refused at once
+    (the worker would refuse it anyway, after storing and building it)."""
+    return (
+        session.exec(
+            select(Submission.id).where(
+                Submission.bot_name == bot_name,
+                Submission.author_id != author_id,
+                col(Submission.state).in_((SubmissionState.QUEUED.value, *_IN_PROGRESS)),
+            )
+        ).first()
+        is not None
+    )

@@ -1,10 +1,15 @@
-"""Where a hosted arena keeps what authors upload, beside its database: ``<db>-hosted/``.
+"""Where a hosted arena keeps what authors upload, beside its database: ``<db>-hosted/`` (with
+a PostgreSQL database, which has no directory, the user's data directory:
+``~/.local/share/arena/<host>-<port>-<dbname>.hosted/``; processes on several machines share it
+as a network file system mounted there, docs/hosting.md).
 
 - ``archives/<sha256>``: each archive as uploaded, named by its hash (the same upload twice is
   stored once);
 - ``bots/<submission id>/``: the directory of each version that became active, built; the
   version's ``directory`` points here, so the ladder runs it from here;
-- ``work/<submission id>/``: a worker's scratch space while it handles one submission.
+- ``work/<submission id>/``: a worker's scratch space while it handles one submission;
+- ``logs/``: the bots' logs of a ladder played over this database (``arena ladder`` keeps them
+  here unless ``--bot-logs`` says otherwise), which authors download game by game.
 """
 
 from __future__ import annotations
@@ -15,13 +20,17 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.storage.target import DatabaseTarget, PostgresUrl
+
 
 @dataclass(frozen=True)
 class HostedFiles:
     root: Path
 
     @classmethod
-    def beside(cls, database: Path) -> HostedFiles:
+    def beside(cls, database: DatabaseTarget) -> HostedFiles:
+        if isinstance(database, PostgresUrl):
+            return cls(database.local_dir("hosted"))
         return cls(database.resolve().parent / f"{database.stem}-hosted")
 
     @property
@@ -35,6 +44,10 @@ class HostedFiles:
     @property
     def work(self) -> Path:
         return self.root / "work"
+
+    @property
+    def logs(self) -> Path:
+        return self.root / "logs"
 
     def archive(self, archive_hash: str) -> Path:
         return self.archives / archive_hash

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from arena import game_setup
 from arena.errors import SetupError
 from arena.sandbox import check_available
 from arena.storage import tournaments
 from arena.storage.database import open_database
+from arena.storage.target import DatabaseTarget, may_exist
 from arena.tournament.ladder import LadderRules
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.setup import ReadyTournament, create_tournament
@@ -22,8 +22,8 @@ def default_name(game: str) -> str:
     return f"{game}-ladder"
 
 
-def ladder_exists(db: Path, name: str) -> bool:
-    if not db.exists():
+def ladder_exists(db: DatabaseTarget, name: str) -> bool:
+    if not may_exist(db):
         return False
     database = open_database(db, create=True)  # an old schema is migrated
     try:
@@ -34,7 +34,7 @@ def ladder_exists(db: Path, name: str) -> bool:
 
 
 def create_ladder(
-    db: Path,
+    db: DatabaseTarget,
     game: str,
     entrant_texts: Sequence[str],
     settings: TournamentSettings,
@@ -55,7 +55,7 @@ def create_ladder(
     return create_tournament(db, engine.name, entrant_texts, settings, seed, name)
 
 
-def open_ladder(db: Path, name: str) -> ReadyTournament:
+def open_ladder(db: DatabaseTarget, name: str) -> ReadyTournament:
     """The stored ladder ``name``, to run on."""
     database = open_database(db, create=True)
     try:

@@ -33,12 +33,13 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import trio
 
 from arena.errors import SetupError
-from arena.records import MatchRecord
+from arena.records import LogSlice, MatchRecord
 from arena.sandbox import check_available
 from arena.tournament import ray_logs, shipping
 from arena.tournament.playing import (
@@ -423,7 +424,20 @@ class RayActors:
         assert outcome is not None, "the actor was stopped while the game was awaited"
         if not outcome.voided:
             self.cluster.games_by_node[actor.node] += 1
-        return outcome
+        return self._logs_here(slot, outcome)
+
+    def _logs_here(self, slot: int, record: MatchRecord) -> MatchRecord:
+        """``record`` with its seats' log slices in DIR: they name the logs on the actor's node,
+        whose bytes ``LogWriter`` has written at the same offsets here (just now: the game's
+        pieces came with it). Without ``--bot-logs``, none."""
+
+        def here(piece: LogSlice | None) -> LogSlice | None:
+            if piece is None or self.logs is None:
+                return None
+            name = self.logs.name(slot, Path(piece.path).name)
+            return replace(piece, path=str(self.logs.directory / name))
+
+        return replace(record, seats=[replace(seat, log=here(seat.log)) for seat in record.seats])
 
     def _forget(self, slot: int) -> None:
         """Drop the slot's dead actor: its next game gets a new one (on a live node)."""

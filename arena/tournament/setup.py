@@ -21,6 +21,7 @@ from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
 from arena.sandbox import SandboxPolicy, check_available
 from arena.storage import bots, tournaments
 from arena.storage.database import Database, check_creatable, open_database
+from arena.storage.target import DatabaseTarget, may_exist
 from arena.tournament.schedule import schedule_size
 from arena.tournament.settings import TournamentSettings
 
@@ -125,7 +126,7 @@ EntrantResolver = Callable[[Database | None, Sequence[str], str], list[Entrant]]
 
 
 def create_tournament(
-    db: Path,
+    db: DatabaseTarget,
     game_name: str,
     entrant_texts: Sequence[str],
     settings: TournamentSettings,
@@ -141,7 +142,7 @@ def create_tournament(
         raise SetupError(f"--seed must be between 0 and {MAX_SEED} (2^63-1)")
     if name is not None:
         _check_name(name)
-    if db.exists():
+    if may_exist(db):
         database: Database | None = open_database(db, create=True)
     else:
         database = None
@@ -203,10 +204,10 @@ def create_tournament(
     )
 
 
-def open_for_resume(db: Path, name: str, *, sprt: bool = False) -> ReadyTournament:
+def open_for_resume(db: DatabaseTarget, name: str, *, sprt: bool = False) -> ReadyTournament:
     """The stored tournament ``name`` (an SPRT test if ``sprt``, else a round robin), its
     entrants unchanged on disk since it started."""
-    database = open_database(db, create=db.exists())  # an old schema is migrated; none is made
+    database = open_database(db, create=may_exist(db))  # an old schema is migrated; none is made
     try:
         with database.read() as session:
             tournament = tournaments.by_name(session, name)

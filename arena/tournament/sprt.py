@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from arena.entrants import Entrant, resolve_bot
 from arena.errors import SetupError
@@ -23,6 +22,7 @@ from arena.records import MatchRecord, Outcome
 from arena.sandbox import SandboxPolicy
 from arena.storage.database import Database
 from arena.storage.sprt import NEW, PairedTest, new_score
+from arena.storage.target import DatabaseTarget
 from arena.tournament.pairing import RoundRobin
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.settings import TournamentSettings
@@ -78,7 +78,7 @@ def resolve_pair(database: Database | None, texts: Sequence[str], game: str) -> 
 
 
 def create_sprt(
-    db: Path,
+    db: DatabaseTarget,
     game: str,
     new: str,
     base: str,

@@ -30,9 +30,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.errors import ReplayError, StorageError
 from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
+from arena.storage.target import DatabaseTarget
 from arena.web import downloads
 from arena.web.authors import author_routes
-from arena.web.frame_store import FrameStore
+from arena.web.bot_logs import bot_log_routes
+from arena.web.frame_store import FrameStore, default_dir
 from arena.web.ladder import ladder_routes
 from arena.web.live import live_routes
 from arena.web.pages import NotFound, Pages
@@ -135,14 +137,16 @@ def _public_game(game: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None = None) -> Starlette:
+def create_app(
+    db_path: DatabaseTarget, *, warm_up: bool = True, frames_dir: Path | None = None
+) -> Starlette:
     """The web arena over ``db_path``; ``warm_up`` starts computing the leaderboards at once.
-    Replay frames are stored in ``frames_dir`` (default: ``<db_path>.frames`` beside it)."""
+    Replay frames are stored in ``frames_dir`` (default: ``frame_store.default_dir``)."""
     database = ReadOnlyDatabase(db_path)
     pages = Pages(database)
     if warm_up:
         pages.boards.warm_up()
-    store = FrameStore(frames_dir or db_path.with_name(f"{db_path.name}.frames"))
+    store = FrameStore(frames_dir or default_dir(db_path))
     frames = FrameCache(store, FRAME_CHUNK)
     templates = _templates()
     desk = UploadDesk(db_path)  # uploads, sign-in and the author pages write through it
@@ -346,6 +350,7 @@ def create_app(db_path: Path, *, warm_up: bool = True, frames_dir: Path | None =
         *submission_routes(db_path, desk=desk),
         *session_routes(auth, page),
         *author_routes(auth, page),
+        *bot_log_routes(auth),
         *ladder_routes(pages, page),
         Route("/api/games/{game_id:int}/log", api_log),
         *live_routes(database, page, _board_script),

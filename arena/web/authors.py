@@ -3,6 +3,7 @@
 - ``GET /me``: my bots and their versions, my uploads with their state, and the upload form
   (its JSON twin ``GET /api/me``, with the session's cookie as well);
 - ``GET /me/submissions/{id}``: one of my uploads with its build and validation log;
+- the games of my bots, each with a link to my bot's log of it (``arena.web.bot_logs``);
 - ``POST /me/upload``: the upload form (a bot's name and its archive): the same checks, limits
   and queue as the upload API (``arena.web.submissions.UploadDesk``).
 
@@ -20,12 +21,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from arena.storage import bots, submissions
+from arena.storage import bots, seat_logs, submissions
 from arena.storage.web_sessions import SignedIn
+from arena.web.bot_logs import log_path
 from arena.web.sessions import Render, WebAuth
 from arena.web.submissions import Refused
 
 UPLOADS_LISTED = 50
+SEATS_LISTED = 50  # my bots' seats in the newest games
 
 
 def author_routes(auth: WebAuth, render: Render) -> list[Route]:
@@ -35,6 +38,7 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
         with desk.database().read() as session:
             owned = bots.owned(session, who.author_id)
             uploads = submissions.views(session, author_id=who.author_id, limit=UPLOADS_LISTED)
+            seats = seat_logs.own_seats(session, who.author_id, SEATS_LISTED)
         return {
             "author": who.author,
             "bots": [
@@ -54,6 +58,18 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
             ],
             "submissions": [
                 {key: value for key, value in u.as_json().items() if key != "log"} for u in uploads
+            ],
+            "games": [
+                {
+                    "game_id": s.game_id,
+                    "game": s.game,
+                    "finished_at": s.finished_at.isoformat(),
+                    "seat": s.seat,
+                    "bot": s.bot,
+                    "outcome": s.outcome,
+                    "log": log_path(s.game_id, s.seat) if s.log_kept else None,
+                }
+                for s in seats
             ],
         }
 

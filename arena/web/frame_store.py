@@ -1,5 +1,7 @@
 """The replay viewer's encoded frames on disk, beside the database: a game's frames are built
 (replayed and converted, seconds for a long game) once, not at every start of ``arena serve``.
+A PostgreSQL database has no "beside": its frames go to the user's cache directory, one per
+database (``default_dir``), as they are a cache that each web host may build for itself.
 
 A game's pieces live in ``DIR/<game id>-<key>/``, where the key digests everything the frames
 follow from: the stored game's seed, options, actions, times and comments, and the code that
@@ -25,11 +27,21 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from arena.storage.target import DatabaseTarget, PostgresUrl
 from arena.web import jsonable
 from engine.registry import get_game
 
 FORMAT = "1"  # of the pieces: change it when the frames' JSON changes shape
 log = logging.getLogger(__name__)
+
+
+def default_dir(database: DatabaseTarget) -> Path:
+    """Where the frames of ``database``'s games are kept unless ``arena serve --frames-dir``
+    says: ``<db>.frames`` beside a file; ``~/.cache/arena/<host>-<port>-<dbname>.frames`` for a
+    PostgreSQL database."""
+    if isinstance(database, PostgresUrl):
+        return database.local_dir("frames")
+    return database.with_name(f"{database.name}.frames")
 
 
 def game_key(game: dict[str, Any]) -> str:

@@ -34,10 +34,12 @@ from arena.manifest import name_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Author
+from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.uploads.unpack import DEFAULT_LIMITS, ArchiveError, UnpackLimits, check
 
 MAX_WAITING = 3  # an author's submissions queued or in progress at once
+_CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
 class RateLimit:
@@ -98,7 +100,7 @@ class UploadDesk:
 
     def __init__(
         self,
-        db_path: Path,
+        db_path: DatabaseTarget,
         *,
         files: HostedFiles | None = None,
         limits: UnpackLimits = DEFAULT_LIMITS,
@@ -124,6 +126,24 @@ class UploadDesk:
         limit (before the slow hash is paid)."""
         if (wait := self.requests.retry_after(public_id)) is not None:
             raise _too_many_refused("requests with this token", wait)
+
+    async def bearer(self, request: Request) -> tuple[Author, str]:
+        """The author of the request's token (``Authorization: Bearer TOKEN``) and the token's
+        public id; Refused (401, or 429 past the rate limit) otherwise."""
+        scheme, _, text = request.headers.get("authorization", "").partition(" ")
+        parsed = tokens.parse_token(text) if scheme.lower() == "bearer" else None
+        if parsed is None:
+            raise Refused(401, "send the author's token: Authorization: Bearer TOKEN", **_CHALLENGE)
+        self.count_request(parsed[0])
+
+        def check() -> Author | None:
+            with self.database().read() as session:
+                return authors.authenticate(session, text)
+
+        author = await run_in_threadpool(check)
+        if author is None:
+            raise Refused(401, "the token is not valid (revoked, or mistyped)", **_CHALLENGE)
+        return author, parsed[0]
 
     def check_name(self, name: str) -> None:
         if not name:
@@ -152,7 +172,9 @@ class UploadDesk:
                 raise Refused(400, str(exc)) from None
         with self.database().write() as session:
             owner = bots.owner_of(session, name)
-            if owner is not None and owner != author_id:
+            if (owner is not None and owner != author_id) or (
+                owner is None and submissions.claimed_by_others(session, name, author_id)
+            ):
                 raise Refused(409, f"bot name {name!r} belongs to another author")
             waiting = submissions.waiting(session, author_id)
             if waiting >= MAX_WAITING:
@@ -162,7 +184,7 @@ class UploadDesk:
 
 
 def submission_routes(
-    db_path: Path,
+    db_path: DatabaseTarget,
     *,
     files: HostedFiles | None = None,
     limits: UnpackLimits = DEFAULT_LIMITS,
@@ -178,26 +200,9 @@ def submission_routes(
         db_path, files=files, limits=limits, requests=requests, uploads=uploads
     )
 
-    async def authenticated(request: Request) -> tuple[Author, str]:
-        """The token's author and the token's public id; Refused otherwise."""
-        scheme, _, text = request.headers.get("authorization", "").partition(" ")
-        parsed = tokens.parse_token(text) if scheme.lower() == "bearer" else None
-        if parsed is None:
-            raise Refused(401, "send the author's token: Authorization: Bearer TOKEN", **_CHALLENGE)
-        desk.count_request(parsed[0])
-
-        def check() -> Author | None:
-            with desk.database().read() as session:
-                return authors.authenticate(session, text)
-
-        author = await run_in_threadpool(check)
-        if author is None:
-            raise Refused(401, "the token is not valid (revoked, or mistyped)", **_CHALLENGE)
-        return author, parsed[0]
-
     async def upload(request: Request) -> Response:
         try:
-            author, public_id = await authenticated(request)
+            author, public_id = await desk.bearer(request)
             name = request.query_params.get("bot", "")
             desk.check_name(name)
             declared = request.headers.get("content-length", "")
@@ -220,7 +225,7 @@ def submission_routes(
 
     async def mine(request: Request) -> Response:
         try:
-            author_id = (await authenticated(request))[0].id
+            author_id = (await desk.bearer(request))[0].id
         except Refused as refused:
             return _error(refused.status, refused.message, **refused.headers)
 
@@ -234,6 +239,3 @@ def submission_routes(
         Route("/api/submissions", upload, methods=["POST"]),
         Route("/api/submissions", mine, methods=["GET"]),
     ]
-
-
-_CHALLENGE = {"WWW-Authenticate": "Bearer"}

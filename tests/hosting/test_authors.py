@@ -17,16 +17,17 @@ from arena.manifest import remote_bot
 from arena.storage import authors, bots, migrations
 from arena.storage.database import open_database
 from arena.storage.models import OPERATOR
+from arena.storage.target import DatabaseTarget
 from tests.support.schemas import as_schema_4
 
 runner = CliRunner()
 
 
-def arena(*arguments: str, db: Path):
+def arena(*arguments: str, db: DatabaseTarget):
     return runner.invoke(app, [*arguments, "--db", str(db)])
 
 
-def authenticated(db: Path, token: str) -> str | None:
+def authenticated(db: DatabaseTarget, token: str) -> str | None:
     database = open_database(db, create=False)
     try:
         with database.read() as session:
@@ -36,8 +37,8 @@ def authenticated(db: Path, token: str) -> str | None:
     return author.name if author else None
 
 
-def test_add_prints_a_token_once_that_authenticates_its_author(tmp_path: Path):
-    db = tmp_path / "arena.db"
+def test_add_prints_a_token_once_that_authenticates_its_author(db_target: DatabaseTarget):
+    db = db_target
     added = arena("authors", "add", "alice", db=db)
     assert added.exit_code == 0, added.output
     token = added.stdout.strip()
@@ -77,8 +78,8 @@ def test_a_forged_token_authenticates_nobody(tmp_path: Path, forge):
     assert authenticated(db, forge(token)) is None
 
 
-def test_revoke_and_a_new_token(tmp_path: Path):
-    db = tmp_path / "arena.db"
+def test_revoke_and_a_new_token(db_target: DatabaseTarget):
+    db = db_target
     first = arena("authors", "add", "alice", db=db).stdout.strip()
     second = arena("authors", "token", "alice", db=db).stdout.strip()
     assert authenticated(db, first) is None  # a new token replaces the old
@@ -89,8 +90,8 @@ def test_revoke_and_a_new_token(tmp_path: Path):
     assert "had no token" in arena("authors", "revoke", "alice", db=db).stdout
 
 
-def test_list_shows_authors_bots_and_tokens(tmp_path: Path):
-    db = tmp_path / "arena.db"
+def test_list_shows_authors_bots_and_tokens(db_target: DatabaseTarget):
+    db = db_target
     arena("authors", "add", "alice", db=db)
     arena("authors", "add", "bob", db=db)
     arena("authors", "revoke", "bob", db=db)
@@ -124,16 +125,16 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, arguments, message):
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-def test_adding_an_author_twice_is_refused(tmp_path: Path):
-    db = tmp_path / "arena.db"
+def test_adding_an_author_twice_is_refused(db_target: DatabaseTarget):
+    db = db_target
     token = arena("authors", "add", "alice", db=db).stdout.strip()
     again = arena("authors", "add", "alice", db=db)
     assert again.exit_code == 2 and "exists already" in again.stderr
     assert authenticated(db, token) == "alice"  # the token in force stays
 
 
-def test_a_bot_name_belongs_to_one_author(tmp_path: Path):
-    db = tmp_path / "arena.db"
+def test_a_bot_name_belongs_to_one_author(db_target: DatabaseTarget):
+    db = db_target
     arena("authors", "add", "alice", db=db)
     database = open_database(db, create=False)
     with database.write() as session:

@@ -27,6 +27,7 @@ from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import open_database
 from arena.storage.models import SubmissionState
+from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.submissions.worker import WorkerSettings, work_once
 from arena.uploads.pack import pack
@@ -63,8 +64,8 @@ class Served:
 class Arena:
     """A hosted arena's database with authors alice and bob (their tokens in files)."""
 
-    def __init__(self, tmp_path: Path) -> None:
-        self.db = tmp_path / "arena.db"
+    def __init__(self, tmp_path: Path, db: DatabaseTarget) -> None:
+        self.db = db
         self.files = HostedFiles.beside(self.db)
         self.tokens: dict[str, str] = {}
         self.token_files: dict[str, Path] = {}
@@ -96,8 +97,8 @@ class Arena:
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Arena:
-    return Arena(tmp_path)
+def arena(tmp_path: Path, db_target: DatabaseTarget) -> Arena:
+    return Arena(tmp_path, db_target)
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """An author in a real Chromium (as tests/web/test_browser.py drives it): signs in with the
 token, uploads a bot's archive through the form, sees the upload queued on its page and in "my
-bots", and signs out; no JavaScript or CSP error on the way."""
+bots", and signs out; no JavaScript or CSP error on the way. On SQLite and on PostgreSQL: the
+browser test that runs on both, as it writes through the web (a session, an upload)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.storage.target import DatabaseTarget
 from arena.uploads.pack import pack
 from arena.web.app import create_app
 from tests.hosting.test_upload_api import Arena, Served, bot_dir
@@ -16,8 +18,8 @@ from tests.web.test_browser import CHROMIUM, LAUNCH_ARGS, Problems, sync_api
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Arena:
-    return Arena(tmp_path)
+def arena(tmp_path: Path, db_target: DatabaseTarget) -> Arena:
+    return Arena(tmp_path, db_target)
 
 
 @pytest.fixture

@@ -24,8 +24,10 @@ from arena.manifest import remote_bot
 from arena.storage import bots, submissions
 from arena.storage.database import open_database
 from arena.storage.models import SubmissionState
+from arena.storage.target import DatabaseTarget
 from arena.uploads.pack import pack
 from arena.web.app import create_app
+from tests.hosting.stored_games import log_file, stored_game
 from tests.hosting.test_unpack import tar_info
 from tests.hosting.test_upload_api import Arena, Served, bot_dir, hostile_tar, runner
 
@@ -102,8 +104,8 @@ class Browser:
 
 
 @pytest.fixture
-def arena(tmp_path: Path) -> Arena:
-    arena = Arena(tmp_path)
+def arena(tmp_path: Path, db_target: DatabaseTarget) -> Arena:
+    arena = Arena(tmp_path, db_target)
     database = open_database(arena.db, create=False)
     with database.write() as session:  # alice's bot, and an upload of hers that failed
         bots.register(
@@ -303,9 +305,18 @@ def filled(template: str, values: dict[str, str]) -> str:
     return re.sub(r"\{(\w+)(:\w+)?\}", value, template)
 
 
-def test_every_private_route_refuses_strangers_and_other_authors(arena: Arena, web: Served):
+def test_every_private_route_refuses_strangers_and_other_authors(
+    arena: Arena, web: Served, tmp_path
+):
     alices_upload = arena.queued()[0].id
-    values = {"submission_id": str(alices_upload), "name": ALICES_BOT}
+    _, (alices_log,) = log_file(tmp_path, ALICES_LOG.encode())  # her bot's log of a game
+    game = stored_game(arena.db, [(ALICES_BOT, arena.author_id("alice"), alices_log)])
+    values = {
+        "submission_id": str(alices_upload),
+        "name": ALICES_BOT,
+        "game_id": str(game),
+        "seat": "0",
+    }
     application = create_app(arena.db, warm_up=False)
     private = []
     for route in application.routes:
@@ -326,7 +337,8 @@ def test_every_private_route_refuses_strangers_and_other_authors(arena: Arena, w
         status, body, headers = (
             stranger.get(path) if method == "GET" else stranger.post(path, {"csrf": "x"})
         )
-        refused = status in (401, 403) or (status == 303 and headers["location"] == "/signin")
+        # (a 404: a route that answers strangers as it does a missing thing, as a bot's log)
+        refused = status in (401, 403, 404) or (status == 303 and headers["location"] == "/signin")
         assert refused, f"{method} {template} served a signed-out visitor ({status})"
         assert ALICES_LOG not in body and ALICES_BOT not in body
         if method == "GET":  # another author: nothing of alice's

@@ -21,6 +21,7 @@ from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Bot, Submission, SubmissionState
+from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.submissions.worker import WorkerSettings, work_once
 from arena.uploads.pack import pack
@@ -55,8 +56,8 @@ def bot_dir(parent: Path, name: str, *, bot_py: str = RANDOM_BOT, **extra: str) 
 class Host:
     """A hosted arena's database and files, with authors."""
 
-    def __init__(self, tmp_path: Path) -> None:
-        self.db_path = tmp_path / "arena.db"
+    def __init__(self, db: DatabaseTarget) -> None:
+        self.db_path = db
         self.database: Database = open_database(self.db_path, create=True)
         self.files = HostedFiles.beside(self.db_path)
         self.authors: dict[str, int] = {}
@@ -76,8 +77,8 @@ class Host:
 
 
 @pytest.fixture
-def host(tmp_path: Path):
-    host = Host(tmp_path)
+def host(db_target: DatabaseTarget):
+    host = Host(db_target)
     yield host
     host.database.close()
 

@@ -1,4 +1,5 @@
-"""Running the real ``arena`` CLI against a real SQLite file, and looking into that file."""
+"""Running the real ``arena`` CLI against a real database (an SQLite file or a PostgreSQL
+database), and looking into it."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psycopg
 from typer.testing import CliRunner
 
 from arena.cli import app
+from arena.storage.target import DatabaseTarget, PostgresUrl
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_BOTS = ROOT / "sample_bots"
@@ -45,7 +48,12 @@ def renamed_bot(source: Path, target: Path, name: str) -> Path:
     return target
 
 
-def query(db: Path, sql: str, *params: object) -> list[tuple]:
+def query(db: DatabaseTarget, sql: str, *params: object) -> list[tuple]:
+    """``sql`` (parameters as ``?``) on ``db``, read-only."""
+    if isinstance(db, PostgresUrl):
+        with psycopg.connect(str(db)) as connection:
+            connection.read_only = True
+            return connection.execute(sql.replace("?", "%s"), params).fetchall()  # type: ignore[arg-type]
     with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as connection:
         return connection.execute(sql, params).fetchall()
 

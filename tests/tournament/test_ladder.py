@@ -1,6 +1,6 @@
-"""``arena ladder`` with real bot processes and a real SQLite file: --until, new versions joining
-(between runs and while it runs), a paused bot, and Ctrl-C and kill -9 at random moments with
-nothing lost or repeated."""
+"""``arena ladder`` with real bot processes and a real SQLite file (and most of it on a real
+PostgreSQL database too): --until, new versions joining (between runs and while it runs), a
+paused bot, and Ctrl-C and kill -9 at random moments with nothing lost or repeated."""
 
 import html
 import json
@@ -19,6 +19,7 @@ from arena.storage import database as database_module
 from arena.storage import ladders as ladder_store
 from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
+from arena.storage.target import DatabaseTarget, may_exist
 from arena.tournament import runner
 from arena.web.app import create_app
 from tests.support.bots import TEST_BOTS
@@ -44,23 +45,23 @@ def random_bots(directory: Path, count: int) -> list[Path]:
     ]
 
 
-def submit(db: Path, bot: Path) -> None:
+def submit(db: DatabaseTarget, bot: Path) -> None:
     # as the ladder runs them (QUICK): some test bots run code outside their directory
     result = run_cli("submit", str(bot), "--db", str(db), "--sandbox", "none")
     assert result.exit_code == 0, result.stdout + result.stderr
 
 
-def ladder(db: Path, *args: str):
+def ladder(db: DatabaseTarget, *args: str):
     result = run_cli("ladder", *QUICK, "--json", "--db", str(db), *args)
     assert result.exit_code == 0, result.stdout + result.stderr
     return json.loads(result.stdout)
 
 
-def finished_keys(db: Path) -> list[str]:
+def finished_keys(db: DatabaseTarget) -> list[str]:
     return [key for (key,) in query(db, "SELECT schedule_key FROM game WHERE status = 'finished'")]
 
 
-def versions_seated(db: Path, after_game: int = 0) -> set[str]:
+def versions_seated(db: DatabaseTarget, after_game: int = 0) -> set[str]:
     rows = query(
         db,
         "SELECT DISTINCT bot.name || '@' || bot_version.version FROM seat "
@@ -72,7 +73,7 @@ def versions_seated(db: Path, after_game: int = 0) -> set[str]:
     return {name for (name,) in rows}
 
 
-def check_consistent(db: Path) -> None:
+def check_consistent(db: DatabaseTarget) -> None:
     """No scheduled game twice; every seat's Elo update stored; Elo equals its replay."""
     keys = finished_keys(db)
     assert len(keys) == len(set(keys))
@@ -95,8 +96,10 @@ def new_version(bot: Path, version: str) -> None:
     manifest.write_text(manifest.read_text().replace('version = "1.0.0"', f'version = "{version}"'))
 
 
-def test_until_a_game_count_stops_there_and_the_same_command_goes_on(tmp_path: Path):
-    db = tmp_path / "arena.db"
+def test_until_a_game_count_stops_there_and_the_same_command_goes_on(
+    tmp_path: Path, db_target: DatabaseTarget
+):
+    db = db_target
     for bot in random_bots(tmp_path, 3):
         submit(db, bot)
     first = ladder(db, "--until", "5", "--seed", "77")
@@ -121,8 +124,10 @@ def test_until_a_game_count_stops_there_and_the_same_command_goes_on(tmp_path: P
     assert "is a ladder: go on with `arena ladder --name oregon-ladder`" in refused.stderr
 
 
-def test_a_new_version_replaces_the_old_one_and_a_fixed_ladder_stays_fixed(tmp_path: Path):
-    db = tmp_path / "arena.db"
+def test_a_new_version_replaces_the_old_one_and_a_fixed_ladder_stays_fixed(
+    tmp_path: Path, db_target: DatabaseTarget
+):
+    db = db_target
     bots = random_bots(tmp_path, 3)
     for bot in bots:
         submit(db, bot)
@@ -157,8 +162,10 @@ def forfeiting_bot(directory: Path, mode: str = "raise") -> Path:
     return bot
 
 
-def test_a_bot_forfeiting_k_games_in_a_row_is_paused_until_a_new_version(tmp_path: Path):
-    db = tmp_path / "arena.db"
+def test_a_bot_forfeiting_k_games_in_a_row_is_paused_until_a_new_version(
+    tmp_path: Path, db_target: DatabaseTarget
+):
+    db = db_target
     for bot in [*random_bots(tmp_path, 2), forfeiting_bot(tmp_path)]:
         submit(db, bot)
     run = ladder(db, "--pause-after", "2", "--until", "12", "--concurrency", "1")
@@ -193,12 +200,12 @@ def test_a_bot_forfeiting_k_games_in_a_row_is_paused_until_a_new_version(tmp_pat
     assert "forfeiter@1.1.0" in versions_seated(db, after_game=last)
 
 
-def wait_for_games(db: Path, process, count: int, timeout: float = 180) -> None:
+def wait_for_games(db: DatabaseTarget, process, count: int, timeout: float = 180) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert process.poll() is None, process.communicate()
         try:
-            if db.exists() and len(finished_keys(db)) >= count:
+            if may_exist(db) and len(finished_keys(db)) >= count:
                 return
         except Exception:  # the schema is not there yet
             pass
@@ -206,15 +213,15 @@ def wait_for_games(db: Path, process, count: int, timeout: float = 180) -> None:
     raise AssertionError(f"fewer than {count} games in {timeout} s")
 
 
-def start_ladder(db: Path, *args: str):
+def start_ladder(db: DatabaseTarget, *args: str):
     return start_cli("ladder", *QUICK, "--db", str(db), *args)
 
 
-def game_ids(db: Path) -> set[int]:
+def game_ids(db: DatabaseTarget) -> set[int]:
     return {game_id for (game_id,) in query(db, "SELECT id FROM game WHERE status = 'finished'")}
 
 
-def unfinished_deals(db: Path) -> dict:
+def unfinished_deals(db: DatabaseTarget) -> dict:
     database = open_database(db, create=False)
     with database.read() as session:
         [ladder_id] = [i for (i,) in query(db, "SELECT id FROM tournament")]
@@ -223,10 +230,12 @@ def unfinished_deals(db: Path) -> dict:
     return found
 
 
-def test_ctrl_c_and_kill_at_random_moments_lose_and_repeat_nothing(tmp_path: Path):
+def test_ctrl_c_and_kill_at_random_moments_lose_and_repeat_nothing(
+    tmp_path: Path, db_target: DatabaseTarget
+):
     seed = random.randrange(1 << 30)
     moments = random.Random(seed)
-    db = tmp_path / "arena.db"
+    db = db_target
     bots = random_bots(tmp_path, 4)
     for bot in bots:
         submit(db, bot)

@@ -146,6 +146,17 @@ def test_a_tournament_across_two_nodes_equals_the_same_one_run_here(
     logs = _bot_logs(tmp_path / "logs")
     assert sorted(logs) == ["first-slot0", "first-slot1", "last-slot0", "last-slot1"], logs
     assert all(log.startswith(b"up\n") for log in logs.values()), logs
+    # Every seat of every game points at its part of its bot's log in DIR (for its author).
+    slices = query(tmp_path / "ray.db", 'SELECT path, start, "end" FROM seat_log')
+    assert len(slices) == 12
+    by_file: dict[str, list[tuple[int, int]]] = {}
+    for path, start, end in slices:
+        assert Path(path).parent == (tmp_path / "logs").resolve()
+        by_file.setdefault(path, []).append((start, end))
+    for path, parts in by_file.items():  # one after the other, from the start to the end
+        parts.sort()
+        assert parts[0][0] == 0 and parts[-1][1] == Path(path).stat().st_size, (path, parts)
+        assert all(a[1] == b[0] for a, b in zip(parts, parts[1:])), (path, parts)
 
 
 @needs_ray

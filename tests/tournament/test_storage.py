@@ -12,6 +12,7 @@ from arena.storage import bots, migrations, tournaments
 from arena.storage.database import open_database
 from arena.storage.games import finished_game_results, recomputed_elo, record_game, stored_elo
 from arena.storage.models import Bot, GameRecord, RatingHistory, SeatRecordRow
+from arena.storage.target import DatabaseTarget, parse_target
 from tests.support.schemas import as_schema_4
 from tests.tournament.records import match_record, random_ranks, register_bots
 
@@ -75,13 +76,13 @@ def test_foreign_database_is_reported_and_left_alone(tmp_path: Path):
     assert path.read_bytes() == before
 
 
-def test_newer_schema_is_refused(tmp_path: Path):
-    path = tmp_path / "arena.db"
-    open_database(path, create=True).close()
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE schema_version SET version = 99")
+def test_newer_schema_is_refused(db_target: DatabaseTarget):
+    database = open_database(db_target, create=True)
+    with database.engine.begin() as connection:
+        connection.exec_driver_sql("UPDATE schema_version SET version = 99")
+    database.close()
     with pytest.raises(StorageError, match="newer arena"):
-        open_database(path, create=True)
+        open_database(db_target, create=True)
 
 
 @pytest.mark.parametrize("where", ["missing/arena.db", "afile/arena.db"])
@@ -92,9 +93,8 @@ def test_unwritable_path_is_reported(tmp_path: Path, where: str):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
 
 
-def test_migration_upgrades_an_old_file_keeping_its_data(tmp_path: Path, monkeypatch):
-    path = tmp_path / "arena.db"
-    database = open_database(path, create=True)
+def test_migration_upgrades_an_old_file_keeping_its_data(db_target: DatabaseTarget, monkeypatch):
+    database = open_database(db_target, create=True)
     register_bots(database, ["keeper"])
     database.close()
 
@@ -105,11 +105,14 @@ def test_migration_upgrades_an_old_file_keeping_its_data(tmp_path: Path, monkeyp
     monkeypatch.setattr(migrations, "CURRENT_VERSION", old + 1)
     monkeypatch.setattr(migrations, "MIGRATIONS", {old: add_note_column})
     with pytest.raises(InputError, match="needs an upgrade"):
-        open_database(path, create=False)
-    open_database(path, create=True).close()
-    with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT version FROM schema_version").fetchone()[0] == old + 1
-        assert raw.execute("SELECT name, note FROM bot").fetchall() == [("keeper", "migrated")]
+        open_database(db_target, create=False)
+    database = open_database(db_target, create=True)
+    with database.engine.connect() as raw:
+        assert raw.exec_driver_sql("SELECT version FROM schema_version").scalar() == old + 1
+        assert [tuple(row) for row in raw.exec_driver_sql("SELECT name, note FROM bot")] == [
+            ("keeper", "migrated")
+        ]
+    database.close()
 
 
 def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path):
@@ -139,8 +142,8 @@ def test_schema_1_gains_decision_details_and_its_games_keep_none(tmp_path: Path)
         assert raw.execute("SELECT sealed_from_game FROM sealing").fetchall() == [(2,)]
 
 
-def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):
-    database = open_database(tmp_path / "arena.db", create=True)
+def test_a_game_and_its_elo_updates_are_recorded_together(db_target: DatabaseTarget):
+    database = open_database(db_target, create=True)
     ids = register_bots(database, ["a", "b", "c"])
     game_id = record_game(
         database,
@@ -169,8 +172,8 @@ def test_a_game_and_its_elo_updates_are_recorded_together(tmp_path: Path):
     database.close()
 
 
-def test_voided_games_are_kept_but_not_rated(tmp_path: Path):
-    database = open_database(tmp_path / "arena.db", create=True)
+def test_voided_games_are_kept_but_not_rated(db_target: DatabaseTarget):
+    database = open_database(db_target, create=True)
     ids = register_bots(database, ["a", "b"])
     record_game(database, match_record([1, 2], voided=True), ids, group_key="p")
     with database.read() as session:
@@ -180,8 +183,8 @@ def test_voided_games_are_kept_but_not_rated(tmp_path: Path):
     database.close()
 
 
-def test_a_scheduled_game_is_recorded_once(tmp_path: Path):
-    database = open_database(tmp_path / "arena.db", create=True)
+def test_a_scheduled_game_is_recorded_once(db_target: DatabaseTarget):
+    database = open_database(db_target, create=True)
     ids = register_bots(database, ["a", "b"])
     with database.write() as session:
         entrants = bots.all_versions(session)
@@ -209,8 +212,8 @@ def test_a_scheduled_game_is_recorded_once(tmp_path: Path):
     database.close()
 
 
-def _write_games(path: str, ids: list[int], seed: int, count: int) -> None:
-    database = open_database(Path(path), create=True)
+def _write_games(target: str, ids: list[int], seed: int, count: int) -> None:
+    database = open_database(parse_target(target), create=True)
     rng = random.Random(seed)
     for number in range(count):
         seats = rng.sample(ids, 3)
@@ -224,21 +227,20 @@ def _write_games(path: str, ids: list[int], seed: int, count: int) -> None:
 
 
 @pytest.mark.slow
-def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path):
-    path = tmp_path / "arena.db"
-    database = open_database(path, create=True)
+def test_two_processes_writing_at_once_lose_nothing(db_target: DatabaseTarget):
+    database = open_database(db_target, create=True)
     ids = register_bots(database, ["a", "b", "c", "d"])
     database.close()
     spawn = multiprocessing.get_context("spawn")
     workers = [
-        spawn.Process(target=_write_games, args=(str(path), ids, seed, 100)) for seed in (1, 2)
+        spawn.Process(target=_write_games, args=(str(db_target), ids, seed, 100)) for seed in (1, 2)
     ]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join(timeout=120)
         assert worker.exitcode == 0
-    database = open_database(path, create=False)
+    database = open_database(db_target, create=False)
     with database.read() as session:
         assert len(session.exec(select(GameRecord)).all()) == 200
         assert len(session.exec(select(RatingHistory)).all()) == 600

@@ -4,7 +4,6 @@ markup (every page must show it as text)."""
 
 from __future__ import annotations
 
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -17,7 +16,10 @@ from typing import Self
 import pytest
 import uvicorn
 
+from arena.storage.target import DatabaseTarget, PostgresUrl, parse_target
 from arena.web.app import create_app
+from tests.support.ports import free_port
+from tests.support.postgres import PostgresServer
 from tests.tournament.helpers import ROOT, SAMPLE_BOTS, renamed_bot
 
 EVIL_NAME = "<script>alert(1)</script>"
@@ -54,18 +56,16 @@ def bot_dirs(tmp_path_factory) -> list[Path]:
     return [SAMPLE_BOTS / "random-python", evil]
 
 
-@pytest.fixture(scope="session")
-def arena_db(tmp_path_factory, bot_dirs) -> Path:
+def play_web_tournaments(db: str, bot_dirs: list[Path]) -> None:
     """Six finished games: a 2-player round robin of one deal per game type (2 seat rotations),
     the same in every run: one game at a time, each with fresh bots seeded from its own seed
     (bots that stay up carry one seed across games, in an order that concurrency varies, and
     tests that look at a particular position flaked)."""
-    path = tmp_path_factory.mktemp("web-db") / "arena.db"
     for game in GAMES:
         done = run_arena(
             "tournament",
             "--db",
-            str(path),
+            db,
             "--game",
             game,
             "--bots",
@@ -83,13 +83,30 @@ def arena_db(tmp_path_factory, bot_dirs) -> Path:
             "--fresh-bots",
         )
         assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="session")
+def arena_db(tmp_path_factory, bot_dirs) -> Path:
+    """The web tests' SQLite database (``play_web_tournaments``)."""
+    path = tmp_path_factory.mktemp("web-db") / "arena.db"
+    play_web_tournaments(str(path), bot_dirs)
     return path
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+@pytest.fixture(scope="session")
+def arena_pg_db(postgres_server: PostgresServer, bot_dirs) -> PostgresUrl:
+    """The same games in a PostgreSQL database: the same seeds make the same games, ids and
+    all, so a test may compare what the web shows of it with ``arena_db``."""
+    target = parse_target(postgres_server.fresh_database())
+    assert isinstance(target, PostgresUrl)
+    play_web_tournaments(str(target), bot_dirs)
+    return target
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def web_db(request: pytest.FixtureRequest) -> DatabaseTarget:
+    """The web tests' database, on SQLite and then on PostgreSQL."""
+    return request.getfixturevalue("arena_db" if request.param == "sqlite" else "arena_pg_db")
 
 
 class ServerThread:

@@ -23,8 +23,11 @@ ESCAPED_NAME = "&lt;script&gt;alert(1)&lt;/script&gt;"
 
 
 @pytest.fixture(scope="module")
-def client(arena_db) -> TestClient:
-    return TestClient(create_app(arena_db))
+def client(web_db, tmp_path_factory) -> TestClient:
+    """The web arena over the web tests' database, SQLite's and PostgreSQL's (every test that
+    takes it runs on both)."""
+    frames = tmp_path_factory.mktemp("frames")  # a URL's default is the user's cache
+    return TestClient(create_app(web_db, frames_dir=frames))
 
 
 def game_ids(client: TestClient, game: str) -> list[int]:

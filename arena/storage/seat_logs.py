@@ -1,0 +1,89 @@
+"""Each game's part of a bot's kept log (``seat_log``), found for the bot's author only: every
+query here is bounded by the author, so another author's seats are never even read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy
+from sqlmodel import Session, col
+
+from arena.storage.models import Bot, BotVersion, GameRecord, SeatLog, SeatRecordRow
+
+
+@dataclass(frozen=True)
+class OwnSeat:
+    """A seat one of the author's bots had in a game, and whether its log was kept."""
+
+    game_id: int
+    game: str
+    finished_at: datetime
+    seat: int
+    bot: str
+    outcome: str
+    log_kept: bool
+
+
+def _own_seats() -> sqlalchemy.Select:
+    return (
+        sqlalchemy.select(
+            col(SeatRecordRow.game_id),
+            col(GameRecord.game),
+            col(GameRecord.finished_at),
+            col(SeatRecordRow.seat),
+            col(Bot.name),
+            col(SeatRecordRow.outcome),
+            col(SeatLog.path),
+            col(SeatLog.start),
+            col(SeatLog.end),
+        )
+        .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
+        .join(BotVersion, col(BotVersion.id) == SeatRecordRow.bot_version_id)
+        .join(Bot, col(Bot.id) == BotVersion.bot_id)
+        .outerjoin(
+            SeatLog,
+            sqlalchemy.and_(
+                col(SeatLog.game_id) == SeatRecordRow.game_id,
+                col(SeatLog.seat) == SeatRecordRow.seat,
+            ),
+        )
+    )
+
+
+def own_seats(session: Session, author_id: int, limit: int) -> list[OwnSeat]:
+    """The seats of the author's bots in the newest ``limit`` of their games' seats, newest
+    first."""
+    rows = session.connection().execute(
+        _own_seats()
+        .where(col(Bot.author_id) == author_id)
+        .order_by(col(SeatRecordRow.game_id).desc(), col(SeatRecordRow.seat))
+        .limit(limit)
+    )
+    return [
+        OwnSeat(game_id, game, finished_at, seat, bot, outcome, path is not None)
+        for game_id, game, finished_at, seat, bot, outcome, path, _, _ in rows
+    ]
+
+
+def own_seat_log(
+    session: Session, author_id: int, game_id: int, seat: int
+) -> tuple[str, SeatLog] | None:
+    """The bot's name and the log slice of seat ``seat`` of game ``game_id``, if the author
+    owns the bot that sat there and its log was kept; else None (there is no such game, or the
+    seat is another author's: the caller cannot tell which)."""
+    row = (
+        session.connection()
+        .execute(
+            _own_seats().where(
+                col(Bot.author_id) == author_id,
+                col(SeatRecordRow.game_id) == game_id,
+                col(SeatRecordRow.seat) == seat,
+                col(SeatLog.path).is_not(None),
+            )
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    return row[4], SeatLog(game_id=game_id, seat=seat, path=row[6], start=row[7], end=row[8])

@@ -1,0 +1,59 @@
+"""Games stored straight into a hosted arena's database, with their seats' log slices: what the
+web's author pages and log downloads are tested against."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.manifest import remote_bot
+from arena.records import LogSlice, MatchRecord, Outcome, SeatRecord
+from arena.storage import bots
+from arena.storage.database import open_database
+from arena.storage.games import record_game
+
+
+def stored_game(db: Path, seats: list[tuple[str, int | None, LogSlice | None]]) -> int:
+    """Store a game (voided, no decisions: the fastest a real record can be) whose seats are
+    the bots ``(name, author id or None for the operator, log slice)``; its id."""
+    database = open_database(db, create=False)
+    try:
+        with database.write() as session:
+            versions = []
+            for name, author in ((name, author) for name, author, _ in seats):
+                registered, _ = bots.register(
+                    session, remote_bot("127.0.0.1:1", name), name, author_id=author
+                )
+                versions.append(registered.version.id or 0)
+        record = MatchRecord(
+            game="oregon",
+            rules_version="1",
+            options={},
+            seed=1,
+            num_players=len(seats),
+            actions=[],
+            seats=[
+                SeatRecord(i, name, 0.0, 0, Outcome.FINISHED, "", 0.0, 0, log)
+                for i, (name, _, log) in enumerate(seats)
+            ],
+            voided=True,
+            void_reason="arena fault: a test",
+            duration=0.0,
+        )
+        game_id = record_game(database, record, versions, group_key="test")
+    finally:
+        database.close()
+    assert game_id is not None
+    return game_id
+
+
+def log_file(tmp_path: Path, *parts: bytes) -> tuple[Path, list[LogSlice]]:
+    """A kept log with ``parts`` written one after the other (games of one process), and the
+    slice of each."""
+    path = tmp_path / "logs" / f"process{len(list(tmp_path.glob('logs/*')))}.log"
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(b"".join(parts))
+    slices, start = [], 0
+    for part in parts:
+        slices.append(LogSlice(str(path), start, start + len(part)))
+        start += len(part)
+    return path, slices

@@ -1,0 +1,99 @@
+"""An author downloads each game's log of their own bot (``/me/games/ID/seats/N/log``), over
+real HTTP: with the session or the token, as a plain-text attachment, its tail past the limit;
+another author, a visitor, a bad token and the operator's bot's seat get nothing. (That every
+private route refuses strangers is walked in test_web_sign_in; the whole way from an upload to
+a download is test_hosted_end_to_end.)"""
+
+from __future__ import annotations
+
+import http.client
+import re
+
+import arena.web.bot_logs as bot_logs
+from tests.hosting.stored_games import log_file, stored_game
+from tests.hosting.test_upload_api import Arena, Served
+from tests.hosting.test_web_sign_in import signed_in
+
+# A bot's log holds anything: markup in it must reach the author as text, never as a page.
+ALICE_SAID = b"<script>alert('alice')</script> alice's move SECRET-a11ce\n"
+OPERATOR_SAID = b"the operator's bot says SECRET-0per\n"
+
+
+def with_token(web: Served, path: str, token: str | None) -> tuple[int, bytes, dict[str, str]]:
+    connection = http.client.HTTPConnection("127.0.0.1", web.port, timeout=30)
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read(), {k.lower(): v for k, v in response.getheaders()}
+    finally:
+        connection.close()
+
+
+def test_an_author_downloads_their_bots_log_of_a_game_and_nobody_else_does(
+    arena: Arena, web: Served, tmp_path
+):
+    _, (first, second) = log_file(tmp_path, b"game one\n", ALICE_SAID)
+    _, (operators,) = log_file(tmp_path, OPERATOR_SAID)
+    alice = arena.author_id("alice")
+    game = stored_game(arena.db, [("alices-bot", alice, second), ("house-bot", None, operators)])
+    stored_game(arena.db, [("alices-bot", alice, first), ("house-bot", None, None)])
+    mine, operators_seat = bot_logs.log_path(game, 0), bot_logs.log_path(game, 1)
+
+    status, body, headers = with_token(web, mine, arena.tokens["alice"])
+    assert status == 200 and body == ALICE_SAID  # this game's part of the file, no more
+    assert headers["content-type"] == "text/plain; charset=utf-8"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert (
+        headers["content-disposition"] == f'attachment; filename="game{game}-seat0-alices-bot.log"'
+    )
+    browser = signed_in(web, arena, "alice")
+    status, page, _ = browser.get("/me")  # her games, with a link to her bot's log of each
+    assert status == 200 and f'href="{mine}"' in page and operators_seat not in page
+    status, text, _ = browser.get(mine)
+    assert status == 200 and text.encode() == ALICE_SAID
+
+    nothing = with_token(web, bot_logs.log_path(game + 100, 0), arena.tokens["alice"])
+    assert nothing[0] == 404
+    refused = [
+        with_token(web, mine, arena.tokens["bob"]),  # another author's token
+        with_token(web, mine, None),  # no token, no session
+        with_token(web, operators_seat, arena.tokens["alice"]),  # the operator's bot
+        (lambda r: (r[0], r[1].encode(), r[2]))(signed_in(web, arena, "bob").get(mine)),
+    ]
+    for status, body, _ in refused:
+        assert status == 404 and b"SECRET" not in body
+        assert re.sub(rb"\d+", b"N", body) == re.sub(
+            rb"\d+", b"N", nothing[1]
+        )  # the very answer a game that does not exist gets
+    forged = arena.tokens["alice"][:-2] + "AA"
+    status, body, _ = with_token(web, mine, forged)
+    assert status == 401 and b"SECRET" not in body
+
+
+def test_a_long_log_is_sent_from_its_end_and_says_so(
+    arena: Arena, web: Served, tmp_path, monkeypatch
+):
+    big = b"".join(b"line %d\n" % i for i in range(100)) + b"the crash\n"
+    _, (piece,) = log_file(tmp_path, big)
+    game = stored_game(arena.db, [("alices-bot", arena.author_id("alice"), piece)])
+    limit = 50
+    monkeypatch.setattr(bot_logs, "LOG_LIMIT", limit)
+    status, body, _ = with_token(web, bot_logs.log_path(game, 0), arena.tokens["alice"])
+    first, rest = body.split(b"\n", 1)
+    assert status == 200 and rest == big[-limit:] and rest.endswith(b"the crash\n")
+    assert re.fullmatch(
+        rb"\[arena: this game's log has %d bytes; the first %d are left out, the last %d follow\]"
+        % (len(big), len(big) - limit, limit),
+        first,
+    )
+
+
+def test_a_log_the_operator_cleared_away_is_gone(arena: Arena, web: Served, tmp_path):
+    path, (piece,) = log_file(tmp_path, ALICE_SAID)
+    game = stored_game(arena.db, [("alices-bot", arena.author_id("alice"), piece)])
+    path.unlink()
+    status, body, _ = with_token(web, bot_logs.log_path(game, 0), arena.tokens["alice"])
+    assert status == 410 and b"kept no more" in body
+    bobs = with_token(web, bot_logs.log_path(game, 0), arena.tokens["bob"])
+    assert bobs[0] == 404  # gone or not, never said to another author
