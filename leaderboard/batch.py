@@ -147,3 +147,35 @@ def fit_batch(
                 pools=len(pools),
             )
     return dict(sorted(ratings.items()))
+
+
+@dataclasses.dataclass(frozen=True)
+class Posterior:
+    """The largest pool's MAP ratings (Elo, centred on 1500) and their posterior (Laplace)
+    covariance (Elo^2): the uncertainty of every difference, not only of every rating."""
+
+    players: list[str]
+    rating: FloatArray
+    covariance: FloatArray
+    games: IntArray
+
+
+def fit_posterior(games: Sequence[GameResult]) -> Posterior:
+    """The largest pool of ``games`` fitted without bootstrap (cheap enough for every round of a
+    ladder's matchmaking)."""
+    finishes = encode(games)
+    if not len(games):
+        empty = np.zeros(0)
+        return Posterior([], empty, empty.reshape(0, 0), np.zeros(0, dtype=np.int64))
+    largest = np.isin(finishes.players, find_pools(finishes)[0])
+    part = finishes.select(largest[finishes.seat_player[:, 0]])
+    stages = build_stages(part)
+    precision = (ELO_PER_NATURAL_UNIT / PRIOR_SD) ** 2
+    point = fit_map(stages, stages.weights[None, :], precision)[0]
+    covariance = posterior_covariance(stages, point, precision)
+    return Posterior(
+        list(part.players),
+        INITIAL_RATING + ELO_PER_NATURAL_UNIT * (point - point.mean()),
+        ELO_PER_NATURAL_UNIT**2 * covariance,
+        _games_with_others(part),
+    )

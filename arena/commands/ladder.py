@@ -16,11 +16,13 @@ from typing import Annotated
 
 import trio
 import typer
+from rich.console import Console
 
 from arena import game_setup
 from arena.commands import fail, warn, warn_if_guessable, warn_unless_limits_enforced
 from arena.commands.backends import games_played_on
 from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.commands.ladder_status import LadderStatus
 from arena.commands.leaderboard import print_board, tournament_boards
 from arena.commands.options import (
     BotLogs,
@@ -36,11 +38,10 @@ from arena.commands.options import (
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.errors import InputError
 from arena.operator_log import LogConfig, logging_to
-from arena.storage.ladders import Lineup
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.tournament import ray_backend
-from arena.tournament.ladder import LadderObserver, LadderRules, Until, run_ladder
+from arena.tournament.ladder import LadderRules, Until, run_ladder
 from arena.tournament.ladder_setup import create_ladder, default_name, ladder_exists, open_ladder
 from arena.tournament.settings import TournamentSettings
 
@@ -96,20 +97,6 @@ def _hosted_logs(db: DatabaseTarget) -> Path | None:
 
 def _changed(value: object, default: object) -> object:
     return None if value == default else value
-
-
-class PrintedProgress(LadderObserver):
-    """A line on stderr per batch of rounds, and the lineup whenever it changes."""
-
-    def lineup(self, lineup: Lineup) -> None:
-        labels = [entrant.label for entrant in lineup.entrants]
-        playing = ", ".join(labels[p] for p in lineup.active) or "none"
-        typer.echo(f"playing: {playing}", err=True)
-        for position, reason in lineup.paused.items():
-            typer.echo(f"paused: {labels[position]}: {reason}", err=True)
-
-    def games_played(self, games: int, finished: int) -> None:
-        typer.echo(f"{games} games played; {finished} in all", err=True)
 
 
 def ladder(
@@ -186,11 +173,12 @@ def ladder(
     log_level: LogLevel = None,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """A ladder: games all the time, each round's pods matched by rating (neighbours in the
-    ranking, loosely while ratings are uncertain, now and then anyone), seats rotated on each
-    deal; a newly submitted version joins within a round, a bot that keeps forfeiting is
-    paused. A hosted arena's ladder (one with uploads beside its database) keeps the bots' logs
-    there, in DB-hosted/logs/, unless --bot-logs DIR."""
+    """A ladder: games all the time, each round's pods chosen where the ranking is in doubt
+    (near ratings whose difference is little known; now and then anyone), seats rotated on each
+    deal; a newly submitted version joins within a round, a bot that keeps forfeiting is paused.
+    On a terminal a status line shows games, games/hour, running games and paused bots. A hosted
+    arena's ladder (one with uploads beside its database) keeps the bots' logs there, in
+    DB-hosted/logs/, unless --bot-logs DIR."""
     with ExitStack() as on_exit:
         on_exit.enter_context(logging_to(LogConfig(log_file, log_level)))
         stop_at = parse_until(until)
@@ -258,18 +246,19 @@ def ladder(
             fail("interrupted before the ladder started", code=130)
         warn_unless_limits_enforced()
         try:
-            summary = trio.run(
-                partial(
-                    run_ladder,
-                    ready.database,
-                    ready.id,
-                    stop_at,
-                    PrintedProgress(),
-                    bot_logs=logs,
-                    workers=workers,
-                    ray=cluster,
+            with LadderStatus(Console(stderr=True)) as status:
+                summary = trio.run(
+                    partial(
+                        run_ladder,
+                        ready.database,
+                        ready.id,
+                        stop_at,
+                        status,
+                        bot_logs=logs,
+                        workers=workers,
+                        ray=cluster,
+                    )
                 )
-            )
             boards = tournament_boards(ready.database, ready.name)
         finally:
             ready.database.close()

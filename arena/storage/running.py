@@ -6,7 +6,7 @@ and actions so far, refreshed with a heartbeat every second or so; once the game
 row names the stored game. A row is live while its heartbeat is fresh (``STALE_SECONDS``): a
 killed process leaves rows that simply stop being shown, and the next writer deletes them, as it
 deletes rows whose game was recorded a while ago (a viewer on the live page has been sent to the
-replay by then).
+replay by then); a ladder that starts again deletes its own unrecorded rows at once.
 """
 
 from __future__ import annotations
@@ -93,6 +93,17 @@ def recorded(session: Session, row_id: int, actions: list[int], game_id: int | N
 def remove(session: Session, row_ids: Sequence[int]) -> None:
     """Games abandoned (the tournament stopped): no longer running, never recorded."""
     session.execute(delete(RunningGame).where(col(RunningGame.id).in_(list(row_ids))))
+
+
+def remove_unrecorded(session: Session, tournament_id: int) -> None:
+    """A tournament's games in play that were never recorded: called as its one process (a
+    ladder going on) starts, before it plays; the rows are those of a run that was killed, which
+    would otherwise stay until another writer found them stale."""
+    session.execute(
+        delete(RunningGame).where(
+            col(RunningGame.tournament_id) == tournament_id, col(RunningGame.game_id).is_(None)
+        )
+    )
 
 
 def remove_old(session: Session) -> None:

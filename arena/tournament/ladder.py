@@ -34,14 +34,14 @@ from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome
 from arena.stopping import StopSignal
 from arena.storage import ladders as ladder_store
-from arena.storage import tournaments
+from arena.storage import running, tournaments
 from arena.storage.bots import to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import finished_game_results
 from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Tournament, utc_now
 from arena.tournament.live import LiveGames
-from arena.tournament.matchmaking import Matchmaking, standings
+from arena.tournament.matchmaking import Matchmaking, Ratings, ratings
 from arena.tournament.playing import GamePlayer, GameSetup
 from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import (
@@ -51,7 +51,7 @@ from arena.tournament.runner import (
 )
 from arena.tournament.schedule import ScheduledGame, deal_seed
 from arena.tournament.settings import TournamentSettings
-from leaderboard.batch import Z_95, fit_batch
+from leaderboard.batch import fit_batch
 from leaderboard.results import GameResult, SeatResult
 
 log = logging.getLogger(__name__)
@@ -163,8 +163,9 @@ class Rounds:
             games = self._completion(self.unfinished, lineup)
             self.unfinished = None
         busy = dict(busy)
+        planned: dict[int, Ratings] = {}  # board -> its ratings, the rounds planned counted
         while len(games) < at_least and (limit is None or len(games) < limit):
-            more = self._round(self.next_round, lineup, busy)
+            more = self._round(self.next_round, lineup, busy, planned)
             if not more:
                 break
             self.next_round += 1
@@ -187,21 +188,29 @@ class Rounds:
         return games
 
     def _round(
-        self, round_number: int, lineup: Lineup, busy: Mapping[int, int]
+        self,
+        round_number: int,
+        lineup: Lineup,
+        busy: Mapping[int, int],
+        planned: dict[int, Ratings],
     ) -> list[ScheduledGame]:
         rng = random.Random(f"{self.seed}/{round_number}")
         games = []
         for players in self.rules.boards:
+            position_of = {str(lineup.version_ids[p]): p for p in lineup.active}
+            if players not in planned:
+                planned[players] = ratings(self.results.setdefault(players, []), position_of)
+            rated = planned[players]
             free = [
-                position
-                for position in lineup.active
+                index
+                for index, player in enumerate(rated.players)
                 if not self.rules.games_per_hour
-                or busy.get(lineup.version_ids[position], 0) + players <= self.rules.games_per_hour
+                or busy.get(int(player), 0) + players <= self.rules.games_per_hour
             ]
-            by_player = {str(lineup.version_ids[p]): p for p in free}
-            ranked = standings(self.results.setdefault(players, []), by_player)
-            for pod in Matchmaking(players).round(ranked, rng):
-                games += self._deal(round_number, tuple(by_player[player] for player in pod))
+            pods = Matchmaking(players).round(rated.select(free), rng)
+            planned[players] = rated.after(pods, players)
+            for pod in pods:
+                games += self._deal(round_number, tuple(position_of[player] for player in pod))
         return games
 
     def _deal(self, round_number: int, members: tuple[int, ...]) -> list[ScheduledGame]:
@@ -241,8 +250,8 @@ class Rounds:
         for players in self.rules.boards:
             games = self.results.get(players, [])
             wanted = [str(lineup.version_ids[p]) for p in lineup.active]
-            quick = standings(games, wanted)
-            if any(s.games == 0 or 2 * Z_95 * s.spread >= width for s in quick):
+            quick = ratings(games, wanted)
+            if any(quick.games[i] == 0 or quick.width(i) >= width for i in range(len(wanted))):
                 return False
             fit = fit_batch(games)
             if any(fit[player].high - fit[player].low >= width for player in wanted):
@@ -344,7 +353,7 @@ class _Ladder:
                 self.ladder,
                 lineup.version_ids,
                 self.rounds,
-                QuietObserver(),
+                self.observer,
                 self.live,
             )
             with run.halt:  # cancelled by a storage fault
@@ -389,8 +398,9 @@ class _Ladder:
         await trio.sleep(wait)
 
 
-class LadderObserver:
-    """What a running ladder reports (the CLI prints it); by default nothing."""
+class LadderObserver(QuietObserver):
+    """What a running ladder reports (the CLI prints it): its lineup and rounds, and each game
+    as the runner's slots start and end it (``TournamentObserver``); by default nothing."""
 
     def lineup(self, lineup: Lineup) -> None: ...
 
@@ -417,6 +427,8 @@ def _load(
 def _set_state(database: Database, ladder_id: int, state: str) -> None:
     with database.write() as session:
         tournaments.set_state(session, ladder_id, state)
+        if state == tournaments.RUNNING:
+            running.remove_unrecorded(session, ladder_id)  # a killed run's ghosts
 
 
 async def run_ladder(

@@ -1,87 +1,208 @@
 """Who plays whom next on a ladder: a pure rule, driven alike by ``arena ladder`` and by the
 simulated ladder of ``python -m arena.bench ladder``.
 
-A round gives every entrant at most one pod (of ``players`` seats), Swiss-style:
+The rule aims at the ranking itself. The ratings are the batch Plackett-Luce fit of the board's
+games without bootstrap (``leaderboard.batch.fit_posterior``): point ratings and their posterior
+covariance, so the uncertainty of every *difference*. Two entrants whose true difference is
+``delta`` are ranked the wrong way round with probability ``Phi(-|delta| / sd)`` (``sd``: of the
+estimated difference); summed over the pairs whose difference may be near zero (density ``f``
+of "delta = 0": the estimated difference against ``sqrt(sd^2 + closeness^2)``), the expected
+number of misordered pairs is about ``sum f * sd``. A deal between i and j (Fisher information
+``w = p(1 - p)`` per game) narrows every pair's ``sd`` that the games link to them, a rank-one
+update of the covariance; its *gain* is the resulting drop of ``sum f * sd``. Each round:
 
 1. if the entrants do not fill whole pods, those left out are the ones with the most games
    (a newcomer plays at once, and nobody falls behind);
-2. the others are sorted by their rating plus noise of standard deviation
-   ``sqrt(noise^2 + spread^2)`` (``spread``: the rating's standard deviation), and each run of
-   ``players`` consecutive entrants is a pod. Neighbours in the ranking meet: a game between
-   near-equal players tells most (its outcome is least predictable), and the noise, wide while
-   ratings are uncertain, makes each meet several different neighbours, which ties the ranking
-   together. Now and then (``explore``) an entrant is placed anywhere in the range instead, so
-   every pair meets eventually.
+2. pods are taken greedily, the largest gain first (times a little noise, so near-equal choices
+   vary), among the entrants still free (a pod of more seats grows by the entrant adding most);
+3. a pod whose gain is under ``worth`` times the round's best sits the round out, unless it
+   seats an entrant with fewer than ``share`` of the mean games (nobody starves); now and then
+   (``explore``) an entrant is paired at random instead, so every pair meets eventually.
 
+A newcomer's rating is the prior's (wide): its games gain most, against the middle of the
+ranking. Then games go where the order is in doubt: between near-equal entrants whose difference
+is little known, not to a pair already sure of its order (the ends of the ranking play less).
 Why this rule, and the rules it replaced, with their measurements: docs/ladder.md.
-
-The ratings are the batch Plackett-Luce fit without bootstrap (``standings``): its point rating
-and its Laplace standard deviation, cheap enough to recompute every round.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from leaderboard.batch import PRIOR_SD, Z_95, fit_batch
+import numpy as np
+
+from leaderboard.batch import PRIOR_SD, Z_95, fit_posterior
 from leaderboard.elo import INITIAL_RATING
+from leaderboard.plackett_luce import FloatArray
 from leaderboard.results import GameResult
 
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """What matchmaking knows of one entrant."""
-
-    player: str
-    rating: float = INITIAL_RATING
-    spread: float = PRIOR_SD  # standard deviation of ``rating``, Elo points
-    games: int = 0
+# Pairs whose order is this sure (density of a zero difference) weigh nothing.
+NEGLIGIBLE = 1e-4
+# Candidate pods x target pairs evaluated at once (memory, not speed).
+BLOCK = 4_000_000
 
 
-def standings(results: Sequence[GameResult], players: Iterable[str]) -> list[Standing]:
-    """Each of ``players`` as rated by ``results``. A player outside the largest pool (its rating
-    is on another scale) or without games stands at 1500 with the prior's spread, so the rule
-    pairs it widely and joins it to the pool."""
-    fit = fit_batch(results, bootstrap=0) if results else {}
-    found = []
-    for player in players:
-        rating = fit.get(player)
-        if rating is None or rating.pool != 1:
-            found.append(Standing(player, games=rating.games if rating else 0))
-        else:
-            spread = (rating.high - rating.low) / (2 * Z_95)
-            found.append(Standing(player, rating.rating, spread, rating.games))
-    return found
+@dataclass(frozen=True)
+class Ratings:
+    """What matchmaking knows of the entrants of one board."""
+
+    players: list[str]
+    rating: FloatArray  # Elo
+    covariance: FloatArray  # Elo^2
+    games: list[int]
+
+    def spread(self, index: int) -> float:
+        """Standard deviation of one entrant's rating."""
+        return math.sqrt(max(float(self.covariance[index, index]), 0.0))
+
+    def width(self, index: int) -> float:
+        """One entrant's 95% interval width (Laplace)."""
+        return 2 * Z_95 * self.spread(index)
+
+    def after(self, pods: Iterable[tuple[str, ...]], seats: int) -> Ratings:
+        """As if ``pods`` had played their deals (``seats`` games each): the covariance narrowed
+        by their information, their games counted, the ratings unchanged (no results yet).
+        Rounds planned together, before any result, then spread out instead of repeating."""
+        covariance, games = self.covariance.copy(), list(self.games)
+        index = {player: i for i, player in enumerate(self.players)}
+        for pod in pods:
+            members = [index[player] for player in pod]
+            for a, b in itertools.combinations(members, 2):
+                moved = covariance[:, a] - covariance[:, b]
+                information = deal_information(self.rating[a] - self.rating[b], seats)
+                covariance -= np.outer(moved, moved) * (
+                    information / (1.0 + information * (moved[a] - moved[b]))
+                )
+            for member in members:
+                games[member] += seats
+        return Ratings(self.players, self.rating, covariance, games)
+
+    def select(self, indices: Sequence[int]) -> Ratings:
+        chosen = np.asarray(indices, dtype=np.int64)
+        return Ratings(
+            [self.players[i] for i in indices],
+            self.rating[chosen],
+            self.covariance[np.ix_(chosen, chosen)],
+            [self.games[i] for i in indices],
+        )
+
+
+def ratings(results: Sequence[GameResult], players: Iterable[str]) -> Ratings:
+    """``players`` as rated by ``results``. A player outside the largest pool (its rating is on
+    another scale) or without games stands at 1500 with the prior's spread, independent of the
+    rest, so its games gain most and join it to the pool."""
+    fit = fit_posterior(results)
+    index = {player: i for i, player in enumerate(fit.players)}
+    wanted = list(players)
+    rated = [index.get(player, -1) for player in wanted]
+    inside = np.array([i >= 0 for i in rated], dtype=bool)
+    where = np.array([max(i, 0) for i in rated], dtype=np.int64)
+    rating = np.where(inside, fit.rating[where] if len(fit.players) else 0.0, INITIAL_RATING)
+    covariance = np.diag(np.full(len(wanted), PRIOR_SD**2))
+    if inside.any():
+        known = np.flatnonzero(inside)
+        covariance[np.ix_(known, known)] = fit.covariance[np.ix_(where[known], where[known])]
+    played = {player: int(fit.games[i]) for player, i in index.items()}
+    return Ratings(wanted, rating.astype(float), covariance, [played.get(p, 0) for p in wanted])
+
+
+def deal_information(difference: FloatArray | float, seats: int) -> FloatArray:
+    """Fisher information (per Elo^2) on a rating difference from one deal of ``seats`` games
+    between two players that far apart: ``p(1 - p)`` per game."""
+    win = 1.0 / (1.0 + 10.0 ** (-np.asarray(difference) / 400.0))
+    information: FloatArray = seats * win * (1.0 - win) * (math.log(10.0) / 400.0) ** 2
+    return information
+
+
+def pair_gains(rated: Ratings, seats: int, closeness: float) -> FloatArray:
+    """(n, n): the expected drop of misordered pairs from one deal (``seats`` games, one per
+    rotation) between each two entrants, at first order (module docstring)."""
+    n = len(rated.players)
+    rating, covariance = rated.rating, rated.covariance
+    variance = np.diag(covariance)
+    difference_var = np.maximum(variance[:, None] + variance[None, :] - 2 * covariance, 1e-9)
+    # the pairs that may be misordered (targets) and their weights f * sd
+    upper, lower = np.triu_indices(n, 1)
+    smoothed = np.sqrt(difference_var[upper, lower] + closeness**2)
+    density = np.exp(-0.5 * ((rating[upper] - rating[lower]) / smoothed) ** 2) / smoothed
+    doubtful = density * closeness > NEGLIGIBLE
+    upper, lower, density = upper[doubtful], lower[doubtful], density[doubtful]
+    target_var = difference_var[upper, lower]
+    weight = density * np.sqrt(target_var)
+    # the candidate deals: the rank-one update w u u^T / (1 + w var_ij), u = cov (e_i - e_j)
+    i, j = np.triu_indices(n, 1)
+    information = deal_information(rating[i] - rating[j], seats)
+    shrink = information / (1.0 + information * difference_var[i, j])
+    gains = np.zeros(len(i))
+    step = max(1, BLOCK // max(1, len(upper)))
+    for start in range(0, len(i), step):
+        part = slice(start, start + step)
+        moved = covariance[:, i[part]] - covariance[:, j[part]]  # (n, block)
+        narrowed = (moved[upper] - moved[lower]) ** 2 * shrink[part] / target_var[:, None]
+        gains[part] = weight @ (1.0 - np.sqrt(1.0 - np.clip(narrowed, 0.0, 1.0)))
+    matrix = np.zeros((n, n))
+    matrix[i, j] = matrix[j, i] = gains
+    return matrix
 
 
 @dataclass(frozen=True)
 class Matchmaking:
     players: int  # seats per pod
-    noise: float = 50.0  # Elo: how far from its rating an entrant is placed, at least
-    explore: float = 0.01  # chance that an entrant is placed anywhere in the range
+    explore: float = 0.01  # chance that an entrant is paired at random
+    jitter: float = 0.1  # sd of the log-normal noise on each pod's gain
+    closeness: float = 150.0  # Elo: how near two ratings count as "maybe misordered"
+    worth: float = 0.3  # a pod plays if its gain is at least this share of the round's best...
+    share: float = 0.5  # ... or it seats an entrant with fewer games than this share of the mean
 
-    def round(self, entrants: Sequence[Standing], rng: random.Random) -> list[tuple[str, ...]]:
+    def round(self, entrants: Ratings, rng: random.Random) -> list[tuple[str, ...]]:
         """The pods of one round among ``entrants`` (those free to play), the entrant with the
         fewest games first in each; entrants left over (fewer than a pod) sit this round out."""
-        by_games = sorted(entrants, key=lambda s: (s.games, -s.spread, rng.random()))
-        seated = by_games[: len(by_games) - len(by_games) % self.players]
+        n = len(entrants.players)
+        by_games = sorted(
+            range(n), key=lambda e: (entrants.games[e], -entrants.spread(e), rng.random())
+        )
+        seated = sorted(by_games[: n - n % self.players])
         if not seated:
             return []
-        low = min(s.rating for s in seated)
-        high = max(s.rating for s in seated)
-
-        def place(standing: Standing) -> float:
-            if rng.random() < self.explore:
-                return rng.uniform(low, high)
-            return standing.rating + rng.gauss(0.0, math.hypot(self.noise, standing.spread))
-
-        ordered = sorted(seated, key=place)
-        pods = [ordered[i : i + self.players] for i in range(0, len(ordered), self.players)]
+        rated = entrants.select(seated)
+        gains = pair_gains(rated, self.players, self.closeness)
+        noise = np.random.default_rng(rng.getrandbits(64))
+        scored = gains * np.exp(self.jitter * noise.standard_normal(gains.shape))
+        mean_games = sum(rated.games) / len(seated)
+        due = {m for m in range(len(seated)) if rated.games[m] < self.share * mean_games}
+        free = set(range(len(seated)))
+        pods = []
+        for member in rng.sample(sorted(free), len(free)):
+            if member in free and len(free) > self.players and rng.random() < self.explore:
+                others = rng.sample(sorted(free - {member}), self.players - 1)
+                pods.append([member, *others])
+                free -= set(pods[-1])
+        i, j = np.triu_indices(len(seated), 1)
+        order = np.argsort(-scored[i, j], kind="stable")
+        best = scored[i[order[0]], j[order[0]]] if len(order) else 0.0
+        for pair in order:
+            a, b = int(i[pair]), int(j[pair])
+            if len(free) < self.players:
+                break
+            if a not in free or b not in free:
+                continue
+            if scored[a, b] < self.worth * best and not {a, b} & due:
+                continue
+            pod = [a, b]
+            while len(pod) < self.players:
+                pod.append(max(free - set(pod), key=lambda x: gains[x, pod].sum()))
+            pods.append(pod)
+            free -= set(pod)
         return [
-            tuple(s.player for s in sorted(pod, key=lambda s: (s.games, -s.spread))) for pod in pods
+            tuple(
+                rated.players[m]
+                for m in sorted(pod, key=lambda m: (rated.games[m], -rated.spread(m)))
+            )
+            for pod in pods
         ]
 
 

@@ -289,6 +289,8 @@ def test_ctrl_c_and_kill_at_random_moments_lose_and_repeat_nothing(
     assert json.loads(result.stdout)["games"] == len(before) + 6
     assert before <= game_ids(db), f"seed {seed}"
     check_consistent(db)
+    # the killed run's games in play (fresh heartbeats still) were removed as it went on
+    assert query(db, "SELECT count(*) FROM running_game WHERE game_id IS NULL") == [(0,)]
     # the deals a stop left half-played were completed first
     assert not set(left_half_played) & set(unfinished_deals(db)), f"seed {seed}"
 

@@ -13,6 +13,7 @@ import trio
 
 from arena.storage import running
 from arena.storage.database import open_database
+from arena.storage.models import Tournament
 from arena.storage.read_only import ReadOnlyDatabase
 from arena.tournament.live import LiveGames
 from arena.tournament.schedule import ScheduledGame
@@ -109,3 +110,35 @@ def test_the_web_reads_an_older_database_without_games_in_play(tmp_path: Path):
     open_database(path, create=True).close()  # migrated: the table is back
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT count(*) FROM running_game").fetchone() == (0,)
+
+
+def test_a_restarted_ladder_removes_its_own_ghosts_at_once(tmp_path: Path):
+    path = tmp_path / "arena.db"
+    database = open_database(path, create=True)
+    ids = register_bots(database, ["a", "b"])
+    seats = [{"bot": "a", "version": ids[0]}, {"bot": "b", "version": ids[1]}]
+    with database.write() as session:
+        ladder = Tournament(name="ladder", game="oregon", settings={}, seed=1)
+        other = Tournament(name="other", game="oregon", settings={}, seed=1)
+        session.add_all([ladder, other])
+        session.flush()
+        rows = {
+            owner: running.add(
+                session, running.NewRunningGame(tid, "k", "oregon", "1", {}, 1, seats)
+            )
+            for owner, tid in [
+                ("ghost", ladder.id),
+                ("recorded", ladder.id),
+                ("other", other.id),
+                ("match", None),
+            ]
+        }
+        running.recorded(session, rows["recorded"], [], game_id=1)
+        ladder_id = ladder.id
+    assert ladder_id is not None
+    with database.write() as session:
+        running.remove_unrecorded(session, ladder_id)
+    # every heartbeat is fresh: only the ladder's unrecorded row goes (its run was killed)
+    assert _row(path, rows["ghost"]) is None
+    assert all(_row(path, rows[owner]) for owner in ("recorded", "other", "match"))
+    database.close()
