@@ -99,35 +99,44 @@ def _memo_key(cls: type) -> Callable[[Any], Any]:
 
 
 @functools.cache
-def body_encoder(cls: type, descriptor: Descriptor) -> BodyEncoder:
-    """The serialized message of type ``descriptor`` for an instance of dataclass ``cls``: one
-    generated function writing its scalar fields and looking its messages' wire forms up by
-    identity (not the whole memoized: a view is new at every decision)."""
+def body_encoder(cls: type, descriptor: Descriptor, from_fields: bool = False) -> BodyEncoder:
+    """The serialized message of type ``descriptor`` for an instance of dataclass ``cls`` (with
+    ``from_fields``, for the tuple of its fields' values in order, which an engine hands out
+    without building the view: ``engine.core.GameState.view_fields``): one generated function
+    writing its scalar fields and looking its messages' wire forms up by identity (not the whole
+    memoized: a view is new at every decision)."""
     message_class = GetMessageClass(descriptor)
-    namespace: dict[str, Any] = {"join": b"".join}
+    plan = field_plan(cls)
+    namespace: dict[str, Any] = {"join": b"".join, "make": cls}
     lines = ["def write(o):", "    out = []", "    add = out.append"]
-    scalars = scalar_lines(cls, descriptor, namespace)
+    if from_fields:  # the values become locals, read as cheaply as the attributes they replace
+        lines.append(f"    ({''.join(f'f_{name}, ' for name, _, _, _ in plan)}) = o")
+        value_of = "f_{}".format
+    else:
+        value_of = "o.{}".format
+    scalars = scalar_lines(cls, descriptor, namespace, value_of)
     if scalars is None:  # a type the writers do not know: filled into a message instead
         namespace["scalars"] = _filled_scalars(cls, message_class)
-        scalars = ["    add(scalars(o))"]
+        scalars = ["    add(scalars(make(*o)))" if from_fields else "    add(scalars(o))"]
     lines += scalars
-    for number, (name, kind, inner, _) in enumerate(field_plan(cls)):
+    for number, (name, kind, inner, _) in enumerate(plan):
         if kind in SCALAR_KINDS:
             continue
         by_id, slow = f"I{number}", f"F{number}"
         namespace[by_id] = memo = Memo[tuple[Any, bytes]]()
         if kind.startswith("repeated"):
             namespace[slow] = _run_wire(memo, _field_wire(message_class, name, kind, inner))
-            lines += ["    v = o." + name, "    if v:"]
+            lines += [f"    v = {value_of(name)}", "    if v:"]
         else:
             namespace[slow] = _by_identity(memo, _field_wire(message_class, name, kind, inner))
-            lines += ["    v = o." + name, "    if v is not None:"]
+            lines += [f"    v = {value_of(name)}", "    if v is not None:"]
         lines += [
             f"        e = {by_id}.get(id(v))",
             f"        add(e[1] if e is not None else {slow}(v))",
         ]
     lines.append("    return join(out)")
-    exec("\n".join(lines), namespace)  # noqa: S102 - source built from field names and types
+    source = compile("\n".join(lines), f"<body of {cls.__name__}>", "exec")  # named in profiles
+    exec(source, namespace)  # noqa: S102 - source built from field names and types
     return namespace["write"]
 
 

@@ -17,7 +17,7 @@ from arena.wire.chunks import Memo, body_encoder, field_key, length_delimited, m
 from arena.wire.codec import encode_action, encode_view
 from arena.wire.compiled import variant_encoder
 from arena.wire.scalars import varint
-from engine.core import GameState, OptionValue
+from engine.core import EVERYONE, EventEntry, GameState, OptionValue
 from engine.registry import get_game
 
 
@@ -78,11 +78,13 @@ def _event_writer(game: str, cls: type) -> Callable[[Any], bytes]:
 
 
 @functools.cache
-def _logged_events(game: str) -> tuple[Memo[tuple[Any, Any, bytes]], Memo[bytes]]:
-    """Wire forms of ``game``'s logged events (``engine.core.GameState.seen_entries``) by the
-    identity of their fields' tuple (with the tuple and the builder), and by the builder and the
-    fields."""
-    return Memo(), Memo()
+def _logged_events(
+    game: str,
+) -> tuple[Memo[tuple[Any, tuple[bytes, ...]]], Memo[tuple[Any, Any, bytes]], Memo[bytes]]:
+    """Wire forms of ``game``'s logged events (``engine.core.EventEntry``): every seat's by the
+    identity of the log entry (with the entry); one by the identity of its fields' tuple (with
+    the tuple and the builder), and by the builder and the fields."""
+    return Memo(), Memo(), Memo()
 
 
 class DecisionEncoder:
@@ -101,11 +103,11 @@ class DecisionEncoder:
         engine = get_game(game)
         game_field = bot_pb2.GameView.DESCRIPTOR.fields_by_name[game]
         self._game_key = field_key(game_field)
-        self._view_body = body_encoder(engine.view_type, game_field.message_type)
+        self._view_body = body_encoder(engine.view_type, game_field.message_type, True)
         self._encode_event = variant_encoder(engine.event_type)
         self._actions, self._action_ids, self._run_ids, self._runs, self._strings = _memos(game)
-        self._logged, self._logged_values = _logged_events(game)
-        self._events = {
+        self._entries, self._logged, self._logged_values = _logged_events(game)
+        self._writers = {
             cls: _event_writer(game, cls)
             for cls in typing.get_args(engine.event_type) or (engine.event_type,)
         }
@@ -149,6 +151,30 @@ class DecisionEncoder:
             entry = self._run_ids.put(id(actions), (actions, entry[1]))
         return entry[1]
 
+    def _seen_events(self, log: Sequence[EventEntry], seat: int, players: int) -> bytes:
+        """The events of ``log`` (a slice of a state's event log) as ``seat`` sees them: each
+        entry's wire forms for every seat, found by the entry's identity (an entry never
+        changes and reaches every seat; the memo holds it, so its id is not reused)."""
+        entries = self._entries
+        seen = []
+        add = seen.append
+        for entry in log:
+            known = entries.get(id(entry))
+            if known is None:
+                known = entries.put(id(entry), (entry, self._entry_wires(entry, players)))
+            add(known[1][seat])
+        return b"".join(seen)
+
+    def _entry_wires(self, entry: EventEntry, players: int) -> tuple[bytes, ...]:
+        """A log entry's event as each seat sees it (``engine.core.EventEntry``): in full by
+        its audience (every seat for a public event), redacted or not at all by the others."""
+        audience, make, fields, redacted = entry
+        full = self._event(make, fields)
+        if audience == EVERYONE:
+            return (full,) * players
+        hidden = b"" if redacted is None else self._event(make, redacted)
+        return tuple([full if seat == audience else hidden for seat in range(players)])
+
     def _event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
         """The wire form of the event ``make(*fields)``, a log entry's: by the identity of
         ``fields`` (held by the entry, so its id is not reused; each entry reaches every seat),
@@ -168,7 +194,7 @@ class DecisionEncoder:
 
     def _built_event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
         event = make(*fields)
-        return self._events[type(event)](event)
+        return self._writers[type(event)](event)
 
     def request(
         self,
@@ -187,10 +213,9 @@ class DecisionEncoder:
         clock = (_MOVE + _DOUBLE(move_seconds) if move_seconds else b"") + (
             _BANK + _DOUBLE(bank_seconds) if bank_seconds else b""
         )
-        view = self._view_body(state.view(seat))
+        view = self._view_body(state.view_fields(seat))
         view = self._game_key + varint(len(view)) + view
         kind = state.decision_kind
-        event = self._event
         return b"".join(
             (
                 self._string(_GAME_ID, game_id) if game_id else b"",
@@ -199,11 +224,9 @@ class DecisionEncoder:
                 _VIEW + varint(len(view)) + view,
                 _CLOCK_KEY + varint(len(clock)) + clock,
                 _SEAT + varint(seat) if seat else b"",
-                *(
-                    ()
-                    if since is None
-                    else [event(make, fields) for make, fields in state.seen_entries(seat, since)]
-                ),
+                b""
+                if since is None
+                else self._seen_events(state.event_log[since:], seat, state.num_players),
                 self._legal(legal),
             )
         )

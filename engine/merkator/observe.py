@@ -23,7 +23,7 @@ from engine.merkator.views import (
     Player,
     TimeMarker,
 )
-from engine.parts import PartCache, interned
+from engine.parts import PartCache, field_values, interned
 
 if TYPE_CHECKING:
     from engine.merkator.state import MerkatorState
@@ -32,11 +32,19 @@ _DECISIONS = {kind.value: kind for kind in DecisionKind}  # a look-up; DecisionK
 _MAP_ROWS = tuple((LOCATIONS[m], COLOURS[data.LOCATION_COLOUR[m]]) for m in data.MAJORS)
 
 
+_view_fields = field_values(MerkatorView)
+
+
 def build_view(state: MerkatorState, seat: int) -> MerkatorView:
+    return MerkatorView(*view_fields(state, seat))
+
+
+def view_fields(state: MerkatorState, seat: int) -> tuple:
+    """``build_view``'s fields in order (``engine.core.GameState.view_fields``)."""
     over = state.is_over
     misprint = state.misprint
     n = state.num_players
-    return MerkatorView(
+    return _view_fields(
         seat=seat,
         join_needs_permission=state.permission,
         alsterhaus_misprint=misprint,

@@ -18,19 +18,27 @@ from engine.ogallala.views import (
     SegmentView,
     StackView,
 )
-from engine.parts import PartCache, interned
+from engine.parts import PartCache, field_values, interned
 
 if TYPE_CHECKING:
     from engine.ogallala.state import OgallalaState
 
 
+_view_fields = field_values(OgallalaView)
+
+
 def build_view(state: OgallalaState, seat: int) -> OgallalaView:
+    return OgallalaView(*view_fields(state, seat))
+
+
+def view_fields(state: OgallalaState, seat: int) -> tuple:
+    """``build_view``'s fields in order (``engine.core.GameState.view_fields``)."""
     active = state.displays[state.active]
     attack_card = None
     if state.attack_row >= 0:
         attack_card = Cell(state.attack_row, active.rows[state.attack_row].index(state.attack_kind))
     stacks, unseen = _stacks_and_unseen((tuple(map(tuple, state.stacks)), tuple(state.refilled)))
-    return OgallalaView(
+    return _view_fields(
         seat=seat,
         num_players=state.num_players,
         turn=state.turn,

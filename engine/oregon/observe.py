@@ -7,17 +7,23 @@ from typing import TYPE_CHECKING
 from engine.oregon import data
 from engine.oregon.enums import BUILDING_TYPES, CARDS, Card
 from engine.oregon.views import OregonView, PlacedBuilding, PlacedFarmer, PlayerInfo
-from engine.parts import PartCache, interned
+from engine.parts import PartCache, field_values, interned
 
 if TYPE_CHECKING:
     from engine.oregon.state import OregonState
 
 _S = data.NUM_SYMBOLS
+_view_fields = field_values(OregonView)
 
 
 def build_view(state: OregonState, seat: int) -> OregonView:
+    return OregonView(*view_fields(state, seat))
+
+
+def view_fields(state: OregonState, seat: int) -> tuple:
+    """``build_view``'s fields in order (``engine.core.GameState.view_fields``)."""
     over = state.phase is None
-    return OregonView(
+    return _view_fields(
         seat=seat,
         num_players=state.num_players,
         round=state.round,
