@@ -5,6 +5,7 @@ by ``arena.wire.codec``."""
 from __future__ import annotations
 
 import functools
+import operator
 import struct
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -54,11 +55,27 @@ _DOUBLE = struct.Struct("<d").pack
 Entry = tuple[Any, bytes]  # an object a memo's key names, and its wire form
 
 
+def _head(game_id: str, kind: str, seat: int, move_seconds: float, bank_seconds: float) -> bytes:
+    """The fields of a request that recur from one decision to the next (a match's id, the kinds
+    of decision, its seats, mostly the same clock), written together."""
+    clock = (_MOVE + _DOUBLE(move_seconds) if move_seconds else b"") + (
+        _BANK + _DOUBLE(bank_seconds) if bank_seconds else b""
+    )
+    return b"".join(
+        (
+            length_delimited(_GAME_ID, game_id.encode()) if game_id else b"",
+            length_delimited(_KIND, kind.encode()) if kind else b"",
+            length_delimited(_CLOCK_KEY, clock),
+            _SEAT + varint(seat) if seat else b"",
+        )
+    )
+
+
 @functools.cache
 def _memos(game: str) -> tuple[Memo[bytes], Memo[Entry], Memo[Entry], Memo[Entry], Memo[bytes]]:
     """The memos of ``game``'s encoders, shared by its matches: actions by value and by
-    identity, runs of legal actions by identity and by their actions' identities, strings of
-    the request's head."""
+    identity, runs of legal actions by identity and by their actions' identities, heads of
+    requests (``_head``)."""
     return Memo(), Memo(), Memo(), Memo(), Memo()
 
 
@@ -78,13 +95,10 @@ def _event_writer(game: str, cls: type) -> Callable[[Any], bytes]:
 
 
 @functools.cache
-def _logged_events(
-    game: str,
-) -> tuple[Memo[tuple[Any, tuple[bytes, ...]]], Memo[tuple[Any, Any, bytes]], Memo[bytes]]:
+def _logged_events(game: str) -> tuple[Memo[tuple[Any, ...]], Memo[bytes]]:
     """Wire forms of ``game``'s logged events (``engine.core.EventEntry``): every seat's by the
-    identity of the log entry (with the entry); one by the identity of its fields' tuple (with
-    the tuple and the builder), and by the builder and the fields."""
-    return Memo(), Memo(), Memo()
+    identity of the log entry (with the entry), and one by the builder and the fields."""
+    return Memo(), Memo()
 
 
 class DecisionEncoder:
@@ -105,18 +119,12 @@ class DecisionEncoder:
         self._game_key = field_key(game_field)
         self._view_body = body_encoder(engine.view_type, game_field.message_type, True)
         self._encode_event = variant_encoder(engine.event_type)
-        self._actions, self._action_ids, self._run_ids, self._runs, self._strings = _memos(game)
-        self._entries, self._logged, self._logged_values = _logged_events(game)
+        self._actions, self._action_ids, self._run_ids, self._runs, self._heads = _memos(game)
+        self._entries, self._logged_values = _logged_events(game)
         self._writers = {
             cls: _event_writer(game, cls)
             for cls in typing.get_args(engine.event_type) or (engine.event_type,)
         }
-
-    def _string(self, key: bytes, text: str) -> bytes:
-        wire = self._strings.get((key, text))
-        if wire is None:
-            wire = self._strings.put((key, text), length_delimited(key, text.encode()))
-        return wire
 
     def _action(self, action: Any) -> bytes:
         # By identity first (engines keep their action objects: no hashing of a dataclass),
@@ -154,43 +162,36 @@ class DecisionEncoder:
     def _seen_events(self, log: Sequence[EventEntry], seat: int, players: int) -> bytes:
         """The events of ``log`` (a slice of a state's event log) as ``seat`` sees them: each
         entry's wire forms for every seat, found by the entry's identity (an entry never
-        changes and reaches every seat; the memo holds it, so its id is not reused)."""
-        entries = self._entries
-        seen = []
-        add = seen.append
-        for entry in log:
-            known = entries.get(id(entry))
-            if known is None:
-                known = entries.put(id(entry), (entry, self._entry_wires(entry, players)))
-            add(known[1][seat])
-        return b"".join(seen)
+        changes and reaches every seat; the memo holds it, so its id is not reused). Looked up
+        and picked by C-level maps: a request carries several events."""
+        known = list(map(self._entries.get, map(id, log)))
+        if None in known:
+            known = [k or self._entry_wires(entry, players) for k, entry in zip(known, log)]
+        return b"".join(map(operator.itemgetter(seat), known))
 
-    def _entry_wires(self, entry: EventEntry, players: int) -> tuple[bytes, ...]:
-        """A log entry's event as each seat sees it (``engine.core.EventEntry``): in full by
-        its audience (every seat for a public event), redacted or not at all by the others."""
+    def _entry_wires(self, entry: EventEntry, players: int) -> tuple[Any, ...]:
+        """A log entry's event as each seat sees it (``engine.core.EventEntry``: in full by its
+        audience, every seat for a public event; redacted or not at all by the others), by seat,
+        then the entry (held, so that its id, the memo's key, is not reused)."""
         audience, make, fields, redacted = entry
         full = self._event(make, fields)
         if audience == EVERYONE:
-            return (full,) * players
-        hidden = b"" if redacted is None else self._event(make, redacted)
-        return tuple([full if seat == audience else hidden for seat in range(players)])
+            wires = (full,) * players
+        else:
+            hidden = b"" if redacted is None else self._event(make, redacted)
+            wires = tuple([full if seat == audience else hidden for seat in range(players)])
+        return self._entries.put(id(entry), (*wires, entry))
 
     def _event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
-        """The wire form of the event ``make(*fields)``, a log entry's: by the identity of
-        ``fields`` (held by the entry, so its id is not reused; each entry reaches every seat),
-        else by the builder and the fields' values (events recur: a card drawn, a seat
-        passing), else by the event's values."""
-        entry = self._logged.get(id(fields))
-        if entry is None or entry[1] is not make:  # () is one object, shared by every builder
-            try:
-                wire = self._logged_values.get((make, fields))
-            except TypeError:  # a field that is a list
-                wire = self._built_event(make, fields)
-            else:
-                if wire is None:
-                    wire = self._logged_values.put((make, fields), self._built_event(make, fields))
-            entry = self._logged.put(id(fields), (fields, make, wire))
-        return entry[2]
+        """The wire form of the event ``make(*fields)``, by the builder and the fields' values
+        (events recur: a card drawn, a seat passing), else by the event's values."""
+        try:
+            wire = self._logged_values.get((make, fields))
+        except TypeError:  # a field that is a list
+            return self._built_event(make, fields)
+        if wire is None:
+            wire = self._logged_values.put((make, fields), self._built_event(make, fields))
+        return wire
 
     def _built_event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
         event = make(*fields)
@@ -210,20 +211,17 @@ class DecisionEncoder:
         """A serialized ``DecisionRequest`` to ``seat``, carrying the events of
         ``state.event_log[since:]`` as the seat may see them (those since its previous request;
         none if ``since`` is None)."""
-        clock = (_MOVE + _DOUBLE(move_seconds) if move_seconds else b"") + (
-            _BANK + _DOUBLE(bank_seconds) if bank_seconds else b""
-        )
+        key = (game_id, state.decision_kind, seat, move_seconds, bank_seconds)
+        head = self._heads.get(key)
+        if head is None:
+            head = self._heads.put(key, _head(*key))
         view = self._view_body(state.view_fields(seat))
         view = self._game_key + varint(len(view)) + view
-        kind = state.decision_kind
         return b"".join(
             (
-                self._string(_GAME_ID, game_id) if game_id else b"",
+                head,
                 _NUMBER + varint(number) if number else b"",
-                self._string(_KIND, kind) if kind else b"",
                 _VIEW + varint(len(view)) + view,
-                _CLOCK_KEY + varint(len(clock)) + clock,
-                _SEAT + varint(seat) if seat else b"",
                 b""
                 if since is None
                 else self._seen_events(state.event_log[since:], seat, state.num_players),
