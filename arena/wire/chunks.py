@@ -59,6 +59,26 @@ class Memo(dict[Any, V]):
         return value
 
 
+class IdentityWires(dict[int, bytes]):
+    """Wire forms by the identity of the objects they encode, which it holds (so no id is reused
+    while its entry lives); emptied when full. A plain dict look-up, so a run of objects is
+    found by a C-level map (``map(wires.__getitem__, map(id, objects))``)."""
+
+    __slots__ = ("_held",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._held: list[Any] = []
+
+    def put(self, obj: Any, wire: bytes) -> bytes:
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
+            self._held.clear()
+        self[id(obj)] = wire
+        self._held.append(obj)
+        return wire
+
+
 def field_key(field: Any) -> bytes:
     """The key of a length-delimited field (a message, string or bytes) on the wire."""
     return varint(field.number << 3 | 2)

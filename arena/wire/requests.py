@@ -14,7 +14,14 @@ from typing import Any
 from arena.bot.v1 import bot_pb2
 from arena.protocol import OUTCOME_TO_PROTO
 from arena.records import SeatRecord
-from arena.wire.chunks import Memo, body_encoder, field_key, length_delimited, memoized
+from arena.wire.chunks import (
+    IdentityWires,
+    Memo,
+    body_encoder,
+    field_key,
+    length_delimited,
+    memoized,
+)
 from arena.wire.codec import encode_action, encode_view
 from arena.wire.compiled import variant_encoder
 from arena.wire.scalars import varint
@@ -72,11 +79,13 @@ def _head(game_id: str, kind: str, seat: int, move_seconds: float, bank_seconds:
 
 
 @functools.cache
-def _memos(game: str) -> tuple[Memo[bytes], Memo[Entry], Memo[Entry], Memo[Entry], Memo[bytes]]:
+def _memos(
+    game: str,
+) -> tuple[Memo[bytes], IdentityWires, Memo[Entry], Memo[Entry], Memo[bytes]]:
     """The memos of ``game``'s encoders, shared by its matches: actions by value and by
     identity, runs of legal actions by identity and by their actions' identities, heads of
     requests (``_head``)."""
-    return Memo(), Memo(), Memo(), Memo(), Memo()
+    return Memo(), IdentityWires(), Memo(), Memo(), Memo()
 
 
 @functools.cache
@@ -128,15 +137,15 @@ class DecisionEncoder:
 
     def _action(self, action: Any) -> bytes:
         # By identity first (engines keep their action objects: no hashing of a dataclass),
-        # then by value; an identity entry holds its action, so its id is not reused.
-        entry = self._action_ids.get(id(action))
-        if entry is None:
+        # then by value.
+        wire = self._action_ids.get(id(action))
+        if wire is None:
             wire = self._actions.get(action)
             if wire is None:
                 body = encode_action(self.game, action).SerializeToString()
                 wire = self._actions.put(action, length_delimited(_LEGAL, body))
-            entry = self._action_ids.put(id(action), (action, wire))
-        return entry[1]
+            self._action_ids.put(action, wire)
+        return wire
 
     def _legal(self, legal: Sequence[Any]) -> bytes:
         # A lazy sequence of the engine's (Oregon's plays) is made of parts that recur.
@@ -155,7 +164,11 @@ class DecisionEncoder:
             entry = self._runs.get(key)
             if entry is None:
                 kept = tuple(actions)
-                entry = self._runs.put(key, (kept, b"".join(map(self._action, kept))))
+                try:  # actions met before, found by a C-level map
+                    wire = b"".join(map(self._action_ids.__getitem__, key))
+                except KeyError:
+                    wire = b"".join(map(self._action, kept))
+                entry = self._runs.put(key, (kept, wire))
             entry = self._run_ids.put(id(actions), (actions, entry[1]))
         return entry[1]
 

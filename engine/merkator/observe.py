@@ -63,14 +63,7 @@ def view_fields(state: MerkatorState, seat: int) -> tuple:
         time_board=_time_board(
             (state.board_next, tuple(state.board_face_up), tuple(state.board_letters))
         ),
-        piles=_piles(
-            tuple(
-                [
-                    (value, len(pile), pile[-1] if pile else -1)
-                    for value, pile in state.piles.items()
-                ]
-            )
-        ),
+        piles=_piles(tuple(zip(state.piles, map(tuple, state.piles.values())))),
         discard_count=len(state.discard),
         bonus_deck_count=len(state.bonus_deck),
         bonus_slots=_bonus_slots(tuple(state.bonus_slots)),
@@ -117,12 +110,13 @@ def _build_time_board(
     )
 
 
-def _build_piles(piles: tuple[tuple[int, int, int], ...]) -> tuple[Pile, ...]:
-    """From (value, size, top card or -1) per pile."""
+def _build_piles(piles: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[Pile, ...]:
+    """From (value, cards) per pile (a key made by C-level maps): the views show each pile's
+    size and top card only."""
     return tuple(
         [
-            _pile((value, size, cat.CONTRACT_CARDS[top] if size else None))
-            for value, size, top in piles
+            _pile((value, len(pile), cat.CONTRACT_CARDS[pile[-1]] if pile else None))
+            for value, pile in piles
         ]
     )
 
