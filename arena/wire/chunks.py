@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import typing
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from google.protobuf.descriptor import Descriptor
@@ -41,7 +42,7 @@ from google.protobuf.message_factory import GetMessageClass
 
 from arena.wire.compiled import SCALAR_KINDS, encoder_for, scalar_encoder_for, variant_encoder
 from arena.wire.convert import field_plan, variant_field
-from arena.wire.scalars import scalar_lines, varint
+from arena.wire.scalars import scalar_terms, varint
 
 BodyEncoder = Callable[[Any], bytes]
 V = TypeVar("V")
@@ -123,41 +124,44 @@ def body_encoder(cls: type, descriptor: Descriptor, from_fields: bool = False) -
     """The serialized message of type ``descriptor`` for an instance of dataclass ``cls`` (with
     ``from_fields``, for the tuple of its fields' values in order, which an engine hands out
     without building the view: ``engine.core.GameState.view_fields``): one generated function
-    writing its scalar fields and looking its messages' wire forms up by identity (not the whole
-    memoized: a view is new at every decision)."""
+    joining its fields' wire forms, its scalars' found by value and its messages' by identity
+    (not the whole memoized: a view is new at every decision)."""
     message_class = GetMessageClass(descriptor)
     plan = field_plan(cls)
-    namespace: dict[str, Any] = {"join": b"".join, "make": cls}
-    lines = ["def write(o):", "    out = []", "    add = out.append"]
-    if from_fields:  # the values become locals, read as cheaply as the attributes they replace
-        lines.append(f"    ({''.join(f'f_{name}, ' for name, _, _, _ in plan)}) = o")
-        value_of = "f_{}".format
-    else:
-        value_of = "o.{}".format
-    scalars = scalar_lines(cls, descriptor, namespace, value_of)
-    if scalars is None:  # a type the writers do not know: filled into a message instead
+    names = [name for name, _, _, _ in plan]
+    namespace: dict[str, Any] = {"join": b"".join, "make": cls, "fields": _fields_getter(names)}
+    # The values become locals, read at once from the tuple or by one C-level attrgetter.
+    source = "(" + "".join(f"f_{name}, " for name in names) + ")"
+    lines = ["def write(o):", f"    {source} = {'o' if from_fields else 'fields(o)'}"]
+    terms = scalar_terms(cls, descriptor, namespace, "f_{}".format)
+    if terms is None:  # a type the writers do not know: filled into a message instead
         namespace["scalars"] = _filled_scalars(cls, message_class)
-        scalars = ["    add(scalars(make(*o)))" if from_fields else "    add(scalars(o))"]
-    lines += scalars
+        terms = ["scalars(make(*o))" if from_fields else "scalars(o)"]
     for number, (name, kind, inner, _) in enumerate(plan):
         if kind in SCALAR_KINDS:
             continue
         by_id, slow = f"I{number}", f"F{number}"
-        namespace[by_id] = memo = Memo[tuple[Any, bytes]]()
+        namespace[by_id] = memo = IdentityWires()
+        wire = _field_wire(message_class, name, kind, inner)
         if kind.startswith("repeated"):
-            namespace[slow] = _run_wire(memo, _field_wire(message_class, name, kind, inner))
-            lines += [f"    v = {value_of(name)}", "    if v:"]
+            namespace[slow] = _run_wire(memo, wire)
+            present = f"f_{name}"
         else:
-            namespace[slow] = _by_identity(memo, _field_wire(message_class, name, kind, inner))
-            lines += [f"    v = {value_of(name)}", "    if v is not None:"]
-        lines += [
-            f"        e = {by_id}.get(id(v))",
-            f"        add(e[1] if e is not None else {slow}(v))",
-        ]
-    lines.append("    return join(out)")
-    source = compile("\n".join(lines), f"<body of {cls.__name__}>", "exec")  # named in profiles
-    exec(source, namespace)  # noqa: S102 - source built from field names and types
+            namespace[slow] = lambda value, memo=memo, wire=wire: memo.put(value, wire(value))
+            present = f"f_{name} is not None"
+        # A message's wire form is never empty (key and length at least).
+        terms.append(f'(({by_id}.get(id(f_{name})) or {slow}(f_{name})) if {present} else b"")')
+    lines.append(f"    return join(({''.join(term + ', ' for term in terms)}))")
+    code = compile("\n".join(lines), f"<body of {cls.__name__}>", "exec")  # named in profiles
+    exec(code, namespace)  # noqa: S102 - source built from field names and types
     return namespace["write"]
+
+
+def _fields_getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of an object's attributes ``names``, as a tuple."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    return lambda obj: tuple([getattr(obj, name) for name in names])
 
 
 def _filled_scalars(cls: type, message_class: type[Message]) -> BodyEncoder:
@@ -171,33 +175,22 @@ def _filled_scalars(cls: type, message_class: type[Message]) -> BodyEncoder:
     return filled
 
 
-def _by_identity(memo: Memo[tuple[Any, bytes]], wire: BodyEncoder) -> BodyEncoder:
-    """``wire(value)``, entered in ``memo`` by the value's identity (with the value: its id is
-    not reused while the entry lives)."""
-
-    def remembered(value: Any) -> bytes:
-        return memo.put(id(value), (value, wire(value)))[1]
-
-    return remembered
-
-
-def _run_wire(memo: Memo[tuple[Any, bytes]], element: BodyEncoder) -> BodyEncoder:
+def _run_wire(memo: IdentityWires, element: BodyEncoder) -> BodyEncoder:
     """The wire forms of a tuple's elements, joined, entered in ``memo`` by the tuple's identity;
     a fresh tuple of known elements (a view's tuple of players, rebuilt at every view from parts
     that did not change) is found by its elements' identities."""
     runs: Memo[tuple[Any, bytes]] = Memo()
-    by_id: Memo[tuple[Any, bytes]] = Memo()
+    by_id = IdentityWires()
 
     def element_wire(item: Any) -> bytes:
-        entry = by_id.get(id(item))
-        return entry[1] if entry is not None else by_id.put(id(item), (item, element(item)))[1]
+        return by_id.get(id(item)) or by_id.put(item, element(item))
 
     def run(value: tuple[Any, ...]) -> bytes:
         key = tuple(map(id, value))
         entry = runs.get(key)
         if entry is None:
             entry = runs.put(key, (value, b"".join(map(element_wire, value))))
-        return memo.put(id(value), (value, entry[1]))[1]
+        return memo.put(value, entry[1])
 
     return run
 

@@ -119,14 +119,14 @@ class _ValueWires(dict[Any, bytes]):
         return wire
 
 
-def scalar_lines(
+def scalar_terms(
     cls: type, descriptor: Descriptor, namespace: dict[str, Any], value_of: Callable[[str], str]
 ) -> list[str] | None:
-    """Source lines (of a function whose ``add`` appends bytes to its output) writing the fields
-    of ``cls`` that hold no message as the message ``descriptor`` serializes them, each field's
-    value read by the expression ``value_of(name)``; what they name is put in ``namespace``.
+    """Python expressions, one per field of ``cls`` that holds no message, each the field's wire
+    form as the message ``descriptor`` serializes it (b"" when not written), the field's value
+    being the expression ``value_of(name)`` (a local); what they name is put in ``namespace``.
     None if one of the fields has a type they do not write."""
-    lines = []
+    terms = []
     for number, (name, kind, _, _) in enumerate(field_plan(cls)):
         if kind not in SCALAR_KINDS:
             continue
@@ -134,11 +134,12 @@ def scalar_lines(
         if wire is None:
             return None
         namespace[f"K{number}"] = wire
+        value = value_of(name)
         if isinstance(wire, _ValueWires):
-            lines.append(f"    add(K{number}[{value_of(name)}])")
+            terms.append(f"K{number}[{value}]")
         else:
-            lines += [f"    v = {value_of(name)}", "    if v:", f"        add(K{number}(v))"]
-    return lines
+            terms.append(f'(K{number}({value}) if {value} else b"")')
+    return terms
 
 
 def _field_wire(field: FieldDescriptor, repeated: bool) -> Callable[[Any], bytes] | None:
