@@ -7,6 +7,7 @@ sizes) and the RNG. Every seat sees the same information; only ``seat`` differs.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from engine.merkator import catalog as cat
@@ -69,7 +70,7 @@ def view_fields(state: MerkatorState, seat: int) -> tuple:
         bonus_slots=_bonus_slots(tuple(state.bonus_slots)),
         building_deck_count=len(state.building_deck),
         building_slots=_building_slots((tuple(state.building_slots), misprint)),
-        players=tuple([_player(state, q) for q in range(n)]),
+        players=_players(state),
         gain_left=state.gain_left,
         spoil_letters=state.spoil_letters,
         spoil_loss_left=state.spoil_loss_left,
@@ -138,7 +139,7 @@ def _build_building_slots(slots: tuple[tuple[int, ...], bool]) -> tuple[Building
 
 
 def _build_player(player: tuple) -> Player:
-    """From the seat's fields as ``_player`` lists them."""
+    """From the seat's fields as ``_players`` lists them."""
     q, coins, markers, contracts, done, kontor, tile, bonus, buildings, misprint = player
     return Player(
         seat=q,
@@ -163,21 +164,25 @@ _time_board = PartCache(_build_time_board)
 _piles = PartCache(_build_piles)
 _bonus_slots = PartCache(_build_bonus_slots)
 _building_slots = PartCache(_build_building_slots)
-_players = PartCache(_build_player)
+_player_by_fields = PartCache(_build_player)
 
 
-def _player(state: MerkatorState, q: int) -> Player:
-    return _players(
-        (
-            q,
-            state.coins[q],
-            state.markers[q],
-            tuple(state.contracts[q]),
-            frozenset(state.fulfilled[q]),
-            tuple(state.kontor[q]),
-            tuple(state.tile[q]),
-            tuple(state.bonus[q]),
-            tuple(state.buildings[q]),
-            state.misprint,
+def _players(state: MerkatorState) -> tuple[Player, ...]:
+    # Each seat's fields, zipped and looked up by C-level maps (a view shows every seat).
+    return tuple(
+        map(
+            _player_by_fields,
+            zip(
+                range(state.num_players),
+                state.coins,
+                state.markers,
+                map(tuple, state.contracts),
+                map(frozenset, state.fulfilled),
+                map(tuple, state.kontor),
+                map(tuple, state.tile),
+                map(tuple, state.bonus),
+                map(tuple, state.buildings),
+                repeat(state.misprint),
+            ),
         )
     )
