@@ -177,7 +177,7 @@ class DecisionEncoder:
         entry's wire forms for every seat, found by the entry's identity (an entry never
         changes and reaches every seat; the memo holds it, so its id is not reused). Looked up
         and picked by C-level maps: a request carries several events."""
-        known = list(map(self._entries.get, map(id, log)))
+        known: list[Any] = list(map(self._entries.get, map(id, log)))
         if None in known:
             known = [k or self._entry_wires(entry, players) for k, entry in zip(known, log)]
         return b"".join(map(operator.itemgetter(seat), known))

@@ -142,7 +142,9 @@ def scalar_terms(
     return terms
 
 
-def _field_wire(field: FieldDescriptor, repeated: bool) -> Callable[[Any], bytes] | None:
+def _field_wire(
+    field: FieldDescriptor, repeated: bool
+) -> _ValueWires | Callable[[Any], bytes] | None:
     """The wire form of a value of ``field`` (for a repeated one, of a non-empty tuple): a
     ``_ValueWires`` for a singular field; None for a type not handled."""
     key = varint(field.number << 3 | (2 if repeated else _WIRE_TYPES.get(field.type, 2)))
