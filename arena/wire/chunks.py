@@ -218,7 +218,7 @@ def _field_wire(message_class: type[Message], name: str, kind: str, inner: Any) 
         )
     members = {
         member: _wire_form(
-            member, _variant_body(member, field.message_type), key, exact(variant_encoder(inner))
+            member, variant_body(member, field.message_type), key, exact(variant_encoder(inner))
         )
         for member in typing.get_args(inner)
     }
@@ -236,7 +236,7 @@ def _wire_form(cls: type, encode_body: BodyEncoder, key: bytes, exact: BodyEncod
     return memoized(cls, wire)
 
 
-def _variant_body(member: type, descriptor: Any) -> BodyEncoder:
+def variant_body(member: type, descriptor: Any) -> BodyEncoder:
     """The body of a message holding one oneof (a union of dataclasses) set to its ``member``
     class's field; empty when the member's own body is."""
     field = descriptor.fields_by_name[variant_field(member)]

@@ -21,6 +21,7 @@ from arena.wire.chunks import (
     field_key,
     length_delimited,
     memoized,
+    variant_body,
 )
 from arena.wire.codec import encode_action, encode_view
 from arena.wire.compiled import variant_encoder
@@ -51,10 +52,11 @@ def _key(field: Any, wire_type: int) -> bytes:
     return varint(field.number << 3 | wire_type)
 
 
-_GAME_ID, _KIND, _VIEW, _CLOCK_KEY, _LEGAL = (
+_GAME_ID, _KIND, _VIEW, _CLOCK_KEY, _LEGAL, _EVENTS = (
     field_key(_REQUEST[name])
-    for name in ("game_id", "decision_kind", "view", "clock", "legal_actions")
+    for name in ("game_id", "decision_kind", "view", "clock", "legal_actions", "events")
 )
+_EVENT = bot_pb2.GameEvent.DESCRIPTOR
 _NUMBER, _SEAT = _key(_REQUEST["decision_number"], 0), _key(_REQUEST["seat"], 0)
 _MOVE, _BANK = _key(_CLOCK["move_seconds"], 1), _key(_CLOCK["bank_seconds"], 1)
 _DOUBLE = struct.Struct("<d").pack
@@ -91,14 +93,22 @@ def _memos(
 @functools.cache
 def _event_writer(game: str, cls: type) -> Callable[[Any], bytes]:
     """The wire form of a ``cls`` event of ``game`` as an element of DecisionRequest.events,
-    memoized by its values (``arena.wire.chunks.memoized``): events recur (a card drawn, a
-    seat passing)."""
+    written by ``arena.wire.chunks``'s generated writers and memoized by its values
+    (``arena.wire.chunks.memoized``): events recur (a card drawn, a seat passing)."""
     encode = variant_encoder(get_game(game).event_type)
+    game_field = _EVENT.fields_by_name[game]
+    game_key, body = field_key(game_field), variant_body(cls, game_field.message_type)
 
-    def wire(event: Any) -> bytes:
+    def exact(event: Any) -> bytes:  # an empty body is ambiguous: made as the compiled encoder
         message = bot_pb2.DecisionRequest()
         encode(event, getattr(message.events.add(), game))
         return message.SerializeToString()
+
+    def wire(event: Any) -> bytes:
+        inner = body(event)
+        return (
+            length_delimited(_EVENTS, length_delimited(game_key, inner)) if inner else exact(event)
+        )
 
     return memoized(cls, wire)
 
@@ -178,7 +188,7 @@ class DecisionEncoder:
         changes and reaches every seat; the memo holds it, so its id is not reused). Looked up
         and picked by C-level maps: a request carries several events."""
         known: list[Any] = list(map(self._entries.get, map(id, log)))
-        if None in known:
+        if not all(known):  # an entry not met before
             known = [k or self._entry_wires(entry, players) for k, entry in zip(known, log)]
         return b"".join(map(operator.itemgetter(seat), known))
 
