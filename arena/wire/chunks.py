@@ -75,8 +75,9 @@ class IdentityWires(dict[int, bytes]):
         if len(self) >= MEMO_LIMIT:
             self.clear()
             self._held.clear()
+        if id(obj) not in self:  # held once, so the list stays as bounded as the dict
+            self._held.append(obj)
         self[id(obj)] = wire
-        self._held.append(obj)
         return wire
 
 
