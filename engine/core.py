@@ -195,6 +195,14 @@ class GameState(abc.ABC):
         """Everything ``seat`` may know and nothing more (the rules' section 6), as a frozen
         dataclass of the game's view type. The only road by which state reaches a bot."""
 
+    def view_fields(self, seat: int) -> tuple[Any, ...]:
+        """The fields of ``view(seat)`` in field order, without the view object: the referee's
+        encoder writes them directly. A game whose views are costly to construct builds this
+        tuple (``engine.parts.field_values``) and its ``view`` from it; this default reads
+        them off ``view``."""
+        view = self.view(seat)
+        return tuple([getattr(view, field.name) for field in dataclasses.fields(view)])
+
     def digest_fields(self) -> dict[str, Any]:
         """The fields ``state_digest`` covers: by default every instance field except ``rng``
         (added separately), ``event_log`` (a record of the past, not part of the position) and

@@ -9,8 +9,9 @@ describes; and unchanged parts come back as the same objects, which the referee'
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -42,3 +43,18 @@ def interned(cls: Callable[..., V], limit: int = 5_000) -> PartCache[tuple, V]:
     a cell, a count of a kind) are then the same object, cheaper to look up than to build, and
     found by identity by the referee's encoder when a part made of them changes."""
     return PartCache(lambda fields: cls(*fields), limit)
+
+
+def field_values(cls: type) -> Callable[..., tuple]:
+    """A function taking the fields of dataclass ``cls`` by keyword and returning their values
+    in field order: ``cls(*values)`` is the instance. An engine builds a view's fields with it
+    (``GameState.view_fields``), named as in the dataclass, and the referee's encoder writes
+    them without the view object, whose frozen ``__init__`` (a ``__setattr__`` per field) cost
+    a fifth of building a view."""
+    names = [field.name for field in dataclasses.fields(cls)]
+    source = f"def values(*, {', '.join(names)}):\n    return ({', '.join(names)},)"
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)  # noqa: S102 - source built from a dataclass's field names
+    function: Callable[..., tuple] = namespace["values"]
+    function.__qualname__ = f"field_values({cls.__name__})"
+    return function

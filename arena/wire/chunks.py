@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import typing
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from google.protobuf.descriptor import Descriptor
@@ -41,7 +42,7 @@ from google.protobuf.message_factory import GetMessageClass
 
 from arena.wire.compiled import SCALAR_KINDS, encoder_for, scalar_encoder_for, variant_encoder
 from arena.wire.convert import field_plan, variant_field
-from arena.wire.scalars import scalar_lines, varint
+from arena.wire.scalars import scalar_terms, varint
 
 BodyEncoder = Callable[[Any], bytes]
 V = TypeVar("V")
@@ -57,6 +58,27 @@ class Memo(dict[Any, V]):
             self.clear()
         self[key] = value
         return value
+
+
+class IdentityWires(dict[int, bytes]):
+    """Wire forms by the identity of the objects they encode, which it holds (so no id is reused
+    while its entry lives); emptied when full. A plain dict look-up, so a run of objects is
+    found by a C-level map (``map(wires.__getitem__, map(id, objects))``)."""
+
+    __slots__ = ("_held",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._held: list[Any] = []
+
+    def put(self, obj: Any, wire: bytes) -> bytes:
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
+            self._held.clear()
+        if id(obj) not in self:  # held once, so the list stays as bounded as the dict
+            self._held.append(obj)
+        self[id(obj)] = wire
+        return wire
 
 
 def field_key(field: Any) -> bytes:
@@ -99,36 +121,48 @@ def _memo_key(cls: type) -> Callable[[Any], Any]:
 
 
 @functools.cache
-def body_encoder(cls: type, descriptor: Descriptor) -> BodyEncoder:
-    """The serialized message of type ``descriptor`` for an instance of dataclass ``cls``: one
-    generated function writing its scalar fields and looking its messages' wire forms up by
-    identity (not the whole memoized: a view is new at every decision)."""
+def body_encoder(cls: type, descriptor: Descriptor, from_fields: bool = False) -> BodyEncoder:
+    """The serialized message of type ``descriptor`` for an instance of dataclass ``cls`` (with
+    ``from_fields``, for the tuple of its fields' values in order, which an engine hands out
+    without building the view: ``engine.core.GameState.view_fields``): one generated function
+    joining its fields' wire forms, its scalars' found by value and its messages' by identity
+    (not the whole memoized: a view is new at every decision)."""
     message_class = GetMessageClass(descriptor)
-    namespace: dict[str, Any] = {"join": b"".join}
-    lines = ["def write(o):", "    out = []", "    add = out.append"]
-    scalars = scalar_lines(cls, descriptor, namespace)
-    if scalars is None:  # a type the writers do not know: filled into a message instead
+    plan = field_plan(cls)
+    names = [name for name, _, _, _ in plan]
+    namespace: dict[str, Any] = {"join": b"".join, "make": cls, "fields": _fields_getter(names)}
+    # The values become locals, read at once from the tuple or by one C-level attrgetter.
+    source = "(" + "".join(f"f_{name}, " for name in names) + ")"
+    lines = ["def write(o):", f"    {source} = {'o' if from_fields else 'fields(o)'}"]
+    terms = scalar_terms(cls, descriptor, namespace, "f_{}".format)
+    if terms is None:  # a type the writers do not know: filled into a message instead
         namespace["scalars"] = _filled_scalars(cls, message_class)
-        scalars = ["    add(scalars(o))"]
-    lines += scalars
-    for number, (name, kind, inner, _) in enumerate(field_plan(cls)):
+        terms = ["scalars(make(*o))" if from_fields else "scalars(o)"]
+    for number, (name, kind, inner, _) in enumerate(plan):
         if kind in SCALAR_KINDS:
             continue
         by_id, slow = f"I{number}", f"F{number}"
-        namespace[by_id] = memo = Memo[tuple[Any, bytes]]()
+        namespace[by_id] = memo = IdentityWires()
+        wire = _field_wire(message_class, name, kind, inner)
         if kind.startswith("repeated"):
-            namespace[slow] = _run_wire(memo, _field_wire(message_class, name, kind, inner))
-            lines += ["    v = o." + name, "    if v:"]
+            namespace[slow] = _run_wire(memo, wire)
+            present = f"f_{name}"
         else:
-            namespace[slow] = _by_identity(memo, _field_wire(message_class, name, kind, inner))
-            lines += ["    v = o." + name, "    if v is not None:"]
-        lines += [
-            f"        e = {by_id}.get(id(v))",
-            f"        add(e[1] if e is not None else {slow}(v))",
-        ]
-    lines.append("    return join(out)")
-    exec("\n".join(lines), namespace)  # noqa: S102 - source built from field names and types
+            namespace[slow] = lambda value, memo=memo, wire=wire: memo.put(value, wire(value))
+            present = f"f_{name} is not None"
+        # A message's wire form is never empty (key and length at least).
+        terms.append(f'(({by_id}.get(id(f_{name})) or {slow}(f_{name})) if {present} else b"")')
+    lines.append(f"    return join(({''.join(term + ', ' for term in terms)}))")
+    code = compile("\n".join(lines), f"<body of {cls.__name__}>", "exec")  # named in profiles
+    exec(code, namespace)  # noqa: S102 - source built from field names and types
     return namespace["write"]
+
+
+def _fields_getter(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """The values of an object's attributes ``names``, as a tuple."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    return lambda obj: tuple([getattr(obj, name) for name in names])
 
 
 def _filled_scalars(cls: type, message_class: type[Message]) -> BodyEncoder:
@@ -142,33 +176,22 @@ def _filled_scalars(cls: type, message_class: type[Message]) -> BodyEncoder:
     return filled
 
 
-def _by_identity(memo: Memo[tuple[Any, bytes]], wire: BodyEncoder) -> BodyEncoder:
-    """``wire(value)``, entered in ``memo`` by the value's identity (with the value: its id is
-    not reused while the entry lives)."""
-
-    def remembered(value: Any) -> bytes:
-        return memo.put(id(value), (value, wire(value)))[1]
-
-    return remembered
-
-
-def _run_wire(memo: Memo[tuple[Any, bytes]], element: BodyEncoder) -> BodyEncoder:
+def _run_wire(memo: IdentityWires, element: BodyEncoder) -> BodyEncoder:
     """The wire forms of a tuple's elements, joined, entered in ``memo`` by the tuple's identity;
     a fresh tuple of known elements (a view's tuple of players, rebuilt at every view from parts
     that did not change) is found by its elements' identities."""
     runs: Memo[tuple[Any, bytes]] = Memo()
-    by_id: Memo[tuple[Any, bytes]] = Memo()
+    by_id = IdentityWires()
 
     def element_wire(item: Any) -> bytes:
-        entry = by_id.get(id(item))
-        return entry[1] if entry is not None else by_id.put(id(item), (item, element(item)))[1]
+        return by_id.get(id(item)) or by_id.put(item, element(item))
 
     def run(value: tuple[Any, ...]) -> bytes:
         key = tuple(map(id, value))
         entry = runs.get(key)
         if entry is None:
             entry = runs.put(key, (value, b"".join(map(element_wire, value))))
-        return memo.put(id(value), (value, entry[1]))[1]
+        return memo.put(value, entry[1])
 
     return run
 
@@ -196,7 +219,7 @@ def _field_wire(message_class: type[Message], name: str, kind: str, inner: Any) 
         )
     members = {
         member: _wire_form(
-            member, _variant_body(member, field.message_type), key, exact(variant_encoder(inner))
+            member, variant_body(member, field.message_type), key, exact(variant_encoder(inner))
         )
         for member in typing.get_args(inner)
     }
@@ -214,7 +237,7 @@ def _wire_form(cls: type, encode_body: BodyEncoder, key: bytes, exact: BodyEncod
     return memoized(cls, wire)
 
 
-def _variant_body(member: type, descriptor: Any) -> BodyEncoder:
+def variant_body(member: type, descriptor: Any) -> BodyEncoder:
     """The body of a message holding one oneof (a union of dataclasses) set to its ``member``
     class's field; empty when the member's own body is."""
     field = descriptor.fields_by_name[variant_field(member)]

@@ -5,6 +5,7 @@ by ``arena.wire.codec``."""
 from __future__ import annotations
 
 import functools
+import operator
 import struct
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -13,11 +14,19 @@ from typing import Any
 from arena.bot.v1 import bot_pb2
 from arena.protocol import OUTCOME_TO_PROTO
 from arena.records import SeatRecord
-from arena.wire.chunks import Memo, body_encoder, field_key, length_delimited, memoized
+from arena.wire.chunks import (
+    IdentityWires,
+    Memo,
+    body_encoder,
+    field_key,
+    length_delimited,
+    memoized,
+    variant_body,
+)
 from arena.wire.codec import encode_action, encode_view
 from arena.wire.compiled import variant_encoder
 from arena.wire.scalars import varint
-from engine.core import GameState, OptionValue
+from engine.core import EVERYONE, EventEntry, GameState, OptionValue
 from engine.registry import get_game
 
 
@@ -43,10 +52,11 @@ def _key(field: Any, wire_type: int) -> bytes:
     return varint(field.number << 3 | wire_type)
 
 
-_GAME_ID, _KIND, _VIEW, _CLOCK_KEY, _LEGAL = (
+_GAME_ID, _KIND, _VIEW, _CLOCK_KEY, _LEGAL, _EVENTS = (
     field_key(_REQUEST[name])
-    for name in ("game_id", "decision_kind", "view", "clock", "legal_actions")
+    for name in ("game_id", "decision_kind", "view", "clock", "legal_actions", "events")
 )
+_EVENT = bot_pb2.GameEvent.DESCRIPTOR
 _NUMBER, _SEAT = _key(_REQUEST["decision_number"], 0), _key(_REQUEST["seat"], 0)
 _MOVE, _BANK = _key(_CLOCK["move_seconds"], 1), _key(_CLOCK["bank_seconds"], 1)
 _DOUBLE = struct.Struct("<d").pack
@@ -54,34 +64,59 @@ _DOUBLE = struct.Struct("<d").pack
 Entry = tuple[Any, bytes]  # an object a memo's key names, and its wire form
 
 
+def _head(game_id: str, kind: str, seat: int, move_seconds: float, bank_seconds: float) -> bytes:
+    """The fields of a request that recur from one decision to the next (a match's id, the kinds
+    of decision, its seats, mostly the same clock), written together."""
+    clock = (_MOVE + _DOUBLE(move_seconds) if move_seconds else b"") + (
+        _BANK + _DOUBLE(bank_seconds) if bank_seconds else b""
+    )
+    return b"".join(
+        (
+            length_delimited(_GAME_ID, game_id.encode()) if game_id else b"",
+            length_delimited(_KIND, kind.encode()) if kind else b"",
+            length_delimited(_CLOCK_KEY, clock),
+            _SEAT + varint(seat) if seat else b"",
+        )
+    )
+
+
 @functools.cache
-def _memos(game: str) -> tuple[Memo[bytes], Memo[Entry], Memo[Entry], Memo[Entry], Memo[bytes]]:
+def _memos(
+    game: str,
+) -> tuple[Memo[bytes], IdentityWires, Memo[Entry], Memo[Entry], Memo[bytes]]:
     """The memos of ``game``'s encoders, shared by its matches: actions by value and by
-    identity, runs of legal actions by identity and by their actions' identities, strings of
-    the request's head."""
-    return Memo(), Memo(), Memo(), Memo(), Memo()
+    identity, runs of legal actions by identity and by their actions' identities, heads of
+    requests (``_head``)."""
+    return Memo(), IdentityWires(), Memo(), Memo(), Memo()
 
 
 @functools.cache
 def _event_writer(game: str, cls: type) -> Callable[[Any], bytes]:
     """The wire form of a ``cls`` event of ``game`` as an element of DecisionRequest.events,
-    memoized by its values (``arena.wire.chunks.memoized``): events recur (a card drawn, a
-    seat passing)."""
+    written by ``arena.wire.chunks``'s generated writers and memoized by its values
+    (``arena.wire.chunks.memoized``): events recur (a card drawn, a seat passing)."""
     encode = variant_encoder(get_game(game).event_type)
+    game_field = _EVENT.fields_by_name[game]
+    game_key, body = field_key(game_field), variant_body(cls, game_field.message_type)
 
-    def wire(event: Any) -> bytes:
+    def exact(event: Any) -> bytes:  # an empty body is ambiguous: made as the compiled encoder
         message = bot_pb2.DecisionRequest()
         encode(event, getattr(message.events.add(), game))
         return message.SerializeToString()
+
+    def wire(event: Any) -> bytes:
+        inner = body(event)
+        return (
+            length_delimited(_EVENTS, length_delimited(game_key, inner)) if inner else exact(event)
+        )
 
     return memoized(cls, wire)
 
 
 @functools.cache
-def _logged_events(game: str) -> tuple[Memo[tuple[Any, Any, bytes]], Memo[bytes]]:
-    """Wire forms of ``game``'s logged events (``engine.core.GameState.seen_entries``) by the
-    identity of their fields' tuple (with the tuple and the builder), and by the builder and the
-    fields."""
+def _logged_events(game: str) -> tuple[Memo[tuple[Any, ...]], Memo[bytes]]:
+    """Wire forms of ``game``'s logged events (``engine.core.EventEntry``): every seat's by the
+    identity of the log entry (with the entry), and one by the builder and the fields."""
     return Memo(), Memo()
 
 
@@ -101,32 +136,26 @@ class DecisionEncoder:
         engine = get_game(game)
         game_field = bot_pb2.GameView.DESCRIPTOR.fields_by_name[game]
         self._game_key = field_key(game_field)
-        self._view_body = body_encoder(engine.view_type, game_field.message_type)
+        self._view_body = body_encoder(engine.view_type, game_field.message_type, True)
         self._encode_event = variant_encoder(engine.event_type)
-        self._actions, self._action_ids, self._run_ids, self._runs, self._strings = _memos(game)
-        self._logged, self._logged_values = _logged_events(game)
-        self._events = {
+        self._actions, self._action_ids, self._run_ids, self._runs, self._heads = _memos(game)
+        self._entries, self._logged_values = _logged_events(game)
+        self._writers = {
             cls: _event_writer(game, cls)
             for cls in typing.get_args(engine.event_type) or (engine.event_type,)
         }
 
-    def _string(self, key: bytes, text: str) -> bytes:
-        wire = self._strings.get((key, text))
-        if wire is None:
-            wire = self._strings.put((key, text), length_delimited(key, text.encode()))
-        return wire
-
     def _action(self, action: Any) -> bytes:
         # By identity first (engines keep their action objects: no hashing of a dataclass),
-        # then by value; an identity entry holds its action, so its id is not reused.
-        entry = self._action_ids.get(id(action))
-        if entry is None:
+        # then by value.
+        wire = self._action_ids.get(id(action))
+        if wire is None:
             wire = self._actions.get(action)
             if wire is None:
                 body = encode_action(self.game, action).SerializeToString()
                 wire = self._actions.put(action, length_delimited(_LEGAL, body))
-            entry = self._action_ids.put(id(action), (action, wire))
-        return entry[1]
+            self._action_ids.put(action, wire)
+        return wire
 
     def _legal(self, legal: Sequence[Any]) -> bytes:
         # A lazy sequence of the engine's (Oregon's plays) is made of parts that recur.
@@ -145,30 +174,51 @@ class DecisionEncoder:
             entry = self._runs.get(key)
             if entry is None:
                 kept = tuple(actions)
-                entry = self._runs.put(key, (kept, b"".join(map(self._action, kept))))
+                try:  # actions met before, found by a C-level map
+                    wire = b"".join(map(self._action_ids.__getitem__, key))
+                except KeyError:
+                    wire = b"".join(map(self._action, kept))
+                entry = self._runs.put(key, (kept, wire))
             entry = self._run_ids.put(id(actions), (actions, entry[1]))
         return entry[1]
 
+    def _seen_events(self, log: Sequence[EventEntry], seat: int, players: int) -> bytes:
+        """The events of ``log`` (a slice of a state's event log) as ``seat`` sees them: each
+        entry's wire forms for every seat, found by the entry's identity (an entry never
+        changes and reaches every seat; the memo holds it, so its id is not reused). Looked up
+        and picked by C-level maps: a request carries several events."""
+        known: list[Any] = list(map(self._entries.get, map(id, log)))
+        if not all(known):  # an entry not met before
+            known = [k or self._entry_wires(entry, players) for k, entry in zip(known, log)]
+        return b"".join(map(operator.itemgetter(seat), known))
+
+    def _entry_wires(self, entry: EventEntry, players: int) -> tuple[Any, ...]:
+        """A log entry's event as each seat sees it (``engine.core.EventEntry``: in full by its
+        audience, every seat for a public event; redacted or not at all by the others), by seat,
+        then the entry (held, so that its id, the memo's key, is not reused)."""
+        audience, make, fields, redacted = entry
+        full = self._event(make, fields)
+        if audience == EVERYONE:
+            wires = (full,) * players
+        else:
+            hidden = b"" if redacted is None else self._event(make, redacted)
+            wires = tuple([full if seat == audience else hidden for seat in range(players)])
+        return self._entries.put(id(entry), (*wires, entry))
+
     def _event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
-        """The wire form of the event ``make(*fields)``, a log entry's: by the identity of
-        ``fields`` (held by the entry, so its id is not reused; each entry reaches every seat),
-        else by the builder and the fields' values (events recur: a card drawn, a seat
-        passing), else by the event's values."""
-        entry = self._logged.get(id(fields))
-        if entry is None or entry[1] is not make:  # () is one object, shared by every builder
-            try:
-                wire = self._logged_values.get((make, fields))
-            except TypeError:  # a field that is a list
-                wire = self._built_event(make, fields)
-            else:
-                if wire is None:
-                    wire = self._logged_values.put((make, fields), self._built_event(make, fields))
-            entry = self._logged.put(id(fields), (fields, make, wire))
-        return entry[2]
+        """The wire form of the event ``make(*fields)``, by the builder and the fields' values
+        (events recur: a card drawn, a seat passing), else by the event's values."""
+        try:
+            wire = self._logged_values.get((make, fields))
+        except TypeError:  # a field that is a list
+            return self._built_event(make, fields)
+        if wire is None:
+            wire = self._logged_values.put((make, fields), self._built_event(make, fields))
+        return wire
 
     def _built_event(self, make: Callable[..., Any], fields: tuple[Any, ...]) -> bytes:
         event = make(*fields)
-        return self._events[type(event)](event)
+        return self._writers[type(event)](event)
 
     def request(
         self,
@@ -184,26 +234,20 @@ class DecisionEncoder:
         """A serialized ``DecisionRequest`` to ``seat``, carrying the events of
         ``state.event_log[since:]`` as the seat may see them (those since its previous request;
         none if ``since`` is None)."""
-        clock = (_MOVE + _DOUBLE(move_seconds) if move_seconds else b"") + (
-            _BANK + _DOUBLE(bank_seconds) if bank_seconds else b""
-        )
-        view = self._view_body(state.view(seat))
+        key = (game_id, state.decision_kind, seat, move_seconds, bank_seconds)
+        head = self._heads.get(key)
+        if head is None:
+            head = self._heads.put(key, _head(*key))
+        view = self._view_body(state.view_fields(seat))
         view = self._game_key + varint(len(view)) + view
-        kind = state.decision_kind
-        event = self._event
         return b"".join(
             (
-                self._string(_GAME_ID, game_id) if game_id else b"",
+                head,
                 _NUMBER + varint(number) if number else b"",
-                self._string(_KIND, kind) if kind else b"",
                 _VIEW + varint(len(view)) + view,
-                _CLOCK_KEY + varint(len(clock)) + clock,
-                _SEAT + varint(seat) if seat else b"",
-                *(
-                    ()
-                    if since is None
-                    else [event(make, fields) for make, fields in state.seen_entries(seat, since)]
-                ),
+                b""
+                if since is None
+                else self._seen_events(state.event_log[since:], seat, state.num_players),
                 self._legal(legal),
             )
         )

@@ -28,7 +28,12 @@ _VARINT_TYPES = frozenset(
         FieldDescriptor.TYPE_BOOL,
     )
 )
-_FIXED = {FieldDescriptor.TYPE_DOUBLE: ("d", 1), FieldDescriptor.TYPE_FLOAT: ("f", 5)}
+_FIXED = {FieldDescriptor.TYPE_DOUBLE: "d", FieldDescriptor.TYPE_FLOAT: "f"}
+_WIRE_TYPES = {
+    FieldDescriptor.TYPE_DOUBLE: 1,
+    FieldDescriptor.TYPE_FLOAT: 5,
+    **dict.fromkeys(_VARINT_TYPES, 0),
+}
 
 
 def varint(value: int) -> bytes:
@@ -53,83 +58,114 @@ def packed_varints(values: Any) -> bytes:
     return small if small.isascii() else b"".join(map(varint, values))
 
 
-_STRINGS_LIMIT = 2_000  # tuples of strings kept per field
+_REPEATED_LIMIT = 2_000  # values kept per repeated field
 
 
-def _strings_writer(key: bytes) -> Callable[[tuple[str, ...]], bytes]:
-    """A repeated string field's elements, memoized by the tuple's value: such fields are often
-    constant or slow to change (a map's rows, a discard pile), and hashing a tuple of strings is
-    cheaper than encoding it."""
-    memo: dict[tuple[str, ...], bytes] = {}
+def _repeated_writer(wire: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
+    """``wire`` (a repeated field's wire form, from a tuple of numbers or strings) memoized by
+    the tuple's value: such fields are often constant or slow to change (a map's rows, a hand,
+    a discard pile), and hashing a tuple is cheaper than encoding it."""
+    memo: dict[Any, bytes] = {}
 
-    def write(strings: tuple[str, ...]) -> bytes:
-        wire = memo.get(strings)
-        if wire is None:
-            if len(memo) >= _STRINGS_LIMIT:
+    def write(values: Any) -> bytes:
+        try:
+            known = memo.get(values)
+        except TypeError:  # a list
+            return wire(values)
+        if known is None:
+            if len(memo) >= _REPEATED_LIMIT:
                 memo.clear()
-            encoded = [text.encode() for text in strings]
-            wire = memo[strings] = b"".join(key + varint(len(b)) + b for b in encoded)
-        return wire
+            known = memo[values] = wire(values)
+        return known
 
     return write
 
 
-def scalar_lines(cls: type, descriptor: Descriptor, namespace: dict[str, Any]) -> list[str] | None:
-    """Source lines (of a function whose argument is ``o`` and whose ``add`` appends bytes to its
-    output) writing the fields of ``cls`` that hold no message as the message ``descriptor``
-    serializes them; what they name is put in ``namespace``. None if one of the fields has a type
-    they do not write."""
-    namespace.update(varint=varint, packed=packed_varints, pack=struct.pack)
-    lines = []
+def _strings(key: bytes) -> Callable[[Any], bytes]:
+    """A repeated string field's elements, each with its key."""
+    return lambda strings: b"".join(
+        key + varint(len(b)) + b for b in [text.encode() for text in strings]
+    )
+
+
+def _packed(key: bytes) -> Callable[[Any], bytes]:
+    """A packed repeated varint field."""
+
+    def wire(values: Any) -> bytes:
+        body = packed_varints(values)
+        return key + varint(len(body)) + body
+
+    return wire
+
+
+_VALUES_LIMIT = 2_000  # values kept per singular field
+
+
+class _ValueWires(dict[Any, bytes]):
+    """A singular field's wire form by its value (b"" where the value is not written): a field
+    takes few values (counts, seats, enums, flags, names), so a value is soon found by one
+    C-level look-up, cheaper than testing and writing it; emptied when full."""
+
+    __slots__ = ("_wire",)
+
+    def __init__(self, wire: Callable[[Any], bytes]) -> None:
+        super().__init__()
+        self._wire = wire
+
+    def __missing__(self, value: Any) -> bytes:
+        if len(self) >= _VALUES_LIMIT:
+            self.clear()
+        wire = self[value] = self._wire(value)
+        return wire
+
+
+def scalar_terms(
+    cls: type, descriptor: Descriptor, namespace: dict[str, Any], value_of: Callable[[str], str]
+) -> list[str] | None:
+    """Python expressions, one per field of ``cls`` that holds no message, each the field's wire
+    form as the message ``descriptor`` serializes it (b"" when not written), the field's value
+    being the expression ``value_of(name)`` (a local); what they name is put in ``namespace``.
+    None if one of the fields has a type they do not write."""
+    terms = []
     for number, (name, kind, _, _) in enumerate(field_plan(cls)):
         if kind not in SCALAR_KINDS:
             continue
-        field = descriptor.fields_by_name[name]
-        lines += [f"    v = o.{name}", *_write_field(field, kind, f"K{number}", namespace)]
-        if lines[-1] == "UNSUPPORTED":
+        wire = _field_wire(descriptor.fields_by_name[name], kind.startswith("repeated"))
+        if wire is None:
             return None
-    return lines
+        namespace[f"K{number}"] = wire
+        value = value_of(name)
+        if isinstance(wire, _ValueWires):
+            terms.append(f"K{number}[{value}]")
+        else:
+            terms.append(f'(K{number}({value}) if {value} else b"")')
+    return terms
 
 
-def _write_field(field: FieldDescriptor, kind: str, key: str, namespace: dict) -> list[str]:
-    """Source lines writing value ``v`` of ``field``; ["UNSUPPORTED"] for a type not handled."""
-    repeated = kind.startswith("repeated")
+def _field_wire(
+    field: FieldDescriptor, repeated: bool
+) -> _ValueWires | Callable[[Any], bytes] | None:
+    """The wire form of a value of ``field`` (for a repeated one, of a non-empty tuple): a
+    ``_ValueWires`` for a singular field; None for a type not handled."""
+    key = varint(field.number << 3 | (2 if repeated else _WIRE_TYPES.get(field.type, 2)))
     if field.type in _VARINT_TYPES:
         if repeated:
-            if not field.is_packed:
-                return ["UNSUPPORTED"]
-            namespace[key] = varint(field.number << 3 | 2)
-            return [
-                "    if v:",
-                "        b = packed(v)",
-                f"        add({key} + varint(len(b)) + b)",
-            ]
-        namespace[key] = varint(field.number << 3)
-        # The key and a value below 128 (most are: counts, seats, enums, booleans) in one piece.
-        namespace[f"{key}_small"] = [namespace[key] + _SMALL[n] for n in range(0x80)]
-        value = f"{key}_small[v] if -1 < v < 0x80 else {key} + varint(v)"
+            return _repeated_writer(_packed(key)) if field.is_packed else None
+        one: Callable[[Any], bytes] = lambda v: key + varint(v)  # noqa: E731
     elif field.type == FieldDescriptor.TYPE_STRING:
-        namespace[key] = varint(field.number << 3 | 2)
         if repeated:
-            namespace[f"{key}_strings"] = _strings_writer(namespace[key])
-            return ["    if v:", f"        add({key}_strings(v))"]
-        value = f"{key} + varint(len(b)) + b"
-        condition = "v is not None" if field.has_presence else "v"
-        return [f"    if {condition}:", "        b = v.encode()", f"        add({value})"]
+            return _repeated_writer(_strings(key))
+        one = lambda v: key + varint(len(b := v.encode())) + b  # noqa: E731
     elif field.type in _FIXED:
-        code, wire_type = _FIXED[field.type]
+        code = _FIXED[field.type]
         if repeated:
             if not field.is_packed:
-                return ["UNSUPPORTED"]
-            namespace[key] = varint(field.number << 3 | 2)
+                return None
             size = struct.calcsize(code)
-            return [
-                "    if v:",
-                f'        add({key} + varint({size} * len(v)) + pack(f"<{{len(v)}}{code}", *v))',
-            ]
-        namespace[key] = varint(field.number << 3 | wire_type)
-        value = f'{key} + pack("<{code}", v)'
+            return lambda v: key + varint(size * len(v)) + struct.pack(f"<{len(v)}{code}", *v)
+        one = lambda v: key + struct.pack(f"<{code}", v)  # noqa: E731
     else:
-        return ["UNSUPPORTED"]
-    condition = "v is not None" if field.has_presence else "v"
-    return [f"    if {condition}: add({value})"]
+        return None
+    if field.has_presence:  # written when set, even to its default
+        return _ValueWires(lambda v: b"" if v is None else one(v))
+    return _ValueWires(lambda v: one(v) if v else b"")

@@ -7,6 +7,7 @@ sizes) and the RNG. Every seat sees the same information; only ``seat`` differs.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from engine.merkator import catalog as cat
@@ -23,7 +24,7 @@ from engine.merkator.views import (
     Player,
     TimeMarker,
 )
-from engine.parts import PartCache, interned
+from engine.parts import PartCache, field_values, interned
 
 if TYPE_CHECKING:
     from engine.merkator.state import MerkatorState
@@ -32,11 +33,19 @@ _DECISIONS = {kind.value: kind for kind in DecisionKind}  # a look-up; DecisionK
 _MAP_ROWS = tuple((LOCATIONS[m], COLOURS[data.LOCATION_COLOUR[m]]) for m in data.MAJORS)
 
 
+_view_fields = field_values(MerkatorView)
+
+
 def build_view(state: MerkatorState, seat: int) -> MerkatorView:
+    return MerkatorView(*view_fields(state, seat))
+
+
+def view_fields(state: MerkatorState, seat: int) -> tuple:
+    """``build_view``'s fields in order (``engine.core.GameState.view_fields``)."""
     over = state.is_over
     misprint = state.misprint
     n = state.num_players
-    return MerkatorView(
+    return _view_fields(
         seat=seat,
         join_needs_permission=state.permission,
         alsterhaus_misprint=misprint,
@@ -55,20 +64,13 @@ def build_view(state: MerkatorState, seat: int) -> MerkatorView:
         time_board=_time_board(
             (state.board_next, tuple(state.board_face_up), tuple(state.board_letters))
         ),
-        piles=_piles(
-            tuple(
-                [
-                    (value, len(pile), pile[-1] if pile else -1)
-                    for value, pile in state.piles.items()
-                ]
-            )
-        ),
+        piles=_piles(tuple(zip(state.piles, map(tuple, state.piles.values())))),
         discard_count=len(state.discard),
         bonus_deck_count=len(state.bonus_deck),
         bonus_slots=_bonus_slots(tuple(state.bonus_slots)),
         building_deck_count=len(state.building_deck),
         building_slots=_building_slots((tuple(state.building_slots), misprint)),
-        players=tuple([_player(state, q) for q in range(n)]),
+        players=_players(state),
         gain_left=state.gain_left,
         spoil_letters=state.spoil_letters,
         spoil_loss_left=state.spoil_loss_left,
@@ -109,12 +111,13 @@ def _build_time_board(
     )
 
 
-def _build_piles(piles: tuple[tuple[int, int, int], ...]) -> tuple[Pile, ...]:
-    """From (value, size, top card or -1) per pile."""
+def _build_piles(piles: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[Pile, ...]:
+    """From (value, cards) per pile (a key made by C-level maps): the views show each pile's
+    size and top card only."""
     return tuple(
         [
-            _pile((value, size, cat.CONTRACT_CARDS[top] if size else None))
-            for value, size, top in piles
+            _pile((value, len(pile), cat.CONTRACT_CARDS[pile[-1]] if pile else None))
+            for value, pile in piles
         ]
     )
 
@@ -136,7 +139,7 @@ def _build_building_slots(slots: tuple[tuple[int, ...], bool]) -> tuple[Building
 
 
 def _build_player(player: tuple) -> Player:
-    """From the seat's fields as ``_player`` lists them."""
+    """From the seat's fields as ``_players`` lists them."""
     q, coins, markers, contracts, done, kontor, tile, bonus, buildings, misprint = player
     return Player(
         seat=q,
@@ -161,21 +164,25 @@ _time_board = PartCache(_build_time_board)
 _piles = PartCache(_build_piles)
 _bonus_slots = PartCache(_build_bonus_slots)
 _building_slots = PartCache(_build_building_slots)
-_players = PartCache(_build_player)
+_player_by_fields = PartCache(_build_player)
 
 
-def _player(state: MerkatorState, q: int) -> Player:
-    return _players(
-        (
-            q,
-            state.coins[q],
-            state.markers[q],
-            tuple(state.contracts[q]),
-            frozenset(state.fulfilled[q]),
-            tuple(state.kontor[q]),
-            tuple(state.tile[q]),
-            tuple(state.bonus[q]),
-            tuple(state.buildings[q]),
-            state.misprint,
+def _players(state: MerkatorState) -> tuple[Player, ...]:
+    # Each seat's fields, zipped and looked up by C-level maps (a view shows every seat).
+    return tuple(
+        map(
+            _player_by_fields,
+            zip(
+                range(state.num_players),
+                state.coins,
+                state.markers,
+                map(tuple, state.contracts),
+                map(frozenset, state.fulfilled),
+                map(tuple, state.kontor),
+                map(tuple, state.tile),
+                map(tuple, state.bonus),
+                map(tuple, state.buildings),
+                repeat(state.misprint),
+            ),
         )
     )

@@ -33,7 +33,7 @@ from engine.merkator.actions import (
     TradeInput,
 )
 from engine.merkator.describe import describe_action
-from engine.merkator.observe import build_view
+from engine.merkator.observe import build_view, view_fields
 from engine.merkator.render import render
 from engine.merkator.scoring import Holdings, final_place_matters, final_result
 from engine.merkator.views import MerkatorView
@@ -782,6 +782,9 @@ class MerkatorState(GameState):
 
     def view(self, seat: int) -> MerkatorView:
         return build_view(self, seat)
+
+    def view_fields(self, seat: int) -> tuple[Any, ...]:
+        return view_fields(self, seat)
 
     def render(self, seat: int | None = None) -> str:
         return render(self, seat)

@@ -3,10 +3,13 @@ known contents, the never-shown cards as a multiset, and the pending decision's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable
+from itertools import chain, compress, count
+from operator import not_
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.ogallala.data import FIGHT, IS_BOW, IS_STERN, IS_TOTEM, KIND_NAMES, NO_CARD, NUM_KINDS
+from engine.ogallala.data import FIGHT, IS_BOW, IS_STERN, IS_TOTEM, KIND_NAMES, NO_CARD
 from engine.ogallala.display import EMPTY, Display, row_segments
 from engine.ogallala.scoring import boat_points
 from engine.ogallala.views import (
@@ -18,19 +21,27 @@ from engine.ogallala.views import (
     SegmentView,
     StackView,
 )
-from engine.parts import PartCache, interned
+from engine.parts import PartCache, field_values, interned
 
 if TYPE_CHECKING:
     from engine.ogallala.state import OgallalaState
 
 
+_view_fields = field_values(OgallalaView)
+
+
 def build_view(state: OgallalaState, seat: int) -> OgallalaView:
+    return OgallalaView(*view_fields(state, seat))
+
+
+def view_fields(state: OgallalaState, seat: int) -> tuple:
+    """``build_view``'s fields in order (``engine.core.GameState.view_fields``)."""
     active = state.displays[state.active]
     attack_card = None
     if state.attack_row >= 0:
         attack_card = Cell(state.attack_row, active.rows[state.attack_row].index(state.attack_kind))
     stacks, unseen = _stacks_and_unseen((tuple(map(tuple, state.stacks)), tuple(state.refilled)))
-    return OgallalaView(
+    return _view_fields(
         seat=seat,
         num_players=state.num_players,
         turn=state.turn,
@@ -44,7 +55,7 @@ def build_view(state: OgallalaState, seat: int) -> OgallalaView:
         display_changed=state.changed,
         attack_card=attack_card,
         captured=tuple([KIND_NAMES[kind] for kind in state.captured]),
-        displays=tuple([display_view(s, d) for s, d in enumerate(state.displays)]),
+        displays=tuple(map(display_view, count(), state.displays)),
         stacks=stacks,
         unseen=unseen,
         discard=_discard(tuple(state.discard)),
@@ -66,7 +77,7 @@ def _build_stacks_and_unseen(
         )
         for index, (stack, again) in enumerate(zip(stacks, refilled))
     )
-    originals = [card for stack, again in zip(stacks, refilled) if not again for card in stack]
+    originals = chain.from_iterable(compress(stacks, map(not_, refilled)))
     return views, kind_counts(originals)
 
 
@@ -77,12 +88,16 @@ _discard: PartCache[tuple[int, ...], tuple[str, ...]] = PartCache(
 )
 
 
-def kind_counts(kinds: Sequence[int]) -> tuple[KindCount, ...]:
-    """A multiset of kinds, in data order."""
-    counts = [0] * NUM_KINDS
-    for kind in kinds:
-        counts[kind] += 1
-    return tuple([_kind_count((KIND_NAMES[k], n)) for k, n in enumerate(counts) if n])
+def kind_counts(kinds: Iterable[int]) -> tuple[KindCount, ...]:
+    """A multiset of kinds, in data order (counted and looked up by C-level maps: the stacks'
+    contents change at every draw)."""
+    counts = Counter(kinds)
+    present = sorted(counts)
+    return tuple(
+        map(
+            _kind_count, zip(map(KIND_NAMES.__getitem__, present), map(counts.__getitem__, present))
+        )
+    )
 
 
 # Display views by content. A view shows every seat's display and a turn changes at most two of

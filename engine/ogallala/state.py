@@ -63,7 +63,7 @@ from engine.ogallala.data import (
 )
 from engine.ogallala.describe import describe_action, describe_decision
 from engine.ogallala.display import Display
-from engine.ogallala.observe import build_view
+from engine.ogallala.observe import build_view, view_fields
 from engine.ogallala.placement import placements
 from engine.ogallala.render import render
 from engine.ogallala.scoring import final_result
@@ -163,6 +163,9 @@ class OgallalaState(GameState):
 
     def view(self, seat: int) -> OgallalaView:
         return build_view(self, seat)
+
+    def view_fields(self, seat: int) -> tuple[Any, ...]:
+        return view_fields(self, seat)
 
     def digest_fields(self) -> dict[str, Any]:
         fields = super().digest_fields()

@@ -7,17 +7,23 @@ from typing import TYPE_CHECKING
 from engine.oregon import data
 from engine.oregon.enums import BUILDING_TYPES, CARDS, Card
 from engine.oregon.views import OregonView, PlacedBuilding, PlacedFarmer, PlayerInfo
-from engine.parts import PartCache, interned
+from engine.parts import PartCache, field_values, interned
 
 if TYPE_CHECKING:
     from engine.oregon.state import OregonState
 
 _S = data.NUM_SYMBOLS
+_view_fields = field_values(OregonView)
 
 
 def build_view(state: OregonState, seat: int) -> OregonView:
+    return OregonView(*view_fields(state, seat))
+
+
+def view_fields(state: OregonState, seat: int) -> tuple:
+    """``build_view``'s fields in order (``engine.core.GameState.view_fields``)."""
     over = state.phase is None
-    return OregonView(
+    return _view_fields(
         seat=seat,
         num_players=state.num_players,
         round=state.round,
@@ -27,9 +33,7 @@ def build_view(state: OregonState, seat: int) -> OregonView:
         end_triggered=state.end_triggered,
         game_over=over,
         terrain=data.TERRAIN,
-        players=tuple(
-            [_player(state, s, reveal=over or s == seat) for s in range(state.num_players)]
-        ),
+        players=_players(state, seat, over),
         hand=_hand(tuple(state.hands[seat])),
         farmers=_farmers(tuple(state.farmer_mask)),
         buildings=_buildings((tuple(state.building_mask), state.start_mask)),
@@ -77,26 +81,58 @@ _cards: PartCache[tuple[int, ...], tuple[Card, ...]] = PartCache(
 _player_info: PartCache[tuple, PlayerInfo] = PartCache(lambda fields: PlayerInfo(*fields))
 
 
-def _player(state: OregonState, s: int, reveal: bool) -> PlayerInfo:
-    hand = state.hands[s]
+def _players(state: OregonState, seat: int, over: bool) -> tuple[PlayerInfo, ...]:
+    # Each seat's content, zipped and looked up by C-level maps (a view shows every seat).
+    return tuple(
+        map(
+            _player,
+            zip(
+                range(state.num_players),
+                state.score,
+                state.supply,
+                state.farmer_mask,
+                state.joker,
+                state.extra,
+                state.start_tile,
+                state.start_placed,
+                map(tuple, state.hands),
+                map(tuple, state.coal),
+                map(tuple, state.gold),
+                _REVEALED if over else _REVEALED_TO[seat],
+            ),
+        )
+    )
+
+
+def _build_player(content: tuple) -> PlayerInfo:
+    s, score, supply, farmers, joker, extra, start_tile, placed, hand, coal, gold, reveal = content
     # In PlayerInfo's field order.
     return _player_info(
         (
             s,
-            state.score[s],
-            state.supply[s],
-            state.farmer_mask[s].bit_count(),
-            state.joker[s],
-            state.extra[s],
-            BUILDING_TYPES[state.start_tile[s]],
-            state.start_placed[s],
+            score,
+            supply,
+            farmers.bit_count(),
+            joker,
+            extra,
+            BUILDING_TYPES[start_tile],
+            placed,
             sum(hand[:_S]),
             sum(hand[_S:]),
-            len(state.coal[s]),
-            len(state.gold[s]),
+            len(coal),
+            len(gold),
             # Values are private until final scoring (5.6); sorted so the order of receipt,
             # which is public anyway, is not needed to rebuild the view.
-            tuple(sorted(state.coal[s])) if reveal else (),
-            tuple(sorted(state.gold[s])) if reveal else (),
+            tuple(sorted(coal)) if reveal else (),
+            tuple(sorted(gold)) if reveal else (),
         )
     )
+
+
+# A seat's info by its content (hands, tiles and all) and whether its tiles' values show, to the
+# viewing seat or to everyone once the game is over.
+_player = PartCache(_build_player)
+_REVEALED = (True,) * data.MAX_PLAYERS
+_REVEALED_TO = [
+    tuple(s == seat for s in range(data.MAX_PLAYERS)) for seat in range(data.MAX_PLAYERS)
+]

@@ -95,9 +95,32 @@ def to_action(seg: Segment, sp: int) -> Play:
     return play
 
 
-# A segment's plays in order, by the segment (its mask, cards, joker and building).
+class _FamilyPlays(dict[int, Play]):
+    """The plays of one (cards, joker, building) by space, each ``to_action``'s object."""
+
+    __slots__ = ("_segment",)
+
+    def __init__(self, segment: Segment) -> None:
+        super().__init__()
+        self._segment = segment
+
+    def __missing__(self, sp: int) -> Play:
+        play = self[sp] = to_action(self._segment, sp)
+        return play
+
+
+# Bounded by the rules' data like _PLAYS: a family per card combination, joker and building.
+_families: dict[tuple[tuple[int, ...], bool, int], _FamilyPlays] = {}
+
+
+# A segment's plays in order, by the segment (its mask, cards, joker and building): a segment
+# whose mask changed picks its plays by a C-level map over its family's.
 def _plays_of(seg: Segment) -> tuple[Play, ...]:
-    return tuple(to_action(seg, sp) for sp in data.spaces_of(seg.mask))
+    family = (seg.cards, seg.joker, seg.building)
+    plays = _families.get(family)
+    if plays is None:
+        plays = _families[family] = _FamilyPlays(seg)
+    return tuple(map(plays.__getitem__, data.spaces_of(seg.mask)))
 
 
 _segment_plays: PartCache[Segment, tuple[Play, ...]] = PartCache(_plays_of)

@@ -27,7 +27,7 @@ from engine.oregon.actions import (
 )
 from engine.oregon.describe import describe_action
 from engine.oregon.enums import CARDS, DECKS
-from engine.oregon.observe import build_view
+from engine.oregon.observe import build_view, view_fields
 from engine.oregon.play_options import PlayActions, Segment, locate, play_segments
 from engine.oregon.render import render
 from engine.oregon.scoring import final_result, score_building, score_farmer
@@ -202,6 +202,11 @@ class OregonState(GameState):
         if not 0 <= seat < self.num_players:
             raise EngineError(f"oregon: no seat {seat} in a {self.num_players}-player game")
         return build_view(self, seat)
+
+    def view_fields(self, seat: int) -> tuple[Any, ...]:
+        if not 0 <= seat < self.num_players:
+            raise EngineError(f"oregon: no seat {seat} in a {self.num_players}-player game")
+        return view_fields(self, seat)
 
     def render(self, seat: int | None = None) -> str:
         return render(self, seat)
