@@ -1,8 +1,11 @@
 """A real PostgreSQL server for the tests: Debian's (``/usr/lib/postgresql/*/bin``) started once
 per session in a temporary directory, on a free loopback port, and stopped at the end; each test
 gets a fresh database of its own. PostgreSQL refuses to run as root, so as root (CI) the server
-runs as ``nobody`` (the directory is handed to it). Where PostgreSQL is not installed the tests
-that need it skip and say how to install it (``scripts/setup --for-tests`` does).
+runs as Debian's ``postgres`` user, or ``nobody`` where there is none (the directory is handed to
+it). The server outlives each test by design, so it is started without the session's marker
+(``tests/support/processes.py``): it is not a process a test left behind. Where PostgreSQL is
+not installed the tests that need it skip and say how to install it (``scripts/setup
+--for-tests`` does).
 
 ``db_target`` is the fixture a test takes to run on both databases: an SQLite file path, or the
 URL of a fresh PostgreSQL database."""
@@ -24,9 +27,11 @@ import pytest
 
 from arena.storage.target import DatabaseTarget, PostgresUrl, parse_target
 from tests.support.ports import free_port
+from tests.support.processes import SESSION_VARIABLE
 
 SUPERUSER = "arena"
-_RUN_AS = "nobody"  # when the tests run as root
+# when the tests run as root: not nobody where there is a choice, the uid sandboxed bots may get
+_RUN_AS = "postgres" if any(u.pw_name == "postgres" for u in pwd.getpwall()) else "nobody"
 _numbers = itertools.count(1)
 
 
@@ -74,7 +79,8 @@ def postgres_server() -> Iterator[PostgresServer]:
         user = pwd.getpwnam(_RUN_AS)
         os.chown(directory, user.pw_uid, user.pw_gid)
     data = directory / "data"
-    run = {"check": True, "capture_output": True, "text": True, "timeout": 120}
+    unmarked = {key: value for key, value in os.environ.items() if key != SESSION_VARIABLE}
+    run = {"check": True, "capture_output": True, "text": True, "timeout": 120, "env": unmarked}
     subprocess.run(
         _as_server_user(
             [
@@ -106,6 +112,7 @@ def postgres_server() -> Iterator[PostgresServer]:
             check=False,
             capture_output=True,
             timeout=60,
+            env=unmarked,
         )
         shutil.rmtree(directory, ignore_errors=True)
 

@@ -15,8 +15,9 @@ resource_tracker.ensure_running()
 
 # Bots inherit the arena's environment, and their children inherit theirs: this marks every
 # process this test session starts (other people may run bots on the same machine).
-SESSION_MARKER = f"ARENA_TEST_SESSION={os.getpid()}-{uuid.uuid4().hex}".encode()
-os.environ["ARENA_TEST_SESSION"] = SESSION_MARKER.decode().split("=", 1)[1]
+SESSION_VARIABLE = "ARENA_TEST_SESSION"
+SESSION_MARKER = f"{SESSION_VARIABLE}={os.getpid()}-{uuid.uuid4().hex}".encode()
+os.environ[SESSION_VARIABLE] = SESSION_MARKER.decode().split("=", 1)[1]
 
 
 def bot_processes() -> list[str]:
