@@ -5,28 +5,11 @@ browser test that runs on both, as it writes through the web (a session, an uplo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from arena.storage.target import DatabaseTarget
 from arena.uploads.pack import pack
-from arena.web.app import create_app
 from tests.hosting.test_upload_api import Arena, Served, bot_dir
 from tests.web.test_browser import CHROMIUM, LAUNCH_ARGS, Problems, sync_api
-
-
-@pytest.fixture
-def arena(tmp_path: Path, db_target: DatabaseTarget) -> Arena:
-    return Arena(tmp_path, db_target)
-
-
-@pytest.fixture
-def web(arena: Arena) -> Iterator[Served]:
-    served = Served(create_app(arena.db, warm_up=False))
-    yield served
-    served.stop()
 
 
 def test_an_author_signs_in_and_uploads_in_chromium(arena: Arena, web: Served, tmp_path: Path):
