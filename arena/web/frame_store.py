@@ -98,7 +98,7 @@ class FrameStore:
         target = self._game_dir(game)
         try:
             if not target.is_dir():
-                self._forget_other_keys(game)
+                self._forget_other_keys(game, keep=target)
                 target.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=target, prefix=".piece-")
             with os.fdopen(handle, "wb") as file:
@@ -107,9 +107,12 @@ class FrameStore:
         except OSError as exc:  # a read-only or full disk: the frames stay in memory
             log.warning("cannot store the frames of game %s in %s: %s", game["id"], target, exc)
 
-    def _forget_other_keys(self, game: dict[str, Any]) -> None:
-        """Remove this game id's pieces of older keys (a changed engine, a replaced database)."""
+    def _forget_other_keys(self, game: dict[str, Any], keep: Path) -> None:
+        """Remove this game id's pieces of older keys (a changed engine, a replaced database).
+        Never ``keep``: the background thread storing a game's pieces and a visitor's request
+        may both find it missing, and the second must not remove what the first just wrote."""
         if not self.directory.is_dir():
             return
         for stale in self.directory.glob(f"{int(game['id'])}-*"):
-            shutil.rmtree(stale, ignore_errors=True)
+            if stale != keep:
+                shutil.rmtree(stale, ignore_errors=True)

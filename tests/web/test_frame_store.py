@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import threading
 
 import pytest
 from starlette.testclient import TestClient
@@ -84,3 +85,24 @@ def test_an_unwritable_frames_directory_keeps_the_frames_in_memory(arena_db, tmp
         response = client.get("/api/games/1/replay")
         assert response.status_code == 200
         assert client.get("/api/games/1/frames").json()["frames"]
+
+
+def test_pieces_written_at_once_by_several_threads_are_all_kept(arena_db, tmp_path):
+    """The background thread that stores every piece of a game and a visitor's request both
+    find the game's directory missing: neither removes what the other just wrote."""
+    game = ReadOnlyDatabase(arena_db).game(2)
+    assert game is not None
+    for attempt in range(20):
+        store = frame_store.FrameStore(tmp_path / f"frames-{attempt}")
+        start = threading.Barrier(8)
+
+        def write(piece: str) -> None:
+            start.wait()
+            store.write(game, piece, b"body")
+
+        threads = [threading.Thread(target=write, args=(f"piece-{i}",)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert all(store.read(game, f"piece-{i}") == b"body" for i in range(8))
