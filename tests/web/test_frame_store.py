@@ -96,11 +96,13 @@ def test_pieces_written_at_once_by_several_threads_are_all_kept(arena_db, tmp_pa
         store = frame_store.FrameStore(tmp_path / f"frames-{attempt}")
         start = threading.Barrier(8)
 
-        def write(piece: str) -> None:
+        def write(store: frame_store.FrameStore, start: threading.Barrier, piece: str) -> None:
             start.wait()
             store.write(game, piece, b"body")
 
-        threads = [threading.Thread(target=write, args=(f"piece-{i}",)) for i in range(8)]
+        threads = [
+            threading.Thread(target=write, args=(store, start, f"piece-{i}")) for i in range(8)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
