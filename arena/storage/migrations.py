@@ -24,7 +24,7 @@ from leaderboard.results import GameResult, SeatResult
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
 # What stands for it on PostgreSQL, which has no header: the comment on ``schema_version``.
 POSTGRES_MARKER = f"game-bot arena database (application id {APPLICATION_ID:#x})"
-CURRENT_VERSION = 8
+CURRENT_VERSION = 9
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -161,6 +161,13 @@ def _seat_logs(connection: Connection) -> None:
     _table(models.SeatLog).create(connection, checkfirst=True)
 
 
+def _rate_events(connection: Connection) -> None:
+    """Schema 9: the events the tokens' rate limits count (``rate_event``), in the database so
+    that every web process of an arena shares the limits. Nothing to carry over: the limits
+    were counted in each process's memory."""
+    _table(models.RateEvent).create(connection, checkfirst=True)
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _decision_details,
@@ -170,6 +177,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     5: _running_games,
     6: _web_sessions,
     7: _seat_logs,
+    8: _rate_events,
 }
 
 

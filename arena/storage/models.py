@@ -133,6 +133,20 @@ class WebSession(SQLModel, table=True):
     expires_at: datetime
 
 
+class RateEvent(SQLModel, table=True):
+    """One event a token's rate limit counted (schema 9): a request or an upload, kept until it
+    leaves the limit's window, so that every web process of the arena counts the same events.
+    Only stored tokens are counted (an unknown token costs no row), and a token's events of one
+    limit are at most that limit's count: the table stays small (``arena.storage.rate_limits``)."""
+
+    __tablename__ = "rate_event"
+    __table_args__ = (Index("ix_rate_event_token", "token_id", "rate_limit", "expires_at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    token_id: int = Field(foreign_key="author_token.id")
+    rate_limit: str  # which limit counted it ("request", "upload")
+    expires_at: float = Field(index=True)  # when it leaves the window: the database's clock, s
+
+
 class BotVersion(SQLModel, table=True):
     """One submitted version of a bot: its manifest and the hash of its directory's content."""
 

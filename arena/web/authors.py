@@ -105,7 +105,7 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
             assert isinstance(name, str)
             body = await archive.read(desk.limits.archive_bytes + 1)
             desk.check_size(len(body))
-            desk.count_upload(who.token_public_id)
+            await desk.count_upload(who.token_public_id)
             submission_id, _ = await run_in_threadpool(desk.queue, who.author_id, name, body)
         except Refused as refused:
             raise HTTPException(refused.status, refused.message, refused.headers) from None

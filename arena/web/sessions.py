@@ -146,7 +146,7 @@ def session_routes(auth: WebAuth, render: Render) -> list[Route]:
         if parsed is None:
             return signin_form(request, 401, "that is not an arena token (arena_<id>_<secret>)")
         try:
-            desk.count_request(parsed[0])  # before the slow hash, as the upload API does
+            await desk.count_request(parsed[0])  # before the slow hash, as the upload API does
         except Refused as refused:
             raise HTTPException(refused.status, refused.message, refused.headers) from None
 

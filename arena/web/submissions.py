@@ -12,16 +12,14 @@ unpacks, builds or runs anything: ``arena submissions work`` does, in the sandbo
 
 The token comes as ``Authorization: Bearer TOKEN``. Each token (by its public id, before the
 slow hash is paid) may make ``REQUESTS_PER_MINUTE`` requests and ``UPLOADS_PER_MINUTE`` uploads
-a minute, counted in this process (one web process per arena, as ``arena serve`` runs it).
+a minute, counted in the arena's database (``arena.storage.rate_limits``): every web process
+of the arena shares them.
 """
 
 from __future__ import annotations
 
 import tempfile
 import threading
-import time
-from collections import deque
-from collections.abc import Callable
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -34,40 +32,13 @@ from arena.manifest import name_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Author
+from arena.storage.rate_limits import RateLimit
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.uploads.unpack import DEFAULT_LIMITS, ArchiveError, UnpackLimits, check
 
 MAX_WAITING = 3  # an author's submissions queued or in progress at once
 _CHALLENGE = {"WWW-Authenticate": "Bearer"}
-
-
-class RateLimit:
-    """At most ``count`` events per key in any ``seconds``: a sliding window per key, in
-    memory."""
-
-    _MAX_KEYS = 10_000
-
-    def __init__(
-        self, count: int, seconds: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.count = count
-        self.seconds = seconds
-        self.clock = clock
-        self.events: dict[str, deque[float]] = {}
-
-    def retry_after(self, key: str) -> float | None:
-        """None and the event counted if ``key`` may go on, else the seconds until it may."""
-        now = self.clock()
-        if len(self.events) > self._MAX_KEYS:  # forget keys that have been quiet a window
-            self.events = {k: e for k, e in self.events.items() if e and e[-1] > now - self.seconds}
-        events = self.events.setdefault(key, deque())
-        while events and events[0] <= now - self.seconds:
-            events.popleft()
-        if len(events) >= self.count:
-            return events[0] + self.seconds - now
-        events.append(now)
-        return None
 
 
 REQUESTS_PER_MINUTE = 30  # per token: status reads and uploads
@@ -110,8 +81,8 @@ class UploadDesk:
         self.db_path = db_path
         self.hosted = files or HostedFiles.beside(db_path)
         self.limits = limits
-        self.requests = requests or RateLimit(REQUESTS_PER_MINUTE, 60.0)
-        self.uploads = uploads or RateLimit(UPLOADS_PER_MINUTE, 60.0)
+        self.requests = requests or RateLimit("request", REQUESTS_PER_MINUTE, 60.0)
+        self.uploads = uploads or RateLimit("upload", UPLOADS_PER_MINUTE, 60.0)
         self._opened: list[Database] = []
         self._opening = threading.Lock()
 
@@ -121,11 +92,18 @@ class UploadDesk:
                 self._opened.append(open_database(self.db_path, create=False))
             return self._opened[0]
 
-    def count_request(self, public_id: str) -> None:
+    async def count_request(self, public_id: str) -> None:
         """Count a request made with the token of public id ``public_id``; refused past the
         limit (before the slow hash is paid)."""
-        if (wait := self.requests.retry_after(public_id)) is not None:
+        if (wait := await self._count(self.requests, public_id)) is not None:
             raise _too_many_refused("requests with this token", wait)
+
+    async def count_upload(self, public_id: str) -> None:
+        if (wait := await self._count(self.uploads, public_id)) is not None:
+            raise _too_many_refused("uploads", wait)
+
+    async def _count(self, limit: RateLimit, public_id: str) -> float | None:
+        return await run_in_threadpool(lambda: limit.retry_after(self.database(), public_id))
 
     async def bearer(self, request: Request) -> tuple[Author, str]:
         """The author of the request's token (``Authorization: Bearer TOKEN``) and the token's
@@ -134,7 +112,7 @@ class UploadDesk:
         parsed = tokens.parse_token(text) if scheme.lower() == "bearer" else None
         if parsed is None:
             raise Refused(401, "send the author's token: Authorization: Bearer TOKEN", **_CHALLENGE)
-        self.count_request(parsed[0])
+        await self.count_request(parsed[0])
 
         def check() -> Author | None:
             with self.database().read() as session:
@@ -154,10 +132,6 @@ class UploadDesk:
     def check_size(self, size: int) -> None:
         if size > self.limits.archive_bytes:
             raise Refused(413, f"the archive may have at most {self.limits.archive_bytes} bytes")
-
-    def count_upload(self, public_id: str) -> None:
-        if (wait := self.uploads.retry_after(public_id)) is not None:
-            raise _too_many_refused("uploads", wait)
 
     def queue(self, author_id: int, name: str, archive: bytes) -> tuple[int, str]:
         """Check ``archive`` by every rule of the unpacking, then store and queue it as bot
@@ -208,7 +182,7 @@ def submission_routes(
             declared = request.headers.get("content-length", "")
             if declared.isdigit():
                 desk.check_size(int(declared))
-            desk.count_upload(public_id)
+            await desk.count_upload(public_id)
             body = bytearray()
             async for chunk in request.stream():
                 body += chunk

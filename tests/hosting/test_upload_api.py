@@ -242,8 +242,8 @@ def test_size_limits_and_floods(arena: Arena, tmp_path: Path):
             routes=submission_routes(
                 arena.db,
                 limits=UnpackLimits(archive_bytes=4096),
-                requests=RateLimit(4, 60),
-                uploads=RateLimit(2, 60),
+                requests=RateLimit("request", 4, 60),
+                uploads=RateLimit("upload", 2, 60),
             )
         )
     )

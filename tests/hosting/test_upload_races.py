@@ -87,7 +87,9 @@ def test_two_uploads_of_one_bot_at_once_become_one_version(
 
 
 def test_a_flood_of_different_archives_stores_none_past_the_limit(arena: Arena, tmp_path: Path):
-    served = Served(Starlette(routes=submission_routes(arena.db, uploads=RateLimit(2, 60))))
+    served = Served(
+        Starlette(routes=submission_routes(arena.db, uploads=RateLimit("upload", 2, 60)))
+    )
     try:
         codes = []
         for number in range(6):

@@ -5,15 +5,21 @@ from __future__ import annotations
 import sqlite3
 
 
+def as_schema_8(raw: sqlite3.Connection) -> None:
+    """Remove schema 9's rate events."""
+    raw.executescript("DROP TABLE rate_event; UPDATE schema_version SET version = 8;")
+
+
 def as_schema_7(raw: sqlite3.Connection) -> None:
-    """Remove schema 8's seat logs."""
+    """Remove schema 9's rate events and schema 8's seat logs."""
+    as_schema_8(raw)
     raw.executescript("DROP TABLE seat_log; UPDATE schema_version SET version = 7;")
 
 
 def as_schema_4(raw: sqlite3.Connection) -> None:
-    """Remove schema 8's seat logs, schema 7's web sessions, schema 6's running games and
-    schema 5's authors, tokens, submissions and bot owners. (A plain sqlite3 connection checks
-    no foreign keys, so the bot table can be made again without its owner.)"""
+    """Remove schema 9's rate events, schema 8's seat logs, schema 7's web sessions, schema 6's
+    running games and schema 5's authors, tokens, submissions and bot owners. (A plain sqlite3
+    connection checks no foreign keys, so the bot table can be made again without its owner.)"""
     as_schema_7(raw)
     raw.executescript(
         """

@@ -135,5 +135,5 @@ def test_a_schema_7_database_gains_seat_logs_and_its_games_keep_none(tmp_path):
         as_schema_7(raw)
     assert runner.invoke(app, arguments).exit_code == 0  # migrated, then the next game stored
     with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(8,)]
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(9,)]
     assert [game for game, *_ in seat_logs(db)] == [2, 2]  # the first game's slices are gone
