@@ -314,7 +314,9 @@ def create_app(
         assert isinstance(exc, HTTPException)
         if exc.status_code == 404 and exc.detail == "Not Found":  # no route: Starlette's words
             return _error(request, 404, f"no page at {request.url.path}")
-        return _error(request, exc.status_code, exc.detail)
+        response = _error(request, exc.status_code, exc.detail)
+        response.headers.update(exc.headers or {})  # a 429's Retry-After
+        return response
 
     async def unavailable(request: Request, exc: Exception) -> Response:
         return _error(request, 503, str(exc))
