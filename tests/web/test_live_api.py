@@ -2,7 +2,8 @@
 writes the database the web reads: listed on /api/live and on their tournament's page, followed
 decision by decision in the spectator view alone (``?seat=`` refused), then handed over to the
 stored game. And the decision log of a stored game, seat by seat: what the seat's frames hold,
-nothing more."""
+nothing more. The tests of a database (not of a tournament's processes) run on SQLite and on
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -15,15 +16,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from starlette.testclient import TestClient
 
 from arena.storage.read_only import ReadOnlyDatabase
+from arena.storage.target import DatabaseTarget
 from arena.web.app import create_app
 from arena.web.spectator import events_seen
 from engine.registry import get_game
 from tests.tournament.helpers import query, start_cli
-from tests.web.conftest import altered_copy
 
 MISBEHAVE = Path(__file__).parents[1] / "bots" / "misbehave.py"
 DETAILS = ("action", "seconds", "comment", "legal", "chosen")
@@ -41,7 +43,7 @@ def slow_bot(directory: Path, name: str) -> Path:
     return directory
 
 
-def start_tournament(tmp: Path, db: Path, *extra: str) -> subprocess.Popen:
+def start_tournament(tmp: Path, db: DatabaseTarget, *extra: str) -> subprocess.Popen:
     bots = [slow_bot(tmp / name, name) for name in ("tortoise", "snail")]
     return start_cli(
         "tournament",
@@ -71,8 +73,8 @@ def wait_for(check: Callable[[], Any], what: str, process: subprocess.Popen, sec
 
 
 @pytest.fixture
-def tournament_db(tmp_path) -> Iterator[tuple[Path, subprocess.Popen]]:
-    db = tmp_path / "arena.db"
+def tournament_db(tmp_path, db_target) -> Iterator[tuple[DatabaseTarget, subprocess.Popen]]:
+    db = db_target
     process = start_tournament(tmp_path, db, "--concurrency", "2")
     try:
         yield db, process
@@ -82,19 +84,19 @@ def tournament_db(tmp_path) -> Iterator[tuple[Path, subprocess.Popen]]:
         process.communicate()
 
 
-def _has_schema(db: Path) -> bool:
+def _has_schema(db: DatabaseTarget) -> bool:
     try:
-        return bool(query(db, "SELECT 1 FROM sqlite_master WHERE name = 'running_game'"))
-    except sqlite3.Error:
+        return bool(query(db, "SELECT count(*) FROM running_game"))
+    except (sqlite3.Error, psycopg.Error):  # no file, or no table yet
         return False
 
 
-def wait_for_schema(db: Path, process: subprocess.Popen) -> None:
+def wait_for_schema(db: DatabaseTarget, process: subprocess.Popen) -> None:
     """Until the tournament has made the database (its schema, in one transaction)."""
-    wait_for(lambda: db.exists() and _has_schema(db), "the database", process)
+    wait_for(lambda: _has_schema(db), "the database", process)
 
 
-def _client(db: Path, process: subprocess.Popen) -> TestClient:
+def _client(db: DatabaseTarget, process: subprocess.Popen) -> TestClient:
     wait_for_schema(db, process)
     return TestClient(create_app(db, warm_up=False))
 
@@ -217,24 +219,31 @@ def test_a_match_is_shown_live_then_replayed(tmp_path):
             process.communicate()
 
 
-def test_a_game_of_a_killed_tournament_is_not_shown_as_in_play(tournament_db, tmp_path):
+def test_a_game_of_a_killed_tournament_is_not_shown_as_in_play(tournament_db):
     db, process = tournament_db
     client = _client(db, process)
     [live, *_] = wait_for(lambda: client.get("/api/live").json()["games"], "a game", process)
     process.kill()  # no chance to clean up
     process.communicate()
     # its heartbeat stops: once older than STALE_SECONDS (made so here) it is a ghost
-    ghost = altered_copy(
-        db, tmp_path / "ghost.db", "UPDATE running_game SET heartbeat = '2000-01-01 00:00:00'"
-    )
-    later = TestClient(create_app(ghost, warm_up=False))
+    _execute(db, "UPDATE running_game SET heartbeat = '2000-01-01 00:00:00'")
+    later = TestClient(create_app(db, warm_up=False))
     assert later.get("/api/live").json()["games"] == []
     assert later.get(f"/api/live/{live['id']}").json()["state"] == "stale"
     assert later.get(f"/api/tournaments/{live['tournament_id']}").json()["running"] == []
 
 
-def test_unknown_and_bad_live_addresses_are_one_line_errors(arena_db):
-    client = TestClient(create_app(arena_db, warm_up=False))
+def _execute(db: DatabaseTarget, sql: str) -> None:
+    """``sql`` run on ``db``: a database nothing else writes any more."""
+    if isinstance(db, Path):
+        with sqlite3.connect(db) as connection:
+            connection.execute(sql)
+    else:
+        with psycopg.connect(str(db)) as connection:
+            connection.execute(sql)  # type: ignore[arg-type]  # a literal, no parameters
+
+
+def test_unknown_and_bad_live_addresses_are_one_line_errors(client):
     assert client.get("/api/live").json()["games"] == []
     assert client.get("/api/live", params={"tournament": "x"}).status_code == 400
     for url in ("/api/live/7", f"/api/live/{2**64}", "/live/7"):
@@ -245,8 +254,9 @@ def test_unknown_and_bad_live_addresses_are_one_line_errors(arena_db):
 
 # --- the decision log of a stored game ---------------------------------------------------
 @pytest.fixture(scope="module")
-def client(arena_db) -> TestClient:
-    return TestClient(create_app(arena_db, warm_up=False))
+def client(web_db, tmp_path_factory) -> TestClient:
+    frames = tmp_path_factory.mktemp("frames")  # a URL's default is the user's cache
+    return TestClient(create_app(web_db, warm_up=False, frames_dir=frames))
 
 
 def _oregon_game(client: TestClient) -> dict:
@@ -254,9 +264,9 @@ def _oregon_game(client: TestClient) -> dict:
     return game
 
 
-def _events_as_seen(arena_db: Path, game_id: int, seat: int | None) -> list[list[str]]:
+def _events_as_seen(db: DatabaseTarget, game_id: int, seat: int | None) -> list[list[str]]:
     """Independently of the web: per decision, the events ``seat`` learnt after it, in words."""
-    game = ReadOnlyDatabase(arena_db).game(game_id)
+    game = ReadOnlyDatabase(db).game(game_id)
     assert game is not None
     told = [0]
     seen: list[list[str]] = []
@@ -276,7 +286,7 @@ def _texts(entries: list[dict]) -> list[list[str]]:
     return [[event["text"] for event in entry["events"]] for entry in entries]
 
 
-def test_a_seats_decision_log_holds_what_that_seat_saw_and_nothing_more(client, arena_db):
+def test_a_seats_decision_log_holds_what_that_seat_saw_and_nothing_more(client, web_db):
     game = _oregon_game(client)
     referee = client.get(f"/api/games/{game['id']}/log").json()
     assert referee["seat"] is None and len(referee["entries"]) == game["decisions"]
@@ -291,7 +301,7 @@ def test_a_seats_decision_log_holds_what_that_seat_saw_and_nothing_more(client, 
             else:  # another seat's choice, time and comment are not in this seat's frames
                 assert not set(DETAILS) & set(entry), entry
         seen = _texts(entries)
-        assert seen == _events_as_seen(arena_db, game["id"], seat)
+        assert seen == _events_as_seen(web_db, game["id"], seat)
         assert seen != _texts(referee["entries"])  # the referee saw the other seat's cards too
     assert all("action" in entry for entry in referee["entries"])
     scores = [entry["scores"] for entry in referee["entries"]]
