@@ -5,6 +5,7 @@ own), with a table that stays bounded whatever a client sends. On SQLite and on 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,6 +78,34 @@ def test_connections_share_one_count(database: Database, db_target: DatabaseTarg
         other.close()
     assert answers[:5] == [None] * 5
     assert all(wait is not None and 59 < wait <= 60 for wait in answers[5:]), answers
+
+
+def test_racing_connections_take_the_last_places_once(
+    database: Database, db_target: DatabaseTarget
+):
+    """Two connections (as two web processes) counting at once: the limit, exactly."""
+    alice = public_id(database, "alice")
+    uploads = RateLimit("upload", 5, 60.0)
+    others = [open_database(db_target, create=False) for _ in range(2)]
+    allowed: list[bool] = []
+    start = threading.Barrier(len(others))
+
+    def flood(other: Database) -> None:
+        start.wait()
+        for _ in range(8):
+            allowed.append(uploads.retry_after(other, alice) is None)
+
+    threads = [threading.Thread(target=flood, args=(other,)) for other in others]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+    finally:
+        for other in others:
+            other.close()
+    assert len(allowed) == 16 and allowed.count(True) == 5
+    assert len(rows(database)) == 5
 
 
 def test_the_table_stays_bounded(database: Database):
