@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
+from tests.support.log_names import unstamped
 from tests.support.schemas import as_schema_7
 
 runner = CliRunner()
@@ -109,7 +110,7 @@ def test_a_match_keeps_a_log_per_game_and_its_crash_in_it(tmp_path):
     )
     assert result.exit_code == 3, result.output  # exits-midgame forfeits
     rows = seat_logs(db)
-    assert [(bot, Path(path).name) for _, bot, path, _, _ in rows] == [
+    assert [(bot, unstamped(Path(path).name)) for _, bot, path, _, _ in rows] == [
         ("chatty", "7-seat0-chatty.log"),
         ("exits-midgame", "7-seat1-exits-midgame.log"),
     ]
