@@ -94,4 +94,3 @@ def test_a_child_that_keeps_the_pipe_does_not_hold_the_close_up(tmp_path):
         holder.kill()
         holder.wait()
     assert sink.path.read_bytes() == b"still here\n"
-
