@@ -325,6 +325,8 @@ async def run_bot(
             if bot.launch is not None:
                 bot.launch.close()  # whatever is left in its cgroup, and its socket
             await trio.to_thread.run_sync(bot.log.close)  # its last words, then the file
+            if not bot.log_kept:  # read for crash reasons only: a pool's restarts would pile up
+                bot.log.path.unlink(missing_ok=True)
 
 
 # How long bwrap may take to reap its killed child and exit before its group is killed anyway.

@@ -94,3 +94,14 @@ def test_a_child_that_keeps_the_pipe_does_not_hold_the_close_up(tmp_path):
         holder.kill()
         holder.wait()
     assert sink.path.read_bytes() == b"still here\n"
+
+
+async def test_a_log_not_kept_is_removed_when_its_bot_stops(tmp_path):
+    # a pool restarts a crashing bot game after game: each process's unkept log must not pile up
+    for _ in range(2):
+        async with run_bot(sample_bot("random-python"), 0, 1, tmp_path) as bot:
+            client, _ = await connect(bot, "oregon", timeout=30)
+            client.close()
+            assert bot.log_path is not None and bot.log_path.parent == tmp_path
+            assert bot.log_path.is_file()
+    assert list(tmp_path.glob("*.log")) == []
