@@ -48,6 +48,7 @@ COMMAND_MODULES = [
     "arena.commands.serve",
     "arena.commands.authors",
     "arena.commands.submissions",
+    "arena.commands.logs",
 ]
 USAGE_ERROR_CODE = 2
 STORAGE_FAULT_CODE = 4

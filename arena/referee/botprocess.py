@@ -18,7 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +33,7 @@ from arena.protocol import PROTOCOL_VERSION
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
+from arena.referee.log_sink import LogSink, create_log, numbered, stamp
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
@@ -59,11 +60,12 @@ def _listen_address(workdir: Path, seat: int) -> str:
         return f"127.0.0.1:{probe.getsockname()[1]}"
 
 
-def kept_log_name(game_seed: int, seat: int, bot_name: str) -> str:
-    """The file name of a seat's kept log: unique per game seed, seat and bot within a directory
-    (a tournament plays each deal once per rotation of the seats)."""
+def kept_log_names(game_seed: int, seat: int, bot_name: str) -> Iterator[str]:
+    """The candidate file names of a seat's kept log (``log_sink.create_log`` takes the first
+    free one): the game seed, seat and bot, and the time, so that a game played again with the
+    same seed gets a file of its own."""
     safe_name = re.sub(r"[^A-Za-z0-9._-]", "_", bot_name)
-    return f"{game_seed}-seat{seat}-{safe_name}.log"
+    return numbered(f"{game_seed}-seat{seat}-{safe_name}-{stamp()}")
 
 
 # Last lines of output like these mean the bot ran out of memory: Python (an allocation, or a
@@ -75,6 +77,10 @@ _OUT_OF_MEMORY = re.compile(
 )
 _OUT_OF_MEMORY_LINES = 3
 _LOG_TAIL_BYTES = 4096
+
+
+def _no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | os.O_NOFOLLOW)
 
 
 # The arena sends remote bots (NAME@HOST:PORT, `arena submit --address`) the token in this
@@ -101,12 +107,16 @@ class RunningBot:
     address: str
     token: str
     process: ChildProcess | None = None
-    log_path: Path | None = None
+    log: LogSink | None = None  # its stdout and stderr, drained into its log file
     log_kept: bool = False  # the log outlives the match (``--bot-logs``)
     limits: BotLimits | None = None  # as enforced; None if the bot runs without limits
     launch: BotLaunch | None = None  # its sandbox and cgroup, if started under a SandboxPolicy
     # Where the arena calls a sandboxed bot: its socket, held open (arena.sandbox.sockets).
     call_address: str | None = None
+
+    @property
+    def log_path(self) -> Path | None:
+        return None if self.log is None else self.log.path
 
     @property
     def sandboxed(self) -> bool:
@@ -144,15 +154,16 @@ class RunningBot:
     def log_tail(self) -> tuple[int, list[str]]:
         """The log's size and its last lines that say something (Node frames its fatal errors
         with lines of a lone "#"); the log may be as large as the file-size limit."""
-        if self.log_path is None:
+        if self.log is None:
             return 0, []
+        size = self.log.sync()  # the last words may still be in the pipe
         try:
-            with open(self.log_path, "rb") as log:
-                size = log.seek(0, os.SEEK_END)
+            with open(self.log.path, "rb", opener=_no_follow) as log:
                 log.seek(max(0, size - _LOG_TAIL_BYTES))
-                text = log.read().decode(errors="replace")
+                data = log.read(_LOG_TAIL_BYTES)
         except OSError:
             return 0, []
+        text = data.decode(errors="replace")
         return size, [line for line in text.splitlines() if re.search(r"\w", line)]
 
     def limit_hit(self, size: int, lines: list[str]) -> str:
@@ -162,8 +173,8 @@ class RunningBot:
             return hit
         if self.limits is None:
             return ""
-        if self.exit_description() == "killed by SIGXFSZ" or size >= self.limits.file_mib << 20:
-            return f"its output reached the {self.limits.file_mib} MiB file-size limit"
+        if self.exit_description() == "killed by SIGXFSZ":
+            return f"a file it wrote reached the {self.limits.file_mib} MiB file-size limit"
         address_space = self.launch is None or self.launch.address_space_limited
         if address_space and any(
             _OUT_OF_MEMORY.search(line) for line in lines[-_OUT_OF_MEMORY_LINES:]
@@ -235,29 +246,24 @@ async def run_bot(
     limits: BotLimits = BotLimits(),
     log_dir: Path | None = None,
     sandbox: SandboxPolicy | None = None,
-    log_name: str | None = None,
+    log_names: Iterable[str] | None = None,
 ) -> AsyncIterator[RunningBot]:
     """Start ``spec``'s process for ``seat`` under ``limits`` (a remote bot is just addressed)
     and stop its whole process group on exit, also when the surrounding scope is cancelled.
-    The bot's stdout/stderr go to a log in ``workdir``, or kept in ``log_dir`` if given (as
-    ``log_name``, by default one per game seed, seat and bot).
+    The bot's stdout/stderr go to a new log in ``workdir``, or kept in ``log_dir`` if given
+    (named by the first free one of ``log_names``, by default ``kept_log_names``), at most
+    ``limits.file_mib`` MiB of it (``arena.referee.log_sink``).
     With a ``sandbox`` policy the bot runs as ``arena.sandbox`` says (its socket in a directory
     of its own in ``workdir``); without one, as the arena's user with its environment."""
     if spec.address is not None:  # a remote bot
         yield RunningBot(spec, spec.address, token=remote_token())
         return
     assert spec.command is not None and spec.directory is not None
-    log_path = (
-        log_dir / (log_name or kept_log_name(game_seed, seat, spec.name))
-        if log_dir is not None
-        else workdir / f"seat{seat}.log"
-    )
     sandboxed = sandbox is not None and sandbox.tool == "bwrap"
     bot = RunningBot(
         spec,
         sandbox_address() if sandboxed else _listen_address(workdir, seat),
         secrets.token_hex(16),
-        log_path=log_path,
         log_kept=log_dir is not None,
         limits=limits if prlimit_path() is not None else None,
     )
@@ -283,26 +289,34 @@ async def run_bot(
             wants_network=spec.network,
         )
         argv, env = bot.launch.argv, bot.launch.env
-    assert bot.log_path is not None  # a local bot always has one
-    with open(bot.log_path, "wb") as log:
-        try:
-            bot.process = start_tied(
-                argv,
-                cwd=spec.directory,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-                start_new_session=True,
-                pass_fds=() if bot.launch is None else bot.launch.pass_fds,
-            )
-        except OSError as exc:
-            if bot.launch is not None:
-                bot.launch.close()
-            raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
-        finally:
-            if bot.launch is not None:
-                bot.launch.started()
+    if log_dir is None:
+        names: Iterable[str] = numbered(f"seat{seat}")
+    else:
+        names = log_names or kept_log_names(game_seed, seat, spec.name)
+    try:
+        bot.log = LogSink(*create_log(log_dir or workdir, names), cap=limits.file_mib << 20)
+    except OSError as exc:
+        raise NotReadyError(f"cannot create its log in {log_dir or workdir}: {exc}") from None
+    try:
+        bot.process = start_tied(
+            argv,
+            cwd=spec.directory,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=bot.log.write_fd,
+            stderr=bot.log.write_fd,
+            start_new_session=True,
+            pass_fds=() if bot.launch is None else bot.launch.pass_fds,
+        )
+    except OSError as exc:
+        if bot.launch is not None:
+            bot.launch.close()
+        bot.log.close()
+        raise NotReadyError(f"cannot start {' '.join(spec.command)!r}: {exc}") from None
+    finally:
+        bot.log.started()
+        if bot.launch is not None:
+            bot.launch.started()
     try:
         yield bot
     finally:
@@ -310,6 +324,9 @@ async def run_bot(
             await bot.stop()
             if bot.launch is not None:
                 bot.launch.close()  # whatever is left in its cgroup, and its socket
+            await trio.to_thread.run_sync(bot.log.close)  # its last words, then the file
+            if not bot.log_kept:  # read for crash reasons only: a pool's restarts would pile up
+                bot.log.path.unlink(missing_ok=True)
 
 
 # How long bwrap may take to reap its killed child and exit before its group is killed anyway.

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import os
 import re
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from arena.manifest import BotSpec
 from arena.records import LogSlice
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
+from arena.referee.log_sink import stamp
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import new_match_dir, remove_tree
@@ -58,18 +58,17 @@ _Key = tuple[int, str, str, str, str, int]
 
 def kept_process_log_name(bot_name: str, start: int) -> str:
     """The kept log (``--bot-logs``) of a bot that stays up: one per process, as several games
-    write to it; ``start`` numbers the pool's process starts."""
+    write to it; ``start`` numbers the pool's process starts (the pool's ``bot_name`` carries
+    the time, so a later run never takes an earlier run's name: ``log_sink``)."""
     return f"{re.sub(r'[^A-Za-z0-9._-]', '_', bot_name)}-process{start}.log"
 
 
 def log_size(bot: RunningBot) -> int | None:
-    """How much the bot's log holds now; None if it is not kept (``--bot-logs``) or unreadable."""
-    if not bot.log_kept or bot.log_path is None:
+    """How much the bot's log holds now (what it wrote so far, drained); None if it is not kept
+    (``--bot-logs``)."""
+    if not bot.log_kept or bot.log is None:
         return None
-    try:
-        return os.stat(bot.log_path).st_size
-    except OSError:
-        return None
+    return bot.log.sync()
 
 
 def _key(worker: int, spec: BotSpec, occurrence: int) -> _Key:
@@ -165,7 +164,10 @@ class BotPool:
                     limits=self.limits,
                     log_dir=self.bot_logs,
                     sandbox=self.sandbox,
-                    log_name=self._claim_log_name(spec.name),
+                    log_names=(
+                        kept_process_log_name(f"{spec.name}-{stamp()}", start)
+                        for start in self._starts
+                    ),
                 )
             )
             self.started += 1
@@ -177,20 +179,6 @@ class BotPool:
                 await stack.aclose()
             raise
         return LeasedBot(bot, client, key, stack)
-
-    def _claim_log_name(self, bot_name: str) -> str:
-        """The next process number's log name whose file does not exist yet, created empty (at
-        once, so another worker process or a later run of the ladder, with pools of their own,
-        never write into it: stored games point into these files)."""
-        while True:
-            name = kept_process_log_name(bot_name, next(self._starts))
-            if self.bot_logs is None:
-                return name
-            try:
-                os.close(os.open(self.bot_logs / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
-            except FileExistsError:
-                continue
-            return name
 
     async def give_back(self, leased: LeasedBot, healthy: bool) -> LogSlice | None:
         """Keep a healthy bot for the next lease of its key; stop any other (its last words,

@@ -9,14 +9,13 @@ needs no hook into the bot pool (bots stay up for many games and stop whenever t
 and keeps the loss small: a node that dies loses only what its bots wrote since its actors' last
 games ended, and the game in flight is voided anyway.
 
-Names: a kept-up bot's log is ``BOT-processN.log`` on the node (``arena.referee.pool``) and
-``BOT-slotK-processN.log`` in DIR, the process numbers of a slot's later actors (after a node
-died) following on from its earlier ones', so no two actors' logs collide. A ``--fresh-bots``
-log (``SEED-seatS-BOT.log``) is already unique per game and keeps its name, as locally.
+Names: a kept-up bot's log is ``BOT-TIME-processN.log`` on the node (``arena.referee.pool``)
+and ``BOT-TIME-slotK-processN.log`` in DIR, the process numbers of a slot's later actors (after
+a node died) following on from its earlier ones', so no two actors' logs collide. A ``--fresh-bots``
+log (``SEED-seatS-BOT-TIME.log``) is already unique per game and keeps its name, as locally.
 
-Bounded: a log is sent up to the bots' file-size limit (``BotLimits.file_mib``), the size a
-local log is held to (``prlimit --fsize``); a longer one (a node without prlimit) is cut there,
-with a last line saying so.
+Bounded: a log is sent up to the bots' file-size limit (``BotLimits.file_mib``), the cap a
+local log is held to (``arena.referee.log_sink``), and cut there with a last line saying so.
 """
 
 from __future__ import annotations
@@ -163,8 +162,11 @@ class LogWriter:
         and played again, as a local run rewrites its log)."""
         for piece in pieces:
             path = self.directory / self.name(slot, piece.name)
+            # never through a link planted at the name (O_NOFOLLOW), as the referee's own logs
+            flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
             try:
-                with open(path, "r+b" if piece.offset and path.exists() else "wb") as log:
+                fd = os.open(path, flags | (0 if piece.offset else os.O_TRUNC), 0o640)
+                with os.fdopen(fd, "wb") as log:
                     log.seek(piece.offset)
                     log.write(piece.data)
             except OSError as exc:

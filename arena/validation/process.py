@@ -24,6 +24,7 @@ from arena.referee.botprocess import (
     run_bot,
 )
 from arena.referee.client import BotClient
+from arena.referee.log_sink import numbered
 from arena.sandbox import SandboxPolicy
 from arena.validation.report import Check, Report, Status
 
@@ -68,7 +69,7 @@ async def check_process(
         workdir=workdir,
         sandbox=sandbox,
         log_dir=bot_logs,
-        log_name="process.log",
+        log_names=numbered("process"),
     ) as bot:
         try:
             client, reply = await first_handshake(bot, ready_seconds)

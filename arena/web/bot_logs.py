@@ -2,18 +2,23 @@
 ``GET /me/games/{game_id}/seats/{seat}/log``, with the session's cookie or the author's token
 (``Authorization: Bearer TOKEN``, for scripts).
 
-The bot's stdout and stderr as the referee kept them (``--bot-logs``; a hosted ladder keeps them,
-``docs/hosting.md``): the part of the bot's log file that game wrote (``seat_log``), at most
-``LOG_LIMIT`` bytes (its tail past that, said so in its first line). Sent as a download of plain
-text (``attachment``, ``nosniff``): a bot writes anything in its log, and no browser may take it
-for a page. Nobody else gets it: another author, a visitor without credentials, or any seat of
+The bot's stdout and stderr as the referee kept them (a hosted ladder keeps them in
+``DB-hosted/logs/``, ``docs/hosting.md``; only regular files right inside that directory are
+read): the part of the bot's log file that game wrote (``seat_log``), at most ``LOG_LIMIT``
+bytes (its tail past that, said so in its first line). Sent as a download of plain text
+(``attachment``, ``nosniff``): a bot writes anything in its log, and no browser may take it for
+a page. Nobody else gets it: another author, a visitor without credentials, or any seat of
 a bot that is not the author's (the operator's included) gets the same 404 as a game that does
 not exist.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+from pathlib import Path
+from typing import BinaryIO
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -27,19 +32,49 @@ from arena.web.sessions import WebAuth
 from arena.web.submissions import Refused
 
 LOG_LIMIT = 4 << 20  # bytes of one game's log sent at most: its end, where a crash is told
-_LARGEST_ID = 2**63 - 1  # SQLite's largest integer: a larger one names nothing
+_LARGEST_ID = 2**63 - 1
+_READ_NO_FOLLOW = (
+    os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+)  # SQLite's largest integer: a larger one names nothing
 
 
 def log_path(game_id: int, seat: int) -> str:
     return f"/me/games/{game_id}/seats/{seat}/log"
 
 
-def read_slice(piece: SeatLog, limit: int) -> bytes | None:
-    """The bytes the game wrote, the last ``limit`` of them after a line that says what was left
-    out; None if the file is gone (an operator cleared old logs)."""
-    start = max(piece.start, piece.end - limit)
+def _open_kept(logs: Path, path: str) -> BinaryIO | None:
+    """The log file ``path`` opened for reading, if it is a regular file right inside ``logs``
+    (the arena's logs directory) and nothing else: not a link (never followed, even to another
+    author's log), not a FIFO (opened without waiting, then refused), not a hard link (a log has
+    one name). None otherwise, or if it is gone."""
+    where = Path(path)
     try:
-        with open(piece.path, "rb") as file:
+        directory = os.path.realpath(logs)
+        if os.path.realpath(where.parent) != directory:
+            return None
+        folder = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            fd = os.open(where.name, _READ_NO_FOLLOW, dir_fd=folder)
+        finally:
+            os.close(folder)
+    except OSError:
+        return None
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:
+        os.close(fd)
+        return None
+    return os.fdopen(fd, "rb")
+
+
+def read_slice(logs: Path, piece: SeatLog, limit: int) -> bytes | None:
+    """The bytes the game wrote, the last ``limit`` of them after a line that says what was left
+    out; None if the file is gone (an operator pruned old logs) or is not a log of ``logs``."""
+    start = max(piece.start, piece.end - limit)
+    file = _open_kept(logs, piece.path)
+    if file is None:
+        return None
+    try:
+        with file:
             file.seek(start)
             data = file.read(piece.end - start)
     except OSError:
@@ -77,7 +112,9 @@ def bot_log_routes(auth: WebAuth) -> list[Route]:
         def find() -> tuple[str, bytes | None] | None:
             with desk.database().read() as session:
                 found = seat_logs.own_seat_log(session, asking, game_id, seat)
-            return None if found is None else (found[0], read_slice(found[1], LOG_LIMIT))
+            if found is None:
+                return None
+            return found[0], read_slice(desk.hosted.logs, found[1], LOG_LIMIT)
 
         found = await run_in_threadpool(find)
         if found is None:

@@ -113,10 +113,10 @@ def wait_until_the_sleeper_hangs(logs: Path, process: subprocess.Popen) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         assert process.poll() is None, process.communicate()
-        # The log is named SEED-seat0-sleeper.log, with the match's random seed.
+        # The log is named SEED-seat0-sleeper-TIME.log, with the match's random seed.
         if any(
             "misbehave: hanging on purpose" in log.read_text()
-            for log in logs.glob("*-seat0-sleeper.log")
+            for log in logs.glob("*-seat0-sleeper-*.log")
         ):
             return
         time.sleep(0.05)

@@ -51,7 +51,7 @@ def log_file(tmp_path: Path, *parts: bytes) -> tuple[Path, list[LogSlice]]:
     """A kept log with ``parts`` written one after the other (games of one process), and the
     slice of each."""
     path = tmp_path / "logs" / f"process{len(list(tmp_path.glob('logs/*')))}.log"
-    path.parent.mkdir(exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"".join(parts))
     slices, start = [], 0
     for part in parts:

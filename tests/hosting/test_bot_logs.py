@@ -33,8 +33,8 @@ def with_token(web: Served, path: str, token: str | None) -> tuple[int, bytes, d
 def test_an_author_downloads_their_bots_log_of_a_game_and_nobody_else_does(
     arena: Arena, web: Served, tmp_path
 ):
-    _, (first, second) = log_file(tmp_path, b"game one\n", ALICE_SAID)
-    _, (operators,) = log_file(tmp_path, OPERATOR_SAID)
+    _, (first, second) = log_file(arena.files.root, b"game one\n", ALICE_SAID)
+    _, (operators,) = log_file(arena.files.root, OPERATOR_SAID)
     alice = arena.author_id("alice")
     game = stored_game(arena.db, [("alices-bot", alice, second), ("house-bot", None, operators)])
     stored_game(arena.db, [("alices-bot", alice, first), ("house-bot", None, None)])
@@ -75,7 +75,7 @@ def test_a_long_log_is_sent_from_its_end_and_says_so(
     arena: Arena, web: Served, tmp_path, monkeypatch
 ):
     big = b"".join(b"line %d\n" % i for i in range(100)) + b"the crash\n"
-    _, (piece,) = log_file(tmp_path, big)
+    _, (piece,) = log_file(arena.files.root, big)
     game = stored_game(arena.db, [("alices-bot", arena.author_id("alice"), piece)])
     limit = 50
     monkeypatch.setattr(bot_logs, "LOG_LIMIT", limit)
@@ -90,7 +90,7 @@ def test_a_long_log_is_sent_from_its_end_and_says_so(
 
 
 def test_a_log_the_operator_cleared_away_is_gone(arena: Arena, web: Served, tmp_path):
-    path, (piece,) = log_file(tmp_path, ALICE_SAID)
+    path, (piece,) = log_file(arena.files.root, ALICE_SAID)
     game = stored_game(arena.db, [("alices-bot", arena.author_id("alice"), piece)])
     path.unlink()
     status, body, _ = with_token(web, bot_logs.log_path(game, 0), arena.tokens["alice"])

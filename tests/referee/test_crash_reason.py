@@ -2,12 +2,14 @@
 exception, a Go panic, a Node error, the JVM's first exception), not the stack frame printed
 last."""
 
+import os
 from pathlib import Path
 
 import pytest
 
 from arena.manifest import BotSpec
 from arena.referee.botprocess import RunningBot, error_line
+from arena.referee.log_sink import LogSink, create_log, numbered
 
 PYTHON = """ERROR:grpc._server:Exception calling application: 'PLAY'
 Traceback (most recent call last):
@@ -68,8 +70,10 @@ def _bot_with_log(tmp_path: Path, text: str) -> RunningBot:
     spec = BotSpec(
         name="b", version="1", games=("oregon",), directory=tmp_path, command=("go-bot",)
     )
-    (tmp_path / "seat0.log").write_text(text)
-    return RunningBot(spec, "unix:/nowhere", "t", log_path=tmp_path / "seat0.log")
+    log = LogSink(*create_log(tmp_path, numbered("seat0")), cap=1 << 20)
+    os.write(log.write_fd, text.encode())  # as the bot would, then it ends
+    log.close()
+    return RunningBot(spec, "unix:/nowhere", "t", log=log)
 
 
 def test_a_crash_reason_names_the_error_and_not_the_last_frame(tmp_path):

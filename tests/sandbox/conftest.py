@@ -17,7 +17,6 @@ import pytest
 
 from arena.manifest import BotSpec, load_manifest
 from arena.records import MatchRecord, Outcome, TimeControl
-from arena.referee.botprocess import kept_log_name
 from arena.referee.match import play_match
 from arena.sandbox import SandboxPolicy, bwrap, bwrap_problem, cgroups, seccomp
 from arena.sandbox.limits import BotLimits
@@ -112,7 +111,8 @@ async def play(
         bot_logs=logs,
         sandbox=policy,
     )
-    log = (logs / kept_log_name(SEED, 0, hostile.name)).read_text(errors="replace")
+    assert record.seats[0].log is not None
+    log = Path(record.seats[0].log.path).read_text(errors="replace")
     return record, log
 
 

@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from arena.records import Outcome
+from arena.referee.log_sink import cap_note
 from arena.sandbox import SandboxPolicy, cgroups
 from tests.sandbox.conftest import (
     FAST,
@@ -37,17 +38,26 @@ pytestmark = needs_bwrap
         ("malformed-reply", Outcome.ILLEGAL, "malformed Decide reply"),
         ("raise-in-decide", Outcome.CRASH, "Decide failed: UNKNOWN"),
         ("ignore-sigterm", Outcome.TIMEOUT, "no Decide reply within 1 s"),
-        ("stdout-flood", Outcome.CRASH, "its output reached the 64 MiB file-size limit"),
         ("memory-hog", Outcome.CRASH, f"out of memory under the {MEMORY_MIB} MiB"),
     ],
 )
 async def test_a_misbehaving_bot_forfeits_alone(tmp_path, mode, outcome, reason):
-    slow_attack = mode in ("stdout-flood", "memory-hog")
+    slow_attack = mode == "memory-hog"
     record, _ = await play(tmp_path, mode, time_control=PATIENT if slow_attack else FAST)
 
     hostile = record.seats[0]
     assert hostile.outcome is outcome, hostile.reason
     assert reason in hostile.reason
+    assert_other_seat_unharmed(record)
+
+
+async def test_a_stdout_flood_plays_on_and_its_log_stops_at_the_cap(tmp_path):
+    record, log = await play(tmp_path, "stdout-flood", time_control=PATIENT)  # 100 MiB
+
+    hostile = record.seats[0]
+    assert (hostile.outcome, hostile.reason) == (Outcome.FINISHED, "")
+    assert hostile.log is not None and hostile.log.end == (64 << 20) + len(cap_note(64 << 20))
+    assert log.endswith(cap_note(64 << 20).decode())
     assert_other_seat_unharmed(record)
 
 

@@ -27,6 +27,7 @@ import pytest
 from arena.bench.local_ray import HEAD_IP, SECOND_IP, LocalCluster, free_port
 from arena.sandbox import bwrap_problem
 from arena.tournament import shipping
+from tests.support.log_names import unstamped
 from tests.tournament.helpers import ROOT, query, run_cli, start_cli
 
 needs_ray = pytest.mark.skipif(
@@ -85,7 +86,7 @@ def _bot_logs(directory: Path) -> dict[str, bytes]:
     each such process's log."""
     logs: dict[str, bytes] = {}
     for log in directory.iterdir():
-        kept = re.fullmatch(r"(\w+-slot\d+)-process\d+\.log", log.name)
+        kept = re.fullmatch(r"(\w+-slot\d+)-process\d+\.log", unstamped(log.name))
         assert kept, f"not a kept-up bot's log name: {log.name}"
         logs[kept[1]] = logs.get(kept[1], b"") + log.read_bytes()
     return logs

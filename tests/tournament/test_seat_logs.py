@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
+from tests.support.log_names import unstamped
 from tests.support.schemas import as_schema_7
 
 runner = CliRunner()
@@ -109,7 +110,7 @@ def test_a_match_keeps_a_log_per_game_and_its_crash_in_it(tmp_path):
     )
     assert result.exit_code == 3, result.output  # exits-midgame forfeits
     rows = seat_logs(db)
-    assert [(bot, Path(path).name) for _, bot, path, _, _ in rows] == [
+    assert [(bot, unstamped(Path(path).name)) for _, bot, path, _, _ in rows] == [
         ("chatty", "7-seat0-chatty.log"),
         ("exits-midgame", "7-seat1-exits-midgame.log"),
     ]
@@ -137,3 +138,21 @@ def test_a_schema_7_database_gains_seat_logs_and_its_games_keep_none(tmp_path):
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT version FROM schema_version").fetchall() == [(9,)]
     assert [game for game, *_ in seat_logs(db)] == [2, 2]  # the first game's slices are gone
+
+
+def test_a_match_played_again_with_the_same_seed_keeps_each_games_log(tmp_path):
+    db, logs = tmp_path / "arena.db", tmp_path / "logs"
+    arguments = ["match", str(CHATTY), str(SAMPLE_BOTS / "random-python"), "--game", "oregon"]
+    arguments += ["--seed", "7", "--db", str(db), "--sandbox", "none", "--bot-logs", str(logs)]
+
+    assert runner.invoke(app, arguments).exit_code == 0
+    ((_, _, first_path, start, end), _) = seat_logs(db)
+    first = Path(first_path).read_bytes()[start:end]
+    assert runner.invoke(app, arguments).exit_code == 0  # the same seed, seats and bots
+
+    rows = seat_logs(db)
+    assert len({path for _, _, path, _, _ in rows}) == 4  # a file of its own per game and seat
+    assert Path(first_path).read_bytes()[start:end] == first  # game 1's slice: game 1's bytes
+    (_, _, second_path, start, end) = rows[2]
+    started, _ = games_said(Path(second_path).read_text()[start:end])
+    assert started and started != games_said(first.decode())[0]

@@ -3,10 +3,11 @@
     python ../hog.py MODE
 
 Each plays random legal actions until its third decision, then: ``memory`` allocates 1 GiB at
-once, ``output`` writes to stdout without end.
+once, ``output`` starts a thread that writes to stdout without end and plays on.
 """
 
 import sys
+import threading
 
 from arena import sdk
 from arena.bot.v1 import bot_pb2
@@ -20,6 +21,11 @@ decisions = 0
 hoard = []  # keeps what was allocated alive
 
 
+def flood() -> None:
+    while True:
+        sys.stdout.write(CHUNK)
+
+
 def choose(request: bot_pb2.DecisionRequest) -> int:
     global decisions
     decisions += 1
@@ -27,8 +33,7 @@ def choose(request: bot_pb2.DecisionRequest) -> int:
         if mode == "memory":
             hoard.append(bytearray(1 << 30))
         elif mode == "output":
-            while True:
-                sys.stdout.write(CHUNK)
+            threading.Thread(target=flood, daemon=True).start()
     return rng.randrange(len(request.legal_actions))
 
 

@@ -1,0 +1,105 @@
+"""``arena logs prune``: the operator's bounded retention of the bots' kept logs (by age, by a
+size budget, or both; ``arena.log_retention``), run by hand or from cron."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.errors import InputError
+from arena.log_retention import prune
+from arena.submissions.files import HostedFiles
+
+app = typer.Typer(help="The bots' kept logs (--bot-logs, a hosted ladder's).", no_args_is_help=True)
+
+_AGE = re.compile(r"(\d+(?:\.\d+)?)([mhd])")
+_AGE_SECONDS = {"m": 60, "h": 3600, "d": 86400}
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)([KMGT])i?B?", re.IGNORECASE)
+_SIZE_SHIFT = {"K": 10, "M": 20, "G": 30, "T": 40}
+
+
+def parse_age(text: str) -> float:
+    """``30d``, ``12h``, ``90m``: seconds."""
+    if (match := _AGE.fullmatch(text.strip())) is None:
+        raise InputError(f"--older-than {text!r}: give an age such as 30d, 12h or 90m")
+    return float(match[1]) * _AGE_SECONDS[match[2]]
+
+
+def parse_size(text: str) -> int:
+    """``500M``, ``10G``, ``2GiB``: bytes (binary units)."""
+    if (match := _SIZE.fullmatch(text.strip())) is None:
+        raise InputError(f"--max-size {text!r}: give a size such as 500M or 10G")
+    return int(float(match[1]) * (1 << _SIZE_SHIFT[match[2].upper()]))
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):,.1f} MiB"
+
+
+@app.command("prune")
+def prune_logs(
+    older_than: Annotated[
+        str | None,
+        typer.Option("--older-than", metavar="AGE", help="remove logs last written before AGE ago"),
+    ] = None,
+    max_size: Annotated[
+        str | None,
+        typer.Option(
+            "--max-size", metavar="SIZE", help="then remove the oldest until the rest fit SIZE"
+        ),
+    ] = None,
+    bot_logs: Annotated[
+        Path | None,
+        typer.Option(
+            "--bot-logs",
+            metavar="DIR",
+            help="the logs directory (default: the hosted arena's, DB-hosted/logs/)",
+        ),
+    ] = None,
+    db: DbPath = DEFAULT_PATH,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="say what would be removed, remove nothing")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Remove old bot logs: those last written before --older-than, then the oldest until the
+    rest fit --max-size. Stored games keep their record; the download of a removed log says it
+    is kept no more (410). A kept-up bot's log is written after each game: it stays while the
+    bot plays."""
+    if older_than is None and max_size is None:
+        raise InputError("say what to remove: --older-than AGE, --max-size SIZE, or both")
+    age = None if older_than is None else parse_age(older_than)
+    budget = None if max_size is None else parse_size(max_size)
+    directory = bot_logs if bot_logs is not None else HostedFiles.beside(db).logs
+    if not directory.is_dir():
+        raise InputError(f"{directory}: no logs directory there (see --bot-logs)")
+    pruned = prune(directory, older_than=age, max_bytes=budget, now=time.time(), dry_run=dry_run)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "directory": str(directory),
+                    "dry_run": dry_run,
+                    "removed": [log.name for log in pruned.removed],
+                    "removed_bytes": pruned.removed_bytes,
+                    "kept": len(pruned.kept),
+                    "kept_bytes": pruned.kept_bytes,
+                }
+            )
+        )
+        return
+    verb = "would remove" if dry_run else "removed"
+    typer.echo(
+        f"{directory}: {verb} {len(pruned.removed)} logs ({_mib(pruned.removed_bytes)}), "
+        f"kept {len(pruned.kept)} ({_mib(pruned.kept_bytes)})"
+    )
+
+
+def register(main: typer.Typer) -> None:
+    main.add_typer(app, name="logs")

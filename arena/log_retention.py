@@ -1,0 +1,78 @@
+"""Bounded retention of the bots' kept logs (``arena logs prune``): the operator removes the logs
+older than an age, then the oldest ones until the directory fits a size budget.
+
+Only regular ``*.log`` files right in the directory are counted and removed (a link or a
+subdirectory, such as ``arena validate``'s per-game folders, is left alone). Age is the time of
+a file's last write: a kept-up bot's log is written game after game, so it stays while the bot
+plays. A stored game whose log was removed keeps its ``seat_log`` row; its download then says the
+log is kept no more (410). No name is given twice (``arena.referee.log_sink``), so a removed log's
+name never comes back holding another game's bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class KeptLog:
+    name: str
+    size: int
+    modified: float  # seconds since the epoch
+
+
+@dataclass
+class Pruned:
+    """What ``prune`` removed (or would remove, on a dry run) and what it kept."""
+
+    removed: list[KeptLog] = field(default_factory=list)
+    kept: list[KeptLog] = field(default_factory=list)
+
+    @property
+    def removed_bytes(self) -> int:
+        return sum(log.size for log in self.removed)
+
+    @property
+    def kept_bytes(self) -> int:
+        return sum(log.size for log in self.kept)
+
+
+def kept_logs(directory: Path) -> list[KeptLog]:
+    """The logs in ``directory``, oldest first."""
+    found = []
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            if entry.name.endswith(".log") and entry.is_file(follow_symlinks=False):
+                status = entry.stat(follow_symlinks=False)
+                found.append(KeptLog(entry.name, status.st_size, status.st_mtime))
+    return sorted(found, key=lambda log: (log.modified, log.name))
+
+
+def prune(
+    directory: Path,
+    *,
+    older_than: float | None = None,
+    max_bytes: int | None = None,
+    now: float | None = None,
+    dry_run: bool = False,
+) -> Pruned:
+    """Remove the logs last written more than ``older_than`` seconds ago, then the oldest until
+    the rest hold at most ``max_bytes``. A log that vanishes meanwhile (another prune) counts as
+    removed."""
+    now = time.time() if now is None else now
+    logs = kept_logs(directory)
+    total = sum(log.size for log in logs)
+    pruned = Pruned()
+    for log in logs:
+        too_old = older_than is not None and log.modified < now - older_than
+        if too_old or (max_bytes is not None and total > max_bytes):
+            if not dry_run:
+                (directory / log.name).unlink(missing_ok=True)
+            pruned.removed.append(log)
+            total -= log.size
+        else:
+            pruned.kept.append(log)
+    return pruned

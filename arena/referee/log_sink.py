@@ -1,0 +1,166 @@
+"""A bot's stdout and stderr: a pipe that the referee drains into the bot's log file, up to a cap.
+
+Why a pipe, not the file itself: a file handed to the bot is the bot's to seek in, truncate, or
+fill until RLIMIT_FSIZE kills it (or fails its writes) mid-game. Through a pipe the bot can only
+add to its log; past the cap what it writes is dropped (one line in the log says so) while its
+writes still succeed, so a flooding bot neither fills the host's disk nor stalls on a full pipe
+(it would time out) nor crashes on its log: the game goes on.
+
+Cheap: a thread per bot, asleep in poll(2) while the bot is quiet, moves the bytes with
+splice(2) (no copy through Python; a 1 MiB pipe, so a flood costs one call per MiB) and, past the
+cap, splices them into ``/dev/null``.
+
+Each log is a new file: created with ``O_CREAT | O_EXCL | O_NOFOLLOW`` under the first of its
+candidate names that does not exist (``create_log``), so a link planted where a log would go is
+never followed, and nothing is ever written into a file that a stored game's slice points at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import itertools
+import os
+import select
+import termios
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_PIPE_BYTES = 1 << 20  # Linux's default pipe-max-size: an unprivileged process may ask for it
+_CHUNK = 1 << 20
+_SYNC_SECONDS = 0.05  # how long a reader waits for the pipe to empty (a flood never does)
+_CLOSE_SECONDS = 2.0  # how long to wait for the last words of a stopped bot (EOF)
+
+
+def stamp() -> str:
+    """The time in a log's name (UTC, to the second): no later log reuses a pruned one's name."""
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+
+
+def numbered(stem: str) -> Iterator[str]:
+    """``STEM.log``, then ``STEM-2.log``, ``STEM-3.log``...: candidate names for ``create_log``."""
+    yield f"{stem}.log"
+    for number in itertools.count(2):
+        yield f"{stem}-{number}.log"
+
+
+def create_log(directory: Path, names: Iterable[str]) -> tuple[Path, int]:
+    """The first of ``names`` created anew in ``directory`` (never a link followed, never an
+    existing file opened) and a descriptor open for writing it."""
+    for name in names:
+        path = directory / name
+        try:
+            return path, os.open(path, _NEW_FILE, 0o640)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free log name in {directory}")
+
+
+def cap_note(cap: int) -> bytes:
+    return (
+        f"\n[arena: this log reached its cap of {cap >> 20} MiB here; what the bot wrote "
+        "after that is dropped]\n"
+    ).encode()
+
+
+class LogSink:
+    """The pipe a bot writes its stdout and stderr to (``write_fd``), drained into the file
+    ``path`` (open as ``file_fd``, owned by the sink) until ``cap`` bytes; ``close`` after the
+    bot has stopped."""
+
+    def __init__(self, path: Path, file_fd: int, cap: int) -> None:
+        self.path = path
+        self.cap = cap
+        self._file = file_fd
+        self._read, self.write_fd = os.pipe2(os.O_CLOEXEC)
+        try:
+            fcntl.fcntl(self.write_fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
+        except OSError:
+            pass  # a lower pipe-max-size: the default 64 KiB pipe, more calls
+        os.set_blocking(self._read, False)
+        self._wake_read, self._wake = os.pipe2(os.O_CLOEXEC)
+        self._null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+        self.written = 0  # bytes in the file (the cap's note not counted)
+        self._final_size: int | None = None  # once closed
+        self._thread = threading.Thread(target=self._drain, name=f"log {path.name}", daemon=True)
+        self._thread.start()
+
+    def started(self) -> None:
+        """The bot has its copy of the pipe's write end: drop ours, so its exit ends the drain."""
+        if self.write_fd >= 0:
+            os.close(self.write_fd)
+            self.write_fd = -1
+
+    def sync(self, seconds: float = _SYNC_SECONDS) -> int:
+        """Wait (briefly) until everything the bot wrote is in the file; the file's size."""
+        deadline = time.monotonic() + seconds
+        while self._thread.is_alive() and time.monotonic() < deadline:
+            try:
+                waiting = int.from_bytes(
+                    fcntl.ioctl(self._read, termios.FIONREAD, b"\0\0\0\0"), "little"
+                )
+            except OSError:
+                break
+            if not waiting:
+                break
+            time.sleep(0.001)
+        return self.size()
+
+    def size(self) -> int:
+        return self._final_size if self._final_size is not None else os.fstat(self._file).st_size
+
+    def close(self, seconds: float = _CLOSE_SECONDS) -> None:
+        """Drain until the bot's end of the pipe is closed (its process and children are gone),
+        or ``seconds`` at most (a child that escaped still holds it), then release everything."""
+        if self._final_size is not None:
+            return
+        self.started()
+        self._thread.join(seconds)
+        if self._thread.is_alive():
+            os.write(self._wake, b"x")
+            self._thread.join()
+        self._final_size = self.size()
+        for fd in (self._read, self._wake_read, self._wake, self._null, self._file):
+            os.close(fd)
+
+    def _drain(self) -> None:
+        poller = select.poll()
+        poller.register(self._read, select.POLLIN)
+        poller.register(self._wake_read, select.POLLIN)
+        while True:
+            ready = dict(poller.poll())
+            if self._read in ready and not self._move():
+                return  # end of file: every writer has closed the pipe
+            if self._wake_read in ready:
+                return
+
+    def _move(self) -> bool:
+        """Move what the pipe holds into the file (or, past the cap, into /dev/null); False at
+        the end of the pipe."""
+        room = self.cap - self.written
+        target, most = (self._file, min(_CHUNK, room)) if room > 0 else (self._null, _CHUNK)
+        try:
+            try:
+                moved = os.splice(self._read, target, most)
+            except OSError as exc:
+                if exc.errno != errno.EINVAL:
+                    raise
+                data = os.read(self._read, most)  # a file system without splice
+                if target == self._file:
+                    os.write(self._file, data)
+                moved = len(data)
+        except BlockingIOError:
+            return True  # woken for nothing
+        except OSError:  # the host's disk is full, say: drop the rest, the bot plays on
+            self.cap = self.written
+            return True
+        if target == self._file:
+            self.written += moved
+            if self.written >= self.cap:
+                with contextlib.suppress(OSError):
+                    os.write(self._file, cap_note(self.cap))
+        return moved > 0
