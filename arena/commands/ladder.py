@@ -138,7 +138,12 @@ def ladder(
     ] = [],  # noqa: B006
     games_per_hour: Annotated[
         float,
-        typer.Option("--games-per-hour", help="games per hour per bot at most (0: no limit)"),
+        typer.Option(
+            "--games-per-hour",
+            help="games per hour per bot, spread over the hour: a bot's allowance grows by this "
+            "much an hour, up to one round's games, and a deal starts when it covers the deal "
+            "(0: no limit)",
+        ),
     ] = RULES.games_per_hour,
     pause_after: Annotated[
         int,

@@ -123,7 +123,7 @@ def test_a_round_planned_after_another_counts_its_deals_before_their_results():
 
 def test_rounds_planned_together_spread_out():
     rounds = Rounds(1, 7, LadderRules(), {}, Progress())
-    games = rounds.plan(_lineup(4), {}, None, at_least=12)  # three rounds before any result
+    games = rounds.plan(_lineup(4), None, None, at_least=12)  # three rounds before any result
     pods = [frozenset(game.seats) for game in games if game.key.endswith("rotation 0")]
     assert len(pods) == 6 and len(set(pods)) >= 5  # 6 pairs among 4: nearly all, not 2 again
 
@@ -158,7 +158,7 @@ def _lineup(count: int) -> Lineup:
 def test_rounds_rotate_seats_on_one_deal_and_never_repeat_a_key():
     rounds = Rounds(1, 7, LadderRules(boards=(2, 3)), {}, Progress())
     lineup = _lineup(6)
-    games = rounds.plan(lineup, {}, None, at_least=40)
+    games = rounds.plan(lineup, None, None, at_least=40)
     keys = [game.key for game in games]
     assert len(keys) == len(set(keys)) >= 40
     deals: dict[tuple[int, str], list] = {}
@@ -171,13 +171,28 @@ def test_rounds_rotate_seats_on_one_deal_and_never_repeat_a_key():
     assert {len(game.seats) for game in games} == {2, 3}  # both boards
 
 
-def test_rounds_leave_out_who_played_its_games_per_hour():
-    rounds = Rounds(1, 7, LadderRules(games_per_hour=10), {}, Progress())
-    lineup = _lineup(4)
-    busy = {10: 10, 11: 9}  # b0 is at its limit; b1 has one game left, a deal is two
-    games = rounds.plan(lineup, busy, None, at_least=1)
-    assert games and all(0 not in game.seats and 1 not in game.seats for game in games)
-    assert rounds.plan(lineup, {10: 10, 11: 10, 12: 10, 13: 10}, None, at_least=1) == []
+def test_rounds_leave_out_who_has_no_allowance_and_charge_each_deal():
+    rounds = Rounds(1, 7, LadderRules(boards=(2,), games_per_hour=10), {}, Progress())
+    lineup = _lineup(5)
+    allowance = {10: 0.5, 11: 2 - 1e-12, 12: 2.0, 13: 2.0, 14: 4.0}  # b1: short by float error
+    games = rounds.plan(lineup, allowance, None, at_least=100)
+    seated = Counter(position for game in games for position in game.seats)
+    # b0 cannot pay a deal (two games); one round seats b1-b4, then only b4 could pay again
+    assert seated == {1: 2, 2: 2, 3: 2, 4: 2}
+    assert allowance[14] == 4.0  # the caller's stays as it was
+    assert rounds.plan(lineup, dict.fromkeys(range(10, 15), 1.0), None, at_least=1) == []
+
+
+def test_a_round_charges_a_version_for_every_board_it_plays():
+    rounds = Rounds(1, 7, LadderRules(boards=(2, 3), games_per_hour=10), {}, Progress())
+    lineup = _lineup(6)
+    # 4 games each: a 2-deal leaves 2, too few for a 3-deal; the next round's 2-deal takes them
+    games = rounds.plan(lineup, dict.fromkeys(range(10, 16), 4.0), None, at_least=100)
+    assert Counter(p for game in games for p in game.seats) == dict.fromkeys(range(6), 4)
+    assert {len(game.seats) for game in games} == {2}
+    games = rounds.plan(lineup, dict.fromkeys(range(10, 16), 5.0), None, at_least=100)
+    assert Counter(p for game in games for p in game.seats) == dict.fromkeys(range(6), 5)
+    assert {len(game.seats) for game in games} == {2, 3}
 
 
 def test_rounds_first_complete_the_deals_a_stopped_run_left_half_played():
@@ -185,10 +200,10 @@ def test_rounds_first_complete_the_deals_a_stopped_run_left_half_played():
     rounds = Rounds(1, 7, LadderRules(), {}, Progress(5, unfinished))
     lineup = _lineup(4)
     lineup.active.remove(3)  # b3 paused since: its deal stays unfinished
-    games = rounds.plan(lineup, {}, None, at_least=0)
+    games = rounds.plan(lineup, None, None, at_least=0)
     assert [game.key for game in games] == [
         "round 3 pod 0+1 rotation 0",
         "round 4 pod 2+0 rotation 1",
     ]
     assert games[1].seats == (0, 2)
-    assert rounds.plan(lineup, {}, 3, at_least=10)[0].deal == 5  # then new rounds, from 5
+    assert rounds.plan(lineup, None, 3, at_least=10)[0].deal == 5  # then new rounds, from 5

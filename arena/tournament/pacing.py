@@ -1,0 +1,80 @@
+"""A ladder's ``--games-per-hour``, spread over the hour: a token bucket per bot version, read
+from the finish times of its stored games (nothing else is stored, so a ladder restarted after
+Ctrl-C or kill -9 keeps the pace it had).
+
+A version's allowance grows by G per hour up to a small burst (one round's games: a deal per
+board) and each game costs one; a deal is started only if the allowance covers all its games.
+Capping a count over the last hour instead lets the bots play their hour's games in a burst and
+then wait for the rest of the hour (docs/ladder.md, the soak run).
+
+The bucket's state follows from the games alone. Since the bucket was last full (just before
+some game i, or now), nothing clipped it, so the allowance at ``now`` is the least, over the
+games i, of ``burst + rate * age_i - (games no older than game i)``, and at most ``burst``
+(any other game's term is at least as large, the bucket holding at most ``burst`` then).
+Games older than the lookback are left out: exact unless the version played at its full rate
+for the whole lookback, and then the allowance is at most one lookback's accrual too generous.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+LOOKBACK_SECONDS = 3600.0  # how far back stored games are read
+ROUNDING = 1e-9  # games: an allowance this short of a deal's cost covers it (float error)
+
+
+def covers(allowance: float, games: int) -> bool:
+    """Whether a version with this allowance may start a deal of ``games`` games."""
+    return allowance + ROUNDING >= games
+
+
+@dataclass(frozen=True)
+class Pace:
+    per_hour: float  # G > 0
+    burst: float  # at least the largest deal's games
+
+    @classmethod
+    def of(cls, per_hour: float, boards: Iterable[int]) -> Pace:
+        """The pace of a ladder: a burst of one round's games (a deal on every board)."""
+        return cls(per_hour, float(sum(boards)))
+
+    @property
+    def rate(self) -> float:
+        """Allowance per second."""
+        return self.per_hour / 3600.0
+
+    def allowance(self, ages: Sequence[float]) -> float:
+        """Games a version may start now, given how many seconds ago its games finished."""
+        oldest_first = sorted(ages, reverse=True)
+        count = len(oldest_first)
+        return self.burst + min(
+            [0.0] + [self.rate * age - (count - i) for i, age in enumerate(oldest_first)]
+        )
+
+    def ready_in(self, ages: Sequence[float], games: int) -> float:
+        """Seconds until the allowance covers ``games`` (0: now), if it plays nothing before."""
+        oldest_first = sorted(ages, reverse=True)
+        count = len(oldest_first)
+        return max(
+            [0.0]
+            + [
+                (count - i + games - self.burst) / self.rate - age
+                for i, age in enumerate(oldest_first)
+            ]
+        )
+
+    def next_deal_in(
+        self,
+        ages: Mapping[int, Sequence[float]],
+        versions: Collection[int],
+        boards: Iterable[int],
+    ) -> float | None:
+        """Seconds until some board has a pod's worth of ``versions`` that may each start a deal
+        there (one game per seat); None if no board has enough versions."""
+        waits = []
+        for players in boards:
+            ready = sorted(self.ready_in(ages.get(version, ()), players) for version in versions)
+            if len(ready) >= players:
+                waits.append(ready[players - 1])
+        return min(waits, default=None)
