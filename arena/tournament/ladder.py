@@ -197,19 +197,22 @@ class Rounds:
         allowance: dict[int, float] | None,
         planned: dict[int, Ratings],
     ) -> list[ScheduledGame]:
-        """One round's deals; each version's ``allowance`` is charged for its games."""
+        """One round's deals; each version's ``allowance`` is charged for its games. A version
+        plays the round if its allowance covers a deal on every board (else a board of fewer
+        seats, payable sooner, would take all of its games)."""
         rng = random.Random(f"{self.seed}/{round_number}")
         games = []
+        may_play = {
+            version
+            for version in lineup.version_ids
+            if allowance is None or covers(allowance[version], sum(self.rules.boards))
+        }
         for players in self.rules.boards:
             position_of = {str(lineup.version_ids[p]): p for p in lineup.active}
             if players not in planned:
                 planned[players] = ratings(self.results.setdefault(players, []), position_of)
             rated = planned[players]
-            free = [
-                index
-                for index, player in enumerate(rated.players)
-                if allowance is None or covers(allowance[int(player)], players)
-            ]
+            free = [index for index, player in enumerate(rated.players) if int(player) in may_play]
             pods = Matchmaking(players).round(rated.select(free), rng)
             planned[players] = rated.after(pods, players)
             for pod in pods:
@@ -432,7 +435,7 @@ class _Ladder:
         paced = None
         if self.pace is not None:
             active = [lineup.version_ids[position] for position in lineup.active]
-            paced = self.pace.next_deal_in(ages, active, self.rules.boards)
+            paced = self.pace.next_round_in(ages, active, min(self.rules.boards))
         wait = IDLE_SECONDS if paced is None else min(IDLE_SECONDS, paced)
         if self.until.deadline is not None:
             wait = min(wait, max(0.0, (self.until.deadline - utc_now()).total_seconds()))

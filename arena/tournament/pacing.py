@@ -2,8 +2,8 @@
 from the finish times of its stored games (nothing else is stored, so a ladder restarted after
 Ctrl-C or kill -9 keeps the pace it had).
 
-A version's allowance grows by G per hour up to a small burst (one round's games: a deal per
-board) and each game costs one; a deal is started only if the allowance covers all its games.
+A version's allowance grows by G per hour up to a small burst, one round's games (a deal on
+every board), and each game costs one; a version plays a round when its allowance covers it.
 Capping a count over the last hour instead lets the bots play their hour's games in a burst and
 then wait for the rest of the hour (docs/ladder.md, the soak run).
 
@@ -32,7 +32,7 @@ def covers(allowance: float, games: int) -> bool:
 @dataclass(frozen=True)
 class Pace:
     per_hour: float  # G > 0
-    burst: float  # at least the largest deal's games
+    burst: float  # games: one round's (a deal on every board)
 
     @classmethod
     def of(cls, per_hour: float, boards: Iterable[int]) -> Pace:
@@ -64,17 +64,10 @@ class Pace:
             ]
         )
 
-    def next_deal_in(
-        self,
-        ages: Mapping[int, Sequence[float]],
-        versions: Collection[int],
-        boards: Iterable[int],
+    def next_round_in(
+        self, ages: Mapping[int, Sequence[float]], versions: Collection[int], players: int
     ) -> float | None:
-        """Seconds until some board has a pod's worth of ``versions`` that may each start a deal
-        there (one game per seat); None if no board has enough versions."""
-        waits = []
-        for players in boards:
-            ready = sorted(self.ready_in(ages.get(version, ()), players) for version in versions)
-            if len(ready) >= players:
-                waits.append(ready[players - 1])
-        return min(waits, default=None)
+        """Seconds until ``players`` of ``versions`` (a pod of the smallest board) may each
+        play a round (``burst``: a deal on every board); None if there are fewer versions."""
+        ready = sorted(self.ready_in(ages.get(version, ()), self.burst) for version in versions)
+        return ready[players - 1] if len(ready) >= players else None

@@ -183,14 +183,12 @@ def test_rounds_leave_out_who_has_no_allowance_and_charge_each_deal():
     assert rounds.plan(lineup, dict.fromkeys(range(10, 15), 1.0), None, at_least=1) == []
 
 
-def test_a_round_charges_a_version_for_every_board_it_plays():
+def test_a_version_plays_a_round_when_it_may_play_every_board_and_pays_for_each():
     rounds = Rounds(1, 7, LadderRules(boards=(2, 3), games_per_hour=10), {}, Progress())
     lineup = _lineup(6)
-    # 4 games each: a 2-deal leaves 2, too few for a 3-deal; the next round's 2-deal takes them
-    games = rounds.plan(lineup, dict.fromkeys(range(10, 16), 4.0), None, at_least=100)
-    assert Counter(p for game in games for p in game.seats) == dict.fromkeys(range(6), 4)
-    assert {len(game.seats) for game in games} == {2}
-    games = rounds.plan(lineup, dict.fromkeys(range(10, 16), 5.0), None, at_least=100)
+    # 4 games each would pay a 2-deal, and the 2-board would take every game from the 3-board
+    assert rounds.plan(lineup, dict.fromkeys(range(10, 16), 4.0), None, at_least=100) == []
+    games = rounds.plan(lineup, dict.fromkeys(range(10, 16), 7.0), None, at_least=100)
     assert Counter(p for game in games for p in game.seats) == dict.fromkeys(range(6), 5)
     assert {len(game.seats) for game in games} == {2, 3}
 
