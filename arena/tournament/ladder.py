@@ -197,23 +197,23 @@ class Rounds:
         allowance: dict[int, float] | None,
         planned: dict[int, Ratings],
     ) -> list[ScheduledGame]:
-        """One round's deals; each version's ``allowance`` is charged for its games. A version
-        plays the round if its allowance covers a deal on every board (else a board of fewer
-        seats, payable sooner, would take all of its games)."""
+        """One round's deals, each version's ``allowance`` charged for its games. Under a games
+        per hour, a round waits until every playing version's allowance covers a deal on every
+        board: rounds stay whole, so the matchmaking chooses among everyone (not among the few
+        free at a moment: those who sat the last round out), and a board of fewer seats, payable
+        sooner, does not take every game from the others."""
         rng = random.Random(f"{self.seed}/{round_number}")
-        games = []
-        may_play = {
-            version
-            for version in lineup.version_ids
-            if allowance is None or covers(allowance[version], sum(self.rules.boards))
-        }
+        games: list[ScheduledGame] = []
+        if allowance is not None and not all(
+            covers(allowance[lineup.version_ids[p]], sum(self.rules.boards)) for p in lineup.active
+        ):
+            return games
         for players in self.rules.boards:
             position_of = {str(lineup.version_ids[p]): p for p in lineup.active}
             if players not in planned:
                 planned[players] = ratings(self.results.setdefault(players, []), position_of)
             rated = planned[players]
-            free = [index for index, player in enumerate(rated.players) if int(player) in may_play]
-            pods = Matchmaking(players).round(rated.select(free), rng)
+            pods = Matchmaking(players).round(rated, rng)
             planned[players] = rated.after(pods, players)
             for pod in pods:
                 if allowance is not None:

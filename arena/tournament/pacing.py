@@ -3,7 +3,8 @@ from the finish times of its stored games (nothing else is stored, so a ladder r
 Ctrl-C or kill -9 keeps the pace it had).
 
 A version's allowance grows by G per hour up to a small burst, one round's games (a deal on
-every board), and each game costs one; a version plays a round when its allowance covers it.
+every board), and each game costs one; a round starts when every playing version's allowance
+covers it (``arena.tournament.ladder.Rounds``).
 Capping a count over the last hour instead lets the bots play their hour's games in a burst and
 then wait for the rest of the hour (docs/ladder.md, the soak run).
 
@@ -67,7 +68,8 @@ class Pace:
     def next_round_in(
         self, ages: Mapping[int, Sequence[float]], versions: Collection[int], players: int
     ) -> float | None:
-        """Seconds until ``players`` of ``versions`` (a pod of the smallest board) may each
-        play a round (``burst``: a deal on every board); None if there are fewer versions."""
-        ready = sorted(self.ready_in(ages.get(version, ()), self.burst) for version in versions)
-        return ready[players - 1] if len(ready) >= players else None
+        """Seconds until every one of ``versions`` may play a round (``burst``: a deal on every
+        board); None if they are fewer than ``players`` (no pod)."""
+        if len(versions) < players:
+            return None
+        return max(self.ready_in(ages.get(version, ()), self.burst) for version in versions)

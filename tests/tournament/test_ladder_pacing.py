@@ -70,10 +70,10 @@ def test_the_allowance_from_stored_times_is_the_bucket_played_game_by_game():
             assert not covers(pace.allowance([age + wait - 1.0 for age in ages]), 2)
 
 
-def test_the_next_round_waits_for_a_pods_worth_of_versions_that_may_play_it():
+def test_the_next_round_waits_until_every_version_may_play_it():
     pace = Pace(per_hour=3600, burst=3)  # a game a second; a round of three games
     ages = {1: [0.0] * 3, 2: [1.0] * 3, 3: [2.0] * 3}  # allowances 0, 1 and 2
-    assert pace.next_round_in(ages, [1, 2, 3], 2) == pytest.approx(2.0)  # versions 2 and 3
-    assert pace.next_round_in(ages, [1, 2, 3], 3) == pytest.approx(3.0)  # and version 1
-    assert pace.next_round_in(ages, [1, 2, 3, 4], 3) == pytest.approx(2.0)  # 4: no games
+    assert pace.next_round_in(ages, [2, 3], 2) == pytest.approx(2.0)
+    assert pace.next_round_in(ages, [1, 2, 3, 4], 2) == pytest.approx(3.0)  # 4: no games
+    assert pace.next_round_in(ages, [3, 4], 2) == pytest.approx(1.0)
     assert pace.next_round_in(ages, [1, 2], 3) is None  # too few for a pod
