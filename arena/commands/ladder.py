@@ -141,8 +141,8 @@ def ladder(
         typer.Option(
             "--games-per-hour",
             help="games per hour per bot, spread over the hour: a bot's allowance grows by this "
-            "much an hour, up to one round's games, and a deal starts when it covers the deal "
-            "(0: no limit)",
+            "much an hour, up to one round's games (a deal per board), and a round starts when "
+            "every bot's allowance covers it (0: no limit)",
         ),
     ] = RULES.games_per_hour,
     pause_after: Annotated[
