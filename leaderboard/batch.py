@@ -160,18 +160,15 @@ class Posterior:
     games: IntArray
 
 
-def fit_posterior(games: Sequence[GameResult], every_pool: bool = False) -> Posterior:
+def fit_posterior(games: Sequence[GameResult]) -> Posterior:
     """The largest pool of ``games`` fitted without bootstrap (cheap enough for every round of a
-    ladder's matchmaking); with ``every_pool``, all the pools in one fit, which the prior alone
-    ties together (their offsets keep the prior's spread)."""
+    ladder's matchmaking)."""
     finishes = encode(games)
     if not len(games):
         empty = np.zeros(0)
         return Posterior([], empty, empty.reshape(0, 0), np.zeros(0, dtype=np.int64))
-    part = finishes
-    if not every_pool:
-        largest = np.isin(finishes.players, find_pools(finishes)[0])
-        part = finishes.select(largest[finishes.seat_player[:, 0]])
+    largest = np.isin(finishes.players, find_pools(finishes)[0])
+    part = finishes.select(largest[finishes.seat_player[:, 0]])
     stages = build_stages(part)
     precision = (ELO_PER_NATURAL_UNIT / PRIOR_SD) ** 2
     point = fit_map(stages, stages.weights[None, :], precision)[0]

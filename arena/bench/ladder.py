@@ -65,16 +65,13 @@ def seatings(seats: Sequence[str], group: str, truth: Mapping[str, float], rng: 
 
 
 def ladder_games(
-    truth: Mapping[str, float],
-    matchmaking: Matchmaking,
-    rng: random.Random,
-    every_pool: bool = False,
+    truth: Mapping[str, float], matchmaking: Matchmaking, rng: random.Random
 ) -> Iterator[GameResult]:
     """The ladder's games, each pod's deal once per rotation of its seats; the matchmaking of
     each round sees the games before it, fitted as ``arena ladder`` fits them."""
     games: list[GameResult] = []
     for number in itertools.count():
-        ranked = ratings(games, truth, every_pool)
+        ranked = ratings(games, truth)
         for pod in matchmaking.round(ranked, rng):
             for seats in rotations(pod):
                 game = seatings(seats, f"{number}/{'+'.join(pod)}", truth, rng)
@@ -203,13 +200,6 @@ def main(argv: list[str] | None = None) -> None:
         help="the round robin's games in the arena's schedule order (pod by pod; default) or in "
         "rounds (everyone plays once per round)",
     )
-    parser.add_argument(
-        "--pools",
-        choices=["largest", "every"],
-        default="largest",
-        help="the matchmaking's fit: the largest pool of players connected by games, or every "
-        "pool in one fit (tied by the prior)",
-    )
     args = parser.parse_args(argv)
     checkpoints = list(range(args.step, args.limit + 1, args.step))
     ladders, robins = [], []
@@ -217,11 +207,7 @@ def main(argv: list[str] | None = None) -> None:
         rng = random.Random(seed)
         truth = {f"bot{i:02d}": rng.gauss(1500.0, args.spread) for i in range(args.bots)}
         matchmaking = Matchmaking(args.players, args.explore, args.jitter, args.closeness)
-        ladder = measure(
-            ladder_games(truth, matchmaking, random.Random(seed), args.pools == "every"),
-            truth,
-            checkpoints,
-        )
+        ladder = measure(ladder_games(truth, matchmaking, random.Random(seed)), truth, checkpoints)
         robin = measure(
             round_robin_games(truth, args.players, random.Random(seed), args.robin_order),
             truth,

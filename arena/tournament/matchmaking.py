@@ -91,14 +91,11 @@ class Ratings:
         )
 
 
-def ratings(
-    results: Sequence[GameResult], players: Iterable[str], every_pool: bool = False
-) -> Ratings:
+def ratings(results: Sequence[GameResult], players: Iterable[str]) -> Ratings:
     """``players`` as rated by ``results``. A player outside the largest pool (its rating is on
-    another scale; unless ``every_pool``: all pools in one fit) or without games stands at 1500
-    with the prior's spread, independent of the rest, so its games gain most and join it to the
-    pool."""
-    fit = fit_posterior(results, every_pool)
+    another scale) or without games stands at 1500 with the prior's spread, independent of the
+    rest, so its games gain most and join it to the pool."""
+    fit = fit_posterior(results)
     index = {player: i for i, player in enumerate(fit.players)}
     wanted = list(players)
     rated = [index.get(player, -1) for player in wanted]
