@@ -430,8 +430,8 @@ class _Ladder:
                 slots.start_soon(run.slot, number, games)
 
     async def _idle(self, lineup: Lineup, ages: Mapping[int, list[float]]) -> None:
-        """Wait until the games per hour let a deal start, or IDLE_SECONDS at most: a new
-        version or a change of the lineup is seen at the next look."""
+        """Wait until the games per hour let the next round start, or IDLE_SECONDS at most: a
+        new version or a change of the lineup is seen at the next look."""
         paced = None
         if self.pace is not None:
             active = [lineup.version_ids[position] for position in lineup.active]
@@ -446,13 +446,13 @@ class _Ladder:
         await trio.sleep(max(wait, SHORTEST_WAIT))
 
     def _announce_wait(self, until: datetime) -> None:
-        """Tell once (not at every look) until when the games per hour hold every deal back."""
+        """Tell once (not at every look) until when the games per hour hold the round back."""
         last = self.waiting_until
         if last is not None and abs((until - last).total_seconds()) < 1.0:
             return
         self.waiting_until = until
         log.info(
-            "%s: every deal waits for the games per hour until %s",
+            "%s: the next round waits for the games per hour until %s",
             self.ladder.name,
             until.astimezone().strftime("%H:%M:%S %Z"),
         )
@@ -469,7 +469,7 @@ class LadderObserver(QuietObserver):
         """``games`` more were played (one or more rounds); the ladder has ``finished``."""
 
     def waiting(self, until: datetime) -> None:
-        """No deal may start before ``until`` (aware): the games per hour hold them back."""
+        """The next round may not start before ``until`` (aware): the games per hour."""
 
 
 def _load(
