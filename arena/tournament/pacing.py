@@ -4,16 +4,16 @@ Ctrl-C or kill -9 keeps the pace it had).
 
 A version's allowance grows by G per hour up to a small burst, one round's games (a deal on
 every board), and each game costs one; a round starts when every playing version's allowance
-covers it (``arena.tournament.ladder.Rounds``).
-Capping a count over the last hour instead lets the bots play their hour's games in a burst and
-then wait for the rest of the hour (docs/ladder.md, the soak run).
+covers it (``arena.tournament.ladder.Rounds``). Capping a count over the last hour instead let
+the bots play their hour's games in a burst and then wait for the rest of the hour
+(docs/ladder.md, the soak run).
 
 The bucket's state follows from the games alone. Since the bucket was last full (just before
 some game i, or now), nothing clipped it, so the allowance at ``now`` is the least, over the
 games i, of ``burst + rate * age_i - (games no older than game i)``, and at most ``burst``
 (any other game's term is at least as large, the bucket holding at most ``burst`` then).
-Games older than the lookback are left out: exact unless the version played at its full rate
-for the whole lookback, and then the allowance is at most one lookback's accrual too generous.
+Games older than the lookback are left out: exact unless the bucket was never full during the
+lookback (a version kept in debt for an hour), and then a little generous.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ LOOKBACK_SECONDS = 3600.0  # how far back stored games are read
 ROUNDING = 1e-9  # games: an allowance this short of a deal's cost covers it (float error)
 
 
-def covers(allowance: float, games: int) -> bool:
-    """Whether a version with this allowance may start a deal of ``games`` games."""
+def covers(allowance: float, games: float) -> bool:
+    """Whether a version with this allowance may start ``games`` games."""
     return allowance + ROUNDING >= games
 
 
@@ -53,7 +53,7 @@ class Pace:
             [0.0] + [self.rate * age - (count - i) for i, age in enumerate(oldest_first)]
         )
 
-    def ready_in(self, ages: Sequence[float], games: int) -> float:
+    def ready_in(self, ages: Sequence[float], games: float) -> float:
         """Seconds until the allowance covers ``games`` (0: now), if it plays nothing before."""
         oldest_first = sorted(ages, reverse=True)
         count = len(oldest_first)
