@@ -138,7 +138,12 @@ def ladder(
     ] = [],  # noqa: B006
     games_per_hour: Annotated[
         float,
-        typer.Option("--games-per-hour", help="games per hour per bot at most (0: no limit)"),
+        typer.Option(
+            "--games-per-hour",
+            help="games per hour per bot, spread over the hour: a bot's allowance grows by this "
+            "much an hour, up to one round's games (a deal per board), and a round starts when "
+            "every bot's allowance covers it (0: no limit)",
+        ),
     ] = RULES.games_per_hour,
     pause_after: Annotated[
         int,

@@ -1,11 +1,13 @@
 """What ``arena ladder`` shows as it runs: on a terminal, one live status line (games in all and
-this run, games per hour, games running, bots playing and paused) under the lineup's changes;
-elsewhere (a log file, a pipe) plain lines, one per batch of rounds, that a log keeps readably."""
+this run, games per hour, games running, bots playing and paused, until when the games per hour
+hold every deal back) under the lineup's changes; elsewhere (a log file, a pipe) plain lines,
+one per batch of rounds or wait, that a log keeps readably."""
 
 from __future__ import annotations
 
 import time
 from collections import deque
+from datetime import datetime
 from types import TracebackType
 
 from rich.console import Console
@@ -32,6 +34,7 @@ class LadderStatus(LadderObserver):
         self.forfeits = 0  # games of this run with a forfeit
         self.playing = 0
         self.paused = 0
+        self.waiting_until: datetime | None = None  # while the games per hour hold deals back
         self._counted = 0  # games of this run already in ``finished``
         self._ends: deque[float] = deque()  # when this run's recent games were recorded
         self._live: Status | None = None
@@ -60,10 +63,15 @@ class LadderStatus(LadderObserver):
         return len(self._ends) * 3600.0 / span if span > 0 else 0.0
 
     def text(self) -> str:
+        waiting = (
+            ""
+            if self.waiting_until is None
+            else f"; waiting for the games per hour until {_clock(self.waiting_until)}"
+        )
         return (
             f"{self.finished + self.played - self._counted} games, {self.played} this run "
             f"({self.forfeits} forfeited), {self.per_hour():.0f}/hour; {self.running} running; "
-            f"{self.playing} bots playing, {self.paused} paused"
+            f"{self.playing} bots playing, {self.paused} paused{waiting}"
         )
 
     # --- LadderObserver -------------------------------------------------------------------
@@ -81,9 +89,16 @@ class LadderStatus(LadderObserver):
             self._line(f"{games} games played; {self.text()}")
         self._refresh()
 
+    def waiting(self, until: datetime) -> None:
+        self.waiting_until = until
+        if self._live is None:
+            self._line(f"waiting for the games per hour until {_clock(until)}")
+        self._refresh()
+
     # --- TournamentObserver (each game of the runner's slots) --------------------------------
     def game_started(self) -> None:
         self.running += 1
+        self.waiting_until = None
         self._refresh()
 
     def game_finished(self, *, recorded: bool, forfeit: bool, voided: bool) -> None:
@@ -104,3 +119,8 @@ class LadderStatus(LadderObserver):
     def _refresh(self) -> None:
         if self._live is not None:
             self._live.update(escape(self.text()))
+
+
+def _clock(moment: datetime) -> str:
+    """A time of today as the operator reads it (local, as ``--until`` takes it)."""
+    return moment.astimezone().strftime("%H:%M:%S")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -25,7 +25,6 @@ from arena.storage.models import (
     SeatRecordRow,
     Tournament,
     TournamentEntrant,
-    utc_now,
 )
 
 _KEY = re.compile(r"round (\d+) pod ([\d+]+) rotation (\d+)")
@@ -155,23 +154,22 @@ def lineup(session: Session, ladder_id: int, game: str, *, fixed: bool, pause_af
     return found
 
 
-def games_since(session: Session, ladder_id: int, since: datetime) -> dict[int, int]:
-    """Games each version played in the ladder since ``since``."""
+def finish_times(session: Session, ladder_id: int, since: datetime) -> dict[int, list[datetime]]:
+    """When each version's games in the ladder finished, those since ``since`` (aware, UTC)."""
     rows = session.exec(
-        select(SeatRecordRow.bot_version_id, func.count())
+        select(SeatRecordRow.bot_version_id, GameRecord.finished_at)
         .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
         .where(
             GameRecord.tournament_id == ladder_id,
             GameRecord.status == GameStatus.FINISHED,
             col(GameRecord.finished_at) >= since,
         )
-        .group_by(col(SeatRecordRow.bot_version_id))
     ).all()
-    return dict(rows)
-
-
-def games_last_hour(session: Session, ladder_id: int) -> dict[int, int]:
-    return games_since(session, ladder_id, utc_now() - timedelta(hours=1))
+    found: dict[int, list[datetime]] = {}
+    for version_id, finished_at in rows:
+        if finished_at is not None:  # SQLite gives them back naive
+            found.setdefault(version_id, []).append(finished_at.replace(tzinfo=UTC))
+    return found
 
 
 def finished_games(session: Session, ladder_id: int, since: datetime | None = None) -> int:

@@ -23,7 +23,7 @@ import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,7 @@ from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Tournament, utc_now
 from arena.tournament.live import LiveGames
 from arena.tournament.matchmaking import Matchmaking, Ratings, ratings
+from arena.tournament.pacing import LOOKBACK_SECONDS, Pace, covers
 from arena.tournament.playing import GamePlayer, GameSetup
 from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import (
@@ -56,6 +57,7 @@ from leaderboard.results import GameResult, SeatResult
 
 log = logging.getLogger(__name__)
 IDLE_SECONDS = 10.0  # between two looks when nobody may play (too few entrants, rate limits)
+SHORTEST_WAIT = 0.05  # seconds: never look again at once (a wait rounded to nothing)
 
 
 @dataclass(frozen=True)
@@ -152,28 +154,29 @@ class Rounds:
         self.deadline_passed: Callable[[], bool] = lambda: False
 
     def plan(
-        self, lineup: Lineup, busy: Mapping[int, int], limit: int | None, at_least: int
+        self,
+        lineup: Lineup,
+        allowance: Mapping[int, float] | None,
+        limit: int | None,
+        at_least: int,
     ) -> list[ScheduledGame]:
         """The next games (at most ``limit``): first the deals an earlier run left unfinished,
         then rounds by the matchmaking until there are ``at_least`` games (to keep every game
-        slot busy) or nobody is free. ``busy``: games each version played in the last hour."""
+        slot busy) or nobody is free. ``allowance``: games each version may start now under
+        the games per hour (``arena.tournament.pacing``); None: no limit."""
         self.version_ids = lineup.version_ids
         games = []
         if self.unfinished is not None:
             games = self._completion(self.unfinished, lineup)
             self.unfinished = None
-        busy = dict(busy)
+        left = None if allowance is None else dict(allowance)
         planned: dict[int, Ratings] = {}  # board -> its ratings, the rounds planned counted
         while len(games) < at_least and (limit is None or len(games) < limit):
-            more = self._round(self.next_round, lineup, busy, planned)
+            more = self._round(self.next_round, lineup, left, planned)
             if not more:
                 break
             self.next_round += 1
             games += more
-            for game in more:
-                for position in game.seats:
-                    version_id = lineup.version_ids[position]
-                    busy[version_id] = busy.get(version_id, 0) + 1
         return games[:limit] if limit is not None else games
 
     def _completion(
@@ -191,25 +194,31 @@ class Rounds:
         self,
         round_number: int,
         lineup: Lineup,
-        busy: Mapping[int, int],
+        allowance: dict[int, float] | None,
         planned: dict[int, Ratings],
     ) -> list[ScheduledGame]:
+        """One round's deals, each version's ``allowance`` charged for its games. Under a games
+        per hour, a round waits until every playing version's allowance covers a deal on every
+        board: rounds stay whole, so the matchmaking chooses among everyone (not among the few
+        free at a moment: those who sat the last round out), and a board of fewer seats, payable
+        sooner, does not take every game from the others."""
         rng = random.Random(f"{self.seed}/{round_number}")
-        games = []
+        games: list[ScheduledGame] = []
+        if allowance is not None and not all(
+            covers(allowance[lineup.version_ids[p]], sum(self.rules.boards)) for p in lineup.active
+        ):
+            return games
         for players in self.rules.boards:
             position_of = {str(lineup.version_ids[p]): p for p in lineup.active}
             if players not in planned:
                 planned[players] = ratings(self.results.setdefault(players, []), position_of)
             rated = planned[players]
-            free = [
-                index
-                for index, player in enumerate(rated.players)
-                if not self.rules.games_per_hour
-                or busy.get(int(player), 0) + players <= self.rules.games_per_hour
-            ]
-            pods = Matchmaking(players).round(rated.select(free), rng)
+            pods = Matchmaking(players).round(rated, rng)
             planned[players] = rated.after(pods, players)
             for pod in pods:
+                if allowance is not None:
+                    for player in pod:
+                        allowance[int(player)] -= players  # a game per rotation
                 games += self._deal(round_number, tuple(position_of[player] for player in pod))
         return games
 
@@ -284,11 +293,19 @@ class _Ladder:
         self.storage_fault: StorageError | None = None
         self.why = ""
         self.started = 0  # rounds started by this run
+        self.pace = (
+            Pace.of(self.rules.games_per_hour, self.rules.boards)
+            if self.rules.games_per_hour
+            else None
+        )
+        self.waiting_until: datetime | None = None  # the last wait announced
         self.live = LiveGames(database, ladder.id, ladder.game, dict(settings.options), [])
 
-    def lineup(self) -> tuple[Lineup, dict[int, int], int]:
+    def lineup(self) -> tuple[Lineup, dict[int, list[float]], int]:
         """The lineup (versions whose code changed on disk since they were submitted are
-        paused), the games of the last hour by version, and the ladder's finished games."""
+        paused), how many seconds ago each version's recent games finished (for the games per
+        hour; none without a limit), and the ladder's finished games."""
+        now = utc_now()
         with self.database.write() as session:
             found = ladder_store.lineup(
                 session,
@@ -297,8 +314,12 @@ class _Ladder:
                 fixed=self.rules.fixed,
                 pause_after=self.rules.pause_after,
             )
-            busy = (
-                ladder_store.games_last_hour(session, self.id) if self.rules.games_per_hour else {}
+            times = (
+                ladder_store.finish_times(
+                    session, self.id, now - timedelta(seconds=LOOKBACK_SECONDS)
+                )
+                if self.pace is not None
+                else {}
             )
             finished = ladder_store.finished_games(session, self.id)
         for position in list(found.active):
@@ -312,7 +333,19 @@ class _Ladder:
                 found.paused[position] = str(exc)
                 continue
             self.checked.add(entrant.version.id or 0)
-        return found, busy, finished
+        ages = {
+            version: [(now - time).total_seconds() for time in stamps]
+            for version, stamps in times.items()
+        }
+        return found, ages, finished
+
+    def allowance(self, lineup: Lineup, ages: Mapping[int, list[float]]) -> dict[int, float] | None:
+        """Games each version may start now (None: no games per hour)."""
+        if self.pace is None:
+            return None
+        return {
+            version: self.pace.allowance(ages.get(version, [])) for version in lineup.version_ids
+        }
 
     def done(self, lineup: Lineup, finished: int) -> bool:
         until = self.until
@@ -335,7 +368,7 @@ class _Ladder:
         ray: RayCluster | None,
     ) -> None:
         """Play rounds until ``until`` holds, a storage fault or the caller's cancellation."""
-        lineup, busy, finished = await trio.to_thread.run_sync(self.lineup)
+        lineup, ages, finished = await trio.to_thread.run_sync(self.lineup)
         self.observer.lineup(lineup)
         while not await trio.to_thread.run_sync(self.done, lineup, finished):
             setup = GameSetup(
@@ -361,13 +394,19 @@ class _Ladder:
                     while True:
                         limit = self.until.remaining_games(finished)
                         first = self.rounds.next_round
-                        plan = self.rounds.plan(lineup, busy, limit, self.settings.concurrency)
+                        plan = self.rounds.plan(
+                            lineup,
+                            self.allowance(lineup, ages),
+                            limit,
+                            self.settings.concurrency,
+                        )
                         if plan:
+                            self.waiting_until = None
                             await self._play(run, games, plan)
                             self.started += self.rounds.next_round - first
                         else:
-                            await self._idle()
-                        newer, busy, finished = await trio.to_thread.run_sync(self.lineup)
+                            await self._idle(lineup, ages)
+                        newer, ages, finished = await trio.to_thread.run_sync(self.lineup)
                         if plan:
                             self.observer.games_played(len(plan), finished)
                         if newer.version_ids != lineup.version_ids or newer.paused != lineup.paused:
@@ -390,12 +429,34 @@ class _Ladder:
             for number in range(min(self.settings.concurrency, len(plan))):
                 slots.start_soon(run.slot, number, games)
 
-    async def _idle(self) -> None:
-        wait = IDLE_SECONDS
+    async def _idle(self, lineup: Lineup, ages: Mapping[int, list[float]]) -> None:
+        """Wait until the games per hour let the next round start, or IDLE_SECONDS at most: a
+        new version or a change of the lineup is seen at the next look."""
+        paced = None
+        if self.pace is not None:
+            active = [lineup.version_ids[position] for position in lineup.active]
+            paced = self.pace.next_round_in(ages, active, min(self.rules.boards))
+        wait = IDLE_SECONDS if paced is None else min(IDLE_SECONDS, paced)
         if self.until.deadline is not None:
             wait = min(wait, max(0.0, (self.until.deadline - utc_now()).total_seconds()))
-        log.info("%s: nobody may play now; looking again in %.0f s", self.ladder.name, wait)
-        await trio.sleep(wait)
+        if paced is None:
+            log.info("%s: nobody may play now; looking again in %.0f s", self.ladder.name, wait)
+        else:
+            self._announce_wait(utc_now() + timedelta(seconds=paced))
+        await trio.sleep(max(wait, SHORTEST_WAIT))
+
+    def _announce_wait(self, until: datetime) -> None:
+        """Tell once (not at every look) until when the games per hour hold the round back."""
+        last = self.waiting_until
+        if last is not None and abs((until - last).total_seconds()) < 1.0:
+            return
+        self.waiting_until = until
+        log.info(
+            "%s: the next round waits for the games per hour until %s",
+            self.ladder.name,
+            until.astimezone().strftime("%H:%M:%S %Z"),
+        )
+        self.observer.waiting(until)
 
 
 class LadderObserver(QuietObserver):
@@ -406,6 +467,9 @@ class LadderObserver(QuietObserver):
 
     def games_played(self, games: int, finished: int) -> None:
         """``games`` more were played (one or more rounds); the ladder has ``finished``."""
+
+    def waiting(self, until: datetime) -> None:
+        """The next round may not start before ``until`` (aware): the games per hour."""
 
 
 def _load(

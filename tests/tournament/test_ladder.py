@@ -9,6 +9,7 @@ import random
 import signal
 import sqlite3
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -340,3 +341,35 @@ def test_a_storage_fault_stops_the_ladder_in_one_line_and_it_goes_on(tmp_path, m
     monkeypatch.setattr(runner, "record_game", real_record_game)
     assert ladder(db, "--until", "4")["games"] == 4
     check_consistent(db)
+
+
+def test_games_per_hour_space_each_bots_games_across_a_restart(
+    tmp_path: Path, db_target: DatabaseTarget
+):
+    """At 3,600 games per hour (one a second per bot, a burst of one deal) the games are
+    spread: unlimited, these bots play a dozen games within a second."""
+    db = db_target
+    for bot in random_bots(tmp_path, 3):
+        submit(db, bot)
+    for until in ("6", "12"):  # the second run reads the pace from the stored games
+        result = run_cli(
+            "ladder", *QUICK, "--db", str(db), "--games-per-hour", "3600", "--until", until
+        )
+        assert result.exit_code == 0, result.stdout + result.stderr
+        assert "waiting for the games per hour until" in result.stderr
+    rows = query(
+        db,
+        "SELECT seat.bot_version_id, game.finished_at FROM seat "
+        "JOIN game ON game.id = seat.game_id WHERE game.status = 'finished'",
+    )
+    times: dict[int, list[float]] = {}
+    for version, finished in rows:
+        times.setdefault(version, []).append(datetime.fromisoformat(str(finished)).timestamp())
+    assert sum(map(len, times.values())) == 24
+    burst, slack = 2, 1  # slack: a game, for clocks and rounding; a loaded machine only slows
+    for played in times.values():
+        played.sort()
+        # the bucket's bound: at most burst + rate x T games in any T seconds
+        assert played[-1] - played[0] >= len(played) - burst - slack
+        for start in played:
+            assert sum(start <= time <= start + 2.0 for time in played) <= burst + 2 + slack

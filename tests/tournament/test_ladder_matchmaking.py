@@ -123,7 +123,7 @@ def test_a_round_planned_after_another_counts_its_deals_before_their_results():
 
 def test_rounds_planned_together_spread_out():
     rounds = Rounds(1, 7, LadderRules(), {}, Progress())
-    games = rounds.plan(_lineup(4), {}, None, at_least=12)  # three rounds before any result
+    games = rounds.plan(_lineup(4), None, None, at_least=12)  # three rounds before any result
     pods = [frozenset(game.seats) for game in games if game.key.endswith("rotation 0")]
     assert len(pods) == 6 and len(set(pods)) >= 5  # 6 pairs among 4: nearly all, not 2 again
 
@@ -158,7 +158,7 @@ def _lineup(count: int) -> Lineup:
 def test_rounds_rotate_seats_on_one_deal_and_never_repeat_a_key():
     rounds = Rounds(1, 7, LadderRules(boards=(2, 3)), {}, Progress())
     lineup = _lineup(6)
-    games = rounds.plan(lineup, {}, None, at_least=40)
+    games = rounds.plan(lineup, None, None, at_least=40)
     keys = [game.key for game in games]
     assert len(keys) == len(set(keys)) >= 40
     deals: dict[tuple[int, str], list] = {}
@@ -171,13 +171,27 @@ def test_rounds_rotate_seats_on_one_deal_and_never_repeat_a_key():
     assert {len(game.seats) for game in games} == {2, 3}  # both boards
 
 
-def test_rounds_leave_out_who_played_its_games_per_hour():
-    rounds = Rounds(1, 7, LadderRules(games_per_hour=10), {}, Progress())
-    lineup = _lineup(4)
-    busy = {10: 10, 11: 9}  # b0 is at its limit; b1 has one game left, a deal is two
-    games = rounds.plan(lineup, busy, None, at_least=1)
-    assert games and all(0 not in game.seats and 1 not in game.seats for game in games)
-    assert rounds.plan(lineup, {10: 10, 11: 10, 12: 10, 13: 10}, None, at_least=1) == []
+def test_under_games_per_hour_a_round_waits_until_everyone_may_play_it():
+    rounds = Rounds(1, 7, LadderRules(boards=(2,), games_per_hour=10), {}, Progress())
+    lineup = _lineup(5)
+    short = {10: 0.5, 11: 2.0, 12: 2.0, 13: 2.0, 14: 4.0}  # b0 cannot pay a deal (two games)
+    assert rounds.plan(lineup, short, None, at_least=100) == []
+    lineup.active.remove(0)  # paused: the others play
+    allowance = {**short, 11: 2 - 1e-12}  # short by float error only
+    games = rounds.plan(lineup, allowance, None, at_least=100)
+    # one round: b4 could pay a second one, the others not
+    assert Counter(p for game in games for p in game.seats) == dict.fromkeys(range(1, 5), 2)
+    assert allowance[14] == 4.0  # the caller's stays as it was
+
+
+def test_a_round_needs_a_deal_on_every_board_and_charges_each():
+    rounds = Rounds(1, 7, LadderRules(boards=(2, 3), games_per_hour=10), {}, Progress())
+    lineup = _lineup(6)
+    # 4 games each would pay a 2-deal, and the 2-board would take every game from the 3-board
+    assert rounds.plan(lineup, dict.fromkeys(range(10, 16), 4.0), None, at_least=100) == []
+    games = rounds.plan(lineup, dict.fromkeys(range(10, 16), 7.0), None, at_least=100)
+    assert Counter(p for game in games for p in game.seats) == dict.fromkeys(range(6), 5)
+    assert {len(game.seats) for game in games} == {2, 3}
 
 
 def test_rounds_first_complete_the_deals_a_stopped_run_left_half_played():
@@ -185,10 +199,10 @@ def test_rounds_first_complete_the_deals_a_stopped_run_left_half_played():
     rounds = Rounds(1, 7, LadderRules(), {}, Progress(5, unfinished))
     lineup = _lineup(4)
     lineup.active.remove(3)  # b3 paused since: its deal stays unfinished
-    games = rounds.plan(lineup, {}, None, at_least=0)
+    games = rounds.plan(lineup, None, None, at_least=0)
     assert [game.key for game in games] == [
         "round 3 pod 0+1 rotation 0",
         "round 4 pod 2+0 rotation 1",
     ]
     assert games[1].seats == (0, 2)
-    assert rounds.plan(lineup, {}, 3, at_least=10)[0].deal == 5  # then new rounds, from 5
+    assert rounds.plan(lineup, None, 3, at_least=10)[0].deal == 5  # then new rounds, from 5

@@ -4,6 +4,7 @@ log, one live status line on a terminal; games per hour from the games of the la
 from __future__ import annotations
 
 import io
+from datetime import UTC, datetime
 
 from rich.console import Console
 
@@ -67,3 +68,15 @@ def test_a_terminal_gets_one_live_line_instead_of_a_line_per_round():
     assert "playing: b0@1#h, b1@1#h" in shown
     assert "games played;" not in shown  # no line per batch: the status line says it
     assert "120/hour" in shown  # drawn by the live line
+
+
+def test_a_wait_for_the_games_per_hour_says_until_when_and_ends_with_the_next_game():
+    out, clock = io.StringIO(), Clock()
+    until = datetime(2026, 12, 3, 22, 41, 7, tzinfo=UTC)
+    shown = until.astimezone().strftime("%H:%M:%S")
+    with LadderStatus(Console(file=out, force_terminal=False, width=200), clock) as status:
+        status.waiting(until)
+        assert status.text().endswith(f"; waiting for the games per hour until {shown}")
+        _play(status, clock, 1, 1.0)
+        assert "waiting" not in status.text()
+    assert out.getvalue().splitlines() == [f"waiting for the games per hour until {shown}"]
