@@ -10,7 +10,8 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
   measured on the same bots: the referee's transport alone (the same concurrent tasks sending
   ready-made requests through the trio bridge, no engine, no encoding) and a ceiling no Python
   referee can pass (one blocking client *process* per match calling its bots in turn: no trio, no
-  engine, no shared interpreter lock);
+  engine, no shared interpreter lock; with gRPC's default experiments, which serve such clients
+  better than the arena's ``arena.grpc_settings``);
 * (a) a bare grpcio unary Decide round trip from a blocking client, cycling through the decision
   requests of a whole random game, against the random-python bot (and, for comparison, against
   ``--players`` such bots in turn, as in a match, and through the referee's trio bridge; both
@@ -33,8 +34,8 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Generator, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -391,6 +392,21 @@ async def transport_throughput(
                 client.close()
 
 
+@contextmanager
+def grpc_defaults() -> Iterator[None]:
+    """Processes started within inherit gRPC's default experiments, not the arena's
+    (``arena.grpc_settings``): an empty ``GRPC_EXPERIMENTS``, which importing arena keeps."""
+    saved = os.environ.get(grpc_settings.VARIABLE)
+    os.environ[grpc_settings.VARIABLE] = ""
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[grpc_settings.VARIABLE]
+        else:
+            os.environ[grpc_settings.VARIABLE] = saved
+
+
 async def _transport_cpu(
     game: str, requests: list[bytes], calls: int, bots: int
 ) -> tuple[float, float, float, float]:
@@ -419,15 +435,8 @@ async def previous_transport(
     process = context.Process(
         target=_transport_process, args=(game, requests, calls, bots, results), daemon=True
     )
-    saved = os.environ.get(grpc_settings.VARIABLE)
-    os.environ[grpc_settings.VARIABLE] = ""  # named, so importing arena keeps it: none
-    try:
+    with grpc_defaults():
         process.start()
-    finally:
-        if saved is None:
-            del os.environ[grpc_settings.VARIABLE]
-        else:
-            os.environ[grpc_settings.VARIABLE] = saved
     outcome = await trio.to_thread.run_sync(results.get)
     await trio.to_thread.run_sync(process.join)
     return outcome
@@ -477,8 +486,9 @@ async def client_processes(
             for m in range(concurrent)
         ]
         bots_cpu = -sum(_bot_cpu_seconds(bot) for bot in running)
-        for client in clients:
-            client.start()
+        with grpc_defaults():  # faster for these blocking clients (docs/scale.md): a true bound
+            for client in clients:
+                client.start()
         outcomes = [await trio.to_thread.run_sync(results.get) for _ in clients]
         for client in clients:
             await trio.to_thread.run_sync(client.join)
