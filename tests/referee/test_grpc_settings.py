@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena import grpc_settings
-from arena.referee.botprocess import run_bot
+from arena.referee.botprocess import connect, run_bot
 from tests.support.bots import sample_bot
 
 _SHOW = "import arena, os; print(os.environ.get('GRPC_EXPERIMENTS'))"
@@ -47,6 +47,8 @@ async def test_an_unconfined_bot_does_not_inherit_the_arenas_grpc_setting(tmp_pa
     monkeypatch.setenv("ARENA_TEST_MARKER", "inherited")
     async with run_bot(sample_bot("random-python"), 0, 1, tmp_path) as bot:
         assert bot.process is not None
+        client, _ = await connect(bot, "oregon", timeout=30.0)  # the bot's own program runs
+        client.close()
         variables = Path(f"/proc/{bot.process.pid}/environ").read_bytes().split(b"\0")
     assert b"ARENA_TEST_MARKER=inherited" in variables  # the rest of the environment is passed
     assert not any(variable.startswith(b"GRPC_EXPERIMENTS=") for variable in variables)
