@@ -1,6 +1,6 @@
 """``python -m arena.bench NAME [options]``, NAME one of protocol, storage, tournament, cluster,
-web, gaps, sandbox, ladder, hosting, live, instructions: run one benchmark (``--help`` after the
-name lists its options)."""
+web, gaps, sandbox, ladder, hosting, live, instructions, threads: run one benchmark (``--help``
+after the name lists its options)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ BENCHMARKS = (
     "hosting",
     "live",
     "instructions",
+    "threads",
 )
 
 
