@@ -121,7 +121,11 @@ async def by_thread(
             game, bots, seed, time_control=TIME_CONTROL, lender=lender, observer=counter
         )
     seconds: dict[str, float] = defaultdict(float)
-    python_names = {thread.native_id: thread.name for thread in threading.enumerate()}
+    python_names = {
+        thread.native_id: thread.name
+        for thread in threading.enumerate()
+        if thread.native_id is not None
+    }
     for tid, (name, cpu) in thread_cpu().items():
         kind = _kind(tid, name, trio_thread, python_names)
         seconds[kind] += cpu - before.get(tid, (name, 0.0))[1]
