@@ -1,5 +1,6 @@
 """``python -m arena.bench NAME [options]``, NAME one of protocol, storage, tournament, cluster,
-web, gaps, sandbox, ladder, hosting, live, instructions, logs: run one benchmark (``--help``
+web, gaps, sandbox, ladder, hosting, live, instructions, logs, threads: run one benchmark
+(``--help``
 after the name lists its options)."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ BENCHMARKS = (
     "live",
     "instructions",
     "logs",
+    "threads",
 )
 
 

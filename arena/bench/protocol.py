@@ -10,10 +10,13 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
   measured on the same bots: the referee's transport alone (the same concurrent tasks sending
   ready-made requests through the trio bridge, no engine, no encoding) and a ceiling no Python
   referee can pass (one blocking client *process* per match calling its bots in turn: no trio, no
-  engine, no shared interpreter lock);
+  engine, no shared interpreter lock; with gRPC's default experiments, which serve such clients
+  better than the arena's ``arena.grpc_settings``);
 * (a) a bare grpcio unary Decide round trip from a blocking client, cycling through the decision
   requests of a whole random game, against the random-python bot (and, for comparison, against
-  ``--players`` such bots in turn, as in a match, and through the referee's trio bridge);
+  ``--players`` such bots in turn, as in a match, and through the referee's trio bridge; both
+  again in a fresh process with gRPC's default experiments, the transport before
+  ``arena.grpc_settings``);
 * the engine's and the request encoding's CPU time per decision, in process, for every game, with
   the previous encoder (``arena.wire.reference``) measured on the same decisions;
 * (b) the referee's time per decision in sequential matches of random-python bots (engine step,
@@ -31,8 +34,8 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Generator, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -41,6 +44,7 @@ from typing import Any, TypeAlias
 import grpc
 import trio
 
+from arena import grpc_settings
 from arena.bench import bench_parser
 from arena.bot.v1 import bot_pb2
 from arena.manifest import BotSpec, load_manifest
@@ -388,6 +392,56 @@ async def transport_throughput(
                 client.close()
 
 
+@contextmanager
+def grpc_defaults() -> Iterator[None]:
+    """Processes started within inherit gRPC's default experiments, not the arena's
+    (``arena.grpc_settings``): an empty ``GRPC_EXPERIMENTS``, which importing arena keeps."""
+    saved = os.environ.get(grpc_settings.VARIABLE)
+    os.environ[grpc_settings.VARIABLE] = ""
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ[grpc_settings.VARIABLE]
+        else:
+            os.environ[grpc_settings.VARIABLE] = saved
+
+
+async def _transport_cpu(
+    game: str, requests: list[bytes], calls: int, bots: int
+) -> tuple[float, float, float, float]:
+    spec = load_manifest(SAMPLE_BOTS / "random-python")
+    bare = await bare_round_trip(spec, game, requests, calls, bots)
+    bridged = await bridged_round_trip(spec, game, requests, calls, bots)
+    return (*bare, *bridged)
+
+
+def _transport_process(
+    game: str, requests: list[bytes], calls: int, bots: int, results: Any
+) -> None:
+    """Body of the process measuring the previous transport (module level: ``spawn`` imports it
+    by name)."""
+    results.put(trio.run(_transport_cpu, game, requests, calls, bots))
+
+
+async def previous_transport(
+    game: str, requests: list[bytes], calls: int, bots: int
+) -> tuple[float, float, float, float]:
+    """The round trips of ``bare_round_trip`` and ``bridged_round_trip`` (wall and CPU seconds
+    per call of each) with gRPC's default experiments, as the referee ran before
+    ``arena.grpc_settings``: in a fresh process, as gRPC reads them when it is imported."""
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    process = context.Process(
+        target=_transport_process, args=(game, requests, calls, bots, results), daemon=True
+    )
+    with grpc_defaults():
+        process.start()
+    outcome = await trio.to_thread.run_sync(results.get)
+    await trio.to_thread.run_sync(process.join)
+    return outcome
+
+
 @dataclass
 class ClientRun:
     """Decisions/s of blocking client processes calling bots, and what each call cost the
@@ -432,8 +486,9 @@ async def client_processes(
             for m in range(concurrent)
         ]
         bots_cpu = -sum(_bot_cpu_seconds(bot) for bot in running)
-        for client in clients:
-            client.start()
+        with grpc_defaults():  # faster for these blocking clients (docs/scale.md): a true bound
+            for client in clients:
+                client.start()
         outcomes = [await trio.to_thread.run_sync(results.get) for _ in clients]
         for client in clients:
             await trio.to_thread.run_sync(client.join)
@@ -577,6 +632,12 @@ async def protocol(args: argparse.Namespace) -> None:
         f"round trip, {args.players} bot processes in turn as in a match: bare "
         f"{rotating * us:.0f} us ({rotating_cpu * us:.0f} us of CPU), through the referee's "
         f"trio bridge {bridged * us:.0f} us ({bridged_cpu * us:.0f} us of CPU)"
+    )
+    before = await previous_transport(args.game, requests, args.calls, args.players)
+    print(
+        f"  the same with gRPC's default experiments (the EventEngine client, as before "
+        f"arena.grpc_settings): bare {before[0] * us:.0f} us ({before[1] * us:.0f} us of CPU), "
+        f"through the bridge {before[2] * us:.0f} us ({before[3] * us:.0f} us of CPU)"
     )
     for game in game_names():
         engine = get_game(game)

@@ -26,6 +26,7 @@ from pathlib import Path
 import grpc
 import trio
 
+from arena import grpc_settings
 from arena.bot.v1 import bot_pb2
 from arena.errors import HandshakeMismatchError, NotReadyError
 from arena.manifest import BotSpec, plays
@@ -276,7 +277,8 @@ async def run_bot(
         "ARENA_BOT_SEED": str(bot_seed(game_seed, seat, spec.name)),
     }
     if sandbox is None:
-        argv, env = limited_argv(_argv(spec.command), limits), {**os.environ, **bot_env}
+        argv = limited_argv(_argv(spec.command), limits)
+        env = {**grpc_settings.for_bots(os.environ), **bot_env}
     else:
         bot.launch = prepare_launch(
             sandbox,
@@ -284,7 +286,7 @@ async def run_bot(
             bot_dir=spec.directory,
             seat=seat,
             env=bot_env,
-            inherited_env=dict(os.environ),
+            inherited_env=grpc_settings.for_bots(os.environ),
             limits=limits,
             wants_network=spec.network,
         )

@@ -70,6 +70,25 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
         )
         for line in lines
     ), lines
+    # and the same round trips with gRPC's default experiments, measured in a fresh process
+    assert any(
+        re.search(
+            r"with gRPC's default experiments .*: bare \d+ us \(\d+ us of CPU\), "
+            r"through the bridge \d+ us \(\d+ us of CPU\)",
+            line,
+        )
+        for line in lines
+    ), lines
+
+
+def test_threads_bench_splits_the_referees_cpu_by_thread_with_and_without_the_transport():
+    lines = _bench("threads", "--players", "2", "--matches", "1", "--warm-up", "1", timeout=120)
+    assert len(lines) == 3, lines
+    over_grpc, in_process = lines[0], lines[1]
+    assert re.match(r"bots answering over gRPC: \d+ us of referee CPU per decision \(", over_grpc)
+    assert "trio thread" in over_grpc and "bridge workers" in over_grpc, over_grpc
+    assert re.match(r"Decide answered in process: \d+ us of referee CPU per decision", in_process)
+    assert lines[-1].startswith("load average")
 
 
 def test_tournament_bench_runs_and_prints_its_ratio_last():
