@@ -1,7 +1,6 @@
 """``python -m arena.bench NAME [options]``, NAME one of protocol, storage, tournament, cluster,
 web, gaps, sandbox, ladder, hosting, live, instructions, logs, threads: run one benchmark
-(``--help``
-after the name lists its options)."""
+(``--help`` after the name lists its options)."""
 
 from __future__ import annotations
 
