@@ -8,7 +8,9 @@ import functools
 from typing import Any
 
 from sqlalchemy import ColumnElement, Executable, String, bindparam, cast, func, select
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
+from sqlalchemy.sql.functions import FunctionElement
 from sqlmodel import and_, col
 
 from arena.storage.models import (
@@ -36,10 +38,30 @@ def outcome_is(outcome: GameOutcome) -> ColumnElement[bool]:
     return col(GameRecord.status) == GameStatus.VOIDED
 
 
+class _DateText(FunctionElement[str]):
+    """A date as the text SQLite holds (``2026-12-03 21:53:39.000123``) on either database."""
+
+    type = String()
+    inherit_cache = True
+
+
+@compiles(_DateText)
+def _date_text(element: _DateText, compiler: Any, **kw: Any) -> str:
+    return compiler.process(cast(next(iter(element.clauses)), String), **kw)
+
+
+@compiles(_DateText, "postgresql")
+def _date_text_postgresql(element: _DateText, compiler: Any, **kw: Any) -> str:
+    # A plain cast would give "+00" after a timestamptz and drop zero microseconds; the
+    # session's time zone is UTC (postgres.py), so to_char writes SQLite's text exactly.
+    column = compiler.process(next(iter(element.clauses)), **kw)
+    return f"to_char({column}, 'YYYY-MM-DD HH24:MI:SS.US')"
+
+
 def stored_text(column: Any, name: str) -> Any:
-    """A date column as text (not a datetime): what the pages and API show. SQLite holds it as
-    text already; PostgreSQL writes it out the same way (ISO, to the microsecond)."""
-    return cast(column, String).label(name)
+    """A date column as text (not a datetime): what the pages and API show, the same on both
+    databases."""
+    return _DateText(column).label(name)
 
 
 def ids(name: str) -> Any:
