@@ -305,11 +305,10 @@ def filled(template: str, values: dict[str, str]) -> str:
     return re.sub(r"\{(\w+)(:\w+)?\}", value, template)
 
 
-def test_every_private_route_refuses_strangers_and_other_authors(
-    arena: Arena, web: Served, tmp_path
-):
+def test_every_private_route_refuses_strangers_and_other_authors(arena: Arena, web: Served):
     alices_upload = arena.queued()[0].id
-    _, (alices_log,) = log_file(tmp_path, ALICES_LOG.encode())  # her bot's log of a game
+    # her bot's log of a game, where a hosted arena keeps its logs
+    _, (alices_log,) = log_file(arena.files.root, ALICES_LOG.encode())
     game = stored_game(arena.db, [(ALICES_BOT, arena.author_id("alice"), alices_log)])
     values = {
         "submission_id": str(alices_upload),
@@ -350,3 +349,5 @@ def test_every_private_route_refuses_strangers_and_other_authors(
             status, body, _ = bob.post(path, {"csrf": bobs_csrf, "bot": ALICES_BOT})
             assert ALICES_LOG not in body
     assert ALICES_LOG not in bob.get("/api/submissions")[1]  # cookies are not API tokens
+    status, body, _ = signed_in(web, arena, "alice").get(f"/me/games/{game}/seats/0/log")
+    assert status == 200 and ALICES_LOG in body  # refused to others, not to everyone
