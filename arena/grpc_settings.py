@@ -1,7 +1,10 @@
-"""gRPC's settings for the arena's own processes, made when ``arena`` is imported.
+"""gRPC's settings for the arena's own processes, made by their entry points.
 
-gRPC core reads ``GRPC_EXPERIMENTS`` once, when ``grpc`` is imported, so the setting is made in
-``arena/__init__.py``, before any arena module imports grpc. ``-event_engine_client`` turns off
+gRPC core reads ``GRPC_EXPERIMENTS`` once, when ``grpc`` is imported, so the setting is made
+first thing by the ``arena`` command (``arena.launcher``) and ``python -m arena.bench``, before
+grpc is imported; the processes they start (workers, a local Ray cluster) inherit it. Not on
+importing ``arena``: a Python bot that imports the arena's generated messages (``arena.bot.v1``)
+is its author's program and keeps gRPC's defaults. ``-event_engine_client`` turns off
 the EventEngine client that grpcio 1.85 uses by default: with it, a reply is read by one of
 gRPC's poller threads and handed to the thread waiting for the call, one more thread wake-up per
 call; without it, the calling thread polls its channel itself. Measured on the referee's calls

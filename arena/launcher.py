@@ -10,6 +10,9 @@ INTERRUPTED_CODE = 130
 
 
 def main() -> None:
+    from arena import grpc_settings
+
+    grpc_settings.apply()  # before the CLI's modules import grpc, which reads it then
     try:
         from arena.cli import main as run
     except KeyboardInterrupt:

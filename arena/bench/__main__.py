@@ -7,6 +7,10 @@ from __future__ import annotations
 import importlib
 import sys
 
+from arena import grpc_settings
+
+grpc_settings.apply()  # as the arena command does, before any benchmark imports grpc
+
 BENCHMARKS = (
     "protocol",
     "storage",

@@ -395,7 +395,7 @@ async def transport_throughput(
 @contextmanager
 def grpc_defaults() -> Iterator[None]:
     """Processes started within inherit gRPC's default experiments, not the arena's
-    (``arena.grpc_settings``): an empty ``GRPC_EXPERIMENTS``, which importing arena keeps."""
+    (``arena.grpc_settings``): an empty ``GRPC_EXPERIMENTS``, which the entry points keep."""
     saved = os.environ.get(grpc_settings.VARIABLE)
     os.environ[grpc_settings.VARIABLE] = ""
     try:

@@ -1,5 +1,6 @@
-"""The arena's gRPC settings (arena.grpc_settings): made when ``arena`` is imported, an operator's
-own kept, and never handed to the bots."""
+"""The arena's gRPC settings (arena.grpc_settings): made by the ``arena`` command, an operator's
+own kept, and never handed to the bots, not even to a Python bot importing the arena's
+messages."""
 
 import os
 import subprocess
@@ -12,20 +13,37 @@ from arena import grpc_settings
 from arena.referee.botprocess import connect, run_bot
 from tests.support.bots import sample_bot
 
-_SHOW = "import arena, os; print(os.environ.get('GRPC_EXPERIMENTS'))"
+# The arena command's entry point run with --help, then what its process's environment holds.
+_COMMAND = (
+    "import os, sys\n"
+    "sys.argv = ['arena', '--help']\n"
+    "from arena.launcher import main\n"
+    "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    "print(os.environ.get('GRPC_EXPERIMENTS'))"
+)
+_BOT = (
+    "from arena.bot.v1 import bot_pb2\nimport grpc, os\nprint(os.environ.get('GRPC_EXPERIMENTS'))"
+)
 
 
-def _imported_with(environment: dict[str, str]) -> str:
-    """What GRPC_EXPERIMENTS is once a fresh interpreter has imported ``arena``."""
+def _imported_with(environment: dict[str, str], program: str = _COMMAND) -> str:
+    """What GRPC_EXPERIMENTS is at the end of ``program`` in a fresh interpreter."""
     shown = subprocess.run(
-        [sys.executable, "-c", _SHOW], env=environment, capture_output=True, text=True, check=True
+        [sys.executable, "-c", program], env=environment, capture_output=True, text=True, check=True
     )
-    return shown.stdout.strip()
+    return shown.stdout.strip().splitlines()[-1]
 
 
-def test_importing_the_arena_sets_its_grpc_experiments_before_grpc_is_imported():
-    plain = {name: value for name, value in os.environ.items() if name != "GRPC_EXPERIMENTS"}
-    assert _imported_with(plain) == "-event_engine_client"
+def _plain() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name != "GRPC_EXPERIMENTS"}
+
+
+def test_the_arena_command_sets_its_grpc_experiments():
+    assert _imported_with(_plain()) == "-event_engine_client"
+
+
+def test_a_bot_importing_the_arenas_messages_keeps_grpcs_defaults():
+    assert _imported_with(_plain(), _BOT) == "None"
 
 
 def test_an_operators_own_grpc_experiments_are_kept():
