@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, delete, select
 
 from arena.storage.database import Database
+from arena.storage.migrations import is_sqlite
 from arena.storage.models import AuthorToken, RateEvent
 
 
 def database_clock(session: Session) -> float:
     """Seconds since the epoch by the database's clock."""
-    if session.get_bind().dialect.name == "sqlite":
+    if is_sqlite(session.connection()):
         sql = "SELECT (julianday('now') - 2440587.5) * 86400.0"
     else:
         sql = "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"

@@ -1,35 +1,18 @@
 """The benchmarks of README.md still run end to end (tiny sizes; no timing asserted)."""
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from arena.bench.protocol import refereed
 from arena.bot.v1 import bot_pb2
+from tests.support.bench import run_bench
 
 pytestmark = pytest.mark.slow  # real bot processes
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _bench(*args: str, timeout: float) -> list[str]:
-    """The output lines of ``python -m arena.bench ARGS``, which must succeed."""
-    run = subprocess.run(
-        [sys.executable, "-m", "arena.bench", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    assert run.returncode == 0, run.stderr
-    return run.stdout.strip().splitlines()
-
 
 def test_protocol_bench_runs_and_prints_its_ratio_last():
-    lines = _bench(
+    lines = run_bench(
         "protocol",
         "--players",
         "2",
@@ -82,7 +65,7 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
 
 
 def test_threads_bench_splits_the_referees_cpu_by_thread_with_and_without_the_transport():
-    lines = _bench("threads", "--players", "2", "--matches", "1", "--warm-up", "1", timeout=120)
+    lines = run_bench("threads", "--players", "2", "--matches", "1", "--warm-up", "1", timeout=120)
     assert len(lines) == 3, lines
     over_grpc, in_process = lines[0], lines[1]
     assert re.match(r"bots answering over gRPC: \d+ us of referee CPU per decision \(", over_grpc)
@@ -92,7 +75,7 @@ def test_threads_bench_splits_the_referees_cpu_by_thread_with_and_without_the_tr
 
 
 def test_tournament_bench_runs_and_prints_its_ratio_last():
-    lines = _bench(
+    lines = run_bench(
         "tournament",
         "--deals",
         "1",
@@ -151,7 +134,7 @@ def test_the_minimal_referee_plays_whole_games_from_the_replies():
 
 
 def test_gaps_bench_prints_each_bots_cpu_per_call_by_pause():
-    lines = _bench(
+    lines = run_bench(
         "gaps", "--calls", "20", "--rounds", "2", "--warm-up", "20", "--gaps", "0,1", timeout=120
     )
     assert len(lines) == 3, lines
@@ -176,13 +159,13 @@ def test_sandbox_bench_prints_the_sandboxs_cost_last(args, last):
 
     if bwrap_problem() is not None:
         pytest.skip(f"no sandbox here: {bwrap_problem()}")
-    lines = _bench("sandbox", *args, timeout=300)
+    lines = run_bench("sandbox", *args, timeout=300)
     assert [line.split(":")[0].strip() for line in lines[:2]] == ["bwrap", "none"]
     assert lines[-1].startswith(last) and re.search(r"[+-][\d.]+ ms \(median; load", lines[-1])
 
 
 def test_ladder_bench_runs_and_prints_both_counts_and_their_ratios_last():
-    lines = _bench(
+    lines = run_bench(
         *("ladder", "--bots", "8", "--runs", "2", "--limit", "300", "--step", "50"),
         *("--tau", "0.5"),
         timeout=300,

@@ -2,26 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from tests.support.bots import ROOT
+from tests.support.bench import run_bench
 
 
 @pytest.mark.slow
 def test_hosting_bench_prints_the_token_checks_cost_last():
-    done = subprocess.run(
-        [sys.executable, "-m", "arena.bench", "hosting", "--runs", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    lines = run_bench("hosting", "--runs", "1", timeout=300)
     assert lines[0].startswith("judge search-python's archive")
     assert lines[1].startswith("refuse a zip bomb")
     assert lines[2].startswith("rate limit on SQLite: a request counted")

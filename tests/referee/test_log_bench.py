@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from tests.support.bots import ROOT
+from tests.support.bench import run_bench
 
 
 def test_logs_bench_prints_the_straight_kept_and_dropped_figures():
-    done = subprocess.run(
-        [sys.executable, "-m", "arena.bench", "logs", "--mib", "4", "--runs", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    straight, kept, dropped = done.stdout.splitlines()
+    straight, kept, dropped = run_bench("logs", "--mib", "4", "--runs", "1", timeout=120)
     assert straight.startswith("writer straight into a file: 4 MiB in ")
     assert kept.startswith("through the sink, kept (under the cap): 4 MiB in ")
     assert dropped.startswith("through the sink, dropped (past a 1 MiB cap): 4 MiB in ")
