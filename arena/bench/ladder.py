@@ -192,6 +192,18 @@ def main(argv: list[str] | None = None) -> None:
         help="the matchmaking's noise on each pod's gain (sd of its logarithm)",
     )
     parser.add_argument("--closeness", type=float, default=Matchmaking(2).closeness)
+    parser.add_argument(
+        "--exact-up-to",
+        type=int,
+        default=Matchmaking(2).exact_up_to,
+        help="the matchmaking's exact gains up to this many entrants, local gains above",
+    )
+    parser.add_argument(
+        "--near",
+        type=int,
+        default=Matchmaking(2).near,
+        help="the matchmaking's local gains: the pairs within this many places",
+    )
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument(
         "--robin-order",
@@ -206,7 +218,14 @@ def main(argv: list[str] | None = None) -> None:
     for seed in range(args.first_seed, args.first_seed + args.runs):
         rng = random.Random(seed)
         truth = {f"bot{i:02d}": rng.gauss(1500.0, args.spread) for i in range(args.bots)}
-        matchmaking = Matchmaking(args.players, args.explore, args.jitter, args.closeness)
+        matchmaking = Matchmaking(
+            args.players,
+            args.explore,
+            args.jitter,
+            args.closeness,
+            exact_up_to=args.exact_up_to,
+            near=args.near,
+        )
         ladder = measure(ladder_games(truth, matchmaking, random.Random(seed)), truth, checkpoints)
         robin = measure(
             round_robin_games(truth, args.players, random.Random(seed), args.robin_order),

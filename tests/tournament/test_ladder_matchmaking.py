@@ -206,3 +206,34 @@ def test_rounds_first_complete_the_deals_a_stopped_run_left_half_played():
     ]
     assert games[1].seats == (0, 2)
     assert rounds.plan(lineup, None, 3, at_least=10)[0].deal == 5  # then new rounds, from 5
+
+
+def test_local_gains_are_the_exact_gains_when_the_ratings_are_independent():
+    # With independent ratings a deal narrows only the pairs of its own two entrants, the ones
+    # the local gains count: within every place they are the exact gains.
+    rng = np.random.default_rng(3)
+    entrants = rated(
+        *[
+            (f"b{i}", 1500 + 150 * rng.standard_normal(), 30 + 100 * rng.random(), 10)
+            for i in range(12)
+        ]
+    )
+    closeness = Matchmaking(2).closeness
+    exact = pair_gains(entrants, 2, closeness)
+    assert pair_gains(entrants, 2, closeness, near=11) == pytest.approx(exact, rel=1e-9, abs=1e-15)
+    # within 3 places: the pairs further apart in the rating order are no candidates
+    local = pair_gains(entrants, 2, closeness, near=3)
+    place = np.argsort(np.argsort(entrants.rating))
+    apart = np.abs(place[:, None] - place[None, :])
+    assert (local[apart > 3] == 0).all() and (local[(apart >= 1) & (apart <= 3)] > 0).all()
+
+
+def test_a_large_board_pairs_entrants_near_each_other_in_the_rating_order():
+    # Above exact_up_to the rounds use the local gains: every pod (but the exploring ones)
+    # seats entrants at most `near` places apart.
+    entrants = rated(*[(f"b{i:03d}", 1000.0 + 5 * i, 40.0, 30) for i in range(300)])
+    matchmaking = Matchmaking(2, exact_up_to=100, near=10)
+    pods = matchmaking.round(entrants, random.Random(5))
+    assert len(pods) >= 140  # nearly everyone seated
+    far = [pod for pod in pods if abs(int(pod[0][1:]) - int(pod[1][1:])) > 10]
+    assert len(far) <= 10  # explore: 1% of entrants paired at random
