@@ -11,10 +11,15 @@ name never comes back holding another game's bytes.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import trio
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -76,3 +81,38 @@ def prune(
         else:
             pruned.kept.append(log)
     return pruned
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long and how much a running ladder keeps of its bots' logs (None: no bound)."""
+
+    older_than: float | None = None  # seconds
+    max_bytes: int | None = None
+
+    def __bool__(self) -> bool:
+        return self.older_than is not None or self.max_bytes is not None
+
+
+async def keep_pruned(directory: Path, retention: Retention, every: float = 60.0) -> None:
+    """Prune ``directory`` now and every ``every`` seconds until cancelled (a ladder's own
+    retention, so a ladder left running does not fill the disk with logs). A failed prune (the
+    directory gone, a permission) is logged and tried again next time, never the ladder's end."""
+    while True:
+        try:
+            pruned = await trio.to_thread.run_sync(
+                lambda: prune(
+                    directory, older_than=retention.older_than, max_bytes=retention.max_bytes
+                )
+            )
+        except OSError as exc:
+            log.warning("pruning the bot logs in %s failed: %s", directory, exc)
+        else:
+            if pruned.removed:
+                log.info(
+                    "pruned %d bot logs (%d bytes) from %s",
+                    len(pruned.removed),
+                    pruned.removed_bytes,
+                    directory,
+                )
+        await trio.sleep(every)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -24,6 +25,7 @@ from arena.commands.backends import games_played_on
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.ladder_status import LadderStatus
 from arena.commands.leaderboard import print_board, tournament_boards
+from arena.commands.logs import parse_age, parse_size
 from arena.commands.options import (
     BotLogs,
     BotMemory,
@@ -37,11 +39,12 @@ from arena.commands.options import (
 )
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.errors import InputError
+from arena.log_retention import Retention, keep_pruned
 from arena.operator_log import LogConfig, logging_to
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.tournament import ray_backend
-from arena.tournament.ladder import LadderRules, Until, run_ladder
+from arena.tournament.ladder import LadderRules, LadderSummary, Until, run_ladder
 from arena.tournament.ladder_setup import create_ladder, default_name, ladder_exists, open_ladder
 from arena.tournament.settings import TournamentSettings
 
@@ -93,6 +96,18 @@ def _hosted_logs(db: DatabaseTarget) -> Path | None:
         f"bot logs kept in {files.logs} (a hosted arena's; --bot-logs DIR for another)", err=True
     )
     return files.logs
+
+
+async def _pruning_logs(
+    logs: Path | None, retention: Retention, play: Callable[[], Awaitable[LadderSummary]]
+) -> LadderSummary:
+    """``play()``, the bot logs kept within ``retention`` meanwhile."""
+    async with trio.open_nursery() as nursery:
+        if logs is not None and retention:
+            nursery.start_soon(keep_pruned, logs, retention)
+        summary = await play()
+        nursery.cancel_scope.cancel()
+    return summary
 
 
 def _changed(value: object, default: object) -> object:
@@ -163,6 +178,24 @@ def ladder(
     option: GameOptions = [],  # noqa: B006
     bot_memory: BotMemory = None,
     bot_logs: BotLogs = None,
+    logs_older_than: Annotated[
+        str | None,
+        typer.Option(
+            "--logs-older-than",
+            metavar="AGE",
+            help="while it runs, remove bot logs last written before AGE ago (30d, 12h), each "
+            "minute (as `arena logs prune`)",
+        ),
+    ] = None,
+    logs_max_size: Annotated[
+        str | None,
+        typer.Option(
+            "--logs-max-size",
+            metavar="SIZE",
+            help="while it runs, remove the oldest bot logs until the rest fit SIZE (500M, "
+            "10G), each minute",
+        ),
+    ] = None,
     sandbox: SandboxTool = None,
     allow_network: AllowNetwork = False,
     fresh_bots: Annotated[
@@ -196,6 +229,12 @@ def ladder(
         try:
             limits = game_setup.parse_limits(bot_memory)
             logs = game_setup.prepare_bot_logs(bot_logs or _hosted_logs(db))
+            retention = Retention(
+                None if logs_older_than is None else parse_age(logs_older_than),
+                None if logs_max_size is None else parse_size(logs_max_size),
+            )
+            if retention and logs is None:
+                fail("--logs-older-than and --logs-max-size need --bot-logs DIR (no logs kept)")
             if ladder_exists(db, name):
                 given = {
                     "--players": players or None,
@@ -254,14 +293,19 @@ def ladder(
             with LadderStatus(Console(stderr=True)) as status:
                 summary = trio.run(
                     partial(
-                        run_ladder,
-                        ready.database,
-                        ready.id,
-                        stop_at,
-                        status,
-                        bot_logs=logs,
-                        workers=workers,
-                        ray=cluster,
+                        _pruning_logs,
+                        logs,
+                        retention,
+                        partial(
+                            run_ladder,
+                            ready.database,
+                            ready.id,
+                            stop_at,
+                            status,
+                            bot_logs=logs,
+                            workers=workers,
+                            ray=cluster,
+                        ),
                     )
                 )
             boards = tournament_boards(ready.database, ready.name)
