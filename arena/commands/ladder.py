@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -39,12 +38,12 @@ from arena.commands.options import (
 )
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.errors import InputError
-from arena.log_retention import Retention, keep_pruned
+from arena.log_retention import Retention
 from arena.operator_log import LogConfig, logging_to
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.tournament import ray_backend
-from arena.tournament.ladder import LadderRules, LadderSummary, Until, run_ladder
+from arena.tournament.ladder import LadderRules, Until, run_ladder
 from arena.tournament.ladder_setup import create_ladder, default_name, ladder_exists, open_ladder
 from arena.tournament.settings import TournamentSettings
 
@@ -96,18 +95,6 @@ def _hosted_logs(db: DatabaseTarget) -> Path | None:
         f"bot logs kept in {files.logs} (a hosted arena's; --bot-logs DIR for another)", err=True
     )
     return files.logs
-
-
-async def _pruning_logs(
-    logs: Path | None, retention: Retention, play: Callable[[], Awaitable[LadderSummary]]
-) -> LadderSummary:
-    """``play()``, the bot logs kept within ``retention`` meanwhile."""
-    async with trio.open_nursery() as nursery:
-        if logs is not None and retention:
-            nursery.start_soon(keep_pruned, logs, retention)
-        summary = await play()
-        nursery.cancel_scope.cancel()
-    return summary
 
 
 def _changed(value: object, default: object) -> object:
@@ -293,19 +280,15 @@ def ladder(
             with LadderStatus(Console(stderr=True)) as status:
                 summary = trio.run(
                     partial(
-                        _pruning_logs,
-                        logs,
-                        retention,
-                        partial(
-                            run_ladder,
-                            ready.database,
-                            ready.id,
-                            stop_at,
-                            status,
-                            bot_logs=logs,
-                            workers=workers,
-                            ray=cluster,
-                        ),
+                        run_ladder,
+                        ready.database,
+                        ready.id,
+                        stop_at,
+                        status,
+                        bot_logs=logs,
+                        log_retention=retention,
+                        workers=workers,
+                        ray=cluster,
                     )
                 )
             boards = tournament_boards(ready.database, ready.name)

@@ -31,6 +31,7 @@ import trio
 
 from arena.entrants import check_unchanged
 from arena.errors import SetupError
+from arena.log_retention import Retention, keep_pruned
 from arena.records import MatchRecord, Outcome
 from arena.stopping import StopSignal
 from arena.storage import ladders as ladder_store
@@ -502,10 +503,12 @@ async def run_ladder(
     observer: LadderObserver | None = None,
     *,
     bot_logs: Path | None = None,
+    log_retention: Retention | None = None,
     workers: int = 1,
     ray: RayCluster | None = None,
 ) -> LadderSummary:
-    """Run the stored ladder ``ladder_id`` until ``until`` holds or a signal stops it."""
+    """Run the stored ladder ``ladder_id`` until ``until`` holds or a signal stops it; the bots'
+    logs in ``bot_logs`` kept within ``log_retention`` meanwhile."""
     ladder, results, progress = await trio.to_thread.run_sync(_load, database, ladder_id)
     settings = TournamentSettings.from_stored(ladder.settings)
     assert settings.ladder is not None
@@ -527,6 +530,8 @@ async def run_ladder(
         async with trio.open_nursery() as outer:
             await outer.start(stop.watch, outer.cancel_scope)
             await outer.start(this.live.keep)
+            if bot_logs is not None and log_retention:
+                outer.start_soon(keep_pruned, bot_logs, log_retention)
             await this.run(bot_logs, workers, ray)
             outer.cancel_scope.cancel()
     except BaseExceptionGroup as group:
