@@ -143,7 +143,7 @@ def played_and_downloaded(
         homes[author], markers[author] = author_with_bot(tmp_path, author, tokens[author])
         run("submit", "--to", served, "--token-file", "token", f"{author}s-bot", cwd=homes[author])
 
-    run("submissions", "work", "--once", "--db", db, "--move-time", "1", cwd=host)
+    run("submissions", "work", "--once", "--db", db, "--move-time", "5", cwd=host)
     for author in AUTHORS:
         status = run(
             "submit", "--to", served, "--token-file", "token", "--status", cwd=homes[author]
@@ -151,7 +151,7 @@ def played_and_downloaded(
         assert "active" in status.stdout and "failed" not in status.stdout, status.stdout
 
     ladder = ("ladder", "--game", "oregon", "--db", db, "--until", "2")
-    run(*ladder, "--sandbox", "bwrap", "--move-time", "1", cwd=host)
+    run(*ladder, "--sandbox", "bwrap", "--move-time", "5", cwd=host)
 
     status, body = get(f"{served}/api/games?bot=alices-bot")
     games = json.loads(body)["games"]

@@ -34,7 +34,7 @@ pytestmark = [
     ),
 ]
 
-SETTINGS = WorkerSettings(SandboxPolicy(tool="bwrap"), move_seconds=1.0)
+SETTINGS = WorkerSettings(SandboxPolicy(tool="bwrap"), move_seconds=5.0)  # no loaded machine reaches it
 RANDOM_BOT = (SAMPLE_BOTS / "random-python" / "bot.py").read_text()
 
 
@@ -231,7 +231,7 @@ def test_the_worker_and_list_commands(host: Host, tmp_path: Path):
     host.database.close()
     runner = CliRunner()
     db = ["--db", str(host.db_path)]
-    worked = runner.invoke(app, ["submissions", "work", "--once", "--move-time", "1", *db])
+    worked = runner.invoke(app, ["submissions", "work", "--once", "--move-time", "5", *db])
     assert worked.exit_code == 0, worked.output
     lines = worked.stdout.splitlines()
     assert lines[0].startswith("#1 cli-bot: active: registered as cli-bot@1.0#")
