@@ -217,8 +217,10 @@ def ladder(
             limits = game_setup.parse_limits(bot_memory)
             logs = game_setup.prepare_bot_logs(bot_logs or _hosted_logs(db))
             retention = Retention(
-                None if logs_older_than is None else parse_age(logs_older_than),
-                None if logs_max_size is None else parse_size(logs_max_size),
+                None
+                if logs_older_than is None
+                else parse_age(logs_older_than, "--logs-older-than"),
+                None if logs_max_size is None else parse_size(logs_max_size, "--logs-max-size"),
             )
             if retention and logs is None:
                 fail("--logs-older-than and --logs-max-size need --bot-logs DIR (no logs kept)")

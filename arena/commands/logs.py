@@ -24,17 +24,17 @@ _SIZE = re.compile(r"(\d+(?:\.\d+)?)([KMGT])i?B?", re.IGNORECASE)
 _SIZE_SHIFT = {"K": 10, "M": 20, "G": 30, "T": 40}
 
 
-def parse_age(text: str) -> float:
+def parse_age(text: str, flag: str = "--older-than") -> float:
     """``30d``, ``12h``, ``90m``: seconds."""
     if (match := _AGE.fullmatch(text.strip())) is None:
-        raise InputError(f"--older-than {text!r}: give an age such as 30d, 12h or 90m")
+        raise InputError(f"{flag} {text!r}: give an age such as 30d, 12h or 90m")
     return float(match[1]) * _AGE_SECONDS[match[2]]
 
 
-def parse_size(text: str) -> int:
+def parse_size(text: str, flag: str = "--max-size") -> int:
     """``500M``, ``10G``, ``2GiB``: bytes (binary units)."""
     if (match := _SIZE.fullmatch(text.strip())) is None:
-        raise InputError(f"--max-size {text!r}: give a size such as 500M or 10G")
+        raise InputError(f"{flag} {text!r}: give a size such as 500M or 10G")
     return int(float(match[1]) * (1 << _SIZE_SHIFT[match[2].upper()]))
 
 

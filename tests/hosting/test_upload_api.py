@@ -139,7 +139,9 @@ def test_two_authors_upload_and_see_only_their_own(arena: Arena, web: Served, tm
 
     database = open_database(arena.db, create=False)
     try:
-        settings = WorkerSettings(SandboxPolicy(tool="bwrap"), move_seconds=5.0)  # no loaded machine reaches it
+        settings = WorkerSettings(
+            SandboxPolicy(tool="bwrap"), move_seconds=5.0
+        )  # no loaded machine reaches it
         handled = work_once(database, arena.files, settings)
         assert handled is not None and handled.state is SubmissionState.ACTIVE
         with database.read() as session:

@@ -34,7 +34,8 @@ pytestmark = [
     ),
 ]
 
-SETTINGS = WorkerSettings(SandboxPolicy(tool="bwrap"), move_seconds=5.0)  # no loaded machine reaches it
+# 5 s a decision: no loaded machine reaches it (with 1 s, a slow reply failed a validation)
+SETTINGS = WorkerSettings(SandboxPolicy(tool="bwrap"), move_seconds=5.0)
 RANDOM_BOT = (SAMPLE_BOTS / "random-python" / "bot.py").read_text()
 
 

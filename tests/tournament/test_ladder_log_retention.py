@@ -68,7 +68,7 @@ def test_a_bound_without_kept_logs_or_a_bad_size_is_refused_before_anything_is_w
         "--db",
         str(db),
     )
-    assert bad.exit_code == 2 and "--max-size 'lots'" in bad.stderr
+    assert bad.exit_code == 2 and "--logs-max-size 'lots'" in bad.stderr
     assert not db.exists() or "oregon-ladder" not in run_cli("leaderboard", "--db", str(db)).stdout
 
 
