@@ -1,0 +1,90 @@
+"""One process at a time runs a given tournament or ladder.
+
+Two runs of one ladder (a second terminal, a service restarted while the old process still
+plays) lose no game and store none twice (the finished-once index), but each plays games the
+other then cannot store, a count given to ``--until`` is overshot, and a starting run clears the
+games-in-play rows that the other is still playing. So a run holds a lock for its tournament
+while it plays, and a second run is refused at once with one line.
+
+The lock is the operating system's or the server's, so a process killed with kill -9 leaves none
+behind: on SQLite an exclusive ``flock`` on ``DB-runs/ID.lock`` beside the database file (it
+holds the holder's pid, for the message); on PostgreSQL a session-level advisory lock on a
+connection of its own, for as long as the run lasts.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from arena.errors import InputError
+from arena.storage.database import Database
+
+# The advisory locks' class (first of two 32-bit keys) for runs: "ARUN"; the second key is the
+# tournament id. (The write lock of arena.storage.postgres is a one-key lock: another space.)
+_POSTGRES_CLASS = 0x4152_554E
+
+
+class AlreadyRunningError(InputError):
+    """Another process runs this tournament or ladder now."""
+
+
+def lock_directory(database_file: Path) -> Path:
+    """Where the run locks of a SQLite database are kept."""
+    return database_file.with_name(database_file.name + "-runs")
+
+
+@contextmanager
+def sole_run(database: Database, tournament_id: int, what: str) -> Iterator[None]:
+    """Hold the run lock of ``tournament_id`` (``what``: "ladder 'NAME'", for the message), or
+    raise AlreadyRunningError."""
+    if database.is_sqlite:
+        assert isinstance(database.target, Path)
+        with _file_lock(lock_directory(database.target) / f"{tournament_id}.lock", what):
+            yield
+    else:
+        with _advisory_lock(database, tournament_id, what):
+            yield
+
+
+@contextmanager
+def _file_lock(path: Path, what: str) -> Iterator[None]:
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(descriptor, 32, 0).decode(errors="replace").strip()
+            raise AlreadyRunningError(_refusal(what, holder)) from None
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock; the file stays (removing it would race)
+
+
+@contextmanager
+def _advisory_lock(database: Database, tournament_id: int, what: str) -> Iterator[None]:
+    keys = f"{_POSTGRES_CLASS}, {int(tournament_id)}"
+    with database.engine.connect() as connection:
+        taken = connection.exec_driver_sql(f"SELECT pg_try_advisory_lock({keys})").scalar()
+        connection.commit()
+        if not taken:
+            raise AlreadyRunningError(_refusal(what, ""))
+        try:
+            yield
+        finally:
+            connection.exec_driver_sql(f"SELECT pg_advisory_unlock({keys})")
+            connection.commit()
+
+
+def _refusal(what: str, holder: str) -> str:
+    by = f" (pid {holder})" if holder.isdigit() else ""
+    return (
+        f"{what} is already running in another process{by}: stop that one first "
+        "(Ctrl-C or SIGTERM), or watch it with `arena serve`"
+    )

@@ -1,0 +1,105 @@
+"""One process at a time runs a tournament or ladder (``arena.storage.run_lock``): a second run
+is refused in one line, and the lock goes with its process, even one killed with kill -9."""
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.storage.database import open_database
+from arena.storage.run_lock import AlreadyRunningError, sole_run
+from arena.storage.target import DatabaseTarget
+from tests.tournament.helpers import ROOT, query, run_cli
+from tests.tournament.test_ladder import (
+    QUICK,
+    check_consistent,
+    random_bots,
+    start_ladder,
+    submit,
+    wait_for_games,
+)
+
+
+def test_a_second_run_of_the_same_tournament_is_refused_until_the_first_ends(
+    db_target: DatabaseTarget,
+):
+    database = open_database(db_target, create=True)
+    other = open_database(db_target, create=False)  # another connection, as another process
+    try:
+        with sole_run(database, 7, "ladder 'x'"):
+            with pytest.raises(AlreadyRunningError, match="ladder 'x' is already running"):
+                with sole_run(other, 7, "ladder 'x'"):
+                    pass
+            with sole_run(other, 8, "ladder 'y'"):  # another tournament runs meanwhile
+                pass
+        with sole_run(other, 7, "ladder 'x'"):  # released with the run
+            pass
+    finally:
+        database.close()
+        other.close()
+
+
+def test_a_killed_holder_leaves_no_lock_behind(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    open_database(db, create=True).close()
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from pathlib import Path\n"
+            "from arena.storage.database import open_database\n"
+            "from arena.storage.run_lock import sole_run\n"
+            "with sole_run(open_database(Path(sys.argv[1]), create=False), 1, 't'):\n"
+            "    print('held', flush=True)\n"
+            "    time.sleep(600)\n",
+            str(db),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        database = open_database(db, create=False)
+        with pytest.raises(AlreadyRunningError, match=rf"\(pid {holder.pid}\)"):
+            with sole_run(database, 1, "t"):
+                pass
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+        with sole_run(database, 1, "t"):
+            pass
+        database.close()
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+@pytest.mark.slow  # real CLI and bot processes
+def test_a_second_arena_ladder_on_a_running_ladder_is_refused_and_writes_nothing(
+    tmp_path: Path,
+):
+    db = tmp_path / "arena.db"
+    for bot in random_bots(tmp_path, 2):
+        submit(db, bot)
+    first = start_ladder(db, "--until", "100000")
+    try:
+        wait_for_games(db, first, 2)
+        second = run_cli("ladder", *QUICK, "--db", str(db))
+        assert second.exit_code == 2, second.output
+        [line] = [line for line in second.stderr.splitlines() if line.startswith("error:")]
+        assert (
+            f"ladder 'oregon-ladder' is already running in another process (pid {first.pid})"
+            in line
+        )
+        assert "Traceback" not in second.output
+        assert query(db, "SELECT state FROM tournament") == [("running",)]
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=60)
+    check_consistent(db)
+    # once it has stopped, the same command goes on
+    assert run_cli("ladder", *QUICK, "--until", "1", "--db", str(db)).exit_code == 0
+    assert query(db, "SELECT state FROM tournament") == [("stopped",)]
