@@ -40,7 +40,6 @@ from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_po
 from arena.errors import InputError
 from arena.log_retention import Retention
 from arena.operator_log import LogConfig, logging_to
-from arena.storage.run_lock import sole_run
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.tournament import ray_backend
@@ -280,10 +279,7 @@ def ladder(
             fail("interrupted before the ladder started", code=130)
         warn_unless_limits_enforced()
         try:
-            with (
-                sole_run(ready.database, ready.id, f"ladder {ready.name!r}"),
-                LadderStatus(Console(stderr=True)) as status,
-            ):
+            with LadderStatus(Console(stderr=True)) as status:
                 summary = trio.run(
                     partial(
                         run_ladder,

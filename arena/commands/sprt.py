@@ -49,7 +49,6 @@ from arena.commands.options import (
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.operator_log import LogConfig, logging_to
 from arena.storage import tournaments
-from arena.storage.run_lock import sole_run
 from arena.tournament import ray_backend
 from arena.tournament.runner import run_tournament
 from arena.tournament.setup import ReadyTournament, open_for_resume
@@ -318,19 +317,18 @@ def run(
         summary = None
         if not paired.decided:
             warn_unless_limits_enforced()
-            with sole_run(ready.database, ready.id, f"test {ready.name!r}"):
-                summary = trio.run(
-                    partial(
-                        run_tournament,
-                        ready.database,
-                        ready.id,
-                        SprtProgress(paired, console),
-                        bot_logs=bot_logs,
-                        pairing=SequentialTest(paired),
-                        workers=workers,
-                        ray=cluster,
-                    )
+            summary = trio.run(
+                partial(
+                    run_tournament,
+                    ready.database,
+                    ready.id,
+                    SprtProgress(paired, console),
+                    bot_logs=bot_logs,
+                    pairing=SequentialTest(paired),
+                    workers=workers,
+                    ray=cluster,
                 )
+            )
             if cluster is not None:
                 typer.echo(cluster.played(), err=True)
         with ready.database.write() as session:

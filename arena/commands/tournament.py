@@ -35,7 +35,6 @@ from arena.commands.options import (
 from arena.commands.progress import ProgressBar
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.operator_log import LogConfig, logging_to
-from arena.storage.run_lock import sole_run
 from arena.tournament import ray_backend
 from arena.tournament.runner import run_tournament
 from arena.tournament.settings import TournamentSettings
@@ -168,18 +167,17 @@ def play(
     """Run the tournament with a progress bar, then print its leaderboard and how it ended."""
     warn_unless_limits_enforced()
     try:
-        with sole_run(ready.database, ready.id, f"tournament {ready.name!r}"):
-            summary = trio.run(
-                partial(
-                    run_tournament,
-                    ready.database,
-                    ready.id,
-                    ProgressBar(),
-                    bot_logs=bot_logs,
-                    workers=workers,
-                    ray=cluster,
-                )
+        summary = trio.run(
+            partial(
+                run_tournament,
+                ready.database,
+                ready.id,
+                ProgressBar(),
+                bot_logs=bot_logs,
+                workers=workers,
+                ray=cluster,
             )
+        )
         boards = tournament_boards(ready.database, ready.name)
     finally:
         ready.database.close()

@@ -15,13 +15,19 @@ connection of its own, for as long as the run lasts.
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Concatenate, ParamSpec, TypeVar
 
 from arena.errors import InputError
+from arena.storage import tournaments
 from arena.storage.database import Database
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 # The advisory locks' class (first of two 32-bit keys) for runs: "ARUN"; the second key is the
 # tournament id. (The write lock of arena.storage.postgres is a one-key lock: another space.)
@@ -48,6 +54,32 @@ def sole_run(database: Database, tournament_id: int, what: str) -> Iterator[None
     else:
         with _advisory_lock(database, tournament_id, what):
             yield
+
+
+def running_alone(
+    kind: str,
+) -> Callable[
+    [Callable[Concatenate[Database, int, P], Awaitable[T]]],
+    Callable[Concatenate[Database, int, P], Awaitable[T]],
+]:
+    """Decorates a run of a stored tournament (``run(database, tournament_id, ...)``) to hold
+    its run lock while it runs; ``kind`` ("tournament", "ladder") names it in the refusal."""
+
+    def decorate(
+        run: Callable[Concatenate[Database, int, P], Awaitable[T]],
+    ) -> Callable[Concatenate[Database, int, P], Awaitable[T]]:
+        @functools.wraps(run)
+        async def alone(
+            database: Database, tournament_id: int, /, *args: P.args, **kwargs: P.kwargs
+        ) -> T:
+            with database.read() as session:
+                name = tournaments.name_of(session, tournament_id)
+            with sole_run(database, tournament_id, f"{kind} {name!r}"):
+                return await run(database, tournament_id, *args, **kwargs)
+
+        return alone
+
+    return decorate
 
 
 @contextmanager

@@ -41,6 +41,7 @@ from arena.storage.database import Database, StorageError
 from arena.storage.games import finished_game_results
 from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Tournament, utc_now
+from arena.storage.run_lock import running_alone
 from arena.tournament.live import LiveGames
 from arena.tournament.matchmaking import Matchmaking, Ratings, ratings
 from arena.tournament.pacing import LOOKBACK_SECONDS, Pace, covers
@@ -496,6 +497,7 @@ def _set_state(database: Database, ladder_id: int, state: str) -> None:
             running.remove_unrecorded(session, ladder_id)  # a killed run's ghosts
 
 
+@running_alone("ladder")  # a second run of it at once is refused
 async def run_ladder(
     database: Database,
     ladder_id: int,

@@ -33,6 +33,7 @@ from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import record_game
 from arena.storage.models import Tournament
+from arena.storage.run_lock import running_alone
 from arena.tournament.live import LiveGame, LiveGames
 from arena.tournament.pairing import Pairing, RoundRobin
 from arena.tournament.playing import GamePlayer, GameSetup, in_process
@@ -271,6 +272,7 @@ class _Run:
         log.info("%s: recorded as game %d in %.1f s: %s", where, game_id, record.duration, result)
 
 
+@running_alone("tournament")  # a second run of it at once is refused
 async def run_tournament(
     database: Database,
     tournament_id: int,

@@ -103,3 +103,26 @@ def test_a_second_arena_ladder_on_a_running_ladder_is_refused_and_writes_nothing
     # once it has stopped, the same command goes on
     assert run_cli("ladder", *QUICK, "--until", "1", "--db", str(db)).exit_code == 0
     assert query(db, "SELECT state FROM tournament") == [("stopped",)]
+
+
+@pytest.mark.slow  # real CLI and bot processes
+def test_a_tournament_held_by_another_run_is_refused_and_goes_on_later(tmp_path: Path):
+    # The runners take the lock themselves (arena tournament, arena sprt and arena ladder alike):
+    # here this process holds the lock of the tournament about to be created (the first, id 1),
+    # as another `arena tournament --resume` of it would.
+    db = tmp_path / "arena.db"
+    bots = [str(bot) for bot in random_bots(tmp_path, 2)]
+    args = ("--game", "oregon", "--sandbox", "none", "--move-time", "30", "--db", str(db))
+    database = open_database(db, create=True)
+    try:
+        with sole_run(database, 1, "another run"):
+            refused = run_cli("tournament", *args, "--name", "cup", "--bots", ",".join(bots))
+    finally:
+        database.close()
+    assert refused.exit_code == 2, refused.output
+    assert "tournament 'cup' is already running in another process" in refused.stderr
+    assert "Traceback" not in refused.output
+    assert query(db, "SELECT count(*) FROM game")[0][0] == 0
+    resumed = run_cli("tournament", "--resume", "cup", "--db", str(db))
+    assert resumed.exit_code == 0, resumed.output
+    assert query(db, "SELECT state FROM tournament") == [("finished",)]
