@@ -6,21 +6,24 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
 * start-to-ready: bot process start until it answers the handshake (random-python, random-node),
   unconfined and, where bubblewrap works, in the sandbox (``arena.sandbox``) as matches run them;
 * aggregate decisions/s with ``--concurrent`` matches at once (default 8), counted while all of
-  them are playing (their bots are started first, then all begin together), next to two bounds
-  measured on the same bots: the referee's transport alone (the same concurrent tasks sending
-  ready-made requests through the trio bridge, no engine, no encoding) and a ceiling no Python
+  them are playing (each in a game slot with bots that stay up, as tournaments and ladders play
+  by default, warmed by a game; then all begin together), with the CPU a decision costs the
+  referee and the bots, next to two bounds measured on the same bots: the referee's transport
+  alone (a thread per match sending ready-made requests through the referee's client, no
+  engine, no encoding) and a ceiling no Python
   referee can pass (one blocking client *process* per match calling its bots in turn: no trio, no
   engine, no shared interpreter lock; with gRPC's default experiments, which serve such clients
   better than the arena's ``arena.grpc_settings``);
 * (a) a bare grpcio unary Decide round trip from a blocking client, cycling through the decision
   requests of a whole random game, against the random-python bot (and, for comparison, against
-  ``--players`` such bots in turn, as in a match, and through the referee's trio bridge; both
+  ``--players`` such bots in turn, as in a match, and through the referee's client; both
   again in a fresh process with gRPC's default experiments, the transport before
   ``arena.grpc_settings``);
 * the engine's and the request encoding's CPU time per decision, in process, for every game, with
   the previous encoder (``arena.wire.reference``) measured on the same decisions;
 * (b) the referee's time per decision in sequential matches of random-python bots (engine step,
-  view and action encoding, the trio-bridged call, the bot's reply), and the ratio b / a, which
+  view and action encoding, the call from the match's decision thread, the bot's reply), and
+  the ratio b / a, which
   the last line prints, with the concurrent matches' rate against the ceiling's.
 """
 
@@ -33,6 +36,7 @@ import os
 import random
 import statistics
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
@@ -53,6 +57,7 @@ from arena.records import TimeControl
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
 from arena.referee.match import MatchObserver, play_match
+from arena.referee.pool import BotPool
 from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.wire.reference import MessageDecisionEncoder
 from arena.wire.requests import DecisionEncoder
@@ -343,20 +348,25 @@ async def bare_round_trip(
     return seconds / made, cpu / made
 
 
-async def bridged_round_trip(
+async def client_round_trip(
     spec: BotSpec, game: str, requests: list[bytes], calls: int, bots: int
 ) -> tuple[float, float]:
     """Wall seconds and this process's CPU seconds (all its threads) per call through the
-    referee's trio bridge (``arena.referee.client``), to ``bots`` bot processes in turn: the
-    referee's transport without engine or encoding."""
+    referee's client (``arena.referee.client``) from a thread of its own, as a match's decision
+    thread calls, to ``bots`` bot processes in turn: the referee's transport without engine or
+    encoding."""
     async with running_bots([spec] * bots, game) as running:
         clients = [BotClient(bot.address, bot.token) for bot in running]
-        try:
+
+        def call_in_turn() -> tuple[float, float]:
             for i in range(WARM_UP_CALLS + calls):
                 if i == WARM_UP_CALLS:
                     began, cpu = time.perf_counter(), time.process_time()
-                await clients[i % bots].decide(requests[i % len(requests)], 5.0)
+                clients[i % bots].decide(requests[i % len(requests)], 5.0)
             return (time.perf_counter() - began) / calls, (time.process_time() - cpu) / calls
+
+        try:
+            return await trio.to_thread.run_sync(call_in_turn)
         finally:
             for client in clients:
                 client.close()
@@ -365,28 +375,36 @@ async def bridged_round_trip(
 async def transport_throughput(
     spec: BotSpec, game: str, requests: list[bytes], players: int, concurrent: int, seconds: float
 ) -> float:
-    """Calls/s of ``concurrent`` trio tasks, each sending ready-made requests through the
-    referee's bridge to its own ``players`` bots in turn: concurrent matches without the engine."""
+    """Calls/s of ``concurrent`` threads of this process, each sending ready-made requests
+    through the referee's client to its own ``players`` bots in turn, as matches' decision
+    threads do: concurrent matches without the engine."""
     async with running_bots([spec] * (players * concurrent), game) as running:
         clients = [BotClient(bot.address, bot.token) for bot in running]
-        made = 0
-        counting = False
+        counts = [0] * concurrent
+        stop = threading.Event()
 
-        async def play(first: int) -> None:
-            nonlocal made
+        def play(match: int) -> None:
+            first = match * players
             for i in itertools.count():
-                await clients[first + i % players].decide(requests[i % len(requests)], 5.0)
-                made += counting
+                if stop.is_set():
+                    return
+                clients[first + i % players].decide(requests[i % len(requests)], 5.0)
+                counts[match] += 1
 
         try:
             async with trio.open_nursery() as nursery:
                 for match in range(concurrent):
-                    nursery.start_soon(play, match * players)
+                    nursery.start_soon(
+                        partial(
+                            trio.to_thread.run_sync, play, match, limiter=trio.CapacityLimiter(1)
+                        )
+                    )
                 await trio.sleep(0.5)  # warm up
-                counting, began = True, time.perf_counter()
+                counted, began = sum(counts), time.perf_counter()
                 await trio.sleep(seconds)
-                nursery.cancel_scope.cancel()
-            return made / (time.perf_counter() - began)
+                counted, ended = sum(counts) - counted, time.perf_counter()
+                stop.set()
+            return counted / (ended - began)
         finally:
             for client in clients:
                 client.close()
@@ -412,8 +430,8 @@ async def _transport_cpu(
 ) -> tuple[float, float, float, float]:
     spec = load_manifest(SAMPLE_BOTS / "random-python")
     bare = await bare_round_trip(spec, game, requests, calls, bots)
-    bridged = await bridged_round_trip(spec, game, requests, calls, bots)
-    return (*bare, *bridged)
+    through_client = await client_round_trip(spec, game, requests, calls, bots)
+    return (*bare, *through_client)
 
 
 def _transport_process(
@@ -427,7 +445,7 @@ def _transport_process(
 async def previous_transport(
     game: str, requests: list[bytes], calls: int, bots: int
 ) -> tuple[float, float, float, float]:
-    """The round trips of ``bare_round_trip`` and ``bridged_round_trip`` (wall and CPU seconds
+    """The round trips of ``bare_round_trip`` and ``client_round_trip`` (wall and CPU seconds
     per call of each) with gRPC's default experiments, as the referee ran before
     ``arena.grpc_settings``: in a fresh process, as gRPC reads them when it is imported."""
     context = multiprocessing.get_context("spawn")
@@ -539,32 +557,72 @@ async def referee_per_decision(
     return play_seconds / decisions, cpu_seconds / decisions
 
 
+@dataclass
+class MatchesRun:
+    """Decisions/s of concurrent matches, and what a decision cost in CPU time over whole
+    rounds: the referee process's (all its threads) and the bots'."""
+
+    decisions_per_second: float
+    counted: int  # decisions while all matches were playing
+    referee_ms_per_decision: float
+    bots_ms_per_decision: float
+
+
 async def concurrent_throughput(
     bots: Sequence[BotSpec], game: str, concurrent: int, rounds: int
-) -> tuple[float, int]:
+) -> MatchesRun:
     """Decisions/s while ``concurrent`` matches of ``bots`` (one per seat) all play: from the
-    moment they begin together until the first of them ends."""
+    moment they begin together until the first of them ends. As a tournament or ladder plays
+    them by default: each match in a game slot of its own with bots that stay up
+    (``arena.referee.pool``), warmed by one unmeasured game per slot as the ceiling's clients
+    are by their first calls."""
     window_seconds, window_decisions = 0.0, 0
-    for round_number in range(rounds):
-        barrier = _Barrier(concurrent)
-        timelines = [_Timeline() for _ in range(concurrent)]
+    async with BotPool(game, game_seed=1) as pool:
         async with trio.open_nursery() as nursery:
-            for i, timeline in enumerate(timelines):
+            for slot in range(concurrent):
                 nursery.start_soon(
                     partial(
                         play_match,
                         game,
                         bots,
-                        round_number * concurrent + i,
+                        -1 - slot,
                         time_control=TIME_CONTROL,
-                        observer=timeline,
-                        ready_gate=barrier.wait,
+                        lender=pool.lender(slot),
                     )
                 )
-        window_end = min(t.decision_times[-1] for t in timelines)
-        window_seconds += window_end - barrier.opened_at
-        window_decisions += sum(1 for t in timelines for at in t.decision_times if at <= window_end)
-    return window_decisions / window_seconds, window_decisions
+        referee_cpu, bots_cpu, decisions = -time.process_time(), 0.0, 0
+        for round_number in range(rounds):
+            bots_cpu -= sum(_bot_cpu_seconds(leased.bot) for leased in pool.idle)
+            barrier = _Barrier(concurrent)
+            timelines = [_Timeline() for _ in range(concurrent)]
+            async with trio.open_nursery() as nursery:
+                for slot, timeline in enumerate(timelines):
+                    nursery.start_soon(
+                        partial(
+                            play_match,
+                            game,
+                            bots,
+                            round_number * concurrent + slot,
+                            time_control=TIME_CONTROL,
+                            observer=timeline,
+                            ready_gate=barrier.wait,
+                            lender=pool.lender(slot),
+                        )
+                    )
+            window_end = min(t.decision_times[-1] for t in timelines)
+            window_seconds += window_end - barrier.opened_at
+            window_decisions += sum(
+                1 for t in timelines for at in t.decision_times if at <= window_end
+            )
+            bots_cpu += sum(_bot_cpu_seconds(leased.bot) for leased in pool.idle)
+            decisions += sum(len(t.decision_times) for t in timelines)
+        referee_cpu += time.process_time()
+    return MatchesRun(
+        window_decisions / window_seconds,
+        window_decisions,
+        1000 * referee_cpu / decisions,
+        1000 * bots_cpu / decisions,
+    )
 
 
 async def protocol(args: argparse.Namespace) -> None:
@@ -599,18 +657,22 @@ async def protocol(args: argparse.Namespace) -> None:
         f"{len(requests)} requests of one {args.players}-player game"
     )
 
-    rate, counted = await concurrent_throughput(
+    matches = await concurrent_throughput(
         [python_bot] * args.players, args.game, args.concurrent, args.rounds
     )
+    rate = matches.decisions_per_second
     print(
         f"{args.concurrent} concurrent {args.game} matches ({args.players} random-python bots "
-        f"each): {rate:.0f} decisions/s ({counted} decisions while all were playing)"
+        f"each, kept up): {rate:.0f} decisions/s ({matches.counted} decisions while all were "
+        f"playing); CPU per decision: referee {matches.referee_ms_per_decision * 1000:.0f} us, "
+        f"bots {matches.bots_ms_per_decision * 1000:.0f} us"
     )
     transport = await transport_throughput(
         python_bot, args.game, requests, args.players, args.concurrent, args.seconds
     )
     print(
-        f"  the referee's transport alone (same tasks and bots, ready-made requests): "
+        f"  the referee's transport alone (a thread per match, its own bots, ready-made "
+        f"requests): "
         f"{transport:.0f} calls/s"
     )
     ceiling = await ceiling_throughput(
@@ -618,26 +680,27 @@ async def protocol(args: argparse.Namespace) -> None:
     )
     print(
         f"  ceiling: {args.concurrent} blocking client processes, no referee: "
-        f"{ceiling.calls_per_second:.0f} calls/s"
+        f"{ceiling.calls_per_second:.0f} calls/s; CPU per call: clients "
+        f"{ceiling.client_ms_per_call * 1000:.0f} us, bots {ceiling.bots_ms_per_call * 1000:.0f} us"
     )
 
     bare, _ = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=1)
     rotating, rotating_cpu = await bare_round_trip(
         python_bot, args.game, requests, args.calls, bots=args.players
     )
-    bridged, bridged_cpu = await bridged_round_trip(
+    through_client, client_cpu = await client_round_trip(
         python_bot, args.game, requests, args.calls, bots=args.players
     )
     print(
         f"round trip, {args.players} bot processes in turn as in a match: bare "
         f"{rotating * us:.0f} us ({rotating_cpu * us:.0f} us of CPU), through the referee's "
-        f"trio bridge {bridged * us:.0f} us ({bridged_cpu * us:.0f} us of CPU)"
+        f"client {through_client * us:.0f} us ({client_cpu * us:.0f} us of CPU)"
     )
     before = await previous_transport(args.game, requests, args.calls, args.players)
     print(
         f"  the same with gRPC's default experiments (the EventEngine client, as before "
         f"arena.grpc_settings): bare {before[0] * us:.0f} us ({before[1] * us:.0f} us of CPU), "
-        f"through the bridge {before[2] * us:.0f} us ({before[3] * us:.0f} us of CPU)"
+        f"through the client {before[2] * us:.0f} us ({before[3] * us:.0f} us of CPU)"
     )
     for game in game_names():
         engine = get_game(game)

@@ -4,11 +4,12 @@
 
 Sequential matches of random-python bots that stay up (a bot pool: no bot starts while measured,
 after a few unmeasured games), unconfined as in the protocol bench. The referee process's CPU
-time is split by thread (Linux ``/proc/self/task``): the trio thread (engine, encoding, the match,
-trio's loop and its half of the bridge), the bridge's worker threads (``arena.referee.client``:
-grpcio's blocking calls) and gRPC's own threads, by their names. Then the same matches with every
-Decide answered at once in the trio thread (the request still encoded and parsed, a random legal
-index for reply): the referee's own work without the transport.
+time is split by thread (Linux ``/proc/self/task``): the match's decision thread (engine,
+encoding, the Decide calls: ``arena.referee.match``), the trio thread (the match's start and end,
+trio's loop), the bridge's worker threads (``arena.referee.client``: the calls made once a game)
+and gRPC's own threads, by their names. Then the same matches with every Decide answered at once
+in process (the request still encoded and parsed, a random legal index for reply): the
+referee's own work without the transport.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from arena.referee.match import MatchObserver, play_match
 from arena.referee.pool import BotPool, LeasedBot, PoolLender
 
 _WORKER_PREFIX = "arena-bot-client"  # the bridge's worker threads' names (arena.referee.client)
+# A match's decision thread (arena.referee.match) as the kernel names it while it plays; trio's
+# thread cache, which runs it, names it back after the game (its other jobs here are rare).
+_DECISIONS, _TRIO_CACHE = "arena-decisions", "Trio thread"
 
 
 def thread_cpu() -> dict[int, tuple[str, float]]:
@@ -53,6 +57,8 @@ def thread_cpu() -> dict[int, tuple[str, float]]:
 def _kind(tid: int, kernel_name: str, trio_thread: int, python_names: dict[int, str]) -> str:
     if tid == trio_thread:
         return "trio thread"
+    if kernel_name == _DECISIONS or kernel_name.startswith(_TRIO_CACHE):
+        return "decision threads"
     if python_names.get(tid, "").startswith(_WORKER_PREFIX):
         return "bridge workers"
     return f"gRPC's {kernel_name} threads" if kernel_name != "python" else "other threads"
@@ -73,9 +79,8 @@ class _InstantClient(BotClient):
     def __init__(self, real: BotClient, seed: int) -> None:  # no channel or worker of its own
         self.real, self.rng = real, random.Random(seed)
 
-    async def decide(self, request: bytes, timeout: float) -> bot_pb2.DecisionReply:
+    def decide(self, request: bytes, timeout: float) -> bot_pb2.DecisionReply:
         asked = bot_pb2.DecisionRequest.FromString(request)
-        await trio.lowlevel.checkpoint()
         index = self.rng.randrange(len(asked.legal_actions))
         return bot_pb2.DecisionReply(decision_number=asked.decision_number, action_index=index)
 

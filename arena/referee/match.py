@@ -59,6 +59,10 @@ _EXIT_WAIT_SECONDS = 0.2
 _DETAILS_CHARS = 200  # of a bot's error message in a reason (the rest says how it ended)
 
 
+class _HungUpError(Exception):
+    """The game was cancelled while its decision thread ran: the thread stops."""
+
+
 @dataclass(frozen=True)
 class Decision:
     """One decision of a match as it was played, for observers."""
@@ -74,12 +78,14 @@ class Decision:
 
 
 class MatchObserver:
-    """Callbacks while a match runs (``arena match --show``); override what you need."""
+    """Callbacks while a match runs (``arena match --show``); override what you need. All are
+    called in trio's thread except ``decision_made``: the decisions are played in a thread of
+    their own, which calls it (reach trio from it only through ``trio.from_thread``)."""
 
     def match_started(self, state: GameState, players: Sequence[str]) -> None: ...
 
     def decision_made(self, decision: Decision, state: GameState) -> None:
-        """After ``decision`` was applied to ``state``."""
+        """After ``decision`` was applied to ``state``, in the match's decision thread."""
 
     def seat_forfeited(self, seat: int, outcome: Outcome, reason: str) -> None: ...
 
@@ -140,6 +146,8 @@ class _Referee:
         # Per decision, for the record: the seat's time to answer (None: the arena decided).
         self.decision_seconds: list[float | None] = []
         self.comments: list[str] = []
+        self.hung_up = False  # the game was cancelled: every seat's client closed
+        self.trio_token: trio.lowlevel.TrioToken | None = None  # set as the decisions begin
 
     # --- failures ------------------------------------------------------------------------------
     async def forfeit(self, seat: _Seat, outcome: Outcome, reason: str) -> None:
@@ -274,10 +282,11 @@ class _Referee:
                 if seat.playing:
                     nursery.start_soon(start, seat)
 
-    async def ask(
+    def ask_here(
         self, seat: _Seat, number: int, legal: Sequence[Any]
     ) -> bot_pb2.DecisionReply | None:
-        """The seat's valid reply, or None after a forfeit."""
+        """The seat's valid reply, or None after a forfeit. Runs in the decision thread
+        (``play``): the call blocks it, and a forfeit is handed to trio."""
         move = self.time_control.move_seconds
         timeout = move + seat.bank_left
         state = self.state
@@ -287,33 +296,36 @@ class _Referee:
         seat.events_sent = len(state.event_log)
         started = time.perf_counter()
         try:
-            reply = await seat.connected.decide(request, timeout)
+            reply = seat.connected.decide(request, timeout)
         except grpc.RpcError as exc:
             seat.time_used += time.perf_counter() - started
-            await self.rpc_failure(seat, "Decide", exc, timeout)
+            self.from_thread(self.rpc_failure, seat, "Decide", exc, timeout)
             return None
         except MalformedReplyError:
             seat.time_used += time.perf_counter() - started
-            await self.forfeit(seat, Outcome.ILLEGAL, "malformed Decide reply")
+            self.from_thread(self.forfeit, seat, Outcome.ILLEGAL, "malformed Decide reply")
             return None
         elapsed = time.perf_counter() - started
         seat.time_used += elapsed
         seat.decisions += 1
         seat.bank_left -= max(0.0, elapsed - move)
         if seat.bank_left < 0:
-            await self.forfeit(
+            self.from_thread(
+                self.forfeit,
                 seat,
                 Outcome.TIMEOUT,
                 f"decision {number} took {elapsed:.3g} s; limit {timeout:.3g} s",
             )
         elif reply.decision_number != number:
-            await self.forfeit(
+            self.from_thread(
+                self.forfeit,
                 seat,
                 Outcome.ILLEGAL,
                 f"replied for decision {reply.decision_number} to decision {number}",
             )
         elif not 0 <= reply.action_index < len(legal):
-            await self.forfeit(
+            self.from_thread(
+                self.forfeit,
                 seat,
                 Outcome.ILLEGAL,
                 f"index {reply.action_index} out of range 0..{len(legal) - 1} at decision {number}",
@@ -322,9 +334,49 @@ class _Referee:
             return reply
         return None
 
+    def from_thread(self, function: Callable[..., Awaitable[None]], *args: Any) -> None:
+        """Run ``function(*args)`` in trio from the decision thread, unless the game was hung up
+        (the thread is then on its way out)."""
+        if self.hung_up:
+            raise _HungUpError
+        trio.from_thread.run(function, *args, trio_token=self.trio_token)
+
     async def play(self) -> None:
+        """The decisions, played in a thread of their own: each Decide is a blocking call made
+        by that thread, with no hand-off to another thread and back (``arena.referee.client``),
+        which halves the referee's CPU per decision (docs/scale.md). If this task is cancelled,
+        every seat is hung up, which ends the call in flight, and the thread returns."""
+        self.observer.match_started(self.state, [seat.spec.name for seat in self.seats])
+        self.trio_token = trio.lowlevel.current_trio_token()
+        task = trio.lowlevel.current_task()
+
+        def deliver(result: Any) -> None:  # in the thread as it ends: its outcome.Outcome
+            self.trio_token.run_sync_soon(trio.lowlevel.reschedule, task, result)
+
+        def abort(_: Any) -> trio.lowlevel.Abort:
+            self.hang_up()
+            return trio.lowlevel.Abort.FAILED  # wait for the thread; then Cancelled is raised
+
+        trio.lowlevel.start_thread_soon(self.play_here, deliver, name="arena-decisions")
+        await trio.lowlevel.wait_task_rescheduled(abort)
+        await trio.lowlevel.checkpoint_if_cancelled()
+
+    def hang_up(self) -> None:
+        self.hung_up = True  # first: the thread then takes a failed call for the hang-up
+        for seat in self.seats:
+            if seat.client is not None:
+                seat.client.close()
+
+    def play_here(self) -> None:
+        """The game's decisions, in the decision thread."""
+        try:
+            self.play_decisions()
+        except Exception:
+            if not self.hung_up:
+                raise  # else trio raises Cancelled once the thread has returned
+
+    def play_decisions(self) -> None:
         state = self.state
-        self.observer.match_started(state, [seat.spec.name for seat in self.seats])
         number = 0
         while (current := state.current_seat) is not None:  # None once the game is over
             seat = self.seats[current]
@@ -332,7 +384,7 @@ class _Referee:
             legal = state.legal_actions()
             started = time.perf_counter()
             scripted = number < len(self.opening)
-            reply = await self.ask(seat, number, legal) if seat.playing and not scripted else None
+            reply = self.ask_here(seat, number, legal) if seat.playing and not scripted else None
             seconds = time.perf_counter() - started
             if scripted:
                 index = self.opening[number]

@@ -44,10 +44,10 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
             for line in lines
         ), lines
     assert any(line.strip().startswith("ceiling: 2 blocking client processes") for line in lines)
-    # what the trio bridge costs in CPU per call, beside a bare blocking call
+    # what the referee's client costs in CPU per call, beside a bare blocking call
     assert any(
         re.search(
-            r"bare \d+ us \(\d+ us of CPU\), through the referee's trio bridge \d+ us "
+            r"bare \d+ us \(\d+ us of CPU\), through the referee's client \d+ us "
             r"\(\d+ us of CPU\)",
             line,
         )
@@ -57,7 +57,7 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
     assert any(
         re.search(
             r"with gRPC's default experiments .*: bare \d+ us \(\d+ us of CPU\), "
-            r"through the bridge \d+ us \(\d+ us of CPU\)",
+            r"through the client \d+ us \(\d+ us of CPU\)",
             line,
         )
         for line in lines
@@ -69,7 +69,7 @@ def test_threads_bench_splits_the_referees_cpu_by_thread_with_and_without_the_tr
     assert len(lines) == 3, lines
     over_grpc, in_process = lines[0], lines[1]
     assert re.match(r"bots answering over gRPC: \d+ us of referee CPU per decision \(", over_grpc)
-    assert "trio thread" in over_grpc and "bridge workers" in over_grpc, over_grpc
+    assert "decision threads" in over_grpc and "trio thread" in over_grpc, over_grpc
     assert re.match(r"Decide answered in process: \d+ us of referee CPU per decision", in_process)
     assert lines[-1].startswith("load average")
 

@@ -112,9 +112,10 @@ async def test_the_pool_reuses_healthy_bots_and_stops_all_of_them_at_the_end(tmp
 class _CancelAtFirstDecision(MatchObserver):
     def __init__(self, scope: trio.CancelScope) -> None:
         self.scope = scope
+        self.token = trio.lowlevel.current_trio_token()
 
-    def decision_made(self, *args: object) -> None:
-        self.scope.cancel()
+    def decision_made(self, *args: object) -> None:  # in the decision thread: trio's own work
+        trio.from_thread.run_sync(self.scope.cancel, trio_token=self.token)  # goes to trio
 
 
 async def test_a_cancelled_game_gives_its_bots_back_stopped(tmp_path: Path):
