@@ -147,7 +147,7 @@ class _Referee:
         self.decision_seconds: list[float | None] = []
         self.comments: list[str] = []
         self.hung_up = False  # the game was cancelled: every seat's client closed
-        self.trio_token: trio.lowlevel.TrioToken | None = None  # set as the decisions begin
+        self.trio_token = trio.lowlevel.current_trio_token()  # the decision thread's way back
 
     # --- failures ------------------------------------------------------------------------------
     async def forfeit(self, seat: _Seat, outcome: Outcome, reason: str) -> None:
@@ -347,7 +347,6 @@ class _Referee:
         which halves the referee's CPU per decision (docs/scale.md). If this task is cancelled,
         every seat is hung up, which ends the call in flight, and the thread returns."""
         self.observer.match_started(self.state, [seat.spec.name for seat in self.seats])
-        self.trio_token = trio.lowlevel.current_trio_token()
         task = trio.lowlevel.current_task()
 
         def deliver(result: Any) -> None:  # in the thread as it ends: its outcome.Outcome
