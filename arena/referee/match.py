@@ -344,8 +344,9 @@ class _Referee:
     async def play(self) -> None:
         """The decisions, played in a thread of their own: each Decide is a blocking call made
         by that thread, with no hand-off to another thread and back (``arena.referee.client``),
-        which halves the referee's CPU per decision (docs/scale.md). If this task is cancelled,
-        every seat is hung up, which ends the call in flight, and the thread returns."""
+        which takes a third off the referee's CPU per decision (docs/scale.md). If this task is
+        cancelled, every seat is hung up, which ends the call in flight, and the thread
+        returns."""
         self.observer.match_started(self.state, [seat.spec.name for seat in self.seats])
         task = trio.lowlevel.current_task()
 
