@@ -138,11 +138,14 @@ class BotClient:
             except trio.RunFinishedError:
                 return  # the trio run is gone; nobody waits any more
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClosedClientError(f"client of {self.address} is closed")
+
     async def _call(
         self, function: Callable[..., Any], request: Any, timeout: float, **kwargs: Any
     ) -> Any:
-        if self._closed:
-            raise ClosedClientError(f"client of {self.address} is closed")
+        self._check_open()
         call = _Call(
             function,
             (request,),
@@ -176,8 +179,7 @@ class BotClient:
         threads. ``request`` is a serialized DecisionRequest. Raises MalformedReplyError for a
         reply that does not parse, ClosedClientError once the client is closed (closing it
         ends a call in flight)."""
-        if self._closed:
-            raise ClosedClientError(f"client of {self.address} is closed")
+        self._check_open()
         return self._decide(
             request, timeout=min(timeout, _LONGEST_TIMEOUT), metadata=self._metadata
         )
