@@ -18,7 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +34,8 @@ from arena.protocol import PROTOCOL_VERSION
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
-from arena.referee.log_sink import LogSink, create_log, numbered, stamp
+from arena.referee.log_names import kept_log_bytes, kept_log_names
+from arena.referee.log_sink import LogSink, cap_note, create_log, numbered, quota_note
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
@@ -59,14 +60,6 @@ def _listen_address(workdir: Path, seat: int) -> str:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         return f"127.0.0.1:{probe.getsockname()[1]}"
-
-
-def kept_log_names(game_seed: int, seat: int, bot_name: str) -> Iterator[str]:
-    """The candidate file names of a seat's kept log (``log_sink.create_log`` takes the first
-    free one): the game seed, seat and bot, and the time, so that a game played again with the
-    same seed gets a file of its own."""
-    safe_name = re.sub(r"[^A-Za-z0-9._-]", "_", bot_name)
-    return numbered(f"{game_seed}-seat{seat}-{safe_name}-{stamp()}")
 
 
 # Last lines of output like these mean the bot ran out of memory: Python (an allocation, or a
@@ -253,7 +246,8 @@ async def run_bot(
     and stop its whole process group on exit, also when the surrounding scope is cancelled.
     The bot's stdout/stderr go to a new log in ``workdir``, or kept in ``log_dir`` if given
     (named by the first free one of ``log_names``, by default ``kept_log_names``), at most
-    ``limits.file_mib`` MiB of it (``arena.referee.log_sink``).
+    ``limits.file_mib`` MiB of it (``arena.referee.log_sink``), and a kept log no more than what
+    is left of the bot's ``limits.logs_mib`` in ``log_dir``.
     With a ``sandbox`` policy the bot runs as ``arena.sandbox`` says (its socket in a directory
     of its own in ``workdir``); without one, as the arena's user with its environment."""
     if spec.address is not None:  # a remote bot
@@ -291,12 +285,19 @@ async def run_bot(
             wants_network=spec.network,
         )
         argv, env = bot.launch.argv, bot.launch.env
-    if log_dir is None:
-        names: Iterable[str] = numbered(f"seat{seat}")
-    else:
-        names = log_names or kept_log_names(game_seed, seat, spec.name)
+    file_cap = limits.file_mib << 20
     try:
-        bot.log = LogSink(*create_log(log_dir or workdir, names), cap=limits.file_mib << 20)
+        if log_dir is None:
+            sink = LogSink(*create_log(workdir, numbered(f"seat{seat}")), file_cap)
+        else:
+            room = (limits.logs_mib << 20) - kept_log_bytes(log_dir, spec.name)
+            names = log_names or kept_log_names(game_seed, seat, spec.name)
+            sink = LogSink(
+                *create_log(log_dir, names),
+                cap=max(0, min(file_cap, room)),
+                note=cap_note(file_cap) if room >= file_cap else quota_note(limits.logs_mib),
+            )
+        bot.log = sink
     except OSError as exc:
         raise NotReadyError(f"cannot create its log in {log_dir or workdir}: {exc}") from None
     try:

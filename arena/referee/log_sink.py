@@ -67,14 +67,23 @@ def cap_note(cap: int) -> bytes:
     ).encode()
 
 
+def quota_note(quota_mib: int) -> bytes:
+    return (
+        f"\n[arena: this bot's kept logs reached their quota of {quota_mib} MiB together here; "
+        "what it wrote after that is dropped until the operator prunes older logs]\n"
+    ).encode()
+
+
 class LogSink:
     """The pipe a bot writes its stdout and stderr to (``write_fd``), drained into the file
-    ``path`` (open as ``file_fd``, owned by the sink) until ``cap`` bytes; ``close`` after the
-    bot has stopped."""
+    ``path`` (open as ``file_fd``, owned by the sink) until ``cap`` bytes, then ``note`` (by
+    default ``cap_note``) where the dropping begins; ``close`` after the bot has stopped."""
 
-    def __init__(self, path: Path, file_fd: int, cap: int) -> None:
+    def __init__(self, path: Path, file_fd: int, cap: int, note: bytes | None = None) -> None:
         self.path = path
         self.cap = cap
+        self._note = cap_note(cap) if note is None else note
+        self._noted = False
         self._file = file_fd
         self._read, self.write_fd = os.pipe2(os.O_CLOEXEC)
         try:
@@ -142,6 +151,8 @@ class LogSink:
         """Move what the pipe holds into the file (or, past the cap, into /dev/null); False at
         the end of the pipe."""
         room = self.cap - self.written
+        if room <= 0:
+            self._say_dropped()  # a cap of 0 (a quota spent): before the first bytes dropped
         target, most = (self._file, min(_CHUNK, room)) if room > 0 else (self._null, _CHUNK)
         try:
             try:
@@ -156,11 +167,16 @@ class LogSink:
         except BlockingIOError:
             return True  # woken for nothing
         except OSError:  # the host's disk is full, say: drop the rest, the bot plays on
-            self.cap = self.written
+            self.cap, self._noted = self.written, True  # no note: it would claim a cap
             return True
         if target == self._file:
             self.written += moved
             if self.written >= self.cap:
-                with contextlib.suppress(OSError):
-                    os.write(self._file, cap_note(self.cap))
+                self._say_dropped()
         return moved > 0
+
+    def _say_dropped(self) -> None:
+        if not self._noted:
+            self._noted = True
+            with contextlib.suppress(OSError):
+                os.write(self._file, self._note)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import re
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ from arena.manifest import BotSpec
 from arena.records import LogSlice
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
+from arena.referee.log_names import kept_process_log_name
 from arena.referee.log_sink import stamp
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.limits import BotLimits
@@ -54,13 +54,6 @@ def log_stopping(bot: RunningBot) -> None:
 
 # worker, the bot (name, version, directory, address), its occurrence among the game's seats
 _Key = tuple[int, str, str, str, str, int]
-
-
-def kept_process_log_name(bot_name: str, start: int) -> str:
-    """The kept log (``--bot-logs``) of a bot that stays up: one per process, as several games
-    write to it; ``start`` numbers the pool's process starts (the pool's ``bot_name`` carries
-    the time, so a later run never takes an earlier run's name: ``log_sink``)."""
-    return f"{re.sub(r'[^A-Za-z0-9._-]', '_', bot_name)}-process{start}.log"
 
 
 def log_size(bot: RunningBot) -> int | None:
@@ -165,8 +158,7 @@ class BotPool:
                     log_dir=self.bot_logs,
                     sandbox=self.sandbox,
                     log_names=(
-                        kept_process_log_name(f"{spec.name}-{stamp()}", start)
-                        for start in self._starts
+                        kept_process_log_name(spec.name, stamp(), start) for start in self._starts
                     ),
                 )
             )

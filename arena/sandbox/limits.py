@@ -33,6 +33,10 @@ class BotLimits:
     file_mib: int = 64  # largest file the bot may write, its log included (RLIMIT_FSIZE)
     # Each writable directory of a sandboxed bot is a tmpfs of this size (arena.sandbox.bwrap).
     disk_mib: int = 256
+    # All of a bot's kept logs in one directory (--bot-logs) together: past it a new process of
+    # the bot logs nothing more (arena.referee.log_names). Without it a bot that crashes every
+    # other game would leave a new file of file_mib each time, and fill the disk.
+    logs_mib: int = 256
 
     def __post_init__(self) -> None:
         if self.memory_mib < MIN_MEMORY_MIB:
@@ -43,6 +47,8 @@ class BotLimits:
             raise SetupError(f"bot disk limit must be at least 1 MiB, not {self.disk_mib}")
         if self.file_mib < 1:
             raise SetupError(f"bot file size limit must be at least 1 MiB, not {self.file_mib}")
+        if self.logs_mib < 0:
+            raise SetupError(f"bot log quota must be at least 0 MiB, not {self.logs_mib}")
 
 
 @cache

@@ -4,13 +4,13 @@ names no two actors share (``arena.tournament.ray_logs``; the cluster test is in
 import os
 from pathlib import Path
 
-from arena.referee.pool import kept_process_log_name
+from arena.referee.log_names import kept_process_log_name
 from arena.tournament.ray_logs import LogWriter, NodeLogs, sweep
 
 
 def test_each_piece_is_what_a_log_gained_and_the_writer_puts_it_at_its_offset(tmp_path: Path):
     node = NodeLogs(cap_bytes=1 << 20, node="10.0.0.2", root=tmp_path / "node")
-    log = node.directory / kept_process_log_name("first", 0)
+    log = node.directory / kept_process_log_name("first", "20261204T101010Z", 0)
     log.write_bytes(b"up\n")
     writer = LogWriter(tmp_path / "dir")
     writer.directory.mkdir()
@@ -20,17 +20,21 @@ def test_each_piece_is_what_a_log_gained_and_the_writer_puts_it_at_its_offset(tm
         more.write(b"game 1\n")
     writer.write(1, node.news())
     assert node.news() == []  # nothing new
-    assert (writer.directory / "first-slot1-process0.log").read_bytes() == b"up\ngame 1\n"
-    (node.directory / kept_process_log_name("quiet", 1)).touch()
+    assert (
+        writer.directory / "first-20261204T101010Z-slot1-process0.log"
+    ).read_bytes() == b"up\ngame 1\n"
+    (node.directory / kept_process_log_name("quiet", "20261204T101010Z", 1)).touch()
     writer.write(1, node.news())
-    assert (writer.directory / "quiet-slot1-process1.log").read_bytes() == b""  # as locally
+    assert (
+        writer.directory / "quiet-20261204T101010Z-slot1-process1.log"
+    ).read_bytes() == b""  # as locally
     node.close()
     assert not node.directory.exists() and node.news() == []
 
 
 def test_a_log_longer_than_the_cap_is_cut_with_a_line_saying_so(tmp_path: Path):
     node = NodeLogs(cap_bytes=2 << 20, node="10.0.0.2", root=tmp_path)
-    log = node.directory / kept_process_log_name("chatty", 0)
+    log = node.directory / kept_process_log_name("chatty", "20261204T101010Z", 0)
     log.write_bytes(b"a" * (1 << 20))
     first = node.news()
     log.write_bytes(b"a" * (3 << 20))

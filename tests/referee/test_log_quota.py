@@ -1,0 +1,113 @@
+"""A bot's kept logs together stay under its quota (``BotLimits.logs_mib``, ``arena.referee.
+log_names``): a bot that floods its log and is started again and again (a crash every other game)
+cannot fill the disk, and no bot can spend another's quota by a name that looks like its own."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from arena.manifest import BotSpec, load_manifest
+from arena.referee.botprocess import connect, run_bot
+from arena.referee.log_names import (
+    kept_log_bytes,
+    kept_log_names,
+    kept_process_log_name,
+    safe_name,
+)
+from arena.referee.log_sink import cap_note, quota_note
+from arena.sandbox.limits import BotLimits
+
+MIB = 1 << 20
+TIME = "20261204T101010Z"
+# One file of 1 MiB at most, 2 MiB for all of a bot's files: the flood below fills three.
+LIMITS = BotLimits(file_mib=1, logs_mib=2)
+
+
+def write(path: Path, size: int) -> None:
+    path.write_bytes(b"x" * size)
+
+
+def test_a_bots_kept_logs_are_counted_and_no_one_elses(tmp_path):
+    write(tmp_path / next(kept_log_names(7, 1, "bot")), 100)
+    write(tmp_path / next(kept_log_names(-3, 0, "bot")), 20)  # a bench's negative seed
+    write(tmp_path / kept_process_log_name("bot", TIME, 4), 3)
+    write(tmp_path / f"7-seat1-bot-{TIME}-2.log", 1000)  # a clash's next name
+    write(tmp_path / f"bot-{TIME}-slot2-process0.log", 10_000)  # a copy from a Ray node
+    # Other bots, some with names that begin or end like this one's logs
+    for other in ("bot-2", f"bot-{TIME}", "bot-seat1-bot", "abot", "bo", f"7-seat1-bot-{TIME}"):
+        write(tmp_path / next(kept_log_names(7, 1, other)), 10_000)
+        write(tmp_path / kept_process_log_name(other, TIME, 1), 10_000)
+    # Not logs of it: a link and a directory named like one, another kind of file
+    (tmp_path / f"bot-{TIME}-process9.log").symlink_to(tmp_path / f"7-seat1-bot-{TIME}-2.log")
+    (tmp_path / f"bot-{TIME}-process8.log").mkdir()
+    write(tmp_path / "build-bot.log", 10_000)
+
+    assert kept_log_bytes(tmp_path, "bot") == 11_123
+    assert kept_log_bytes(tmp_path, "bot-2") == 20_000
+    assert kept_log_bytes(tmp_path / "missing", "bot") == 0
+
+
+def test_names_that_differ_only_in_characters_unsafe_in_a_file_name_do_not_share_logs(tmp_path):
+    assert safe_name("my_bot") == "my_bot"
+    assert len({safe_name(name) for name in ("my_bot", "my/bot", "my:bot", "my bot")}) == 4
+    assert safe_name("../x").startswith(".._x~")  # no path separator either
+    write(tmp_path / next(kept_log_names(1, 0, "my/bot")), 5)
+
+    assert kept_log_bytes(tmp_path, "my/bot") == 5
+    assert kept_log_bytes(tmp_path, "my_bot") == 0
+
+
+def flood_bot(tmp_path: Path, name: str) -> BotSpec:
+    """A bot named ``name`` that writes 3 MiB to its stdout as it starts, then plays."""
+    directory = tmp_path / "bots" / safe_name(name)
+    if not directory.exists():
+        directory.mkdir(parents=True)
+        (directory / "bot.toml").write_text(
+            f'name = "{name}"\nversion = "1"\ncommand = ["python", "bot.py"]\ngames = ["oregon"]\n'
+        )
+        (directory / "bot.py").write_text(
+            "import sys\nimport arena_sdk as sdk\n"
+            "sys.stdout.buffer.write(b'x' * (3 << 20))\nsys.stdout.flush()\n"
+            "sdk.run(lambda request: 0)\n"
+        )
+    return load_manifest(directory)
+
+
+async def start_once(tmp_path: Path, name: str) -> bytes:
+    """Start the flood bot as ``name`` with logs kept, talk to it, stop it: its log."""
+    work, logs = tmp_path / "work", tmp_path / "logs"
+    work.mkdir(exist_ok=True)
+    logs.mkdir(exist_ok=True)
+    async with run_bot(flood_bot(tmp_path, name), 0, 1, work, limits=LIMITS, log_dir=logs) as bot:
+        client, _ = await connect(bot, "oregon", timeout=30)  # it plays: the flood is written
+        client.close()
+    assert bot.log_path is not None
+    return bot.log_path.read_bytes()
+
+
+async def test_a_bot_started_again_and_again_stops_logging_at_its_quota(tmp_path):
+    first = await start_once(tmp_path, "flood")
+    second = await start_once(tmp_path, "flood")
+    third = await start_once(tmp_path, "flood")
+
+    assert first == b"x" * MIB + cap_note(MIB)
+    assert second == b"x" * (MIB - len(cap_note(MIB))) + quota_note(2)  # what was left
+    assert third == quota_note(2)  # it still plays; its log says why it is empty
+    assert kept_log_bytes(tmp_path / "logs", "flood") <= 2 * MIB + 2 * len(quota_note(2))
+
+
+async def test_a_bot_cannot_spend_the_quota_of_a_bot_whose_name_looks_like_its_own(tmp_path):
+    for _ in range(3):
+        await start_once(tmp_path, "my/bot")
+
+    assert await start_once(tmp_path, "my_bot") == b"x" * MIB + cap_note(MIB)
+
+
+async def test_a_bot_logs_again_once_its_older_logs_are_pruned(tmp_path):
+    for _ in range(3):
+        await start_once(tmp_path, "flood")
+    for log in (tmp_path / "logs").iterdir():
+        os.unlink(log)  # as arena logs prune does
+
+    assert await start_once(tmp_path, "flood") == b"x" * MIB + cap_note(MIB)
