@@ -1,5 +1,6 @@
 """``arena logs prune``: the operator's bounded retention of the bots' kept logs (by age, by a
-size budget, or both; ``arena.log_retention``), run by hand or from cron."""
+size budget, or both; ``arena.log_retention``), run by hand or from cron; ``arena logs usage``:
+how much of the directory each bot holds, against its quota (``BotLimits.logs_mib``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.table import Column, Table
 
+from arena.commands import wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.errors import InputError
 from arena.log_retention import prune
+from arena.referee.log_names import kept_logs
+from arena.sandbox.limits import BotLimits
+from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 
 app = typer.Typer(help="The bots' kept logs (--bot-logs, a hosted ladder's).", no_args_is_help=True)
@@ -42,6 +48,24 @@ def _mib(size: int) -> str:
     return f"{size / (1 << 20):,.1f} MiB"
 
 
+LogsDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--bot-logs",
+        metavar="DIR",
+        help="the logs directory (default: the hosted arena's, DB-hosted/logs/)",
+    ),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="machine-readable output")]
+
+
+def _directory(bot_logs: Path | None, db: DatabaseTarget) -> Path:
+    directory = bot_logs if bot_logs is not None else HostedFiles.beside(db).logs
+    if not directory.is_dir():
+        raise InputError(f"{directory}: no logs directory there (see --bot-logs)")
+    return directory
+
+
 @app.command("prune")
 def prune_logs(
     older_than: Annotated[
@@ -54,19 +78,12 @@ def prune_logs(
             "--max-size", metavar="SIZE", help="then remove the oldest until the rest fit SIZE"
         ),
     ] = None,
-    bot_logs: Annotated[
-        Path | None,
-        typer.Option(
-            "--bot-logs",
-            metavar="DIR",
-            help="the logs directory (default: the hosted arena's, DB-hosted/logs/)",
-        ),
-    ] = None,
+    bot_logs: LogsDir = None,
     db: DbPath = DEFAULT_PATH,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="say what would be removed, remove nothing")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Remove old bot logs: those last written before --older-than, then the oldest until the
     rest fit --max-size. Stored games keep their record; the download of a removed log says it
@@ -76,9 +93,7 @@ def prune_logs(
         raise InputError("say what to remove: --older-than AGE, --max-size SIZE, or both")
     age = None if older_than is None else parse_age(older_than)
     budget = None if max_size is None else parse_size(max_size)
-    directory = bot_logs if bot_logs is not None else HostedFiles.beside(db).logs
-    if not directory.is_dir():
-        raise InputError(f"{directory}: no logs directory there (see --bot-logs)")
+    directory = _directory(bot_logs, db)
     pruned = prune(directory, older_than=age, max_bytes=budget, now=time.time(), dry_run=dry_run)
     if as_json:
         typer.echo(
@@ -99,6 +114,30 @@ def prune_logs(
         f"{directory}: {verb} {len(pruned.removed)} logs ({_mib(pruned.removed_bytes)}), "
         f"kept {len(pruned.kept)} ({_mib(pruned.kept_bytes)})"
     )
+
+
+@app.command("usage")
+def log_usage(bot_logs: LogsDir = None, db: DbPath = DEFAULT_PATH, as_json: AsJson = False) -> None:
+    """How much of the logs directory each bot's kept logs hold, largest first, against the
+    quota of all of a bot's logs together (past it a new process of the bot logs nothing more
+    until older logs are pruned)."""
+    directory = _directory(bot_logs, db)
+    quota = BotLimits().logs_mib << 20
+    usage = sorted(kept_logs(directory).items(), key=lambda item: (-item[1].size, item[0]))
+    if as_json:
+        bots = [{"bot": bot, "files": logs.files, "bytes": logs.size} for bot, logs in usage]
+        typer.echo(json.dumps({"directory": str(directory), "quota_bytes": quota, "bots": bots}))
+        return
+    table = Table(
+        "bot (as in the logs' names)",
+        Column("logs", justify="right"),
+        Column("size", justify="right"),
+        Column("of its quota", justify="right"),
+        title=f"{directory}: each bot's kept logs (quota {_mib(quota)})",
+    )
+    for bot, logs in usage:
+        table.add_row(bot, str(logs.files), _mib(logs.size), f"{logs.size / quota:.0%}")
+    wide_console().print(table)
 
 
 def register(main: typer.Typer) -> None:

@@ -12,8 +12,8 @@ The names, TIME being when the file was made (``log_sink.stamp``, ``20261203T221
 * ``BOT-TIME-processN.log``: a bot kept up across games (``arena.referee.pool``), and
   ``BOT-TIME-slotK-processN.log`` its copy from a Ray node (``arena.tournament.ray_logs``).
 
-Each is read back unambiguously (``kept_log_bytes``): the seed is digits, TIME has a fixed
-form, and a name ends in ``Z.log``, ``-N.log`` or ``-processN.log``.
+Each is read back unambiguously (``bot_of``): the seed is digits, TIME has a fixed form, and a
+name ends in ``Z.log``, ``-N.log`` or ``-processN.log``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ import hashlib
 import os
 import re
 import stat
+from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.referee.log_sink import numbered, stamp
@@ -53,30 +55,49 @@ def kept_process_log_name(bot_name: str, time: str, start: int) -> str:
     return f"{safe_name(bot_name)}-{time}-process{start}.log"
 
 
-def _pattern(bot_name: str) -> re.Pattern[str]:
-    name = re.escape(safe_name(bot_name))
-    return re.compile(
-        rf"-?\d+-seat\d+-{name}-{_TIME}(?:-\d+)?\.log|{name}-{_TIME}(?:-slot\d+)?-process\d+\.log"
-    )
+_KEPT_LOG = re.compile(
+    rf"-?\d+-seat\d+-(?P<seat_bot>.+)-{_TIME}(?:-\d+)?\.log"
+    rf"|(?P<process_bot>.+)-{_TIME}(?:-slot\d+)?-process\d+\.log"
+)
 
 
-def kept_log_bytes(directory: Path, bot_name: str) -> int:
-    """The bytes of ``bot_name``'s logs right in ``directory``: its regular files named as
-    above (a link or a subdirectory is not counted, as ``arena logs prune`` leaves them)."""
-    pattern = _pattern(bot_name)
-    total = 0
+def bot_of(file_name: str) -> str | None:
+    """Whose kept log ``file_name`` is (the bot's name as ``safe_name`` gives it), or None for
+    a file named otherwise."""
+    if (kept := _KEPT_LOG.fullmatch(file_name)) is None:
+        return None
+    return kept["seat_bot"] or kept["process_bot"]
+
+
+@dataclass
+class BotLogs:
+    files: int = 0
+    size: int = 0
+
+
+def kept_logs(directory: Path) -> dict[str, BotLogs]:
+    """The kept logs right in ``directory`` by bot (as ``safe_name`` gives it): regular files
+    named as above (a link or a subdirectory is not counted, as ``arena logs prune`` leaves
+    them)."""
+    logs: defaultdict[str, BotLogs] = defaultdict(BotLogs)
     try:
         entries = os.scandir(directory)
     except FileNotFoundError:
-        return 0
+        return {}
     with entries:
         for entry in entries:
-            if not pattern.fullmatch(entry.name):
+            if (bot := bot_of(entry.name)) is None:
                 continue
             try:
                 info = entry.stat(follow_symlinks=False)
             except FileNotFoundError:  # pruned meanwhile
                 continue
             if stat.S_ISREG(info.st_mode):
-                total += info.st_size
-    return total
+                logs[bot].files += 1
+                logs[bot].size += info.st_size
+    return dict(logs)
+
+
+def kept_log_bytes(directory: Path, bot_name: str) -> int:
+    """The bytes of ``bot_name``'s kept logs right in ``directory``."""
+    return kept_logs(directory).get(safe_name(bot_name), BotLogs()).size
