@@ -290,7 +290,9 @@ async def run_bot(
         if log_dir is None:
             sink = LogSink(*create_log(workdir, numbered(f"seat{seat}")), file_cap)
         else:
-            room = (limits.logs_mib << 20) - kept_log_bytes(log_dir, spec.name)
+            # a directory of many logs takes a while to list: not on trio's thread
+            kept = await trio.to_thread.run_sync(kept_log_bytes, log_dir, spec.name)
+            room = (limits.logs_mib << 20) - kept
             names = log_names or kept_log_names(game_seed, seat, spec.name)
             sink = LogSink(
                 *create_log(log_dir, names),
