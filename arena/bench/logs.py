@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 from arena.bench import bench_parser
-from arena.referee.log_sink import LogSink, create_log, numbered
+from arena.log_names import numbered
+from arena.referee.log_sink import LogSink, create_log
 
 
 def _through_sink(directory: Path, size: int, cap: int) -> tuple[float, float]:

@@ -16,8 +16,8 @@ from rich.table import Column, Table
 from arena.commands import wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.errors import InputError
+from arena.log_names import kept_logs
 from arena.log_retention import prune
-from arena.referee.log_names import kept_logs
 from arena.sandbox.limits import BotLimits
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles

@@ -29,13 +29,13 @@ import trio
 from arena import grpc_settings
 from arena.bot.v1 import bot_pb2
 from arena.errors import HandshakeMismatchError, NotReadyError
+from arena.log_names import kept_log_bytes, kept_log_names, numbered
 from arena.manifest import BotSpec, plays
 from arena.protocol import PROTOCOL_VERSION
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
-from arena.referee.log_names import kept_log_bytes, kept_log_names
-from arena.referee.log_sink import LogSink, cap_note, create_log, numbered, quota_note
+from arena.referee.log_sink import LogSink, cap_note, create_log, quota_note
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address

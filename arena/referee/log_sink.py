@@ -20,13 +20,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import itertools
 import os
 import select
 import termios
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -34,18 +33,6 @@ _PIPE_BYTES = 1 << 20  # Linux's default pipe-max-size: an unprivileged process 
 _CHUNK = 1 << 20
 _SYNC_SECONDS = 0.05  # how long a reader waits for the pipe to empty (a flood never does)
 _CLOSE_SECONDS = 2.0  # how long to wait for the last words of a stopped bot (EOF)
-
-
-def stamp() -> str:
-    """The time in a log's name (UTC, to the second): no later log reuses a pruned one's name."""
-    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-
-
-def numbered(stem: str) -> Iterator[str]:
-    """``STEM.log``, then ``STEM-2.log``, ``STEM-3.log``...: candidate names for ``create_log``."""
-    yield f"{stem}.log"
-    for number in itertools.count(2):
-        yield f"{stem}-{number}.log"
 
 
 def create_log(directory: Path, names: Iterable[str]) -> tuple[Path, int]:

@@ -24,12 +24,11 @@ from typing import Self
 
 import trio
 
+from arena.log_names import kept_process_log_name, stamp
 from arena.manifest import BotSpec
 from arena.records import LogSlice
 from arena.referee.botprocess import RunningBot, connect, run_bot
 from arena.referee.client import BotClient
-from arena.referee.log_names import kept_process_log_name
-from arena.referee.log_sink import stamp
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import new_match_dir, remove_tree

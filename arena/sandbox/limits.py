@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from arena.errors import SetupError
+from arena.log_names import QUOTA_MIB
 
 # Below this a bot's runtime barely starts: with 64 MiB a Python gRPC bot hangs instead of exiting.
 MIN_MEMORY_MIB = 256
@@ -34,9 +35,9 @@ class BotLimits:
     # Each writable directory of a sandboxed bot is a tmpfs of this size (arena.sandbox.bwrap).
     disk_mib: int = 256
     # All of a bot's kept logs in one directory (--bot-logs) together: past it a new process of
-    # the bot logs nothing more (arena.referee.log_names). Without it a bot that crashes every
+    # the bot logs nothing more (arena.log_names). Without it a bot that crashes every
     # other game would leave a new file of file_mib each time, and fill the disk.
-    logs_mib: int = 256
+    logs_mib: int = QUOTA_MIB
 
     def __post_init__(self) -> None:
         if self.memory_mib < MIN_MEMORY_MIB:

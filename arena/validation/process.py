@@ -14,6 +14,7 @@ import trio
 
 from arena.bot.v1 import bot_pb2
 from arena.errors import NotReadyError
+from arena.log_names import numbered
 from arena.manifest import BotSpec, plays
 from arena.protocol import PROTOCOL_VERSION, TOKEN_REFUSED
 from arena.referee.botprocess import (
@@ -24,7 +25,6 @@ from arena.referee.botprocess import (
     run_bot,
 )
 from arena.referee.client import BotClient
-from arena.referee.log_sink import numbered
 from arena.sandbox import SandboxPolicy
 from arena.validation.report import Check, Report, Status
 

@@ -1,7 +1,8 @@
 """An author's own pages, for the signed-in author only (``arena.web.sessions`` checks):
 
-- ``GET /me``: my bots and their versions, my uploads with their state, and the upload form
-  (its JSON twin ``GET /api/me``, with the session's cookie as well);
+- ``GET /me``: my bots and their versions, how much of the logs directory each one's kept
+  logs hold against its quota (``arena.log_names``), my uploads with their state, and the upload
+  form (its JSON twin ``GET /api/me``, with the session's cookie as well);
 - ``GET /me/submissions/{id}``: one of my uploads with its build and validation log;
 - the games of my bots, each with a link to my bot's log of it (``arena.web.bot_logs``);
 - ``POST /me/upload``: the upload form (a bot's name and its archive): the same checks, limits
@@ -21,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from arena.log_names import QUOTA_MIB, BotLogs, kept_logs, safe_name
 from arena.storage import bots, seat_logs, submissions
 from arena.storage.web_sessions import SignedIn
 from arena.web.bot_logs import log_path
@@ -39,11 +41,14 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
             owned = bots.owned(session, who.author_id)
             uploads = submissions.views(session, author_id=who.author_id, limit=UPLOADS_LISTED)
             seats = seat_logs.own_seats(session, who.author_id, SEATS_LISTED)
+        logs = kept_logs(desk.hosted.logs)
         return {
             "author": who.author,
+            "log_quota_bytes": QUOTA_MIB << 20,
             "bots": [
                 {
                     "name": bot.name,
+                    "log_bytes": logs.get(safe_name(bot.name), BotLogs()).size,
                     "versions": [
                         {
                             "id": v.id,

@@ -7,9 +7,11 @@ a download is test_hosted_end_to_end.)"""
 from __future__ import annotations
 
 import http.client
+import json
 import re
 
 import arena.web.bot_logs as bot_logs
+from arena.log_names import QUOTA_MIB, kept_log_names, kept_process_log_name
 from tests.hosting.stored_games import log_file, stored_game
 from tests.hosting.test_upload_api import Arena, Served
 from tests.hosting.test_web_sign_in import signed_in
@@ -97,3 +99,24 @@ def test_a_log_the_operator_cleared_away_is_gone(arena: Arena, web: Served, tmp_
     assert status == 410 and b"kept no more" in body
     bobs = with_token(web, bot_logs.log_path(game, 0), arena.tokens["bob"])
     assert bobs[0] == 404  # gone or not, never said to another author
+
+
+def test_an_author_sees_how_much_of_its_log_quota_each_of_their_bots_holds(
+    arena: Arena, web: Served
+):
+    logs = arena.files.logs
+    logs.mkdir(parents=True, exist_ok=True)
+    (logs / kept_process_log_name("alices-bot", "20261204T101010Z", 0)).write_bytes(b"a" * 3000)
+    (logs / next(kept_log_names(7, 1, "alices-bot"))).write_bytes(b"a" * 500)
+    (logs / kept_process_log_name("bobs-bot", "20261204T101010Z", 1)).write_bytes(b"b" * 7000)
+    stored_game(arena.db, [("alices-bot", arena.author_id("alice"), None)])
+    stored_game(arena.db, [("bobs-bot", arena.author_id("bob"), None)])
+
+    alice = signed_in(web, arena, "alice")
+    status, text, _ = alice.get("/api/me")
+    mine = json.loads(text)
+
+    assert status == 200 and mine["log_quota_bytes"] == QUOTA_MIB << 20
+    assert [(b["name"], b["log_bytes"]) for b in mine["bots"]] == [("alices-bot", 3500)]
+    status, page, _ = alice.get("/me")
+    assert status == 200 and f"0.0 of {QUOTA_MIB} MiB" in page and "bobs-bot" not in page

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.log_names import numbered
 from arena.manifest import BotSpec
 from arena.referee.botprocess import RunningBot, error_line
-from arena.referee.log_sink import LogSink, create_log, numbered
+from arena.referee.log_sink import LogSink, create_log
 
 PYTHON = """ERROR:grpc._server:Exception calling application: 'PLAY'
 Traceback (most recent call last):

@@ -7,14 +7,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from arena.manifest import BotSpec, load_manifest
-from arena.referee.botprocess import connect, run_bot
-from arena.referee.log_names import (
+from arena.log_names import (
     kept_log_bytes,
     kept_log_names,
     kept_process_log_name,
     safe_name,
 )
+from arena.manifest import BotSpec, load_manifest
+from arena.referee.botprocess import connect, run_bot
 from arena.referee.log_sink import cap_note, quota_note
 from arena.sandbox.limits import BotLimits
 

@@ -9,8 +9,9 @@ import subprocess
 import threading
 import time
 
+from arena.log_names import numbered
 from arena.referee.botprocess import connect, run_bot
-from arena.referee.log_sink import LogSink, cap_note, create_log, numbered
+from arena.referee.log_sink import LogSink, cap_note, create_log
 from tests.support.bots import sample_bot
 
 SECRET = b"root:$y$j9T$not-for-bots:19000:0:99999:7:::\n"

@@ -4,7 +4,7 @@ names no two actors share (``arena.tournament.ray_logs``; the cluster test is in
 import os
 from pathlib import Path
 
-from arena.referee.log_names import kept_process_log_name
+from arena.log_names import kept_process_log_name
 from arena.tournament.ray_logs import LogWriter, NodeLogs, sweep
 
 

@@ -5,7 +5,7 @@ A kept log's name holds its bot's name, made safe for a file name: as it is when
 name after a ``~`` (a character no safe name holds). So two bots never share file names:
 ``my/bot`` and ``my_bot`` would otherwise, and one could then spend the other's log quota.
 
-The names, TIME being when the file was made (``log_sink.stamp``, ``20261203T221503Z``):
+The names, TIME being when the file was made (``stamp``, ``20261203T221503Z``):
 
 * ``SEED-seatN-BOT-TIME.log`` (``-2``, ``-3``... on a clash): a seat's log of one game (``arena
   match``, ``--fresh-bots``);
@@ -19,18 +19,32 @@ name ends in ``Z.log``, ``-N.log`` or ``-processN.log``.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import re
 import stat
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.referee.log_sink import numbered, stamp
-
+# All of a bot's kept logs in one directory together, by default (``BotLimits.logs_mib``).
+QUOTA_MIB = 256
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _TIME = r"\d{8}T\d{6}Z"
+
+
+def stamp() -> str:
+    """The time in a log's name (UTC, to the second): no later log reuses a pruned one's name."""
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+
+
+def numbered(stem: str) -> Iterator[str]:
+    """``STEM.log``, then ``STEM-2.log``, ``STEM-3.log``...: candidate names for ``create_log``."""
+    yield f"{stem}.log"
+    for number in itertools.count(2):
+        yield f"{stem}-{number}.log"
 
 
 def safe_name(bot_name: str) -> str:
