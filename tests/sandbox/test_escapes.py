@@ -194,24 +194,65 @@ def test_the_filter_refuses_what_the_docs_list():
 
 
 UNPRIVILEGED = "65534"  # nobody
+AS_NOBODY = ["setpriv", "--reuid", UNPRIVILEGED, "--regid", UNPRIVILEGED, "--clear-groups"]
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def _nobody_can_run(interpreter: str) -> bool:
+    """Whether uid nobody may run ``interpreter`` (by its permissions: its directories
+    searchable), of this Python's version (the pinned packages' wheels fit it)."""
+    same_version = f"import sys; sys.exit(sys.version_info[:2] != {tuple(sys.version_info[:2])})"
+    real = os.path.realpath(interpreter)
+    return all(
+        subprocess.run([*AS_NOBODY, *probe], capture_output=True).returncode == 0
+        for probe in (["test", "-x", real], [real, "-c", same_version])
+    )
 
 
 def _unprivileged_run_problem() -> str | None:
     """Why this machine cannot run the arena as an ordinary user (or None): not root to switch,
-    no setpriv, or the interpreter is out of an ordinary user's reach (a pyenv under /root)."""
+    no setpriv, or no interpreter of this version within an ordinary user's reach (the arena's
+    own may be in a pyenv under /root; the system's is then taken)."""
     if os.geteuid() != 0:
         return None  # already an ordinary user: the tests above ran as one
     if shutil.which("setpriv") is None:
         return "setpriv (util-linux) is not installed"
-    interpreter = os.path.realpath(sys.executable)
-    probe = subprocess.run(
-        ["setpriv", "--reuid", UNPRIVILEGED, "--regid", UNPRIVILEGED, "--clear-groups"]
-        + ["test", "-x", interpreter],
+    if _interpreter_for_nobody() is None:
+        return (
+            f"neither the arena's interpreter {os.path.realpath(sys.executable)} nor a system "
+            f"python3 of version {sys.version_info[0]}.{sys.version_info[1]} is within uid "
+            f"{UNPRIVILEGED}'s reach"
+        )
+    return None
+
+
+def _interpreter_for_nobody() -> str | None:
+    system = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin")
+    for candidate in (sys.executable, system):
+        if candidate and _nobody_can_run(candidate):
+            return candidate
+    return None
+
+
+def _arena_for_nobody(directory: Path) -> Path:
+    """The ``arena`` command an ordinary user can run: this one if its interpreter is within
+    their reach, else one installed from this checkout (with the pinned packages, from uv's
+    cache as set-up filled it) in a virtualenv of the system's Python in ``directory``."""
+    interpreter = _interpreter_for_nobody()
+    assert interpreter is not None
+    if interpreter == sys.executable:
+        return Path(sys.executable).parent / "arena"
+    venv, uv = directory / "venv", str(Path(sys.executable).parent / "uv")
+    subprocess.run([uv, "venv", "-q", "--python", interpreter, str(venv)], check=True)
+    constraints = str(CHECKOUT / "constraints.txt")
+    subprocess.run(
+        [uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), "--link-mode"]
+        + ["copy", "-c", constraints, "--build-constraint", constraints]
+        + [str(CHECKOUT / "sdk" / "python"), str(CHECKOUT)],
+        check=True,
         capture_output=True,
     )
-    if probe.returncode != 0:
-        return f"the arena's interpreter {interpreter} is out of uid {UNPRIVILEGED}'s reach"
-    return None
+    return venv / "bin" / "arena"
 
 
 @pytest.mark.skipif(
@@ -230,19 +271,21 @@ def test_as_an_ordinary_user_the_bot_maps_to_that_user_and_cannot_change_the_ker
 
 def _match_as_nobody(tmp_path: Path, hostile_dir, sample_bots: Path) -> None:
     tmp_path.chmod(0o777)  # pytest's own temp directories are root's alone
+    arena = (
+        _arena_for_nobody(tmp_path) if os.geteuid() == 0 else Path(sys.executable).parent / "arena"
+    )
     bot = hostile_dir(tmp_path, "kernel")
     logs = tmp_path / "logs"
-    command = [str(Path(sys.executable).parent / "arena"), "match", "--game", "oregon", str(bot)]
+    command = [str(arena), "match", "--game", "oregon", str(bot)]
     command += [str(sample_bots / "random-python"), "--bot-logs", str(logs), "--no-store"]
-    prefix = [] if os.geteuid() != 0 else ["setpriv", "--reuid", UNPRIVILEGED]
-    prefix += [] if os.geteuid() != 0 else ["--regid", UNPRIVILEGED, "--clear-groups"]
+    prefix = [] if os.geteuid() != 0 else AS_NOBODY
     done = subprocess.run(
         prefix + command,
         capture_output=True,
         text=True,
         timeout=120,
         cwd=tmp_path,
-        env={**os.environ, "TMPDIR": str(tmp_path)},
+        env={**os.environ, "TMPDIR": str(tmp_path), "HOME": str(tmp_path)},
     )
     assert done.returncode in (0, 3), done.stderr
     log = next(logs.glob("*-seat0-*.log")).read_text()
