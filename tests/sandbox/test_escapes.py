@@ -8,12 +8,14 @@ As root (CI) these prove the privilege drop; as an ordinary user the same bots m
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -255,43 +257,83 @@ def _arena_for_nobody(directory: Path) -> Path:
     return venv / "bin" / "arena"
 
 
-@pytest.mark.skipif(
-    _unprivileged_run_problem() is not None,
-    reason=f"no run as an ordinary user here: {_unprivileged_run_problem()}",
+@pytest.fixture(scope="module")
+def arena_for_nobody() -> Iterator[Path]:
+    """The ``arena`` command as uid nobody runs it (as an ordinary user: the usual one)."""
+    if os.geteuid() != 0:
+        yield Path(sys.executable).parent / "arena"
+        return
+    if (problem := _unprivileged_run_problem()) is not None:
+        pytest.skip(f"no run as an ordinary user here: {problem}")
+    with tempfile.TemporaryDirectory(prefix="arena-for-nobody-") as directory:
+        Path(directory).chmod(0o755)
+        yield _arena_for_nobody(Path(directory))
+
+
+def _kernel_refused(log: str, _: Path) -> None:
+    assert "kernel: done" in log, log
+    for forbidden in ("WROTE", "MADE", "CALLED", "OPENED", "LISTED"):
+        assert f"\n{forbidden} " not in f"\n{log}", log
+
+
+def _no_token_found(log: str, _: Path) -> None:
+    assert "visible pids:" in log and "FOUND" not in log, log
+
+
+def _other_seat_not_reached(log: str, _: Path) -> None:
+    assert "trying" in log and "REACHED" not in log, log
+
+
+def _nobody_killed(log: str, _: Path) -> None:
+    assert "KILLED" not in log, log
+
+
+def _database_untouched(log: str, database: Path) -> None:
+    assert "OPENED" not in log and f"cannot open {database}" in log, log
+    assert database.read_bytes() == b"the arena's own file\n"
+
+
+@pytest.mark.parametrize(
+    ("mode", "check"),
+    [
+        ("kernel", _kernel_refused),
+        ("spy-tokens", _no_token_found),
+        ("call-other-seat", _other_seat_not_reached),
+        ("signal-others", _nobody_killed),
+        ("open-database", _database_untouched),
+    ],
 )
-def test_as_an_ordinary_user_the_bot_maps_to_that_user_and_cannot_change_the_kernel():
-    """`arena match`, run as an ordinary user (nobody), with the kernel-attacking bot: the same
-    refusals as under root."""
+def test_as_an_ordinary_user_a_bot_is_as_confined_as_under_root(arena_for_nobody, mode, check):
+    """`arena match`, run as an ordinary user (nobody), against a hostile bot: the bot runs as
+    that same user, so only the sandbox stands between it and the kernel, the other seat, its
+    token and the arena's files (which that user owns): the same refusals as under root."""
     from tests.sandbox.conftest import hostile_dir
     from tests.support.bots import SAMPLE_BOTS
 
     with tempfile.TemporaryDirectory(prefix="arena-unprivileged-") as shared:
-        _match_as_nobody(Path(shared), hostile_dir, SAMPLE_BOTS)
-
-
-def _match_as_nobody(tmp_path: Path, hostile_dir, sample_bots: Path) -> None:
-    tmp_path.chmod(0o777)  # pytest's own temp directories are root's alone
-    arena = (
-        _arena_for_nobody(tmp_path) if os.geteuid() == 0 else Path(sys.executable).parent / "arena"
-    )
-    bot = hostile_dir(tmp_path, "kernel")
-    logs = tmp_path / "logs"
-    command = [str(arena), "match", "--game", "oregon", str(bot)]
-    command += [str(sample_bots / "random-python"), "--bot-logs", str(logs), "--no-store"]
-    prefix = [] if os.geteuid() != 0 else AS_NOBODY
-    done = subprocess.run(
-        prefix + command,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env={**os.environ, "TMPDIR": str(tmp_path), "HOME": str(tmp_path)},
-    )
-    assert done.returncode in (0, 3), done.stderr
-    log = next(logs.glob("*-seat0-*.log")).read_text()
-    assert "kernel: done" in log, log
-    for forbidden in ("WROTE", "MADE", "CALLED", "OPENED", "LISTED"):
-        assert f"\n{forbidden} " not in f"\n{log}", log
+        tmp_path = Path(shared)
+        tmp_path.chmod(0o777)  # pytest's own temp directories are root's alone
+        database = tmp_path / "arena.db"  # a file of the arena's user, which the bot runs as
+        database.write_bytes(b"the arena's own file\n")
+        database.chmod(0o600)
+        if os.geteuid() == 0:
+            os.chown(database, int(UNPRIVILEGED), int(UNPRIVILEGED))
+        bot = hostile_dir(tmp_path, mode, HOSTILE_DB=str(database))
+        logs = tmp_path / "logs"
+        command = [str(arena_for_nobody), "match", "--game", "oregon", str(bot), "--json"]
+        command += [str(SAMPLE_BOTS / "random-python"), "--bot-logs", str(logs), "--no-store"]
+        done = subprocess.run(
+            ([] if os.geteuid() != 0 else AS_NOBODY) + command,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env={**os.environ, "TMPDIR": str(tmp_path), "HOME": str(tmp_path)},
+        )
+        assert done.returncode in (0, 3), done.stderr
+        check(next(logs.glob("*-seat0-*.log")).read_text(), database)
+        other = json.loads(done.stdout)["seats"][1]
+        assert (other["outcome"], other["reason"]) == ("FINISHED", ""), other
 
 
 @pytest.mark.parametrize("tool", ["bwrap", "none"])
