@@ -15,7 +15,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -197,77 +196,31 @@ def test_the_filter_refuses_what_the_docs_list():
 
 UNPRIVILEGED = "65534"  # nobody
 AS_NOBODY = ["setpriv", "--reuid", UNPRIVILEGED, "--regid", UNPRIVILEGED, "--clear-groups"]
-CHECKOUT = Path(__file__).resolve().parents[2]
-
-
-def _nobody_can_run(interpreter: str) -> bool:
-    """Whether uid nobody may run ``interpreter`` (by its permissions: its directories
-    searchable), of this Python's version (the pinned packages' wheels fit it)."""
-    same_version = f"import sys; sys.exit(sys.version_info[:2] != {tuple(sys.version_info[:2])})"
-    real = os.path.realpath(interpreter)
-    return all(
-        subprocess.run([*AS_NOBODY, *probe], capture_output=True).returncode == 0
-        for probe in (["test", "-x", real], [real, "-c", same_version])
-    )
 
 
 def _unprivileged_run_problem() -> str | None:
-    """Why this machine cannot run the arena as an ordinary user (or None): not root to switch,
-    no setpriv, or no interpreter of this version within an ordinary user's reach (the arena's
-    own may be in a pyenv under /root; the system's is then taken)."""
-    if os.geteuid() != 0:
-        return None  # already an ordinary user: the tests above ran as one
+    """Why root cannot run this arena as an ordinary user here (or None): no setpriv, or the
+    arena's interpreter or this checkout out of that user's reach (a pyenv under /root).
+    scripts/test-unprivileged then runs this file as that user, from a venv of its own."""
     if shutil.which("setpriv") is None:
         return "setpriv (util-linux) is not installed"
-    if _interpreter_for_nobody() is None:
-        return (
-            f"neither the arena's interpreter {os.path.realpath(sys.executable)} nor a system "
-            f"python3 of version {sys.version_info[0]}.{sys.version_info[1]} is within uid "
-            f"{UNPRIVILEGED}'s reach"
-        )
+    for path in (os.path.realpath(sys.executable), str(Path(__file__).resolve().parents[2])):
+        if subprocess.run([*AS_NOBODY, "test", "-x", path], capture_output=True).returncode:
+            return (
+                f"{path} is out of uid {UNPRIVILEGED}'s reach "
+                "(scripts/test-unprivileged runs these tests as that user)"
+            )
     return None
-
-
-def _interpreter_for_nobody() -> str | None:
-    system = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin")
-    for candidate in (sys.executable, system):
-        if candidate and _nobody_can_run(candidate):
-            return candidate
-    return None
-
-
-def _arena_for_nobody(directory: Path) -> Path:
-    """The ``arena`` command an ordinary user can run: this one if its interpreter is within
-    their reach, else one installed from this checkout (with the pinned packages, from uv's
-    cache as set-up filled it) in a virtualenv of the system's Python in ``directory``."""
-    interpreter = _interpreter_for_nobody()
-    assert interpreter is not None
-    if interpreter == sys.executable:
-        return Path(sys.executable).parent / "arena"
-    venv, uv = directory / "venv", str(Path(sys.executable).parent / "uv")
-    subprocess.run([uv, "venv", "-q", "--python", interpreter, str(venv)], check=True)
-    constraints = str(CHECKOUT / "constraints.txt")
-    subprocess.run(
-        [uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), "--link-mode"]
-        + ["copy", "-c", constraints, "--build-constraint", constraints]
-        + [str(CHECKOUT / "sdk" / "python"), str(CHECKOUT)],
-        check=True,
-        capture_output=True,
-    )
-    return venv / "bin" / "arena"
 
 
 @pytest.fixture(scope="module")
-def arena_for_nobody() -> Iterator[Path]:
-    """The ``arena`` command as uid nobody runs it (as an ordinary user: the usual one)."""
+def run_as_ordinary_user() -> list[str]:
+    """The prefix that runs a command as an ordinary user: none for one, setpriv for root."""
     if os.geteuid() != 0:
-        yield Path(sys.executable).parent / "arena"
-        return
+        return []
     if (problem := _unprivileged_run_problem()) is not None:
         pytest.skip(f"no run as an ordinary user here: {problem}")
-    with tempfile.TemporaryDirectory(prefix="arena-for-nobody-") as directory:
-        Path(directory).chmod(0o755)
-        yield _arena_for_nobody(Path(directory))
+    return AS_NOBODY
 
 
 def _kernel_refused(log: str, _: Path) -> None:
@@ -303,7 +256,7 @@ def _database_untouched(log: str, database: Path) -> None:
         ("open-database", _database_untouched),
     ],
 )
-def test_as_an_ordinary_user_a_bot_is_as_confined_as_under_root(arena_for_nobody, mode, check):
+def test_as_an_ordinary_user_a_bot_is_as_confined_as_under_root(run_as_ordinary_user, mode, check):
     """`arena match`, run as an ordinary user (nobody), against a hostile bot: the bot runs as
     that same user, so only the sandbox stands between it and the kernel, the other seat, its
     token and the arena's files (which that user owns): the same refusals as under root."""
@@ -320,10 +273,11 @@ def test_as_an_ordinary_user_a_bot_is_as_confined_as_under_root(arena_for_nobody
             os.chown(database, int(UNPRIVILEGED), int(UNPRIVILEGED))
         bot = hostile_dir(tmp_path, mode, HOSTILE_DB=str(database))
         logs = tmp_path / "logs"
-        command = [str(arena_for_nobody), "match", "--game", "oregon", str(bot), "--json"]
+        arena = Path(sys.executable).parent / "arena"
+        command = [str(arena), "match", "--game", "oregon", str(bot), "--json"]
         command += [str(SAMPLE_BOTS / "random-python"), "--bot-logs", str(logs), "--no-store"]
         done = subprocess.run(
-            ([] if os.geteuid() != 0 else AS_NOBODY) + command,
+            run_as_ordinary_user + command,
             capture_output=True,
             text=True,
             timeout=120,
