@@ -35,7 +35,7 @@ from arena.protocol import PROTOCOL_VERSION
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
-from arena.referee.log_sink import LogSink, cap_note, create_log, quota_note
+from arena.referee.log_sink import LogSink, create_log, quota_note
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
@@ -297,7 +297,7 @@ async def run_bot(
             sink = LogSink(
                 *create_log(log_dir, names),
                 cap=max(0, min(file_cap, room)),
-                note=cap_note(file_cap) if room >= file_cap else quota_note(limits.logs_mib),
+                note=None if room >= file_cap else quota_note(limits.logs_mib),
             )
         bot.log = sink
     except OSError as exc:
