@@ -1,5 +1,5 @@
 """``python -m arena.bench NAME [options]``, NAME one of protocol, storage, tournament, cluster,
-web, gaps, sandbox, ladder, hosting, live, instructions, logs, threads: run one benchmark
+web, gaps, sandbox, ladder, hosting, live, instructions, logs, threads, calls: run one benchmark
 (``--help`` after the name lists its options)."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ BENCHMARKS = (
     "instructions",
     "logs",
     "threads",
+    "calls",
 )
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+import grpc.experimental
 import trio
 from google.protobuf.message import DecodeError, Message
 
@@ -28,12 +29,17 @@ from arena.protocol import DECIDE_METHOD, PROTOCOL_VERSION, TOKEN_METADATA_KEY
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
 # start-to-ready fast.
-_CHANNEL_OPTIONS = (
+_CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.initial_reconnect_backoff_ms", 10),
     ("grpc.min_reconnect_backoff_ms", 10),
     ("grpc.max_reconnect_backoff_ms", 20),
     ("grpc.enable_retries", 0),
     ("grpc.max_receive_message_length", 16 * 1024 * 1024),
+    # StartGame, read as a stream (``_single``), is then read by the thread that waits for it,
+    # as a unary call is; by default grpcio starts a polling thread for it on every game (the
+    # channel has no other streaming call), which made a StartGame cost the referee half as much
+    # CPU again (docs/scale.md, seventh pass).
+    (grpc.experimental.ChannelOptions.SingleThreadedUnaryStream, 1),
 )
 _STOP = None
 # gRPC's longest deadline: a call with a longer timeout (a --move-time of 1e10 s) failed at once

@@ -74,6 +74,19 @@ def test_threads_bench_splits_the_referees_cpu_by_thread_with_and_without_the_tr
     assert lines[-1].startswith("load average")
 
 
+def test_calls_bench_prints_each_kind_of_call_with_and_without_the_streams_polling_thread():
+    lines = run_bench("calls", "--calls", "5", "--rounds", "1", timeout=120)
+    kinds = [line.split(":")[0] for line in lines[:-1]]
+    assert kinds == [
+        "StartGame (the arena's client)",
+        "StartGame (grpcio's default stream)",
+        "EndGame",
+        "Decide (blocking, as the decision thread)",
+    ], lines
+    assert all(re.search(r"referee CPU \d+-\d+ us per call$", line) for line in lines[:-1])
+    assert lines[-1].startswith("load average")
+
+
 def test_tournament_bench_runs_and_prints_its_ratio_last():
     lines = run_bench(
         "tournament",

@@ -1,7 +1,8 @@
 """The referee around the decisions, with real bot processes and real gRPC: a bot that fails,
 hangs in, garbles or answers twice StartGame, one that hangs in EndGame, a call that fails with
-no details, and the game ids of one bot playing two games at once. The bots are modes of
-tests/bots/misbehave.py. (The autouse fixture checks that no process or thread remains.)"""
+no details, a game cancelled while StartGame hangs, and the game ids of one bot playing two
+games at once. The bots are modes of tests/bots/misbehave.py. (The autouse fixture checks that
+no process or thread remains.)"""
 
 from __future__ import annotations
 
@@ -73,6 +74,16 @@ async def test_a_bot_hanging_in_start_game_times_out_after_the_ready_time():
     assert culprit.decisions == 0
     assert record.seats[2].rank == 3
     _finished_by_the_others(record, culprit=2)
+
+
+async def test_a_game_cancelled_while_a_bot_hangs_in_start_game_ends_at_once():
+    # StartGame is read by the thread that waits for it (no polling thread of grpcio's): closing
+    # the channel must still end the call in flight, well before its 30 s ready time.
+    bots = [sample_bot("random-python"), misbehaving_bot("start-game-sleep")]
+    with trio.fail_after(20):  # guard only
+        with trio.move_on_after(3.0) as scope:
+            await play_match("oregon", bots, SEED, time_control=GENEROUS)
+    assert scope.cancelled_caught
 
 
 async def test_a_start_game_reply_that_does_not_parse_is_an_illegal_forfeit():
