@@ -9,7 +9,11 @@ encoding, the Decide calls: ``arena.referee.match``), the trio thread (the match
 trio's loop), the bridge's worker threads (``arena.referee.client``: the calls made once a game)
 and gRPC's own threads, by their names. Then the same matches with every Decide answered at once
 in process (the request still encoded and parsed, a random legal index for reply): the
-referee's own work without the transport.
+referee's own work without the transport. Last, the decision thread's CPU in the matches over
+gRPC split into its parts (thread CPU time around each request's encoding and each Decide call),
+beside the encoding's cost in process (``arena.bench.protocol``'s tight loop): between two
+decisions the bot's run and the call evict the encoder's memos and the state from the CPU's
+caches, so a request costs more in a match than in the loop (docs/scale.md, seventh pass).
 """
 
 from __future__ import annotations
@@ -20,19 +24,21 @@ import random
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import trio
 
 from arena.bench import bench_parser
-from arena.bench.protocol import SAMPLE_BOTS, TIME_CONTROL
+from arena.bench.protocol import SAMPLE_BOTS, TIME_CONTROL, engine_and_encoding
 from arena.bot.v1 import bot_pb2
 from arena.manifest import BotSpec, load_manifest
 from arena.records import LogSlice
 from arena.referee.client import BotClient
 from arena.referee.match import MatchObserver, play_match
 from arena.referee.pool import BotPool, LeasedBot, PoolLender
+from arena.wire.requests import DecisionEncoder
 
 _WORKER_PREFIX = "arena-bot-client"  # the bridge's worker threads' names (arena.referee.client)
 # A match's decision thread (arena.referee.match) as the kernel names it while it plays; trio's
@@ -137,6 +143,33 @@ async def by_thread(
     return counter.decisions, seconds
 
 
+@contextmanager
+def timed_parts() -> Iterator[dict[str, float]]:
+    """Thread CPU seconds spent in each request's encoding and each Decide call, summed while
+    the block runs (the classes' methods wrapped, and restored after)."""
+    seconds = {"encoding": 0.0, "Decide calls": 0.0}
+    wrapped = {"encoding": (DecisionEncoder, "request"), "Decide calls": (BotClient, "decide")}
+    originals = {part: getattr(owner, name) for part, (owner, name) in wrapped.items()}
+
+    def timer(part: str, method: Callable[..., object]) -> Callable[..., object]:
+        def timed(*args: object) -> object:
+            began = time.thread_time()
+            try:
+                return method(*args)
+            finally:
+                seconds[part] += time.thread_time() - began
+
+        return timed
+
+    for part, (owner, name) in wrapped.items():
+        setattr(owner, name, timer(part, originals[part]))
+    try:
+        yield seconds
+    finally:
+        for part, (owner, name) in wrapped.items():
+            setattr(owner, name, originals[part])
+
+
 async def threads(args: argparse.Namespace) -> None:
     bots = [load_manifest(SAMPLE_BOTS / "random-python")] * args.players
     measured = range(1000, 1000 + args.matches)
@@ -148,15 +181,25 @@ async def threads(args: argparse.Namespace) -> None:
         ):
             began = time.perf_counter()
             decisions, seconds = await by_thread(bots, args.game, measured, lender)
-            parts = ", ".join(
+            by_kind = ", ".join(
                 f"{kind} {cpu / decisions * 1e6:.0f}"
                 for kind, cpu in sorted(seconds.items(), key=lambda item: -item[1])
             )
             print(
                 f"{label}: {sum(seconds.values()) / decisions * 1e6:.0f} us of referee CPU per "
-                f"decision ({parts}); {decisions} decisions in "
+                f"decision ({by_kind}); {decisions} decisions in "
                 f"{time.perf_counter() - began:.1f} s"
             )
+        with timed_parts() as parts:
+            decisions, seconds = await by_thread(bots, args.game, measured, pool.lender(0))
+    thread = seconds["decision threads"]
+    split = ", ".join(f"{part} {cpu / decisions * 1e6:.0f}" for part, cpu in parts.items())
+    in_process = engine_and_encoding(args.game, args.players, 30, warm_up=3)
+    print(
+        f"the decision thread over gRPC: {thread / decisions * 1e6:.0f} us per decision "
+        f"({split}, the rest {(thread - sum(parts.values())) / decisions * 1e6:.0f}); "
+        f"encoding in a tight loop in process: {in_process.encoding * 1e6:.0f} us"
+    )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 

@@ -64,13 +64,18 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
     ), lines
 
 
-def test_threads_bench_splits_the_referees_cpu_by_thread_with_and_without_the_transport():
+def test_threads_bench_splits_the_referees_cpu_by_thread_and_the_decision_threads_by_part():
     lines = run_bench("threads", "--players", "2", "--matches", "1", "--warm-up", "1", timeout=120)
-    assert len(lines) == 3, lines
-    over_grpc, in_process = lines[0], lines[1]
+    assert len(lines) == 4, lines
+    over_grpc, in_process, split = lines[0], lines[1], lines[2]
     assert re.match(r"bots answering over gRPC: \d+ us of referee CPU per decision \(", over_grpc)
     assert "decision threads" in over_grpc and "trio thread" in over_grpc, over_grpc
     assert re.match(r"Decide answered in process: \d+ us of referee CPU per decision", in_process)
+    assert re.match(
+        r"the decision thread over gRPC: \d+ us per decision \(encoding \d+, Decide calls \d+, "
+        r"the rest -?\d+\); encoding in a tight loop in process: \d+ us",
+        split,
+    ), split
     assert lines[-1].startswith("load average")
 
 
