@@ -35,7 +35,7 @@ from arena.protocol import PROTOCOL_VERSION
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied
 from arena.referee.client import BotClient
-from arena.referee.log_sink import LogSink, create_log, quota_note
+from arena.referee.log_sink import LogSink, create_log, log_budget
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
@@ -290,15 +290,13 @@ async def run_bot(
         if log_dir is None:
             sink = LogSink(*create_log(workdir, numbered(f"seat{seat}")), file_cap)
         else:
+            budget = log_budget(log_dir, spec.name, limits.logs_mib << 20)
+            mark = budget.counting()
             # a directory of many logs takes a while to list: not on trio's thread
             kept = await trio.to_thread.run_sync(kept_log_bytes, log_dir, spec.name)
-            room = (limits.logs_mib << 20) - kept
+            budget.counted(mark, kept)
             names = log_names or kept_log_names(game_seed, seat, spec.name)
-            sink = LogSink(
-                *create_log(log_dir, names),
-                cap=max(0, min(file_cap, room)),
-                note=None if room >= file_cap else quota_note(limits.logs_mib),
-            )
+            sink = LogSink(*create_log(log_dir, names), cap=file_cap, budget=budget)
         bot.log = sink
     except OSError as exc:
         raise NotReadyError(f"cannot create its log in {log_dir or workdir}: {exc}") from None

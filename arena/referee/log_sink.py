@@ -10,6 +10,10 @@ Cheap: a thread per bot, asleep in poll(2) while the bot is quiet, moves the byt
 splice(2) (no copy through Python; a 1 MiB pipe, so a flood costs one call per MiB) and, past the
 cap, splices them into ``/dev/null``.
 
+A bot's kept logs in one directory share a quota (``LogBudget``): every sink of the bot's
+processes that this arena process runs at once takes what it writes from the same budget, so
+processes started together (one per game slot) cannot each spend the whole remainder.
+
 Each log is a new file: created with ``O_CREAT | O_EXCL | O_NOFOLLOW`` under the first of its
 candidate names that does not exist (``create_log``), so a link planted where a log would go is
 never followed, and nothing is ever written into a file that a stored game's slice points at.
@@ -47,6 +51,54 @@ def create_log(directory: Path, names: Iterable[str]) -> tuple[Path, int]:
     raise FileExistsError(f"no free log name in {directory}")
 
 
+class LogBudget:
+    """What one bot's kept logs in one directory may still take (``quota`` bytes in all), shared
+    by the sinks of the bot's live processes: each spends what it writes. Counted anew from the
+    disk whenever a process of the bot starts (``counting``, then ``counted``), so logs pruned
+    meanwhile give their room back; bytes written while the disk is listed are counted again
+    rather than missed (an overcount only leaves a little room unused)."""
+
+    def __init__(self, quota: int) -> None:
+        self.quota = quota
+        self._used = 0
+        self._spent = 0  # ever, by the sinks: marks a listing's start
+        self._lock = threading.Lock()
+
+    def room(self) -> int:
+        return self.quota - self._used
+
+    def spend(self, size: int) -> None:
+        with self._lock:
+            self._used += size
+            self._spent += size
+
+    def counting(self) -> int:
+        """Call before listing the disk; hand the result to ``counted``."""
+        with self._lock:
+            return self._spent
+
+    def counted(self, mark: int, kept: int) -> None:
+        """``kept``: the bytes the bot's logs held on disk, listed after ``counting`` gave
+        ``mark``."""
+        with self._lock:
+            self._used = kept + self._spent - mark
+
+
+_budgets: dict[tuple[Path, str], LogBudget] = {}
+_budgets_lock = threading.Lock()
+
+
+def log_budget(directory: Path, bot: str, quota: int) -> LogBudget:
+    """The budget of ``bot``'s kept logs in ``directory``, one per arena process (its workers
+    each have their own)."""
+    key = (directory.resolve(), bot)
+    with _budgets_lock:
+        budget = _budgets.get(key)
+        if budget is None or budget.quota != quota:
+            budget = _budgets[key] = LogBudget(quota)
+        return budget
+
+
 def cap_note(cap: int) -> bytes:
     return (
         f"\n[arena: this log reached its cap of {cap >> 20} MiB here; what the bot wrote "
@@ -63,13 +115,14 @@ def quota_note(quota_mib: int) -> bytes:
 
 class LogSink:
     """The pipe a bot writes its stdout and stderr to (``write_fd``), drained into the file
-    ``path`` (open as ``file_fd``, owned by the sink) until ``cap`` bytes, then ``note`` (by
-    default ``cap_note``) where the dropping begins; ``close`` after the bot has stopped."""
+    ``path`` (open as ``file_fd``, owned by the sink) until ``cap`` bytes or until ``budget`` (the
+    bot's kept logs together) is spent, then a note of which where the dropping begins; ``close``
+    after the bot has stopped."""
 
-    def __init__(self, path: Path, file_fd: int, cap: int, note: bytes | None = None) -> None:
+    def __init__(self, path: Path, file_fd: int, cap: int, budget: LogBudget | None = None) -> None:
         self.path = path
         self.cap = cap
-        self._note = cap_note(cap) if note is None else note
+        self._budget = budget
         self._noted = False
         self._file = file_fd
         self._read, self.write_fd = os.pipe2(os.O_CLOEXEC)
@@ -137,9 +190,9 @@ class LogSink:
     def _move(self) -> bool:
         """Move what the pipe holds into the file (or, past the cap, into /dev/null); False at
         the end of the pipe."""
-        room = self.cap - self.written
+        room = self._room()
         if room <= 0:
-            self._say_dropped()  # a cap of 0 (a quota spent): before the first bytes dropped
+            self._say_dropped()  # a quota spent already: before the first bytes dropped
         target, most = (self._file, min(_CHUNK, room)) if room > 0 else (self._null, _CHUNK)
         try:
             try:
@@ -158,12 +211,27 @@ class LogSink:
             return True
         if target == self._file:
             self.written += moved
-            if self.written >= self.cap:
+            if self._budget is not None:
+                self._budget.spend(moved)
+            if self._room() <= 0:
                 self._say_dropped()
         return moved > 0
 
+    def _room(self) -> int:
+        room = self.cap - self.written
+        return room if self._budget is None else min(room, self._budget.room())
+
     def _say_dropped(self) -> None:
+        """Once, where the dropping begins: which limit was reached. From then on this log takes
+        nothing more, even if pruning gives the bot's quota room again."""
         if not self._noted:
             self._noted = True
+            if self.written >= self.cap or self._budget is None:
+                note = cap_note(self.cap)
+            else:
+                note = quota_note(self._budget.quota >> 20)
+            self.cap = self.written
             with contextlib.suppress(OSError):
-                os.write(self._file, self._note)
+                os.write(self._file, note)
+                if self._budget is not None:
+                    self._budget.spend(len(note))  # on the disk as the bot's, as listed later

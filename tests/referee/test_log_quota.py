@@ -1,11 +1,14 @@
 """A bot's kept logs together stay under its quota (``BotLimits.logs_mib``, ``arena.referee.
 log_names``): a bot that floods its log and is started again and again (a crash every other game)
-cannot fill the disk, and no bot can spend another's quota by a name that looks like its own."""
+cannot fill the disk, nor can several of its processes started at once, and no bot can spend
+another's quota by a name that looks like its own."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+import trio
 
 from arena.log_names import (
     kept_log_bytes,
@@ -74,12 +77,14 @@ def flood_bot(tmp_path: Path, name: str) -> BotSpec:
     return load_manifest(directory)
 
 
-async def start_once(tmp_path: Path, name: str) -> bytes:
+async def start_once(tmp_path: Path, name: str, limits: BotLimits = LIMITS, seat: int = 0) -> bytes:
     """Start the flood bot as ``name`` with logs kept, talk to it, stop it: its log."""
     work, logs = tmp_path / "work", tmp_path / "logs"
     work.mkdir(exist_ok=True)
     logs.mkdir(exist_ok=True)
-    async with run_bot(flood_bot(tmp_path, name), 0, 1, work, limits=LIMITS, log_dir=logs) as bot:
+    async with run_bot(
+        flood_bot(tmp_path, name), seat, 1, work, limits=limits, log_dir=logs
+    ) as bot:
         client, _ = await connect(bot, "oregon", timeout=30)  # it plays: the flood is written
         client.close()
     assert bot.log_path is not None
@@ -95,6 +100,26 @@ async def test_a_bot_started_again_and_again_stops_logging_at_its_quota(tmp_path
     assert second == b"x" * (MIB - len(cap_note(MIB))) + quota_note(2)  # what was left
     assert third == quota_note(2)  # it still plays; its log says why it is empty
     assert kept_log_bytes(tmp_path / "logs", "flood") <= 2 * MIB + 2 * len(quota_note(2))
+
+
+async def test_processes_of_one_bot_started_at_once_share_what_is_left_of_its_quota(tmp_path):
+    # A file may take 2 MiB of the 3: three floods, each given the whole remainder as it starts,
+    # would keep 6 MiB.
+    limits = BotLimits(file_mib=2, logs_mib=3)
+    notes = (cap_note(2 * MIB), quota_note(3))
+    logs: list[bytes] = []
+
+    async def start(seat: int) -> None:
+        logs.append(await start_once(tmp_path, "flood", limits, seat))
+
+    async with trio.open_nursery() as nursery:
+        for seat in range(3):
+            nursery.start_soon(start, seat)
+
+    assert sum(log.count(b"x") for log in logs) <= 3 * MIB
+    assert all(log.endswith(notes) for log in logs), [log[-120:] for log in logs]
+    assert quota_note(3) in b"".join(logs)  # the last to write was stopped by the quota
+    assert kept_log_bytes(tmp_path / "logs", "flood") <= 3 * MIB + 3 * len(quota_note(3))
 
 
 async def test_a_bot_cannot_spend_the_quota_of_a_bot_whose_name_looks_like_its_own(tmp_path):
