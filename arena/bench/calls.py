@@ -27,20 +27,15 @@ from arena.bench import bench_parser
 from arena.bench.protocol import SAMPLE_BOTS, typical_requests
 from arena.bot.v1 import bot_pb2
 from arena.manifest import load_manifest
-from arena.referee import client as client_module
 from arena.referee.botprocess import connect, run_bot
+from arena.referee.client import CHANNEL_OPTIONS, BotClient
 
 _SINGLE_THREADED = grpc.experimental.ChannelOptions.SingleThreadedUnaryStream
 
 
-def grpc_default_stream_client(address: str, token: str) -> client_module.BotClient:
-    """A referee's client whose StartGame is read as grpcio reads a stream by default."""
-    kept = client_module._CHANNEL_OPTIONS
-    client_module._CHANNEL_OPTIONS = tuple(o for o in kept if o[0] != _SINGLE_THREADED)
-    try:
-        return client_module.BotClient(address, token)
-    finally:
-        client_module._CHANNEL_OPTIONS = kept
+# The referee's channel options but the one under test: StartGame read as grpcio reads a stream
+# by default.
+GRPC_DEFAULT_STREAM = tuple(option for option in CHANNEL_OPTIONS if option[0] != _SINGLE_THREADED)
 
 
 async def calls(args: argparse.Namespace) -> None:
@@ -52,8 +47,8 @@ async def calls(args: argparse.Namespace) -> None:
         async with run_bot(spec, 0, 1, Path(workdir)) as bot:
             handshaken, _ = await connect(bot, "oregon", timeout=10.0)
             handshaken.close()
-            arena = client_module.BotClient(bot.address, bot.token)
-            default = grpc_default_stream_client(bot.address, bot.token)
+            arena = BotClient(bot.address, bot.token)
+            default = BotClient(bot.address, bot.token, GRPC_DEFAULT_STREAM)
 
             async def decide() -> None:
                 arena.decide(request, 5.0)

@@ -29,7 +29,7 @@ from arena.protocol import DECIDE_METHOD, PROTOCOL_VERSION, TOKEN_METADATA_KEY
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
 # start-to-ready fast.
-_CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
+CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
     ("grpc.initial_reconnect_backoff_ms", 10),
     ("grpc.min_reconnect_backoff_ms", 10),
     ("grpc.max_reconnect_backoff_ms", 20),
@@ -96,9 +96,12 @@ class _Call:
 class BotClient:
     """One channel to one bot. Calls raise ``grpc.RpcError`` on failure (deadline, lost bot)."""
 
-    def __init__(self, address: str, token: str) -> None:
+    def __init__(
+        self, address: str, token: str, options: tuple[tuple[str, int], ...] = CHANNEL_OPTIONS
+    ) -> None:
+        """``options``: the channel's; the arena's own unless a benchmark compares others."""
         self.address = address
-        self._channel = grpc.insecure_channel(address, options=_CHANNEL_OPTIONS)
+        self._channel = grpc.insecure_channel(address, options=options)
         self._stub = bot_pb2_grpc.BotStub(self._channel)
         # The replies the referee judges are parsed here, not by gRPC: a reply that does not
         # parse is then a MalformedReplyError, not an INTERNAL status like a transport fault's.
