@@ -14,6 +14,10 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
   referee can pass (one blocking client *process* per match calling its bots in turn: no trio, no
   engine, no shared interpreter lock; with gRPC's default experiments, which serve such clients
   better than the arena's ``arena.grpc_settings``);
+* the same matches in ``--workers`` worker processes (``arena tournament --workers``), each worker
+  with its bots kept to its own share of the cores (``--pin-cpus``, the default) and again left
+  to the scheduler (``--no-pin-cpus``), next to the ceiling with each client process and its bots
+  kept to a share of the cores alike;
 * (a) a bare grpcio unary Decide round trip from a blocking client, cycling through the decision
   requests of a whole random game, against the random-python bot (and, for comparison, against
   ``--players`` such bots in turn, as in a match, and through the referee's client; both
@@ -24,7 +28,8 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
 * (b) the referee's time per decision in sequential matches of random-python bots (engine step,
   view and action encoding, the call from the match's decision thread, the bot's reply), and
   the ratio b / a, which
-  the last line prints, with the concurrent matches' rate against the ceiling's.
+  the last line prints, with the concurrent matches' rates (in one process, in pinned workers)
+  against the ceilings'.
 """
 
 from __future__ import annotations
@@ -59,6 +64,10 @@ from arena.referee.client import BotClient
 from arena.referee.match import MatchObserver, play_match
 from arena.referee.pool import BotPool
 from arena.sandbox import SandboxPolicy, bwrap_problem
+from arena.tournament import cpus
+from arena.tournament.playing import GameSetup
+from arena.tournament.runner import backend
+from arena.tournament.settings import TournamentSettings
 from arena.wire.reference import MessageDecisionEncoder
 from arena.wire.requests import DecisionEncoder
 from engine.core import GameState
@@ -479,16 +488,23 @@ async def client_processes(
     game: str,
     requests: Sequence[Callable[[], Requests]],
     seconds: float,
+    pinned: int = 0,
 ) -> ClientRun:
     """Calls/s of one blocking client process per element of ``requests``, each calling its
     own process of each of the ``seats``' bots as its requests say, all at once for
-    ``seconds``."""
+    ``seconds``. With ``pinned`` = N, client m and its bots keep to share m % N of the cores
+    (``arena.tournament.cpus``), as N pinned workers would keep them."""
     players, concurrent = len(seats), len(requests)
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: gRPC is fork-unsafe
     barrier = context.Barrier(concurrent)
     results = context.Queue()
     async with running_bots(list(seats) * concurrent, game) as running:
         targets = _targets(running)
+        shares = cpus.worker_shares(pinned) if pinned else []
+        for index, bot in enumerate(running):
+            if shares:
+                assert bot.process is not None, "the benches start their bots"
+                cpus.keep_to(shares[index // players % pinned], bot.process.pid)
         clients = [
             context.Process(
                 target=_blocking_client_process,
@@ -505,8 +521,11 @@ async def client_processes(
         ]
         bots_cpu = -sum(_bot_cpu_seconds(bot) for bot in running)
         with grpc_defaults():  # faster for these blocking clients (docs/scale.md): a true bound
-            for client in clients:
+            for m, client in enumerate(clients):
                 client.start()
+                if shares:
+                    assert client.pid is not None, "started"
+                    cpus.keep_to(shares[m % pinned], client.pid)
         outcomes = [await trio.to_thread.run_sync(results.get) for _ in clients]
         for client in clients:
             await trio.to_thread.run_sync(client.join)
@@ -520,14 +539,19 @@ async def client_processes(
 
 
 async def ceiling_throughput(
-    seats: Sequence[BotSpec], game: str, requests: list[bytes], concurrent: int, seconds: float
+    seats: Sequence[BotSpec],
+    game: str,
+    requests: list[bytes],
+    concurrent: int,
+    seconds: float,
+    pinned: int = 0,
 ) -> ClientRun:
     """Calls/s of ``concurrent`` blocking client processes, each calling its own process of each
     of the ``seats``' bots in turn with ready-made ``requests``, as a game does: no trio, no
     engine, no shared interpreter lock. No Python referee can beat it on the same bots and
     machine."""
     replay = partial(replayed, requests, len(seats))
-    return await client_processes(seats, game, [replay] * concurrent, seconds)
+    return await client_processes(seats, game, [replay] * concurrent, seconds, pinned)
 
 
 async def minimal_referee_throughput(
@@ -625,6 +649,43 @@ async def concurrent_throughput(
     )
 
 
+async def backend_throughput(
+    bots: Sequence[BotSpec], game: str, concurrent: int, games: int, workers: int, pin_cpus: bool
+) -> float:
+    """Decisions/s of ``concurrent`` game slots each playing ``games`` games back to back with
+    its kept-up bots on a tournament's backend (``arena.tournament.runner.backend``): this
+    process (``workers`` = 1) or ``workers`` processes (``--workers``, ``pin_cpus`` as
+    ``--pin-cpus``), after one unmeasured game per slot. Timed to the last game's end: the tail
+    where fewer slots play counts against it."""
+    settings = TournamentSettings(
+        players=len(bots),
+        concurrency=concurrent,
+        move_time=TIME_CONTROL.move_seconds,
+        sandbox=SandboxPolicy(tool="none"),
+    )
+    seats = tuple(range(len(bots)))
+    decisions = 0
+    async with backend(GameSetup(game, 1, list(bots), settings, None), workers, None, pin_cpus) as (
+        player
+    ):
+
+        async def play(slot: int, seeds: Sequence[int]) -> None:
+            nonlocal decisions
+            for seed in seeds:
+                record = await player.play(slot, seats, seed)
+                assert not record.voided, record.void_reason
+                decisions += len(record.actions)
+
+        async with trio.open_nursery() as nursery:
+            for slot in range(concurrent):
+                nursery.start_soon(play, slot, [-1 - slot])
+        decisions, began = 0, time.perf_counter()
+        async with trio.open_nursery() as nursery:
+            for slot in range(concurrent):
+                nursery.start_soon(play, slot, range(slot * games, (slot + 1) * games))
+        return decisions / (time.perf_counter() - began)
+
+
 async def protocol(args: argparse.Namespace) -> None:
     python_bot = load_manifest(SAMPLE_BOTS / "random-python")
     node_bot = load_manifest(SAMPLE_BOTS / "random-node")
@@ -684,6 +745,38 @@ async def protocol(args: argparse.Namespace) -> None:
         f"{ceiling.client_ms_per_call * 1000:.0f} us, bots {ceiling.bots_ms_per_call * 1000:.0f} us"
     )
 
+    spread = {
+        pin: await backend_throughput(
+            [python_bot] * args.players,
+            args.game,
+            args.concurrent,
+            args.slot_games,
+            args.workers,
+            pin,
+        )
+        for pin in (True, False)
+    }
+    pinned_ceiling = await ceiling_throughput(
+        [python_bot] * args.players,
+        args.game,
+        requests,
+        args.concurrent,
+        args.seconds,
+        pinned=args.workers,
+    )
+    print(
+        f"the same {args.concurrent} matches in {args.workers} worker processes (arena "
+        f"tournament --workers {args.workers}, {args.slot_games} games per slot): "
+        f"{spread[True]:.0f} decisions/s, each worker and its bots on its own share of the "
+        f"cores (--pin-cpus, the default); {spread[False]:.0f} with --no-pin-cpus"
+    )
+    print(
+        f"  ceiling with each client process and its bots kept to a share of the cores as the "
+        f"workers are: {pinned_ceiling.calls_per_second:.0f} calls/s; CPU per call: clients "
+        f"{pinned_ceiling.client_ms_per_call * 1000:.0f} us, bots "
+        f"{pinned_ceiling.bots_ms_per_call * 1000:.0f} us"
+    )
+
     bare, _ = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=1)
     rotating, rotating_cpu = await bare_round_trip(
         python_bot, args.game, requests, args.calls, bots=args.players
@@ -725,7 +818,10 @@ async def protocol(args: argparse.Namespace) -> None:
         f"protocol bare_grpc_round_trip_us={bare * us:.0f} "
         f"referee_per_decision_us={referee * us:.0f} ratio={referee / bare:.2f} "
         f"matches_per_s={rate:.0f} ceiling_per_s={ceiling.calls_per_second:.0f} "
-        f"matches_over_ceiling={rate / ceiling.calls_per_second:.2f}"
+        f"matches_over_ceiling={rate / ceiling.calls_per_second:.2f} "
+        f"workers_per_s={spread[True]:.0f} "
+        f"workers_over_ceiling={spread[True] / ceiling.calls_per_second:.2f} "
+        f"workers_over_pinned_ceiling={spread[True] / pinned_ceiling.calls_per_second:.2f}"
     )
 
 
@@ -737,6 +833,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--calls", type=int, default=3000, help="round trips for (a)")
     parser.add_argument("--concurrent", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3, help="rounds of concurrent matches")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="worker processes for the matches in workers"
+    )
+    parser.add_argument(
+        "--slot-games",
+        type=int,
+        default=10,
+        help="games per slot for the matches in workers (timed to the last: the tail counts)",
+    )
     parser.add_argument(
         "--seconds",
         type=float,

@@ -94,6 +94,7 @@ async def run_one_tournament(
     seed: int,
     workers: int = 1,
     ray: RayCluster | None = None,
+    pin_cpus: bool = True,
 ) -> TournamentRun:
     """Create and play one tournament of the sample bots in ``db`` (in ``workers`` processes,
     or on the ``ray`` cluster), timed from the start of its run (bots not started yet) to the
@@ -111,7 +112,9 @@ async def run_one_tournament(
     )
     began, own, children = time.perf_counter(), _cpu(RUSAGE_SELF), _cpu(RUSAGE_CHILDREN)
     try:
-        summary = await run_tournament(ready.database, ready.id, workers=workers, ray=ray)
+        summary = await run_tournament(
+            ready.database, ready.id, workers=workers, pin_cpus=pin_cpus, ray=ray
+        )
     finally:
         ready.database.close()
     seconds = time.perf_counter() - began
@@ -129,7 +132,9 @@ def _cpu(who: int) -> float:
 async def tournament(args: argparse.Namespace) -> None:
     runs: dict[bool, TournamentRun] = {}
 
-    async def timed(fresh: bool, workers: int = 1, deals: int = args.deals) -> TournamentRun:
+    async def timed(
+        fresh: bool, workers: int = 1, deals: int = args.deals, pin_cpus: bool = True
+    ) -> TournamentRun:
         settings = TournamentSettings(
             players=2,
             deals=deals,
@@ -140,7 +145,12 @@ async def tournament(args: argparse.Namespace) -> None:
         )
         with tempfile.TemporaryDirectory(prefix="arena-bench-") as directory:
             return await run_one_tournament(
-                Path(directory) / "arena.db", args.game, settings, seed=12345, workers=workers
+                Path(directory) / "arena.db",
+                args.game,
+                settings,
+                seed=12345,
+                workers=workers,
+                pin_cpus=pin_cpus,
             )
 
     for fresh in (False, True):
@@ -164,6 +174,7 @@ async def tournament(args: argparse.Namespace) -> None:
         f"engine, encoding, gRPC client, storage), bots {bots_ms:.2f} ms"
     )
     if args.workers > 1:
+        free = await timed(False, args.workers, args.worker_deals, pin_cpus=False)
         spread = await timed(False, args.workers, args.worker_deals)
         requests = typical_requests(args.game, 2, seed=12345)
         ceiling = await ceiling_throughput(
@@ -176,6 +187,11 @@ async def tournament(args: argparse.Namespace) -> None:
             f"ceiling ({args.concurrency} blocking client processes calling the same bots in "
             f"turn, no referee): {ceiling.calls_per_second:.0f} calls/s; "
             f"ratio {spread.decisions_per_second / ceiling.calls_per_second:.2f}"
+        )
+        print(
+            f"  the same tournament with --no-pin-cpus (the workers and their bots wherever the "
+            f"scheduler puts them): {free.decisions_per_second:.0f} decisions/s, ratio "
+            f"{free.decisions_per_second / ceiling.calls_per_second:.2f}"
         )
         print(
             f"minimal referee ({args.concurrency} blocking client processes that also run the "

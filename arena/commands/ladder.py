@@ -32,6 +32,7 @@ from arena.commands.options import (
     LogFile,
     LogLevel,
     MoveTime,
+    PinCpus,
     RayAddress,
     RayCpus,
     Workers,
@@ -189,6 +190,7 @@ def ladder(
         bool, typer.Option("--fresh-bots", help="start every bot afresh for each game")
     ] = False,
     workers: Workers = 1,
+    pin_cpus: PinCpus = True,
     ray_address: RayAddress = None,
     ray_cpus: RayCpus = ray_backend.DEFAULT_ACTOR_CPUS,
     as_json: Annotated[
@@ -290,6 +292,7 @@ def ladder(
                         bot_logs=logs,
                         log_retention=retention,
                         workers=workers,
+                        pin_cpus=pin_cpus,
                         ray=cluster,
                     )
                 )

@@ -44,6 +44,15 @@ Workers = Annotated[
         "games are spread over them); also with --resume",
     ),
 ]
+PinCpus = Annotated[
+    bool,
+    typer.Option(
+        "--pin-cpus/--no-pin-cpus",
+        help="with --workers: keep each worker and the bots it starts to a share of this "
+        "machine's cores (faster: the scheduler moving them between cores costs more than it "
+        'balances; README, "Benchmarks")',
+    ),
+]
 RayAddress = Annotated[
     str | None,
     typer.Option(

@@ -42,6 +42,7 @@ from arena.commands.options import (
     LogFile,
     LogLevel,
     MoveTime,
+    PinCpus,
     RayAddress,
     RayCpus,
     Workers,
@@ -234,6 +235,7 @@ def sprt(
     option: GameOptions = [],  # noqa: B006 - typer copies the default
     bot_logs: BotLogs = None,
     workers: Workers = 1,
+    pin_cpus: PinCpus = True,
     ray_address: RayAddress = None,
     ray_cpus: RayCpus = ray_backend.DEFAULT_ACTOR_CPUS,
     sandbox: SandboxTool = None,
@@ -297,7 +299,7 @@ def sprt(
                     warn_if_guessable(seed)
         except KeyboardInterrupt:
             fail("interrupted before the test started; nothing was stored", code=130)
-        run(ready, bot_logs, as_json, workers, cluster)
+        run(ready, bot_logs, as_json, workers, cluster, pin_cpus)
 
 
 def run(
@@ -306,6 +308,7 @@ def run(
     as_json: bool,
     workers: int = 1,
     cluster: ray_backend.RayCluster | None = None,
+    pin_cpus: bool = True,
 ) -> None:
     from arena.storage.sprt import load_test
     from arena.tournament.sprt import SequentialTest
@@ -326,6 +329,7 @@ def run(
                     bot_logs=bot_logs,
                     pairing=SequentialTest(paired),
                     workers=workers,
+                    pin_cpus=pin_cpus,
                     ray=cluster,
                 )
             )

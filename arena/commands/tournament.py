@@ -28,6 +28,7 @@ from arena.commands.options import (
     LogFile,
     LogLevel,
     MoveTime,
+    PinCpus,
     RayAddress,
     RayCpus,
     Workers,
@@ -86,6 +87,7 @@ def tournament(
         ),
     ] = False,
     workers: Workers = 1,
+    pin_cpus: PinCpus = True,
     ray_address: RayAddress = None,
     ray_cpus: RayCpus = ray_backend.DEFAULT_ACTOR_CPUS,
     resume: Annotated[
@@ -155,7 +157,7 @@ def tournament(
                 )
         except KeyboardInterrupt:
             fail("interrupted before the tournament started; nothing was stored", code=130)
-        play(ready, bot_logs, workers, cluster)
+        play(ready, bot_logs, workers, cluster, pin_cpus)
 
 
 def play(
@@ -163,6 +165,7 @@ def play(
     bot_logs: Path | None,
     workers: int = 1,
     cluster: ray_backend.RayCluster | None = None,
+    pin_cpus: bool = True,
 ) -> None:
     """Run the tournament with a progress bar, then print its leaderboard and how it ended."""
     warn_unless_limits_enforced()
@@ -175,6 +178,7 @@ def play(
                 ProgressBar(),
                 bot_logs=bot_logs,
                 workers=workers,
+                pin_cpus=pin_cpus,
                 ray=cluster,
             )
         )

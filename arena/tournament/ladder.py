@@ -368,6 +368,7 @@ class _Ladder:
         bot_logs: Path | None,
         workers: int,
         ray: RayCluster | None,
+        pin_cpus: bool = True,
     ) -> None:
         """Play rounds until ``until`` holds, a storage fault or the caller's cancellation."""
         lineup, ages, finished = await trio.to_thread.run_sync(self.lineup)
@@ -392,7 +393,7 @@ class _Ladder:
                 self.live,
             )
             with run.halt:  # cancelled by a storage fault
-                async with backend(setup, workers, ray) as games:
+                async with backend(setup, workers, ray, pin_cpus) as games:
                     while True:
                         limit = self.until.remaining_games(finished)
                         first = self.rounds.next_round
@@ -507,10 +508,12 @@ async def run_ladder(
     bot_logs: Path | None = None,
     log_retention: Retention | None = None,
     workers: int = 1,
+    pin_cpus: bool = True,
     ray: RayCluster | None = None,
 ) -> LadderSummary:
     """Run the stored ladder ``ladder_id`` until ``until`` holds or a signal stops it; the bots'
-    logs in ``bot_logs`` kept within ``log_retention`` meanwhile."""
+    logs in ``bot_logs`` kept within ``log_retention`` meanwhile. ``workers``, ``pin_cpus`` and
+    ``ray`` as for a tournament (``arena.tournament.runner.run_tournament``)."""
     ladder, results, progress = await trio.to_thread.run_sync(_load, database, ladder_id)
     settings = TournamentSettings.from_stored(ladder.settings)
     assert settings.ladder is not None
@@ -534,7 +537,7 @@ async def run_ladder(
             await outer.start(this.live.keep)
             if bot_logs is not None and log_retention:
                 outer.start_soon(keep_pruned, bot_logs, log_retention)
-            await this.run(bot_logs, workers, ray)
+            await this.run(bot_logs, workers, ray, pin_cpus)
             outer.cancel_scope.cancel()
     except BaseExceptionGroup as group:
         # A slot that cannot play (as in a tournament), or the storage failing while the lineup

@@ -145,14 +145,15 @@ def _version_ids(entrants: Sequence[RegisteredVersion]) -> list[int]:
 
 @asynccontextmanager
 async def backend(
-    setup: GameSetup, workers: int, ray: RayCluster | None
+    setup: GameSetup, workers: int, ray: RayCluster | None, pin_cpus: bool = True
 ) -> AsyncIterator[GamePlayer]:
-    """The backend: the Ray cluster's actors, ``workers`` processes, or this process."""
+    """The backend: the Ray cluster's actors, ``workers`` processes (each with a share of the
+    cores if ``pin_cpus``), or this process."""
     if ray is not None:
         async with ray_actors(ray, setup) as actors:
             yield actors
     elif workers > 1:
-        async with worker_processes(workers, setup) as processes:
+        async with worker_processes(workers, setup, pin_cpus) as processes:
             yield processes
     else:
         async with in_process(setup) as here:
@@ -281,12 +282,14 @@ async def run_tournament(
     bot_logs: Path | None = None,
     pairing: Pairing | None = None,
     workers: int = 1,
+    pin_cpus: bool = True,
     ray: RayCluster | None = None,
 ) -> RunSummary:
     """Play the tournament's games that are not recorded as finished yet, as ``pairing``
     (default: its round robin) hands them out, reporting to ``observer``; keep the bots' logs
     in the existing directory ``bot_logs`` if given. ``workers`` > 1 plays the games in that
-    many worker processes, ``ray`` on that cluster's nodes; this process alone records them."""
+    many worker processes (each kept with its bots to a share of the cores if ``pin_cpus``),
+    ``ray`` on that cluster's nodes; this process alone records them."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
     schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
@@ -330,7 +333,7 @@ async def run_tournament(
                 await outer.start(stop.watch, outer.cancel_scope)
                 await outer.start(live.keep)
                 async with (
-                    backend(setup, workers, ray) as games,
+                    backend(setup, workers, ray, pin_cpus) as games,
                     trio.open_nursery() as slots,
                 ):
                     for number in range(min(settings.concurrency, remaining)):

@@ -7,6 +7,8 @@ loop, referee and bots that stay up. The main process keeps the schedule and alo
 records back. A worker that dies voids the games it was playing (re-run like any voided game)
 and is started again for the next ones. Ctrl-C reaches the workers too (the terminal signals the
 whole process group): they ignore it, and the main process stops them and with them their bots.
+Each worker, with its bots, keeps to a share of the machine's cores (``arena.tournament.cpus``)
+unless told not to.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import trio
 
 from arena import operator_log, stopping
 from arena.records import MatchRecord
+from arena.tournament import cpus
 from arena.tournament.playing import (
     GameSetup,
     InProcessGames,
@@ -64,9 +67,13 @@ def _die_with_parent() -> None:
 
 
 def _worker_main(
-    connection: Connection, setup: GameSetup, log_config: operator_log.LogConfig
+    connection: Connection,
+    setup: GameSetup,
+    log_config: operator_log.LogConfig,
+    share: cpus.Share | None,
 ) -> None:
     _die_with_parent()
+    cpus.keep_to(share)  # first: the threads and bots started later inherit it
     stopping.for_a_worker()
     with operator_log.logging_to(log_config):  # the main process's log, if it keeps one
         trio.run(_serve, connection, setup)
@@ -118,11 +125,11 @@ async def _serve(connection: Connection, setup: GameSetup) -> None:
 class _Worker:
     """One worker process and the games it is playing."""
 
-    def __init__(self, context: Any, setup: GameSetup) -> None:
+    def __init__(self, context: Any, setup: GameSetup, share: cpus.Share | None) -> None:
         self.connection, theirs = context.Pipe()
         self.process = context.Process(
             target=_worker_main,
-            args=(theirs, setup, operator_log.current()),
+            args=(theirs, setup, operator_log.current(), share),
             daemon=True,
             name="arena-tournament-worker",
         )
@@ -148,12 +155,14 @@ class _Worker:
 
 
 class WorkerProcesses:
-    """Plays games in ``count`` worker processes (a ``GamePlayer``)."""
+    """Plays games in ``count`` worker processes (a ``GamePlayer``), each kept with its bots to
+    a share of this machine's cores if ``pin_cpus``."""
 
-    def __init__(self, count: int, setup: GameSetup) -> None:
+    def __init__(self, count: int, setup: GameSetup, pin_cpus: bool = True) -> None:
         self.setup = setup
         self._context = multiprocessing.get_context("spawn")  # gRPC is fork-unsafe
-        self._workers = [_Worker(self._context, setup) for _ in range(count)]
+        self._shares = cpus.worker_shares(count, pin_cpus)
+        self._workers = [_Worker(self._context, setup, share) for share in self._shares]
         self._results: dict[int, tuple[trio.Event, list[Any]]] = {}
         self._watchers: dict[int, Watcher] = {}
         self._closing = False
@@ -209,7 +218,7 @@ class WorkerProcesses:
                 for slot, order in list(worker.playing.items()):
                     self._deliver(slot, voided_record(self.setup, order.seats, order.seed, why))
                 worker.connection.close()
-                self._workers[index] = _Worker(self._context, self.setup)
+                self._workers[index] = _Worker(self._context, self.setup, self._shares[index])
                 continue
             if isinstance(outcome, _Progress):
                 if (watcher := self._watchers.get(slot)) is not None:
@@ -224,9 +233,11 @@ class WorkerProcesses:
 
 
 @asynccontextmanager
-async def worker_processes(count: int, setup: GameSetup) -> AsyncIterator[WorkerProcesses]:
+async def worker_processes(
+    count: int, setup: GameSetup, pin_cpus: bool = True
+) -> AsyncIterator[WorkerProcesses]:
     """``count`` running workers, stopped (with their bots) on exit, also when cancelled."""
-    workers = WorkerProcesses(count, picklable(setup))
+    workers = WorkerProcesses(count, picklable(setup), pin_cpus)
     try:
         async with trio.open_nursery() as receivers:
             for index in range(count):

@@ -30,13 +30,22 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
         "1",
         "--encoding-games",
         "1",
+        "--slot-games",
+        "1",
         timeout=120,
     )
     assert re.fullmatch(
         r"protocol bare_grpc_round_trip_us=\d+ referee_per_decision_us=\d+ "
-        r"ratio=\d+\.\d\d matches_per_s=\d+ ceiling_per_s=\d+ matches_over_ceiling=\d+\.\d\d",
+        r"ratio=\d+\.\d\d matches_per_s=\d+ ceiling_per_s=\d+ matches_over_ceiling=\d+\.\d\d "
+        r"workers_per_s=\d+ workers_over_ceiling=\d+\.\d\d "
+        r"workers_over_pinned_ceiling=\d+\.\d\d",
         lines[-1],
     ), lines[-1]
+    # the matches in pinned worker processes, and left to the scheduler
+    assert any(
+        re.search(r"in 2 worker processes .*: \d+ decisions/s, .*; \d+ with --no-pin-cpus", line)
+        for line in lines
+    ), lines
     # every game's request encoding, beside the previous encoder's on the same decisions
     for game in ("oregon", "ogallala", "merkator"):
         assert any(
@@ -115,6 +124,10 @@ def test_tournament_bench_runs_and_prints_its_ratio_last():
     assert any(line.startswith("tournament, --fresh-bots") for line in lines)
     # the all-cores run against the ceiling, and the CPU costs that explain their ratio
     assert any(re.search(r"worker processes: .* ratio \d+\.\d\d$", line) for line in lines)
+    assert any(
+        re.search(r"with --no-pin-cpus .*: \d+ decisions/s, ratio \d+\.\d\d$", line)
+        for line in lines
+    )
     assert any(
         re.search(
             r"^minimal referee .*: \d+ decisions/s, [\d.]+ of the ceiling; .* [\d.]+ of it$", line

@@ -1,0 +1,61 @@
+"""Which cores each worker process (``--workers N``) runs on: a share of its own, which the bots
+it starts inherit.
+
+A decision is a chain of short hops between the referee's thread and one bot's threads. Left to
+itself, the scheduler moves those threads between cores at almost every hop; on the 2-core
+virtual machines measured (docs/scale.md, "Eighth pass") that doubled the CPU and the wall time
+of a gRPC round trip. A worker kept to its own cores with its bots plays 8 concurrent matches
+about a fifth faster than the same workers left free (and two fifths faster than one process).
+
+The share is a placement, not a limit: a bot may widen its own affinity, as any process may. What
+bounds a bot's CPU is the sandbox's cgroup quota (``arena.sandbox.cgroups``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection
+
+Share = frozenset[int]
+
+
+def shares(count: int, cpus: Collection[int]) -> list[Share]:
+    """``count`` shares of ``cpus``: contiguous blocks of the sorted cores, as even as can be;
+    with fewer cores than shares, one core each in turn."""
+    ordered = sorted(cpus)
+    if not ordered or count < 1:
+        raise ValueError(f"cannot share {len(ordered)} core(s) among {count}")
+    if count >= len(ordered):
+        return [frozenset({ordered[i % len(ordered)]}) for i in range(count)]
+    return [
+        frozenset(ordered[i * len(ordered) // count : (i + 1) * len(ordered) // count])
+        for i in range(count)
+    ]
+
+
+def worker_shares(count: int, pin: bool = True) -> list[Share | None]:
+    """Each of ``count`` workers' cores (None: wherever the scheduler puts it): shares of the
+    cores this process may run on, if ``pin`` and there are at least two."""
+    try:
+        allowed = os.sched_getaffinity(0)
+    except (AttributeError, OSError):  # not Linux
+        allowed = set()
+    if not pin or len(allowed) < 2:
+        return [None] * count
+    return list(shares(count, allowed))
+
+
+def keep_to(share: Share | None, pid: int | None = None) -> None:
+    """Keep this process (or process ``pid``) to ``share``: every thread it has. Threads and
+    child processes started later inherit the mask of the thread that starts them."""
+    if share is None:
+        return
+    try:
+        threads = [int(tid) for tid in os.listdir(f"/proc/{pid or 'self'}/task")]
+    except OSError:
+        threads = [pid or 0]  # 0: the calling thread
+    for thread in threads:
+        try:
+            os.sched_setaffinity(thread, share)
+        except OSError:
+            pass  # a thread that ended meanwhile, or cores this process may not use

@@ -1,0 +1,80 @@
+"""Worker processes (``--workers``) each keep, with the bots they start, to a share of the
+machine's cores (``arena.tournament.cpus``), unless ``--no-pin-cpus``."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.tournament import cpus
+from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
+
+runner = CliRunner()
+
+
+def test_shares_are_contiguous_blocks_as_even_as_can_be():
+    assert cpus.shares(2, {0, 1}) == [{0}, {1}]
+    assert cpus.shares(2, [3, 0, 2, 1]) == [{0, 1}, {2, 3}]
+    assert cpus.shares(2, {0, 1, 2}) == [{0}, {1, 2}]
+    assert cpus.shares(1, {0, 1, 2}) == [{0, 1, 2}]
+    assert cpus.shares(3, {4, 6, 8, 10, 12, 14}) == [{4, 6}, {8, 10}, {12, 14}]
+
+
+def test_more_workers_than_cores_take_one_core_each_in_turn():
+    assert cpus.shares(5, {0, 1}) == [{0}, {1}, {0}, {1}, {0}]
+
+
+def test_nothing_to_share_is_an_error():
+    with pytest.raises(ValueError):
+        cpus.shares(2, set())
+    with pytest.raises(ValueError):
+        cpus.shares(0, {0, 1})
+
+
+def test_unpinned_workers_go_where_the_scheduler_puts_them():
+    assert cpus.worker_shares(3, pin=False) == [None, None, None]
+
+
+def test_one_core_is_not_shared(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {5})
+    assert cpus.worker_shares(2) == [None, None]
+
+
+def _cores_of_chatty_processes(logs: Path) -> list[set[int]]:
+    found = []
+    for path in sorted(logs.glob("*chatty*.log")):
+        match = re.search(r"^chatty up on cores ([\d,]+)$", path.read_text(), re.M)
+        assert match, path.read_text()
+        found.append({int(core) for core in match.group(1).split(",")})
+    return found
+
+
+def _tournament(tmp_path: Path, *extra: str) -> list[set[int]]:
+    logs = tmp_path / "logs"
+    arguments = ["tournament", "--game", "oregon", "--name", "t"]
+    arguments += ["--db", str(tmp_path / "arena.db"), "--bot-logs", str(logs)]
+    arguments += ["--bots", f"{TEST_BOTS / 'chatty'},{SAMPLE_BOTS / 'random-python'}"]
+    arguments += ["--deals", "2", "--concurrency", "2", "--workers", "2", *extra]
+    result = runner.invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    return _cores_of_chatty_processes(logs)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to share")
+def test_each_workers_bots_run_on_its_own_share_of_the_cores(tmp_path: Path):
+    allowed = os.sched_getaffinity(0)
+    found = _tournament(tmp_path)
+    # one kept-up chatty process per game slot, and a slot per worker
+    assert len(found) == 2
+    assert sorted(found, key=min) == sorted(cpus.shares(2, allowed), key=min)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to share")
+def test_no_pin_cpus_leaves_the_bots_on_every_core(tmp_path: Path):
+    allowed = os.sched_getaffinity(0)
+    assert _tournament(tmp_path, "--no-pin-cpus") == [allowed, allowed]
