@@ -11,8 +11,9 @@ splice(2) (no copy through Python; a 1 MiB pipe, so a flood costs one call per M
 cap, splices them into ``/dev/null``.
 
 A bot's kept logs in one directory share a quota (``LogBudget``): every sink of the bot's
-processes that this arena process runs at once takes what it writes from the same budget, so
-processes started together (one per game slot) cannot each spend the whole remainder.
+processes running at once, in any arena process on the machine, takes what it writes from the
+same budget, so processes started together (one per game slot or worker) cannot each spend the
+whole remainder.
 
 Each log is a new file: created with ``O_CREAT | O_EXCL | O_NOFOLLOW`` under the first of its
 candidate names that does not exist (``create_log``), so a link planted where a log would go is
@@ -24,12 +25,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import os
 import select
+import struct
 import termios
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -53,50 +56,75 @@ def create_log(directory: Path, names: Iterable[str]) -> tuple[Path, int]:
 
 class LogBudget:
     """What one bot's kept logs in one directory may still take (``quota`` bytes in all), shared
-    by the sinks of the bot's live processes: each spends what it writes. Counted anew from the
-    disk whenever a process of the bot starts (``counting``, then ``counted``), so logs pruned
-    meanwhile give their room back; bytes written while the disk is listed are counted again
-    rather than missed (an overcount only leaves a little room unused)."""
+    by the sinks of the bot's live processes in every arena process on this machine (``--workers``
+    included). The count lives in a small file beside the logs (in ``BUDGETS``) and is held,
+    under an exclusive ``flock(2)``, for each move of bytes into a log (``held``): the sinks take
+    turns, so together they never pass the quota. It is counted anew from the disk whenever a
+    process of the bot starts (``counting``, then ``counted``), so logs pruned meanwhile give
+    their room back; bytes moved while the disk is listed are counted again rather than missed
+    (an overcount only leaves a little room unused). A count that cannot be read leaves no room:
+    the bot's output is dropped, its game goes on."""
 
-    def __init__(self, quota: int) -> None:
+    def __init__(self, path: Path, quota: int) -> None:
+        self.path = path
         self.quota = quota
-        self._used = 0
-        self._spent = 0  # ever, by the sinks: marks a listing's start
-        self._lock = threading.Lock()
 
-    def room(self) -> int:
-        return self.quota - self._used
-
-    def spend(self, size: int) -> None:
-        with self._lock:
-            self._used += size
-            self._spent += size
+    @contextlib.contextmanager
+    def held(self) -> Iterator[list[int]]:
+        """The count, [bytes used, bytes ever spent], locked until the block ends and then
+        written back if changed. Spend from it only through this list: a second ``held`` in the
+        same thread would wait for itself."""
+        try:
+            self.path.parent.mkdir(mode=0o700, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError:
+            yield [self.quota, 0]  # no room; what is spent from it is not kept
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # released by the close
+            data = os.pread(fd, _COUNTS.size, 0)
+            counts = list(_COUNTS.unpack(data)) if len(data) == _COUNTS.size else [0, 0]
+            before = list(counts)
+            yield counts
+            if counts != before:
+                os.pwrite(fd, _COUNTS.pack(*counts), 0)
+        finally:
+            os.close(fd)
 
     def counting(self) -> int:
         """Call before listing the disk; hand the result to ``counted``."""
-        with self._lock:
-            return self._spent
+        with self.held() as (_, spent):
+            return spent
 
     def counted(self, mark: int, kept: int) -> None:
         """``kept``: the bytes the bot's logs held on disk, listed after ``counting`` gave
         ``mark``."""
-        with self._lock:
-            self._used = kept + self._spent - mark
+        with self.held() as counts:
+            counts[0] = kept + counts[1] - mark
 
 
-_budgets: dict[tuple[Path, str], LogBudget] = {}
-_budgets_lock = threading.Lock()
+def _spend(counts: list[int] | None, size: int) -> None:
+    if counts is not None:
+        counts[0] += size
+        counts[1] += size
+
+
+_COUNTS = struct.Struct("<qq")
+
+
+BUDGETS = ".budgets"  # the subdirectory of a logs directory that holds the bots' counts
+
+
+def budget_name(bot: str) -> str:
+    """The file of ``bot``'s count in ``BUDGETS``: named by a digest of the exact name, so that
+    no two names share one."""
+    return hashlib.sha256(bot.encode()).hexdigest()[:32]
 
 
 def log_budget(directory: Path, bot: str, quota: int) -> LogBudget:
-    """The budget of ``bot``'s kept logs in ``directory``, one per arena process (its workers
-    each have their own)."""
-    key = (directory.resolve(), bot)
-    with _budgets_lock:
-        budget = _budgets.get(key)
-        if budget is None or budget.quota != quota:
-            budget = _budgets[key] = LogBudget(quota)
-        return budget
+    """The budget of ``bot``'s kept logs in ``directory``, shared by every process that uses it
+    (a subdirectory, which log retention and the listings of logs leave alone)."""
+    return LogBudget(directory / BUDGETS / budget_name(bot), quota)
 
 
 def cap_note(cap: int) -> bytes:
@@ -188,11 +216,18 @@ class LogSink:
                 return
 
     def _move(self) -> bool:
-        """Move what the pipe holds into the file (or, past the cap, into /dev/null); False at
-        the end of the pipe."""
-        room = self._room()
+        """Move what the pipe holds into the file (or, past the cap or the quota, into
+        /dev/null); False at the end of the pipe. Within the cap, the bot's budget is held for
+        the move, so no other sink of the bot moves meanwhile."""
+        room = self.cap - self.written
+        if self._budget is None or room <= 0:
+            return self._move_within(room, None)
+        with self._budget.held() as counts:
+            return self._move_within(min(room, self._budget.quota - counts[0]), counts)
+
+    def _move_within(self, room: int, counts: list[int] | None) -> bool:
         if room <= 0:
-            self._say_dropped()  # a quota spent already: before the first bytes dropped
+            self._say_dropped(counts)  # a quota spent already: before the first bytes dropped
         target, most = (self._file, min(_CHUNK, room)) if room > 0 else (self._null, _CHUNK)
         try:
             try:
@@ -211,19 +246,15 @@ class LogSink:
             return True
         if target == self._file:
             self.written += moved
-            if self._budget is not None:
-                self._budget.spend(moved)
-            if self._room() <= 0:
-                self._say_dropped()
+            _spend(counts, moved)
+            if moved >= room:
+                self._say_dropped(counts)
         return moved > 0
 
-    def _room(self) -> int:
-        room = self.cap - self.written
-        return room if self._budget is None else min(room, self._budget.room())
-
-    def _say_dropped(self) -> None:
-        """Once, where the dropping begins: which limit was reached. From then on this log takes
-        nothing more, even if pruning gives the bot's quota room again."""
+    def _say_dropped(self, counts: list[int] | None) -> None:
+        """Once, where the dropping begins: which limit was reached (``counts``: the bot's
+        budget, held). From then on this log takes nothing more, even if pruning gives the
+        bot's quota room again."""
         if not self._noted:
             self._noted = True
             if self.written >= self.cap or self._budget is None:
@@ -233,5 +264,4 @@ class LogSink:
             self.cap = self.written
             with contextlib.suppress(OSError):
                 os.write(self._file, note)
-                if self._budget is not None:
-                    self._budget.spend(len(note))  # on the disk as the bot's, as listed later
+                _spend(counts, len(note))  # on the disk as the bot's, as listed later

@@ -33,11 +33,11 @@ def test_old_logs_of_real_matches_are_removed_and_their_games_stay(tmp_path):
     match = ["match", str(TEST_BOTS / "chatty"), str(SAMPLE_BOTS / "random-python")]
     match += ["--game", "oregon", "--db", str(db), "--sandbox", "none", "--bot-logs", str(logs)]
     assert runner.invoke(app, [*match, "--seed", "1"]).exit_code == 0
-    old = sorted(logs.iterdir())
+    old = sorted(logs.glob("*.log"))
     for path in old:
         age(path, 40)
     assert runner.invoke(app, [*match, "--seed", "2"]).exit_code == 0
-    new = sorted(set(logs.iterdir()) - set(old))
+    new = sorted(set(logs.glob("*.log")) - set(old))
     (logs / "validate-run").mkdir()  # not a log: left alone
     (logs / "planted.log").symlink_to(new[0])  # not a regular file: left alone
 

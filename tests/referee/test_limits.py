@@ -189,7 +189,7 @@ def test_match_keeps_each_seats_log_and_a_crash_reason_names_it(tmp_path):
 
     assert result.exit_code == 3, result.output  # played, but a seat forfeited
     # named by seed, seat, bot and the time the log began (so a game played again gets its own)
-    names = sorted(p.name for p in logs.iterdir())
+    names = sorted(p.name for p in logs.glob("*.log"))
     assert [unstamped(name) for name in names] == [
         "3-seat0-random-python.log",
         "3-seat1-exits-midgame.log",
@@ -231,7 +231,7 @@ def test_tournament_keeps_one_log_per_game_and_seat_and_stores_the_memory_limit(
     )
 
     assert result.exit_code == 0, result.output
-    names = sorted(p.name for p in logs.iterdir())
+    names = sorted(p.name for p in logs.glob("*.log"))
     assert len(names) == 4, "2 games (the deal once per seat rotation) x 2 seats"
     assert {unstamped(name).split("-", 1)[1] for name in names} == {
         "seat0-random-python.log",
@@ -273,7 +273,7 @@ def test_bots_that_stay_up_keep_one_log_per_process(tmp_path):
     assert result.exit_code == 0, result.output
     # one random-python process plays both games; exits-midgame crashes in each, so each game
     # starts one afresh
-    names = sorted(p.name for p in logs.iterdir())
+    names = sorted(p.name for p in logs.glob("*.log"))
     assert [unstamped(name).rsplit("-process", 1)[0] for name in names] == [
         "exits-midgame",
         "exits-midgame",

@@ -1,11 +1,14 @@
 """A bot's kept logs together stay under its quota (``BotLimits.logs_mib``, ``arena.referee.
 log_names``): a bot that floods its log and is started again and again (a crash every other game)
-cannot fill the disk, nor can several of its processes started at once, and no bot can spend
-another's quota by a name that looks like its own."""
+cannot fill the disk, nor can several of its processes started at once (in one arena process or
+in several: ``--workers``), and no bot can spend another's quota by a name that looks like its
+own."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+from functools import partial
 from pathlib import Path
 
 import trio
@@ -18,7 +21,7 @@ from arena.log_names import (
 )
 from arena.manifest import BotSpec, load_manifest
 from arena.referee.botprocess import connect, run_bot
-from arena.referee.log_sink import cap_note, quota_note
+from arena.referee.log_sink import BUDGETS, budget_name, cap_note, quota_note
 from arena.sandbox.limits import BotLimits
 
 MIB = 1 << 20
@@ -122,6 +125,31 @@ async def test_processes_of_one_bot_started_at_once_share_what_is_left_of_its_qu
     assert kept_log_bytes(tmp_path / "logs", "flood") <= 3 * MIB + 3 * len(quota_note(3))
 
 
+def _flood_in_a_process_of_its_own(tmp_path: Path, seat: int, go: object) -> None:
+    """Body of one arena-like process (module level: ``spawn`` imports it by name)."""
+    go.wait()  # type: ignore[attr-defined]  # a multiprocessing Barrier: all start together
+    trio.run(partial(start_once, tmp_path, "flood", BotLimits(file_mib=2, logs_mib=3), seat))
+
+
+def test_processes_of_one_bot_in_several_arena_processes_share_its_quota(tmp_path):
+    # As worker processes run them: each process keeps its own sinks, the quota is the bot's.
+    flood_bot(tmp_path, "flood")  # written once, before the processes race to
+    context = multiprocessing.get_context("spawn")
+    go = context.Barrier(3)
+    processes = [
+        context.Process(target=_flood_in_a_process_of_its_own, args=(tmp_path, seat, go))
+        for seat in range(3)
+    ]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(120)
+    assert [process.exitcode for process in processes] == [0, 0, 0]
+    logs = tmp_path / "logs"
+    assert kept_log_bytes(logs, "flood") <= 3 * MIB + 3 * len(quota_note(3))
+    assert (logs / BUDGETS / budget_name("flood")).exists()  # the shared count, beside the logs
+
+
 async def test_a_bot_cannot_spend_the_quota_of_a_bot_whose_name_looks_like_its_own(tmp_path):
     for _ in range(3):
         await start_once(tmp_path, "my/bot")
@@ -132,7 +160,7 @@ async def test_a_bot_cannot_spend_the_quota_of_a_bot_whose_name_looks_like_its_o
 async def test_a_bot_logs_again_once_its_older_logs_are_pruned(tmp_path):
     for _ in range(3):
         await start_once(tmp_path, "flood")
-    for log in (tmp_path / "logs").iterdir():
+    for log in (tmp_path / "logs").glob("*.log"):
         os.unlink(log)  # as arena logs prune does
 
     assert await start_once(tmp_path, "flood") == b"x" * MIB + cap_note(MIB)

@@ -85,7 +85,7 @@ def _bot_logs(directory: Path) -> dict[str, bytes]:
     """The logs written into --bot-logs DIR, by bot and slot (``first-slot0``): the content of
     each such process's log."""
     logs: dict[str, bytes] = {}
-    for log in directory.iterdir():
+    for log in directory.glob("*.log"):
         kept = re.fullmatch(r"(\w+-slot\d+)-process\d+\.log", unstamped(log.name))
         assert kept, f"not a kept-up bot's log name: {log.name}"
         logs[kept[1]] = logs.get(kept[1], b"") + log.read_bytes()
