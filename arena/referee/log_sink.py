@@ -36,6 +36,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_COUNT_FILE = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
 _PIPE_BYTES = 1 << 20  # Linux's default pipe-max-size: an unprivileged process may ask for it
 _CHUNK = 1 << 20
 _SYNC_SECONDS = 0.05  # how long a reader waits for the pipe to empty (a flood never does)
@@ -75,8 +76,11 @@ class LogBudget:
         written back if changed. Spend from it only through this list: a second ``held`` in the
         same thread would wait for itself."""
         try:
-            self.path.parent.mkdir(mode=0o700, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            try:
+                fd = os.open(self.path, _COUNT_FILE, 0o600)
+            except FileNotFoundError:  # the first count in this directory
+                self.path.parent.mkdir(mode=0o700, exist_ok=True)
+                fd = os.open(self.path, _COUNT_FILE, 0o600)
         except OSError:
             yield [self.quota, 0]  # no room; what is spent from it is not kept
             return
