@@ -18,22 +18,43 @@ runner = CliRunner()
 
 
 def test_shares_are_contiguous_blocks_as_even_as_can_be():
-    assert cpus.shares(2, {0, 1}) == [{0}, {1}]
-    assert cpus.shares(2, [3, 0, 2, 1]) == [{0, 1}, {2, 3}]
-    assert cpus.shares(2, {0, 1, 2}) == [{0}, {1, 2}]
-    assert cpus.shares(1, {0, 1, 2}) == [{0, 1, 2}]
-    assert cpus.shares(3, {4, 6, 8, 10, 12, 14}) == [{4, 6}, {8, 10}, {12, 14}]
+    assert cpus.shares(2, [0, 1]) == [{0}, {1}]
+    assert cpus.shares(2, [0, 1, 2, 3]) == [{0, 1}, {2, 3}]
+    assert cpus.shares(2, [0, 1, 2]) == [{0}, {1, 2}]
+    assert cpus.shares(1, [0, 1, 2]) == [{0, 1, 2}]
+    assert cpus.shares(3, [4, 6, 8, 10, 12, 14]) == [{4, 6}, {8, 10}, {12, 14}]
 
 
 def test_more_workers_than_cores_take_one_core_each_in_turn():
-    assert cpus.shares(5, {0, 1}) == [{0}, {1}, {0}, {1}, {0}]
+    assert cpus.shares(5, [0, 1]) == [{0}, {1}, {0}, {1}, {0}]
 
 
 def test_nothing_to_share_is_an_error():
     with pytest.raises(ValueError):
-        cpus.shares(2, set())
+        cpus.shares(2, [])
     with pytest.raises(ValueError):
-        cpus.shares(0, {0, 1})
+        cpus.shares(0, [0, 1])
+
+
+def _topology(sysfs: Path, cpu: int, package: int, core: int) -> None:
+    directory = sysfs / f"cpu{cpu}" / "topology"
+    directory.mkdir(parents=True)
+    (directory / "physical_package_id").write_text(f"{package}\n")
+    (directory / "core_id").write_text(f"{core}\n")
+
+
+def test_the_hyperthreads_of_one_core_stay_in_one_share(tmp_path: Path):
+    # Linux numbers the second hyperthread of each core after all the first ones: 0-3, then 4-7.
+    for cpu in range(8):
+        _topology(tmp_path, cpu, package=0, core=cpu % 4)
+    ordered = cpus.by_core(set(range(8)), tmp_path)
+    assert ordered == [0, 4, 1, 5, 2, 6, 3, 7]
+    assert cpus.shares(2, ordered) == [{0, 4, 1, 5}, {2, 6, 3, 7}]
+
+
+def test_cores_are_taken_in_number_order_where_the_topology_cannot_be_read(tmp_path: Path):
+    _topology(tmp_path, 0, package=0, core=1)  # cpu1's files are missing
+    assert cpus.by_core({1, 0}, tmp_path) == [0, 1]
 
 
 def test_unpinned_workers_go_where_the_scheduler_puts_them():
