@@ -291,10 +291,14 @@ async def run_bot(
             sink = LogSink(*create_log(workdir, numbered(f"seat{seat}")), file_cap)
         else:
             budget = log_budget(log_dir, spec.name, limits.logs_mib << 20)
-            mark = budget.counting()
-            # a directory of many logs takes a while to list: not on trio's thread
-            kept = await trio.to_thread.run_sync(kept_log_bytes, log_dir, spec.name)
-            budget.counted(mark, kept)
+
+            def recount() -> None:
+                mark = budget.counting()
+                budget.counted(mark, kept_log_bytes(log_dir, spec.name))
+
+            # a directory of many logs takes a while to list, and the count may be held by a
+            # sink mid-move: not on trio's thread
+            await trio.to_thread.run_sync(recount)
             names = log_names or kept_log_names(game_seed, seat, spec.name)
             sink = LogSink(*create_log(log_dir, names), cap=file_cap, budget=budget)
         bot.log = sink
