@@ -24,7 +24,7 @@ import grpc
 import trio
 
 from arena.bench import bench_parser
-from arena.bench.protocol import SAMPLE_BOTS, typical_requests
+from arena.bench.bots import SAMPLE_BOTS, typical_requests
 from arena.bot.v1 import bot_pb2
 from arena.manifest import load_manifest
 from arena.referee.botprocess import connect, run_bot

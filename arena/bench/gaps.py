@@ -22,12 +22,7 @@ import grpc
 import trio
 
 from arena.bench import bench_parser
-from arena.bench.protocol import (
-    SAMPLE_BOTS,
-    _bot_cpu_seconds,
-    running_bots,
-    typical_requests,
-)
+from arena.bench.bots import SAMPLE_BOTS, bot_cpu_seconds, running_bots, typical_requests
 from arena.bot.v1 import bot_pb2
 from arena.manifest import load_manifest
 from arena.protocol import DECIDE_METHOD, TOKEN_METADATA_KEY
@@ -62,9 +57,9 @@ async def gaps(args: argparse.Namespace) -> None:
             await trio.to_thread.run_sync(calls, args.warm_up, 0)
             for turn in range(args.rounds):
                 for pause in pauses if turn % 2 == 0 else reversed(pauses):
-                    before = _bot_cpu_seconds(bot)
+                    before = bot_cpu_seconds(bot)
                     await trio.to_thread.run_sync(calls, args.calls, pause)
-                    per_call[pause].append((_bot_cpu_seconds(bot) - before) / args.calls)
+                    per_call[pause].append((bot_cpu_seconds(bot) - before) / args.calls)
         costs = "; ".join(
             f"{pause * 1000:g} ms: {statistics.median(cpu) * 1000:.2f}"
             for pause, cpu in per_call.items()

@@ -20,7 +20,7 @@ from pathlib import Path
 import trio
 
 from arena.bench import bench_parser
-from arena.bench.protocol import start_to_ready
+from arena.bench.bots import start_to_ready
 from arena.manifest import load_manifest
 from arena.sandbox import SandboxPolicy, prepare_launch
 from arena.sandbox.limits import BotLimits

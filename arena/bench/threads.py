@@ -11,7 +11,7 @@ and gRPC's own threads, by their names. Then the same matches with every Decide 
 in process (the request still encoded and parsed, a random legal index for reply): the
 referee's own work without the transport. Last, the decision thread's CPU in the matches over
 gRPC split into its parts (thread CPU time around each request's encoding and each Decide call),
-beside the encoding's cost in process (``arena.bench.protocol``'s tight loop): between two
+beside the encoding's cost in process (``arena.bench.encoding``'s tight loop): between two
 decisions the bot's run and the call evict the encoder's memos and the state from the CPU's
 caches, so a request costs more in a match than in the loop (docs/scale.md, seventh pass).
 """
@@ -31,7 +31,8 @@ from pathlib import Path
 import trio
 
 from arena.bench import bench_parser
-from arena.bench.protocol import SAMPLE_BOTS, TIME_CONTROL, engine_and_encoding
+from arena.bench.bots import SAMPLE_BOTS, TIME_CONTROL
+from arena.bench.encoding import engine_and_encoding
 from arena.bot.v1 import bot_pb2
 from arena.manifest import BotSpec, load_manifest
 from arena.records import LogSlice

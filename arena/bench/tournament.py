@@ -38,13 +38,9 @@ from resource import RUSAGE_CHILDREN, RUSAGE_SELF, getrusage
 import trio
 
 from arena.bench import bench_parser
-from arena.bench.protocol import (
-    SAMPLE_BOTS,
-    ceiling_throughput,
-    concurrent_throughput,
-    minimal_referee_throughput,
-    typical_requests,
-)
+from arena.bench.bots import SAMPLE_BOTS, typical_requests
+from arena.bench.clients import ceiling_throughput, minimal_referee_throughput
+from arena.bench.matches import concurrent_throughput
 from arena.manifest import load_manifest
 from arena.sandbox import SandboxPolicy
 from arena.storage.models import GameStatus

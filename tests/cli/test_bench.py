@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from arena.bench.protocol import refereed
+from arena.bench.clients import refereed
 from arena.bot.v1 import bot_pb2
 from tests.support.bench import run_bench
 
