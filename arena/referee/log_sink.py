@@ -37,6 +37,8 @@ from pathlib import Path
 
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 _COUNT_FILE = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+_COUNTS = struct.Struct("<qq")  # a bot's budget: bytes used, bytes ever spent
+BUDGETS = ".budgets"  # the subdirectory of a logs directory that holds the bots' counts
 _PIPE_BYTES = 1 << 20  # Linux's default pipe-max-size: an unprivileged process may ask for it
 _CHUNK = 1 << 20
 _SYNC_SECONDS = 0.05  # how long a reader waits for the pipe to empty (a flood never does)
@@ -111,12 +113,6 @@ def _spend(counts: list[int] | None, size: int) -> None:
     if counts is not None:
         counts[0] += size
         counts[1] += size
-
-
-_COUNTS = struct.Struct("<qq")
-
-
-BUDGETS = ".budgets"  # the subdirectory of a logs directory that holds the bots' counts
 
 
 def budget_name(bot: str) -> str:
@@ -221,39 +217,49 @@ class LogSink:
 
     def _move(self) -> bool:
         """Move what the pipe holds into the file (or, past the cap or the quota, into
-        /dev/null); False at the end of the pipe. Within the cap, the bot's budget is held for
-        the move, so no other sink of the bot moves meanwhile."""
+        /dev/null); False at the end of the pipe. A move into the file holds the bot's budget,
+        so no other sink of the bot moves meanwhile; dropping holds nothing."""
         room = self.cap - self.written
-        if self._budget is None or room <= 0:
-            return self._move_within(room, None)
-        with self._budget.held() as counts:
-            return self._move_within(min(room, self._budget.quota - counts[0]), counts)
-
-    def _move_within(self, room: int, counts: list[int] | None) -> bool:
-        if room <= 0:
-            self._say_dropped(counts)  # a quota spent already: before the first bytes dropped
-        target, most = (self._file, min(_CHUNK, room)) if room > 0 else (self._null, _CHUNK)
+        if room > 0 and self._budget is not None:
+            with self._budget.held() as counts:
+                room = min(room, self._budget.quota - counts[0])
+                if room > 0:
+                    return self._keep(room, counts)
+                self._say_dropped(counts)  # the quota spent already: before the first bytes dropped
+        elif room > 0:
+            return self._keep(room, None)
+        self._say_dropped(None)  # a cap of 0: before the first bytes dropped (once only)
         try:
-            try:
-                moved = os.splice(self._read, target, most)
-            except OSError as exc:
-                if exc.errno != errno.EINVAL:
-                    raise
-                data = os.read(self._read, most)  # a file system without splice
-                if target == self._file:
-                    os.write(self._file, data)
-                moved = len(data)
+            return self._splice(self._null, _CHUNK) > 0
+        except OSError:  # BlockingIOError: woken for nothing
+            return True
+
+    def _keep(self, room: int, counts: list[int] | None) -> bool:
+        """Move up to ``room`` bytes into the file, spent from ``counts`` (the budget, held)."""
+        try:
+            moved = self._splice(self._file, min(_CHUNK, room))
         except BlockingIOError:
             return True  # woken for nothing
         except OSError:  # the host's disk is full, say: drop the rest, the bot plays on
             self.cap, self._noted = self.written, True  # no note: it would claim a cap
             return True
-        if target == self._file:
-            self.written += moved
-            _spend(counts, moved)
-            if moved >= room:
-                self._say_dropped(counts)
+        self.written += moved
+        _spend(counts, moved)
+        if moved >= room:
+            self._say_dropped(counts)
         return moved > 0
+
+    def _splice(self, target: int, most: int) -> int:
+        """Bytes moved from the pipe into ``target`` (raises BlockingIOError if none waited)."""
+        try:
+            return os.splice(self._read, target, most)
+        except OSError as exc:
+            if exc.errno != errno.EINVAL:
+                raise
+        data = os.read(self._read, most)  # a file system without splice
+        if target == self._file:
+            os.write(self._file, data)
+        return len(data)
 
     def _say_dropped(self, counts: list[int] | None) -> None:
         """Once, where the dropping begins: which limit was reached (``counts``: the bot's
