@@ -54,7 +54,7 @@ def shares(count: int, cpus: Sequence[int]) -> list[Share]:
     ]
 
 
-def worker_shares(count: int, pin: bool = True) -> list[Share | None]:
+def worker_shares(count: int, pin: bool = True) -> Sequence[Share | None]:
     """Each of ``count`` workers' cores (None: wherever the scheduler puts it): shares of the
     cores this process may run on, if ``pin`` and there are at least two."""
     try:
@@ -63,7 +63,7 @@ def worker_shares(count: int, pin: bool = True) -> list[Share | None]:
         allowed = set()
     if not pin or len(allowed) < 2:
         return [None] * count
-    return list(shares(count, by_core(allowed)))
+    return shares(count, by_core(allowed))
 
 
 def keep_to(share: Share | None, pid: int | None = None) -> None:
