@@ -164,3 +164,16 @@ async def test_a_bot_logs_again_once_its_older_logs_are_pruned(tmp_path):
         os.unlink(log)  # as arena logs prune does
 
     assert await start_once(tmp_path, "flood") == b"x" * MIB + cap_note(MIB)
+
+
+async def test_a_link_planted_as_a_bots_count_is_never_followed(tmp_path):
+    # Only a bot run without the sandbox can reach the logs directory; still, a link planted
+    # where its count would be is not opened, written or truncated: the bot's output is dropped.
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"the operator's file")
+    counts = tmp_path / "logs" / BUDGETS
+    counts.mkdir(parents=True)
+    (counts / budget_name("flood")).symlink_to(victim)
+
+    assert await start_once(tmp_path, "flood") == quota_note(2)
+    assert victim.read_bytes() == b"the operator's file"
