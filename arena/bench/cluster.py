@@ -9,7 +9,10 @@ stay up, unconfined as in the other benchmarks); then a second node joins and th
 (same seed, a fresh database) is played again. Each node is pinned to its half of this machine's
 cores (``--no-pin``: not), so the two nodes behave as two machines of half this one's size and
 the second node brings cores the first did not have; this process, which records the games, is
-not pinned. Every node has one Ray CPU per core and each slot reserves its share of one node.
+not pinned. With ``--no-pin`` each slot's actor claims a core of the machine (``--pin-cpus``,
+the default of ``arena tournament``), and the two nodes play a third time without
+(``--no-pin-cpus``). Every node has one Ray CPU per core and each slot reserves its share of
+one node.
 
 The last line: ``cluster one_node_games_per_s=... two_nodes_games_per_s=... speedup=S``.
 """
@@ -51,7 +54,9 @@ def _wait_for_nodes(cluster: ray_backend.RayCluster, count: int) -> None:
         time.sleep(0.2)
 
 
-def _play(args: argparse.Namespace, cluster: ray_backend.RayCluster) -> TournamentRun:
+def _play(
+    args: argparse.Namespace, cluster: ray_backend.RayCluster, pin_cpus: bool = True
+) -> TournamentRun:
     settings = TournamentSettings(
         players=2,
         deals=args.deals,
@@ -62,7 +67,7 @@ def _play(args: argparse.Namespace, cluster: ray_backend.RayCluster) -> Tourname
     cluster.games_by_node.clear()
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as directory:
         db = Path(directory) / "arena.db"
-        return trio.run(run_one_tournament, db, args.game, settings, 12345, 1, cluster)
+        return trio.run(run_one_tournament, db, args.game, settings, 12345, 1, cluster, pin_cpus)
 
 
 def _report(label: str, run: TournamentRun, cluster: ray_backend.RayCluster) -> None:
@@ -87,6 +92,8 @@ def measure(args: argparse.Namespace) -> None:
             _wait_for_nodes(cluster, 2)
             two = _play(args, cluster)
             _report("2 nodes", two, cluster)
+            if not args.pin:  # nodes free: each actor claims a core of the machine, or not
+                _report("2 nodes, --no-pin-cpus", _play(args, cluster, False), cluster)
         finally:
             cluster.close()
     finally:

@@ -49,8 +49,9 @@ PinCpus = Annotated[
     typer.Option(
         "--pin-cpus/--no-pin-cpus",
         help="with --workers: keep each worker and the bots it starts to a share of this "
-        "machine's cores (faster: the scheduler moving them between cores costs more than it "
-        'balances; README, "Benchmarks")',
+        "machine's cores; with --ray: each game slot's actor and its bots to a core of its "
+        "node (faster: the scheduler moving them between cores costs more than it balances; "
+        'README, "Benchmarks")',
     ),
 ]
 RayAddress = Annotated[

@@ -26,6 +26,7 @@ arena installed, so plain ``ray`` suffices, without the ``ray[default]`` extras.
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import threading
 from collections import Counter
@@ -41,7 +42,7 @@ import trio
 from arena.errors import SetupError
 from arena.records import LogSlice, MatchRecord
 from arena.sandbox import check_available
-from arena.tournament import ray_logs, shipping
+from arena.tournament import cpus, ray_logs, shipping
 from arena.tournament.playing import (
     GameSetup,
     InProcessGames,
@@ -223,11 +224,16 @@ class SlotActor:
     """One game slot of a tournament on a Ray node (made a Ray actor by ``RayActors``). Its
     methods are plain (not ``async``: that would make Ray run it on asyncio); the games run in
     the trio loop of ``_SlotLoop``. ``log_cap``: keep the bots' logs and send each up to that
-    many bytes (None: no logs kept)."""
+    many bytes (None: no logs kept). ``pin_cpus``: keep the actor and its bots to a core of
+    their own (``arena.tournament.cpus.claimed_core``), taken before any game thread starts."""
 
-    def __init__(self, setup: GameSetup, archives: dict[int, Any], log_cap: int | None) -> None:
+    def __init__(
+        self, setup: GameSetup, archives: dict[int, Any], log_cap: int | None, pin_cpus: bool
+    ) -> None:
         import ray
 
+        share, self.claim = cpus.claimed_core() if pin_cpus else (None, None)
+        cpus.keep_to(share)
         self.node = ray.util.get_node_ip_address()
         self.problem: SetupError | None = None
         self.loop: _SlotLoop | None = None
@@ -277,6 +283,9 @@ class SlotActor:
         for held in self.held:
             shipping.release(held)
         self.held = []
+        if self.claim is not None:
+            os.close(self.claim)  # its core, free for the next actor
+            self.claim = None
         return news
 
     def _log_news(self) -> list[ray_logs.LogPiece]:
@@ -287,7 +296,7 @@ def _clean_cache() -> None:
     """Evict unused bots from the node's cache; a fault there must not stop the games."""
     try:
         shipping.evict()
-    except OSError:
+    except (OSError, SetupError):
         pass
 
 
@@ -301,12 +310,17 @@ class RayActors:
     """Plays games in one Ray actor per slot (a ``GamePlayer``)."""
 
     def __init__(
-        self, cluster: RayCluster, setup: GameSetup, logs: ray_logs.LogWriter | None = None
+        self,
+        cluster: RayCluster,
+        setup: GameSetup,
+        logs: ray_logs.LogWriter | None = None,
+        pin_cpus: bool = True,
     ) -> None:
         ray = cluster.ray
         self.cluster = cluster
         self.setup = setup
         self.logs = logs
+        self.pin_cpus = pin_cpus
         # Each log is sent up to the bots' file-size limit, the size a local log is held to.
         self._log_cap = None if logs is None else setup.settings.limits.file_mib << 20
         self._ray = ray
@@ -358,7 +372,9 @@ class RayActors:
         if (current := self._slots.get(slot)) is not None:
             return current
         for attempt in range(_CREATE_ATTEMPTS):
-            handle = self._actor_class.remote(self.setup, self._archives, self._log_cap)
+            handle = self._actor_class.remote(
+                self.setup, self._archives, self._log_cap, self.pin_cpus
+            )
             try:
                 node, problem = await self._get(handle.ready.remote(), _PLACEMENT_SECONDS)
             except self._ray.exceptions.GetTimeoutError:
@@ -478,12 +494,15 @@ class RayActors:
 
 
 @asynccontextmanager
-async def ray_actors(cluster: RayCluster, setup: GameSetup) -> AsyncIterator[RayActors]:
-    """The slots' actors (made as games need them), stopped with their bots on exit, also when
-    cancelled. The bots' logs (``setup.bot_logs``, a directory here) come back from the nodes."""
+async def ray_actors(
+    cluster: RayCluster, setup: GameSetup, pin_cpus: bool = True
+) -> AsyncIterator[RayActors]:
+    """The slots' actors (made as games need them; each on a core of its own if ``pin_cpus``),
+    stopped with their bots on exit, also when cancelled. The bots' logs (``setup.bot_logs``, a
+    directory here) come back from the nodes."""
     logs = None if setup.bot_logs is None else ray_logs.LogWriter(setup.bot_logs)
     setup = picklable(replace(setup, bot_logs=None))  # the actors keep logs on their own nodes
-    actors = await trio.to_thread.run_sync(RayActors, cluster, setup, logs)  # packs the bots
+    actors = await trio.to_thread.run_sync(RayActors, cluster, setup, logs, pin_cpus)  # packs
     try:
         yield actors
     finally:

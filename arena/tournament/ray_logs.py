@@ -32,6 +32,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.tournament.node_dirs import own_directory
+
 LOGS_NAME = "arena-ray-logs"
 _ABANDONED_SECONDS = 600.0  # an unheld log directory older than this: its actor died
 _KEPT_PROCESS_LOG = re.compile(r"(?P<bot>.+)-process(?P<number>\d+)\.log")
@@ -57,8 +59,7 @@ class NodeLogs:
     (a shared flock) while the actor lives, so another actor's ``sweep`` leaves it alone."""
 
     def __init__(self, cap_bytes: int, node: str, root: Path | None = None) -> None:
-        root = root or logs_root()
-        root.mkdir(parents=True, exist_ok=True)
+        root = own_directory(root or logs_root(), 0o755)  # not another user's (SetupError)
         sweep(root)  # the directories of actors that died before they could remove theirs
         self.directory = Path(tempfile.mkdtemp(prefix="actor-", dir=root))
         self._held = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY)

@@ -147,10 +147,10 @@ def _version_ids(entrants: Sequence[RegisteredVersion]) -> list[int]:
 async def backend(
     setup: GameSetup, workers: int, ray: RayCluster | None, pin_cpus: bool = True
 ) -> AsyncIterator[GamePlayer]:
-    """The backend: the Ray cluster's actors, ``workers`` processes (each with a share of the
-    cores if ``pin_cpus``), or this process."""
+    """The backend: the Ray cluster's actors or ``workers`` processes (each with a share of its
+    machine's cores if ``pin_cpus``), or this process."""
     if ray is not None:
-        async with ray_actors(ray, setup) as actors:
+        async with ray_actors(ray, setup, pin_cpus) as actors:
             yield actors
     elif workers > 1:
         async with worker_processes(workers, setup, pin_cpus) as processes:

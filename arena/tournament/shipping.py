@@ -41,6 +41,7 @@ from pathlib import Path
 from arena.bot_tree import LINKABLE as LINKABLE_ROOTS
 from arena.errors import SetupError
 from arena.manifest import BotSpec
+from arena.tournament.node_dirs import own_directory
 
 CACHE_NAME = "arena-ray-bots"
 MAX_UNUSED_DAYS = 7.0
@@ -107,13 +108,11 @@ def cache_root() -> Path:
 def unpack(archive: bytes, root: Path | None = None) -> Path:
     """The directory holding ``archive``'s files on this machine: unpacked on first use, then
     reused (by every process on the machine: it appears whole or not at all)."""
-    root = root or cache_root()
+    root = own_directory(root or cache_root(), 0o755)  # a sandboxed bot runs as another user id
     target = root / digest(archive)
     if target.is_dir():
         _touch(target)
         return target
-    root.mkdir(parents=True, exist_ok=True)
-    os.chmod(root, 0o755)  # a sandboxed bot runs as another user id
     staging = Path(tempfile.mkdtemp(prefix=_STAGING, dir=root))
     try:
         with zipfile.ZipFile(io.BytesIO(archive)) as files:
@@ -220,6 +219,9 @@ def evict(
     nothing if another process is evicting now."""
     root = root or cache_root()
     now = time.time() if now is None else now
+    if not root.is_dir():
+        return []  # no cache here yet
+    own_directory(root, 0o755)  # never another user's entries (SetupError)
     try:
         lock = os.open(root / _EVICTION_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,56 @@ def test_each_workers_bots_run_on_its_own_share_of_the_cores(tmp_path: Path):
 def test_no_pin_cpus_leaves_the_bots_on_every_core(tmp_path: Path):
     allowed = os.sched_getaffinity(0)
     assert _tournament(tmp_path, "--no-pin-cpus") == [allowed, allowed]
+
+
+def test_claims_spread_over_the_cores_one_each_in_turn(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3, 5})
+    claims = [cpus.claimed_core(tmp_path) for _ in range(3)]
+    assert [share for share, _ in claims] == [{3}, {5}, {3}]
+    os.close(claims[1][1])  # that process ended: its core is the next one claimed
+    share, held = cpus.claimed_core(tmp_path)
+    assert share == {5}
+    for descriptor in (held, claims[0][1], claims[2][1]):
+        os.close(descriptor)
+
+
+def test_a_killed_claimants_core_is_claimed_again(tmp_path: Path):
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("needs two cores to claim")
+    code = (
+        "import sys, time; from pathlib import Path; from arena.tournament import cpus; "
+        "cpus.claimed_core(Path(sys.argv[1])); print('held', flush=True); time.sleep(60)"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        first = cpus.by_core(os.sched_getaffinity(0))[0]
+        share, held = cpus.claimed_core(tmp_path)
+        assert share != {first} and held is not None  # claim 0 is the holder's
+        os.close(held)
+        holder.kill()  # kill -9: the kernel drops its lock
+        holder.wait()
+        share, held = cpus.claimed_core(tmp_path)
+        assert share == {first}
+        assert held is not None
+        os.close(held)
+    finally:
+        holder.kill()
+
+
+def test_no_claim_on_one_core(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {2})
+    assert cpus.claimed_core(tmp_path) == (None, None)
+
+
+def test_a_link_planted_as_a_claim_is_not_followed(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    target = tmp_path / "target"
+    target.write_text("kept")
+    claims = tmp_path / "claims"
+    claims.mkdir()
+    (claims / "claim-0").symlink_to(target)
+    assert cpus.claimed_core(claims) == (None, None)  # no pinning, and nothing written through
+    assert target.read_text() == "kept"

@@ -160,6 +160,40 @@ def test_a_tournament_across_two_nodes_equals_the_same_one_run_here(
         assert all(a[1] == b[0] for a, b in zip(parts, parts[1:])), (path, parts)
 
 
+def _cores_of_chatty_bots(logs: Path) -> list[set[int]]:
+    found = []
+    for log in sorted(logs.glob("chatty*.log")):
+        cores = re.search(r"^chatty up on cores ([\d,]+)$", log.read_text(), re.M)
+        assert cores, log.read_text()
+        found.append({int(core) for core in cores[1].split(",")})
+    return found
+
+
+@needs_ray
+@pytest.mark.slow
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to claim")
+def test_each_slots_actor_keeps_its_bots_to_a_core_unless_no_pin_cpus(
+    tmp_path: Path, two_nodes: LocalCluster
+):
+    chatty = shutil.copytree(ROOT / "tests" / "bots" / "chatty", tmp_path / "chatty")
+    bots = f"{chatty},{_first_and_last(tmp_path).split(',')[0]}"
+    for pin in ("--pin-cpus", "--no-pin-cpus"):
+        logs = tmp_path / pin
+        arena = start_cli(
+            *_tournament("--bots", bots, "--deals", "1", "--concurrency", "2", pin),
+            *("--db", str(tmp_path / f"{pin}.db"), "--bot-logs", str(logs)),
+            *("--ray", two_nodes.address),
+        )
+        out, err = arena.communicate(timeout=300)
+        assert arena.returncode == 0, out + err
+        found = _cores_of_chatty_bots(logs)
+        assert len(found) == 2, found  # a kept-up chatty bot per slot's actor
+        if pin == "--pin-cpus":  # a core each (claimed in turn: which one, other runs decide)
+            assert all(len(cores) == 1 for cores in found), found
+        else:
+            assert found == [os.sched_getaffinity(0)] * 2
+
+
 @needs_ray
 @pytest.mark.slow
 def test_a_remote_bot_is_called_at_its_address_from_the_nodes(
