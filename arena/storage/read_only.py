@@ -190,6 +190,7 @@ class ReadOnlyDatabase:
             history = db.rows(statements.RATING_HISTORY, ids=ids)
         for version in versions:
             version["hash"] = version.pop("content_hash")[:8]
+            version["remote"] = bool(version["remote"])
         results, forfeits = _results_per_game(seats)
         return {
             "name": bot["name"],

@@ -166,8 +166,9 @@ BOT = (
 BOT_VERSIONS = (
     select(
         *VERSION_COLUMNS,
-        col(BotVersion.directory),
-        col(BotVersion.address),
+        # Public: whether a version is called over the network, not its address nor where its
+        # files lie on the host.
+        col(BotVersion.address).is_not(None).label("remote"),
         col(BotVersion.games),
     )
     .where(col(BotVersion.bot_id) == bindparam("bot_id"))

@@ -17,6 +17,7 @@ from arena.storage.read_only import ReadOnlyDatabase
 from arena.web.app import create_app
 from arena.web.jsonable import to_json
 from engine.registry import get_game
+from tests.tournament.helpers import SAMPLE_BOTS
 from tests.web.conftest import EVIL_NAME, GAMES, altered_copy, run_arena
 
 ESCAPED_NAME = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -103,6 +104,18 @@ def test_bots_and_a_bot_page(client):
     assert {b["name"]: b["games"] for b in bots} == {"random-python": 6, EVIL_NAME: 6}
     bot = client.get("/api/bots/random-python").json()
     assert bot["name"] == "random-python" and len(bot["versions"]) == 1
+    # Neither where its files lie on the host nor, for a remote bot, its address is public.
+    assert set(bot["versions"][0]) == {
+        "id",
+        "version",
+        "hash",
+        "created_at",
+        "remote",
+        "games",
+        "paused",
+    }
+    assert bot["versions"][0]["remote"] is False
+    assert str(SAMPLE_BOTS) not in client.get("/bots/random-python").text
     assert {r["game"]: r["games"] for r in bot["results"]} == {game: 2 for game in GAMES}
     assert len(bot["rating_history"]) == 6
     assert all(set(h) >= {"game_id", "before", "after"} for h in bot["rating_history"])
