@@ -270,6 +270,9 @@ class ReadOnlyDatabase:
             _attach_seats(db, [game])
         for name in statements.SINCE_SCHEMA_2:
             game.setdefault(name, None)
+        game["held"] = deal_in_play(
+            game, game.pop("tournament_state"), game.pop("deal_played") or 0
+        )
         return game
 
     # --- tournaments ----------------------------------------------------------------------------
@@ -293,6 +296,19 @@ class ReadOnlyDatabase:
         )
         tournament.update(entrants=entrants, progress={"scheduled": scheduled, **progress})
         return tournament
+
+
+def deal_in_play(game: dict[str, Any], tournament_state: str | None, played: int) -> Any:
+    """Whether a game's replay is held back, and why: ``{"played": k, "rotations": n}`` while the
+    other seat rotations of its deal (its tournament's games of the same seed: a tournament, an
+    SPRT test or a ladder plays each deal once per rotation) may still be played or are in play,
+    else None. Every rotation deals the same cards, so a finished game's replay, a seat's own
+    included, would tell what the seats of the others hold and will draw. An unfinished deal is
+    held while its tournament is not over (a stopped one may be resumed)."""
+    rotations = game["num_players"]
+    if game["tournament_id"] is None or tournament_state == "finished" or played >= rotations:
+        return None
+    return {"played": played, "rotations": rotations}
 
 
 def _attach_seats(db: _Reader, games: list[dict[str, Any]]) -> None:

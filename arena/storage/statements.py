@@ -312,12 +312,32 @@ def game_listing(
     return count, listing
 
 
+_ROTATION = aliased(GameRecord)
+# How many seat rotations of a game's deal (its tournament's games of its seed) are played: until
+# all are, its replay would tell the cards of the others (``read_only.deal_in_play``).
+DEAL_PLAYED = (
+    select(func.count())
+    .where(
+        col(_ROTATION.tournament_id) == col(GameRecord.tournament_id),
+        col(_ROTATION.seed) == col(GameRecord.seed),
+        col(_ROTATION.status) == GameStatus.FINISHED,
+    )
+    .scalar_subquery()
+    .label("deal_played")
+)
+
+
 @functools.cache
 def game_query(with_times: bool) -> Executable:
     """One game, with the per-decision times and comments (a database of schema 2 on) or
-    without them (schema 1)."""
+    without them (schema 1), its tournament's state and how much of its deal is played."""
     return (
-        select(*REPLAYED_GAME_COLUMNS, *(SINCE_SCHEMA_2.values() if with_times else ()))
+        select(
+            *REPLAYED_GAME_COLUMNS,
+            *(SINCE_SCHEMA_2.values() if with_times else ()),
+            col(Tournament.state).label("tournament_state"),
+            DEAL_PLAYED,
+        )
         .outerjoin(Tournament, col(Tournament.id) == col(GameRecord.tournament_id))
         .where(col(GameRecord.id) == bindparam("id"))
     )

@@ -68,6 +68,7 @@ _PUBLIC_GAME_KEYS = (
     "tournament_id",
     "tournament",
     "seats",
+    "held",
 )
 
 
@@ -135,6 +136,17 @@ def _public_game(game: dict[str, Any]) -> dict[str, Any]:
     return {key: game[key] for key in _PUBLIC_GAME_KEYS if key in game} | {
         "decisions": len(game["actions"])
     }
+
+
+def held_back(game: dict[str, Any]) -> str | None:
+    """Why the game's replay is not shown yet (``ReadOnlyDatabase.deal_in_play``), or None."""
+    held = game.get("held")
+    if held is None:
+        return None
+    return (
+        f"game {game['id']}'s replay is held back until every seat rotation of its deal is "
+        f"played ({held['played']} of {held['rotations']} so far): they are dealt the same cards"
+    )
 
 
 def create_app(
@@ -207,6 +219,13 @@ def create_app(
     def game_data(request: Request) -> dict[str, Any]:
         return pages.game(_path_id(request, "game_id", "game"))
 
+    def replayed_game(request: Request) -> dict[str, Any]:
+        """The game, for what shows its moves or cards: 403 while its deal is in play."""
+        game = game_data(request)
+        if (why := held_back(game)) is not None:
+            raise HTTPException(403, why)
+        return game
+
     # --- pages ----------------------------------------------------------------------------------
     async def home(request: Request) -> Response:
         return RedirectResponse("/leaderboard")
@@ -242,6 +261,7 @@ def create_app(
             game,
             frame_chunk=FRAME_CHUNK,
             board_script=_board_script(game["game"]),
+            held_back=held_back(game),
         )
 
     # --- the JSON twins -------------------------------------------------------------------------
@@ -271,7 +291,7 @@ def create_app(
     ) -> Response:
         """A stored, gzipped piece of a game's replay as the seat asked for (or the referee)
         sees it; 409 for a game the engine cannot replay."""
-        game = game_data(request)
+        game = replayed_game(request)
         seat = seat_param(request, game["num_players"])
         try:
             return gzipped_json(request, piece(game, seat))
@@ -288,7 +308,7 @@ def create_app(
         return replay_piece(request, frames.log)
 
     def api_frames(request: Request) -> Response:
-        game = game_data(request)
+        game = replayed_game(request)
         seat = seat_param(request, game["num_players"])
         start = _int(request, "start", 0) or 0
         count = _int(request, "count", FRAME_CHUNK, low=1, high=_MAX_LIST) or FRAME_CHUNK
@@ -298,12 +318,12 @@ def create_app(
             raise HTTPException(409, str(exc)) from None
 
     def api_record(request: Request) -> Response:
-        game = game_data(request)
+        game = replayed_game(request)
         return downloads.record(_public_game(game), game)
 
     def api_moves(request: Request) -> Response:
         try:
-            return downloads.moves(game_data(request))
+            return downloads.moves(replayed_game(request))
         except ReplayError as exc:
             raise HTTPException(409, str(exc)) from None
 

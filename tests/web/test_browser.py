@@ -457,6 +457,22 @@ def test_a_voided_game_ends_on_why_not_on_a_final_position(page, arena_db, tmp_p
         assert "voided" in panel and "referee fault: disk full" in panel
 
 
+def test_a_game_whose_deal_is_in_play_says_why_it_shows_no_replay(page, arena_db, tmp_path):
+    """Its second rotation not played yet, the tournament running: no replay, no script error."""
+    db = altered_copy(
+        arena_db,
+        tmp_path / "in-play.db",
+        "UPDATE tournament SET state = 'running' WHERE id = 1",
+        "DELETE FROM game WHERE id = 2",
+    )
+    with ServerThread(db) as server:
+        page.goto(f"{server.url}/games/1")
+        held = page.locator("#held-back").inner_text()
+        assert "held back until every seat rotation of its deal is played (1 of 2" in held
+        assert page.locator("#replay").count() == 0
+        screenshot(page, "held-back")
+
+
 def test_scores_on_the_boards_read_as_english(page, web_server):
     """'1 point', not '1 points': the boards write counts with Arena.count."""
     page.goto(f"{web_server.url}/games?game=oregon")
