@@ -132,7 +132,7 @@
     panel.append(h("div", {class: `seat-${data.seat}`}, [h("span", {class: "swatch"}), ` ${Arena.seatLabel(data.seat)} decides`]));
     if (!("legal" in data)) {
       panel.append(h("p", {class: "hidden-note",
-        text: `Watching as seat ${state.seat}: seat ${data.seat}'s options, choice and comment are not in this seat's view.`}));
+        text: `Watching as seat ${state.seat}: seat ${data.seat}'s options, time and comment are not in this seat's view; what it did shows in the log where the game makes it public.`}));
       return;
     }
     const details = [];
