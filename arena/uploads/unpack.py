@@ -4,7 +4,8 @@ Every member is judged before a byte of it is written, and every byte is counted
 written, so a bomb is refused while it streams, never after it filled the disk:
 
 - at most ``files`` members and ``file_bytes`` per file (the size a member declares is judged
-  first, the bytes that come are counted too: a header may lie);
+  first, the bytes that come are counted too: a header may lie); a zip's members are counted
+  in its central directory before ``zipfile`` reads it (it would build every entry first);
 - at most ``total_bytes`` in all, and at most ``ratio`` times the archive's own size (past a
   first ``ratio_free_bytes``, which small archives of text reach honestly): the tar stream is
   decompressed through a counter that stops there, so even tar's own headers (a pax header may
@@ -26,9 +27,11 @@ written, so a bomb is refused while it streams, never after it filled the disk:
 from __future__ import annotations
 
 import gzip
+import lzma
 import os
 import shutil
 import stat
+import struct
 import tarfile
 import zipfile
 import zlib
@@ -37,15 +40,28 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path, PurePosixPath
-from typing import IO, Protocol
+from typing import IO, BinaryIO, Protocol
 
 from arena.errors import InputError
+from arena.manifest import MANIFEST_NAME
 
 _CHUNK = 1 << 16
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZIP_MAGIC = b"PK\x03\x04"
 _SPECIAL_BITS = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX
 _TAR_SLACK = 1 << 20
+# A zip's end records (APPNOTE 4.3.14-16), read as zipfile reads them: the end of the central
+# directory (22 bytes, then a comment of at most 64 KiB), the ZIP64 locator before it and the
+# ZIP64 end record before that; and the fixed part of a central directory's entry.
+_END = struct.Struct("<4s4H2LH")
+_END_SIGNATURE = b"PK\x05\x06"
+_LOCATOR = struct.Struct("<4sLQL")
+_LOCATOR_SIGNATURE = b"PK\x06\x07"
+_END64 = struct.Struct("<4sQ2H2L4Q")
+_END64_SIGNATURE = b"PK\x06\x06"
+_ENTRY = struct.Struct("<4s24x3H12x")  # signature, then the lengths of name, extra, comment
+_ENTRY_SIGNATURE = b"PK\x01\x02"
+_MAX_COMMENT = (1 << 16) - 1
 
 
 class ArchiveError(InputError):
@@ -97,20 +113,36 @@ def unpack(archive: Path, destination: Path, limits: UnpackLimits = DEFAULT_LIMI
     ArchiveError (and leaves no ``destination``) for anything refused."""
     destination.mkdir(mode=0o755)  # FileExistsError: the caller's mistake, not the archive's
     try:
-        return _take_apart(archive, limits, destination)
+        writer = _take_apart(archive, limits, destination)
     except BaseException:
         shutil.rmtree(destination, ignore_errors=True)  # only what this call wrote
         raise
+    return Unpacked(writer.files, writer.written)
 
 
 def check(archive: Path, limits: UnpackLimits = DEFAULT_LIMITS) -> Unpacked:
     """What ``unpack`` would do, writing nothing: every member judged and every byte counted
-    (the web refuses a hostile upload at once with it; the worker unpacks for real). Raises
-    ArchiveError."""
-    return _take_apart(archive, limits, None)
+    (the web refuses a hostile upload at once with it; the worker unpacks for real); and an
+    archive the worker would find no bot in (no bot.toml at its top, nor in its one directory,
+    as ``arena.submissions.worker`` looks) is refused too. Raises ArchiveError."""
+    writer = _take_apart(archive, limits, None)
+    if not writer.kinds:
+        raise ArchiveError(f"the archive is empty: a bot needs its {MANIFEST_NAME} at its top")
+    if not _has_manifest(writer.kinds):
+        raise ArchiveError(f"no {MANIFEST_NAME} at the archive's top (nor in its one directory)")
+    return Unpacked(writer.files, writer.written)
 
 
-def _take_apart(archive: Path, limits: UnpackLimits, root: Path | None) -> Unpacked:
+def _has_manifest(kinds: dict[PurePosixPath, str]) -> bool:
+    """Whether bot.toml is a file at the top, or in the one thing at the top, a directory."""
+    manifest = PurePosixPath(MANIFEST_NAME)
+    if kinds.get(manifest) == "file":
+        return True
+    top = [path for path in kinds if len(path.parts) == 1]
+    return len(top) == 1 and kinds[top[0]] != "file" and kinds.get(top[0] / manifest) == "file"
+
+
+def _take_apart(archive: Path, limits: UnpackLimits, root: Path | None) -> _Writer:
     size = archive.stat().st_size
     if size > limits.archive_bytes:
         raise ArchiveError(f"the archive has {size} bytes, more than the {limits.archive_bytes}")
@@ -124,7 +156,7 @@ def _take_apart(archive: Path, limits: UnpackLimits, root: Path | None) -> Unpac
     with members(archive, budget, limits) as found:
         for member in found:
             writer.add(member)
-    return Unpacked(writer.files, writer.written)
+    return writer
 
 
 class _Writer:
@@ -281,17 +313,81 @@ def _tar_entries(tar: tarfile.TarFile) -> Iterator[_Member]:
 @contextmanager
 def _zip_members(archive: Path, budget: int, limits: UnpackLimits) -> Iterator[Iterator[_Member]]:
     try:
-        with zipfile.ZipFile(archive) as opened:
-            yield _zip_entries(opened)
+        with open(archive, "rb") as file:
+            _count_zip_entries(file, limits.files)
+            with zipfile.ZipFile(file) as opened:
+                yield _zip_entries(opened)
     except (
         zipfile.BadZipFile,
         zipfile.LargeZipFile,
         NotImplementedError,
-        OSError,
+        OSError,  # bz2's errors among them
         EOFError,
         zlib.error,
+        lzma.LZMAError,
+        UnicodeDecodeError,  # a name flagged UTF-8 that is not
     ) as exc:
         raise ArchiveError(f"not a readable zip archive: {exc}") from None
+
+
+def _count_zip_entries(file: BinaryIO, limit: int) -> None:
+    """Refuse a zip of more than ``limit`` entries before ``zipfile`` reads its central directory,
+    which builds every entry at once (a 31 MB archive can list 360,000 of them: 200 MB and
+    seconds, all before the first would be refused). The count the end record declares is
+    judged first, then the entries as ``zipfile`` will find them, counted up to the limit (the
+    declared count may lie). Whatever is malformed is left for ``zipfile`` to say."""
+    where = _central_directory(file)
+    if where is None:
+        return
+    declared, start, size = where
+    if declared > limit:
+        raise ArchiveError(f"more than {limit} files and directories")
+    position, entries = start, 0
+    while position < start + size:
+        file.seek(position)
+        entry = file.read(_ENTRY.size)
+        if len(entry) != _ENTRY.size or entry[:4] != _ENTRY_SIGNATURE:
+            return
+        entries += 1
+        if entries > limit:
+            raise ArchiveError(f"more than {limit} files and directories")
+        _, name, extra, comment = _ENTRY.unpack(entry)
+        position += _ENTRY.size + name + extra + comment
+
+
+def _central_directory(file: BinaryIO) -> tuple[int, int, int] | None:
+    """The entries a zip's end record declares, and where its central directory starts and how
+    many bytes it has, found as ``zipfile`` finds them (``_EndRecData``, ``_RealGetContents``);
+    None if there is no end record (``zipfile`` refuses the archive)."""
+    size = file.seek(0, os.SEEK_END)
+    if size < _END.size:
+        return None
+    file.seek(size - _END.size)
+    record = file.read(_END.size)
+    location = size - _END.size
+    if not (record[:4] == _END_SIGNATURE and record[-2:] == b"\0\0"):  # else: a comment
+        tail_start = max(size - _MAX_COMMENT - 1 - _END.size, 0)
+        file.seek(tail_start)
+        tail = file.read()
+        found = tail.rfind(_END_SIGNATURE)
+        record = tail[found : found + _END.size]
+        if found < 0 or len(record) != _END.size:
+            return None
+        location = tail_start + found
+    _, _, _, _, entries, directory_size, _, _ = _END.unpack(record)
+    start = location - directory_size  # right before the end records, whatever the offset says
+    if location >= _LOCATOR.size:
+        file.seek(location - _LOCATOR.size)
+        locator = _LOCATOR.unpack(file.read(_LOCATOR.size))
+        if locator[0] == _LOCATOR_SIGNATURE:
+            if location < _LOCATOR.size + _END64.size:
+                return None
+            file.seek(location - _LOCATOR.size - _END64.size)
+            end64 = _END64.unpack(file.read(_END64.size))
+            if end64[0] == _END64_SIGNATURE:
+                entries, directory_size = end64[7], end64[8]
+                start = location - _LOCATOR.size - _END64.size - directory_size
+    return None if start < 0 else (entries, start, directory_size)
 
 
 def _zip_entries(archive: zipfile.ZipFile) -> Iterator[_Member]:

@@ -26,6 +26,7 @@ from arena.log_names import QUOTA_MIB, BotLogs, kept_logs, safe_name
 from arena.storage import bots, seat_logs, submissions
 from arena.storage.web_sessions import SignedIn
 from arena.web.bot_logs import log_path
+from arena.web.live import LARGEST_ID
 from arena.web.sessions import Render, WebAuth
 from arena.web.submissions import Refused
 
@@ -87,6 +88,8 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
 
     async def my_submission(request: Request, who: SignedIn, form: FormData | None) -> Response:
         wanted = int(request.path_params["submission_id"])
+        if wanted > LARGEST_ID:  # more than SQLite stores: the query would fail
+            raise HTTPException(404, f"you have no upload {wanted}")
 
         def find() -> dict[str, Any] | None:
             with desk.database().read() as session:

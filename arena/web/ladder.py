@@ -17,6 +17,7 @@ from starlette.routing import Route
 from arena.storage import ladders, running
 from arena.storage.models import utc_now
 from arena.storage.read_only import GameFilter
+from arena.web.live import whole_number
 from arena.web.pages import NotFound, Pages
 
 LATEST_GAMES = 5  # per entrant
@@ -97,9 +98,10 @@ def _ladder_id(request: Request) -> int | None:
     raw = request.query_params.get("id")
     if raw in (None, ""):
         return None
-    if not raw.isdigit() or len(raw) > 18:
+    ladder_id = whole_number(raw)
+    if ladder_id is None:
         raise HTTPException(400, "id must be a ladder's number")
-    return int(raw)
+    return ladder_id
 
 
 def ladder_routes(pages: Pages, render: Render) -> list[Route]:

@@ -15,6 +15,7 @@ the decisions the viewer has not seen yet and the position now.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -37,7 +38,8 @@ from engine.registry import get_game
 POLL_SECONDS = 1.0  # the page's polling interval (the writer's is about the same)
 _CACHE_LIMIT = 16
 _MAX_FRAMES = 200
-_LARGEST_ID = 2**63 - 1  # SQLite's: a larger id names nothing
+LARGEST_ID = 2**63 - 1  # SQLite's largest INTEGER: a larger id names nothing
+_DIGITS = re.compile(r"[0-9]{1,19}")  # LARGEST_ID has 19
 NO_SEAT = (
     "a game in play is shown in the spectator view only: each seat's view opens once it is recorded"
 )
@@ -116,7 +118,7 @@ class GamesInPlay:
 
     def row(self, live_id: int) -> dict[str, Any]:
         row = None
-        if live_id <= _LARGEST_ID:
+        if live_id <= LARGEST_ID:
             with self.database.session() as session:
                 row = running.one(session, live_id)
         if row is None:
@@ -157,13 +159,24 @@ def _refuse_seat(request: Request) -> None:
         raise HTTPException(400, NO_SEAT)
 
 
-def _number(request: Request, name: str, default: int, high: int) -> int:
+def whole_number(raw: str, high: int = LARGEST_ID) -> int | None:
+    """``raw`` as a number from 0 to ``high`` (at most LARGEST_ID), else None: ASCII digits
+    only (``str.isdigit`` takes "²" and "①", which ``int`` refuses) and never more of them than
+    a stored id has (``int`` refuses over 4,300 digits; SQLite stores none over 19)."""
+    if _DIGITS.fullmatch(raw) is None:
+        return None
+    value = int(raw)
+    return value if value <= min(high, LARGEST_ID) else None
+
+
+def _number(request: Request, name: str, default: int, high: int, low: int = 0) -> int:
     raw = request.query_params.get(name, "")
     if raw == "":
         return default
-    if not raw.isdigit() or int(raw) > high:
-        raise HTTPException(400, f"{name} must be a whole number from 0 to {high}")
-    return int(raw)
+    value = whole_number(raw, high)
+    if value is None or value < low:
+        raise HTTPException(400, f"{name} must be a whole number from {low} to {high}")
+    return value
 
 
 def live_routes(
@@ -174,7 +187,7 @@ def live_routes(
 
     def listing_data(request: Request) -> dict[str, Any]:
         """Every game in play, or a tournament's (``?tournament=ID``: a ladder is one too)."""
-        tournament = _number(request, "tournament", -1, _LARGEST_ID)
+        tournament = _number(request, "tournament", -1, LARGEST_ID)
         wanted = None if tournament < 0 else tournament
         return {"games": games.listing(wanted), "poll_seconds": POLL_SECONDS}
 
@@ -225,7 +238,7 @@ def live_routes(
             raise HTTPException(409, f"game in play {row['id']} is {row['state']}")
         replay = games.replay(row)
         start = _number(request, "start", 0, len(row["actions"]))
-        count = _number(request, "count", 50, _MAX_FRAMES)
+        count = _number(request, "count", 50, _MAX_FRAMES, low=1)
         with replay.lock:
             frames = replay.all_frames()[start : start + count]
         return JSONResponse({"live_id": row["id"], "start": start, "frames": frames})
