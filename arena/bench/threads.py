@@ -112,8 +112,10 @@ class _InstantClient(BotClient):
 class _InstantLender(PoolLender):
     """Lends the pool's bots with their Decide answered in process; gives back the real ones."""
 
-    async def lease(self, spec: BotSpec, occurrence: int, ready_seconds: float) -> LeasedBot:
-        leased = await super().lease(spec, occurrence, ready_seconds)
+    async def lease(
+        self, spec: BotSpec, occurrence: int, ready_seconds: float, deal: int | None = None
+    ) -> LeasedBot:
+        leased = await super().lease(spec, occurrence, ready_seconds, deal)
         leased.client = _InstantClient(leased.client, occurrence)
         return leased
 
@@ -173,12 +175,14 @@ def timed_parts() -> Iterator[dict[str, float]]:
 
 async def threads(args: argparse.Namespace) -> None:
     bots = [load_manifest(SAMPLE_BOTS / "random-python")] * args.players
-    measured = range(1000, 1000 + args.matches)
+    # Each pass its own deals: the pool replaces a bot lent for a deal it played (a new process).
+    first = args.warm_up
+    passes = [range(first + n * args.matches, first + (n + 1) * args.matches) for n in range(3)]
     async with BotPool(args.game, game_seed=1) as pool:
         await by_thread(bots, args.game, range(args.warm_up), pool.lender(0))
-        for label, lender in (
-            ("bots answering over gRPC", pool.lender(0)),
-            ("Decide answered in process", _InstantLender(pool, 0)),
+        for label, lender, measured in (
+            ("bots answering over gRPC", pool.lender(0), passes[0]),
+            ("Decide answered in process", _InstantLender(pool, 0), passes[1]),
         ):
             began = time.perf_counter()
             decisions, seconds = await by_thread(bots, args.game, measured, lender)
@@ -192,7 +196,7 @@ async def threads(args: argparse.Namespace) -> None:
                 f"{time.perf_counter() - began:.1f} s"
             )
         with timed_parts() as parts:
-            decisions, seconds = await by_thread(bots, args.game, measured, pool.lender(0))
+            decisions, seconds = await by_thread(bots, args.game, passes[2], pool.lender(0))
     thread = seconds["decision threads"]
     split = ", ".join(f"{part} {cpu / decisions * 1e6:.0f}" for part, cpu in parts.items())
     in_process = engine_and_encoding(args.game, args.players, 30, warm_up=3)

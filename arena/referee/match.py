@@ -30,6 +30,7 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
+from arena.bot_tree import holds_code
 from arena.errors import (
     ExtraReplyError,
     HandshakeMismatchError,
@@ -224,7 +225,7 @@ class _Referee:
         async def lease(seat: _Seat, occurrence: int) -> None:
             try:
                 seat.leased = await lender.lease(
-                    seat.spec, occurrence, self.time_control.ready_seconds
+                    seat.spec, occurrence, self.time_control.ready_seconds, self.state.seed
                 )
             except NotReadyError as exc:
                 await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
@@ -498,6 +499,13 @@ async def play_match(
         state = engine.new_game(len(bots), seed, options)
     except EngineError as exc:
         raise SetupError(str(exc)) from None
+    for spec in bots:  # a registered version's games are its code's
+        if spec.content_hash is not None and spec.directory is not None:
+            if not await trio.to_thread.run_sync(holds_code, spec.directory, spec.content_hash):
+                raise SetupError(
+                    f"bot {spec.name!r} changed in {spec.directory} since it was submitted: "
+                    "restore it, or run `arena submit` on it and play the new version"
+                )
     referee = _Referee(engine.name, state, bots, time_control, observer, opening)
     void_reason = ""
     workdir = new_match_dir()

@@ -11,6 +11,11 @@ failure never reaches the next.
 Each bot process is its own: its sandbox, limits, token and ``ARENA_BOT_SEED`` belong to the
 process, not to a game. The pool keeps one process per (worker, entrant, occurrence of the entrant
 in a game), so concurrent games never share a bot.
+
+A process never plays two seat rotations of one deal (a game's seed): every rotation deals the
+same cards, so a bot that remembered the first would know, in the next, what the others hold and
+will draw. Lent for a deal it has played, it is replaced by a fresh one (the sandbox gives each
+process empty writable paths, so nothing of the first rotation carries over).
 """
 
 from __future__ import annotations
@@ -78,6 +83,7 @@ class LeasedBot:
     # Where its next game's part of the kept log begins: where the last game's ended, so that
     # what it writes between games (after EndGame) still belongs to a game.
     log_from: int = 0
+    deals: set[int] = field(default_factory=set)  # the seeds of the games it was lent for
 
     @property
     def alive(self) -> bool:
@@ -136,13 +142,25 @@ class BotPool:
             self._slots[key] = len(self._slots)
         return self._slots[key]
 
-    async def lease(self, key: _Key, spec: BotSpec, ready_seconds: float) -> LeasedBot:
-        """The idle bot under ``key``, else a freshly started and connected one. Raises what
-        ``run_bot`` and ``connect`` raise (NotReadyError, HandshakeMismatchError)."""
-        if (leased := self._idle.pop(key, None)) is not None:
+    async def lease(
+        self, key: _Key, spec: BotSpec, ready_seconds: float, deal: int | None = None
+    ) -> LeasedBot:
+        """The idle bot under ``key`` unless it played ``deal`` (a game's seed) already, else a
+        freshly started and connected one. Raises what ``run_bot`` and ``connect`` raise
+        (NotReadyError, HandshakeMismatchError)."""
+        leased = self._idle.pop(key, None)
+        if leased is not None and not (leased.alive and deal not in leased.deals):
             if leased.alive:
-                return leased
-            await self._stop(leased)  # died while idle: replaced below
+                log.info("%s replaced: it played another rotation of this deal", _named(leased.bot))
+            await self._stop(leased)  # or it died while idle
+            leased = None
+        if leased is None:
+            leased = await self._start(key, spec, ready_seconds)
+        if deal is not None:
+            leased.deals.add(deal)
+        return leased
+
+    async def _start(self, key: _Key, spec: BotSpec, ready_seconds: float) -> LeasedBot:
         assert self._workdir is not None, "use the pool as an async context manager"
         slot = self._slot(key)
         stack = AsyncExitStack()
@@ -200,10 +218,14 @@ class PoolLender:
         self.pool = pool
         self.worker = worker
 
-    async def lease(self, spec: BotSpec, occurrence: int, ready_seconds: float) -> LeasedBot:
-        """``occurrence``: how many seats before this one in the game hold the same bot."""
+    async def lease(
+        self, spec: BotSpec, occurrence: int, ready_seconds: float, deal: int | None = None
+    ) -> LeasedBot:
+        """``occurrence``: how many seats before this one in the game hold the same bot;
+        ``deal``: the game's seed (a process that played it is replaced)."""
         # The worker is part of the key: two concurrent games never call one process.
-        return await self.pool.lease(_key(self.worker, spec, occurrence), spec, ready_seconds)
+        key = _key(self.worker, spec, occurrence)
+        return await self.pool.lease(key, spec, ready_seconds, deal)
 
     async def give_back(self, leased: LeasedBot, healthy: bool) -> LogSlice | None:
         return await self.pool.give_back(leased, healthy)

@@ -9,11 +9,20 @@ decided, and a ladder would match players by their ratings.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+import itertools
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Protocol
 
 from arena.records import MatchRecord
 from arena.tournament.schedule import ScheduledGame
+
+Avoid = Callable[[ScheduledGame], bool]
+# How far past the next game of its schedule a round robin lets a slot take one it need not avoid.
+LOOKAHEAD = 32
+
+
+def never(game: ScheduledGame) -> bool:
+    return False
 
 
 class Pairing(Protocol):
@@ -22,8 +31,10 @@ class Pairing(Protocol):
         keyed ``done`` are recorded already; returns how many games this run may play at most."""
         ...
 
-    def next_game(self) -> ScheduledGame | None:
-        """The game to play next, or None to start no more (the games running still finish)."""
+    def next_game(self, avoid: Avoid = never) -> ScheduledGame | None:
+        """The game to play next, or None to start no more (the games running still finish).
+        A pairing free to choose prefers a game for which ``avoid`` is false: the slot asking
+        has bots up that played its deal, which would be replaced (``arena.referee.pool``)."""
         ...
 
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
@@ -32,18 +43,26 @@ class Pairing(Protocol):
 
 
 class RoundRobin:
-    """The schedule's games not recorded yet, in the schedule's order."""
+    """The schedule's games not recorded yet, in the schedule's order, except that a slot takes
+    the first of the next ``LOOKAHEAD`` games it need not avoid: with one game slot, a pod plays
+    the first rotation of a run of deals, then the second, and its bots are replaced once per run
+    instead of once per deal."""
 
     def __init__(self) -> None:
         self._queue: Iterator[ScheduledGame] = iter(())
+        self._ahead: list[ScheduledGame] = []  # the next games of the queue, in order
 
     def start(self, schedule: Sequence[ScheduledGame], done: Collection[str]) -> int:
         pending = [game for game in schedule if game.key not in done]
-        self._queue = iter(pending)
+        self._queue, self._ahead = iter(pending), []
         return len(pending)
 
-    def next_game(self) -> ScheduledGame | None:
-        return next(self._queue, None)
+    def next_game(self, avoid: Avoid = never) -> ScheduledGame | None:
+        self._ahead.extend(itertools.islice(self._queue, LOOKAHEAD - len(self._ahead)))
+        if not self._ahead:
+            return None
+        chosen = next((i for i, game in enumerate(self._ahead) if not avoid(game)), 0)
+        return self._ahead.pop(chosen)
 
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
         pass

@@ -115,8 +115,8 @@ def _finish(database: Database, tournament_id: int, total: int) -> int:
 
 
 def _stop_after_fault(database: Database, tournament_id: int) -> None:
-    """Mark the tournament stopped after a storage fault, if the storage lets us (if not, it
-    stays "running", which --resume continues just the same)."""
+    """Mark the tournament stopped after a fault (of the storage, or a slot that cannot play),
+    if the storage lets us (if not, it stays "running", which --resume continues the same)."""
     try:
         _set_state(database, tournament_id, tournaments.STOPPED)
     except StorageError:
@@ -160,6 +160,25 @@ async def backend(
             yield here
 
 
+class DealMemory:
+    """The deals (seeds) that the bots a game slot keeps up have played, by entrant, as its bot
+    pool tracks them: a bot lent for a deal it played is replaced (``arena.referee.pool``), so
+    the slot asks its pairing for games of other deals first."""
+
+    def __init__(self) -> None:
+        self._deals: dict[int, set[int]] = {}
+
+    def would_replace(self, game: ScheduledGame) -> bool:
+        return any(game.seed in self._deals.get(entrant, ()) for entrant in game.seats)
+
+    def played(self, game: ScheduledGame) -> None:
+        for entrant in game.seats:
+            deals = self._deals.setdefault(entrant, set())
+            if game.seed in deals:  # replaced: the new process remembers this deal alone
+                deals.clear()
+            deals.add(game.seed)
+
+
 class _Run:
     """One run of a tournament: what its game slots share. Each slot plays the games the
     pairing hands it, one at a time, and records them here."""
@@ -186,7 +205,9 @@ class _Run:
         self.halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
 
     async def slot(self, number: int, games: GamePlayer) -> None:
-        while (scheduled := self.pairing.next_game()) is not None:
+        memory = DealMemory()
+        while (scheduled := self.pairing.next_game(memory.would_replace)) is not None:
+            memory.played(scheduled)
             await self.play(number, scheduled, games)
 
     async def play(self, slot: int, scheduled: ScheduledGame, games: GamePlayer) -> None:
@@ -345,6 +366,7 @@ async def run_tournament(
         if (setup_error := _sole_setup_error(group)) is None:
             raise
         log.error("%s: %s", tournament.name, setup_error)
+        await trio.to_thread.run_sync(_stop_after_fault, database, tournament_id)
         raise setup_error from None
     finally:
         progress.tournament_ended()

@@ -23,7 +23,7 @@ from arena.sandbox import SandboxPolicy
 from arena.storage.database import Database
 from arena.storage.sprt import NEW, PairedTest, new_score
 from arena.storage.target import DatabaseTarget
-from arena.tournament.pairing import RoundRobin
+from arena.tournament.pairing import Avoid, RoundRobin, never
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.setup import ReadyTournament, create_tournament
@@ -115,7 +115,9 @@ class SequentialTest(RoundRobin):
         super().__init__()
         self.paired = paired
 
-    def next_game(self) -> ScheduledGame | None:
+    def next_game(self, avoid: Avoid = never) -> ScheduledGame | None:
+        # In order, whatever the slot's bots played: the test counts pairs (a deal played both
+        # ways), and a pair left half played when it decides is wasted.
         return None if self.paired.decided else super().next_game()
 
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:

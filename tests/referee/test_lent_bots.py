@@ -78,7 +78,7 @@ async def test_a_bot_that_forfeited_is_not_lent_again():
             "oregon", [culprit, other], SEED, time_control=GENEROUS, lender=lender
         )
         assert [leased.bot.spec.name for leased in pool.idle] == ["random-python"]
-        await play_match("oregon", [culprit, other], SEED, time_control=GENEROUS, lender=lender)
+        await play_match("oregon", [culprit, other], 6, time_control=GENEROUS, lender=lender)
         assert pool.started == 3, "the culprit was started again, the other bot kept"
     assert record.seats[0].outcome is Outcome.ILLEGAL
 
@@ -116,3 +116,20 @@ async def test_the_bots_of_a_voided_game_are_not_lent_again():
     assert record.voided
     assert record.void_reason == "arena fault: RuntimeError: observer broke"
     assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
+
+
+async def test_no_bot_plays_two_rotations_of_one_deal_in_one_process():
+    """Every rotation of a deal deals the same cards: a process that played one would know, in
+    the next, what the other seats hold. So it is replaced; on another deal it is kept."""
+    spec = sample_bot("random-python")
+    async with BotPool("oregon", game_seed=SEED) as pool:
+        lender = pool.lender(0)
+        await play_match("oregon", [spec, spec], SEED, time_control=GENEROUS, lender=lender)
+        first = {leased.bot.process.pid for leased in pool.idle}
+        await play_match("oregon", [spec, spec], SEED, time_control=GENEROUS, lender=lender)
+        second = {leased.bot.process.pid for leased in pool.idle}
+        assert pool.started == 4 and not first & second, "both seats' bots replaced"
+        await play_match("oregon", [spec, spec], 6, time_control=GENEROUS, lender=lender)
+        assert pool.started == 4, "a new deal: both kept"
+        await play_match("oregon", [spec, spec], SEED, time_control=GENEROUS, lender=lender)
+        assert pool.started == 6, "back to the first deal: these processes played it too"

@@ -15,7 +15,7 @@ from arena.manifest import load_manifest
 from arena.records import Outcome
 from arena.referee.match import MatchObserver, play_match
 from arena.referee.pool import BotPool
-from tests.tournament.helpers import SAMPLE_BOTS, query, run_cli
+from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 GAMES = 6  # 2 entrants, 3 deals, each deal in both seatings
@@ -142,3 +142,35 @@ def test_settings_remember_fresh_bots(fresh):
     settings = TournamentSettings(fresh_bots=fresh)
     assert TournamentSettings.from_stored(settings.to_stored()).fresh_bots is fresh
     assert TournamentSettings.from_stored({}).fresh_bots is False
+
+
+# Processes at most: one slot plays 4 deals' first rotations, then their second (two per bot;
+# in schedule order, a new one at every second game: 5 per bot); two slots share 3 rotations
+# (18 processes in schedule order, 12 measured).
+@pytest.mark.parametrize("players, concurrency, processes", [(2, 1, 4), (3, 2, 14)])
+def test_no_kept_up_process_plays_two_rotations_of_a_deal(
+    tmp_path: Path, players: int, concurrency: int, processes: int
+):
+    """Every rotation of a deal deals the same cards, so a process that remembered one would know
+    what the other seats hold in the next. Each process keeps its own log (``--bot-logs``): no log
+    holds two games of one deal. The slots take the first rotation of a run of deals first, so
+    the bots are replaced about once per rotation, not once per deal."""
+    db, logs = tmp_path / "arena.db", tmp_path / "logs"
+    bots = ",".join(
+        str(renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / f"r{i}", f"r{i}"))
+        for i in range(players)
+    )
+    result = run_cli(
+        *("tournament", "--game", "oregon", "--bots", bots, "--players", str(players)),
+        *("--deals", "4", "--concurrency", str(concurrency), "--seed", "3", "--move-time", "10"),
+        *("--db", str(db), "--bot-logs", str(logs), "--sandbox", "none"),
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+    rows = query(db, "SELECT g.seed, l.path FROM game g JOIN seat_log l ON l.game_id = g.id")
+    assert len(rows) == 4 * players * players  # every seat of every game kept its part
+    deals_per_process: dict[str, list[int]] = {}
+    for seed, path in rows:
+        deals_per_process.setdefault(path, []).append(seed)
+    for path, seeds in deals_per_process.items():
+        assert len(seeds) == len(set(seeds)), f"{path} played a deal twice"
+    assert len(deals_per_process) <= processes, sorted(deals_per_process)

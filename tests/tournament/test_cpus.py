@@ -92,15 +92,17 @@ def _tournament(tmp_path: Path, *extra: str) -> list[set[int]]:
 def test_each_workers_bots_run_on_its_own_share_of_the_cores(tmp_path: Path):
     allowed = os.sched_getaffinity(0)
     found = _tournament(tmp_path)
-    # one kept-up chatty process per game slot, and a slot per worker
-    assert len(found) == 2
-    assert sorted(found, key=min) == sorted(cpus.shares(2, allowed), key=min)
+    # a kept-up chatty process per game slot (a slot per worker), and one more where a slot took
+    # both rotations of a deal (arena.referee.pool): each on its worker's share, both shares used
+    shares = cpus.shares(2, allowed)
+    assert all(cores in shares for cores in found), found
+    assert {frozenset(cores) for cores in found} == set(shares)
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to share")
 def test_no_pin_cpus_leaves_the_bots_on_every_core(tmp_path: Path):
     allowed = os.sched_getaffinity(0)
-    assert _tournament(tmp_path, "--no-pin-cpus") == [allowed, allowed]
+    assert set(map(frozenset, _tournament(tmp_path, "--no-pin-cpus"))) == {frozenset(allowed)}
 
 
 def test_claims_spread_over_the_cores_one_each_in_turn(tmp_path: Path, monkeypatch):

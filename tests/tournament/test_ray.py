@@ -187,11 +187,11 @@ def test_each_slots_actor_keeps_its_bots_to_a_core_unless_no_pin_cpus(
         out, err = arena.communicate(timeout=300)
         assert arena.returncode == 0, out + err
         found = _cores_of_chatty_bots(logs)
-        assert len(found) == 2, found  # a kept-up chatty bot per slot's actor
+        assert len(found) >= 2, found  # a kept-up chatty bot per slot's actor (or more)
         if pin == "--pin-cpus":  # a core each (claimed in turn: which one, other runs decide)
             assert all(len(cores) == 1 for cores in found), found
         else:
-            assert found == [os.sched_getaffinity(0)] * 2
+            assert all(cores == os.sched_getaffinity(0) for cores in found), found
 
 
 @needs_ray

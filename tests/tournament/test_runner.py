@@ -10,6 +10,7 @@ from arena.storage import bots, tournaments
 from arena.storage.database import open_database
 from arena.tournament import playing, runner
 from arena.tournament.pairing import RoundRobin
+from arena.tournament.schedule import build_schedule
 from tests.tournament.helpers import query
 from tests.tournament.records import match_record
 
@@ -122,3 +123,29 @@ async def test_the_pairing_chooses_the_games_and_hears_of_each_recorded(
     ]
     assert observer.events[0] == ("started", "t", 4, 2)
     assert query(tmp_path / "arena.db", "SELECT state FROM tournament") == [("stopped",)]
+
+
+def test_a_slot_takes_the_next_game_whose_deal_its_bots_did_not_play():
+    schedule = build_schedule(entrants=2, players=2, deals=3, seed=1)
+    pairing, memory = RoundRobin(), runner.DealMemory()
+    assert pairing.start(schedule, done={schedule[2].key}) == 5
+    order = []
+    while (game := pairing.next_game(memory.would_replace)) is not None:
+        memory.played(game)
+        order.append(game.key)
+    # a game of every pending deal first, then (the bots replaced once) the rest
+    assert order == [
+        "pod 0+1 deal 0 rotation 0",
+        "pod 0+1 deal 1 rotation 1",  # deal 1's first rotation was recorded before
+        "pod 0+1 deal 2 rotation 0",
+        "pod 0+1 deal 0 rotation 1",
+        "pod 0+1 deal 2 rotation 1",
+    ]
+
+
+def test_without_a_slot_to_spare_the_schedule_order_stands():
+    schedule = build_schedule(entrants=3, players=2, deals=1, seed=1)
+    pairing = RoundRobin()
+    pairing.start(schedule, done=())
+    assert [pairing.next_game().key for _ in schedule] == [game.key for game in schedule]
+    assert pairing.next_game() is None
