@@ -12,6 +12,7 @@ iterative and follows no link it has not checked, so it ends on any tree.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,3 +107,54 @@ def linked_public_code(directory: Path) -> list[Path]:
             if linkable(target) and not target.is_relative_to(directory):
                 targets.append(target)
     return targets
+
+
+def directory_hash(directory: Path) -> str:
+    """sha256 over the relative path and content of every file of a bot directory
+    (``arena.bot_tree.bot_files``: links into the arena's public code count as what they lead
+    to, so a bot that links shared code gets a new version when that code changes). What is no
+    regular file (a FIFO, a link to a device, a link inside the directory) counts by its name
+    only. Raises ManifestError for a link loop or a link out of the directory."""
+    digest = hashlib.sha256()
+    for name, path in bot_files(directory):
+        digest.update(name.encode() + b"\0")
+        digest.update(_content_digest(path))
+    return digest.hexdigest()
+
+
+def _content_digest(path: Path) -> bytes:
+    if not path.is_file():  # follows links: a FIFO, a device, a dangling link
+        return hashlib.sha256(b"not a regular file").digest()
+    with open(path, "rb") as file:
+        return hashlib.file_digest(file, "sha256").digest()
+
+
+# The code each directory held when last hashed, by the files' sizes and times (``holds_code``).
+_hashed: dict[Path, tuple[tuple[tuple[str, int, int, int], ...], str]] = {}
+
+
+def holds_code(directory: Path, content_hash: str) -> bool:
+    """Whether ``directory`` still holds the code hashed as ``content_hash``. Hashed again only
+    when a file's size, time or inode differs from the last hashing here (a referee checks before
+    every game; a bot may be large)."""
+    try:
+        signature = tuple(
+            (name, info.st_size, info.st_mtime_ns, info.st_ino)
+            for name, info in ((name, _stat(path)) for name, path in bot_files(directory))
+        )
+    except (ManifestError, OSError):
+        return False
+    known = _hashed.get(directory)
+    if known is None or known[0] != signature:
+        try:
+            known = _hashed[directory] = (signature, directory_hash(directory))
+        except (ManifestError, OSError):
+            return False
+    return known[1] == content_hash
+
+
+def _stat(path: Path) -> os.stat_result:
+    try:
+        return os.stat(path)
+    except OSError:  # a dangling link: hashed by its name
+        return os.lstat(path)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import SetupError, UnknownBotError
-from arena.manifest import BotSpec, load_manifest, remote_bot
+from arena.manifest import BotSpec, address_problem, load_manifest, name_problem, remote_bot
 from arena.storage import bots
 from arena.storage.database import Database, open_database
 from arena.storage.target import DatabaseTarget, may_exist
@@ -84,6 +84,8 @@ def resolve_bot(text: str, game: str, registry: Database | None) -> Entrant:
     registered bots, None when there is none yet."""
     if _is_address(text):
         name, address = text.split("@", 1)
+        if problem := name_problem(name) or address_problem(address):
+            raise SetupError(f"{text!r} is no NAME@HOST:PORT: {problem}")
         return Entrant(name, remote_bot(address, name, games=(game,)))
     if _is_directory(text):
         spec = load_manifest(Path(text))

@@ -56,6 +56,9 @@ class BotSpec:
     network: bool = False  # asks for network access in its sandbox (``--allow-network`` grants)
     # What builds the bot (``arena validate`` and ``arena submit`` run it: arena.building), or ().
     build: tuple[str, ...] = ()
+    # The registered version's code (``arena.bot_tree.directory_hash``): the referee starts no
+    # process from a directory whose code has changed since. None: not checked (not registered).
+    content_hash: str | None = None
 
     @property
     def is_remote(self) -> bool:
@@ -68,16 +71,27 @@ class BotSpec:
 _NAME_CHARS = 64
 
 
+def address_problem(address: str) -> str:
+    """Why ``address`` cannot be a remote bot's ``HOST:PORT`` (``[IPv6]:PORT``), or ""."""
+    host, _, port = address.rpartition(":")
+    if not host or not host.isprintable() or any(char.isspace() for char in host):
+        return f"{address!r} has no host: give HOST:PORT"
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        return f"{address!r}: the port must be a number from 1 to 65535"
+    return ""
+
+
 def name_problem(name: str) -> str:
     """Why ``name`` cannot name a bot, or ""."""
     if (
-        name.isprintable()
+        name
+        and name.isprintable()
         and len(name) <= _NAME_CHARS
         and not any(char.isspace() or char in "@," for char in name)
     ):
         return ""
     return (
-        f"bot name {name[:80]!r}: use at most {_NAME_CHARS} printable characters without "
+        f"bot name {name[:80]!r}: use 1 to {_NAME_CHARS} printable characters without "
         "spaces, '@' or ','"
     )
 

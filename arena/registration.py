@@ -4,6 +4,7 @@ addresses): its handshake is checked first, then a version is stored when its co
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
@@ -13,6 +14,7 @@ from arena.bot.v1 import bot_pb2
 from arena.errors import HandshakeMismatchError, NotReadyError, SubmitError
 from arena.manifest import (
     BotSpec,
+    address_problem,
     expand_games,
     load_manifest,
     name_problem,
@@ -26,6 +28,7 @@ from arena.sandbox import SandboxPolicy
 from arena.sandbox.tempdirs import remove_tree
 from arena.storage import bots
 from arena.storage.database import Database
+from engine.registry import game_names
 
 HANDSHAKE_SECONDS = 10.0
 
@@ -54,6 +57,7 @@ def check_local_bot(directory: Path, sandbox: SandboxPolicy) -> BotSpec:
     started as ``sandbox`` says (its code is a stranger's: as a match would run it). Raises
     SubmitError, SandboxUnavailableError."""
     spec = load_manifest(directory)
+    _check_games(spec.games, f"{directory}: bot.toml")
     try:
         reply = trio.run(_local_handshake, spec, sandbox)
     except NotReadyError as exc:
@@ -72,10 +76,22 @@ def check_local_bot(directory: Path, sandbox: SandboxPolicy) -> BotSpec:
     return spec
 
 
+def _check_games(games: Sequence[str], where: str) -> None:
+    """A bot registered must play a game this arena has (``arena validate`` checks the same)."""
+    unknown = [game for game in games if game not in game_names()]
+    if unknown or not games:
+        listed = f"game(s) this arena does not have: {', '.join(map(repr, unknown))}"
+        raise SubmitError(
+            f"{where} lists {listed if unknown else 'no game'} (it has {', '.join(game_names())})"
+        )
+
+
 def check_remote_bot(address: str, name: str) -> BotSpec:
     """The bot at ``address``, as its handshake describes it."""
     if problem := name_problem(name):
         raise SubmitError(f"--name: {problem}")
+    if problem := address_problem(address):
+        raise SubmitError(f"--address: {problem}")
     try:
         reply = trio.run(_remote_handshake, address)
     except grpc.RpcError as exc:
@@ -93,12 +109,9 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
     version = reply.version or "remote"  # the bot's word, stored and printed: checked as bot.toml's
     if problem := version_problem(version):
         raise SubmitError(f"{address}: handshake: {problem}")
-    return remote_bot(
-        address,
-        name,
-        version=version,
-        games=expand_games(reply.games),
-    )
+    games = expand_games(reply.games)
+    _check_games(games, f"{address}: the handshake")
+    return remote_bot(address, name, version=version, games=games)
 
 
 def content_hash(spec: BotSpec) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlmodel import Session, col, select
 
-from arena.bot_tree import bot_files
+from arena.bot_tree import directory_hash as directory_hash  # what registering a bot stores
 from arena.errors import SubmitError, UnknownBotError
 from arena.manifest import BotSpec
 from arena.storage.models import OPERATOR, Author, Bot, BotVersion
@@ -25,26 +25,6 @@ class RegisteredVersion:
         """``name@version#hash``: bot.toml's version plus the start of the content hash, since
         changed code under an unchanged bot.toml version is a new version too."""
         return f"{self.bot.name}@{self.version.version}#{self.version.content_hash[:8]}"
-
-
-def directory_hash(directory: Path) -> str:
-    """sha256 over the relative path and content of every file of a bot directory
-    (``arena.bot_tree.bot_files``: links into the arena's public code count as what they lead
-    to, so a bot that links shared code gets a new version when that code changes). What is no
-    regular file (a FIFO, a link to a device, a link inside the directory) counts by its name
-    only. Raises ManifestError for a link loop or a link out of the directory."""
-    digest = hashlib.sha256()
-    for name, path in bot_files(directory):
-        digest.update(name.encode() + b"\0")
-        digest.update(_content_digest(path))
-    return digest.hexdigest()
-
-
-def _content_digest(path: Path) -> bytes:
-    if not path.is_file():  # follows links: a FIFO, a device, a dangling link
-        return hashlib.sha256(b"not a regular file").digest()
-    with open(path, "rb") as file:
-        return hashlib.file_digest(file, "sha256").digest()
 
 
 def remote_hash(address: str, version: str) -> str:
@@ -190,4 +170,5 @@ def to_spec(registered: RegisteredVersion) -> BotSpec:
         command=tuple(version.command) if version.command else None,
         address=version.address,
         env=dict(version.env),
+        content_hash=None if version.address else version.content_hash,
     )

@@ -261,5 +261,6 @@ def _evict(root: Path, unused_since: float, budget_bytes: int, now: float) -> li
 
 
 def at(spec: BotSpec, directory: Path) -> BotSpec:
-    """``spec`` with its files at ``directory`` (where they were unpacked)."""
-    return replace(spec, directory=directory)
+    """``spec`` with its files at ``directory`` (where they were unpacked). The driver checked
+    the code it packed (``content_hash``); the copy is the archive's, whatever else it holds."""
+    return replace(spec, directory=directory, content_hash=None)

@@ -54,12 +54,12 @@ def test_remote_bot_has_an_address_and_no_command():
         (VALID + 'colour = "red"\n', "unknown key(s) colour"),
         (VALID + "[env]\nLEVEL = 3\n", "'env' must be a table of string values"),
         # a name users could not type (NAME@VERSION, --bots A,B) or that would garble tables
-        (VALID.replace('"b"', '"a@b"'), "bot name 'a@b': use at most 64 printable characters"),
+        (VALID.replace('"b"', '"a@b"'), "bot name 'a@b': use 1 to 64 printable characters"),
         (VALID.replace('"b"', '"a,b"'), "bot name 'a,b'"),
         (VALID.replace('"b"', '"a b"'), "bot name 'a b'"),
         (VALID.replace('"b"', '"a\\nb"'), "bot name 'a\\nb'"),
         (VALID.replace('"b"', '"a\\u001b[2Jb"'), "bot name 'a\\x1b[2Jb'"),
-        (VALID.replace('"b"', f'"{"n" * 65}"'), "use at most 64 printable characters"),
+        (VALID.replace('"b"', f'"{"n" * 65}"'), "use 1 to 64 printable characters"),
         (VALID.replace('"2.0"', '"2\\u001b[2J"'), "bot version '2\\x1b[2J'"),
         (VALID.replace('"2.0"', f'"{"9" * 65}"'), "at most 64 printable characters"),
         # what no process can be given: the game was voided as the arena's fault instead

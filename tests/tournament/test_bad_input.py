@@ -72,6 +72,10 @@ def assert_refused(db: Path, *args: str, message: str) -> None:
         (("replay", "42"), "no game 42"),
         (("submit", "/nonexistent/bot"), "not a bot directory"),
         (("submit", "--address", "127.0.0.1:1"), "--address needs --name"),
+        # a remote bot's address is checked before anyone waits for it to answer
+        (("submit", "--address", "h:99999", "--name", "r"), "the port must be a number"),
+        (("tournament", "--game", "oregon", "--bots", "random-python,x@:5"), "has no host"),
+        (("tournament", "--game", "oregon", "--bots", "random-python,@h:5"), "bot name ''"),
     ],
 )
 def test_bad_arguments_are_refused(registered_db: Path, args, message):
@@ -152,3 +156,33 @@ def test_resume_refuses_a_bot_changed_since_the_tournament_started(tmp_path: Pat
     database.close()
     (bot / "bot.py").write_text((bot / "bot.py").read_text() + "\n# changed\n")
     assert_refused(db, "tournament", "--resume", "t", message="changed")
+
+
+def test_a_bot_whose_code_changes_mid_tournament_plays_no_more_under_its_version(tmp_path: Path):
+    """A registered version's games are its code's: once its directory changes, no process of it
+    starts again (here the bot writes into its own directory as it plays, unsandboxed, and every
+    game starts fresh bots); the tournament stops with one line, to be resumed once restored."""
+    bot = renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / "bot", "changing")
+    script = (bot / "bot.py").read_text()
+    (bot / "bot.py").write_text(
+        "from pathlib import Path\n\n"
+        "try:  # where it may write: not in the sandbox of `arena submit`'s check\n"
+        "    (Path(__file__).parent / 'written.txt').write_text('changed')\n"
+        "except OSError:\n"
+        "    pass\n" + script
+    )
+    db = tmp_path / "arena.db"
+    assert run_cli("submit", str(bot), "--db", str(db)).exit_code == 0
+    args = ("--game", "oregon", "--bots", f"changing,{SAMPLE_BOTS / 'random-python'}")
+    common = ("--deals", "2", "--concurrency", "1", "--fresh-bots", "--sandbox", "none")
+    result = run_cli("tournament", *args, *common, "--name", "t", "--db", str(db))
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert f"error: bot 'changing' changed in {bot} since it was submitted" in result.stderr
+    with sqlite3.connect(db) as connection:
+        finished = connection.execute("SELECT COUNT(*) FROM game WHERE status = 'finished'")
+        assert finished.fetchone()[0] == 1  # the game its first process played, with its code
+        state = connection.execute("SELECT state FROM tournament WHERE name = 't'").fetchone()
+    assert state[0] == "stopped"
+    (bot / "written.txt").unlink()  # restored as submitted: the rest plays on resume
+    result = run_cli("tournament", "--resume", "t", "--db", str(db))
+    assert result.exit_code == 2 and "changed in" in result.stderr  # it writes again, and stops

@@ -217,3 +217,25 @@ def test_a_bot_directory_with_a_fifo_a_device_link_or_a_link_loop_is_hashed_at_o
         )
         assert done.returncode != 0 and "links outside the bot's directory" in done.stderr
         (bot / name).unlink()
+
+
+@pytest.mark.parametrize(
+    ("games", "said"),
+    [
+        ('["chess"]', "lists game(s) this arena does not have: 'chess' (it has oregon"),
+        ('["oregon", "chess"]', "does not have: 'chess'"),
+        ('[""]', "does not have: ''"),
+    ],
+)
+def test_a_bot_that_plays_no_game_of_this_arena_is_not_registered(tmp_path: Path, games, said):
+    bot = renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / "bot", "lost")
+    manifest = bot / "bot.toml"
+    lines = manifest.read_text().splitlines()
+    manifest.write_text(
+        "\n".join(f"games = {games}" if line.startswith("games") else line for line in lines)
+    )
+    result = run_cli("submit", str(bot), "--db", str(tmp_path / "a.db"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {bot}: bot.toml lists"), result.stderr
+    assert said in result.stderr and len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "a.db").exists() or query(tmp_path / "a.db", "SELECT * FROM bot") == []
