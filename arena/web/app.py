@@ -11,6 +11,7 @@ order of every deck, including what the other seat rotations of the same deal wi
 from __future__ import annotations
 
 import gzip
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -18,6 +19,7 @@ from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -36,7 +38,7 @@ from arena.web.authors import author_routes
 from arena.web.bot_logs import bot_log_routes
 from arena.web.frame_store import FrameStore, default_dir
 from arena.web.ladder import ladder_routes
-from arena.web.live import live_routes
+from arena.web.live import LARGEST_ID, live_routes
 from arena.web.pages import NotFound, Pages
 from arena.web.replay import FrameCache
 from arena.web.sessions import WebAuth, session_routes
@@ -44,10 +46,11 @@ from arena.web.submissions import UploadDesk, submission_routes
 from engine.registry import game_names
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger(__name__)
 FRAME_CHUNK = 50
 _MAX_LIST = 200
-# The largest integer SQLite stores: a larger id or filter would fail inside the query.
-_LARGEST_ID = 2**63 - 1
+# The largest integer SQLite stores: a larger filter would fail inside the query.
+_LARGEST_VALUE = 2**63 - 1
 # What the browser may load: our own scripts and styles only (no inline script runs, no
 # third-party origin); embedded page data is JSON in <script type="application/json">.
 CONTENT_SECURITY_POLICY = (
@@ -115,7 +118,7 @@ def _int(
         raise HTTPException(400, f"{name} must be between {low} and {high}")
     if value < low:
         raise HTTPException(400, f"{name} must be at least {low}")
-    if value > _LARGEST_ID:
+    if value > _LARGEST_VALUE:
         raise HTTPException(400, f"{name} is too large")
     return value
 
@@ -176,7 +179,7 @@ def create_app(
 
     def tournament_param(request: Request) -> int | None:
         """The ``tournament`` filter: a stale or mistyped id is an error, not an empty page."""
-        tournament = _int(request, "tournament")
+        tournament = _int(request, "tournament", high=LARGEST_ID)
         if tournament is not None and database.tournament(tournament) is None:
             raise HTTPException(400, f"no tournament {tournament}")
         return tournament
@@ -339,7 +342,10 @@ def create_app(
         return response
 
     async def unavailable(request: Request, exc: Exception) -> Response:
-        return _error(request, 503, str(exc))
+        # The reason names the database (a PostgreSQL URL: its user and host): the server's log
+        # has it, a stranger does not.
+        log.warning("%s %s: the database failed: %s", request.method, request.url.path, exc)
+        return _error(request, 503, "the arena's database cannot be read now; try again shortly")
 
     def _error(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):
@@ -430,6 +436,22 @@ def _board_script(game: str) -> str | None:
 def _path_id(request: Request, name: str, what: str) -> int:
     """A game's or tournament's id from the path; one too large to be stored names nothing."""
     value = int(request.path_params[name])
-    if value > _LARGEST_ID:
+    if value > LARGEST_ID:
         raise NotFound(f"no {what} {value}")
     return value
+
+
+class _Id(Convertor[int]):
+    """Starlette's ``{name:int}`` with at most 19 digits: ``int`` refuses a number of over 4,300
+    digits (a 500 before any route ran); a longer one matches no route (404)."""
+
+    regex = "[0-9]{1,19}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("int", _Id())

@@ -38,8 +38,9 @@ from engine.registry import get_game
 POLL_SECONDS = 1.0  # the page's polling interval (the writer's is about the same)
 _CACHE_LIMIT = 16
 _MAX_FRAMES = 200
-LARGEST_ID = 2**63 - 1  # SQLite's largest INTEGER: a larger id names nothing
-_DIGITS = re.compile(r"[0-9]{1,19}")  # LARGEST_ID has 19
+# The largest id stored: ids are 32-bit in PostgreSQL (SQLite's reach 2**63 - 1, never used)
+LARGEST_ID = 2**31 - 1
+_DIGITS = re.compile(r"[0-9]{1,19}")  # a 64-bit number has at most 19
 NO_SEAT = (
     "a game in play is shown in the spectator view only: each seat's view opens once it is recorded"
 )

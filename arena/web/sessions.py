@@ -87,7 +87,7 @@ class WebAuth:
         """The request's form, its size bounded before it is read: an upload's archive at
         most (as the API takes), or without ``files`` a few fields."""
         declared = request.headers.get("content-length", "")
-        if not declared.isdigit():
+        if not (declared.isascii() and declared.isdigit() and len(declared) < 19):
             raise HTTPException(411, "a form must say its length (Content-Length)")
         if not files and int(declared) > _FORM_SLACK:
             raise HTTPException(413, f"a form may have at most {_FORM_SLACK} bytes")

@@ -180,8 +180,8 @@ def submission_routes(
             name = request.query_params.get("bot", "")
             desk.check_name(name)
             declared = request.headers.get("content-length", "")
-            if declared.isdigit():
-                desk.check_size(int(declared))
+            if declared.isascii() and declared.isdigit():  # else the body's size is checked
+                desk.check_size(int(declared) if len(declared) < 19 else 2**63)
             await desk.count_upload(public_id)
             body = bytearray()
             async for chunk in request.stream():

@@ -21,7 +21,7 @@ from tests.tournament.records import register_bots
 SUPERSCRIPT_TWO = "%C2%B2"  # ²
 CIRCLED_ONE = "%E2%91%A0"  # ①
 DIGITS_5000 = "9" * 5000
-OVER_SQLITE = str(2**63)  # one more than SQLite's largest INTEGER
+OVER_SQLITE = str(2**31)  # one more than the largest id stored (32-bit in PostgreSQL)
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def test_a_tournament_that_is_no_number_is_a_400(in_play, path: str, value: str)
     client, _, _ = in_play
     answer = client.get(f"{path}?tournament={value}")
     assert answer.status_code == 400
-    assert "tournament must be a whole number from 0 to 9223372036854775807" in answer.text
+    assert "tournament must be a whole number from 0 to 2147483647" in answer.text
 
 
 @pytest.mark.parametrize(
@@ -96,3 +96,27 @@ def test_a_ladder_id_that_is_no_number_is_a_400(in_play, path: str, value: str):
     answer = client.get(f"{path}?id={value}")
     assert answer.status_code == 400
     assert "id must be a ladder" in answer.text  # the page escapes its quote
+
+
+@pytest.mark.parametrize(
+    "path", ["/games/{}", "/api/games/{}", "/api/games/{}/frames", "/tournaments/{}", "/live/{}"]
+)
+@pytest.mark.parametrize("value", [DIGITS_5000, "9" * 20, OVER_SQLITE], ids=lambda v: v[:12])
+def test_an_id_in_the_path_too_long_to_be_stored_names_nothing(in_play, path: str, value: str):
+    client, _, _ = in_play
+    answer = client.get(path.format(value))
+    assert answer.status_code == 404, answer.text  # not Starlette's int() failing: a 500
+
+
+def test_a_tournament_filter_past_the_largest_id_is_a_400(in_play):
+    client, _, _ = in_play
+    answer = client.get(f"/api/games?tournament={OVER_SQLITE}")
+    assert answer.status_code == 400 and "tournament must be between 0 and" in answer.text
+
+
+def test_a_database_that_fails_is_a_503_that_does_not_name_it(in_play, tmp_path: Path):
+    client, _, _ = in_play
+    (tmp_path / "arena.db").write_bytes(b"not a database any more" * 100)
+    answer = client.get("/api/games")
+    assert answer.status_code == 503
+    assert answer.json() == {"error": "the arena's database cannot be read now; try again shortly"}
