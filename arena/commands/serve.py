@@ -3,6 +3,7 @@ replay viewer, live games; authors' sign-in and uploads, which alone write); see
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +11,7 @@ import typer
 
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import LogFile, LogLevel
+from arena.errors import InputError
 from arena.operator_log import LogConfig, logging_to
 from arena.web import DEFAULT_HOST, DEFAULT_PORT
 
@@ -52,12 +54,35 @@ def serve(
     config = LogConfig(log_file, log_level)
     with logging_to(config, also=("uvicorn",)):
         app = create_app(db, frames_dir=frames_dir)  # a missing or foreign db: one line
+        listening = _listening(host, port)  # a port in use: one line, before "serving"
+        port = listening.getsockname()[1]  # --port 0: the one the system chose
         shown = f"[{host}]" if ":" in host else host
         print(f"arena: serving {db} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
         if config == LogConfig():  # uvicorn's own warnings on stderr, as ever
-            uvicorn.run(app, host=host, port=port, log_level="warning")
+            settings = uvicorn.Config(app, log_level="warning")
         else:  # uvicorn's lines (requests too, at info) go to the arena's log
-            uvicorn.run(app, host=host, port=port, log_config=None, log_level=log_level or "info")
+            settings = uvicorn.Config(app, log_config=None, log_level=log_level or "info")
+        uvicorn.Server(settings).run(sockets=[listening])
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket listening on HOST:PORT, or InputError (exit 2) saying why not."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        listening = socket.socket(family, kind, proto)
+    except OSError as exc:  # socket.gaierror included: a host that does not resolve
+        raise InputError(f"--host {host!r}: {exc.strerror or exc}") from None
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        listening.bind(address)
+        listening.listen(2048)
+    except OSError as exc:
+        listening.close()
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    listening.set_inheritable(True)
+    return listening
 
 
 def register(app: typer.Typer) -> None:

@@ -125,6 +125,9 @@ def _checked_spec(entrant: Entrant, game: str, sandbox: SandboxPolicy) -> BotSpe
 EntrantResolver = Callable[[Database | None, Sequence[str], str], list[Entrant]]
 
 
+MAX_SCHEDULE = 1_000_000  # games of one tournament (about 350 MB of schedule)
+
+
 def create_tournament(
     db: DatabaseTarget,
     game_name: str,
@@ -153,6 +156,12 @@ def create_tournament(
             raise SetupError(
                 f"{len(entrants)} entrant(s) for {settings.players}-player games; "
                 f"need at least {settings.players}"
+            )
+        games = schedule_size(len(entrants), settings.players, settings.deals)
+        if games > MAX_SCHEDULE:  # it is built whole, a few hundred bytes a game
+            raise SetupError(
+                f"{games:,} games in the schedule (at most {MAX_SCHEDULE:,}): give fewer --deals "
+                "or entrants, or run `arena ladder`, which plays on without a schedule"
             )
         name = name or _default_name(game.name)
         if database is not None:

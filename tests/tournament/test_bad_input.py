@@ -72,6 +72,22 @@ def assert_refused(db: Path, *args: str, message: str) -> None:
         (("replay", "42"), "no game 42"),
         (("submit", "/nonexistent/bot"), "not a bot directory"),
         (("submit", "--address", "127.0.0.1:1"), "--address needs --name"),
+        (
+            ("tournament", "--game", "oregon", "--bots", f"random-python,{SAMPLE_BOTS}/random-node")
+            + ("--deals", "1000000"),
+            "2,000,000 games in the schedule (at most 1,000,000)",
+        ),
+        (
+            (
+                "tournament",
+                "--game",
+                "merkator",
+                "--bots",
+                f"random-python,{SAMPLE_BOTS}/random-node",
+            )
+            + ("--option", "max_rounds=99999999999999999999"),
+            "option max_rounds: '99999999999999999999' is out of range",
+        ),
         # a remote bot's address is checked before anyone waits for it to answer
         (("submit", "--address", "h:99999", "--name", "r"), "the port must be a number"),
         (("tournament", "--game", "oregon", "--bots", "random-python,x@:5"), "has no host"),

@@ -4,6 +4,7 @@ for a file that is no arena database."""
 from __future__ import annotations
 
 import json
+import socket
 import time
 import urllib.request
 
@@ -48,3 +49,16 @@ def test_serve_refuses_a_missing_database_in_one_line(tmp_path):
 def test_serve_binds_the_loopback_unless_told():
     done = run_arena("serve", "--help")
     assert "127.0.0.1" in done.stdout and "--host" in done.stdout
+
+
+def test_a_port_in_use_or_a_host_it_cannot_bind_is_one_line_and_exit_2(arena_db):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_arena("serve", "--db", str(arena_db), "--port", str(port))
+    assert done.returncode == 2 and done.stdout == ""  # nothing said to be served
+    assert done.stderr == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    done = run_arena("serve", "--db", str(arena_db), "--host", "999.1.1.1")
+    assert done.returncode == 2 and done.stderr.startswith("error: --host '999.1.1.1': ")
+    assert len(done.stderr.splitlines()) == 1
