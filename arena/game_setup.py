@@ -51,7 +51,7 @@ def parse_options(game: str, texts: Iterable[str]) -> dict[str, OptionValue]:
         except ValueError:
             raise SetupError(f"option {name}: {raw!r} is not a {kind.__name__}") from None
         value = options[name]
-        if kind is int and not -(2**63) <= value < 2**63:  # bots receive it as an int64
+        if type(value) is int and not -(2**63) <= value < 2**63:  # bots receive it as an int64
             raise SetupError(f"option {name}: {raw[:40]!r} is out of range (a 64-bit integer)")
     return options
 
