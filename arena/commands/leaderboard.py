@@ -231,8 +231,10 @@ def leaderboard(
     if as_json:
         typer.echo(json.dumps([board_json(board) for board in boards], indent=2))
         return
-    if not boards:
-        console.print("no rated games yet")
+    if not boards:  # say which boards are empty: the filters may be why
+        only = [f"of {game}"] * bool(game) + [f"with {players} players"] * bool(players)
+        only += [f"in tournament {tournament!r}"] * bool(tournament)
+        console.print(" ".join(["no rated games", *only]) if only else "no rated games yet")
     for board in boards:
         print_board(board)
 

@@ -115,6 +115,8 @@ def test_players_tournament_and_version_filters(arena_db: Path):
     assert positions[0] == 1 and positions[-1] <= 4
     unknown = run_cli("leaderboard", "--bot", "changing@9.9", "--db", str(arena_db))
     assert unknown.exit_code == 2 and "no version '9.9'" in unknown.stderr
+    empty = run_cli("leaderboard", "--game", "oregon", "--players", "4", "--db", str(arena_db))
+    assert empty.stdout.strip() == "no rated games of oregon with 4 players"  # not "yet"
 
 
 def test_text_board_shows_version_labels_and_provisional_marks(arena_db: Path):
