@@ -6,6 +6,7 @@
     │   │                       "error: ..." and exits 2
     │   ├── ManifestError       a missing or malformed bot.toml
     │   ├── SetupError          a match or tournament cannot be set up as asked
+    │   │   └── BotChangedError a registered bot's code changed: its games are not played
     │   ├── SubmitError         a bot cannot be registered
     │   ├── DatabasePathError   no arena database at that path (nor can one be made there)
     │   ├── UnknownBotError     no registered bot of that name
@@ -41,6 +42,10 @@ class ManifestError(InputError):
 class SetupError(InputError):
     """A match or tournament cannot be set up as asked (unknown game, wrong player count, bad
     options or limits, an entrant that does not fit)."""
+
+
+class BotChangedError(SetupError):
+    """A registered version's directory no longer holds its code: its game is not played."""
 
 
 class SubmitError(InputError):

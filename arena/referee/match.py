@@ -32,6 +32,7 @@ import trio
 from arena.bot.v1 import bot_pb2
 from arena.bot_tree import holds_code
 from arena.errors import (
+    BotChangedError,
     ExtraReplyError,
     HandshakeMismatchError,
     MalformedReplyError,
@@ -502,7 +503,7 @@ async def play_match(
     for spec in bots:  # a registered version's games are its code's
         if spec.content_hash is not None and spec.directory is not None:
             if not await trio.to_thread.run_sync(holds_code, spec.directory, spec.content_hash):
-                raise SetupError(
+                raise BotChangedError(
                     f"bot {spec.name!r} changed in {spec.directory} since it was submitted: "
                     "restore it, or run `arena submit` on it and play the new version"
                 )

@@ -19,7 +19,6 @@ means no game is stored twice. A restarted ladder first completes the deals left
 
 from __future__ import annotations
 
-import itertools
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -46,7 +45,7 @@ from arena.storage.run_lock import running_alone
 from arena.tournament.live import LiveGames
 from arena.tournament.matchmaking import Matchmaking, Ratings, ratings
 from arena.tournament.pacing import LOOKBACK_SECONDS, Pace, covers
-from arena.tournament.pairing import LOOKAHEAD, Avoid, never
+from arena.tournament.pairing import Avoid, never
 from arena.tournament.playing import GamePlayer, GameSetup
 from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import (
@@ -246,12 +245,12 @@ class Rounds:
         return len(self.queue)
 
     def next_game(self, avoid: Avoid = never) -> ScheduledGame | None:
-        """The next planned game, or a later one of the next ``LOOKAHEAD`` that the slot need
-        not avoid (as ``RoundRobin.next_game``)."""
+        """The next planned game, in order: the deals a stopped run left half played come first
+        and must be completed, and a round's pods are planned to be played together (the pool
+        replaces a bot that played the deal: ``arena.referee.pool``)."""
         if not self.queue or self.deadline_passed():
             return None
-        ahead = itertools.islice(enumerate(self.queue), LOOKAHEAD)
-        return self.queue.pop(next((i for i, game in ahead if not avoid(game)), 0))
+        return self.queue.pop(0)
 
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
         group = f"{self.ladder_id}/{scheduled.pod}/{scheduled.deal}"

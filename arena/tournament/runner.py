@@ -25,7 +25,7 @@ from typing import Protocol
 
 import trio
 
-from arena.errors import SetupError
+from arena.errors import BotChangedError, SetupError
 from arena.records import MatchRecord, Outcome
 from arena.stopping import StopSignal
 from arena.storage import tournaments
@@ -203,6 +203,7 @@ class _Run:
         self.voided = 0  # voided attempts
         self.storage_fault: StorageError | None = None
         self.halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
+        self.changed: BotChangedError | None = None  # why games were left unplayed
 
     async def slot(self, number: int, games: GamePlayer) -> None:
         memory = DealMemory()
@@ -217,6 +218,12 @@ class _Run:
             watched = None if self.live is None else self.live.started(scheduled)
             try:
                 record = await games.play(slot, scheduled.seats, scheduled.seed, watched)
+            except BotChangedError as exc:  # not played: the others' games go on
+                self._watched_ended(watched, None)
+                log.warning("%s: %s: not played: %s", self.name, scheduled.key, exc)
+                self.changed = exc
+                self.progress.game_abandoned()
+                return
             except trio.Cancelled:
                 self._watched_ended(watched, None)
                 self.progress.game_abandoned()
@@ -379,6 +386,11 @@ async def run_tournament(
         )
 
     done = await trio.to_thread.run_sync(_finish, database, tournament_id, len(schedule))
+    if run.changed is not None:
+        raise SetupError(
+            f"{run.changed}; {len(schedule) - done} game(s) not played (`--resume "
+            f"{tournament.name}` plays them)"
+        )
     log.info(
         "%s: %s: %d of %d games recorded, %d voided attempts in this run",
         tournament.name,

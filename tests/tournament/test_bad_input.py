@@ -193,7 +193,9 @@ def test_a_bot_whose_code_changes_mid_tournament_plays_no_more_under_its_version
     common = ("--deals", "2", "--concurrency", "1", "--fresh-bots", "--sandbox", "none")
     result = run_cli("tournament", *args, *common, "--name", "t", "--db", str(db))
     assert result.exit_code == 2, result.stdout + result.stderr
-    assert f"error: bot 'changing' changed in {bot} since it was submitted" in result.stderr
+    error = result.stderr.strip().splitlines()[-1]
+    assert error.startswith(f"error: bot 'changing' changed in {bot} since it was submitted")
+    assert error.endswith("3 game(s) not played (`--resume t` plays them)")
     with sqlite3.connect(db) as connection:
         finished = connection.execute("SELECT COUNT(*) FROM game WHERE status = 'finished'")
         assert finished.fetchone()[0] == 1  # the game its first process played, with its code
