@@ -17,6 +17,7 @@ encoding error) voids the game: ``voided=True``, not rated, to be re-run with th
 
 from __future__ import annotations
 
+import os
 import re
 import time
 import uuid
@@ -468,6 +469,23 @@ class _Referee:
                     seat.client.close()
 
 
+_STARTING: trio.lowlevel.RunVar[trio.Semaphore] = trio.lowlevel.RunVar("arena_games_starting")
+
+
+def starting_games() -> trio.Semaphore:
+    """How many games of this process start or lease their bots at once: twice the cores it may
+    use. A bot's ready time counts from its start, and hundreds of bots started together on a
+    few cores miss it: forfeits that would be the arena's doing (``--concurrency 1000`` on 2
+    cores, an outside review). A lease of a bot that is up takes a moment."""
+    try:
+        return _STARTING.get()
+    except LookupError:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        starting = trio.Semaphore(max(2, 2 * (cores or 1)))
+        _STARTING.set(starting)
+        return starting
+
+
 async def play_match(
     game: str,
     bots: Sequence[BotSpec],
@@ -513,10 +531,11 @@ async def play_match(
     try:
         async with AsyncExitStack() as stack:
             try:
-                if lender is None:
-                    await referee.start_bots(stack, workdir, limits, bot_logs, sandbox)
-                else:
-                    await referee.lease_bots(lender)
+                async with starting_games():
+                    if lender is None:
+                        await referee.start_bots(stack, workdir, limits, bot_logs, sandbox)
+                    else:
+                        await referee.lease_bots(lender)
                 if ready_gate is not None:
                     await ready_gate()
                 await referee.start_game()

@@ -82,7 +82,9 @@ def test_a_later_run_never_writes_into_the_logs_of_stored_games(tmp_path):
         result = runner.invoke(app, [*arguments, "--name", name])
         assert result.exit_code == 0, result.output
     rows = [row for row in seat_logs(db) if row[1] == "chatty"]
-    assert len({path for _, _, path, _, _ in rows}) == 2  # the second run's process: a new file
+    # a process per rotation of each run's one deal (arena.referee.pool); the second run's
+    # processes write new files
+    assert len({path for _, _, path, _, _ in rows}) == 4
     for _, _, path, start, end in rows:
         started, _ = games_said(Path(path).read_bytes()[start:end].decode())
         assert len(started) == 1
