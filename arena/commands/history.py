@@ -9,11 +9,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.records import Outcome
 from arena.storage import tournaments
 from arena.storage.models import GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
+from engine.registry import game_names
 
 console = Console(highlight=False)
 if not console.is_terminal:  # pipes and logs: do not wrap rows at 80 columns
@@ -33,7 +35,12 @@ def history(
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """List stored games, newest first: id, game, seats with scores and outcomes, tournament."""
+    if game is not None and game.lower() not in game_names():  # a typo, not "no games"
+        fail(f"unknown game {game!r}; known games: {', '.join(game_names())}")
     database = ReadOnlyDatabase(db)
+    if bot is not None and bot not in (names := database.bot_names()):
+        shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+        fail(f"unknown bot {bot!r} (registered: {shown or 'none'})")
     tournament_id = None
     if tournament is not None:
         with database.session() as session:

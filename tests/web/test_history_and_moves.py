@@ -31,6 +31,18 @@ def test_history_of_an_unknown_tournament_is_one_line(arena_db):
     )
 
 
+def test_history_of_an_unknown_bot_or_game_is_one_line_not_an_empty_list(arena_db):
+    done = run_arena("history", "--db", str(arena_db), "--bot", "nobody")
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: unknown bot 'nobody' (registered: ")
+    done = run_arena("history", "--db", str(arena_db), "--game", "chess")
+    assert done.returncode == 2
+    assert (
+        done.stderr.strip()
+        == "error: unknown game 'chess'; known games: oregon, ogallala, merkator"
+    )
+
+
 def test_replay_moves_prints_every_decision_in_words(arena_db):
     done = run_arena("replay", "1", "--moves", "--db", str(arena_db))
     assert done.returncode == 0, done.stderr
