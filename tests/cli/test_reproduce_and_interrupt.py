@@ -200,6 +200,24 @@ def test_ctrl_c_while_the_command_starts_is_one_line():
     assert (done.returncode, done.stderr) == (130, "error: interrupted\n")
 
 
+# SIGTERM at the same moment (a supervisor stopping the arena just as it starts).
+TERMINATED_IMPORT = INTERRUPTED_IMPORT.replace(
+    "raise KeyboardInterrupt",
+    "import os, signal; os.kill(os.getpid(), signal.SIGTERM)",
+)
+
+
+def test_sigterm_while_the_command_starts_is_one_line_and_exit_130():
+    done = subprocess.run(
+        [sys.executable, "-c", TERMINATED_IMPORT],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (130, "error: interrupted\n")
+
+
 def test_the_arena_command_starts_through_the_launcher():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts["arena"] == "arena.launcher:main"
