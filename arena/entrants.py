@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bot_tree import holds_code
 from arena.errors import SetupError, UnknownBotError
 from arena.manifest import BotSpec, address_problem, load_manifest, name_problem, remote_bot
 from arena.storage import bots
@@ -44,7 +45,7 @@ def check_unchanged(version: bots.RegisteredVersion, since: str) -> None:
     """A registered version runs from its directory: refuse it once that code has changed,
     since its games would be recorded under a version whose code is gone."""
     directory = version.version.directory
-    if directory and bots.directory_hash(Path(directory)) != version.version.content_hash:
+    if directory and not holds_code(Path(directory), version.version.content_hash):
         raise SetupError(f"bot {version.bot.name!r} changed in {directory} since {since}")
 
 

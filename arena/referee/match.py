@@ -469,6 +469,16 @@ class _Referee:
                     seat.client.close()
 
 
+def _changed(bots: Sequence[BotSpec]) -> BotSpec | None:
+    """The first registered version whose directory no longer holds its code: its games would
+    be recorded under code that is gone."""
+    for spec in bots:
+        if spec.content_hash is not None and spec.directory is not None:
+            if not holds_code(spec.directory, spec.content_hash):
+                return spec
+    return None
+
+
 _STARTING: trio.lowlevel.RunVar[trio.Semaphore] = trio.lowlevel.RunVar("arena_games_starting")
 
 
@@ -518,13 +528,11 @@ async def play_match(
         state = engine.new_game(len(bots), seed, options)
     except EngineError as exc:
         raise SetupError(str(exc)) from None
-    for spec in bots:  # a registered version's games are its code's
-        if spec.content_hash is not None and spec.directory is not None:
-            if not await trio.to_thread.run_sync(holds_code, spec.directory, spec.content_hash):
-                raise BotChangedError(
-                    f"bot {spec.name!r} changed in {spec.directory} since it was submitted: "
-                    "restore it, or run `arena submit` on it and play the new version"
-                )
+    if (changed := await trio.to_thread.run_sync(_changed, bots)) is not None:
+        raise BotChangedError(
+            f"bot {changed.name!r} changed in {changed.directory} since it was submitted: "
+            "restore it, or run `arena submit` on it and play the new version"
+        )
     referee = _Referee(engine.name, state, bots, time_control, observer, opening)
     void_reason = ""
     workdir = new_match_dir()

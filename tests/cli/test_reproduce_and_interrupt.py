@@ -189,17 +189,6 @@ main()
 """
 
 
-def test_ctrl_c_while_the_command_starts_is_one_line():
-    done = subprocess.run(
-        [sys.executable, "-c", INTERRUPTED_IMPORT],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert (done.returncode, done.stderr) == (130, "error: interrupted\n")
-
-
 # SIGTERM at the same moment (a supervisor stopping the arena just as it starts).
 TERMINATED_IMPORT = INTERRUPTED_IMPORT.replace(
     "raise KeyboardInterrupt",
@@ -207,9 +196,10 @@ TERMINATED_IMPORT = INTERRUPTED_IMPORT.replace(
 )
 
 
-def test_sigterm_while_the_command_starts_is_one_line_and_exit_130():
+@pytest.mark.parametrize("script", [INTERRUPTED_IMPORT, TERMINATED_IMPORT], ids=["int", "term"])
+def test_ctrl_c_or_sigterm_while_the_command_starts_is_one_line_and_exit_130(script: str):
     done = subprocess.run(
-        [sys.executable, "-c", TERMINATED_IMPORT],
+        [sys.executable, "-c", script],
         cwd=ROOT,
         capture_output=True,
         text=True,

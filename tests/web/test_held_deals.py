@@ -35,6 +35,15 @@ def _one_deal(db: Path) -> tuple[int, int, int]:
     return tournament, first, second
 
 
+def _without(game: int) -> tuple[str, ...]:
+    """The statements that take ``game`` out of the database, as if never played."""
+    return (
+        f"DELETE FROM rating_history WHERE game_id = {game}",
+        f"DELETE FROM seat WHERE game_id = {game}",
+        f"DELETE FROM game WHERE id = {game}",
+    )
+
+
 def _client(db: Path, tmp_path: Path) -> TestClient:
     return TestClient(create_app(db, warm_up=False, frames_dir=tmp_path / "frames"))
 
@@ -47,9 +56,7 @@ def in_play(arena_db: Path, tmp_path: Path) -> tuple[TestClient, int]:
         arena_db,
         tmp_path / "in-play.db",
         f"UPDATE tournament SET state = 'running' WHERE id = {tournament}",
-        f"DELETE FROM rating_history WHERE game_id = {second}",
-        f"DELETE FROM seat WHERE game_id = {second}",
-        f"DELETE FROM game WHERE id = {second}",
+        *_without(second),
     )
     return _client(db, tmp_path), first
 
@@ -102,13 +109,7 @@ def test_a_deal_every_rotation_of_which_is_played_is_shown(arena_db: Path, tmp_p
 def test_a_finished_tournament_shows_a_deal_it_left_unplayed(arena_db: Path, tmp_path: Path):
     # An SPRT test decided between two rotations of a deal never plays the second.
     _, first, second = _one_deal(arena_db)
-    db = altered_copy(
-        arena_db,
-        tmp_path / "decided.db",
-        f"DELETE FROM rating_history WHERE game_id = {second}",
-        f"DELETE FROM seat WHERE game_id = {second}",
-        f"DELETE FROM game WHERE id = {second}",
-    )
+    db = altered_copy(arena_db, tmp_path / "decided.db", *_without(second))
     client = _client(db, tmp_path)
     assert client.get(f"/api/games/{first}").json()["held"] is None
     assert client.get(f"/api/games/{first}/frames?seat=0").status_code == 200
