@@ -21,7 +21,7 @@ class MerkatorGame(Game):
     title: ClassVar[str] = "Merkator"
     min_players: ClassVar[int] = data.DATA["players"]["min"]
     max_players: ClassVar[int] = data.DATA["players"]["max"]
-    rules_version: ClassVar[str] = "merkator-2"
+    rules_version: ClassVar[str] = "merkator-3"
     default_options: ClassVar[Mapping[str, OptionValue]] = data.DEFAULT_OPTIONS
     view_type: ClassVar[type] = MerkatorView
     action_type: ClassVar[Any] = MerkatorAction

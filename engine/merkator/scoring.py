@@ -6,7 +6,6 @@ Points are kept doubled as integers (every total is a multiple of 0.5). Scoring 
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,41 +37,6 @@ def is_type_dependent(building: int, misprint: bool) -> bool:
     if misprint and building == data.ALSTERHAUS:
         return False
     return data.BUILDING_TYPE_DEPENDENT[building]
-
-
-def final_place_matters(
-    kontor: Sequence[int],
-    tile: Sequence[int],
-    colour: int,
-    buildings: Sequence[int],
-    misprint: bool,
-) -> bool:
-    """R31: whether the good chosen for the supply-tile cube of ``colour`` can change its owner's
-    score, for some choice of the owner's other tile cubes (``tile``, this one included). Only
-    type-dependent buildings read goods, and they read the owner's Kontor alone."""
-    dependent = [b for b in buildings if is_type_dependent(b, misprint)]
-    good_a, good_b = data.COLOUR_GOODS[colour]
-    if not any(
-        good_a in goods or good_b in goods
-        for goods in (data.scoring_goods(building_scoring(b, misprint)) for b in dependent)
-    ):
-        return False
-    others = [data.COLOUR_GOODS[c] for c, cubes in enumerate(tile) if cubes and c != colour]
-
-    def points(cubes: list[int]) -> int:
-        mine = Holdings(tuple(cubes), (), (), (), 0, 0)
-        return sum(building_points(b, 0, (mine,), misprint) for b in dependent)
-
-    for goods in itertools.product(*others):
-        cubes = list(kontor)
-        for good in goods:
-            cubes[good] += 1
-        with_a, with_b = cubes.copy(), cubes
-        with_a[good_a] += 1
-        with_b[good_b] += 1
-        if points(with_a) != points(with_b):
-            return True
-    return False
 
 
 def contract_points_x2(contracts: Sequence[int]) -> int:

@@ -35,7 +35,7 @@ from engine.merkator.actions import (
 from engine.merkator.describe import describe_action
 from engine.merkator.observe import build_view, view_fields
 from engine.merkator.render import render
-from engine.merkator.scoring import Holdings, final_place_matters, final_result
+from engine.merkator.scoring import Holdings, final_result, is_type_dependent
 from engine.merkator.views import MerkatorView
 
 # decision stages: the DecisionKind values as plain ints (enum attribute access is slow here)
@@ -694,14 +694,17 @@ class MerkatorState(GameState):
     def _step_place_next(self) -> None:
         q = self.deciding
         tile, kontor = self.tile[q], self.kontor[q]
+        # 5.2 step 1: an owner of a type-dependent building is asked for every tile cube, in
+        # colour order (table 4.9, "once per tile cube"); anyone else's cubes become good A.
+        asks = any(is_type_dependent(b, self.misprint) for b in self.buildings[q])
         for colour in range(data.NUM_COLOURS):
             if not tile[colour]:
                 continue
-            if final_place_matters(kontor, tile, colour, self.buildings[q], self.misprint):
+            if asks:
                 self.final_place_colour = colour
                 self.stage = FINAL_PLACE
                 return
-            tile[colour] = 0  # R31: its good cannot change the score, so it becomes good A
+            tile[colour] = 0
             kontor[_GOOD_A[colour]] += 1
         if q + 1 < self.num_players:
             self.deciding = q + 1

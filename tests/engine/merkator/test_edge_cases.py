@@ -69,9 +69,11 @@ def test_peace_sold_in_a_final_turn_goes_to_the_discard_pile_without_a_new_trigg
     assert s.final_turns_left == 3 and s.end_triggered
 
 
-# --- R31: FINAL_PLACE only where the good can change the owner's score ---------------------------
-def _final_placement(buildings: tuple[str, ...], colours: tuple[str, ...], **goods: int):
-    s = blank(2)
+# --- 5.2 step 1: FINAL_PLACE for every tile cube of an owner of a type-dependent building -------
+def _final_placement(
+    buildings: tuple[str, ...], colours: tuple[str, ...], misprint: bool = False, **goods: int
+):
+    s = blank(2, alsterhaus_misprint=misprint)
     s.buildings[0] = [BUILDING[b] for b in buildings]
     kontor(s, 0, **goods)
     tile(s, 0, *colours)
@@ -81,27 +83,32 @@ def _final_placement(buildings: tuple[str, ...], colours: tuple[str, ...], **goo
     return s
 
 
-def test_final_place_is_asked_only_for_the_cubes_a_building_reads():
-    s = _final_placement(("K05",), ("green", "blue", "red"))  # Gewuerzspeicher: 2 per Spices
-    assert s.decision_kind == "FINAL_PLACE" and s.view(0).final_place_colour == Colour.RED
-    assert goods_of(s, 0) == {"LIVESTOCK": 1, "PLUMS": 1}  # good A, without a decision
-    s.apply(FinalPlace(Good.SPICES))
-    assert s.is_over and s.history == [1]
+def test_final_place_is_asked_for_every_tile_cube_in_colour_order():
+    """Table 4.9: "once per tile cube", whether or not that cube's goods are the ones the
+    building reads (5.2 step 1 decides by the building, not by the cube)."""
+    s = _final_placement(("K05",), ("red", "green", "blue"))  # Gewuerzspeicher: 2 per Spices
+    asked = []
+    while not s.is_over:
+        assert s.decision_kind == "FINAL_PLACE" and s.current_seat == 0
+        asked.append(s.view(0).final_place_colour)
+        s.apply(s.legal_actions()[1])  # good B
+    assert asked == [Colour.GREEN, Colour.BLUE, Colour.RED]
+    assert goods_of(s, 0) == {"MUSKETS": 1, "WINE": 1, "SPICES": 1}
 
 
-def test_final_place_is_not_asked_where_both_goods_score_alike():
-    # Alsterhaus counts goods present: neither Ham nor Fish oil held, so either adds one type.
-    assert _final_placement(("K01",), ("purple",)).is_over
-    # Trankocherei pays at most at 4 Fish oil cubes: a fifth cannot change it.
-    assert _final_placement(("K08",), ("purple",), FISH_OIL=4).is_over
-    # With Ham already present, only Fish oil adds a type: asked.
-    assert _final_placement(("K01",), ("purple",), HAM=1).decision_kind == "FINAL_PLACE"
+def test_final_place_is_asked_even_where_both_goods_score_alike():
+    # Trankocherei pays at most at 4 Fish oil cubes: a fifth cannot change it, but the rules ask
+    # by the building (type_dependent), not by the score.
+    s = _final_placement(("K08",), ("purple",), FISH_OIL=4)
+    assert s.decision_kind == "FINAL_PLACE" and s.view(0).final_place_colour == Colour.PURPLE
+    s.apply(FinalPlace(Good.HAM))
+    assert s.is_over and goods_of(s, 0) == {"FISH_OIL": 4, "HAM": 1}
 
 
-def test_final_place_counts_the_owners_later_cubes():
-    """Stapelhaus (2 per good with 3 cubes): 2 Muskets held; green's cube as Muskets reaches 3
-    whatever the other cubes become, so green is asked; black's cube cannot reach 3 of anything."""
-    s = _final_placement(("K13",), ("green", "black"), MUSKETS=2, IRON=1)
-    assert s.decision_kind == "FINAL_PLACE" and s.view(0).final_place_colour == Colour.GREEN
-    s.apply(FinalPlace(Good.MUSKETS))
-    assert s.is_over and goods_of(s, 0) == {"MUSKETS": 3, "IRON": 2}
+def test_final_place_is_not_asked_without_a_type_dependent_building():
+    # Boerse scores time markers; the misprinted Alsterhaus counts every cube alike (2.6).
+    s = _final_placement(("K14",), ("green", "purple"))
+    assert s.is_over and goods_of(s, 0) == {"LIVESTOCK": 1, "HAM": 1}
+    s = _final_placement(("K01",), ("purple",), misprint=True)
+    assert s.is_over and goods_of(s, 0) == {"HAM": 1}
+    assert _final_placement(("K01",), ("purple",)).decision_kind == "FINAL_PLACE"
