@@ -33,7 +33,7 @@ from sqlmodel import Session
 
 from arena.errors import DatabasePathError, StorageError
 from arena.records import Outcome
-from arena.storage import ladders, postgres, statements
+from arena.storage import ladders, postgres, run_lock, statements
 from arena.storage.games import finished_game_results
 from arena.storage.models import (
     GameOutcome,
@@ -278,7 +278,15 @@ class ReadOnlyDatabase:
     # --- tournaments ----------------------------------------------------------------------------
     def tournaments(self) -> list[dict[str, Any]]:
         with self._reading() as db:
-            return db.rows(statements.TOURNAMENTS)
+            rows = db.rows(statements.TOURNAMENTS)
+            for row in rows:
+                row["state"] = self.shown_state(row["id"], row["state"], db.connection)
+            return rows
+
+    def shown_state(self, tournament_id: int, state: str, connection: Connection) -> str:
+        """``state`` as stored, but "stopped" for a "running" one that no process runs (killed:
+        ``arena.storage.run_lock.shown_state``)."""
+        return run_lock.shown_state(self.target, tournament_id, state, connection)
 
     def tournament(self, tournament_id: int) -> dict[str, Any] | None:
         """Settings, entrants and progress: games finished (and with a forfeit), voided attempts,
@@ -287,6 +295,9 @@ class ReadOnlyDatabase:
             tournament = db.one(statements.TOURNAMENT, id=tournament_id)
             if tournament is None:
                 return None
+            tournament["state"] = self.shown_state(
+                tournament_id, tournament["state"], db.connection
+            )
             entrants = db.rows(statements.ENTRANTS, id=tournament_id)
             progress = db.one(statements.PROGRESS, id=tournament_id)
         assert progress is not None  # an aggregate: always one row

@@ -10,6 +10,10 @@ The lock is the operating system's or the server's, so a process killed with kil
 behind: on SQLite an exclusive ``flock`` on ``DB-runs/ID.lock`` beside the database file (it
 holds the holder's pid, for the message); on PostgreSQL a session-level advisory lock on a
 connection of its own, for as long as the run lasts.
+
+The same lock tells a reader whether a stored "running" tournament is really being run
+(``shown_state``): after kill -9 nothing could mark it stopped, but its lock is gone with the
+process, so the web and the CLI show it stopped (``--resume`` continues it).
 """
 
 from __future__ import annotations
@@ -17,18 +21,25 @@ from __future__ import annotations
 import fcntl
 import functools
 import os
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
 
+from sqlalchemy import Connection, text
+
 from arena.errors import InputError
 from arena.storage import tournaments
 from arena.storage.database import Database
+from arena.storage.target import DatabaseTarget
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
+# A reader's probe (``_file_held``) holds the lock for microseconds: a run starting at that
+# moment tries again for this long before it takes the lock for another run's.
+_PROBE_GRACE_SECONDS = 0.25
 # The advisory locks' class (first of two 32-bit keys) for runs: "ARUN"; the second key is the
 # tournament id. (The write lock of arena.storage.postgres is a one-key lock: another space.)
 _POSTGRES_CLASS = 0x4152_554E
@@ -87,16 +98,72 @@ def _file_lock(path: Path, what: str) -> Iterator[None]:
     path.parent.mkdir(mode=0o700, exist_ok=True)
     descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _take(descriptor):
             holder = os.pread(descriptor, 32, 0).decode(errors="replace").strip()
-            raise AlreadyRunningError(_refusal(what, holder)) from None
+            raise AlreadyRunningError(_refusal(what, holder))
         os.ftruncate(descriptor, 0)
         os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
         yield
     finally:
         os.close(descriptor)  # releases the lock; the file stays (removing it would race)
+
+
+def _take(descriptor: int) -> bool:
+    """Take the run lock, waiting out a reader's probe; False if another run holds it."""
+    deadline = time.monotonic() + _PROBE_GRACE_SECONDS
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+
+
+def shown_state(
+    target: DatabaseTarget, tournament_id: int, state: str, connection: Connection
+) -> str:
+    """A tournament's state as a reader should show it: a stored "running" whose run lock nobody
+    holds (its process was killed) is "stopped"; when this process cannot tell (the lock file
+    is another user's), the stored state."""
+    if state != tournaments.RUNNING:
+        return state
+    if isinstance(target, Path):
+        held = _file_held(lock_directory(target) / f"{tournament_id}.lock")
+    else:
+        held = _advisory_held(connection, tournament_id)
+    return tournaments.STOPPED if held is False else state
+
+
+def _file_held(path: Path) -> bool | None:
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return False  # never run under a lock (a run always leaves its file)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)  # releases the probe's lock
+
+
+def _advisory_held(connection: Connection, tournament_id: int) -> bool | None:
+    # A two-key advisory lock shows in pg_locks as classid, objid with objsubid 2.
+    found = connection.execute(
+        text(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
+            "AND classid = :class AND objid = :id AND objsubid = 2)"
+        ),
+        {"class": _POSTGRES_CLASS, "id": int(tournament_id)},
+    ).scalar()
+    return bool(found)
 
 
 @contextmanager

@@ -19,7 +19,7 @@ from arena.entrants import Entrant, check_unchanged, resolve_bot
 from arena.errors import InputError, SetupError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
 from arena.sandbox import SandboxPolicy, check_available
-from arena.storage import bots, tournaments
+from arena.storage import bots, run_lock, tournaments
 from arena.storage.database import Database, check_creatable, open_database
 from arena.storage.target import DatabaseTarget, may_exist
 from arena.tournament.schedule import schedule_size
@@ -222,6 +222,9 @@ def open_for_resume(db: DatabaseTarget, name: str, *, sprt: bool = False) -> Rea
             tournament = tournaments.by_name(session, name)
             assert tournament.id is not None  # stored
             entrants = tournaments.entrants(session, tournament.id)
+            state = run_lock.shown_state(  # "running" after kill -9 shows as stopped
+                database.target, tournament.id, tournament.state, session.connection()
+            )
         for entrant in entrants:
             check_unchanged(
                 entrant, "the tournament started; restore it, or start a new tournament"
@@ -247,7 +250,7 @@ def open_for_resume(db: DatabaseTarget, name: str, *, sprt: bool = False) -> Rea
         tournament.id,
         tournament.name,
         tournament.game,
-        tournament.state,
+        state,
         [entrant.label for entrant in entrants],
         tournament.seed,
         schedule_size(len(entrants), settings.players, settings.deals),

@@ -29,12 +29,16 @@ Render = Callable[..., Response]
 def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
     with pages.database.session() as session:
         found = ladders.stored_ladders(session)
+        connection = session.connection()
+        state = {  # "stopped" for a "running" one whose process is gone (killed)
+            one.id: pages.database.shown_state(one.id or 0, one.state, connection) for one in found
+        }
         listed = [
             {
                 "id": ladder.id,
                 "name": ladder.name,
                 "game": ladder.game,
-                "state": ladder.state,
+                "state": state[ladder.id],
                 "games": ladders.finished_games(session, ladder.id or 0),
             }
             for ladder in found
@@ -71,7 +75,7 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
             "id": chosen.id,
             "name": chosen.name,
             "game": chosen.game,
-            "state": chosen.state,
+            "state": state[chosen.id],
             "created_at": chosen.created_at.isoformat(),
             "rules": rules,
             "games": games,

@@ -1,20 +1,24 @@
 """One process at a time runs a tournament or ladder (``arena.storage.run_lock``): a second run
-is refused in one line, and the lock goes with its process, even one killed with kill -9."""
+is refused in one line, and the lock goes with its process, even one killed with kill -9; a
+reader then shows the tournament stopped."""
 
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from arena.storage.database import open_database
-from arena.storage.run_lock import AlreadyRunningError, sole_run
+from arena.storage.read_only import ReadOnlyDatabase
+from arena.storage.run_lock import AlreadyRunningError, shown_state, sole_run
 from arena.storage.target import DatabaseTarget
-from tests.tournament.helpers import ROOT, query, run_cli
+from tests.tournament.helpers import ROOT, query, run_cli, start_cli
 from tests.tournament.test_ladder import (
     QUICK,
     check_consistent,
+    finished_keys,
     random_bots,
     start_ladder,
     submit,
@@ -39,6 +43,56 @@ def test_a_second_run_of_the_same_tournament_is_refused_until_the_first_ends(
     finally:
         database.close()
         other.close()
+
+
+def test_a_reader_shows_a_running_tournament_that_nobody_runs_as_stopped(
+    db_target: DatabaseTarget,
+):
+    database = open_database(db_target, create=True)
+    other = open_database(db_target, create=False)  # the reader, as another process
+    try:
+        with other.read() as session:
+            connection = session.connection()
+
+            def shown(state: str, tournament_id: int = 7) -> str:
+                return shown_state(other.target, tournament_id, state, connection)
+
+            assert shown("running") == "stopped"  # never run under the lock
+            with sole_run(database, 7, "tournament 'x'"):
+                assert shown("running") == "running"
+                assert shown("running", 8) == "stopped"  # another tournament's lock
+                assert shown("finished") == "finished"
+            assert shown("running") == "stopped"
+            assert shown("stopped") == "stopped"
+    finally:
+        database.close()
+        other.close()
+
+
+def test_a_readers_probe_never_refuses_a_run_that_starts(tmp_path: Path):
+    """The SQLite probe takes the lock file shared for an instant: a run starting meanwhile
+    waits it out instead of refusing itself as "already running"."""
+    db = tmp_path / "arena.db"
+    database = open_database(db, create=True)
+    with sole_run(database, 1, "t"):  # the lock file exists from now on
+        pass
+    stop = threading.Event()
+
+    def probe() -> None:
+        with database.read() as session:
+            while not stop.is_set():
+                shown_state(db, 1, "running", session.connection())
+
+    prober = threading.Thread(target=probe)
+    prober.start()
+    try:
+        for _ in range(300):
+            with sole_run(database, 1, "t"):
+                pass
+    finally:
+        stop.set()
+        prober.join()
+        database.close()
 
 
 def test_a_killed_holder_leaves_no_lock_behind(tmp_path: Path):
@@ -126,3 +180,39 @@ def test_a_tournament_held_by_another_run_is_refused_and_goes_on_later(tmp_path:
     resumed = run_cli("tournament", "--resume", "cup", "--db", str(db))
     assert resumed.exit_code == 0, resumed.output
     assert query(db, "SELECT state FROM tournament") == [("finished",)]
+
+
+@pytest.mark.slow  # real CLI and bot processes
+def test_a_tournament_killed_with_kill_9_shows_stopped_and_resumes(tmp_path: Path):
+    """Nothing can mark a tournament stopped at kill -9; its run lock goes with the process, so
+    the web's reads (ReadOnlyDatabase, as `arena serve` reads) and `--resume` say stopped."""
+    db = tmp_path / "arena.db"
+    bots = ",".join(str(bot) for bot in random_bots(tmp_path, 2))
+    first = start_cli(
+        "tournament", *QUICK, "--deals", "500", "--name", "cup", "--bots", bots, "--db", str(db)
+    )
+    try:
+        wait_for_games(db, first, 1)
+        reader = ReadOnlyDatabase(db)
+        [listed] = reader.tournaments()
+        assert listed["state"] == "running"
+        first.send_signal(signal.SIGKILL)
+        first.communicate(timeout=60)
+        assert query(db, "SELECT state FROM tournament") == [("running",)]  # as stored
+        [listed] = reader.tournaments()
+        assert listed["state"] == "stopped"
+        tournament = reader.tournament(listed["id"])
+        assert tournament is not None and tournament["state"] == "stopped"
+    finally:
+        first.kill()
+        first.wait()
+    resumed = start_cli("tournament", "--resume", "cup", "--db", str(db))
+    try:
+        assert resumed.stdout is not None
+        assert "resuming tournament 'cup' (oregon, state stopped)" in resumed.stdout.readline()
+        wait_for_games(db, resumed, len(finished_keys(db)) + 1)
+        [listed] = ReadOnlyDatabase(db).tournaments()
+        assert listed["state"] == "running"
+    finally:
+        resumed.send_signal(signal.SIGINT)
+        resumed.communicate(timeout=60)

@@ -10,12 +10,15 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Self
 
 import pytest
 import uvicorn
 
+from arena.storage.database import open_database
+from arena.storage.run_lock import sole_run
 from arena.storage.target import DatabaseTarget, PostgresUrl, parse_target
 from arena.web.app import create_app
 from tests.support.ports import free_port
@@ -35,6 +38,18 @@ def altered_copy(source: Path, target: Path, *statements: str) -> Path:
         for statement in statements:
             connection.execute(statement)
     return target
+
+
+@contextmanager
+def run_in_progress(db: Path, tournament_id: int) -> Iterator[None]:
+    """Hold the run lock of ``tournament_id`` as the process running it would: without one a
+    stored "running" tournament shows stopped (its process was killed)."""
+    database = open_database(db, create=False)
+    try:
+        with sole_run(database, tournament_id, "the test's run"):
+            yield
+    finally:
+        database.close()
 
 
 def run_arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:

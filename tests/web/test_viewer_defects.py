@@ -13,7 +13,13 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import EVIL_NAME, ServerThread, altered_copy, run_arena
+from tests.web.conftest import (
+    EVIL_NAME,
+    ServerThread,
+    altered_copy,
+    run_arena,
+    run_in_progress,
+)
 from tests.web.test_browser import (
     CHROMIUM,
     LAUNCH_ARGS,
@@ -198,7 +204,7 @@ def test_a_tournament_without_games_says_so(page, arena_db, tmp_path):
         "DELETE FROM game WHERE tournament_id = 1",
         "UPDATE tournament SET state = 'running' WHERE id = 1",
     )
-    with ServerThread(db) as server:
+    with run_in_progress(db, 1), ServerThread(db) as server:
         page.goto(f"{server.url}/tournaments/1")
         text = page.locator("main").inner_text()
         assert "all 0 games" not in text
@@ -214,7 +220,7 @@ def test_a_running_tournament_shows_its_games_running_and_when_it_ends(page, are
         "UPDATE tournament SET state = 'running', settings = json_set(settings, '$.deals', 3) "
         "WHERE id = 1",
     )
-    with ServerThread(db) as server:
+    with run_in_progress(db, 1), ServerThread(db) as server:
         page.goto(f"{server.url}/tournaments/1")
         progress = page.locator("#progress-text").inner_text()
         assert "2 of 6 games" in progress
@@ -222,15 +228,17 @@ def test_a_running_tournament_shows_its_games_running_and_when_it_ends(page, are
         assert re.search(r"about .+ left", progress), progress
 
 
-def test_a_stopped_tournament_says_how_to_resume_it(page, arena_db, tmp_path):
+@pytest.mark.parametrize("stored", ["stopped", "running"])  # running: its process was killed
+def test_a_stopped_tournament_says_how_to_resume_it(page, arena_db, tmp_path, stored):
     db = altered_copy(
         arena_db,
         tmp_path / "stopped.db",
-        "UPDATE tournament SET state = 'stopped' WHERE id = 1",
+        f"UPDATE tournament SET state = '{stored}' WHERE id = 1",
     )
     with ServerThread(db) as server:
         page.goto(f"{server.url}/tournaments/1")
         name = page.locator("h1").inner_text().split()[0]
+        assert page.locator("h1 .state").inner_text() == "stopped"
         assert f"arena tournament --resume {name}" in page.locator("#progress-text").inner_text()
 
 
