@@ -29,7 +29,8 @@ from arena.protocol import DECIDE_METHOD, PROTOCOL_VERSION, TOKEN_METADATA_KEY
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
 # start-to-ready fast.
-CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
+ChannelOptions = tuple[tuple[str, int | str], ...]
+CHANNEL_OPTIONS: ChannelOptions = (
     ("grpc.initial_reconnect_backoff_ms", 10),
     ("grpc.min_reconnect_backoff_ms", 10),
     ("grpc.max_reconnect_backoff_ms", 20),
@@ -41,6 +42,10 @@ CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
     # CPU again (docs/scale.md, seventh pass).
     (grpc.experimental.ChannelOptions.SingleThreadedUnaryStream, 1),
 )
+# On a Unix socket grpcio sends the socket's path as HTTP/2's :authority, which stricter HTTP/2
+# servers refuse (Rust's h2, under tonic: every call reset with PROTOCOL_ERROR); a host name is
+# what other gRPC clients send there (grpc-go sends "localhost").
+UNIX_SOCKET_AUTHORITY = "localhost"
 _STOP = None
 # gRPC's longest deadline: a call with a longer timeout (a --move-time of 1e10 s) failed at once
 # with DEADLINE_EXCEEDED, and the bot was blamed. About three years is as good as forever.
@@ -96,11 +101,11 @@ class _Call:
 class BotClient:
     """One channel to one bot. Calls raise ``grpc.RpcError`` on failure (deadline, lost bot)."""
 
-    def __init__(
-        self, address: str, token: str, options: tuple[tuple[str, int], ...] = CHANNEL_OPTIONS
-    ) -> None:
+    def __init__(self, address: str, token: str, options: ChannelOptions = CHANNEL_OPTIONS) -> None:
         """``options``: the channel's; the arena's own unless a benchmark compares others."""
         self.address = address
+        if address.startswith("unix:"):
+            options = (*options, ("grpc.default_authority", UNIX_SOCKET_AUTHORITY))
         self._channel = grpc.insecure_channel(address, options=options)
         self._stub = bot_pb2_grpc.BotStub(self._channel)
         # The replies the referee judges are parsed here, not by gRPC: a reply that does not
