@@ -12,7 +12,14 @@ from pathlib import Path
 
 from arena.bot_tree import holds_code
 from arena.errors import SetupError, UnknownBotError
-from arena.manifest import BotSpec, address_problem, load_manifest, name_problem, remote_bot
+from arena.manifest import (
+    BotSpec,
+    address_problem,
+    load_manifest,
+    name_problem,
+    remote_bot,
+    unbuilt_problem,
+)
 from arena.storage import bots
 from arena.storage.database import Database, open_database
 from arena.storage.target import DatabaseTarget, may_exist
@@ -112,10 +119,15 @@ def resolve_match_bots(texts: Sequence[str], game: str, db: DatabaseTarget) -> l
         else None
     )
     try:
-        return [resolve_bot(text, game, database) for text in texts]
+        entrants = [resolve_bot(text, game, database) for text in texts]
     finally:
         if database is not None:
             database.close()
+    # A match runs a directory as it is (a tournament builds it first, as submit does).
+    for entrant in entrants:
+        if entrant.registered is None and (problem := unbuilt_problem(entrant.spec)):
+            raise SetupError(problem)
+    return entrants
 
 
 def _check_plays(spec: BotSpec, game: str, what: str) -> None:

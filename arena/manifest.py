@@ -141,6 +141,21 @@ def _argv(
     return argv
 
 
+def unbuilt_problem(spec: BotSpec) -> str:
+    """Why ``spec``'s directory cannot start yet (its command names a file of the directory that
+    is not there: a compiled bot not built), or ""."""
+    if spec.directory is None or not spec.command or "/" not in spec.command[0]:
+        return ""
+    program = spec.directory / spec.command[0]
+    if program.exists() or program.is_symlink():
+        return ""
+    build = f"`{' '.join(spec.build)}` (bot.toml's build)" if spec.build else "it"
+    return (
+        f"{spec.directory}: {spec.command[0]} does not exist: build it first by running {build} "
+        "in that directory, or `arena submit` it, which builds it"
+    )
+
+
 def load_manifest(bot_dir: Path) -> BotSpec:
     """Read and validate ``bot_dir/bot.toml``."""
     path = Path(bot_dir) / MANIFEST_NAME

@@ -19,6 +19,7 @@ from arena.manifest import (
     load_manifest,
     name_problem,
     remote_bot,
+    unbuilt_problem,
     version_problem,
 )
 from arena.protocol import PROTOCOL_VERSION
@@ -58,6 +59,8 @@ def check_local_bot(directory: Path, sandbox: SandboxPolicy) -> BotSpec:
     SubmitError, SandboxUnavailableError."""
     spec = load_manifest(directory)
     _check_games(spec.games, f"{directory}: bot.toml")
+    if problem := unbuilt_problem(spec):
+        raise SubmitError(problem)
     try:
         reply = trio.run(_local_handshake, spec, sandbox)
     except NotReadyError as exc:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from arena import game_setup, registration
+from arena.building import build_bot
 from arena.entrants import Entrant, check_unchanged, resolve_bot
 from arena.errors import InputError, SetupError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
@@ -104,8 +105,8 @@ def _default_name(game: str) -> str:
 
 
 def _checked_spec(entrant: Entrant, game: str, sandbox: SandboxPolicy) -> BotSpec:
-    """An unregistered entrant's spec once its handshake has been checked (a local bot started
-    in the tournament's sandbox)."""
+    """An unregistered entrant's spec once its handshake has been checked (a local bot built by
+    bot.toml's build, then started, in the tournament's sandbox, as ``arena submit`` does)."""
     spec = entrant.spec
     if spec.is_remote:
         assert spec.address is not None
@@ -117,6 +118,7 @@ def _checked_spec(entrant: Entrant, game: str, sandbox: SandboxPolicy) -> BotSpe
             )
         return spec
     assert spec.directory is not None
+    build_bot(spec, sandbox)  # the code registered is the code built from the directory
     return registration.check_local_bot(spec.directory, sandbox)
 
 

@@ -4,6 +4,7 @@ and leaves the directory as it was."""
 
 import os
 import stat
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from arena.manifest import load_manifest
 from arena.new_bot import new_bot
 from arena.sandbox import SandboxPolicy, bwrap_problem, seccomp
 from tests.sandbox.conftest import uid_inside
-from tests.tournament.helpers import run_cli
+from tests.tournament.helpers import SAMPLE_BOTS, run_cli
 
 pytestmark = pytest.mark.slow  # real sandboxes
 
@@ -180,3 +181,53 @@ def test_a_bot_inside_the_arenas_own_code_is_not_built_there(tmp_path):
     inside = replace(spec, directory=Path(arena.__file__).parent / "starters" / "python")
     with pytest.raises(BuildError, match="writable inside a directory every sandbox shows"):
         build_bot(inside, SANDBOX)
+
+
+def _compiled_starter(tmp_path: Path) -> Path:
+    """A Python starter made to look compiled: its command is ``./bot``, which only its build
+    writes (a script that runs the bot with the arena's interpreter)."""
+    directory = tmp_path / "compiled"
+    new_bot("compiled", "python", directory)
+    (directory / "build.sh").write_text(
+        f"printf '#!/bin/sh\\nexec {sys.executable} bot.py\\n' > bot\nchmod 755 bot\n"
+    )
+    manifest = directory / "bot.toml"
+    text = manifest.read_text().replace('command = ["python", "bot.py"]', 'command = ["./bot"]')
+    manifest.write_text(text + 'build = ["sh", "build.sh"]\n')
+    assert 'command = ["./bot"]' in manifest.read_text()
+    return directory
+
+
+@needs_bwrap
+def test_a_tournament_builds_the_directories_it_registers(tmp_path):
+    """`--bots DIR` submits DIR on the way, build included, as `arena submit` does: the code
+    registered and played is the code built from the directory."""
+    directory = _compiled_starter(tmp_path)
+    played = run_cli(
+        "tournament",
+        "--game",
+        "oregon",
+        "--bots",
+        f"{directory},{SAMPLE_BOTS / 'random-python'}",
+        "--deals",
+        "1",
+        "--db",
+        str(tmp_path / "arena.db"),
+    )
+    assert played.exit_code == 0, played.stderr
+    assert (directory / "bot").is_file()
+
+
+def test_a_match_names_the_missing_build_in_one_line(tmp_path):
+    directory = _compiled_starter(tmp_path)
+    refused = run_cli(
+        "match",
+        "--game",
+        "oregon",
+        str(directory),
+        str(SAMPLE_BOTS / "random-python"),
+        "--no-store",
+    )
+    assert refused.exit_code == 2
+    [line] = refused.stderr.strip().splitlines()
+    assert f"{directory}: ./bot does not exist: build it first by running `sh build.sh`" in line
