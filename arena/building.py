@@ -30,7 +30,7 @@ from arena.errors import InputError
 from arena.manifest import BotSpec
 from arena.referee.botprocess import kill_now
 from arena.referee.child import tied_to_parent
-from arena.sandbox import SandboxPolicy, prepare_launch
+from arena.sandbox import SandboxPolicy, prepare_launch, unreadable_problem
 from arena.sandbox.bwrap import HOST_UID_BASE, SharedDirectoryError, runs_as_root
 from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import remove_tree
@@ -74,6 +74,8 @@ def build_bot(
         os.close(fd)
         log_path = Path(name)
     sandboxed = sandbox is not None and sandbox.tool == "bwrap"
+    if problem := unreadable_problem(spec.directory, sandbox):
+        raise BuildError(problem)
     started = time.perf_counter()
     try:
         if sandboxed:

@@ -13,7 +13,7 @@ from arena.entrants import resolve_match_bots
 from arena.errors import SetupError
 from arena.manifest import BotSpec
 from arena.records import TimeControl
-from arena.sandbox import SandboxPolicy
+from arena.sandbox import SandboxPolicy, unreadable_problem
 from arena.sandbox.limits import BotLimits
 from arena.storage.target import DatabaseTarget
 from engine.core import OptionValue
@@ -52,6 +52,9 @@ def plan_match(
     game_setup.check_seed(seed)
     engine = game_setup.load_game(game)
     bots = [entrant.spec for entrant in resolve_match_bots(bot_texts, engine.name, db)]
+    for bot in bots:
+        if bot.directory is not None and (problem := unreadable_problem(bot.directory, sandbox)):
+            raise SetupError(problem)
     options = game_setup.parse_options(engine.name, option_texts)
     game_setup.check_players(engine, len(bots), options)
     if not (

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import textwrap
 from dataclasses import dataclass
@@ -203,7 +204,23 @@ def new_bot(name: str, language: str, directory: Path, *, fixtures: bool = True)
     if language == "node":
         _npm_install(directory)
         written.append(directory / "package-lock.json")
+    _readable_by_all(directory)
     return written
+
+
+def _readable_by_all(directory: Path) -> None:
+    """``chmod -R a+rX``: as root the sandbox runs the bot as a user of its own, which reads the
+    directory as others do, and a user's ``umask 077`` would have hidden every file from it."""
+    for root, directories, files in os.walk(directory):
+        for path in [Path(root), *(Path(root) / name for name in [*directories, *files])]:
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode):
+                continue
+            searchable = stat.S_ISDIR(mode) or mode & stat.S_IXUSR
+            wanted = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
+            if searchable:
+                wanted |= stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
+            os.chmod(path, stat.S_IMODE(mode) | wanted)
 
 
 def _wrapped(markdown: str, width: int = 96) -> str:

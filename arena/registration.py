@@ -25,7 +25,7 @@ from arena.manifest import (
 from arena.protocol import PROTOCOL_VERSION
 from arena.referee.botprocess import check_handshake_name, connect, remote_token, run_bot
 from arena.referee.client import BotClient
-from arena.sandbox import SandboxPolicy
+from arena.sandbox import SandboxPolicy, unreadable_problem
 from arena.sandbox.tempdirs import remove_tree
 from arena.storage import bots
 from arena.storage.database import Database
@@ -59,7 +59,7 @@ def check_local_bot(directory: Path, sandbox: SandboxPolicy) -> BotSpec:
     SubmitError, SandboxUnavailableError."""
     spec = load_manifest(directory)
     _check_games(spec.games, f"{directory}: bot.toml")
-    if problem := unbuilt_problem(spec):
+    if problem := unbuilt_problem(spec) or unreadable_problem(directory, sandbox):
         raise SubmitError(problem)
     try:
         reply = trio.run(_local_handshake, spec, sandbox)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +73,44 @@ def check_available(policy: SandboxPolicy) -> None:
     """Raise SandboxUnavailableError if ``policy`` asks for a sandbox this machine cannot make."""
     if policy.tool == "bwrap" and (problem := bwrap_problem()) is not None:
         raise SandboxUnavailableError(problem)
+
+
+# Entries of a bot's directory looked at before giving up the check (node_modules holds thousands).
+_READABLE_CHECK_LIMIT = 200_000
+
+
+def unreadable_problem(directory: Path, policy: SandboxPolicy | None) -> str:
+    """Why the bot of ``directory`` could not read its own files in its sandbox, in one line
+    that says what to do, or "". As root the sandbox runs the bot (and its build) as a uid of
+    its own, which reads the directory as any other user does: every directory must be open
+    to others and every file readable (a directory made under ``umask 077`` is not). Without
+    root the bot's uid is the arena user's, so nothing needs checking."""
+    if policy is None or policy.tool != "bwrap" or os.geteuid() != 0:
+        return ""
+    looked_at = 0
+    for root, directories, files in os.walk(directory):
+        for name in [".", *directories, *files]:
+            path = Path(root) / name
+            looked_at += 1
+            if looked_at > _READABLE_CHECK_LIMIT:
+                return ""
+            try:
+                mode = path.lstat().st_mode
+            except OSError:
+                continue
+            if stat.S_ISLNK(mode):
+                continue
+            wanted = stat.S_IROTH | (
+                stat.S_IXOTH if stat.S_ISDIR(mode) or mode & stat.S_IXUSR else 0
+            )
+            if mode & wanted != wanted:
+                shown = Path(root) if name == "." else path
+                return (
+                    f"{directory}: the sandbox runs the bot as a user of its own, which cannot "
+                    f"{'open' if stat.S_ISDIR(mode) else 'read'} {shown}: run "
+                    f"`chmod -R a+rX {directory}`"
+                )
+    return ""
 
 
 def _cgroup_limits(policy: SandboxPolicy, limits: BotLimits) -> cgroups.CgroupLimits:

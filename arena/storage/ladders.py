@@ -9,7 +9,7 @@ games themselves, so it survives restarts and ends with a new version (a new ent
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -71,10 +71,15 @@ def join_newest(session: Session, ladder_id: int, game: str) -> list[bots.Regist
 
 
 def forfeit_streaks(
-    session: Session, ladder_id: int, version_ids: Sequence[int], k: int
+    session: Session,
+    ladder_id: int,
+    version_ids: Sequence[int],
+    k: int,
+    shown: Callable[[str], str] = str,
 ) -> dict[int, str]:
     """The versions among ``version_ids`` whose last ``k`` games in the ladder were all
-    forfeits, with the last forfeit's outcome and reason."""
+    forfeits, with the last forfeit's outcome and reason (as ``shown`` shows it: the public
+    sees ``arena.reasons.public_reason``)."""
     paused = {}
     for version_id in version_ids:
         last = session.exec(
@@ -90,7 +95,7 @@ def forfeit_streaks(
         ).all()
         if len(last) == k and all(outcome != Outcome.FINISHED.value for outcome, _ in last):
             outcome, reason = last[0]
-            paused[version_id] = f"{k} forfeits in a row, last: {outcome}: {reason}"
+            paused[version_id] = f"{k} forfeits in a row, last: {outcome}: {shown(reason)}"
     return paused
 
 
@@ -101,7 +106,10 @@ def stored_ladders(session: Session) -> list[Tournament]:
 
 
 def pauses(
-    session: Session, version_ids: Sequence[int] | None = None, ladder_id: int | None = None
+    session: Session,
+    version_ids: Sequence[int] | None = None,
+    ladder_id: int | None = None,
+    shown: Callable[[str], str] = str,
 ) -> dict[int, list[str]]:
     """Why versions (all, or those of ``version_ids``) are paused now, ladder by ladder (every
     ladder, or ``ladder_id``): a
@@ -125,7 +133,7 @@ def pauses(
             if (version_ids is None or entrant.version.id in version_ids)
             and (fixed or newest.get((entrant.bot.id or 0, ladder.game)) == entrant.version.id)
         ]
-        streaks = forfeit_streaks(session, ladder.id, candidates, int(rules["pause_after"]))
+        streaks = forfeit_streaks(session, ladder.id, candidates, int(rules["pause_after"]), shown)
         for version_id, why in streaks.items():
             resumes = "" if fixed else "; a new version resumes it"
             found.setdefault(version_id, []).append(

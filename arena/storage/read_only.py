@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +32,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import Session
 
 from arena.errors import DatabasePathError, StorageError
+from arena.reasons import public_reason
 from arena.records import Outcome
 from arena.storage import ladders, postgres, run_lock, statements
 from arena.storage.games import finished_game_results
@@ -78,8 +79,11 @@ class _Reader:
 
 
 class ReadOnlyDatabase:
-    def __init__(self, target: DatabaseTarget) -> None:
+    def __init__(self, target: DatabaseTarget, *, public: bool = False) -> None:
+        """``public``: for pages anyone may read (the web): forfeit reasons without the bots'
+        own words and the host's paths (``arena.reasons``); else in full (the operator's CLI)."""
         self.target = target
+        self.shown_reason = public_reason if public else _as_stored
         if isinstance(target, PostgresUrl):
             self._engine = postgres.make_engine(target, read_only=True)
         else:
@@ -191,6 +195,8 @@ class ReadOnlyDatabase:
         for version in versions:
             version["hash"] = version.pop("content_hash")[:8]
             version["remote"] = bool(version["remote"])
+        for seat in seats:
+            seat["reason"] = self.shown_reason(seat["reason"])
         results, forfeits = _results_per_game(seats)
         return {
             "name": bot["name"],
@@ -206,7 +212,7 @@ class ReadOnlyDatabase:
     def ladder_pauses(self, version_ids: list[int]) -> dict[int, list[str]]:
         """Why each of the versions is paused in ladders (``arena.storage.ladders.pauses``)."""
         with self.session() as session:
-            return ladders.pauses(session, version_ids)
+            return ladders.pauses(session, version_ids, shown=self.shown_reason)
 
     def head_to_head(self, version_ids: list[int]) -> list[dict[str, Any]]:
         """Per opponent bot and game type: games together, and points (win 1, draw 1/2, and a
@@ -249,7 +255,7 @@ class ReadOnlyDatabase:
         with self._reading() as db:
             counted = db.one(count, **parameters)
             games = db.rows(listing, limit=wanted.limit, offset=wanted.offset, **parameters)
-            _attach_seats(db, games)
+            _attach_seats(db, games, self.shown_reason)
         assert counted is not None  # an aggregate: always one row
         return {
             "total": counted["total"],
@@ -267,7 +273,7 @@ class ReadOnlyDatabase:
             )
             if game is None:
                 return None
-            _attach_seats(db, [game])
+            _attach_seats(db, [game], self.shown_reason)
         for name in statements.SINCE_SCHEMA_2:
             game.setdefault(name, None)
         game["held"] = deal_in_play(
@@ -322,14 +328,19 @@ def deal_in_play(game: dict[str, Any], tournament_state: str | None, played: int
     return {"played": played, "rotations": rotations}
 
 
-def _attach_seats(db: _Reader, games: list[dict[str, Any]]) -> None:
+def _attach_seats(db: _Reader, games: list[dict[str, Any]], reason: Callable[[str], str]) -> None:
     if not games:
         return
     by_id = {game["id"]: game for game in games}
     for game in games:
         game["seats"] = []
     for seat in db.rows(statements.SEATS, ids=list(by_id)):
+        seat["reason"] = reason(seat["reason"])
         by_id[seat.pop("game_id")]["seats"].append(seat)
+
+
+def _as_stored(reason: str) -> str:
+    return reason
 
 
 def _results_per_game(

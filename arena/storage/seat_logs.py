@@ -22,6 +22,7 @@ class OwnSeat:
     seat: int
     bot: str
     outcome: str
+    reason: str  # as stored: in full (the author's own bot's)
     log_kept: bool
 
 
@@ -34,6 +35,7 @@ def _own_seats() -> sqlalchemy.Select:
             col(SeatRecordRow.seat),
             col(Bot.name),
             col(SeatRecordRow.outcome),
+            col(SeatRecordRow.reason),
             col(SeatLog.path),
             col(SeatLog.start),
             col(SeatLog.end),
@@ -61,8 +63,8 @@ def own_seats(session: Session, author_id: int, limit: int) -> list[OwnSeat]:
         .limit(limit)
     )
     return [
-        OwnSeat(game_id, game, finished_at, seat, bot, outcome, path is not None)
-        for game_id, game, finished_at, seat, bot, outcome, path, _, _ in rows
+        OwnSeat(game_id, game, finished_at, seat, bot, outcome, reason, path is not None)
+        for game_id, game, finished_at, seat, bot, outcome, reason, path, _, _ in rows
     ]
 
 
@@ -86,4 +88,4 @@ def own_seat_log(
     )
     if row is None:
         return None
-    return row[4], SeatLog(game_id=game_id, seat=seat, path=row[6], start=row[7], end=row[8])
+    return row[4], SeatLog(game_id=game_id, seat=seat, path=row[7], start=row[8], end=row[9])

@@ -12,7 +12,7 @@ from arena.building import BuildError, build_bot
 from arena.errors import InputError, ManifestError
 from arena.manifest import BotSpec, expand_games, load_manifest, remote_bot
 from arena.records import TimeControl
-from arena.sandbox import SandboxPolicy
+from arena.sandbox import SandboxPolicy, unreadable_problem
 from arena.sandbox.tempdirs import remove_tree
 from arena.validation.games import GamePlayer
 from arena.validation.opponent import write_random_bot
@@ -53,6 +53,15 @@ def validate(
         report.sandbox = "remote"
     if bot_logs is not None:
         bot_logs.mkdir(parents=True, exist_ok=True)
+    if (
+        spec is not None
+        and spec.directory
+        and (problem := unreadable_problem(spec.directory, sandbox))
+    ):
+        report.add(
+            Check.failed("files", problem, "the bot's uid in the sandbox reads as others do")
+        )
+        spec = None
     if spec is not None and spec.build and build:
         if report.add(_build_check(spec, sandbox, bot_logs)).status is Status.FAIL:
             spec = None  # nothing to run

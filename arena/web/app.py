@@ -157,7 +157,7 @@ def create_app(
 ) -> Starlette:
     """The web arena over ``db_path``; ``warm_up`` starts computing the leaderboards at once.
     Replay frames are stored in ``frames_dir`` (default: ``frame_store.default_dir``)."""
-    database = ReadOnlyDatabase(db_path)
+    database = ReadOnlyDatabase(db_path, public=True)  # reasons without bots' own words
     pages = Pages(database)
     if warm_up:
         pages.boards.warm_up()

@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from arena.log_names import QUOTA_MIB, BotLogs, kept_logs, safe_name
+from arena.reasons import authors_reason
 from arena.storage import bots, seat_logs, submissions
 from arena.storage.web_sessions import SignedIn
 from arena.web.bot_logs import log_path
@@ -73,6 +74,7 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
                     "seat": s.seat,
                     "bot": s.bot,
                     "outcome": s.outcome,
+                    "reason": authors_reason(s.reason),  # in full: the author's own bot's
                     "log": log_path(s.game_id, s.seat) if s.log_kept else None,
                 }
                 for s in seats

@@ -56,7 +56,7 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
         hour_ago = utc_now() - timedelta(hours=1)
         games = ladders.finished_games(session, chosen.id)
         per_hour = ladders.finished_games(session, chosen.id, since=hour_ago)
-        paused = ladders.pauses(session, ladder_id=chosen.id)
+        paused = ladders.pauses(session, ladder_id=chosen.id, shown=pages.database.shown_reason)
         in_play = running.running(session, chosen.id)  # watched live at /live/ID
         history = ladders.elo_history(session, chosen.id, HISTORY_POINTS)
     versions = pages.database.versions(sorted({update.bot_version_id for update, _ in history}))
