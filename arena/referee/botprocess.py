@@ -434,11 +434,13 @@ async def _handshake_or_exit(
 ) -> bot_pb2.HandshakeReply:
     reply: bot_pb2.HandshakeReply | None = None
     failure = ""
+    listening = False
 
     async def handshake(scope: trio.CancelScope) -> None:
-        nonlocal reply, failure
+        nonlocal reply, failure, listening
         try:
             await _until_listening(bot)
+            listening = True
             reply = await client.handshake(timeout)
         except NotASocketError as exc:
             failure = str(exc)
@@ -464,9 +466,13 @@ async def _handshake_or_exit(
             nursery.start_soon(handshake, nursery.cancel_scope)
             nursery.start_soon(watch_exit, nursery.cancel_scope)
     if reply is None:
-        raise NotReadyError(
-            bot.crash_reason(failure or f"did not answer the handshake within {timeout:g} s")
-        )
+        if not failure:
+            failure = (
+                f"did not answer the handshake within {timeout:g} s"
+                if listening
+                else f"never listened on ARENA_BOT_ADDRESS ({bot.address}) within {timeout:g} s"
+            )
+        raise NotReadyError(bot.crash_reason(failure))
     return reply
 
 

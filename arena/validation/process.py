@@ -35,6 +35,33 @@ READY_HINT = (
     "listen on ARENA_BOT_ADDRESS exactly as given (unix:PATH or 127.0.0.1:PORT) and "
     "answer Handshake within the limit; the error shown comes from the bot's output"
 )
+# What a failure to start says, and what to do about it (else READY_HINT).
+_START_HINTS = (
+    (
+        ("exec:", "not found", "No such file"),
+        "bot.toml's command must name a program that exists in the bot's directory (./NAME) "
+        "or on the system's PATH; a compiled bot must be built (its build, or arena submit)",
+    ),
+    (
+        ("Permission denied",),
+        "the bot's uid must read its directory (chmod -R a+rX DIR) and run its program (chmod +x)",
+    ),
+    (
+        ("never listened on ARENA_BOT_ADDRESS",),
+        "listen on ARENA_BOT_ADDRESS exactly as given (unix:PATH or 127.0.0.1:PORT; a Unix "
+        "socket at PATH), not on an address of the bot's own",
+    ),
+)
+
+
+def start_hint(failure: str) -> str:
+    """The hint for a bot that never became ready with ``failure``."""
+    return next(
+        (hint for marks, hint in _START_HINTS if any(mark in failure for mark in marks)),
+        READY_HINT,
+    )
+
+
 SANDBOX_HINT = (
     "; in the sandbox the bot sees only its own directory, the system's /usr, /bin and /lib "
     "and the arena's runtimes (docs/sandbox.md): does it pass with --sandbox none?"
@@ -81,7 +108,7 @@ async def check_process(
                     f"never became ready: {exc}",
                     REFUSED_HINT
                     if refused
-                    else READY_HINT + (SANDBOX_HINT if bot.sandboxed else ""),
+                    else start_hint(str(exc)) + (SANDBOX_HINT if bot.sandboxed else ""),
                 )
             )
             return None

@@ -32,7 +32,7 @@ SEED = 5
         ("exits-midgame", Outcome.CRASH, "process exited with code 3"),
         ("out-of-range", Outcome.ILLEGAL, "out of range"),
         ("stale-number", Outcome.ILLEGAL, "replied for decision"),
-        ("never-ready", Outcome.CRASH, "did not answer the handshake within 5 s"),
+        ("never-ready", Outcome.CRASH, "never listened on ARENA_BOT_ADDRESS (unix:"),
     ],
 )
 async def test_misbehaving_bot_forfeits_and_the_game_completes(bot, outcome, reason):

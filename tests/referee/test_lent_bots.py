@@ -62,7 +62,8 @@ async def test_lent_bots_that_never_become_ready_or_shake_hands_wrongly_forfeit(
     never_ready, other_protocol, finisher = record.seats
     assert never_ready.outcome is Outcome.CRASH
     assert never_ready.reason.startswith("never became ready: ")
-    assert "did not answer the handshake within 5 s" in never_ready.reason
+    assert "never listened on ARENA_BOT_ADDRESS (unix:" in never_ready.reason
+    assert "within 5 s" in never_ready.reason
     assert other_protocol.outcome is Outcome.ILLEGAL
     assert other_protocol.reason == "handshake: speaks protocol version 2, the arena speaks 1"
     assert finisher.outcome is Outcome.FINISHED

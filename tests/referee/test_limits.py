@@ -144,7 +144,7 @@ async def test_a_bot_writing_without_end_plays_on_and_its_log_stops_at_the_cap(t
     assert (flood.outcome, flood.reason) == (Outcome.FINISHED, "")  # never stalled by its log
     assert other.outcome is Outcome.FINISHED
     assert flood_at_start.outcome is Outcome.CRASH
-    assert "did not answer the handshake" in flood_at_start.reason
+    assert "never listened on ARENA_BOT_ADDRESS" in flood_at_start.reason
     assert "file-size limit" not in flood_at_start.reason  # the log's cap is no limit it hit
     note = cap_note(2**20)
     for seat in (flood, flood_at_start):

@@ -61,7 +61,12 @@ def test_the_node_starter_passes(tmp_path):
     "bot, check, detail, hint",
     [
         (BOTS / "bad-manifest", "manifest", "'games' must be a non-empty list", "bot.toml needs"),
-        (TEST_BOTS / "never-ready", "start to ready", "never became ready", "ARENA_BOT_ADDRESS"),
+        (
+            TEST_BOTS / "never-ready",
+            "start to ready",
+            "never listened on ARENA_BOT_ADDRESS",
+            "not on an address of the bot's own",
+        ),
         (
             BOTS / "wrong-name",
             "handshake",
@@ -93,6 +98,21 @@ def test_each_broken_bot_fails_its_check_with_a_hint(bot, check, detail, hint):
     assert hint in found.hint
     failed = [c.name for c in report.checks if c.status is Status.FAIL]
     assert failed == [check], "one failure, the others pass or are skipped"
+
+
+def test_a_command_that_is_not_there_gets_the_hint_that_fits(tmp_path):
+    """Not the hint about the listening address: the program named is missing (a compiled bot
+    written as ["bot"], or not built)."""
+    directory = tmp_path / "unbuilt"
+    directory.mkdir()
+    (directory / "bot.toml").write_text(
+        'name = "unbuilt"\nversion = "1"\ncommand = ["./bot"]\ngames = ["oregon"]\n'
+    )
+    report = validate(str(directory), game="oregon", seed=3, time_control=QUICK)
+    [found] = [c for c in report.checks if c.name == "start to ready"]
+    assert found.status is Status.FAIL
+    assert "must name a program that exists" in found.hint
+    assert "ARENA_BOT_ADDRESS exactly" not in found.hint
 
 
 def test_a_bot_that_fails_only_at_a_rare_kind_fails_in_its_position():
