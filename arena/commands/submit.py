@@ -66,7 +66,14 @@ def submit(
     if to is not None:
         if address is not None:
             fail("--to uploads a bot directory; a bot running elsewhere is submitted on the host")
-        submit_remote(to, client.read_token(token_file), path, status=status, as_json=as_json)
+        submit_remote(
+            to,
+            client.read_token(token_file),
+            path,
+            status=status,
+            as_json=as_json,
+            token_file=token_file,
+        )
         return
     if status or token_file is not None:
         fail("--status and --token-file go with --to URL")
@@ -93,7 +100,15 @@ def submit(
     typer.echo(f"{registered.label} {state}; plays {', '.join(spec.games)}")
 
 
-def submit_remote(url: str, token: str, path: Path | None, *, status: bool, as_json: bool) -> None:
+def submit_remote(
+    url: str,
+    token: str,
+    path: Path | None,
+    *,
+    status: bool,
+    as_json: bool,
+    token_file: Path | None = None,
+) -> None:
     if status:
         if path is not None:
             fail("--status shows all your uploads: give no bot directory")
@@ -106,8 +121,8 @@ def submit_remote(url: str, token: str, path: Path | None, *, status: bool, as_j
     queued = client.upload(url, token, spec.name, archive)
     typer.echo(
         f"uploaded {spec.name} ({len(archive)} bytes, sha256 {queued['archive_sha256'][:12]}): "
-        f"submission #{queued['id']} {queued['state']}; arena submit --to {url} --status "
-        "shows how it goes"
+        f"submission #{queued['id']} {queued['state']}; `arena submit --to {url} --status"
+        f"{f' --token-file {token_file}' if token_file is not None else ''}` shows how it goes"
     )
 
 

@@ -30,6 +30,7 @@ from arena.storage.models import SubmissionState
 from arena.submissions.files import HostedFiles
 from arena.uploads.unpack import unpack
 from arena.validation import Report, Status, validate
+from arena.validation.process import SANDBOX_TRY_NONE
 
 _LOG_TAIL = 4000  # characters of each bot log a failed validation's log quotes
 
@@ -219,9 +220,14 @@ def _validate(directory: Path, settings: WorkerSettings, job: _Job) -> None:
         raise _Refused(f"validation failed: {', '.join(failed)}")
 
 
+# What a hosted author can try where a local one would try --sandbox none.
+_HOSTED_TRY = "`arena validate DIR` on your machine runs it in the same sandbox (with bubblewrap)"
+
+
 def _report_text(report: Report) -> str:
     lines = [f"validation (seed {report.seed}, sandbox {report.sandbox}):"]
     for check in report.checks:
-        hint = f" ({check.hint})" if check.hint and check.status is Status.FAIL else ""
+        shown = check.hint.replace(SANDBOX_TRY_NONE, _HOSTED_TRY)
+        hint = f" ({shown})" if check.hint and check.status is Status.FAIL else ""
         lines.append(f"  {check.status.value:4} {check.name}: {check.detail}{hint}")
     return "\n".join(lines)

@@ -62,9 +62,12 @@ def start_hint(failure: str) -> str:
     )
 
 
+# The last words of SANDBOX_HINT: a hosted arena's author cannot choose the sandbox, so its
+# worker says what they can do instead (arena.submissions.worker).
+SANDBOX_TRY_NONE = "does it pass with --sandbox none?"
 SANDBOX_HINT = (
     "; in the sandbox the bot sees only its own directory, the system's /usr, /bin and /lib "
-    "and the arena's runtimes (docs/sandbox.md): does it pass with --sandbox none?"
+    f"and the arena's runtimes (docs/sandbox.md): {SANDBOX_TRY_NONE}"
 )
 REFUSED_HINT = (
     f"the bot refused the arena's token: start the arena with {REMOTE_TOKEN_VARIABLE} "

@@ -111,6 +111,8 @@ class UploadDesk:
         scheme, _, text = request.headers.get("authorization", "").partition(" ")
         parsed = tokens.parse_token(text) if scheme.lower() == "bearer" else None
         if parsed is None:
+            if scheme.lower() == "bearer" and text:  # not of a token's form: mistyped, cut
+                raise Refused(401, "the token is not valid (revoked, or mistyped)", **_CHALLENGE)
             raise Refused(401, "send the author's token: Authorization: Bearer TOKEN", **_CHALLENGE)
         await self.count_request(parsed[0])
 

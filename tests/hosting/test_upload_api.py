@@ -133,6 +133,8 @@ def test_two_authors_upload_and_see_only_their_own(arena: Arena, web: Served, tm
     sent = submit("alice", str(bot_dir(tmp_path, "alices-bot")))
     assert sent.exit_code == 0, sent.output
     assert "submission #1 queued" in sent.stdout
+    # the follow-up it prints runs as printed, with the token file given
+    assert f"--status --token-file {arena.token_files['alice']}` shows how it goes" in sent.stdout
     status = submit("alice", "--status", "--json")
     assert [(r["bot"], r["state"]) for r in json.loads(status.stdout)] == [("alices-bot", "queued")]
     assert "no uploads yet" in submit("bob", "--status").stdout  # alice's are hers alone
@@ -173,8 +175,17 @@ def test_without_a_valid_token_nothing_is_accepted(arena: Arena, web: Served, tm
         assert status == 401 and headers_back.get("www-authenticate") == "Bearer", answer
         status, _, _ = call(f"{web.url}/api/submissions", given, headers=headers)
         assert status == 401
+    # what each says: a token sent but not valid is not "send a token"
+    for given, said in [
+        (None, "send the author's token"),
+        ("arena_mistyped", "the token is not valid (revoked, or mistyped)"),
+        (token[:-1] + ("A" if token[-1] != "A" else "B"), "the token is not valid"),
+    ]:
+        status, answer, _ = call(upload_url(web), given, archive)
+        assert status == 401 and said in str(answer), answer
     runner.invoke(app, ["authors", "revoke", "alice", "--db", str(arena.db)])
-    assert call(upload_url(web), token, archive)[0] == 401
+    status, answer, _ = call(upload_url(web), token, archive)
+    assert status == 401 and "the token is not valid (revoked, or mistyped)" in str(answer)
     arena.nothing_written()
 
 

@@ -153,6 +153,8 @@ def test_a_bot_that_fails_validation_shows_the_checks_and_its_stderr(host: Host,
     view = failed(host, host.queue("alice", "crasher", pack(source)))
     assert "validation failed" in view.log.splitlines()[-1]
     assert "FAIL" in view.log and "no luck today" in view.log
+    # a hosted author cannot choose the sandbox: no hint to try --sandbox none
+    assert "--sandbox none" not in view.log
 
 
 def archive_of(files: dict[str, bytes], links: dict[str, str] | None = None) -> bytes:
