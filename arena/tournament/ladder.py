@@ -33,7 +33,7 @@ from arena.entrants import check_unchanged
 from arena.errors import SetupError
 from arena.log_retention import Retention, keep_pruned
 from arena.records import MatchRecord, Outcome
-from arena.stopping import StopSignal
+from arena.stopping import StopSignal, restores_stop_handlers
 from arena.storage import ladders as ladder_store
 from arena.storage import running, tournaments
 from arena.storage.bots import to_spec
@@ -503,6 +503,7 @@ def _set_state(database: Database, ladder_id: int, state: str) -> None:
 
 
 @running_alone("ladder")  # a second run of it at once is refused
+@restores_stop_handlers  # a second Ctrl-C waits for the first's stop
 async def run_ladder(
     database: Database,
     ladder_id: int,

@@ -27,7 +27,7 @@ import trio
 
 from arena.errors import BotChangedError, SetupError
 from arena.records import MatchRecord, Outcome
-from arena.stopping import StopSignal
+from arena.stopping import StopSignal, restores_stop_handlers
 from arena.storage import tournaments
 from arena.storage.bots import RegisteredVersion, to_spec
 from arena.storage.database import Database, StorageError
@@ -302,6 +302,7 @@ class _Run:
 
 
 @running_alone("tournament")  # a second run of it at once is refused
+@restores_stop_handlers  # a second Ctrl-C waits for the first's stop
 async def run_tournament(
     database: Database,
     tournament_id: int,
