@@ -38,7 +38,7 @@ from arena.commands.options import (
     Workers,
 )
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
-from arena.errors import InputError
+from arena.errors import InputError, SetupError
 from arena.log_retention import Retention
 from arena.operator_log import LogConfig, logging_to
 from arena.storage.target import DatabaseTarget
@@ -226,6 +226,8 @@ def ladder(
             )
             if retention and logs is None:
                 fail("--logs-older-than and --logs-max-size need --bot-logs DIR (no logs kept)")
+            if games_per_hour < 0 or pause_after < 0:  # wrong whether used or ignored
+                fail("--games-per-hour and --pause-after must be >= 0")
             if ladder_exists(db, name):
                 given = {
                     "--players": players or None,
@@ -241,13 +243,19 @@ def ladder(
                     "--games-per-hour": _changed(games_per_hour, RULES.games_per_hour),
                     "--pause-after": _changed(pause_after, RULES.pause_after),
                 }
+                ready = open_ladder(db, name)
+                try:  # ignored, but a count the game has no board for is wrong all the same
+                    for count in players or []:
+                        game_setup.check_players(game_setup.load_game(ready.game), count, {})
+                except SetupError:
+                    ready.database.close()
+                    raise
                 ignored = [flag for flag, value in given.items() if value is not None]
                 if ignored:
                     warn(
                         f"ladder {name!r} goes on with its stored settings; ignored: "
                         f"{', '.join(ignored)}"
                     )
-                ready = open_ladder(db, name)
                 typer.echo(f"ladder {ready.name!r} ({ready.game}) goes on", err=True)
             else:
                 if game is None:

@@ -100,6 +100,13 @@ def _check_name(name: str) -> None:
         )
 
 
+def _taken(name: str, settings: TournamentSettings) -> str:
+    """Why ``name`` cannot be used, and how to go on with the one that has it."""
+    if settings.ladder is not None:  # a ladder started twice at once: the other one made it
+        return f"a ladder named {name!r} exists; go on with it: `arena ladder --name {name}`"
+    return f"a tournament named {name!r} exists; continue it with --resume {name}"
+
+
 def _default_name(game: str) -> str:
     return f"{game}-{datetime.now(UTC):%Y%m%d-%H%M%S}"
 
@@ -169,9 +176,7 @@ def create_tournament(
         if database is not None:
             with database.read() as session:
                 if tournaments.name_taken(session, name):
-                    raise SetupError(
-                        f"a tournament named {name!r} exists; continue it with --resume {name}"
-                    )
+                    raise SetupError(_taken(name, settings))
         specs = {
             e.name: _checked_spec(e, game.name, settings.sandbox)
             for e in entrants
@@ -183,9 +188,7 @@ def create_tournament(
         database = database or open_database(db, create=True)
         with database.write() as session:
             if tournaments.name_taken(session, name):  # another process made it meanwhile
-                raise SetupError(
-                    f"a tournament named {name!r} exists; continue it with --resume {name}"
-                )
+                raise SetupError(_taken(name, settings))
             registered = [
                 entrant.registered
                 or bots.register(session, specs[entrant.name], hashes[entrant.name])[0]

@@ -16,12 +16,17 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.bench.local_ray import descendants
+from arena.errors import SetupError
+from arena.sandbox import SandboxPolicy
 from arena.storage import database as database_module
 from arena.storage import ladders as ladder_store
 from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from arena.storage.target import DatabaseTarget, may_exist
 from arena.tournament import runner
+from arena.tournament.ladder import LadderRules
+from arena.tournament.ladder_setup import create_ladder
+from arena.tournament.settings import TournamentSettings
 from arena.web.app import create_app
 from tests.support.bots import TEST_BOTS
 from tests.tournament.helpers import (
@@ -123,6 +128,20 @@ def test_until_a_game_count_stops_there_and_the_same_command_goes_on(
     refused = run_cli("tournament", "--resume", "oregon-ladder", "--db", str(db))
     assert refused.exit_code == 2
     assert "is a ladder: go on with `arena ladder --name oregon-ladder`" in refused.stderr
+    # settings a going ladder ignores are still checked (outside review: they only warned)
+    for wrong, said in [
+        (("-p", "1"), "oregon is for 2-4 players, not 1"),
+        (("--games-per-hour", "-3"), "--games-per-hour and --pause-after must be >= 0"),
+    ]:
+        refused = run_cli("ladder", *QUICK, *wrong, "--until", "20", "--db", str(db))
+        assert refused.exit_code == 2, refused.output
+        [line] = refused.stderr.strip().splitlines()
+        assert said in line and "Traceback" not in refused.output
+    assert query(db, "SELECT count(*) FROM game WHERE status = 'finished'") == [(9,)]
+    # the same ladder started twice at once: the second to store it is told to go on with it
+    settings = TournamentSettings(sandbox=SandboxPolicy(tool="none"))
+    with pytest.raises(SetupError, match="a ladder named 'oregon-ladder' exists; go on with it"):
+        create_ladder(db, "oregon", [], settings, LadderRules((2,)), None, "oregon-ladder")
 
 
 def test_a_new_version_replaces_the_old_one_and_a_fixed_ladder_stays_fixed(
