@@ -64,6 +64,11 @@ class StorageError(ArenaError):
     message names the database."""
 
 
+class DamagedDatabaseError(StorageError):
+    """SQLite found the database file corrupt: it must be repaired or restored, waiting will not
+    help."""
+
+
 class UnknownBotError(InputError, LookupError):
     """No registered bot of that name."""
 

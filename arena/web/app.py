@@ -29,7 +29,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arena.errors import ReplayError, StorageError
+from arena.errors import DamagedDatabaseError, ReplayError, StorageError
 from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.storage.target import DatabaseTarget
@@ -345,6 +345,10 @@ def create_app(
         # The reason names the database (a PostgreSQL URL: its user and host): the server's log
         # has it, a stranger does not.
         log.warning("%s %s: the database failed: %s", request.method, request.url.path, exc)
+        if isinstance(exc, DamagedDatabaseError):  # no retry mends it
+            return _error(
+                request, 500, "the arena's database is damaged: its operator has to restore it"
+            )
         return _error(request, 503, "the arena's database cannot be read now; try again shortly")
 
     def _error(request: Request, status: int, message: str) -> Response:

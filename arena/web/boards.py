@@ -6,11 +6,15 @@ its strength at four."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any
 
+from arena.errors import ArenaError
 from arena.ratings import Board, board_json, build_board
 from arena.storage.read_only import ReadOnlyDatabase
+
+log = logging.getLogger(__name__)
 
 _CACHE_LIMIT = 64
 
@@ -30,8 +34,11 @@ class BoardCache:
         the fit (and for importing numpy and scipy)."""
 
         def build_all() -> None:
-            for entry in self.database.games_played():
-                self.fitted(entry["game"], entry["num_players"])
+            try:
+                for entry in self.database.games_played():
+                    self.fitted(entry["game"], entry["num_players"])
+            except ArenaError as exc:  # a damaged or unreachable database: the pages say so
+                log.warning("the boards were not computed in advance: %s", exc)
 
         thread = threading.Thread(target=build_all, name="arena-web-boards", daemon=True)
         thread.start()
