@@ -140,8 +140,17 @@ def versions_named(
     versions: list[RegisteredVersion], labels: dict[int, str], version: str
 ) -> list[RegisteredVersion]:
     """The versions among ``versions`` (one bot's) that ``version`` names: the one of that label
-    (``version_labels``: 1.0, 1.0-r2), else those whose content hash starts with it. A bot.toml
-    version needs no rule of its own: its first upload is labelled with it."""
+    (``version_labels``: 1.0, 1.0-r2), else those whose content hash starts with it, or for
+    ``VERSION#HASH`` (``RegisteredVersion.label``'s form, which submit and tournaments print)
+    those of that bot.toml version whose hash starts with HASH. A bot.toml version needs no rule
+    of its own: its first upload is labelled with it."""
+    if "#" in version:
+        number, _, prefix = version.partition("#")
+        return [
+            e
+            for e in versions
+            if e.version.version == number and prefix and e.version.content_hash.startswith(prefix)
+        ]
     return [e for e in versions if labels[e.version.id or 0] == version] or [
         e for e in versions if e.version.content_hash.startswith(version)
     ]

@@ -91,6 +91,11 @@ def test_name_at_version_names_one_registered_version(tmp_path: Path):
     assert older.registered.version.version == "1.0"
     assert newest.spec.directory == second
     assert resolve_entrants(database, ["two@1.0"], "oregon")[0].spec.directory == first
+    # the label submit and tournaments print (name@version#hash) names the same version
+    assert older.registered.label.startswith("two@1.0#")
+    assert resolve_bot(older.registered.label, "oregon", database).spec.directory == first
+    with pytest.raises(UnknownBotError, match="no version '2.0#"):
+        resolve_bot("two@2.0#" + older.registered.version.content_hash[:8], "oregon", database)
 
     with pytest.raises(UnknownBotError, match=r"no version '3\.0' \(versions: 1\.0, 2\.0\)"):
         resolve_bot("two@3.0", "oregon", database)
