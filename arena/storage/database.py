@@ -30,6 +30,23 @@ from arena.storage.target import DatabaseTarget, PostgresUrl
 
 DEFAULT_PATH = Path("arena.db")
 _SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def read_only_uri(path: Path) -> str:
+    """The URI that opens the SQLite file ``path`` read-only. On a read-only filesystem (a
+    snapshot, a read-only mount) also immutable: a database in WAL mode needs its ``-shm``
+    index, which SQLite cannot create there, and nothing can write the file anyway."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    return uri + "&immutable=1" if on_read_only_filesystem(path) else uri
+
+
+def on_read_only_filesystem(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 _BUSY_SECONDS = 60.0
 _READ_ONLY_OPTION = postgres.READ_ONLY_OPTION  # read(): a deferred BEGIN (a READ ONLY one)
 
@@ -49,7 +66,7 @@ def _inspect(path: Path) -> int | None:
     if header != _SQLITE_HEADER:
         raise StorageError(f"{path}: not an SQLite database (corrupt, or another kind of file)")
     try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        connection = sqlite3.connect(read_only_uri(path), uri=True)
         try:
             application_id = connection.execute("PRAGMA application_id").fetchone()[0]
             tables = {
@@ -78,15 +95,23 @@ def _inspect(path: Path) -> int | None:
 
 
 def _make_engine(path: Path) -> Engine:
-    engine = create_engine(
-        f"sqlite:///{path}", connect_args={"timeout": _BUSY_SECONDS, "check_same_thread": False}
-    )
+    frozen = on_read_only_filesystem(path)  # read as it is (read_only_uri); a write then fails
+
+    def connect() -> sqlite3.Connection:
+        if frozen:
+            return sqlite3.connect(
+                read_only_uri(path), uri=True, timeout=_BUSY_SECONDS, check_same_thread=False
+            )
+        return sqlite3.connect(path, timeout=_BUSY_SECONDS, check_same_thread=False)
+
+    engine = create_engine(f"sqlite:///{path}", creator=connect)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, below
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode = WAL")
+        if not frozen:
+            cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()

@@ -35,6 +35,7 @@ from arena.errors import DamagedDatabaseError, DatabasePathError, StorageError
 from arena.reasons import public_reason
 from arena.records import Outcome
 from arena.storage import ladders, postgres, run_lock, statements
+from arena.storage.database import read_only_uri
 from arena.storage.games import finished_game_results
 from arena.storage.models import (
     GameOutcome,
@@ -112,7 +113,7 @@ class ReadOnlyDatabase:
     def _open(self) -> sqlite3.Connection:
         try:
             connection = sqlite3.connect(
-                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
+                read_only_uri(self.path), uri=True, check_same_thread=False
             )
             connection.execute(f"PRAGMA busy_timeout = {_BUSY_MILLISECONDS}")
         except sqlite3.Error as exc:
