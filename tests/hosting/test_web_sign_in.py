@@ -160,6 +160,22 @@ def test_sign_in_sets_a_strict_cookie_and_sign_out_ends_the_session(arena: Arena
     assert status == 303 and headers["location"] == "/signin"
 
 
+def test_a_script_reads_its_authors_json_with_the_token_alone(arena: Arena, web: Served):
+    """/api/me with ``Authorization: Bearer TOKEN``, as the upload API takes it: a script lists
+    its author's bots, uploads and games without a web session (outside review)."""
+    status, text, _ = Browser(web, {"Authorization": f"Bearer {arena.tokens['alice']}"}).get(
+        "/api/me"
+    )
+    mine = json.loads(text)
+    assert status == 200 and mine["author"] == "alice" and "games" in mine
+    assert [b["name"] for b in mine["bots"]] == [ALICES_BOT]
+    wrong = Browser(web, {"Authorization": f"Bearer {arena.tokens['alice'][:-2]}xx"})
+    assert wrong.get("/api/me")[0] == 401
+    # forms still need the session and its CSRF token
+    bearer = Browser(web, {"Authorization": f"Bearer {arena.tokens['alice']}"})
+    assert bearer.post("/signout", {"csrf": ""})[0] == 403
+
+
 def test_the_cookie_is_secure_behind_a_proxy_that_says_https(arena: Arena, web: Served):
     """uvicorn trusts X-Forwarded-Proto from 127.0.0.1 (its forwarded_allow_ips default)."""
     browser = Browser(web, {"X-Forwarded-Proto": "https"})
