@@ -5,8 +5,9 @@ bot's process ended, the bot's own error line or last output, the limit it hit, 
 is kept. The bot's own words (its error line, its output, the details of a gRPC error it
 raised) are its author's, and the log's path is the host's: a hosted bot's could carry its
 strategy, a stack trace or a secret into a public page. ``public_reason`` keeps the arena's own
-words: what failed, the exit, the limit. The full reason stays with the operator (``arena
-history``, the CLI's tables) and with the bot's author (``/me``)."""
+words: what failed, the exit, the limit. The full reason stays with the operator (what the
+CLI prints and reads: ``arena.storage.read_only.ReadOnlyDatabase`` unless ``public``) and with
+the bot's author (``/me``)."""
 
 from __future__ import annotations
 
