@@ -21,6 +21,9 @@ Refused, and why a bot does not need it:
   sandbox), BPF (``bpf``), performance counters (``perf_event_open``), ``userfaultfd`` (a tool
   of kernel exploits), ``io_uring_*`` (a large kernel surface that bypasses this filter's view
   of file operations);
+* vsock sockets (``socket``/``socketpair`` of family ``AF_VSOCK``, EAFNOSUPPORT): vsock is not
+  in the sandbox's network namespace, so a bot without network would reach the hypervisor and
+  listen on the whole virtual machine;
 * the machine's own state: ``kexec_load``, ``kexec_file_load``, ``reboot``, ``swapon``,
   ``swapoff``, ``init_module``, ``finit_module``, ``delete_module``, ``acct``, ``syslog``,
   ``settimeofday``, ``clock_settime``, ``clock_adjtime``, ``adjtimex``, ``quotactl``,
@@ -35,6 +38,7 @@ import functools
 import os
 
 CLONE_NEWUSER = 0x10000000
+AF_VSOCK = 40  # socket.AF_VSOCK, which Python lacks where the platform has no vsock headers
 
 REFUSED = (
     "setns",
@@ -115,6 +119,12 @@ def filter_program() -> bytes | None:
     rules.add_rule(refuse, "unshare", new_user)
     rules.add_rule(refuse, "clone", new_user)
     rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    # vsock is not in the network namespace: a bot without network would reach the hypervisor
+    # and listen on the whole virtual machine's vsock (as Docker's default profile, refused).
+    for call in ("socket", "socketpair"):
+        rules.add_rule(
+            seccomp.ERRNO(errno.EAFNOSUPPORT), call, seccomp.Arg(0, seccomp.EQ, AF_VSOCK)
+        )
     program = os.memfd_create("arena-seccomp")  # export_bpf writes to a file descriptor
     with open(program, "w+b") as exported:
         rules.export_bpf(exported)

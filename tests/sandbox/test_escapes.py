@@ -94,6 +94,7 @@ async def test_a_bot_maps_to_no_privileged_user_and_cannot_change_the_kernel(tmp
         assert f"\n{forbidden} " not in f"\n{log}", log
     assert "cannot write /proc/sys/kernel/core_pattern" in log
     assert "cannot make user namespace" in log
+    assert "cannot open a vsock socket" in log
     assert "kernel: done" in log
     assert_other_seat_unharmed(record)
 
