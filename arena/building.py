@@ -28,6 +28,7 @@ from pathlib import Path
 
 from arena.errors import InputError
 from arena.manifest import BotSpec
+from arena.referee.bot_text import one_line
 from arena.referee.botprocess import kill_now
 from arena.referee.child import tied_to_parent
 from arena.sandbox import SandboxPolicy, prepare_launch, unreadable_problem
@@ -40,6 +41,10 @@ BUILD_SECONDS = 600.0  # compiling against gRPC takes 1-2 minutes on two busy co
 # (a tmpfs, counted in the memory limit) a few hundred MiB; a static binary may pass 64 MiB.
 BUILD_LIMITS = BotLimits(memory_mib=4096, file_mib=512, disk_mib=1024)
 BUILD_PROCESSES = 512
+# What a build may leave in its directory (all of it becomes the bot's version): as much as its
+# disk limit, this many files and directories, this deep a tree (copying it back walks it).
+BUILD_FILES = 100_000
+BUILD_DEPTH = 100
 _NOT_COPIED = frozenset({".git"})  # never needed to build, and the author's, not the bot's
 
 
@@ -156,14 +161,16 @@ def _run(
 def _build_sandboxed(spec: BotSpec, sandbox: SandboxPolicy, log_path: Path, seconds: float) -> None:
     assert spec.directory is not None
     workdir = Path(tempfile.mkdtemp(prefix="arena-build-"))
+    capped = _capped(workdir)
     copy = workdir / "bot"
     try:
-        shutil.copytree(
-            spec.directory,
-            copy,
-            symlinks=True,
-            ignore=lambda _, names: [name for name in names if name in _NOT_COPIED],
-        )
+        try:
+            shutil.copytree(spec.directory, copy, symlinks=True, ignore=_not_copied)
+        except (shutil.Error, OSError) as exc:  # e.g. larger than the build's disk limit
+            raise _Failed(
+                f"could not start: the bot's directory does not copy into the build's "
+                f"{BUILD_LIMITS.disk_mib} MiB ({one_line(str(exc), 200)})"
+            ) from None
         if runs_as_root():
             _chown_tree(copy, HOST_UID_BASE)
         policy = SandboxPolicy(
@@ -196,9 +203,69 @@ def _build_sandboxed(spec: BotSpec, sandbox: SandboxPolicy, log_path: Path, seco
             )
         finally:
             launch.close()
+        if problem := _result_problem(copy):
+            raise _Failed(problem)
         mirror(copy, spec.directory)
     finally:
         remove_tree(workdir)
+        if capped:
+            subprocess.run(["umount", "--lazy", str(workdir)], capture_output=True)
+            workdir.rmdir()
+
+
+def _capped(workdir: Path) -> bool:
+    """Mount a tmpfs of the build's disk limit on ``workdir`` (as root): the build writes its
+    copy of the bot there, which is otherwise the host's disk with no bound on its total (only
+    each file's). Without root (no mount) the result is still checked (``_result_problem``)."""
+    if not runs_as_root():
+        return False
+    options = f"size={BUILD_LIMITS.disk_mib}m,nr_inodes={BUILD_FILES * 2},mode=0700"
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "arena-build", str(workdir)],
+        capture_output=True,
+    )
+    return mounted.returncode == 0
+
+
+def _not_copied(directory: str, names: list[str]) -> list[str]:
+    """What the build's copy leaves out: .git, and files no build needs that a copy cannot
+    take (fifos, sockets, devices)."""
+    left = []
+    for name in names:
+        try:
+            mode = os.lstat(os.path.join(directory, name)).st_mode
+        except OSError:
+            continue
+        kinds = stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)
+        if name in _NOT_COPIED or not kinds:
+            left.append(name)
+    return left
+
+
+def _result_problem(root: Path) -> str:
+    """Why the build's result cannot become the bot's directory (too large, too many files, too
+    deep a tree: each would cost the host, and a deep tree broke the walk that copies it back),
+    or "". Walked without recursion."""
+    total = entries = 0
+    stack = [(root, 0)]
+    while stack:
+        directory, depth = stack.pop()
+        if depth > BUILD_DEPTH:
+            return f"left a directory tree deeper than {BUILD_DEPTH} levels"
+        with os.scandir(directory) as found:
+            for entry in found:
+                entries += 1
+                if entries > BUILD_FILES:
+                    return f"left more than {BUILD_FILES:,} files and directories"
+                info = entry.stat(follow_symlinks=False)
+                total += info.st_blocks * 512
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append((Path(entry.path), depth + 1))
+    if total > BUILD_LIMITS.disk_mib << 20:
+        return (
+            f"left {total >> 20} MiB in the bot's directory, over its {BUILD_LIMITS.disk_mib} MiB"
+        )
+    return ""
 
 
 def _chown_tree(root: Path, uid: int) -> None:
@@ -212,8 +279,8 @@ def mirror(source: Path, target: Path) -> None:
     """Make ``target`` hold what ``source`` holds (the build's result): changed and new files
     copied, files the build removed removed; links copied as links, never followed in either
     tree; other kinds of file (fifos) left out. Modes lose set-user-ID, set-group-ID and sticky
-    bits, and gain read (and, where the owner may, execute) for everyone: the bot runs as
-    another uid."""
+    bits and write for group and others, and gain read (and, where the owner may, execute) for
+    everyone: the bot runs as another uid."""
     for directory, dirs, files in os.walk(source):
         relative = Path(directory).relative_to(source)
         into = target / relative
@@ -248,7 +315,7 @@ def _copy_entry(source: Path, target: Path) -> None:
             shutil.copystat(source, target, follow_symlinks=False)
     else:
         return
-    permissions = stat.S_IMODE(mode) & 0o777 | 0o644
+    permissions = stat.S_IMODE(mode) & 0o755 | 0o644  # nobody else may write the bot's code
     if mode & stat.S_IXUSR or stat.S_ISDIR(mode):
         permissions |= 0o111
     os.chmod(target, permissions)
@@ -279,4 +346,4 @@ def _cause(log_path: Path) -> str:
     if not lines:
         return ""
     cause = next((line for line in lines if _CAUSE.search(line)), lines[-1])
-    return f"; error: {cause[:_CAUSE_CHARS]}"
+    return f"; error: {one_line(cause, _CAUSE_CHARS)}"  # the author's text: no escape sequences

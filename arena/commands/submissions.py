@@ -15,6 +15,7 @@ from arena.commands import wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import MoveTime
 from arena.commands.sandbox_options import SandboxTool, resolve_policy
+from arena.referee.bot_text import one_line, shown_lines
 from arena.storage import authors, submissions
 from arena.storage.database import open_database
 from arena.submissions.files import HostedFiles
@@ -50,7 +51,9 @@ def work(
         while True:
             handled = work_once(database, hosted, settings)
             if handled is not None:
-                typer.echo(f"#{handled.submission_id} {handled.bot_name}: {handled.summary}")
+                typer.echo(
+                    f"#{handled.submission_id} {handled.bot_name}: {one_line(handled.summary, 300)}"
+                )
             elif once:
                 return
             else:
@@ -92,12 +95,12 @@ def list_submissions(
             view.bot_name,
             view.state,
             view.updated_at.strftime("%Y-%m-%d %H:%M:%S"),
-            (view.log.splitlines() or [""])[-1],
+            one_line((view.log.splitlines() or [""])[-1], 300),
         )
     console.print(table)
     for view in found if log else []:
         console.print(f"--- #{view.id} {view.bot_name} ({view.state})", markup=False)
-        console.print(view.log, markup=False, highlight=False)
+        console.print(shown_lines(view.log), markup=False, highlight=False)
 
 
 def register(main: typer.Typer) -> None:

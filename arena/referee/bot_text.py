@@ -20,6 +20,12 @@ def one_line(text: str, limit: int) -> str:
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 
 
+def shown_lines(text: str) -> str:
+    """``text`` (a log an author's code wrote) for a terminal, its lines kept: other control and
+    format characters are written as escapes (``\\x1b``), so it cannot retitle, clear or hide."""
+    return "".join(char if char in "\n\t" else _printable(char) for char in text)
+
+
 def _printable(char: str) -> str:
     if char.isprintable():
         return char

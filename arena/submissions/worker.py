@@ -14,12 +14,13 @@ each step.
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.building import BUILD_SECONDS, build_bot
-from arena.errors import InputError
+from arena.errors import InputError, StorageError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
 from arena.records import TimeControl
 from arena.sandbox import SandboxPolicy
@@ -31,6 +32,8 @@ from arena.submissions.files import HostedFiles
 from arena.uploads.unpack import unpack
 from arena.validation import Report, Status, validate
 from arena.validation.process import SANDBOX_TRY_NONE
+
+log = logging.getLogger(__name__)
 
 _LOG_TAIL = 4000  # characters of each bot log a failed validation's log quotes
 
@@ -146,6 +149,17 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         )
     except InputError as exc:  # the upload's fault: refused archive, manifest, build, checks
         return _finish(database, job, directory, SubmissionState.FAILED, str(exc))
+    except StorageError:
+        raise  # the database: nothing can be marked; the worker stops and says why
+    except Exception:  # an arena fault met on this upload: it fails, the worker goes on
+        log.exception("submission #%d: the arena failed on it", job.submission_id)
+        return _finish(
+            database,
+            job,
+            directory,
+            SubmissionState.FAILED,
+            "the arena failed on this upload (its operator's log has the details)",
+        )
     finally:
         remove_tree(job.work)
         if not keep and directory != job.work:

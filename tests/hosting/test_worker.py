@@ -22,6 +22,7 @@ from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Bot, Submission, SubmissionState
 from arena.storage.target import DatabaseTarget
+from arena.submissions import worker
 from arena.submissions.files import HostedFiles
 from arena.submissions.worker import WorkerSettings, work_once
 from arena.uploads.pack import pack
@@ -146,6 +147,28 @@ def test_a_build_that_fails_shows_its_output(host: Host, tmp_path: Path):
     source = bot_dir(tmp_path, "broken", **{"build.sh": "echo 'main.c:3: error: no'; exit 2\n"})
     view = failed(host, host.queue("alice", "broken", pack(source)))
     assert "main.c:3: error: no" in view.log and "exited with code 2" in view.log
+
+
+def test_a_deep_tree_left_by_a_build_fails_the_upload_not_the_worker(host: Host, tmp_path: Path):
+    """2,500 nested directories made the copy back raise RecursionError: the worker died, the
+    upload stayed "building", and every author's uploads waited (outside review)."""
+    deep = "python3 -c \"import os\nfor _ in range(2500): os.mkdir('d'); os.chdir('d')\"\n"
+    view = failed(
+        host, host.queue("alice", "deep", pack(bot_dir(tmp_path, "deep", **{"build.sh": deep})))
+    )
+    assert "deeper than 100 levels" in view.log
+
+
+def test_an_arena_fault_on_one_upload_fails_it_and_the_worker_goes_on(
+    host: Host, tmp_path: Path, monkeypatch
+):
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug met on this upload")
+
+    monkeypatch.setattr(worker, "_validate", broken)
+    view = failed(host, host.queue("alice", "unlucky", pack(bot_dir(tmp_path, "unlucky"))))
+    assert "the arena failed on this upload" in view.log.splitlines()[-1]
+    assert "a bug met" not in view.log  # the details are the operator's
 
 
 def test_a_bot_that_fails_validation_shows_the_checks_and_its_stderr(host: Host, tmp_path: Path):

@@ -231,3 +231,61 @@ def test_a_match_names_the_missing_build_in_one_line(tmp_path):
     assert refused.exit_code == 2
     [line] = refused.stderr.strip().splitlines()
     assert f"{directory}: ./bot does not exist: build it first by running `sh build.sh`" in line
+
+
+# --- what a hostile build may leave (outside review) -----------------------------------------
+
+
+@needs_bwrap
+def test_a_build_cannot_leave_more_than_its_disk_limit(tmp_path):
+    """Three 400 MiB files: over the build's 1024 MiB, so nothing is copied back (the copy of the
+    bot was the host's disk, unbounded but for each file; as root it is a capped tmpfs now)."""
+    directory = bot_dir(tmp_path, "for i in 1 2 3; do fallocate -l 400M big$i || exit 3; done\n")
+    with pytest.raises(BuildError) as refused:
+        build_bot(load_manifest(directory), SANDBOX)
+    message = str(refused.value)
+    assert "\n" not in message and ("1024 MiB" in message or "exited with code 3" in message)
+    assert not any(directory.glob("big*"))
+    os.unlink(message.rpartition("log: ")[2])
+
+
+@needs_bwrap
+def test_a_build_that_leaves_a_deep_tree_is_refused_in_one_line(tmp_path):
+    """2,500 nested directories crashed the copy back (a RecursionError: a traceback, and the
+    hosted worker died for every author)."""
+    directory = bot_dir(
+        tmp_path, "python3 -c \"import os\nfor _ in range(2500): os.mkdir('d'); os.chdir('d')\"\n"
+    )
+    with pytest.raises(BuildError, match="left a directory tree deeper than 100 levels") as refused:
+        build_bot(load_manifest(directory), SANDBOX)
+    assert not (directory / "d").exists()
+    os.unlink(str(refused.value).rpartition("log: ")[2])
+
+
+@needs_bwrap
+def test_nobody_else_may_write_what_a_build_leaves(tmp_path):
+    directory = bot_dir(
+        tmp_path, "mkdir out && echo x > out/f && chmod 0777 out && chmod 0666 out/f\n"
+    )
+    build_bot(load_manifest(directory), SANDBOX)
+    assert stat.S_IMODE((directory / "out").stat().st_mode) == 0o755
+    assert stat.S_IMODE((directory / "out" / "f").stat().st_mode) == 0o644
+
+
+@needs_bwrap
+def test_a_fifo_in_the_bots_directory_is_left_out_of_the_build(tmp_path):
+    directory = bot_dir(tmp_path, "echo built > built.txt\n")
+    os.mkfifo(directory / "pipe")
+    build_bot(load_manifest(directory), SANDBOX)  # was a shutil.Error traceback
+    assert (directory / "built.txt").read_text() == "built\n"
+
+
+@needs_bwrap
+def test_a_builds_escape_sequences_never_reach_the_terminal(tmp_path):
+    directory = bot_dir(tmp_path, "printf 'error: \\033]0;PWNED\\007\\033[2J gone\\n'; exit 1\n")
+    with pytest.raises(BuildError) as refused:
+        build_bot(load_manifest(directory), SANDBOX)
+    message = str(refused.value)
+    assert "\x1b" not in message and "\x07" not in message
+    assert "\\x1b]0;PWNED" in message
+    os.unlink(message.rpartition("log: ")[2])
