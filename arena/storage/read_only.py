@@ -37,9 +37,7 @@ from arena.records import Outcome
 from arena.storage import ladders, postgres, run_lock, statements
 from arena.storage.database import read_only_uri
 from arena.storage.games import finished_game_results
-from arena.storage.models import (
-    GameOutcome,
-)
+from arena.storage.models import GameOutcome, GameStatus
 from arena.storage.target import DatabaseTarget, PostgresUrl
 from arena.tournament.schedule import schedule_size
 from leaderboard.results import GameResult, SeatResult, pair_score
@@ -350,6 +348,26 @@ def _attach_seats(db: _Reader, games: list[dict[str, Any]], reason: Callable[[st
     for seat in db.rows(statements.SEATS, ids=list(by_id)):
         seat["reason"] = reason(seat["reason"])
         by_id[seat.pop("game_id")]["seats"].append(seat)
+    if reason is not _as_stored:
+        for game in games:
+            _shown_termination(game)
+
+
+def _shown_termination(game: dict[str, Any]) -> None:
+    """A finished game's ``termination`` names its forfeits with their reasons as stored ("seat 1
+    CRASH: ..."): made again from its seats, whose reasons are as shown."""
+    if game.get("status") == GameStatus.VOIDED or game.get("termination") in (
+        None,
+        GameOutcome.COMPLETED,
+    ):
+        return  # a voided game's fault is the arena's
+    forfeits = [
+        f"seat {seat['seat']} {seat['outcome']}: {seat['reason']}"
+        for seat in game["seats"]
+        if seat["outcome"] != Outcome.FINISHED.value
+    ]
+    if forfeits:
+        game["termination"] = "; ".join(forfeits)
 
 
 def _as_stored(reason: str) -> str:

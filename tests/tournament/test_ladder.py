@@ -202,8 +202,12 @@ def test_a_bot_forfeiting_k_games_in_a_row_is_paused_until_a_new_version(
     listed = run_cli("bots", "--db", str(db))
     assert listed.exit_code == 0, listed.stderr
     assert f"forfeiter@1.0.0: {shown}" in listed.stdout.splitlines()
+    # the public page gives the reason in the arena's words, not the bot's (arena.reasons)
     page = TestClient(create_app(db, warm_up=False)).get("/bots/forfeiter")
-    assert html.escape(shown, quote=False) in page.text
+    public = f"paused in ladder {run['name']}: 2 forfeits in a row, last: CRASH: Decide failed"
+    assert html.escape(public, quote=False) in page.text
+
+    assert "raising on purpose" not in page.text
 
     # A new version (this one plays well: "gated" without a turnstile never waits) plays again.
     last = query(db, "SELECT max(id) FROM game")[0][0]

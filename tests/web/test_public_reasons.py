@@ -35,6 +35,8 @@ def _crashed(arena_db: Path, tmp_path: Path) -> tuple[Path, int, str]:
         tmp_path / "crashed.db",
         f"UPDATE seat SET outcome = 'CRASH', reason = '{STORED}' "
         f"WHERE game_id = {game_id} AND seat = 0",
+        # the game's termination names the forfeit with its reason, as a real game's does
+        f"UPDATE game SET termination = 'seat 0 CRASH: {STORED}' WHERE id = {game_id}",
     )
     return db, game_id, bot
 
@@ -44,6 +46,7 @@ def test_public_pages_show_the_arenas_words_not_the_bots(arena_db: Path, tmp_pat
     client = TestClient(create_app(db, warm_up=False, frames_dir=tmp_path / "frames"))
     game = client.get(f"/api/games/{game_id}").json()
     assert game["seats"][0]["reason"] == PUBLIC
+    assert game["termination"] == f"seat 0 CRASH: {PUBLIC}"
     listed = client.get("/api/games", params={"bot": bot, "count": 200}).json()["games"]
     [seat] = [s for g in listed if g["id"] == game_id for s in g["seats"] if s["seat"] == 0]
     assert seat["reason"] == PUBLIC
