@@ -73,6 +73,14 @@ def claim(session: Session, stale_seconds: float) -> Submission | None:
         ).first()
         if submission is None:
             return None
+        if (newer := superseded_by(session, submission)) is not None:
+            _set(
+                submission,
+                SubmissionState.FAILED,
+                f"a later upload of {submission.bot_name} (#{newer}) became its version first",
+            )
+            session.add(submission)
+            continue
         if submission.attempts >= MAX_ATTEMPTS:
             _set(
                 submission,
@@ -86,6 +94,22 @@ def claim(session: Session, stale_seconds: float) -> Submission | None:
         session.add(submission)
         session.flush()
         return submission
+
+
+def superseded_by(session: Session, submission: Submission) -> int | None:
+    """A later upload of the same bot by the same author that is a version already (its id), or
+    None. An older upload left stale by a stopped worker and handled again would otherwise
+    become the bot's newest version and take the later one's place on a ladder."""
+    return session.exec(
+        select(Submission.id)
+        .where(
+            Submission.author_id == submission.author_id,
+            Submission.bot_name == submission.bot_name,
+            col(Submission.id) > (submission.id or 0),
+            Submission.state == SubmissionState.ACTIVE.value,
+        )
+        .order_by(col(Submission.id).desc())
+    ).first()
 
 
 def advance(

@@ -27,7 +27,7 @@ from arena.sandbox import SandboxPolicy
 from arena.sandbox.tempdirs import remove_tree
 from arena.storage import bots, submissions
 from arena.storage.database import Database
-from arena.storage.models import SubmissionState
+from arena.storage.models import Submission, SubmissionState
 from arena.submissions.files import HostedFiles
 from arena.uploads.unpack import unpack
 from arena.validation import Report, Status, validate
@@ -133,9 +133,17 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         # hashed as built, as `arena submit` hashes a bot: what runs, and what a ladder checks
         content_hash = bots.directory_hash(directory)
         with database.write() as session:
-            registered, created = bots.register(
-                session, spec, content_hash, author_id=job.author_id
-            )
+            claimed = session.get(Submission, job.submission_id)
+            assert claimed is not None  # never deleted
+            if (newer := submissions.superseded_by(session, claimed)) is not None:
+                superseded = f"a later upload of {job.bot_name} (#{newer}) became its version first"
+            else:
+                superseded = ""
+                registered, created = bots.register(
+                    session, spec, content_hash, author_id=job.author_id
+                )
+        if superseded:  # another worker finished the later upload meanwhile
+            return _finish(database, job, directory, SubmissionState.FAILED, superseded)
         # kept as the version's directory, unless the same content is a version already
         # (another archive of the same files, or another worker's at the same time)
         keep = created

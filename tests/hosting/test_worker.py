@@ -251,6 +251,33 @@ def test_a_submission_a_worker_left_is_claimed_again_but_not_forever(host: Host)
     assert view.state == "failed" and "stopped 3 times" in view.log
 
 
+def test_an_upload_a_worker_left_never_replaces_a_later_one_that_became_a_version(
+    host: Host, tmp_path: Path
+):
+    """The worker stopped during #1; #2 (the author's fix) became the version; #1, stale, was
+    handled again and became the bot's newest version, taking #2's place on the ladder."""
+    (tmp_path / "before").mkdir()
+    first = host.queue("alice", "fixed", pack(bot_dir(tmp_path / "before", "fixed")))
+    with host.database.write() as session:
+        assert submissions.claim(session, stale_seconds=60) is not None  # then its worker died
+    second = host.queue(
+        "alice", "fixed", pack(bot_dir(tmp_path, "fixed", bot_py=RANDOM_BOT + "# 2\n"))
+    )
+    handled = work_once(host.database, host.files, SETTINGS)
+    assert handled is not None and handled.submission_id == second
+    assert handled.state is SubmissionState.ACTIVE
+    with host.database.write() as session:
+        row = session.get(Submission, first)
+        row.updated_at -= timedelta(hours=1)
+        session.add(row)
+    assert work_once(host.database, host.files, SETTINGS) is None  # nothing left to build
+    view = host.view(first)
+    assert view.state == "failed" and f"a later upload of fixed (#{second})" in view.log
+    with host.database.read() as session:
+        newest = bots.latest_version(session, "fixed").version.id
+    assert newest == host.view(second).bot_version_id
+
+
 def test_the_worker_and_list_commands(host: Host, tmp_path: Path):
     host.queue("alice", "cli-bot", pack(bot_dir(tmp_path, "cli-bot")))
     host.queue("bob", "x", b"junk")
