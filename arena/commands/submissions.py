@@ -47,6 +47,7 @@ def work(
     settings = WorkerSettings(resolve_policy(sandbox, False, strict=True), move_seconds=move_time)
     hosted = HostedFiles.beside(db)
     database = open_database(db, create=True)
+    typer.echo(f"building the uploads of {db} (their files in {hosted.root})", err=True)
     try:
         while True:
             handled = work_once(database, hosted, settings)

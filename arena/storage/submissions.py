@@ -96,6 +96,17 @@ def claim(session: Session, stale_seconds: float) -> Submission | None:
         return submission
 
 
+def requeue(session: Session, submission_id: int) -> None:
+    """Put back in the queue a submission whose worker was stopped (Ctrl-C, SIGTERM) while it
+    handled it: the next worker takes it at once, and the stop does not count as an attempt."""
+    submission = session.get(Submission, submission_id)
+    assert submission is not None, "a claimed submission is never deleted"
+    if submission.state in _IN_PROGRESS:
+        submission.attempts = max(0, submission.attempts - 1)
+        _set(submission, SubmissionState.QUEUED, "")
+        session.add(submission)
+
+
 def superseded_by(session: Session, submission: Submission) -> int | None:
     """A later upload of the same bot by the same author that is a version already (its id), or
     None. An older upload left stale by a stopped worker and handled again would otherwise

@@ -157,6 +157,10 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         )
     except InputError as exc:  # the upload's fault: refused archive, manifest, build, checks
         return _finish(database, job, directory, SubmissionState.FAILED, str(exc))
+    except KeyboardInterrupt:  # the worker is stopped: the upload waits for the next one
+        with database.write() as session:
+            submissions.requeue(session, job.submission_id)
+        raise
     except StorageError:
         raise  # the database: nothing can be marked; the worker stops and says why
     except Exception:  # an arena fault met on this upload: it fails, the worker goes on

@@ -278,6 +278,26 @@ def test_an_upload_a_worker_left_never_replaces_a_later_one_that_became_a_versio
     assert newest == host.view(second).bot_version_id
 
 
+def test_a_worker_stopped_mid_upload_puts_it_back_in_the_queue(
+    host: Host, tmp_path: Path, monkeypatch
+):
+    """Ctrl-C or SIGTERM during a build: the upload waited 40 minutes as "validating" for the
+    stale claim, holding one of its author's waiting places (outside review)."""
+
+    def stopped(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    submission = host.queue("alice", "patient", pack(bot_dir(tmp_path, "patient")))
+    monkeypatch.setattr(worker, "_validate", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        work_once(host.database, host.files, SETTINGS)
+    assert host.view(submission).state == "queued"
+    monkeypatch.undo()
+    handled = work_once(host.database, host.files, SETTINGS)  # the next worker, at once
+    assert handled is not None and handled.submission_id == submission
+    assert handled.state is SubmissionState.ACTIVE
+
+
 def test_the_worker_and_list_commands(host: Host, tmp_path: Path):
     host.queue("alice", "cli-bot", pack(bot_dir(tmp_path, "cli-bot")))
     host.queue("bob", "x", b"junk")
