@@ -45,6 +45,9 @@ from leaderboard.results import GameResult, SeatResult, pair_score
 _BUSY_MILLISECONDS = 5000
 _ARENA_TABLES = {"game", "seat", "bot", "bot_version"}
 _FORFEITS_LISTED = 50  # the newest, on a bot's page
+# Elo updates charted on a bot's page, the newest: a ladder adds thousands an hour, and the page
+# (and /api/bots/NAME) grew by 170 bytes a game without end (outside review).
+_HISTORY_LISTED = 5_000
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,7 @@ class ReadOnlyDatabase:
             versions = db.rows(statements.BOT_VERSIONS, bot_id=bot["id"])
             ids = [version["id"] for version in versions]
             seats = db.rows(statements.RATED_SEATS, ids=ids)
-            history = db.rows(statements.RATING_HISTORY, ids=ids)
+            history = db.rows(statements.RATING_HISTORY, ids=ids, limit=_HISTORY_LISTED)[::-1]
         for version in versions:
             version["hash"] = version.pop("content_hash")[:8]
             version["remote"] = bool(version["remote"])

@@ -199,7 +199,8 @@ RATING_HISTORY = (
     )
     .join(GameRecord, col(GameRecord.id) == col(RatingHistory.game_id))
     .where(col(RatingHistory.bot_version_id).in_(ids("ids")))
-    .order_by(col(RatingHistory.id))
+    .order_by(col(RatingHistory.id).desc())  # the newest ``limit``; read_only puts them in order
+    .limit(bindparam("limit"))
 )
 ME, THEM = aliased(SeatRecordRow), aliased(SeatRecordRow)
 PAIRS: Executable = (

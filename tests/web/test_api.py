@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.errors import DatabasePathError, StorageError
+from arena.storage import read_only
 from arena.storage.read_only import ReadOnlyDatabase
 from arena.web.app import create_app
 from arena.web.jsonable import to_json
@@ -92,6 +93,16 @@ def test_a_bot_without_rated_games_has_no_empty_chart(arena_db, tmp_path):
     assert "rating-chart" not in page.text and "No rated games yet" in page.text
 
 
+def test_a_bots_page_charts_only_its_newest_elo_updates(arena_db, monkeypatch):
+    """A ladder adds thousands of games an hour: the page (and its JSON) grew without end."""
+    everything = ReadOnlyDatabase(arena_db).bot("random-python")
+    monkeypatch.setattr(read_only, "_HISTORY_LISTED", 4)
+    bot = ReadOnlyDatabase(arena_db, public=True).bot("random-python")
+    assert bot is not None and everything is not None and len(everything["rating_history"]) > 4
+    assert len(bot["rating_history"]) == 4
+    assert bot["rating_history"] == everything["rating_history"][-4:]  # the newest, in order
+
+
 def test_leaderboard_of_one_tournament(client):
     tournaments = client.get("/api/tournaments").json()["tournaments"]
     merkator = next(t for t in tournaments if t["game"] == "merkator")
@@ -119,6 +130,8 @@ def test_bots_and_a_bot_page(client):
     assert {r["game"]: r["games"] for r in bot["results"]} == {game: 2 for game in GAMES}
     assert len(bot["rating_history"]) == 6
     assert all(set(h) >= {"game_id", "before", "after"} for h in bot["rating_history"])
+    games_in_order = [h["game_id"] for h in bot["rating_history"]]
+    assert games_in_order == sorted(games_in_order)
     assert {(h["game"], h["opponent"], h["games"]) for h in bot["head_to_head"]} == {
         (game, EVIL_NAME, 2) for game in GAMES
     }
