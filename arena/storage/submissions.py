@@ -96,6 +96,18 @@ def claim(session: Session, stale_seconds: float) -> Submission | None:
         return submission
 
 
+def kept_archives(session: Session) -> set[str]:
+    """The archives still needed: those of uploads waiting, being handled or made versions (a
+    failed upload's archive is not: ``arena.submissions.worker`` removes it)."""
+    return set(
+        session.exec(
+            select(Submission.archive_hash).where(
+                col(Submission.state) != SubmissionState.FAILED.value
+            )
+        )
+    )
+
+
 def requeue(session: Session, submission_id: int) -> None:
     """Put back in the queue a submission whose worker was stopped (Ctrl-C, SIGTERM) while it
     handled it: the next worker takes it at once, and the stop does not count as an attempt."""

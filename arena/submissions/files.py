@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,9 +58,25 @@ class HostedFiles:
         never sees half an archive); the hash."""
         digest = hashlib.sha256(data).hexdigest()
         self.archives.mkdir(parents=True, exist_ok=True)
-        if not self.archive(digest).exists():
+        try:  # uploaded again: fresh, so the worker's clean-up leaves it for its new upload
+            os.utime(self.archive(digest))
+        except FileNotFoundError:
             fd, name = tempfile.mkstemp(dir=self.archives, prefix=".upload-")
             with os.fdopen(fd, "wb") as file:
                 file.write(data)
             os.replace(name, self.archive(digest))
         return digest
+
+    def remove_archives(self, kept: set[str], older_than: float) -> int:
+        """Remove the archives not in ``kept`` last written more than ``older_than`` seconds
+        ago (a younger one may belong to an upload being queued now); how many."""
+        removed = 0
+        cutoff = time.time() - older_than
+        for path in self.archives.glob("[0-9a-f]*") if self.archives.is_dir() else []:
+            try:
+                if path.name not in kept and path.stat().st_mtime < cutoff:
+                    path.unlink()
+                    removed += 1
+            except FileNotFoundError:
+                pass
+        return removed

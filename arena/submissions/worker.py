@@ -79,20 +79,30 @@ class _Job:
         return text
 
 
+# A failed upload's archive is removed once it is this old (younger: it may belong to the same
+# archive uploaded again, being queued now). Three 30 MiB failed uploads kept 90 MB for ever.
+FAILED_ARCHIVE_SECONDS = 600.0
+
+
 def work_once(database: Database, files: HostedFiles, settings: WorkerSettings) -> Handled | None:
-    """Claim the oldest waiting submission and handle it to its end; None if none waits."""
+    """Claim the oldest waiting submission and handle it to its end; None if none waits (then
+    the archives of failed uploads are removed)."""
     with database.write() as session:
         claimed = submissions.claim(session, settings.stale_seconds)
         if claimed is None:
-            return None
-        assert claimed.id is not None
-        job = _Job(
-            claimed.id,
-            claimed.author_id,
-            claimed.bot_name,
-            claimed.archive_hash,
-            files.work / str(claimed.id),
-        )
+            kept = submissions.kept_archives(session)
+        else:
+            assert claimed.id is not None
+            job = _Job(
+                claimed.id,
+                claimed.author_id,
+                claimed.bot_name,
+                claimed.archive_hash,
+                files.work / str(claimed.id),
+            )
+    if claimed is None:
+        files.remove_archives(kept, FAILED_ARCHIVE_SECONDS)
+        return None
     return _handle(database, files, settings, job)
 
 
@@ -132,18 +142,24 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         _validate(directory, settings, job)
         # hashed as built, as `arena submit` hashes a bot: what runs, and what a ladder checks
         content_hash = bots.directory_hash(directory)
-        with database.write() as session:
-            claimed = session.get(Submission, job.submission_id)
-            assert claimed is not None  # never deleted
-            if (newer := submissions.superseded_by(session, claimed)) is not None:
-                superseded = f"a later upload of {job.bot_name} (#{newer}) became its version first"
-            else:
-                superseded = ""
+        try:
+            with database.write() as session:
                 registered, created = bots.register(
                     session, spec, content_hash, author_id=job.author_id
                 )
-        if superseded:  # another worker finished the later upload meanwhile
-            return _finish(database, job, directory, SubmissionState.FAILED, superseded)
+                claimed = session.get(Submission, job.submission_id)
+                assert claimed is not None  # never deleted
+                if created and (newer := submissions.superseded_by(session, claimed)):
+                    raise _Superseded(newer)  # rolled back: no version is made of it
+        except _Superseded as superseded:  # another worker made the later upload a version
+            return _finish(
+                database,
+                job,
+                directory,
+                SubmissionState.FAILED,
+                f"a later upload of {job.bot_name} (#{superseded.args[0]}) became its version "
+                "first",
+            )
         # kept as the version's directory, unless the same content is a version already
         # (another archive of the same files, or another worker's at the same time)
         keep = created
@@ -176,6 +192,10 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         remove_tree(job.work)
         if not keep and directory != job.work:
             remove_tree(directory)
+
+
+class _Superseded(Exception):
+    """A later upload of the bot (its id) became a version while this one was handled."""
 
 
 def _finish(

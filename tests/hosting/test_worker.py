@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import tarfile
 import zipfile
 from datetime import timedelta
@@ -296,6 +297,28 @@ def test_a_worker_stopped_mid_upload_puts_it_back_in_the_queue(
     handled = work_once(host.database, host.files, SETTINGS)  # the next worker, at once
     assert handled is not None and handled.submission_id == submission
     assert handled.state is SubmissionState.ACTIVE
+
+
+def test_a_failed_uploads_archive_is_removed_once_idle_and_old(host: Host, tmp_path: Path):
+    """Failed uploads kept their archives for ever (90 MB from three 30 MiB ones); an active
+    upload's stays, and so does a young one (the same archive may be queued again now)."""
+    broken = bot_dir(tmp_path, "broken", **{"build.sh": "exit 2\n"})
+    failing = host.queue("alice", "broken", pack(broken))
+    good = host.queue("alice", "good", pack(bot_dir(tmp_path, "good")))
+    work_once(host.database, host.files, SETTINGS)
+    work_once(host.database, host.files, SETTINGS)
+    assert (host.view(failing).state, host.view(good).state) == ("failed", "active")
+    failed_hash, good_hash = host.view(failing).archive_hash, host.view(good).archive_hash
+    assert work_once(host.database, host.files, SETTINGS) is None  # idle: too young to go
+    assert host.files.archive(failed_hash).exists()
+    for digest in (failed_hash, good_hash):
+        os.utime(host.files.archive(digest), (0, 0))  # written long ago
+    assert work_once(host.database, host.files, SETTINGS) is None
+    assert not host.files.archive(failed_hash).exists()
+    assert host.files.archive(good_hash).exists()
+    # uploaded again, the archive is back, and fresh
+    assert host.files.store_archive(pack(broken)) == failed_hash
+    assert host.files.archive(failed_hash).exists()
 
 
 def test_the_worker_and_list_commands(host: Host, tmp_path: Path):
