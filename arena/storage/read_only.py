@@ -322,8 +322,12 @@ class ReadOnlyDatabase:
             progress = db.one(statements.PROGRESS, id=tournament_id)
         assert progress is not None  # an aggregate: always one row
         settings = tournament["settings"]
-        scheduled = schedule_size(
-            len(entrants), int(settings.get("players", 2)), int(settings.get("deals", 1))
+        scheduled = (
+            None  # a ladder plays on without a schedule
+            if settings.get("ladder")
+            else schedule_size(
+                len(entrants), int(settings.get("players", 2)), int(settings.get("deals", 1))
+            )
         )
         tournament.update(entrants=entrants, progress={"scheduled": scheduled, **progress})
         return tournament

@@ -247,7 +247,11 @@ def create_app(
         return page("tournaments.html", "Tournaments", pages.tournaments())
 
     def tournament_page(request: Request) -> Response:
-        data = pages.tournament(_path_id(request, "tournament_id", "tournament"))
+        tournament_id = _path_id(request, "tournament_id", "tournament")
+        stored = database.tournament(tournament_id)
+        if stored is not None and stored["settings"].get("ladder"):  # no schedule: its own page
+            return RedirectResponse(f"/ladder?id={tournament_id}", status_code=303)
+        data = pages.tournament(tournament_id)
         return page("tournament.html", data["name"], data)
 
     def games_page(request: Request) -> Response:

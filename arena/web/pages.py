@@ -158,8 +158,10 @@ def _outlook(tournament: dict[str, Any]) -> dict[str, Any]:
     progress bar estimates it)."""
     progress = tournament["progress"]
     decided = tournament.get("sprt", {}).get("status") in ("H0", "H1")
-    remaining = max(progress["scheduled"] - progress["finished"], 0)
     outlook: dict[str, Any] = {"decided": decided, "at_a_time": 0, "seconds_left": None}
+    if progress["scheduled"] is None:  # a ladder: no end to foresee (its page is /ladder)
+        return outlook
+    remaining = max(progress["scheduled"] - progress["finished"], 0)
     if tournament["state"] != "running" or decided or remaining == 0:
         return outlook
     outlook["at_a_time"] = min(int(tournament["settings"].get("concurrency", 1)), remaining)

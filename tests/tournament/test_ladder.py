@@ -128,6 +128,12 @@ def test_until_a_game_count_stops_there_and_the_same_command_goes_on(
     refused = run_cli("tournament", "--resume", "oregon-ladder", "--db", str(db))
     assert refused.exit_code == 2
     assert "is a ladder: go on with `arena ladder --name oregon-ladder`" in refused.stderr
+    # its page is the ladder's: a tournament's said "9 of 2 games" and how to --resume it
+    [(ladder_id,)] = query(db, "SELECT id FROM tournament")
+    client = TestClient(create_app(db, warm_up=False), follow_redirects=False)
+    moved = client.get(f"/tournaments/{ladder_id}")
+    assert moved.status_code == 303 and moved.headers["location"] == f"/ladder?id={ladder_id}"
+    assert client.get(f"/api/tournaments/{ladder_id}").json()["progress"]["scheduled"] is None
     # settings a going ladder ignores are still checked (outside review: they only warned)
     for wrong, said in [
         (("-p", "1"), "oregon is for 2-4 players, not 1"),
