@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.bot_tree import REPO
 from arena.building import BUILD_SECONDS, build_bot
 from arena.errors import InputError, StorageError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
@@ -72,9 +74,17 @@ class _Job:
         self.lines.append(text.rstrip())
 
     def text(self, *hide: Path) -> str:
-        """The log, with the host's own paths left out (the author sees it)."""
+        """The log, with the host's own paths left out (the author sees it): the bot's and the
+        work directory, and where the arena and its Python are installed (a traceback's
+        frames name them)."""
         text = "\n".join(self.lines)
-        for path, shown in zip(hide, ("<bot>", "<work>")):
+        places = [
+            *zip(hide, ("<bot>", "<work>")),
+            (Path(sys.prefix), "<python>"),
+            (REPO, "<arena>"),
+            (Path(sys.base_prefix), "<python>"),
+        ]
+        for path, shown in places:
             text = text.replace(str(path), shown)
         return text
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import sys
 import tarfile
 import zipfile
 from datetime import timedelta
@@ -16,6 +17,7 @@ import pytest
 from sqlmodel import select
 from typer.testing import CliRunner
 
+from arena.bot_tree import REPO
 from arena.cli import app
 from arena.manifest import remote_bot
 from arena.sandbox import SandboxPolicy, bwrap_problem
@@ -170,6 +172,17 @@ def test_an_arena_fault_on_one_upload_fails_it_and_the_worker_goes_on(
     view = failed(host, host.queue("alice", "unlucky", pack(bot_dir(tmp_path, "unlucky"))))
     assert "the arena failed on this upload" in view.log.splitlines()[-1]
     assert "a bug met" not in view.log  # the details are the operator's
+
+
+def test_a_traceback_in_the_authors_log_names_no_host_path(host: Host, tmp_path: Path):
+    """A Python bot's traceback names the arena's files (its SDK, its venv): shown to the
+    author as <arena> and <python>, not where they lie on the host (outside review)."""
+    raising = "import arena_sdk\nraise RuntimeError('at start ' + arena_sdk.__file__)\n"
+    source = bot_dir(tmp_path, "raiser", bot_py=raising)
+    view = failed(host, host.queue("alice", "raiser", pack(source)))
+    assert "at start <" in view.log, view.log
+    for place in {sys.prefix, sys.base_prefix, str(REPO)}:
+        assert place not in view.log, place
 
 
 def test_a_bot_that_fails_validation_shows_the_checks_and_its_stderr(host: Host, tmp_path: Path):
