@@ -53,7 +53,7 @@ def log_started(bot: RunningBot, kept_up: bool) -> None:
 def log_stopping(bot: RunningBot) -> None:
     """Before the arena stops ``bot``: whether it had ended by itself (crashed, exited)."""
     how = bot.exit_description()
-    log.info("%s stopped %s", _named(bot), f"(it had {how})" if how else "by the arena")
+    log.info("%s stopped %s", _named(bot), f"(it had ended: {how})" if how else "by the arena")
 
 
 # worker, the bot (name, version, directory, address), its occurrence among the game's seats

@@ -55,7 +55,7 @@ def test_a_crashing_bot_is_in_the_log_file_and_not_on_the_terminal(tmp_path: Pat
     stopped = [line for line in lines if "arena.bots" in line and "stopped" in line]
     assert sum("bot exits-midgame" in line for line in started) == 2, "once per game"
     assert (
-        sum("bot exits-midgame" in line and "it had exited with code 3" in line for line in stopped)
+        sum("bot exits-midgame" in line and "it had ended: exited with code 3" in line for line in stopped)
         == 2
     )
     assert any("bot random-python" in line for line in started)
