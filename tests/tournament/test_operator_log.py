@@ -54,10 +54,8 @@ def test_a_crashing_bot_is_in_the_log_file_and_not_on_the_terminal(tmp_path: Pat
     started = [line for line in lines if "arena.bots" in line and "started" in line]
     stopped = [line for line in lines if "arena.bots" in line and "stopped" in line]
     assert sum("bot exits-midgame" in line for line in started) == 2, "once per game"
-    assert (
-        sum("bot exits-midgame" in line and "it had ended: exited with code 3" in line for line in stopped)
-        == 2
-    )
+    ended = "it had ended: exited with code 3"
+    assert sum("bot exits-midgame" in line and ended in line for line in stopped) == 2
     assert any("bot random-python" in line for line in started)
     assert any("bot random-python" in line and "by the arena" in line for line in stopped)
     assert sum("recorded as game" in line for line in lines) == 2
