@@ -38,9 +38,10 @@ from arena.commands.options import (
     Workers,
 )
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
-from arena.errors import InputError, SetupError
+from arena.errors import InputError, SetupError, StorageError
 from arena.log_retention import Retention
 from arena.operator_log import LogConfig, logging_to
+from arena.storage import tournaments
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.tournament import ray_backend
@@ -98,8 +99,9 @@ def _hosted_logs(db: DatabaseTarget) -> Path | None:
     return files.logs
 
 
-def _changed(value: object, default: object) -> object:
-    return None if value == default else value
+def _changed(value: object, *kept: object) -> object:
+    """``value`` if it differs from each of ``kept`` (the default, the stored one), else None."""
+    return None if value in kept else value
 
 
 def ladder(
@@ -229,27 +231,38 @@ def ladder(
             if games_per_hour < 0 or pause_after < 0:  # wrong whether used or ignored
                 fail("--games-per-hour and --pause-after must be >= 0")
             if ladder_exists(db, name):
+                ready = open_ladder(db, name)
+                try:  # ignored, but a count the game has no board for is wrong all the same
+                    for count in players or []:
+                        game_setup.check_players(game_setup.load_game(ready.game), count, {})
+                    with ready.database.read() as session:
+                        stored = TournamentSettings.from_stored(
+                            tournaments.by_name(session, ready.name).settings
+                        )
+                except (SetupError, StorageError):
+                    ready.database.close()
+                    raise
+                assert stored.ladder is not None  # a ladder's settings hold its rules
+                rules = LadderRules.from_stored(stored.ladder)
                 given = {
-                    "--players": players or None,
+                    "--players": players if players and tuple(players) != rules.boards else None,
                     "--bots": bot_list,
                     "--seed": seed,
                     "--option": option or None,
                     "--bot-memory": bot_memory,
                     "--sandbox": sandbox,
                     "--fresh-bots": fresh_bots or None,
-                    # options with defaults: named when they differ from the default
-                    "--concurrency": _changed(concurrency, DEFAULTS.concurrency),
-                    "--move-time": _changed(move_time, DEFAULTS.move_time),
-                    "--games-per-hour": _changed(games_per_hour, RULES.games_per_hour),
-                    "--pause-after": _changed(pause_after, RULES.pause_after),
+                    # options with defaults: named when they differ from the default and from
+                    # the ladder's own (a service restarted with its usual command says nothing)
+                    "--concurrency": _changed(
+                        concurrency, DEFAULTS.concurrency, stored.concurrency
+                    ),
+                    "--move-time": _changed(move_time, DEFAULTS.move_time, stored.move_time),
+                    "--games-per-hour": _changed(
+                        games_per_hour, RULES.games_per_hour, rules.games_per_hour
+                    ),
+                    "--pause-after": _changed(pause_after, RULES.pause_after, rules.pause_after),
                 }
-                ready = open_ladder(db, name)
-                try:  # ignored, but a count the game has no board for is wrong all the same
-                    for count in players or []:
-                        game_setup.check_players(game_setup.load_game(ready.game), count, {})
-                except SetupError:
-                    ready.database.close()
-                    raise
                 ignored = [flag for flag, value in given.items() if value is not None]
                 if ignored:
                     warn(

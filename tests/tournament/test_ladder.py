@@ -402,3 +402,19 @@ def test_games_per_hour_space_each_bots_games_across_a_restart(
         assert played[-1] - played[0] >= len(played) - burst - slack
         for start in played:
             assert sum(start <= time <= start + 2.0 for time in played) <= burst + 2 + slack
+
+
+def test_a_ladder_restarted_with_its_own_command_warns_of_nothing(tmp_path: Path):
+    """A service restarted with the usual command line warned "ignored: --games-per-hour" every
+    time: the values were compared with the defaults, not with the ladder's own."""
+    db = tmp_path / "arena.db"
+    for bot in random_bots(tmp_path, 2):
+        submit(db, bot)
+    command = ("ladder", "-g", "oregon", "--games-per-hour", "100000", "--pause-after", "7")
+    first = run_cli(*command, "--until", "2", "--sandbox", "none", "--db", str(db))
+    assert first.exit_code == 0, first.output
+    again = run_cli(*command, "--until", "4", "--db", str(db))
+    assert again.exit_code == 0, again.output
+    assert "ignored" not in again.stderr
+    other = run_cli(*command[:-1], "9", "--until", "6", "--db", str(db))
+    assert "ignored: --pause-after" in other.stderr
