@@ -140,7 +140,9 @@ def _file_held(path: Path) -> bool | None:
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except FileNotFoundError:
-        return False  # never run under a lock (a run always leaves its file)
+        # Not run yet: a new tournament is stored before its run takes the lock, and a page
+        # loaded in between must see it running (it would not refresh itself otherwise).
+        return None
     except OSError:
         return None
     try:

@@ -235,6 +235,8 @@ def test_a_stopped_tournament_says_how_to_resume_it(page, arena_db, tmp_path, st
         tmp_path / "stopped.db",
         f"UPDATE tournament SET state = '{stored}' WHERE id = 1",
     )
+    with run_in_progress(db, 1):  # a run took its lock, and is gone (leaving its lock file)
+        pass
     with ServerThread(db) as server:
         page.goto(f"{server.url}/tournaments/1")
         name = page.locator("h1").inner_text().split()[0]
