@@ -89,7 +89,8 @@ def unreadable_problem(directory: Path, policy: SandboxPolicy | None) -> str:
         return ""
     looked_at = 0
     for root, directories, files in os.walk(directory):
-        for name in [".", *directories, *files]:
+        # each directory once: as "." where it is the root, not again as its parent's entry
+        for name in [*(["."] if Path(root) == directory else []), *directories, *files]:
             path = Path(root) / name
             looked_at += 1
             if looked_at > _READABLE_CHECK_LIMIT:

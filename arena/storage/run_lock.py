@@ -125,8 +125,10 @@ def shown_state(
     target: DatabaseTarget, tournament_id: int, state: str, connection: Connection
 ) -> str:
     """A tournament's state as a reader should show it: a stored "running" whose run lock nobody
-    holds (its process was killed) is "stopped"; when this process cannot tell (the lock file
-    is another user's), the stored state."""
+    holds (its process was killed) is "stopped"; where this process cannot tell (the lock file
+    is another user's, or not there yet: a new tournament before its run takes the lock), the
+    stored state.
+    """
     if state != tournaments.RUNNING:
         return state
     if isinstance(target, Path):
