@@ -20,7 +20,7 @@ from arena.manifest import (
     remote_bot,
     unbuilt_problem,
 )
-from arena.storage import bots
+from arena.storage import bots, withdrawals
 from arena.storage.database import Database, open_database
 from arena.storage.target import DatabaseTarget, may_exist
 
@@ -57,9 +57,14 @@ def check_unchanged(version: bots.RegisteredVersion, since: str) -> None:
 
 
 def _registered(registry: Database, text: str) -> bots.RegisteredVersion:
-    """The version ``NAME`` (the newest) or ``NAME@VERSION`` names, with its code unchanged."""
+    """The version ``NAME`` (the newest) or ``NAME@VERSION`` names, with its code unchanged and
+    its bot in play."""
     name, _, version = text.partition("@")
     with registry.read() as session:
+        if withdrawn := withdrawals.of_name(session, name):
+            raise SetupError(
+                f"bot {name!r} is {withdrawn}; `arena bots restore {name}` lets it play again"
+            )
         if not version:
             newest = bots.latest_version(session, name)
             check_unchanged(newest, "it was submitted; run `arena submit` on it again")

@@ -13,6 +13,7 @@ from rich.table import Table
 from arena.commands import wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.storage import authors as stored_authors
+from arena.storage import withdrawals
 from arena.storage.database import open_database
 from arena.storage.target import DatabaseTarget
 
@@ -57,10 +58,32 @@ def token(name: AuthorName, db: DbPath = DEFAULT_PATH) -> None:
 
 
 @app.command("revoke")
-def revoke(name: AuthorName, db: DbPath = DEFAULT_PATH) -> None:
-    """Revoke an author's token: they can submit no more (their bots stay and play)."""
-    revoked = _change(db, stored_authors.revoke, name)
+def revoke(
+    name: AuthorName,
+    withdraw: Annotated[
+        bool,
+        typer.Option(
+            "--withdraw",
+            help="also withdraw their bots from play (as arena bots withdraw: a leaked token "
+            "needs no withdrawal, an abusive author does)",
+        ),
+    ] = False,
+    db: DbPath = DEFAULT_PATH,
+) -> None:
+    """Revoke an author's token: they can submit no more and are signed out of the web. Their
+    bots stay and play, unless --withdraw."""
+
+    def change(session: Any, name: str) -> tuple[bool, list[str]]:
+        revoked = bool(stored_authors.revoke(session, name))
+        if not withdraw:
+            return revoked, []
+        author = stored_authors.named(session, name).id or 0
+        return revoked, withdrawals.withdraw_authors_bots(session, author, "its author was revoked")
+
+    revoked, withdrawn = _change(db, change, name)
     typer.echo(f"{name}: token revoked" if revoked else f"{name}: had no token in force")
+    if withdraw:
+        typer.echo(f"withdrawn from play: {', '.join(withdrawn) or 'none (no bot in play)'}")
 
 
 @app.command("list")

@@ -17,7 +17,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from arena.records import Outcome
-from arena.storage import bots, tournaments
+from arena.storage import bots, tournaments, withdrawals
 from arena.storage.models import (
     GameRecord,
     GameStatus,
@@ -144,7 +144,8 @@ def pauses(
 
 def lineup(session: Session, ladder_id: int, game: str, *, fixed: bool, pause_after: int) -> Lineup:
     """The ladder's entrants now: with ``fixed`` the stored ones, else each bot's newest version
-    for the game (joined here if new; older versions retire). Paused ones do not play."""
+    for the game (joined here if new; older versions retire). Paused ones do not play: those
+    with ``pause_after`` forfeits in a row, and those of bots the operator withdrew."""
     playing = (
         None if fixed else {entry.version.id for entry in join_newest(session, ladder_id, game)}
     )
@@ -152,9 +153,12 @@ def lineup(session: Session, ladder_id: int, game: str, *, fixed: bool, pause_af
     found = Lineup(entrants)
     ids = found.version_ids
     streaks = forfeit_streaks(session, ladder_id, ids, pause_after) if pause_after > 0 else {}
+    withdrawn = withdrawals.of_versions(session, ids)
     for position, version_id in enumerate(ids):
         if playing is not None and version_id not in playing:
             found.retired.append(position)
+        elif version_id in withdrawn:
+            found.paused[position] = withdrawn[version_id]
         elif version_id in streaks:
             found.paused[position] = streaks[version_id]
         else:

@@ -24,7 +24,7 @@ from leaderboard.results import GameResult, SeatResult
 APPLICATION_ID = 0x4152_4E41  # "ARNA"
 # What stands for it on PostgreSQL, which has no header: the comment on ``schema_version``.
 POSTGRES_MARKER = f"game-bot arena database (application id {APPLICATION_ID:#x})"
-CURRENT_VERSION = 9
+CURRENT_VERSION = 10
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -168,6 +168,11 @@ def _rate_events(connection: Connection) -> None:
     _table(models.RateEvent).create(connection, checkfirst=True)
 
 
+def _withdrawals(connection: Connection) -> None:
+    """Schema 10: the bots the operator withdrew from play (``bot_withdrawal``); none before."""
+    _table(models.BotWithdrawal).create(connection, checkfirst=True)
+
+
 # MIGRATIONS[v] turns a version-v database into a version-(v + 1) one.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     1: _decision_details,
@@ -178,6 +183,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {
     6: _web_sessions,
     7: _seat_logs,
     8: _rate_events,
+    9: _withdrawals,
 }
 
 

@@ -92,6 +92,17 @@ class Bot(SQLModel, table=True):
     author_id: int | None = Field(default=None, foreign_key="author.id", index=True)
 
 
+class BotWithdrawal(SQLModel, table=True):
+    """A bot the operator took out of play (schema 10, ``arena bots withdraw``): none of its
+    versions is entered in a ladder or a new tournament until ``arena bots restore`` removes the
+    row. Its games, ratings and versions stay; its author may still upload."""
+
+    __tablename__ = "bot_withdrawal"
+    bot_id: int = Field(primary_key=True, foreign_key="bot.id")
+    reason: str  # the operator's words, shown on the bot's page
+    withdrawn_at: datetime = Field(default_factory=utc_now)
+
+
 class SubmissionState(StrEnum):
     """Where a submitted archive is on its way to the ladder (the values are stored)."""
 

@@ -34,7 +34,7 @@ from sqlmodel import Session
 from arena.errors import DamagedDatabaseError, DatabasePathError, StorageError
 from arena.reasons import public_reason
 from arena.records import Outcome
-from arena.storage import ladders, postgres, run_lock, statements
+from arena.storage import ladders, postgres, run_lock, statements, withdrawals
 from arena.storage.database import read_only_uri
 from arena.storage.games import finished_game_results
 from arena.storage.models import GameOutcome, GameStatus
@@ -212,10 +212,13 @@ class ReadOnlyDatabase:
         for seat in seats:
             seat["reason"] = self.shown_reason(seat["reason"])
         results, forfeits = _results_per_game(seats)
+        with self.session() as session:
+            withdrawn = withdrawals.of_bots(session, [bot["id"]]).get(bot["id"])
         return {
             "name": bot["name"],
             "owner": bot["owner"],  # the author who submitted it ("operator": the host's own)
             "created_at": bot["created_at"],
+            "withdrawn": withdrawn,  # why the operator took it out of play, or None
             "versions": versions,
             "results": results,
             "forfeits": forfeits[-_FORFEITS_LISTED:][::-1],

@@ -53,19 +53,34 @@ def _own_seats() -> sqlalchemy.Select:
     )
 
 
-def own_seats(session: Session, author_id: int, limit: int) -> list[OwnSeat]:
-    """The seats of the author's bots in the newest ``limit`` of their games' seats, newest
-    first."""
+def own_seats(
+    session: Session, author_id: int, games: int, before: int | None = None
+) -> tuple[list[OwnSeat], int | None]:
+    """The seats of the author's bots in the newest ``games`` of their games (older than game
+    ``before``, if given), newest first; and the ``before`` of the next page, None if there is
+    none. A page holds whole games: every seat the author's bots had in each."""
+    newest = (
+        sqlalchemy.select(col(SeatRecordRow.game_id))
+        .join(BotVersion, col(BotVersion.id) == SeatRecordRow.bot_version_id)
+        .join(Bot, col(Bot.id) == BotVersion.bot_id)
+        .where(col(Bot.author_id) == author_id)
+        .group_by(col(SeatRecordRow.game_id))
+        .order_by(col(SeatRecordRow.game_id).desc())
+        .limit(games + 1)  # one more: whether there is a next page
+    )
+    if before is not None:
+        newest = newest.where(col(SeatRecordRow.game_id) < before)
+    ids = list(session.connection().execute(newest).scalars())
     rows = session.connection().execute(
         _own_seats()
-        .where(col(Bot.author_id) == author_id)
+        .where(col(Bot.author_id) == author_id, col(SeatRecordRow.game_id).in_(ids[:games]))
         .order_by(col(SeatRecordRow.game_id).desc(), col(SeatRecordRow.seat))
-        .limit(limit)
     )
-    return [
+    seats = [
         OwnSeat(game_id, game, finished_at, seat, bot, outcome, reason, path is not None)
         for game_id, game, finished_at, seat, bot, outcome, reason, path, _, _ in rows
     ]
+    return seats, (ids[games - 1] if len(ids) > games else None)
 
 
 def own_seat_log(

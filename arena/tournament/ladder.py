@@ -35,7 +35,7 @@ from arena.log_retention import Retention, keep_pruned
 from arena.records import MatchRecord, Outcome
 from arena.stopping import StopSignal, restores_stop_handlers
 from arena.storage import ladders as ladder_store
-from arena.storage import running, tournaments
+from arena.storage import running, tournaments, withdrawals
 from arena.storage.bots import to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import finished_game_results
@@ -61,6 +61,9 @@ from leaderboard.results import GameResult, SeatResult
 log = logging.getLogger(__name__)
 IDLE_SECONDS = 10.0  # between two looks when nobody may play (too few entrants, rate limits)
 SHORTEST_WAIT = 0.05  # seconds: never look again at once (a wait rounded to nothing)
+# Between two looks for bots the operator withdrew while a round plays (its planned games that
+# seat them are dropped; a round may be many minutes long).
+WITHDRAWN_LOOK_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -409,7 +412,7 @@ class _Ladder:
                         )
                         if plan:
                             self.waiting_until = None
-                            await self._play(run, games, plan)
+                            await self._play(run, games, plan, lineup)
                             self.started += self.rounds.next_round - first
                         else:
                             await self._idle(lineup, ages)
@@ -426,15 +429,45 @@ class _Ladder:
                 self.storage_fault = run.storage_fault
                 return
 
-    async def _play(self, run: _Run, games: GamePlayer, plan: list[ScheduledGame]) -> None:
+    async def _play(
+        self, run: _Run, games: GamePlayer, plan: list[ScheduledGame], lineup: Lineup
+    ) -> None:
         self.rounds.queue = list(plan)
         rounds = sorted({game.deal for game in plan})
         log.info(
             "%s: rounds %s: %d games", self.ladder.name, ", ".join(map(str, rounds)), len(plan)
         )
-        async with trio.open_nursery() as slots:
-            for number in range(min(self.settings.concurrency, len(plan))):
-                slots.start_soon(run.slot, number, games)
+        async with trio.open_nursery() as watching:
+            watching.start_soon(self._drop_withdrawn, lineup)
+            async with trio.open_nursery() as slots:
+                for number in range(min(self.settings.concurrency, len(plan))):
+                    slots.start_soon(run.slot, number, games)
+            watching.cancel_scope.cancel()
+
+    async def _drop_withdrawn(self, lineup: Lineup) -> None:
+        """Drop the planned games, not started yet, that seat a version whose bot the operator
+        withdrew meanwhile (``arena bots withdraw``); the games in play finish."""
+        ids = lineup.version_ids
+        while True:
+            await trio.sleep(WITHDRAWN_LOOK_SECONDS)
+            try:
+                withdrawn = await trio.to_thread.run_sync(self._withdrawn, ids)
+            except StorageError:  # busy or failing: the next look, or the lineup, sees it
+                continue
+            out = {position for position, version in enumerate(ids) if version in withdrawn}
+            kept = [game for game in self.rounds.queue if out.isdisjoint(game.seats)]
+            if len(kept) < len(self.rounds.queue):
+                log.info(
+                    "%s: %d planned games dropped: %s withdrawn by the operator",
+                    self.ladder.name,
+                    len(self.rounds.queue) - len(kept),
+                    ", ".join(sorted({lineup.entrants[position].bot.name for position in out})),
+                )
+                self.rounds.queue = kept
+
+    def _withdrawn(self, version_ids: list[int]) -> dict[int, str]:
+        with self.database.read() as session:
+            return withdrawals.of_versions(session, version_ids)
 
     async def _idle(self, lineup: Lineup, ages: Mapping[int, list[float]]) -> None:
         """Wait until the games per hour let the next round start, or IDLE_SECONDS at most: a

@@ -24,25 +24,26 @@ from starlette.routing import Route
 
 from arena.log_names import QUOTA_MIB, BotLogs, kept_logs, safe_name
 from arena.reasons import authors_reason
-from arena.storage import bots, seat_logs, submissions
+from arena.storage import bots, seat_logs, submissions, withdrawals
 from arena.storage.web_sessions import SignedIn
 from arena.web.bot_logs import log_path
-from arena.web.live import LARGEST_ID
+from arena.web.live import LARGEST_ID, whole_number
 from arena.web.sessions import Render, WebAuth
 from arena.web.submissions import Refused
 
 UPLOADS_LISTED = 50
-SEATS_LISTED = 50  # my bots' seats in the newest games
+GAMES_LISTED = 50  # my bots' newest games per page (``?before=GAME`` pages back)
 
 
 def author_routes(auth: WebAuth, render: Render) -> list[Route]:
     desk = auth.desk
 
-    def my_data(who: SignedIn) -> dict[str, Any]:
+    def my_data(who: SignedIn, path: str, before: int | None) -> dict[str, Any]:
         with desk.database().read() as session:
             owned = bots.owned(session, who.author_id)
+            withdrawn = withdrawals.of_bots(session, [bot.id or 0 for bot, _ in owned])
             uploads = submissions.views(session, author_id=who.author_id, limit=UPLOADS_LISTED)
-            seats = seat_logs.own_seats(session, who.author_id, SEATS_LISTED)
+            seats, older = seat_logs.own_seats(session, who.author_id, GAMES_LISTED, before)
         logs = kept_logs(desk.hosted.logs)
         return {
             "author": who.author,
@@ -50,6 +51,7 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
             "bots": [
                 {
                     "name": bot.name,
+                    "withdrawn": withdrawn.get(bot.id or 0),  # out of play: the operator's why
                     "log_bytes": logs.get(safe_name(bot.name), BotLogs()).size,
                     "versions": [
                         {
@@ -79,14 +81,24 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
                 }
                 for s in seats
             ],
+            "older_games": None if older is None else f"{path}?before={older}",
+            "newest_games": None if before is None else path,
         }
 
+    def before(request: Request) -> int | None:
+        raw = request.query_params.get("before", "")
+        if raw == "":
+            return None
+        if (game_id := whole_number(raw)) is None:
+            raise HTTPException(400, "before must be a game's number")
+        return game_id
+
     async def me(request: Request, who: SignedIn, form: FormData | None) -> Response:
-        data = await run_in_threadpool(my_data, who)
+        data = await run_in_threadpool(my_data, who, "/me", before(request))
         return render("author.html", "My bots", data, csrf=who.csrf, author=who.author)
 
     async def api_me(request: Request, who: SignedIn, form: FormData | None) -> Response:
-        return JSONResponse(await run_in_threadpool(my_data, who))
+        return JSONResponse(await run_in_threadpool(my_data, who, "/api/me", before(request)))
 
     async def my_submission(request: Request, who: SignedIn, form: FormData | None) -> Response:
         wanted = int(request.path_params["submission_id"])

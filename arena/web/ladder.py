@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from arena.storage import ladders, running
+from arena.storage import ladders, running, tournaments, withdrawals
 from arena.storage.models import utc_now
 from arena.storage.read_only import GameFilter
 from arena.web.live import whole_number
@@ -57,6 +57,9 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
         games = ladders.finished_games(session, chosen.id)
         per_hour = ladders.finished_games(session, chosen.id, since=hour_ago)
         paused = ladders.pauses(session, ladder_id=chosen.id, shown=pages.database.shown_reason)
+        entered = [entrant.version.id or 0 for entrant in tournaments.entrants(session, chosen.id)]
+        for version_id, why in withdrawals.of_versions(session, entered).items():
+            paused.setdefault(version_id, []).insert(0, why)
         in_play = running.running(session, chosen.id)  # watched live at /live/ID
         history = ladders.elo_history(session, chosen.id, HISTORY_POINTS)
     versions = pages.database.versions(sorted({update.bot_version_id for update, _ in history}))

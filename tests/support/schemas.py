@@ -5,21 +5,28 @@ from __future__ import annotations
 import sqlite3
 
 
+def as_schema_9(raw: sqlite3.Connection) -> None:
+    """Remove schema 10's withdrawals."""
+    raw.executescript("DROP TABLE bot_withdrawal; UPDATE schema_version SET version = 9;")
+
+
 def as_schema_8(raw: sqlite3.Connection) -> None:
-    """Remove schema 9's rate events."""
+    """Remove schema 10's withdrawals and schema 9's rate events."""
+    as_schema_9(raw)
     raw.executescript("DROP TABLE rate_event; UPDATE schema_version SET version = 8;")
 
 
 def as_schema_7(raw: sqlite3.Connection) -> None:
-    """Remove schema 9's rate events and schema 8's seat logs."""
+    """Remove schema 10's withdrawals, schema 9's rate events and schema 8's seat logs."""
     as_schema_8(raw)
     raw.executescript("DROP TABLE seat_log; UPDATE schema_version SET version = 7;")
 
 
 def as_schema_4(raw: sqlite3.Connection) -> None:
-    """Remove schema 9's rate events, schema 8's seat logs, schema 7's web sessions, schema 6's
-    running games and schema 5's authors, tokens, submissions and bot owners. (A plain sqlite3
-    connection checks no foreign keys, so the bot table can be made again without its owner.)"""
+    """Remove schema 10's withdrawals, schema 9's rate events, schema 8's seat logs, schema 7's
+    web sessions, schema 6's running games and schema 5's authors, tokens, submissions and bot
+    owners. (A plain sqlite3 connection checks no foreign keys, so the bot table can be made
+    again without its owner.)"""
     as_schema_7(raw)
     raw.executescript(
         """
