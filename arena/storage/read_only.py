@@ -29,16 +29,17 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from arena.errors import DamagedDatabaseError, DatabasePathError, StorageError
 from arena.reasons import public_reason
 from arena.records import Outcome
-from arena.storage import ladders, postgres, run_lock, statements, withdrawals
+from arena.storage import ladders, postgres, run_lock, running, statements, withdrawals
 from arena.storage.database import read_only_uri
 from arena.storage.games import finished_game_results
-from arena.storage.models import GameOutcome, GameStatus
+from arena.storage.models import GameOutcome, GameStatus, Tournament
 from arena.storage.target import DatabaseTarget, PostgresUrl
+from arena.storage.tournaments import RUNNING
 from arena.tournament.schedule import schedule_size
 from leaderboard.results import GameResult, SeatResult, pair_score
 
@@ -305,6 +306,26 @@ class ReadOnlyDatabase:
             for row in rows:
                 row["state"] = self.shown_state(row["id"], row["state"], db.connection)
             return rows
+
+    def games_in_play(
+        self, session: Session, tournament_id: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The games in play (``arena.storage.running.running``), but none of a tournament or
+        ladder that no process runs: after kill -9 its rows keep a fresh heartbeat for up to
+        ``running.STALE_SECONDS``, and a spectator would wait on a game that never moves."""
+        rows = running.running(session, tournament_id)
+        gone = self.runs_gone(session, {row["tournament_id"] for row in rows})
+        return [row for row in rows if row["tournament_id"] not in gone]
+
+    def runs_gone(self, session: Session, tournament_ids: set[int | None]) -> set[int]:
+        """Those of the tournaments that no process runs now (``shown_state``)."""
+        ids = [i for i in tournament_ids if i is not None]
+        if not ids:
+            return set()
+        query = select(Tournament.id, Tournament.state).where(col(Tournament.id).in_(ids))
+        stored = {i: state for i, state in session.exec(query).all()}
+        connection = session.connection()
+        return {i for i in ids if self.shown_state(i, stored.get(i, ""), connection) != RUNNING}
 
     def shown_state(self, tournament_id: int, state: str, connection: Connection) -> str:
         """``state`` as stored, but "stopped" for a "running" one that no process runs (killed:

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from arena.storage import ladders, running, tournaments, withdrawals
+from arena.storage import ladders, tournaments, withdrawals
 from arena.storage.models import utc_now
 from arena.storage.read_only import GameFilter
 from arena.web.live import whole_number
@@ -60,7 +60,7 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
         entered = [entrant.version.id or 0 for entrant in tournaments.entrants(session, chosen.id)]
         for version_id, why in withdrawals.of_versions(session, entered).items():
             paused.setdefault(version_id, []).insert(0, why)
-        in_play = running.running(session, chosen.id)  # watched live at /live/ID
+        in_play = pages.database.games_in_play(session, chosen.id)  # watched live at /live/ID
         history = ladders.elo_history(session, chosen.id, HISTORY_POINTS)
     versions = pages.database.versions(sorted({update.bot_version_id for update, _ in history}))
     boards = []

@@ -115,13 +115,16 @@ class GamesInPlay:
 
     def listing(self, tournament_id: int | None = None) -> list[dict[str, Any]]:
         with self.database.session() as session:
-            return running.running(session, tournament_id)
+            return self.database.games_in_play(session, tournament_id)
 
     def row(self, live_id: int) -> dict[str, Any]:
         row = None
         if live_id <= LARGEST_ID:
             with self.database.session() as session:
                 row = running.one(session, live_id)
+                gone = row is not None and self.database.runs_gone(session, {row["tournament_id"]})
+                if gone and row is not None and row["state"] == "running":
+                    row["state"] = "stale"  # its process was killed: no move will come
         if row is None:
             raise NotLive(
                 f"no game in play with id {live_id}: it may have ended (see /games) "

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from arena.storage import running
 from arena.storage.models import GameOutcome
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.storage.sprt import BASE, NEW, load_test
@@ -101,7 +100,7 @@ class Pages:
         tournament["games_total"] = listing["total"]  # the page links to the rest
         tournament["progress"] |= _outlook(tournament)
         with self.database.session() as session:
-            tournament["running"] = running.running(session, tournament_id)  # watched live
+            tournament["running"] = self.database.games_in_play(session, tournament_id)
         return tournament
 
     def sprt(self, tournament_id: int, entrants: list[dict[str, Any]]) -> dict[str, Any]:
