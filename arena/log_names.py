@@ -89,15 +89,14 @@ class BotLogs:
     size: int = 0
 
 
-def kept_logs(directory: Path) -> dict[str, BotLogs]:
-    """The kept logs right in ``directory`` by bot (as ``safe_name`` gives it): regular files
-    named as above (a link or a subdirectory is not counted, as ``arena logs prune`` leaves
-    them)."""
-    logs: defaultdict[str, BotLogs] = defaultdict(BotLogs)
+def _kept_files(directory: Path) -> Iterator[tuple[str, str, os.stat_result]]:
+    """(bot as ``safe_name`` gives it, file name, status) of each kept log right in
+    ``directory``: regular files named as above (a link or a subdirectory is not one, as
+    ``arena logs prune`` leaves them)."""
     try:
         entries = os.scandir(directory)
     except FileNotFoundError:
-        return {}
+        return
     with entries:
         for entry in entries:
             if (bot := bot_of(entry.name)) is None:
@@ -107,9 +106,24 @@ def kept_logs(directory: Path) -> dict[str, BotLogs]:
             except FileNotFoundError:  # pruned meanwhile
                 continue
             if stat.S_ISREG(info.st_mode):
-                logs[bot].files += 1
-                logs[bot].size += info.st_size
+                yield bot, entry.name, info
+
+
+def kept_logs(directory: Path) -> dict[str, BotLogs]:
+    """The kept logs right in ``directory`` by bot (as ``safe_name`` gives it)."""
+    logs: defaultdict[str, BotLogs] = defaultdict(BotLogs)
+    for bot, _, info in _kept_files(directory):
+        logs[bot].files += 1
+        logs[bot].size += info.st_size
     return dict(logs)
+
+
+def logs_of(directory: Path, bot_name: str) -> list[tuple[str, os.stat_result]]:
+    """``bot_name``'s own kept logs right in ``directory`` (file name, status): those whose
+    name reads back as exactly its safe name, never a log of a bot whose name only begins or
+    ends like it."""
+    own = safe_name(bot_name)
+    return [(name, info) for bot, name, info in _kept_files(directory) if bot == own]
 
 
 def kept_log_bytes(directory: Path, bot_name: str) -> int:

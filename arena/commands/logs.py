@@ -119,8 +119,8 @@ def prune_logs(
 @app.command("usage")
 def log_usage(bot_logs: LogsDir = None, db: DbPath = DEFAULT_PATH, as_json: AsJson = False) -> None:
     """How much of the logs directory each bot's kept logs hold, largest first, against the
-    quota of all of a bot's logs together (past it a new process of the bot logs nothing more
-    until older logs are pruned)."""
+    quota of all of a bot's logs together (past it the bot's oldest logs that no process is
+    writing are removed to make room)."""
     directory = _directory(bot_logs, db)
     quota = BotLimits().logs_mib << 20
     usage = sorted(kept_logs(directory).items(), key=lambda item: (-item[1].size, item[0]))

@@ -292,15 +292,17 @@ async def run_bot(
         else:
             budget = log_budget(log_dir, spec.name, limits.logs_mib << 20)
 
-            def recount() -> None:
+            names = log_names or kept_log_names(game_seed, seat, spec.name)
+
+            def recount_and_create() -> tuple[Path, int]:
                 mark = budget.counting()
                 budget.counted(mark, kept_log_bytes(log_dir, spec.name))
+                return budget.create(names)
 
             # a directory of many logs takes a while to list, and the count may be held by a
             # sink mid-move: not on trio's thread
-            await trio.to_thread.run_sync(recount)
-            names = log_names or kept_log_names(game_seed, seat, spec.name)
-            sink = LogSink(*create_log(log_dir, names), cap=file_cap, budget=budget)
+            created = await trio.to_thread.run_sync(recount_and_create)
+            sink = LogSink(*created, cap=file_cap, budget=budget)
         bot.log = sink
     except OSError as exc:
         raise NotReadyError(f"cannot create its log in {log_dir or workdir}: {exc}") from None

@@ -13,7 +13,15 @@ cap, splices them into ``/dev/null``.
 A bot's kept logs in one directory share a quota (``LogBudget``): every sink of the bot's
 processes running at once, in any arena process on the machine, takes what it writes from the
 same budget, so processes started together (one per game slot or worker) cannot each spend the
-whole remainder.
+whole remainder. When a log would pass the quota, the bot's oldest logs that no sink is writing
+are removed to make room (``LogBudget.make_room``), so its newest games always have logs; only
+when its logs still being written fill the quota is what it writes dropped.
+
+Which logs are being written: each sink holds a shared ``flock(2)`` on its file from creating it
+until it closes (or its process dies: the kernel drops the lock), and a log is removed only under
+a non-blocking exclusive one. A lock, not a list of live processes or the file's age: it is right
+across every arena process on the machine (``--workers``), for a kept-up bot's log idle between
+games, and after a crash, without anything to clean up.
 
 Each log is a new file: created with ``O_CREAT | O_EXCL | O_NOFOLLOW`` under the first of its
 candidate names that does not exist (``create_log``), so a link planted where a log would go is
@@ -35,6 +43,8 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from arena.log_names import logs_of
+
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 _COUNT_FILE = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
 _COUNTS = struct.Struct("<qq")  # a bot's budget: bytes used, bytes ever spent
@@ -51,10 +61,36 @@ def create_log(directory: Path, names: Iterable[str]) -> tuple[Path, int]:
     for name in names:
         path = directory / name
         try:
-            return path, os.open(path, _NEW_FILE, 0o640)
+            fd = os.open(path, _NEW_FILE, 0o640)
         except FileExistsError:
             continue
+        # held while the sink writes it: never removed to make room (a file system without
+        # flock: neither lock is taken, so nothing is removed)
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_SH)
+        return path, fd
     raise FileExistsError(f"no free log name in {directory}")
+
+
+def _remove_unheld(path: Path) -> int:
+    """Remove the log ``path`` unless a sink holds it (is writing it): the bytes freed."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:  # gone (pruned), or a link planted there
+        return 0
+    try:
+        size = os.fstat(fd).st_size
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError: a sink holds it
+        os.unlink(path)
+        return size
+    except OSError:
+        return 0
+    finally:
+        os.close(fd)
+
+
+class _Unkept(list[int]):
+    """A count that could not be read: no room, and no log removed to make some."""
 
 
 class LogBudget:
@@ -65,11 +101,14 @@ class LogBudget:
     turns, so together they never pass the quota. It is counted anew from the disk whenever a
     process of the bot starts (``counting``, then ``counted``), so logs pruned meanwhile give
     their room back; bytes moved while the disk is listed are counted again rather than missed
-    (an overcount only leaves a little room unused). A count that cannot be read leaves no room:
-    the bot's output is dropped, its game goes on."""
+    (an overcount only leaves a little room unused), and counted exactly whenever logs are
+    removed to make room (``make_room``). A count that cannot be read leaves no room: the bot's
+    output is dropped, its game goes on."""
 
-    def __init__(self, path: Path, quota: int) -> None:
-        self.path = path
+    def __init__(self, directory: Path, bot: str, quota: int) -> None:
+        self.directory = directory
+        self.bot = bot
+        self.path = directory / BUDGETS / budget_name(bot)
         self.quota = quota
 
     @contextlib.contextmanager
@@ -84,7 +123,7 @@ class LogBudget:
                 self.path.parent.mkdir(mode=0o700, exist_ok=True)
                 fd = os.open(self.path, _COUNT_FILE, 0o600)
         except OSError:
-            yield [self.quota, 0]  # no room; what is spent from it is not kept
+            yield _Unkept([self.quota, 0])  # no room; what is spent from it is not kept
             return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)  # released by the close
@@ -108,6 +147,26 @@ class LogBudget:
         with self.held() as counts:
             counts[0] = kept + counts[1] - mark
 
+    def create(self, names: Iterable[str]) -> tuple[Path, int]:
+        """``create_log`` in the bot's directory under the count's lock, so that ``make_room``
+        (which holds it) never finds the new log before its sink holds it."""
+        with self.held():
+            return create_log(self.directory, names)
+
+    def make_room(self, counts: list[int], wanted: int) -> None:
+        """With ``counts`` held: remove the bot's oldest logs (by last write) that no sink holds
+        until ``wanted`` more bytes fit the quota, or none is left to remove. The count is set
+        to what the bot's logs hold on the disk then, exactly: every move into them holds it."""
+        if isinstance(counts, _Unkept):
+            return
+        logs = sorted(logs_of(self.directory, self.bot), key=lambda log: (log[1].st_mtime, log[0]))
+        used = sum(info.st_size for _, info in logs)
+        for name, _ in logs:
+            if used + wanted <= self.quota:
+                break
+            used -= _remove_unheld(self.directory / name)
+        counts[0] = used
+
 
 def _spend(counts: list[int] | None, size: int) -> None:
     if counts is not None:
@@ -124,7 +183,7 @@ def budget_name(bot: str) -> str:
 def log_budget(directory: Path, bot: str, quota: int) -> LogBudget:
     """The budget of ``bot``'s kept logs in ``directory``, shared by every process that uses it
     (a subdirectory, which log retention and the listings of logs leave alone)."""
-    return LogBudget(directory / BUDGETS / budget_name(bot), quota)
+    return LogBudget(directory, bot, quota)
 
 
 def cap_note(cap: int) -> bytes:
@@ -136,8 +195,9 @@ def cap_note(cap: int) -> bytes:
 
 def quota_note(quota_mib: int) -> bytes:
     return (
-        f"\n[arena: this bot's kept logs reached their quota of {quota_mib} MiB together here; "
-        "what it wrote after that is dropped until the operator prunes older logs]\n"
+        f"\n[arena: this bot's kept logs reached their quota of {quota_mib} MiB together here, "
+        "and no older one could be removed to make room (a log still being written is kept); "
+        "what it wrote after that is dropped]\n"
     ).encode()
 
 
@@ -176,16 +236,17 @@ class LogSink:
         """Wait (briefly) until everything the bot wrote is in the file; the file's size."""
         deadline = time.monotonic() + seconds
         while self._thread.is_alive() and time.monotonic() < deadline:
-            try:
-                waiting = int.from_bytes(
-                    fcntl.ioctl(self._read, termios.FIONREAD, b"\0\0\0\0"), "little"
-                )
-            except OSError:
-                break
-            if not waiting:
+            if not self._waiting():
                 break
             time.sleep(0.001)
         return self.size()
+
+    def _waiting(self) -> int:
+        """The bytes in the pipe (0 if that cannot be told)."""
+        try:
+            return int.from_bytes(fcntl.ioctl(self._read, termios.FIONREAD, b"\0\0\0\0"), "little")
+        except OSError:
+            return 0
 
     def size(self) -> int:
         return self._final_size if self._final_size is not None else os.fstat(self._file).st_size
@@ -218,10 +279,14 @@ class LogSink:
     def _move(self) -> bool:
         """Move what the pipe holds into the file (or, past the cap or the quota, into
         /dev/null); False at the end of the pipe. A move into the file holds the bot's budget,
-        so no other sink of the bot moves meanwhile; dropping holds nothing."""
+        so no other sink of the bot moves meanwhile; dropping holds nothing. What waits and
+        would pass the quota first makes room by removing the bot's oldest logs."""
         room = self.cap - self.written
         if room > 0 and self._budget is not None:
+            wanted = min(room, self._waiting())
             with self._budget.held() as counts:
+                if self._budget.quota - counts[0] < wanted:
+                    self._budget.make_room(counts, wanted)
                 room = min(room, self._budget.quota - counts[0])
                 if room > 0:
                     return self._keep(room, counts)

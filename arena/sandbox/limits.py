@@ -34,9 +34,10 @@ class BotLimits:
     file_mib: int = 64  # largest file the bot may write, its log included (RLIMIT_FSIZE)
     # Each writable directory of a sandboxed bot is a tmpfs of this size (arena.sandbox.bwrap).
     disk_mib: int = 256
-    # All of a bot's kept logs in one directory (--bot-logs) together: past it a new process of
-    # the bot logs nothing more (arena.log_names). Without it a bot that crashes every
-    # other game would leave a new file of file_mib each time, and fill the disk.
+    # All of a bot's kept logs in one directory (--bot-logs) together: past it its oldest logs
+    # no process is writing are removed to make room (arena.referee.log_sink). Without it a bot
+    # that crashes every other game would leave a new file of file_mib each time, and fill the
+    # disk.
     logs_mib: int = QUOTA_MIB
 
     def __post_init__(self) -> None:
