@@ -3,6 +3,7 @@ the web arena's /games/ID)."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
@@ -32,6 +33,10 @@ def history(
     limit: Annotated[
         int, typer.Option("--limit", "-n", min=1, max=1000, help="at most this many games")
     ] = 20,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="machine-readable output: the games and the total matching"),
+    ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """List stored games, newest first: id, game, seats with scores and outcomes, tournament."""
@@ -50,6 +55,9 @@ def history(
             game=game.lower() if game else None, bot=bot, tournament=tournament_id, limit=limit
         )
     )
+    if as_json:
+        typer.echo(json.dumps(listing, indent=2))
+        return
     if not listing["games"]:
         console.print("no stored games match")
         return

@@ -3,6 +3,7 @@ continues a stopped or killed one."""
 
 from __future__ import annotations
 
+import json
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Annotated
 
 import trio
 import typer
+from rich.console import Console
 
 from arena import game_setup
 from arena.commands import (
@@ -20,7 +22,7 @@ from arena.commands import (
 )
 from arena.commands.backends import games_played_on
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.commands.leaderboard import print_board, tournament_boards
+from arena.commands.leaderboard import board_json, print_board, tournament_boards
 from arena.commands.options import (
     BotLogs,
     BotMemory,
@@ -101,6 +103,14 @@ def tournament(
     ] = None,
     log_file: LogFile = None,
     log_level: LogLevel = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="print the result as JSON: name, state, games recorded and scheduled, and the "
+            "leaderboard's boards as arena leaderboard --json gives them (the rest goes to stderr)",
+        ),
+    ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Round robin: every combination of --players entrants (a pod) plays --deals deals, each
@@ -128,7 +138,8 @@ def tournament(
                 )
                 ready = open_for_resume(db, resume)
                 typer.echo(
-                    f"resuming tournament {ready.name!r} ({ready.game}, state {ready.state})"
+                    f"resuming tournament {ready.name!r} ({ready.game}, state {ready.state})",
+                    err=as_json,
                 )
             elif game is None:
                 fail("give --game GAME for a new tournament, or --resume NAME")
@@ -153,11 +164,12 @@ def tournament(
                 typer.echo(
                     f"tournament {ready.name!r}: {ready.game}, {len(ready.entrants)} entrants "
                     f"({', '.join(ready.entrants)}), {players} players, {deals} deal(s) per "
-                    f"pod, {ready.games} games, seed {ready.seed}"
+                    f"pod, {ready.games} games, seed {ready.seed}",
+                    err=as_json,
                 )
         except KeyboardInterrupt:
             fail("interrupted before the tournament started; nothing was stored", code=130)
-        play(ready, bot_logs, workers, cluster, pin_cpus)
+        play(ready, bot_logs, workers, cluster, pin_cpus, as_json)
 
 
 def play(
@@ -166,8 +178,10 @@ def play(
     workers: int = 1,
     cluster: ray_backend.RayCluster | None = None,
     pin_cpus: bool = True,
+    as_json: bool = False,
 ) -> None:
-    """Run the tournament with a progress bar, then print its leaderboard and how it ended."""
+    """Run the tournament with a progress bar, then print its leaderboard and how it ended
+    (``as_json``: as JSON on stdout, and the rest on stderr)."""
     warn_unless_limits_enforced()
     try:
         summary = trio.run(
@@ -175,7 +189,7 @@ def play(
                 run_tournament,
                 ready.database,
                 ready.id,
-                ProgressBar(),
+                ProgressBar(Console(stderr=True) if as_json else None),
                 bot_logs=bot_logs,
                 workers=workers,
                 pin_cpus=pin_cpus,
@@ -185,7 +199,18 @@ def play(
         boards = tournament_boards(ready.database, ready.name)
     finally:
         ready.database.close()
-    for board in boards:
+    state = "stopped" if summary.stopped else "finished" if summary.complete else "incomplete"
+    if as_json:
+        result = {
+            "name": ready.name,
+            "game": ready.game,
+            "state": state,
+            "games": summary.done,
+            "scheduled": summary.total,
+            "boards": [board_json(board) for board in boards],
+        }
+        typer.echo(json.dumps(result, indent=2))
+    for board in [] if as_json else boards:
         print_board(board)
     if cluster is not None:
         typer.echo(cluster.played(), err=True)
@@ -197,7 +222,7 @@ def play(
             err=True,
         )
         raise typer.Exit(130 if summary.stopped else 1)
-    typer.echo(f"tournament {ready.name!r} finished: {summary.total} games")
+    typer.echo(f"tournament {ready.name!r} finished: {summary.total} games", err=as_json)
 
 
 def register(app: typer.Typer) -> None:
