@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
+from arena.storage import migrations
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
 from tests.support.log_names import unstamped
 from tests.support.schemas import as_schema_7
@@ -147,7 +148,8 @@ def test_a_schema_7_database_gains_seat_logs_and_its_games_keep_none(tmp_path):
         as_schema_7(raw)
     assert runner.invoke(app, arguments).exit_code == 0  # migrated, then the next game stored
     with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(9,)]
+        version = connection.execute("SELECT version FROM schema_version").fetchall()
+    assert version == [(migrations.CURRENT_VERSION,)]
     assert [game for game, *_ in seat_logs(db)] == [2, 2]  # the first game's slices are gone
 
 
