@@ -70,16 +70,16 @@ def wait_for_the_build(arena: Arena, submission: int, worker: subprocess.Popen[s
 
 
 @contextmanager
-def killed_worker(db: DatabaseTarget) -> Iterator[subprocess.Popen[str]]:
-    """A worker the block kills with kill -9; its build's tmpfs (mounted as root), which nothing
-    unmounts then, is unmounted after."""
-    tmp = Path(tempfile.mkdtemp(prefix="arena-killed-"))
-    worker = start_worker(db, tmp)
+def worker(db: DatabaseTarget) -> Iterator[subprocess.Popen[str]]:
+    """A worker that the block may kill with kill -9 (or that a failing test kills): its
+    build's tmpfs (mounted as root), which nothing unmounts then, is unmounted after."""
+    tmp = Path(tempfile.mkdtemp(prefix="arena-worker-"))
+    process = start_worker(db, tmp)
     try:
-        yield worker
+        yield process
     finally:
-        worker.kill()
-        worker.communicate()
+        process.kill()
+        process.communicate()
         for line in Path("/proc/self/mounts").read_text().splitlines():
             if (mount_point := line.split()[1]).startswith(f"{tmp}/"):
                 subprocess.run(["umount", "--lazy", mount_point], check=True)
@@ -111,7 +111,7 @@ def test_a_killed_workers_upload_shows_queued_and_the_next_worker_takes_it_at_on
     arena: Arena, web: Served, tmp_path: Path
 ):
     submission = uploaded(arena, web, tmp_path, 5)  # killed in it; the next worker builds it
-    with killed_worker(arena.db) as first:
+    with worker(arena.db) as first:
         wait_for_the_build(arena, submission, first)
         assert shown(arena, web)["state"] == "building"
         first.send_signal(signal.SIGKILL)
@@ -125,9 +125,9 @@ def test_a_killed_workers_upload_shows_queued_and_the_next_worker_takes_it_at_on
         time.sleep(0.1)
     assert shown(arena, web)["log"] == submissions.WORKER_STOPPED
 
-    second = start_worker(arena.db)
-    out, err = second.communicate(timeout=600)
-    assert second.returncode == 0, err
+    with worker(arena.db) as second:
+        out, err = second.communicate(timeout=600)
+        assert second.returncode == 0, err
     assert out.startswith(f"#{submission} slow-bot: active: registered as slow-bot@1.0#"), out
     assert time.monotonic() - killed_at < SETTINGS.stale_seconds / 10  # not stale: let go
     assert query(arena.db, "SELECT state, attempts FROM submission") == [("active", 2)]
@@ -136,23 +136,21 @@ def test_a_killed_workers_upload_shows_queued_and_the_next_worker_takes_it_at_on
 
 def test_a_live_workers_claim_is_never_taken(arena: Arena, web: Served, tmp_path: Path):
     submission = uploaded(arena, web, tmp_path, 30)  # time for the probes below, under load
-    first = start_worker(arena.db)
     database = open_database(arena.db, create=False)
     try:
-        wait_for_the_build(arena, submission, first)
-        # not even by one that takes any claim as stale: the lock says the worker lives
-        eager = replace(SETTINGS, stale_seconds=0.0)
-        assert work_once(database, arena.files, eager) is None
-        assert shown(arena, web)["state"] == "building"
-        second = start_worker(arena.db)
-        out, err = second.communicate(timeout=120)
-        assert (second.returncode, out) == (0, ""), err  # nothing for it to do
-        assert first.poll() is None, "the first worker finished: nothing was probed"
-        out, err = first.communicate(timeout=600)
-        assert first.returncode == 0, err
-        assert out.startswith(f"#{submission} slow-bot: active: registered as slow-bot@1.0#")
+        with worker(arena.db) as first:
+            wait_for_the_build(arena, submission, first)
+            # not even by one that takes any claim as stale: the lock says the worker lives
+            eager = replace(SETTINGS, stale_seconds=0.0)
+            assert work_once(database, arena.files, eager) is None
+            assert shown(arena, web)["state"] == "building"
+            second = start_worker(arena.db)
+            out, err = second.communicate(timeout=120)
+            assert (second.returncode, out) == (0, ""), err  # nothing for it to do
+            assert first.poll() is None, "the first worker finished: nothing was probed"
+            out, err = first.communicate(timeout=600)
+            assert first.returncode == 0, err
+            assert out.startswith(f"#{submission} slow-bot: active: registered as slow-bot@1.0#")
     finally:
         database.close()
-        first.kill()
-        first.communicate()
     assert query(arena.db, "SELECT state, attempts FROM submission") == [("active", 1)]
