@@ -81,7 +81,7 @@ def list_submissions(
     try:
         with database.read() as session:
             author_id = authors.named(session, author).id if author is not None else None
-            found = submissions.views(session, author_id=author_id, limit=limit)
+            found = submissions.views(session, database.target, author_id=author_id, limit=limit)
     finally:
         database.close()
     if as_json:

@@ -2,22 +2,37 @@
 worker (``arena submissions work``), moved through building and validating to active or failed.
 
 Each step is its own short transaction: the build and validation, minutes long, run between
-them, never inside one. A worker that dies leaves its submission building or validating; once
-it has been untouched for ``stale_seconds`` another claim takes it again, at most
-``MAX_ATTEMPTS`` times in all (an archive that kills its worker must not kill every worker)."""
+them, never inside one. While a worker handles a submission it holds the submission's claim lock
+(``ClaimLock``: the operating system's or the server's, ``arena.storage.process_lock``), which
+goes with the worker however it ends. A worker killed with kill -9 (or its machine gone) leaves
+its submission building or validating with nobody holding its lock: the next claim takes it
+again at once, and readers show it queued meanwhile. Where the lock cannot tell (a claim made
+before claim locks existed), a claim untouched for ``stale_seconds`` is taken again. Either way
+at most ``MAX_ATTEMPTS`` times in all: an archive that kills its worker must not kill every
+worker."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlmodel import Session, col, or_, select
+from sqlmodel import Session, col, select
 
+from arena.storage.database import Database
 from arena.storage.models import Author, Submission, SubmissionState, utc_now
+from arena.storage.process_lock import Held, LockKind
+from arena.storage.target import DatabaseTarget
 
 MAX_ATTEMPTS = 3
 LOG_CHARS = 64_000  # the tail of a long build's output is what says why it failed
+_QUEUED = SubmissionState.QUEUED.value
 _IN_PROGRESS = (SubmissionState.BUILDING.value, SubmissionState.VALIDATING.value)
+# On SQLite DB-claims/ID.lock, on PostgreSQL advisory locks of class "ASUB": apart from the run
+# locks of tournaments (DB-runs/, "ARUN"), whose ids are another count.
+CLAIM_LOCKS = LockKind("claims", 0x4153_5542)
+# The log a reader sees of a claim whose worker was killed (its own log is empty until the end).
+WORKER_STOPPED = "its worker stopped while handling it; it waits for the next worker"
 
 
 @dataclass(frozen=True)
@@ -56,23 +71,41 @@ def queue(session: Session, author_id: int, bot_name: str, archive_hash: str) ->
     return submission.id
 
 
-def claim(session: Session, stale_seconds: float) -> Submission | None:
-    """The oldest submission waiting for a worker, now building (or None): a queued one, or one
-    a worker left unfinished ``stale_seconds`` ago. One claimed too often fails instead."""
-    stale = utc_now() - timedelta(seconds=stale_seconds)
-    while True:
-        submission = session.exec(
-            select(Submission)
-            .where(
-                or_(
-                    col(Submission.state) == SubmissionState.QUEUED.value,
-                    col(Submission.state).in_(_IN_PROGRESS) & (col(Submission.updated_at) < stale),
-                )
-            )
-            .order_by(col(Submission.id))
-        ).first()
-        if submission is None:
-            return None
+class ClaimLock(ExitStack):
+    """The lock a worker holds on the submission it claims: taken before the claim commits (no
+    other process sees the claim without its lock), held until the ``with`` block that handles
+    the submission ends."""
+
+    def __init__(self, database: Database) -> None:
+        super().__init__()
+        self.database = database
+
+    def take(self, submission_id: int) -> bool:
+        """Hold the lock of ``submission_id``; False if another worker still holds it."""
+        try:
+            self.enter_context(CLAIM_LOCKS.hold(self.database, submission_id))
+        except Held:
+            return False
+        return True
+
+
+def claim(session: Session, stale_seconds: float, lock: ClaimLock) -> Submission | None:
+    """The oldest submission waiting for a worker, now building and locked by ``lock`` (or
+    None): a queued one, or one whose worker stopped: nobody holds its claim lock, or, where
+    that cannot be told, it has been untouched for ``stale_seconds``. One claimed too often
+    fails instead."""
+    untouched = col(Submission.updated_at) < utc_now() - timedelta(seconds=stale_seconds)
+    waiting = session.exec(
+        select(Submission, untouched)
+        .where(col(Submission.state).in_((_QUEUED, *_IN_PROGRESS)))
+        .order_by(col(Submission.id))
+    ).all()
+    for submission, stale in waiting:
+        assert submission.id is not None
+        if submission.state != _QUEUED:
+            held = CLAIM_LOCKS.held(lock.database.target, submission.id, session.connection())
+            if held or (held is None and not stale):
+                continue  # its worker is alive, or may be
         if (newer := superseded_by(session, submission)) is not None:
             _set(
                 submission,
@@ -89,11 +122,14 @@ def claim(session: Session, stale_seconds: float) -> Submission | None:
             )
             session.add(submission)
             continue
+        if not lock.take(submission.id):
+            continue  # a worker stopped with Ctrl-C put it back and has not let go yet
         submission.attempts += 1
         _set(submission, SubmissionState.BUILDING, "")
         session.add(submission)
         session.flush()
         return submission
+    return None
 
 
 def kept_archives(session: Session) -> set[str]:
@@ -160,36 +196,43 @@ def _set(submission: Submission, state: SubmissionState, log: str | None) -> Non
 
 
 def views(
-    session: Session, *, author_id: int | None = None, limit: int = 50
+    session: Session, target: DatabaseTarget, *, author_id: int | None = None, limit: int = 50
 ) -> list[SubmissionView]:
-    """The newest ``limit`` submissions, of author ``author_id`` only if given."""
+    """The newest ``limit`` submissions of the database at ``target``, of author ``author_id``
+    only if given, as a reader should see them (``_view``)."""
     query = select(Submission, Author.name).join(
         Author, col(Author.id) == col(Submission.author_id)
     )
     if author_id is not None:
         query = query.where(Submission.author_id == author_id)
     rows = session.exec(query.order_by(col(Submission.id).desc()).limit(limit))
-    return [_view(s, author) for s, author in rows]
+    return [_view(session, target, s, author) for s, author in rows]
 
 
-def view(session: Session, submission_id: int) -> SubmissionView | None:
-    """Submission ``submission_id`` (whose it is: ``.author``), None if there is none."""
+def view(session: Session, target: DatabaseTarget, submission_id: int) -> SubmissionView | None:
+    """Submission ``submission_id`` of the database at ``target`` (whose it is: ``.author``),
+    None if there is none."""
     row = session.exec(
         select(Submission, Author.name)
         .join(Author, col(Author.id) == col(Submission.author_id))
         .where(Submission.id == submission_id)
     ).first()
-    return None if row is None else _view(*row)
+    return None if row is None else _view(session, target, *row)
 
 
-def _view(s: Submission, author: str) -> SubmissionView:
+def _view(session: Session, target: DatabaseTarget, s: Submission, author: str) -> SubmissionView:
+    """``s`` as a reader should see it: building or validating with nobody holding its claim
+    lock (its worker was killed) is queued again, as the next claim will take it."""
+    state, log = s.state, s.log
+    if state in _IN_PROGRESS and CLAIM_LOCKS.held(target, s.id or 0, session.connection()) is False:
+        state, log = _QUEUED, WORKER_STOPPED
     return SubmissionView(
         s.id or 0,
         author,
         s.bot_name,
         s.archive_hash,
-        s.state,
-        s.log,
+        state,
+        log,
         s.bot_version_id,
         s.created_at,
         s.updated_at,

@@ -44,8 +44,9 @@ _LOG_TAIL = 4000  # characters of each bot log a failed validation's log quotes
 class WorkerSettings:
     sandbox: SandboxPolicy
     move_seconds: float = 2.0  # per decision in validation's games, as ``arena validate``
-    # A submission untouched this long was left by a worker that died: a build's limit and
-    # the validation's games, with room to spare.
+    # A claim whose lock cannot tell whether its worker lives (a claim made before claim
+    # locks) untouched this long was left by a worker that died: a build's limit and the
+    # validation's games, with room to spare.
     stale_seconds: float = BUILD_SECONDS + 1800.0
 
 
@@ -97,23 +98,24 @@ FAILED_ARCHIVE_SECONDS = 600.0
 def work_once(database: Database, files: HostedFiles, settings: WorkerSettings) -> Handled | None:
     """Claim the oldest waiting submission and handle it to its end; None if none waits (then
     the archives of failed uploads are removed)."""
-    with database.write() as session:
-        claimed = submissions.claim(session, settings.stale_seconds)
-        if claimed is None:
-            kept = submissions.kept_archives(session)
-        else:
-            assert claimed.id is not None
-            job = _Job(
-                claimed.id,
-                claimed.author_id,
-                claimed.bot_name,
-                claimed.archive_hash,
-                files.work / str(claimed.id),
-            )
-    if claimed is None:
-        files.remove_archives(kept, FAILED_ARCHIVE_SECONDS)
-        return None
-    return _handle(database, files, settings, job)
+    with submissions.ClaimLock(database) as lock:  # held while the submission is handled
+        with database.write() as session:
+            claimed = submissions.claim(session, settings.stale_seconds, lock)
+            if claimed is None:
+                kept = submissions.kept_archives(session)
+            else:
+                assert claimed.id is not None
+                job = _Job(
+                    claimed.id,
+                    claimed.author_id,
+                    claimed.bot_name,
+                    claimed.archive_hash,
+                    files.work / str(claimed.id),
+                )
+        if claimed is not None:
+            return _handle(database, files, settings, job)
+    files.remove_archives(kept, FAILED_ARCHIVE_SECONDS)
+    return None
 
 
 def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, job: _Job) -> Handled:

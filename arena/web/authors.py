@@ -42,7 +42,9 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
         with desk.database().read() as session:
             owned = bots.owned(session, who.author_id)
             withdrawn = withdrawals.of_bots(session, [bot.id or 0 for bot, _ in owned])
-            uploads = submissions.views(session, author_id=who.author_id, limit=UPLOADS_LISTED)
+            uploads = submissions.views(
+                session, desk.db_path, author_id=who.author_id, limit=UPLOADS_LISTED
+            )
             seats, older = seat_logs.own_seats(session, who.author_id, GAMES_LISTED, before)
         logs = kept_logs(desk.hosted.logs)
         return {
@@ -107,7 +109,7 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
 
         def find() -> dict[str, Any] | None:
             with desk.database().read() as session:
-                view = submissions.view(session, wanted)
+                view = submissions.view(session, desk.db_path, wanted)
             return view.as_json() if view and view.author == who.author else None
 
         data = await run_in_threadpool(find)

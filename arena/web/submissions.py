@@ -207,7 +207,8 @@ def submission_routes(
 
         def read() -> list[dict[str, object]]:
             with desk.database().read() as session:
-                return [v.as_json() for v in submissions.views(session, author_id=author_id)]
+                found = submissions.views(session, desk.db_path, author_id=author_id)
+                return [view.as_json() for view in found]
 
         return JSONResponse(await run_in_threadpool(read))
 

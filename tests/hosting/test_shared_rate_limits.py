@@ -58,8 +58,8 @@ def handled(db: DatabaseTarget) -> None:
     waiting at once (3) are not the limit that refuses the next one."""
     database = open_database(db, create=False)
     try:
-        with database.write() as session:
-            while (submission := submissions.claim(session, stale_seconds=3600)) is not None:
+        with submissions.ClaimLock(database) as lock, database.write() as session:
+            while (submission := submissions.claim(session, 3600, lock)) is not None:
                 assert submission.id is not None
                 submissions.advance(session, submission.id, SubmissionState.FAILED, "handled")
     finally:

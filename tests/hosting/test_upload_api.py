@@ -85,7 +85,7 @@ class Arena:
         database = open_database(self.db, create=False)
         try:
             with database.read() as session:
-                return submissions.views(session)
+                return submissions.views(session, self.db)
         finally:
             database.close()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import sys
 import tarfile
 import zipfile
@@ -24,12 +25,14 @@ from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Bot, Submission, SubmissionState
+from arena.storage.run_lock import sole_run
 from arena.storage.target import DatabaseTarget
 from arena.submissions import worker
 from arena.submissions.files import HostedFiles
 from arena.submissions.worker import WorkerSettings, work_once
 from arena.uploads.pack import pack
 from tests.support.bots import SAMPLE_BOTS
+from tests.tournament.helpers import query
 
 pytestmark = [
     pytest.mark.slow,
@@ -78,7 +81,9 @@ class Host:
 
     def view(self, submission_id: int) -> submissions.SubmissionView:
         with self.database.read() as session:
-            return next(v for v in submissions.views(session) if v.id == submission_id)
+            return next(
+                v for v in submissions.views(session, self.db_path) if v.id == submission_id
+            )
 
 
 @pytest.fixture
@@ -248,21 +253,53 @@ def test_a_name_of_another_authors_bot_is_refused(host: Host, tmp_path: Path):
     assert "belongs to another author" in host.view(submission).log
 
 
-def test_a_submission_a_worker_left_is_claimed_again_but_not_forever(host: Host):
+def test_a_submission_a_killed_worker_left_is_claimed_again_at_once_but_not_forever(host: Host):
+    """A worker's claim lock goes with the worker, however it ends: the next claim takes its
+    submission at once (it waited 40 minutes for stale_seconds), counting an attempt, and
+    meanwhile a reader shows it queued; a live worker's claim is never taken, however old."""
     submission = host.queue("alice", "x", b"whatever")
     for attempt in range(1, submissions.MAX_ATTEMPTS + 1):
-        with host.database.write() as session:
-            claimed = submissions.claim(session, stale_seconds=60)
-            assert claimed is not None and claimed.attempts == attempt
-        with host.database.write() as session:
-            assert submissions.claim(session, stale_seconds=60) is None  # in progress: not stale
-            row = session.get(Submission, submission)
-            row.updated_at -= timedelta(seconds=61)  # its worker died a minute ago
-            session.add(row)
-    with host.database.write() as session:
-        assert submissions.claim(session, stale_seconds=60) is None
+        with submissions.ClaimLock(host.database) as lock:  # a worker handles it
+            with host.database.write() as session:
+                claimed = submissions.claim(session, 60, lock)
+                assert claimed is not None and claimed.attempts == attempt
+            assert (host.view(submission).state, host.view(submission).log) == ("building", "")
+            with submissions.ClaimLock(host.database) as other, host.database.write() as session:
+                assert submissions.claim(session, 0, other) is None  # alive, however old
+        # the worker is gone, its lock with it (as with kill -9): queued, as the next claim
+        # sees it; a tournament's run lock of the same id is another lock
+        with sole_run(host.database, submission, "tournament 'same id'"):
+            view = host.view(submission)
+            assert (view.state, view.log) == ("queued", submissions.WORKER_STOPPED)
+            with host.database.read() as session:
+                alone = submissions.view(session, host.db_path, submission)
+                assert alone is not None and alone.state == "queued"
+            assert query(host.db_path, "SELECT state FROM submission") == [("building",)]
+    with submissions.ClaimLock(host.database) as lock, host.database.write() as session:
+        assert submissions.claim(session, 60, lock) is None
     view = host.view(submission)
     assert view.state == "failed" and "stopped 3 times" in view.log
+
+
+def test_where_the_lock_cannot_tell_a_claim_is_taken_again_once_stale(tmp_path: Path):
+    """A claim with no lock file (made by an arena before claim locks) may be a live worker's:
+    taken again only once untouched for stale_seconds. (A PostgreSQL server always tells.)"""
+    host = Host(tmp_path / "arena.db")
+    submission = host.queue("alice", "x", b"whatever")
+    with submissions.ClaimLock(host.database) as lock, host.database.write() as session:
+        assert submissions.claim(session, 60, lock) is not None
+    shutil.rmtree(submissions.CLAIM_LOCKS.directory(tmp_path / "arena.db"))
+    assert host.view(submission).state == "building"  # as stored: it may be alive
+    for stale in (False, True):
+        if stale:
+            with host.database.write() as session:
+                row = session.get(Submission, submission)
+                row.updated_at -= timedelta(seconds=61)
+                session.add(row)
+        with submissions.ClaimLock(host.database) as lock, host.database.write() as session:
+            claimed = submissions.claim(session, 60, lock)
+            assert (claimed is not None and claimed.attempts == 2) is stale
+    host.database.close()
 
 
 def test_an_upload_a_worker_left_never_replaces_a_later_one_that_became_a_version(
@@ -272,18 +309,16 @@ def test_an_upload_a_worker_left_never_replaces_a_later_one_that_became_a_versio
     handled again and became the bot's newest version, taking #2's place on the ladder."""
     (tmp_path / "before").mkdir()
     first = host.queue("alice", "fixed", pack(bot_dir(tmp_path / "before", "fixed")))
-    with host.database.write() as session:
-        assert submissions.claim(session, stale_seconds=60) is not None  # then its worker died
-    second = host.queue(
-        "alice", "fixed", pack(bot_dir(tmp_path, "fixed", bot_py=RANDOM_BOT + "# 2\n"))
-    )
-    handled = work_once(host.database, host.files, SETTINGS)
-    assert handled is not None and handled.submission_id == second
-    assert handled.state is SubmissionState.ACTIVE
-    with host.database.write() as session:
-        row = session.get(Submission, first)
-        row.updated_at -= timedelta(hours=1)
-        session.add(row)
+    with submissions.ClaimLock(host.database) as lock:  # a worker handles #1 ...
+        with host.database.write() as session:
+            assert submissions.claim(session, 60, lock) is not None
+        second = host.queue(
+            "alice", "fixed", pack(bot_dir(tmp_path, "fixed", bot_py=RANDOM_BOT + "# 2\n"))
+        )
+        handled = work_once(host.database, host.files, SETTINGS)
+        assert handled is not None and handled.submission_id == second
+        assert handled.state is SubmissionState.ACTIVE
+    # ... and dies
     assert work_once(host.database, host.files, SETTINGS) is None  # nothing left to build
     view = host.view(first)
     assert view.state == "failed" and f"a later upload of fixed (#{second})" in view.log
