@@ -34,7 +34,7 @@ from arena.referee.child import tied_to_parent
 from arena.sandbox import SandboxPolicy, prepare_launch, unreadable_problem
 from arena.sandbox.bwrap import HOST_UID_BASE, SharedDirectoryError, runs_as_root
 from arena.sandbox.limits import BotLimits
-from arena.sandbox.tempdirs import remove_tree
+from arena.sandbox.tempdirs import arena_root, remove_tree
 
 BUILD_SECONDS = 600.0  # compiling against gRPC takes 1-2 minutes on two busy cores
 # Compilers need more than a bot: g++ on gRPC's headers about 1.5 GiB, Go's cache in $HOME
@@ -160,7 +160,8 @@ def _run(
 
 def _build_sandboxed(spec: BotSpec, sandbox: SandboxPolicy, log_path: Path, seconds: float) -> None:
     assert spec.directory is not None
-    workdir = Path(tempfile.mkdtemp(prefix="arena-build-"))
+    # in this arena's temp root: if the arena is killed, the next one unmounts and removes it
+    workdir = Path(tempfile.mkdtemp(prefix="build-", dir=arena_root()))
     capped = _capped(workdir)
     copy = workdir / "bot"
     try:

@@ -2,9 +2,11 @@
 directory (the seats' logs and socket directories).
 
 A SIGKILLed arena cannot remove its root, so every arena, when it first needs one, removes the
-roots of arenas that are gone. A root's name carries its arena's pid and that process's start
-time: a root is stale only if no process with that pid exists, or one does but started at
-another time (the pid was reused). A live arena's root is never touched.
+roots of arenas that are gone, and unmounts what they left mounted there (a build's tmpfs, which
+``arena.building`` mounts as root inside its arena's root). A root's name carries its arena's
+pid and that process's start time: a root is stale only if no process with that pid exists, or
+one does but started at another time (the pid was reused). A live arena's root is never
+touched.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import atexit
 import functools
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -87,11 +90,35 @@ def remove_tree(path: Path) -> None:
 
 
 def remove_stale_roots(parent: Path) -> list[Path]:
-    """Delete the temp roots of arenas that no longer run; return what was deleted."""
+    """Delete the temp roots of arenas that no longer run (unmounting what is mounted in them
+    first); return what was deleted."""
     removed = stale_dirs(parent)
     for entry in removed:
+        unmount_under(entry)
         remove_tree(entry)
     return removed
+
+
+def unmount_under(path: Path) -> None:
+    """Lazily unmount every mount at or under ``path`` (deepest first): a killed arena's build
+    tmpfs would otherwise hold its memory, and its directory, until the machine restarts. Only
+    root has mounts to undo; elsewhere nothing is mounted there, and umount fails harmlessly."""
+    try:
+        table = Path("/proc/self/mounts").read_text()
+    except OSError:
+        return
+    inside = str(path.resolve())
+    points = []
+    for line in table.splitlines():
+        fields = line.split()
+        if len(fields) < 2:
+            continue
+        # /proc/self/mounts writes space, tab, newline and backslash as octal escapes
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), fields[1])
+        if point == inside or point.startswith(inside + "/"):
+            points.append(point)
+    for point in sorted(points, key=len, reverse=True):
+        subprocess.run(["umount", "--lazy", point], capture_output=True, check=False)
 
 
 @functools.cache

@@ -4,8 +4,14 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import tempfile
 from pathlib import Path
 
+import pytest
+
+from arena import building
+from arena.manifest import load_manifest
 from arena.records import Outcome
 from arena.sandbox import SandboxPolicy, tempdirs
 from tests.sandbox.conftest import assert_other_seat_unharmed, needs_bwrap, play
@@ -55,3 +61,50 @@ async def test_an_unsandboxed_bots_deep_tree_in_the_match_directory_is_cleaned_u
     assert "deep-tree: made" in log
     assert record.seats[0].outcome is Outcome.FINISHED
     assert_other_seat_unharmed(record)
+
+
+def _mounted_at(path: Path) -> bool:
+    return any(
+        line.split()[1] == str(path) for line in Path("/proc/self/mounts").read_text().splitlines()
+    )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root mounts a build's tmpfs")
+def test_a_dead_arenas_build_tmpfs_is_unmounted_and_removed_by_the_next(tmp_path):
+    """A worker killed mid-build as root left its build's tmpfs mounted (its memory held until
+    the machine restarts; outside review). The build's directory is in its arena's root now,
+    and the next arena unmounts what a dead one left mounted there before removing it."""
+    dead = tmp_path / "arena-run-4194304-1-abc"  # no process has that pid
+    build = dead / "build-x"
+    build.mkdir(parents=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "t", str(build)])
+    if mounted.returncode != 0:
+        pytest.skip("mount is not allowed here")
+    (build / "bot").mkdir()
+    (build / "bot" / "out.bin").write_bytes(b"x" * 1000)
+    assert _mounted_at(build)
+    assert tempdirs.remove_stale_roots(tmp_path) == [dead]
+    assert not _mounted_at(build) and not dead.exists()
+
+
+@needs_bwrap
+def test_a_build_works_in_its_arenas_root(tmp_path, monkeypatch):
+    made = []
+    real = tempfile.mkdtemp
+
+    def spy(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(building.tempfile, "mkdtemp", spy)
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.toml").write_text(
+        'name = "b"\nversion = "1"\ncommand = ["sh", "run.sh"]\nbuild = ["sh", "build.sh"]\n'
+        'games = ["oregon"]\n'
+    )
+    (bot / "build.sh").write_text("echo built > built.txt\n")
+    os.chmod(tmp_path, 0o755)  # the sandbox reads the bot as another uid (as root)
+    building.build_bot(load_manifest(bot), SandboxPolicy(tool="bwrap"))
+    assert (bot / "built.txt").read_text() == "built\n"
+    assert [Path(path).parent for path in made] == [tempdirs.arena_root()]
