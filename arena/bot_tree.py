@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -158,3 +159,30 @@ def _stat(path: Path) -> os.stat_result:
         return os.stat(path)
     except OSError:  # a dangling link: hashed by its name
         return os.lstat(path)
+
+
+NODE_SDK = REPO / "sdk" / "node"
+NODE_SDK_PACKAGE = "arena-bot-sdk"  # the name a Node bot's package.json depends on
+
+
+def link_node_sdk(directory: Path) -> bool:
+    """Give an uploaded Node bot the arena's Node SDK as a local checkout has it:
+    ``node_modules/arena-bot-sdk``, a link to ``sdk/node`` (which the sandbox then shows). An
+    upload carries no ``node_modules`` (packing leaves it out, and unpacking refuses links) and a
+    build has no network for npm, so without it no Node bot could be hosted. Only for a
+    ``package.json`` that depends on the SDK, where the upload did not bring one of its own;
+    whether a link was made."""
+    try:
+        dependencies = json.loads((directory / "package.json").read_text()).get("dependencies")
+        wanted = isinstance(dependencies, dict) and NODE_SDK_PACKAGE in dependencies
+    except (OSError, ValueError, AttributeError, TypeError):
+        return False  # no package.json, or not one npm would read: nothing to provide
+    if not wanted or not (NODE_SDK / "package.json").is_file():
+        return False
+    link = directory / "node_modules" / NODE_SDK_PACKAGE
+    try:
+        link.parent.mkdir(exist_ok=True)
+        link.symlink_to(NODE_SDK, target_is_directory=True)
+    except OSError:  # the upload's own (a file named node_modules, its own SDK copy)
+        return False
+    return True

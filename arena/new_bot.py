@@ -21,14 +21,13 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bot_tree import REPO
+from arena.bot_tree import NODE_SDK, REPO
 from arena.errors import InputError
 from arena.fixtures import write_fixtures
 from engine.registry import game_names
 
 STARTERS = Path(__file__).resolve().parent / "starters"
 # The Node SDK lives in the source checkout, next to the arena package.
-NODE_SDK = REPO / "sdk" / "node"
 PROTO = REPO / "proto"
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]*")
 _BUILD = ("sh", "build.sh")

@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.bot_tree import REPO
+from arena.bot_tree import REPO, link_node_sdk
 from arena.building import BUILD_SECONDS, build_bot
 from arena.errors import InputError, StorageError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
@@ -146,6 +146,8 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         remove_tree(directory)  # what a worker that died while handling it left
         files.bots.mkdir(parents=True, exist_ok=True)
         os.rename(source, directory)
+        if link_node_sdk(directory):
+            job.log("linked node_modules/arena-bot-sdk to the arena's Node SDK")
         spec = load_manifest(directory)
         if spec.build:
             _build(spec, settings, job)
