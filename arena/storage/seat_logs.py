@@ -23,7 +23,7 @@ class OwnSeat:
     bot: str
     outcome: str
     reason: str  # as stored: in full (the author's own bot's)
-    log_kept: bool
+    log_file: str | None  # the kept log its slice is in, if one was kept (it may be gone since)
 
 
 def _own_seats() -> sqlalchemy.Select:
@@ -77,7 +77,7 @@ def own_seats(
         .order_by(col(SeatRecordRow.game_id).desc(), col(SeatRecordRow.seat))
     )
     seats = [
-        OwnSeat(game_id, game, finished_at, seat, bot, outcome, reason, path is not None)
+        OwnSeat(game_id, game, finished_at, seat, bot, outcome, reason, path)
         for game_id, game, finished_at, seat, bot, outcome, reason, path, _, _ in rows
     ]
     return seats, (ids[games - 1] if len(ids) > games else None)

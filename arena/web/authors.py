@@ -26,7 +26,7 @@ from arena.log_names import QUOTA_MIB, BotLogs, kept_logs, safe_name
 from arena.reasons import authors_reason
 from arena.storage import bots, seat_logs, submissions, withdrawals
 from arena.storage.web_sessions import SignedIn
-from arena.web.bot_logs import log_path
+from arena.web.bot_logs import log_path, still_kept
 from arena.web.live import LARGEST_ID, whole_number
 from arena.web.sessions import Render, WebAuth
 from arena.web.submissions import Refused
@@ -47,6 +47,15 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
             )
             seats, older = seat_logs.own_seats(session, who.author_id, GAMES_LISTED, before)
         logs = kept_logs(desk.hosted.logs)
+        known: dict[str, bool] = {}
+
+        def kept(seat: seat_logs.OwnSeat) -> bool:
+            if seat.log_file is None:
+                return False
+            if seat.log_file not in known:  # a kept-up bot's games share one file
+                known[seat.log_file] = still_kept(desk.hosted.logs, seat.log_file)
+            return known[seat.log_file]
+
         return {
             "author": who.author,
             "log_quota_bytes": QUOTA_MIB << 20,
@@ -79,7 +88,9 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
                     "bot": s.bot,
                     "outcome": s.outcome,
                     "reason": authors_reason(s.reason),  # in full: the author's own bot's
-                    "log": log_path(s.game_id, s.seat) if s.log_kept else None,
+                    "log": log_path(s.game_id, s.seat) if kept(s) else None,
+                    # kept once, then pruned or rotated away within the bot's quota
+                    "log_removed": s.log_file is not None and not kept(s),
                 }
                 for s in seats
             ],

@@ -42,6 +42,15 @@ def log_path(game_id: int, seat: int) -> str:
     return f"/me/games/{game_id}/seats/{seat}/log"
 
 
+def still_kept(logs: Path, path: str) -> bool:
+    """Whether the log file ``path`` can still be read (not pruned, nor rotated away)."""
+    file = _open_kept(logs, path)
+    if file is None:
+        return False
+    file.close()
+    return True
+
+
 def _open_kept(logs: Path, path: str) -> BinaryIO | None:
     """The log file ``path`` opened for reading, if it is a regular file right inside ``logs``
     (the arena's logs directory) and nothing else: not a link (never followed, even to another

@@ -100,9 +100,15 @@ class WebAuth:
     def private(self, handler: Private) -> Callable[[Request], Awaitable[Response]]:
         """``handler`` for a signed-in author only: a signed-out visitor is sent to sign in
         (a page) or refused (JSON: 401, a form: 403); a form's ``csrf`` field must be the
-        session's."""
+        session's. What it answers is never stored by a browser or a proxy: the Back button
+        after signing out showed the author's page again (outside review)."""
 
         async def checked(request: Request) -> Response:
+            response = await answered(request)
+            response.headers["cache-control"] = "private, no-store"
+            return response
+
+        async def answered(request: Request) -> Response:
             if request.method in ("GET", "HEAD") and "authorization" in request.headers:
                 # A script reads its author's JSON with the token, as the upload API takes it
                 # (a bad token: 401); forms need the session and its CSRF token.

@@ -210,7 +210,8 @@ def submission_routes(
                 found = submissions.views(session, desk.db_path, author_id=author_id)
                 return [view.as_json() for view in found]
 
-        return JSONResponse(await run_in_threadpool(read))
+        found = await run_in_threadpool(read)
+        return JSONResponse(found, headers={"cache-control": "private, no-store"})
 
     return [
         Route("/api/submissions", upload, methods=["POST"]),

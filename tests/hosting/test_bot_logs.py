@@ -94,9 +94,17 @@ def test_a_long_log_is_sent_from_its_end_and_says_so(
 def test_a_log_the_operator_cleared_away_is_gone(arena: Arena, web: Served, tmp_path):
     path, (piece,) = log_file(arena.files.root, ALICE_SAID)
     game = stored_game(arena.db, [("alices-bot", arena.author_id("alice"), piece)])
+
+    def listed() -> dict:
+        [seat] = json.loads(with_token(web, "/api/me", arena.tokens["alice"])[1])["games"]
+        return seat
+
+    assert listed()["log"] == bot_logs.log_path(game, 0) and not listed()["log_removed"]
     path.unlink()
     status, body, _ = with_token(web, bot_logs.log_path(game, 0), arena.tokens["alice"])
     assert status == 410 and b"kept no more" in body
+    # the author's page says so instead of a link whose download fails (outside review)
+    assert listed()["log"] is None and listed()["log_removed"] is True
     bobs = with_token(web, bot_logs.log_path(game, 0), arena.tokens["bob"])
     assert bobs[0] == 404  # gone or not, never said to another author
 

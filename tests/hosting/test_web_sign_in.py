@@ -141,14 +141,21 @@ def test_sign_in_sets_a_strict_cookie_and_sign_out_ends_the_session(arena: Arena
     cookie = session_cookie(alice)["arena_session"]
     assert cookie["httponly"] is True and cookie["samesite"].lower() == "lax"
     assert cookie["path"] == "/" and not cookie["secure"]  # plain HTTP: no Secure
-    status, html, _ = alice.get("/me")
+    status, html, headers = alice.get("/me")
     assert status == 200 and "signed in as alice" in html and ALICES_BOT in html
     assert arena.tokens["alice"] not in html  # the token is never shown again
-    status, text, _ = alice.get("/api/me")  # the JSON twin
+    # never kept by the browser: Back after signing out showed the page again (outside review)
+    assert headers["cache-control"] == "private, no-store"
+    status, text, headers = alice.get("/api/me")  # the JSON twin
+    assert headers["cache-control"] == "private, no-store"
     mine = json.loads(text)
     assert status == 200 and mine["author"] == "alice"
     assert [b["name"] for b in mine["bots"]] == [ALICES_BOT]
     assert [u["state"] for u in mine["submissions"]] == ["failed"]
+    upload = mine["submissions"][0]["id"]
+    assert alice.get(f"/me/submissions/{upload}")[2]["cache-control"] == "private, no-store"
+    listed = Browser(web, {"Authorization": f"Bearer {arena.tokens['alice']}"})
+    assert listed.get("/api/submissions")[2]["cache-control"] == "private, no-store"
     stolen = dict(alice.cookies)
     status, _, headers = alice.post("/signout", {"csrf": alice.form_csrf("/me")})
     assert status == 303 and "arena_session" not in alice.cookies
