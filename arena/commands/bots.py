@@ -10,6 +10,7 @@ from rich.table import Column, Table
 
 from arena.commands import wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.referee.bot_text import one_line
 from arena.storage import bots as stored_bots
 from arena.storage import ladders, withdrawals
 from arena.storage.database import open_database
@@ -77,14 +78,16 @@ def withdraw(
     reason: Annotated[
         str,
         typer.Option(
-            "--reason", help="why, in a few words: shown on the bot's page and to its author"
+            "--reason",
+            help="why, in a few words (one line, at most 300 characters): shown on the bot's "
+            "page and to its author",
         ),
     ],
     db: DbPath = DEFAULT_PATH,
 ) -> None:
     """Take a bot out of play: its versions leave running ladders (the games they are playing
-    finish; those planned are dropped within seconds) and join no new ladder round, tournament,
-    match or SPRT test until arena bots restore. Its games and ratings stay."""
+    finish; those planned are dropped within seconds) and join no new ladder round, tournament
+    (new or resumed), match or SPRT test until arena bots restore. Its games and ratings stay."""
     if not reason.strip():
         raise typer.BadParameter(
             "give a reason: it is shown to the bot's author", param_hint="--reason"
@@ -92,7 +95,7 @@ def withdraw(
     database = open_database(db, create=may_exist(db))  # migrated if old, never made
     try:
         with database.write() as session:
-            new = withdrawals.withdraw(session, name, " ".join(reason.split()))
+            new = withdrawals.withdraw(session, name, one_line(" ".join(reason.split()), 300))
     finally:
         database.close()
     typer.echo(f"{name}: withdrawn" if new else f"{name}: was withdrawn already; reason replaced")

@@ -20,7 +20,7 @@ from arena.entrants import Entrant, check_unchanged, resolve_bot
 from arena.errors import InputError, SetupError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
 from arena.sandbox import SandboxPolicy, check_available
-from arena.storage import bots, run_lock, tournaments
+from arena.storage import bots, run_lock, tournaments, withdrawals
 from arena.storage.database import Database, check_creatable, open_database
 from arena.storage.target import DatabaseTarget, may_exist
 from arena.tournament.schedule import schedule_size
@@ -230,7 +230,13 @@ def open_for_resume(db: DatabaseTarget, name: str, *, sprt: bool = False) -> Rea
             state = run_lock.shown_state(  # "running" after kill -9 shows as stopped
                 database.target, tournament.id, tournament.state, session.connection()
             )
+            withdrawn = withdrawals.of_versions(session, [e.version.id or 0 for e in entrants])
         for entrant in entrants:
+            if why := withdrawn.get(entrant.version.id or 0):
+                raise SetupError(
+                    f"bot {entrant.bot.name!r} is {why}; `arena bots restore "
+                    f"{entrant.bot.name}` lets it play again, and the tournament go on"
+                )
             check_unchanged(
                 entrant, "the tournament started; restore it, or start a new tournament"
             )

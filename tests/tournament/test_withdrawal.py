@@ -13,10 +13,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.manifest import load_manifest
-from arena.storage import authors, bots, migrations
+from arena.sandbox import SandboxPolicy
+from arena.storage import authors, bots, migrations, tournaments
 from arena.storage import ladders as ladder_store
 from arena.storage.database import open_database
 from arena.tournament.ladder import WITHDRAWN_LOOK_SECONDS
+from arena.tournament.settings import TournamentSettings
 from arena.web.app import create_app
 from tests.support.bots import TEST_BOTS
 from tests.support.schemas import as_schema_9
@@ -61,6 +63,11 @@ def test_withdraw_and_restore_from_the_command_line(tmp_path: Path):
         assert "`arena bots restore spammy` lets it play again" in refused.stderr
     assert query(db, "SELECT count(*) FROM game") == [(0,)]
 
+    # one line, no escape sequences (it is printed on terminals), bounded
+    loud = run_cli("bots", "withdraw", "spammy", "--reason", "\x1b[2Jx\ny" * 100, "--db", str(db))
+    assert loud.exit_code == 0, loud.output
+    listed = run_cli("bots", "--db", str(db)).stdout
+    assert "\x1b" not in listed and "\\x1b[2Jx y" in listed and "…" in listed
     again = run_cli("bots", "withdraw", "spammy", "--reason", "cheats", "--db", str(db))
     assert again.stdout == "spammy: was withdrawn already; reason replaced\n"
     assert "UTC: cheats" in run_cli("bots", "--db", str(db)).stdout
@@ -231,3 +238,28 @@ def test_revoking_an_author_can_withdraw_their_bots(tmp_path: Path):
     assert result.stdout == "mallory: had no token in force\nwithdrawn from play: m1, m2\n"
     listed = run_cli("bots", "--db", str(db)).stdout
     assert "m1: withdrawn by the operator on " in listed and "its author was revoked" in listed
+
+
+def test_a_tournament_with_a_withdrawn_bot_is_not_resumed(tmp_path: Path):
+    """A stopped tournament would play a withdrawn entrant's games again (outside review)."""
+    db = tmp_path / "arena.db"
+    for name in ("a", "b"):
+        submit(db, renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / name, name))
+    database = open_database(db, create=False)
+    try:
+        with database.write() as session:
+            entrants = [bots.latest_version(session, name) for name in ("a", "b")]
+            settings = TournamentSettings(players=2, deals=1, sandbox=SandboxPolicy("none"))
+            tournaments.create(session, "t", "oregon", 1, settings.to_stored(), entrants)
+    finally:
+        database.close()
+    run_cli("bots", "withdraw", "b", "--reason", "abuse", "--db", str(db))
+    for command in (("tournament", "--resume", "t"), ("sprt", "--resume", "t")):
+        refused = run_cli(*command, "--db", str(db))
+        assert refused.exit_code == 2, refused.output
+        assert "bot 'b' is withdrawn by the operator" in refused.stderr
+    assert query(db, "SELECT count(*) FROM game") == [(0,)]
+    run_cli("bots", "restore", "b", "--db", str(db))
+    resumed = run_cli("tournament", "--resume", "t", "--db", str(db))
+    assert resumed.exit_code == 0, resumed.output
+    assert query(db, "SELECT count(*) FROM game WHERE status = 'finished'") == [(2,)]
