@@ -16,6 +16,7 @@ from arena.commands import fail, wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.sandbox_options import SandboxTool, resolve_policy
 from arena.manifest import load_manifest
+from arena.referee.bot_text import one_line
 from arena.storage.database import open_database
 from arena.submissions import client
 from arena.uploads.pack import pack
@@ -113,6 +114,8 @@ def submit_remote(
         if path is not None:
             fail("--status shows all your uploads: give no bot directory")
         _print_status(client.mine(url, token), as_json)
+        if not as_json:  # an active upload whose bot does not play: say why
+            _print_out_of_play(client.my_bots(url, token))
         return
     if path is None:
         fail("give the bot directory to upload (or --status)")
@@ -147,6 +150,15 @@ def _print_status(found: list[dict[str, Any]], as_json: bool) -> None:
     if failed is not None:  # the newest failure's whole log: what to fix
         typer.echo(f"--- the log of #{failed['id']} ({failed['bot']}, failed)")
         typer.echo(failed["log"])
+
+
+def _print_out_of_play(found: list[dict[str, Any]]) -> None:
+    for bot in found:
+        if bot.get("withdrawn"):
+            typer.echo(f"{bot['name']}: {one_line(bot['withdrawn'], 500)}")
+        for version in bot.get("versions", []):
+            for why in version.get("paused", []):
+                typer.echo(f"{bot['name']}@{version['version']}: {one_line(why, 500)}")
 
 
 def register(app: typer.Typer) -> None:

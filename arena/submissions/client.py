@@ -54,6 +54,12 @@ def mine(url: str, token: str) -> list[dict[str, Any]]:
     return _call(url, "/api/submissions", token)
 
 
+def my_bots(url: str, token: str) -> list[dict[str, Any]]:
+    """The token's author's bots, each with its versions, and why one does not play (withdrawn
+    by the operator, paused in a ladder)."""
+    return _call(url, "/api/me", token)["bots"]
+
+
 def _call(
     url: str, path: str, token: str, *, data: bytes | None = None, content_type: str = ""
 ) -> Any:

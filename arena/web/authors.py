@@ -24,7 +24,7 @@ from starlette.routing import Route
 
 from arena.log_names import QUOTA_MIB, BotLogs, kept_logs, safe_name
 from arena.reasons import authors_reason
-from arena.storage import bots, seat_logs, submissions, withdrawals
+from arena.storage import bots, ladders, seat_logs, submissions, withdrawals
 from arena.storage.web_sessions import SignedIn
 from arena.web.bot_logs import log_path, still_kept
 from arena.web.live import LARGEST_ID, whole_number
@@ -42,6 +42,8 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
         with desk.database().read() as session:
             owned = bots.owned(session, who.author_id)
             withdrawn = withdrawals.of_bots(session, [bot.id or 0 for bot, _ in owned])
+            ids = [version.id or 0 for _, versions in owned for version in versions]
+            paused = ladders.pauses(session, ids, shown=authors_reason)  # in full: their own
             uploads = submissions.views(
                 session, desk.db_path, author_id=who.author_id, limit=UPLOADS_LISTED
             )
@@ -70,6 +72,7 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
                             "version": v.version,
                             "hash": v.content_hash[:8],
                             "created_at": v.created_at.isoformat(),
+                            "paused": paused.get(v.id or 0, []),  # why a ladder does not play it
                         }
                         for v in versions
                     ],

@@ -69,3 +69,12 @@ def test_an_author_sees_why_a_bot_of_theirs_was_withdrawn(arena: Arena, web: Ser
     assert [bot["withdrawn"] for bot in json.loads(body)["bots"]] == [None]
     status, html, _ = signed_in(web, arena, "alice").get("/me")
     assert "floods the log; it plays no games until the operator restores it" in html
+    # and its author's command line says so under the uploads (it said "active" alone)
+    status_line = runner.invoke(
+        app,
+        ["submit", "--to", f"http://127.0.0.1:{web.port}", "--token-file",
+         str(arena.token_files["alice"]), "--status"],
+    )  # fmt: skip
+    assert status_line.exit_code == 0, status_line.output
+    assert "a1: withdrawn by the operator on " in status_line.stdout
+    assert "floods the log" in status_line.stdout
