@@ -200,8 +200,9 @@ def live_routes(
         _refuse_seat(request)
         row = games.row(int(request.path_params["live_id"]))
         data = _public(row)
-        if row["state"] != "running":
-            return data  # recorded: the replay takes over; stale: nothing more will come
+        if row["state"] == "recorded":
+            return data  # the replay takes over
+        # running, or stale (its process stopped): the position it reached is still shown
         replay = games.replay(row)
         after = _number(request, "after", 0, len(row["actions"]))
         with replay.lock:

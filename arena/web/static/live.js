@@ -116,10 +116,6 @@
       location.replace(`/games/${body.game_id}?d=${body.decisions}`);
       return;
     }
-    if (body.state === "stale") {
-      ended("The process playing this game stopped reporting (stopped or killed): no more moves will come. A resumed tournament plays the game again.");
-      return;
-    }
     if (state.after === 0) log.reset(body.setup, body.entries, body.first_scores);
     else log.append(body.entries);
     const last = body.entries.length ? body.entries[body.entries.length - 1].scores : null;
@@ -128,6 +124,10 @@
     state.latest = body.frame;
     if (state.following) render(body.frame);
     else ui.position.textContent = `decision ${state.shown} of ${body.frame.number} so far`;
+    if (body.state === "stale") {  // the position it reached stays shown
+      ended("The process playing this game stopped (stopped or killed): no more moves will come. A resumed tournament, or its ladder started again, plays the game anew.");
+      return;
+    }
     setTimeout(poll, page.poll_seconds * 1000);
   }
 
