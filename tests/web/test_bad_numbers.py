@@ -89,7 +89,7 @@ def test_good_numbers_still_answer(in_play):
     assert [frame["number"] for frame in frames] == [0]
 
 
-@pytest.mark.parametrize("path", ["/api/ladder", "/ladder"])
+@pytest.mark.parametrize("path", ["/api/ladder", "/ladder", "/api/ladder/now"])
 @pytest.mark.parametrize("value", [*BAD, OVER_SQLITE], ids=lambda v: v[:12])
 def test_a_ladder_id_that_is_no_number_is_a_400(in_play, path: str, value: str):
     client, _, _ = in_play

@@ -4,7 +4,9 @@ the place for the games running now, and new games appearing without a reload.""
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -40,6 +42,8 @@ def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):  # 
             assert ladder.poll() is None, ladder.communicate()
             time.sleep(0.2)
         with ServerThread(db) as server:
+            asked: list[str] = []
+            page.on("request", lambda request: asked.append(request.url))
             page.goto(f"{server.url}/ladder")
             page.evaluate("window.notReloaded = true")
             assert page.locator("h1").inner_text().startswith("live-ladder")
@@ -69,6 +73,13 @@ def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):  # 
             page.wait_for_function(
                 "() => Chart.getChart(document.getElementById('ladder-chart')) !== undefined"
             )
+            # it polls the few numbers of /api/ladder/now, never the megabyte of /api/ladder
+            assert any("/api/ladder/now?id=" in url for url in asked)
+            assert not any("/api/ladder?" in url for url in asked)
+            with urllib.request.urlopen(f"{server.url}/api/ladder/now?id=1") as answer:
+                now_json = json.load(answer)
+            assert set(now_json) == {"id", "state", "games", "running"}
+            assert now_json["state"] == "running" and now_json["games"] >= now
             page.goto("about:blank")  # its polling stops before the server does
     finally:
         if ladder.poll() is None:

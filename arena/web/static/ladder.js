@@ -1,9 +1,13 @@
 // The ladder page: each entrant's Elo over the ladder's games (Chart.js), and, while the ladder
-// runs, a poll of its JSON twin every 3 seconds that swaps in the freshly rendered content when
-// a game was recorded (our own server-rendered, escaped HTML) and redraws the chart.
+// runs, a poll of /api/ladder/now (a few numbers) every 3 seconds; when a game was recorded or
+// the games in play changed, the freshly rendered content (our own server-rendered, escaped
+// HTML) is swapped in, at most every 15 seconds (it weighs about a megabyte), and the chart
+// redrawn.
 "use strict";
 (function () {
   const POLL_MS = 3000;
+  const REFRESH_MS = 15000;
+  let refreshed = Date.now();
   const colours = ["#2456a6", "#d1495b", "#2f855a", "#e0a21b", "#8e6c8a", "#2e86ab", "#6b4f2a", "#c05621"];
   let chart = null;
 
@@ -21,6 +25,8 @@
       if (!series.has(key)) series.set(key, []);
       series.get(key).push({x: Date.parse(entry.finished_at), y: entry.elo, game: entry.game_id});
     }
+    const times = history.map((entry) => Date.parse(entry.finished_at));
+    const span = times.length ? times.reduce((a, b) => Math.max(a, b)) - times.reduce((a, b) => Math.min(a, b)) : 0;
     const datasets = [...series.entries()].map(([label, points], index) => ({
       label, data: points, borderColor: colours[index % colours.length],
       backgroundColor: colours[index % colours.length], pointRadius: 1, borderWidth: 2, tension: 0.15}));
@@ -28,21 +34,31 @@
       animation: false, maintainAspectRatio: false,
       scales: {
         x: {type: "linear", title: {display: true, text: "time (UTC)"},
-            ticks: {callback: (value) => new Date(value).toISOString().slice(11, 16)}},
+            ticks: {callback: (value) => tick(value, span)}},
         y: {title: {display: true, text: "Elo"}}},
       plugins: {legend: {labels: {boxWidth: 10}}, tooltip: {callbacks: {
         title: (items) => items.length ? new Date(items[0].raw.x).toISOString().slice(0, 19).replace("T", " ") : "",
         afterLabel: (item) => `game #${item.raw.game}`}}}}});
   }
 
+  // A time axis label as precise as the span needs: HH:MM repeated itself over a short ladder.
+  function tick(value, span) {
+    const iso = new Date(value).toISOString();
+    if (span > 2 * 86400e3) return iso.slice(5, 16).replace("T", " ");
+    return span > 2 * 3600e3 ? iso.slice(11, 16) : iso.slice(11, 19);
+  }
+
   async function poll() {
     const live = document.getElementById("live");
     if (!live || live.dataset.state !== "running") return;
     try {
-      const response = await fetch(`/api/ladder?id=${live.dataset.ladder}`, {headers: {Accept: "application/json"}});
-      const data = await response.json();
-      if (String(data.ladder.games) !== live.dataset.games || data.ladder.state !== live.dataset.state ||
-          data.ladder.running.map((game) => game.id).join(",") !== live.dataset.running) {
+      const response = await fetch(`/api/ladder/now?id=${live.dataset.ladder}`, {headers: {Accept: "application/json"}});
+      const now = await response.json();
+      const changed = String(now.games) !== live.dataset.games || now.state !== live.dataset.state ||
+          now.running.join(",") !== live.dataset.running;
+      // a change of state (the ladder stopped) at once; new games at most every REFRESH_MS
+      if (changed && (now.state !== live.dataset.state || Date.now() - refreshed >= REFRESH_MS)) {
+        refreshed = Date.now();
         const html = await (await fetch(`/ladder?id=${live.dataset.ladder}`)).text();
         const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
         if (fresh) { live.replaceWith(document.adoptNode(fresh)); draw(); }
