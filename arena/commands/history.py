@@ -33,6 +33,9 @@ def history(
     limit: Annotated[
         int, typer.Option("--limit", "-n", min=1, max=1000, help="at most this many games")
     ] = 20,
+    offset: Annotated[
+        int, typer.Option("--offset", min=0, help="skip this many of the newest games first")
+    ] = 0,
     as_json: Annotated[
         bool,
         typer.Option("--json", help="machine-readable output: the games and the total matching"),
@@ -52,7 +55,11 @@ def history(
             tournament_id = tournaments.by_name(session, tournament).id
     listing = database.games(
         GameFilter(
-            game=game.lower() if game else None, bot=bot, tournament=tournament_id, limit=limit
+            game=game.lower() if game else None,
+            bot=bot,
+            tournament=tournament_id,
+            limit=limit,
+            offset=offset,
         )
     )
     if as_json:

@@ -358,8 +358,10 @@ def create_app(
     def _error(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=status)
+        # an author's form (an upload refused) leads back to their page, the rest to the boards
+        back = ("/me", "your page") if request.url.path.startswith("/me") else None
         html = templates.get_template("error.html").render(
-            title=f"Error {status}", data={}, status=status, message=message
+            title=f"Error {status}", data={}, status=status, message=message, back=back
         )
         return HTMLResponse(html, status_code=status)
 

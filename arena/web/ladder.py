@@ -45,8 +45,11 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
         ]
         if not found:
             return {"ladders": [], "ladder": None}
+        # by default the newest ladder that runs (a short one made later and stopped since
+        # hid the one going on), else the newest
+        going = [one for one in found if state[one.id] == tournaments.RUNNING]
         chosen = (
-            found[-1]
+            (going or found)[-1]
             if ladder_id is None
             else next((one for one in found if one.id == ladder_id), None)
         )

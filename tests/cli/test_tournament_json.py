@@ -48,6 +48,10 @@ def test_a_tournament_prints_its_result_and_boards_as_json(tmp_path: Path):
     with sqlite3.connect(db) as raw:
         newest = [i for (i,) in raw.execute("SELECT id FROM game ORDER BY id DESC LIMIT 3")]
     assert [game["id"] for game in games["games"]] == newest
+    older = json.loads(
+        runner.invoke(app, ["history", "--json", "--offset", "3", "--db", db]).stdout
+    )
+    assert [game["id"] for game in older["games"]] == [min(newest) - 1] and older["offset"] == 3
     assert {seat["bot"] for game in games["games"] for seat in game["seats"]} == {
         "heuristic-python",
         "random-python",

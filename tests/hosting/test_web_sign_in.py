@@ -263,6 +263,7 @@ def test_an_author_uploads_with_the_form_and_sees_only_their_own(
     for fields, archive, expected in refused:
         status, html, _ = bob.upload(fields, archive)
         assert status == expected, html
+        assert '<a href="/me">Back to your page</a>' in html  # not only to the leaderboard
     assert len(arena.queued()) == 2
 
 
@@ -308,6 +309,7 @@ PUBLIC = {
     ("/api/games/{game_id:int}/record.json", "GET"),
     ("/api/games/{game_id:int}/moves.txt", "GET"),
     ("/api/ladder", "GET"),
+    ("/api/ladder/now", "GET"),
     ("/api/games/{game_id:int}/log", "GET"),  # the decision log in words, as the replay shows
     ("/live", "GET"),
     ("/live/{live_id:int}", "GET"),
