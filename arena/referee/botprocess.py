@@ -107,6 +107,7 @@ class RunningBot:
     launch: BotLaunch | None = None  # its sandbox and cgroup, if started under a SandboxPolicy
     # Where the arena calls a sandboxed bot: its socket, held open (arena.sandbox.sockets).
     call_address: str | None = None
+    stopped_by_arena: bool = False  # ``stop`` was called: how it ended says nothing of the bot
 
     @property
     def log_path(self) -> Path | None:
@@ -119,6 +120,7 @@ class RunningBot:
     async def stop(self) -> None:
         """Stop a local bot's process and everything it started (a remote bot: nothing)."""
         if self.process is not None:
+            self.stopped_by_arena = self.stopped_by_arena or self.process.poll() is None
             await stop_process_group(self.process, sandboxed=self.sandboxed)
 
     def terminate(self) -> None:

@@ -51,8 +51,9 @@ def log_started(bot: RunningBot, kept_up: bool) -> None:
 
 
 def log_stopping(bot: RunningBot) -> None:
-    """Before the arena stops ``bot``: whether it had ended by itself (crashed, exited)."""
-    how = bot.exit_description()
+    """Before the arena stops ``bot``: whether it had ended by itself (crashed, exited). One the
+    arena stopped already (a forfeit) did not: its SIGKILL was the arena's."""
+    how = None if bot.stopped_by_arena else bot.exit_description()
     log.info("%s stopped %s", _named(bot), f"(it had ended: {how})" if how else "by the arena")
 
 

@@ -101,3 +101,26 @@ def test_serve_logs_its_requests_to_the_log_file(tmp_path: Path):
     text = log.read_text()
     assert '"GET /leaderboard HTTP/1.1" 200' in text and "uvicorn" in text
     assert "Uvicorn running" not in stderr, "the log file has uvicorn's lines, not the terminal"
+
+
+def test_a_bot_the_arena_stopped_after_its_forfeit_is_not_said_to_have_died(tmp_path: Path):
+    """A bot alive when it forfeited (an exception in its Decide) is stopped by the arena: the
+    log blamed its SIGKILL on the bot (outside review)."""
+    bot = tmp_path / "raiser"
+    bot.mkdir()
+    (bot / "bot.toml").write_text(
+        'name = "raiser"\nversion = "1"\n'
+        f'command = ["python", "{ROOT / "tests" / "bots" / "misbehave.py"}", "raise"]\n'
+        'games = ["oregon"]\n'
+    )
+    log = tmp_path / "arena.log"
+    result = run_cli(
+        "tournament", "--game", "oregon", "--bots", f"{SAMPLE_BOTS / 'random-python'},{bot}",
+        "--deals", "1", "--sandbox", "none", "--db", str(tmp_path / "arena.db"),
+        "--log-file", str(log),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    stopped = [line for line in log.read_text().splitlines() if "bot raiser" in line]
+    stopped = [line for line in stopped if "stopped" in line]
+    assert stopped and all("stopped by the arena" in line for line in stopped), stopped
+    assert not any("killed by SIGKILL" in line for line in stopped)
