@@ -123,6 +123,13 @@ class RunningBot:
             self.stopped_by_arena = self.stopped_by_arena or self.process.poll() is None
             await stop_process_group(self.process, sandboxed=self.sandboxed)
 
+    def kill_now(self) -> None:
+        """Kill the bot's process and what it started, from any thread (a stalled call: ``arena
+        .referee.stall_guard``); ``stop`` reaps it."""
+        if self.process is not None and self.process.poll() is None:
+            self.stopped_by_arena = True
+            kill_now(self.process.pid, sandboxed=self.sandboxed)
+
     def terminate(self) -> None:
         """Send SIGTERM to the bot's own program, as an operator's ``kill`` would: in a sandbox
         that is the child of the sandbox's init, not bwrap (which does not pass signals on)."""
@@ -417,7 +424,8 @@ async def first_handshake(
 ) -> tuple[BotClient, bot_pb2.HandshakeReply]:
     """Open a channel and wait for the handshake's reply, unjudged (``connect`` judges it, and so
     does ``arena validate``, check by check). Raises NotReadyError; the client is closed then."""
-    client = BotClient(bot.call_address or bot.address, bot.token)
+    on_stall = bot.kill_now if bot.process is not None else None  # a remote bot: none
+    client = BotClient(bot.call_address or bot.address, bot.token, on_stall=on_stall)
     try:
         return client, await _handshake_or_exit(client, bot, timeout)
     except BaseException:

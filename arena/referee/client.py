@@ -26,6 +26,7 @@ from google.protobuf.message import DecodeError, Message
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 from arena.errors import ClosedClientError, ExtraReplyError, MalformedReplyError
 from arena.protocol import DECIDE_METHOD, PROTOCOL_VERSION, TOKEN_METADATA_KEY
+from arena.referee.stall_guard import STALLS
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
 # start-to-ready fast.
@@ -101,9 +102,19 @@ class _Call:
 class BotClient:
     """One channel to one bot. Calls raise ``grpc.RpcError`` on failure (deadline, lost bot)."""
 
-    def __init__(self, address: str, token: str, options: ChannelOptions = CHANNEL_OPTIONS) -> None:
-        """``options``: the channel's; the arena's own unless a benchmark compares others."""
+    def __init__(
+        self,
+        address: str,
+        token: str,
+        options: ChannelOptions = CHANNEL_OPTIONS,
+        on_stall: Callable[[], None] | None = None,
+    ) -> None:
+        """``options``: the channel's; the arena's own unless a benchmark compares others.
+        ``on_stall``: what ends a call that outlives its deadline (``arena.referee.stall_guard``:
+        a local bot's client kills the bot), also run when the client is closed mid-call."""
         self.address = address
+        self._on_stall = on_stall
+        self._in_flight: set[int] = set()  # the stall guard's keys of the calls under way
         if address.startswith("unix:"):
             options = (*options, ("grpc.default_authority", UNIX_SOCKET_AUTHORITY))
         self._channel = grpc.insecure_channel(address, options=options)
@@ -144,7 +155,9 @@ class BotClient:
     def _work(self) -> None:
         while (call := self._calls.get()) is not _STOP:
             try:
-                call.outcome = call.function(*call.args, **call.kwargs)
+                call.outcome = self._watched(
+                    call.kwargs["timeout"], call.function, *call.args, **call.kwargs
+                )
             except BaseException as exc:  # noqa: BLE001 - handed to the trio task
                 call.error = exc
             try:
@@ -194,9 +207,26 @@ class BotClient:
         reply that does not parse, ClosedClientError once the client is closed (closing it
         ends a call in flight)."""
         self._check_open()
-        return self._decide(
-            request, timeout=min(timeout, _LONGEST_TIMEOUT), metadata=self._metadata
+        timeout = min(timeout, _LONGEST_TIMEOUT)
+        return self._watched(
+            timeout, self._decide, request, timeout=timeout, metadata=self._metadata
         )
+
+    def _watched(
+        self, seconds: float, function: Callable[..., Any], *args: Any, **kwargs: Any
+    ) -> Any:
+        """``function(*args, **kwargs)``, a blocking call of ``seconds`` at most, watched for a
+        stall (a bot that stops reading its socket holds it past any deadline) if it can be
+        ended."""
+        if self._on_stall is None:
+            return function(*args, **kwargs)
+        key = STALLS.watch(seconds, self._on_stall)
+        self._in_flight.add(key)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            self._in_flight.discard(key)
+            STALLS.done(key)
 
     async def end_game(
         self, request: bot_pb2.EndGameRequest, timeout: float
@@ -208,8 +238,11 @@ class BotClient:
         return self._closed
 
     def close(self) -> None:
-        """Close the channel (ending any call in flight) and let the worker thread exit."""
+        """Close the channel (ending any call in flight) and let the worker thread exit. A call
+        that closing does not end (a stalled bot's) ends by ``on_stall``: the game is over."""
         if not self._closed:
             self._closed = True
             self._calls.put(_STOP)
             self._channel.close()
+            if self._in_flight and self._on_stall is not None:
+                self._on_stall()

@@ -13,11 +13,14 @@ from tests.support.processes import bot_processes
 
 
 def _our_threads(before: set[threading.Thread]) -> list[str]:
-    # Trio's idle worker-thread cache (used by trio.run_process) is trio's, not a leak of ours.
+    # Trio's idle worker-thread cache (used by trio.run_process) is trio's, not a leak of ours;
+    # the stall guard's watcher is one per process (it ends once idle: arena.referee.stall_guard).
     return [
         t.name
         for t in threading.enumerate()
-        if t not in before and t.is_alive() and not t.name.startswith("Trio thread")
+        if t not in before
+        and t.is_alive()
+        and not t.name.startswith(("Trio thread", "arena-stall-guard"))
     ]
 
 
