@@ -60,6 +60,7 @@ _TOO_LARGE = re.compile(r"larger than max \((\d+) vs\. (\d+)\)")
 _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
 _DETAILS_CHARS = 200  # of a bot's error message in a reason (the rest says how it ended)
+_CLOCK_SLACK_SECONDS = 0.05  # gRPC's deadline against the referee's own clock
 
 
 class _HungUpError(Exception):
@@ -165,9 +166,19 @@ class _Referee:
                 await seat.bot.stop()
         self.observer.seat_forfeited(seat.index, outcome, reason)
 
-    async def rpc_failure(self, seat: _Seat, call: str, exc: grpc.RpcError, timeout: float) -> None:
+    async def rpc_failure(
+        self,
+        seat: _Seat,
+        call: str,
+        exc: grpc.RpcError,
+        timeout: float,
+        elapsed: float | None = None,
+    ) -> None:
         code = exc.code()
-        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        # A bot may answer with DEADLINE_EXCEEDED itself, at once: not a timeout of the arena's
+        # clock (it was recorded as "no reply within 2 s" after 5 ms; outside review).
+        own_status = elapsed is not None and elapsed < timeout - _CLOCK_SLACK_SECONDS
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED and not own_status:
             await self.forfeit(seat, Outcome.TIMEOUT, f"no {call} reply within {timeout:.3g} s")
             return
         if code == grpc.StatusCode.RESOURCE_EXHAUSTED:  # over the client's receive limit
@@ -301,8 +312,9 @@ class _Referee:
         try:
             reply = seat.connected.decide(request, timeout)
         except grpc.RpcError as exc:
-            seat.time_used += time.perf_counter() - started
-            self.from_thread(self.rpc_failure, seat, "Decide", exc, timeout)
+            elapsed = time.perf_counter() - started
+            seat.time_used += elapsed
+            self.from_thread(self.rpc_failure, seat, "Decide", exc, timeout, elapsed)
             return None
         except MalformedReplyError:
             seat.time_used += time.perf_counter() - started

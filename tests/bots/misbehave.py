@@ -20,6 +20,7 @@ handler, ``start-game-sleep`` hangs in StartGame, ``start-game-garbage`` answers
 bytes that are no StartGameReply, ``start-game-twice`` answers StartGame with two replies (a
 server that streams its answer), ``end-game-sleep`` plays well and hangs in EndGame, and
 ``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details,
+``forged-deadline`` at once with DEADLINE_EXCEEDED (a timeout that is not the arena's),
 ``garbage-decide`` answers it with bytes that are no DecisionReply, ``huge-reply`` with a reply
 of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds,
 in a bot.toml's ``[env]``) makes every decision of the sdk-based modes and these two take at least
@@ -188,6 +189,8 @@ def decide_or_break(request: bot_pb2.DecisionRequest, context) -> bytes:
     if decisions == MISBEHAVE_AT:
         if mode == "abort-silently":
             context.abort(grpc.StatusCode.INTERNAL, "")
+        if mode == "forged-deadline":  # at once: as if the arena's deadline had passed
+            context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
         return GARBAGE
     return bot_pb2.DecisionReply(
         decision_number=request.decision_number,
@@ -245,7 +248,7 @@ elif mode == "start-game-twice":
         response_serializer=bot_pb2.StartGameReply.SerializeToString,
     )
     serve_raw(start_game, _unary(decide_or_break, bot_pb2.DecisionRequest))
-elif mode in ("start-game-garbage", "abort-silently", "garbage-decide"):
+elif mode in ("start-game-garbage", "abort-silently", "forged-deadline", "garbage-decide"):
     start_game = _unary(
         lambda request, context: (
             GARBAGE

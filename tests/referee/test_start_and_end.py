@@ -141,6 +141,19 @@ async def test_a_call_failing_without_details_names_the_call_and_the_status_only
     _finished_by_the_others(record, culprit=1)
 
 
+async def test_a_bot_answering_deadline_exceeded_at_once_is_no_timeout():
+    """The status is the bot's own, not the arena's clock: it was recorded as "no Decide reply
+    within 2 s" of a bot that answered in milliseconds (outside review)."""
+    bots = [sample_bot("random-python"), misbehaving_bot("forged-deadline")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[1]
+    assert culprit.outcome is Outcome.CRASH
+    assert culprit.reason.startswith("Decide failed: DEADLINE_EXCEEDED"), culprit.reason
+    _finished_by_the_others(record, culprit=1)
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
