@@ -38,10 +38,10 @@ from arena.commands.options import (
     Workers,
 )
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
-from arena.errors import InputError, SetupError, StorageError
+from arena.errors import InputError, StorageError
 from arena.log_retention import Retention
 from arena.operator_log import LogConfig, logging_to
-from arena.storage import tournaments
+from arena.storage import run_lock, tournaments
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.tournament import ray_backend
@@ -233,13 +233,14 @@ def ladder(
             if ladder_exists(db, name):
                 ready = open_ladder(db, name)
                 try:  # ignored, but a count the game has no board for is wrong all the same
+                    run_lock.check_not_running(ready.database, ready.id, f"ladder {ready.name!r}")
                     for count in players or []:
                         game_setup.check_players(game_setup.load_game(ready.game), count, {})
                     with ready.database.read() as session:
                         stored = TournamentSettings.from_stored(
                             tournaments.by_name(session, ready.name).settings
                         )
-                except (SetupError, StorageError):
+                except (InputError, StorageError):
                     ready.database.close()
                     raise
                 assert stored.ladder is not None  # a ladder's settings hold its rules

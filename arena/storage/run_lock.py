@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import Connection
@@ -53,6 +54,23 @@ def sole_run(database: Database, tournament_id: int, what: str) -> Iterator[None
         except Held as other:
             raise AlreadyRunningError(_refusal(what, other.holder)) from None
         yield
+
+
+def check_not_running(database: Database, tournament_id: int, what: str) -> None:
+    """Raise AlreadyRunningError if another process runs ``tournament_id`` now: said before a
+    command announces that it goes on with it (it said "goes on", then refused). The run itself
+    still takes the lock, which settles a race between two starting at once."""
+    with database.read() as session:
+        held = RUN_LOCKS.held(database.target, tournament_id, session.connection())
+    if held:
+        holder = ""
+        if isinstance(database.target, Path):  # the lock file holds its holder's pid
+            try:
+                lock_file = RUN_LOCKS.directory(database.target) / f"{tournament_id}.lock"
+                holder = lock_file.read_text().strip()
+            except OSError:
+                pass
+        raise AlreadyRunningError(_refusal(what, holder))
 
 
 def running_alone(

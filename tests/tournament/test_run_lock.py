@@ -152,6 +152,7 @@ def test_a_second_arena_ladder_on_a_running_ladder_is_refused_and_writes_nothing
             in line
         )
         assert "Traceback" not in second.output
+        assert "goes on" not in second.stderr  # it said so, then refused (outside review)
         assert query(db, "SELECT state FROM tournament") == [("running",)]
     finally:
         first.send_signal(signal.SIGINT)
