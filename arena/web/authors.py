@@ -33,12 +33,16 @@ from arena.web.submissions import Refused
 
 UPLOADS_LISTED = 50
 GAMES_LISTED = 50  # my bots' newest games per page (``?before=GAME`` pages back)
+MOST_GAMES_LISTED = 500  # ``?games=N``: a script pages in fewer requests than its rate limit
 
 
 def author_routes(auth: WebAuth, render: Render) -> list[Route]:
     desk = auth.desk
 
-    def my_data(who: SignedIn, path: str, before: int | None) -> dict[str, Any]:
+    def my_data(
+        who: SignedIn, path: str, before: int | None, asked: int | None = None
+    ) -> dict[str, Any]:
+        games = GAMES_LISTED if asked is None else asked
         with desk.database().read() as session:
             owned = bots.owned(session, who.author_id)
             withdrawn = withdrawals.of_bots(session, [bot.id or 0 for bot, _ in owned])
@@ -47,7 +51,7 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
             uploads = submissions.views(
                 session, desk.db_path, author_id=who.author_id, limit=UPLOADS_LISTED
             )
-            seats, older = seat_logs.own_seats(session, who.author_id, GAMES_LISTED, before)
+            seats, older = seat_logs.own_seats(session, who.author_id, games, before)
         logs = kept_logs(desk.hosted.logs)
         known: dict[str, bool] = {}
 
@@ -97,7 +101,9 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
                 }
                 for s in seats
             ],
-            "older_games": None if older is None else f"{path}?before={older}",
+            "older_games": None
+            if older is None
+            else f"{path}?before={older}" + ("" if asked is None else f"&games={asked}"),
             "newest_games": None if before is None else path,
         }
 
@@ -114,7 +120,12 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
         return render("author.html", "My bots", data, csrf=who.csrf, author=who.author)
 
     async def api_me(request: Request, who: SignedIn, form: FormData | None) -> Response:
-        return JSONResponse(await run_in_threadpool(my_data, who, "/api/me", before(request)))
+        raw = request.query_params.get("games", "")
+        games = None if raw == "" else whole_number(raw, MOST_GAMES_LISTED)
+        if raw != "" and (games is None or games < 1):
+            raise HTTPException(400, f"games must be a whole number from 1 to {MOST_GAMES_LISTED}")
+        data = await run_in_threadpool(my_data, who, "/api/me", before(request), games)
+        return JSONResponse(data)
 
     async def my_submission(request: Request, who: SignedIn, form: FormData | None) -> Response:
         wanted = int(request.path_params["submission_id"])

@@ -48,6 +48,20 @@ def test_every_game_is_on_one_page_of_whole_games(arena: Arena, web: Served, mon
     assert status == 200 and "newest games" in html and "older games" not in html
 
 
+def test_a_script_takes_more_games_a_page(arena: Arena, web: Served):
+    alice = arena.author_id("alice")
+    made = [stored_game(arena.db, [("a1", alice, None)]) for _ in range(5)]
+    token, path, pages = arena.tokens["alice"], "/api/me?games=2", []
+    while path is not None:
+        page = json.loads(with_token(web, path, token)[1])
+        pages.append([g["game_id"] for g in page["games"]])
+        path = page["older_games"]
+    assert pages == [made[:2:-1], made[2:0:-1], made[:1]]
+    for bad in ("0", "501", "x"):
+        status, body, _ = with_token(web, f"/api/me?games={bad}", token)
+        assert status == 400 and b"games must be a whole number from 1 to 500" in body
+
+
 @pytest.mark.parametrize("before", ["x", "-1", "1.5", "9" * 30, "%C2%B2"])
 def test_a_malformed_page_is_a_400(arena: Arena, web: Served, before: str):
     status, body, _ = with_token(web, f"/api/me?before={before}", arena.tokens["alice"])
