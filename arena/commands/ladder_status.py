@@ -62,7 +62,9 @@ class LadderStatus(LadderObserver):
         span = min(RATE_WINDOW, now - self.started)
         return len(self._ends) * 3600.0 / span if span > 0 else 0.0
 
-    def text(self) -> str:
+    def text(self, between_rounds: bool = False) -> str:
+        """The status; ``between_rounds``: a line written as a round ends (a log file's), where
+        the games running now are always none, so they are left out."""
         waiting = (
             ""
             if self.waiting_until is None
@@ -70,8 +72,9 @@ class LadderStatus(LadderObserver):
         )
         return (
             f"{self.finished + self.played - self._counted} games, {self.played} this run "
-            f"({self.forfeits} forfeited), {self.per_hour():.0f}/hour; {self.running} running; "
-            f"{self.playing} bots playing, {self.paused} paused{waiting}"
+            f"({self.forfeits} forfeited), {self.per_hour():.0f}/hour; "
+            + ("" if between_rounds else f"{self.running} running; ")
+            + f"{self.playing} bots playing, {self.paused} paused{waiting}"
         )
 
     # --- LadderObserver -------------------------------------------------------------------
@@ -86,7 +89,7 @@ class LadderStatus(LadderObserver):
     def games_played(self, games: int, finished: int) -> None:
         self.finished, self._counted = finished, self.played
         if self._live is None:
-            self._line(f"{games} games played; {self.text()}")
+            self._line(f"round done: {games} games; {self.text(between_rounds=True)}")
         self._refresh()
 
     def waiting(self, until: datetime) -> None:
