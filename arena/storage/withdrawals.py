@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sqlalchemy import inspect
 from sqlmodel import Session, col, select
 
 from arena.errors import UnknownBotError
@@ -56,6 +57,12 @@ def withdraw_authors_bots(session: Session, author_id: int, reason: str) -> list
     return names
 
 
+def _kept(session: Session) -> bool:
+    """False in a database of schema 9 or older, which the web reads without migrating (a
+    writing command migrates it): nothing was withdrawn there."""
+    return inspect(session.connection()).has_table(BotWithdrawal.__tablename__)
+
+
 def shown(withdrawal: BotWithdrawal) -> str:
     return (
         f"withdrawn by the operator on {withdrawal.withdrawn_at:%Y-%m-%d %H:%M} UTC: "
@@ -65,6 +72,8 @@ def shown(withdrawal: BotWithdrawal) -> str:
 
 def of_bots(session: Session, bot_ids: Iterable[int] | None = None) -> dict[int, str]:
     """Why bots are withdrawn (all, or those of ``bot_ids``), by bot id."""
+    if not _kept(session):
+        return {}
     query = select(BotWithdrawal)
     if bot_ids is not None:
         query = query.where(col(BotWithdrawal.bot_id).in_(list(bot_ids)))
@@ -73,6 +82,8 @@ def of_bots(session: Session, bot_ids: Iterable[int] | None = None) -> dict[int,
 
 def of_name(session: Session, name: str) -> str | None:
     """Why the bot ``name`` is withdrawn; None if it is not (or there is no such bot)."""
+    if not _kept(session):
+        return None
     row = session.exec(
         select(BotWithdrawal)
         .join(Bot, col(Bot.id) == col(BotWithdrawal.bot_id))
@@ -83,6 +94,8 @@ def of_name(session: Session, name: str) -> str | None:
 
 def of_versions(session: Session, version_ids: Iterable[int]) -> dict[int, str]:
     """Why versions (of ``version_ids``) may not play, by version id: their bot is withdrawn."""
+    if not _kept(session):
+        return {}
     rows = session.exec(
         select(BotVersion.id, BotWithdrawal)
         .join(BotWithdrawal, col(BotWithdrawal.bot_id) == col(BotVersion.bot_id))

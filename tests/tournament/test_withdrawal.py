@@ -114,6 +114,19 @@ def test_withdrawing_needs_a_database_and_migrates_an_older_one(tmp_path: Path):
     assert query(db, "SELECT version FROM schema_version") == [(migrations.CURRENT_VERSION,)]
 
 
+def test_the_web_reads_a_database_from_before_withdrawals(tmp_path: Path):
+    """``arena serve`` reads an older schema without migrating it (the next writing command
+    does): a bot's page answered 503, "no such table: bot_withdrawal"."""
+    db = tmp_path / "arena.db"
+    submit(db, renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / "old", "old"))
+    with sqlite3.connect(db) as raw:
+        as_schema_9(raw)
+    web = TestClient(create_app(db, warm_up=False))
+    for path in ("/bots/old", "/api/bots/old", "/api/ladder"):
+        assert web.get(path).status_code == 200, path
+    assert web.get("/api/bots/old").json()["withdrawn"] is None
+
+
 def test_a_tournament_without_bots_named_leaves_a_withdrawn_bot_out(tmp_path: Path):
     db = tmp_path / "arena.db"
     for name in ("a", "b", "c"):
