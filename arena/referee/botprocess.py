@@ -18,7 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,6 +122,12 @@ class RunningBot:
         if self.process is not None:
             self.stopped_by_arena = self.stopped_by_arena or self.process.poll() is None
             await stop_process_group(self.process, sandboxed=self.sandboxed)
+
+    @property
+    def on_stall(self) -> Callable[[], None] | None:
+        """What ends a call to it that outlives its deadline (``arena.referee.stall_guard``):
+        killing it; a remote bot is no process of ours, so nothing."""
+        return self.kill_now if self.process is not None else None
 
     def kill_now(self) -> None:
         """Kill the bot's process and what it started, from any thread (a stalled call: ``arena
@@ -424,8 +430,7 @@ async def first_handshake(
 ) -> tuple[BotClient, bot_pb2.HandshakeReply]:
     """Open a channel and wait for the handshake's reply, unjudged (``connect`` judges it, and so
     does ``arena validate``, check by check). Raises NotReadyError; the client is closed then."""
-    on_stall = bot.kill_now if bot.process is not None else None  # a remote bot: none
-    client = BotClient(bot.call_address or bot.address, bot.token, on_stall=on_stall)
+    client = BotClient(bot.call_address or bot.address, bot.token, on_stall=bot.on_stall)
     try:
         return client, await _handshake_or_exit(client, bot, timeout)
     except BaseException:

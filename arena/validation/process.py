@@ -179,8 +179,7 @@ async def _token_check(bot: RunningBot) -> Check:
             f"{REMOTE_TOKEN_VARIABLE}=SECRET; without one, anyone who reaches the "
             'address can call the bot (docs/bots.md, "Remote bots")',
         )
-    on_stall = bot.kill_now if bot.process is not None else None  # as botprocess.connect's
-    client = BotClient(bot.call_address or bot.address, f"wrong-{bot.token}", on_stall=on_stall)
+    client = BotClient(bot.call_address or bot.address, f"wrong-{bot.token}", on_stall=bot.on_stall)
     try:
         await client.handshake(_TOKEN_CALL_SECONDS)
     except grpc.RpcError as exc:

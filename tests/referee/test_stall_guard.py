@@ -77,8 +77,16 @@ async def test_closing_a_client_mid_call_stops_its_bot_at_once():
         assert stopped.is_set() and time.monotonic() - started < 1
 
 
-async def test_a_client_without_a_way_to_stop_its_bot_is_not_watched():
-    client = BotClient("unix:/nonexistent/bot.sock", "token")  # a remote bot: no process
+async def test_a_client_without_a_way_to_stop_its_bot_is_not_watched(monkeypatch):
+    watched = []
+    monkeypatch.setattr(stall_guard.STALLS, "watch", lambda *args: watched.append(args) or 0)
+    remote = BotClient("unix:/nonexistent/bot.sock", "token")  # a remote bot: no process
     with pytest.raises(grpc.RpcError):
-        await trio.to_thread.run_sync(client.decide, b"", 0.1)
-    client.close()
+        await trio.to_thread.run_sync(remote.decide, b"", 0.1)
+    remote.close()
+    assert watched == []
+    local = BotClient("unix:/nonexistent/bot.sock", "token", on_stall=lambda: None)
+    with pytest.raises(grpc.RpcError):
+        await trio.to_thread.run_sync(local.decide, b"", 0.1)
+    local.close()
+    assert [seconds for seconds, _ in watched] == [0.1]
