@@ -1,5 +1,6 @@
 """Bounded retention of the bots' kept logs (``arena logs prune``): the operator removes the logs
-older than an age, then the oldest ones until the directory fits a size budget.
+older than an age, then the oldest ones until the directory fits a size budget; never a log
+that a process is writing (``arena.log_locks``).
 
 Only regular ``*.log`` files right in the directory are counted and removed (a link or a
 subdirectory, such as ``arena validate``'s per-game folders, is left alone). Age is the time of
@@ -19,6 +20,8 @@ from pathlib import Path
 
 import trio
 
+from arena.log_locks import being_written, remove_unless_written
+
 log = logging.getLogger(__name__)
 
 
@@ -35,6 +38,7 @@ class Pruned:
 
     removed: list[KeptLog] = field(default_factory=list)
     kept: list[KeptLog] = field(default_factory=list)
+    in_use: list[KeptLog] = field(default_factory=list)  # kept, though due: being written
 
     @property
     def removed_bytes(self) -> int:
@@ -65,8 +69,9 @@ def prune(
     dry_run: bool = False,
 ) -> Pruned:
     """Remove the logs last written more than ``older_than`` seconds ago, then the oldest until
-    the rest hold at most ``max_bytes``. A log that vanishes meanwhile (another prune) counts as
-    removed."""
+    the rest hold at most ``max_bytes``. A log that a process is writing is kept (``in_use``):
+    a kept-up bot's log, idle between its games, is still its log. A log that vanishes meanwhile
+    (another prune) counts as removed."""
     now = time.time() if now is None else now
     logs = kept_logs(directory)
     total = sum(log.size for log in logs)
@@ -74,8 +79,12 @@ def prune(
     for log in logs:
         too_old = older_than is not None and log.modified < now - older_than
         if too_old or (max_bytes is not None and total > max_bytes):
-            if not dry_run:
-                (directory / log.name).unlink(missing_ok=True)
+            path = directory / log.name
+            written = being_written(path) if dry_run else remove_unless_written(path) is None
+            if written:
+                pruned.kept.append(log)
+                pruned.in_use.append(log)
+                continue
             pruned.removed.append(log)
             total -= log.size
         else:

@@ -87,8 +87,8 @@ def prune_logs(
 ) -> None:
     """Remove old bot logs: those last written before --older-than, then the oldest until the
     rest fit --max-size. Stored games keep their record; the download of a removed log says it
-    is kept no more (410). A kept-up bot's log is written after each game: it stays while the
-    bot plays."""
+    is kept no more (410). A log that a process is writing (a kept-up bot's, while the bot is
+    up) is never removed."""
     if older_than is None and max_size is None:
         raise InputError("say what to remove: --older-than AGE, --max-size SIZE, or both")
     age = None if older_than is None else parse_age(older_than)
@@ -105,6 +105,7 @@ def prune_logs(
                     "removed_bytes": pruned.removed_bytes,
                     "kept": len(pruned.kept),
                     "kept_bytes": pruned.kept_bytes,
+                    "in_use": [log.name for log in pruned.in_use],
                 }
             )
         )
@@ -113,6 +114,7 @@ def prune_logs(
     typer.echo(
         f"{directory}: {verb} {len(pruned.removed)} logs ({_mib(pruned.removed_bytes)}), "
         f"kept {len(pruned.kept)} ({_mib(pruned.kept_bytes)})"
+        + (f", {len(pruned.in_use)} of them due but being written" if pruned.in_use else "")
     )
 
 

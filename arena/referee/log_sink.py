@@ -17,11 +17,8 @@ whole remainder. When a log would pass the quota, the bot's oldest logs that no 
 are removed to make room (``LogBudget.make_room``), so its newest games always have logs; only
 when its logs still being written fill the quota is what it writes dropped.
 
-Which logs are being written: each sink holds a shared ``flock(2)`` on its file from creating it
-until it closes (or its process dies: the kernel drops the lock), and a log is removed only under
-a non-blocking exclusive one. A lock, not a list of live processes or the file's age: it is right
-across every arena process on the machine (``--workers``), for a kept-up bot's log idle between
-games, and after a crash, without anything to clean up.
+Which logs are being written: each sink holds a lock on its file while it writes it, and a log is
+removed only when no sink holds it (``arena.log_locks``).
 
 Each log is a new file: created with ``O_CREAT | O_EXCL | O_NOFOLLOW`` under the first of its
 candidate names that does not exist (``create_log``), so a link planted where a log would go is
@@ -43,6 +40,7 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from arena.log_locks import hold_while_written, remove_unless_written
 from arena.log_names import logs_of
 
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -64,29 +62,9 @@ def create_log(directory: Path, names: Iterable[str]) -> tuple[Path, int]:
             fd = os.open(path, _NEW_FILE, 0o640)
         except FileExistsError:
             continue
-        # held while the sink writes it: never removed to make room (a file system without
-        # flock: neither lock is taken, so nothing is removed)
-        with contextlib.suppress(OSError):
-            fcntl.flock(fd, fcntl.LOCK_SH)
+        hold_while_written(fd)  # never removed while the sink writes it
         return path, fd
     raise FileExistsError(f"no free log name in {directory}")
-
-
-def _remove_unheld(path: Path) -> int:
-    """Remove the log ``path`` unless a sink holds it (is writing it): the bytes freed."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:  # gone (pruned), or a link planted there
-        return 0
-    try:
-        size = os.fstat(fd).st_size
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError: a sink holds it
-        os.unlink(path)
-        return size
-    except OSError:
-        return 0
-    finally:
-        os.close(fd)
 
 
 class _Unkept(list[int]):
@@ -164,7 +142,7 @@ class LogBudget:
         for name, _ in logs:
             if used + wanted <= self.quota:
                 break
-            used -= _remove_unheld(self.directory / name)
+            used -= remove_unless_written(self.directory / name) or 0
         counts[0] = used
 
 

@@ -3,8 +3,10 @@ it builds), so that other processes can tell whether that work is still going on
 
 The lock is the operating system's or the server's, so a process killed with kill -9 leaves none
 behind: on SQLite an exclusive ``flock`` on ``DB-KIND/ID.lock`` beside the database file (it
-holds the holder's pid, for messages); on PostgreSQL a session-level advisory lock on a
-connection of its own, for as long as the work lasts, keyed (the kind's class, the id). Each
+holds the holder's pid, for messages; a holder whose work is over removes it, ``Lease.done``, so
+the directory does not keep a file per upload ever built); on PostgreSQL a session-level
+advisory lock on a connection of its own, for as long as the work lasts, keyed (the kind's
+class, the id). Each
 kind of lock (``LockKind``) has its own directory and class: a tournament's id and an upload's
 never meet.
 """
@@ -15,7 +17,7 @@ import fcntl
 import os
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +40,17 @@ class Held(Exception):
         self.holder = holder
 
 
+class Lease:
+    """A lock held: ``done()`` once the work's outcome is stored, and the lock's file goes with
+    the lock (no reader probes a finished thing's lock)."""
+
+    def __init__(self) -> None:
+        self.over = False
+
+    def done(self) -> None:
+        self.over = True
+
+
 @dataclass(frozen=True)
 class LockKind:
     name: str  # the directory beside a SQLite database: DB-NAME/
@@ -48,14 +61,29 @@ class LockKind:
         return database_file.with_name(f"{database_file.name}-{self.name}")
 
     @contextmanager
-    def hold(self, database: Database, key: int) -> Iterator[None]:
+    def hold(self, database: Database, key: int) -> Iterator[Lease]:
         """Hold the lock of ``key`` while the block runs; Held if another process holds it."""
+        lease = Lease()
         if isinstance(database.target, Path):
-            with _file_lock(self.directory(database.target) / f"{key}.lock"):
-                yield
+            with _file_lock(self.directory(database.target) / f"{key}.lock", lease):
+                yield lease
         else:
             with _advisory_lock(database, f"{self.postgres_class}, {int(key)}"):
-                yield
+                yield lease
+
+    def remove_unheld(self, database_file: Path, keys: set[int]) -> int:
+        """Remove the lock files of ``keys`` (things whose work is over) that nobody holds,
+        left by holders from before ``Lease.done`` or killed ones; how many went."""
+        removed = 0
+        for key in keys:
+            path = self.directory(database_file) / f"{key}.lock"
+            try:
+                with _file_lock(path, Lease(), create=False) as lease:
+                    lease.done()
+                removed += 1
+            except (Held, OSError):  # held (a worker of an older arena?), or gone
+                continue
+        return removed
 
     def held(self, target: DatabaseTarget, key: int, connection: Connection) -> bool | None:
         """Whether a process holds the lock of ``key`` now; None where this process cannot
@@ -74,17 +102,43 @@ class LockKind:
 
 
 @contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    path.parent.mkdir(mode=0o700, exist_ok=True)
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
+def _file_lock(path: Path, lease: Lease, create: bool = True) -> Iterator[Lease]:
+    """The lock of ``path``, the file made if ``create``. A holder whose lease is done removes
+    the file while it still holds the lock, so whoever opened it before (and takes its lock
+    after) finds it no longer at ``path`` and opens again (``_is_at``): one holder at a time."""
+    if create:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+    flags = os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_CREAT if create else 0)
+    while True:
+        descriptor = os.open(path, flags, 0o600)
         if not _take(descriptor):
-            raise Held(os.pread(descriptor, 32, 0).decode(errors="replace").strip())
+            holder = os.pread(descriptor, 32, 0).decode(errors="replace").strip()
+            os.close(descriptor)
+            raise Held(holder)
+        if _is_at(descriptor, path):
+            break
+        os.close(descriptor)  # removed by its last holder meanwhile
+        if not create:
+            raise FileNotFoundError(path)
+    try:
         os.ftruncate(descriptor, 0)
         os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
-        yield
+        yield lease
     finally:
-        os.close(descriptor)  # releases the lock; the file stays (removing it would race)
+        if lease.over:
+            with suppress(OSError):
+                os.unlink(path)
+        os.close(descriptor)  # releases the lock
+
+
+def _is_at(descriptor: int, path: Path) -> bool:
+    """Whether the file open as ``descriptor`` is still the one at ``path``."""
+    try:
+        there = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    here = os.fstat(descriptor)
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 def _take(descriptor: int) -> bool:
@@ -103,11 +157,12 @@ def _take(descriptor: int) -> bool:
 def _file_held(path: Path) -> bool | None:
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:  # not there (never taken), or not ours to open
+    except OSError:  # not there (never taken, or its work is over), or not ours to open
         return None
     try:
         fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        return False
+        # a file removed by its last holder (its work over) tells nothing of a new holder
+        return False if _is_at(descriptor, path) else None
     except BlockingIOError:
         return True
     except OSError:

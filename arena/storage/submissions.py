@@ -13,15 +13,17 @@ worker."""
 
 from __future__ import annotations
 
+import os
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from sqlmodel import Session, col, select
 
 from arena.storage.database import Database
 from arena.storage.models import Author, Submission, SubmissionState, utc_now
-from arena.storage.process_lock import Held, LockKind
+from arena.storage.process_lock import Held, Lease, LockKind
 from arena.storage.target import DatabaseTarget
 
 MAX_ATTEMPTS = 3
@@ -79,14 +81,40 @@ class ClaimLock(ExitStack):
     def __init__(self, database: Database) -> None:
         super().__init__()
         self.database = database
+        self._lease: Lease | None = None
 
     def take(self, submission_id: int) -> bool:
         """Hold the lock of ``submission_id``; False if another worker still holds it."""
         try:
-            self.enter_context(CLAIM_LOCKS.hold(self.database, submission_id))
+            self._lease = self.enter_context(CLAIM_LOCKS.hold(self.database, submission_id))
         except Held:
             return False
         return True
+
+    def done(self) -> None:
+        """The submission's outcome is stored: its lock's file goes with the lock."""
+        if self._lease is not None:
+            self._lease.done()
+
+
+def remove_finished_claim_locks(session: Session, database_file: Path) -> int:
+    """Remove the claim lock files of uploads whose handling is over that nobody holds (left by
+    killed workers, or by workers from before ``ClaimLock.done``); how many went."""
+    directory = CLAIM_LOCKS.directory(database_file)
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return 0
+    keys = {int(name[:-5]) for name in names if name.endswith(".lock") and name[:-5].isdigit()}
+    if not keys:
+        return 0
+    over = session.exec(
+        select(Submission.id).where(
+            col(Submission.id).in_(keys),
+            col(Submission.state).not_in((_QUEUED, *_IN_PROGRESS)),
+        )
+    )
+    return CLAIM_LOCKS.remove_unheld(database_file, {key for key in over if key is not None})
 
 
 def claim(session: Session, stale_seconds: float, lock: ClaimLock) -> Submission | None:

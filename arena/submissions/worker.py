@@ -97,7 +97,7 @@ FAILED_ARCHIVE_SECONDS = 600.0
 
 def work_once(database: Database, files: HostedFiles, settings: WorkerSettings) -> Handled | None:
     """Claim the oldest waiting submission and handle it to its end; None if none waits (then
-    the archives of failed uploads are removed)."""
+    the archives of failed uploads, and the lock files of finished claims, are removed)."""
     with submissions.ClaimLock(database) as lock:  # held while the submission is handled
         with database.write() as session:
             claimed = submissions.claim(session, settings.stale_seconds, lock)
@@ -113,8 +113,13 @@ def work_once(database: Database, files: HostedFiles, settings: WorkerSettings) 
                     files.work / str(claimed.id),
                 )
         if claimed is not None:
-            return _handle(database, files, settings, job)
+            handled = _handle(database, files, settings, job)
+            lock.done()  # its outcome is stored
+            return handled
     files.remove_archives(kept, FAILED_ARCHIVE_SECONDS)
+    if isinstance(database.target, Path):
+        with database.read() as session:
+            submissions.remove_finished_claim_locks(session, database.target)
     return None
 
 

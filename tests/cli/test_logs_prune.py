@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
+from arena.log_locks import hold_while_written
 from arena.log_retention import prune
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
 
@@ -87,7 +88,32 @@ def test_age_and_budget_together_and_the_json_output(tmp_path):
         "removed_bytes": 2 << 20,
         "kept": 1,
         "kept_bytes": 1 << 20,
+        "in_use": [],
     }
+
+
+def test_a_log_being_written_is_never_removed(tmp_path):
+    """A kept-up bot's log, idle between its games, was removed under it by age or by the size
+    budget (a ladder's own retention too): its later games then had no log."""
+    for days, name in [(1, "new.log"), (20, "live.log"), (30, "old.log")]:
+        (tmp_path / name).write_bytes(b"x" * (1 << 20))
+        age(tmp_path / name, days)
+    sink = os.open(tmp_path / "live.log", os.O_WRONLY)  # as a sink holds its log
+    hold_while_written(sink)
+    arguments = ["logs", "prune", "--bot-logs", str(tmp_path), "--older-than", "7d"]
+    try:
+        dry = runner.invoke(app, [*arguments, "--dry-run", "--json"])
+        result = runner.invoke(app, [*arguments, "--max-size", "2M"])
+        assert (tmp_path / "live.log").exists()
+    finally:
+        os.close(sink)
+
+    assert json.loads(dry.stdout)["removed"] == ["old.log"]
+    assert json.loads(dry.stdout)["in_use"] == ["live.log"]
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith("kept 2 (2.0 MiB), 1 of them due but being written\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["live.log", "new.log"]
+    assert prune(tmp_path, older_than=7 * DAY).removed[0].name == "live.log"  # once written no more
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ says why, and leaves no version and no directory behind."""
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
@@ -25,6 +26,7 @@ from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Bot, Submission, SubmissionState
+from arena.storage.process_lock import Held
 from arena.storage.run_lock import sole_run
 from arena.storage.target import DatabaseTarget
 from arena.submissions import worker
@@ -300,6 +302,66 @@ def test_where_the_lock_cannot_tell_a_claim_is_taken_again_once_stale(tmp_path: 
             claimed = submissions.claim(session, 60, lock)
             assert (claimed is not None and claimed.attempts == 2) is stale
     host.database.close()
+
+
+def test_a_handled_uploads_lock_file_goes_and_those_left_behind_go_once_idle(tmp_path: Path):
+    """DB-claims/ kept a lock file for every upload ever handled. A worker now removes its
+    claim's file once the outcome is stored; idle, it removes those of finished uploads that
+    nobody holds (left by killed workers and older arenas), never a file that tells whether an
+    upload's worker lives."""
+    host = Host(tmp_path / "arena.db")
+    locks = submissions.CLAIM_LOCKS.directory(host.db_path)
+    broken = host.queue(
+        "alice", "broken", pack(bot_dir(tmp_path, "broken", **{"build.sh": "exit 2\n"}))
+    )
+    handled = work_once(host.database, host.files, SETTINGS)
+    assert handled is not None and handled.state is SubmissionState.FAILED
+    assert not (locks / f"{broken}.lock").exists()
+
+    (locks / f"{broken}.lock").write_text("4242\n")  # a killed worker's, after the outcome
+    (locks / "notes.txt").write_text("not a lock")
+    killed = host.queue("alice", "x", b"whatever")
+    with submissions.ClaimLock(host.database) as lock, host.database.write() as session:
+        assert submissions.claim(session, 60, lock) is not None  # then the worker is killed ...
+    with host.database.write() as session:  # ... for the last time
+        row = session.get(Submission, killed)
+        row.attempts = submissions.MAX_ATTEMPTS
+        session.add(row)
+    live = host.queue("bob", "y", b"whatever")
+    with submissions.ClaimLock(host.database) as lock:  # a live worker's claim
+        with host.database.write() as session:
+            assert submissions.claim(session, 60, lock) is not None
+        with submissions.CLAIM_LOCKS.hold(host.database, broken):  # an older arena's worker
+            assert work_once(host.database, host.files, SETTINGS) is None  # idle
+            assert (locks / f"{broken}.lock").exists()
+        assert host.view(killed).state == "failed"  # given up on: its file went
+        assert sorted(path.name for path in locks.iterdir()) == [
+            f"{broken}.lock", f"{live}.lock", "notes.txt"
+        ]  # fmt: skip
+        with host.database.read() as session:
+            assert submissions.remove_finished_claim_locks(session, host.db_path) == 1
+        assert sorted(path.name for path in locks.iterdir()) == [f"{live}.lock", "notes.txt"]
+    host.database.close()
+
+
+def test_a_lock_whose_work_is_over_goes_with_its_file_and_one_holder_at_a_time(tmp_path: Path):
+    """The file is removed while its holder still holds it: whoever opened it before takes a
+    lock on a file no longer there, which holds nothing, and opens the path again."""
+    database = open_database(tmp_path / "arena.db", create=True)
+    path = submissions.CLAIM_LOCKS.directory(tmp_path / "arena.db") / "7.lock"
+    with submissions.CLAIM_LOCKS.hold(database, 7) as lease:
+        early = os.open(path, os.O_RDONLY)  # opened before the file goes
+        lease.done()
+    with database.read() as session:
+        assert submissions.CLAIM_LOCKS.held(tmp_path / "arena.db", 7, session.connection()) is None
+    fcntl.flock(early, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the old file's lock, free: it tells nothing
+    with submissions.CLAIM_LOCKS.hold(database, 7):  # a new file, a lock of its own
+        with database.read() as session:
+            assert submissions.CLAIM_LOCKS.held(tmp_path / "arena.db", 7, session.connection())
+        with pytest.raises(Held), submissions.CLAIM_LOCKS.hold(database, 7):
+            pass
+    os.close(early)
+    database.close()
 
 
 def test_an_upload_a_worker_left_never_replaces_a_later_one_that_became_a_version(

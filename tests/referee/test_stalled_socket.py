@@ -1,0 +1,73 @@
+"""A real bot that stops reading its socket and floods the referee with HTTP/2 PINGs
+(tests/bots/stall-socket) held its Decide call past any deadline: the game, its tournament and
+Ctrl-C waited for ever (outside review, December 5). Through the real ``arena match`` command,
+which is killed if it outlives a generous bound, so a regression fails here instead of hanging."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.bots import ROOT, SAMPLE_BOTS, TEST_BOTS
+
+pytestmark = pytest.mark.slow
+
+ARENA = Path(sys.executable).parent / "arena"
+STALLER = TEST_BOTS / "stall-socket"
+BOUND_SECONDS = 90  # the hang lasted for ever; a game of these bots takes a few seconds
+
+
+def match_command(*extra: str) -> list[str]:
+    # The staller in seat 1: the outside review saw the hang there in 4 runs of 5.
+    return [str(ARENA), "match", "--game", "oregon", str(SAMPLE_BOTS / "random-python"),
+            str(STALLER), "--no-store", *extra]  # fmt: skip
+
+
+def finish(process: subprocess.Popen[str]) -> tuple[str, str]:
+    try:
+        return process.communicate(timeout=BOUND_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail(f"arena match still ran {BOUND_SECONDS} s on: the stalled call held it")
+
+
+@pytest.mark.parametrize("sandbox", ["bwrap", "none"])
+def test_a_bot_that_stops_reading_its_socket_times_out_and_the_game_goes_on(sandbox):
+    started = time.monotonic()
+    process = subprocess.Popen(
+        match_command("--move-time", "2", "--sandbox", sandbox, "--json"),
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    stdout, stderr = finish(process)
+    assert process.returncode == 3, stderr  # played, a seat forfeited
+    assert '"outcome": "TIMEOUT"' in stdout and "no Decide reply within 2 s" in stdout, stdout
+    assert '"outcome": "FINISHED"' in stdout  # the other seat played the game to its end
+    assert time.monotonic() - started < BOUND_SECONDS
+
+
+def test_ctrl_c_during_the_stall_stops_arena_match(tmp_path):
+    """With a move time of 10 minutes the guard is far off: Ctrl-C alone must end the call."""
+    process = subprocess.Popen(
+        match_command("--move-time", "600", "--bot-logs", str(tmp_path)),
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not any("stalling" in log.read_text() for log in tmp_path.glob("*stall-socket*.log")):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"the staller never stalled: {process.communicate()}")
+        time.sleep(0.1)
+    time.sleep(1)  # the PINGs are sent and the Decide call is under way
+    process.send_signal(signal.SIGINT)
+    _, stderr = finish(process)
+    assert process.returncode == 130, stderr
+    assert (
+        stderr.splitlines()[-1] == "error: interrupted; the game was abandoned and its bots stopped"
+    )
