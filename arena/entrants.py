@@ -109,6 +109,15 @@ def resolve_bot(text: str, game: str, registry: Database | None) -> Entrant:
             f"{text!r} is neither a bot directory, an address NAME@HOST:PORT nor a registered "
             "bot (no bot is registered yet; give a bot directory or run `arena submit DIR`)"
         )
+    return resolve_registered(text, game, registry)
+
+
+def resolve_registered(text: str, game: str, registry: Database) -> Entrant:
+    """The registered bot ``text`` (``NAME`` or ``NAME@VERSION``) names, checked to play
+    ``game``; never read as a directory or an address. A name comes from its author: the names
+    of every registered bot (a tournament or ladder without ``--bots``) must not reach the
+    host's paths, as a name equal to a directory on the host once made a ladder build and run
+    that directory (outside review)."""
     registered = _registered(registry, text)
     spec = bots.to_spec(registered)
     _check_plays(spec, game, "registered bot")

@@ -82,17 +82,18 @@ def address_problem(address: str) -> str:
 
 
 def name_problem(name: str) -> str:
-    """Why ``name`` cannot name a bot, or ""."""
+    """Why ``name`` cannot name a bot, or "". No '/': a name is never a path (the CLI reads
+    a text with '/' as a bot directory, and a web address holds the name as one segment)."""
     if (
         name
         and name.isprintable()
         and len(name) <= _NAME_CHARS
-        and not any(char.isspace() or char in "@," for char in name)
+        and not any(char.isspace() or char in "@,/" for char in name)
     ):
         return ""
     return (
         f"bot name {name[:80]!r}: use 1 to {_NAME_CHARS} printable characters without "
-        "spaces, '@' or ','"
+        "spaces, '@', ',' or '/'"
     )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from arena import game_setup, registration
 from arena.building import build_bot
-from arena.entrants import Entrant, check_unchanged, resolve_bot
+from arena.entrants import Entrant, check_unchanged, resolve_bot, resolve_registered
 from arena.errors import InputError, SetupError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
 from arena.sandbox import SandboxPolicy, check_available
@@ -53,7 +53,7 @@ def default_entrants(database: Database | None, game: str) -> list[Entrant]:
         entrants = []
         for name in names:
             try:
-                entrants.append(resolve_bot(name, game, database))
+                entrants.append(resolve_registered(name, game, database))
             except InputError:
                 continue  # plays another game, or changed on disk: not an entrant by default
         if entrants:

@@ -1,6 +1,7 @@
 """One bot resolver for match, tournament and sprt: a directory, NAME@HOST:PORT, a registered
 name or NAME@VERSION; each is checked to play the game."""
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,33 @@ def test_name_at_version_names_one_registered_version(tmp_path: Path):
     with pytest.raises(SetupError, match="run `arena submit` on it again"):
         resolve_bot("two", "oregon", database)
     database.close()
+
+
+def test_every_registered_bot_is_entered_by_its_name_never_as_a_host_path(tmp_path, monkeypatch):
+    """A tournament or ladder without --bots read each registered name as the CLI reads a
+    text: a name that was also a directory (or held '/') was built and run from the host's
+    disk. An author naming a bot after another's directory stopped the hosted ladder
+    ("entered twice"), or made it run a directory of the host (outside review)."""
+    monkeypatch.chdir(tmp_path)
+    decoy = shutil.copytree(PYTHON_BOT, tmp_path / "decoy")  # holds bot 'random-python'
+    database = open_database(tmp_path / "arena.db", create=True)
+    register_spec(database, load_manifest(PYTHON_BOT))
+    renamed = shutil.copytree(PYTHON_BOT, tmp_path / "src" / "alice")
+    toml = renamed / "bot.toml"
+    toml.write_text(toml.read_text().replace('name = "random-python"', 'name = "decoy"'))
+    register_spec(database, load_manifest(renamed))
+
+    entrants = resolve_entrants(database, [], "oregon")
+    database.close()
+
+    assert sorted(entrant.name for entrant in entrants) == ["decoy", "random-python"]
+    assert all(entrant.registered is not None for entrant in entrants)
+    assert {entrant.spec.directory for entrant in entrants} == {PYTHON_BOT, renamed}
+
+
+def test_a_name_with_a_slash_is_refused(tmp_path: Path):
+    bot = shutil.copytree(PYTHON_BOT, tmp_path / "bot")
+    toml = bot / "bot.toml"
+    toml.write_text(toml.read_text().replace('name = "random-python"', 'name = "/etc/bots"'))
+    with pytest.raises(InputError, match="without spaces, '@', ',' or '/'"):
+        load_manifest(bot)
