@@ -118,7 +118,7 @@ def test_every_registered_bot_is_entered_by_its_name_never_as_a_host_path(tmp_pa
     disk. An author naming a bot after another's directory stopped the hosted ladder
     ("entered twice"), or made it run a directory of the host (outside review)."""
     monkeypatch.chdir(tmp_path)
-    decoy = shutil.copytree(PYTHON_BOT, tmp_path / "decoy")  # holds bot 'random-python'
+    shutil.copytree(PYTHON_BOT, tmp_path / "decoy")  # holds bot 'random-python'
     database = open_database(tmp_path / "arena.db", create=True)
     register_spec(database, load_manifest(PYTHON_BOT))
     renamed = shutil.copytree(PYTHON_BOT, tmp_path / "src" / "alice")
