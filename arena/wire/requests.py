@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.bot.v1 import bot_pb2
 from arena.protocol import OUTCOME_TO_PROTO
+from arena.reasons import authors_reason, public_reason
 from arena.records import SeatRecord
 from arena.wire.chunks import (
     IdentityWires,
@@ -257,7 +258,9 @@ class DecisionEncoder:
     ) -> Callable[[str, int, int], bot_pb2.EndGameRequest]:
         """A maker of the ``EndGameRequest`` to each seat: ``make(game_id, seat, since)`` holds
         the events of ``state.event_log[since:]`` as ``seat`` may see them (those since its last
-        decision). The results and every seat's final view, the same for all, are encoded once."""
+        decision). The results and every seat's final view, the same for all, are encoded once.
+        A forfeit's reason is its bot's author's to read: the other seats get the arena's words
+        only (``public_reason``), not the bot's own output and the host's path of its log."""
         common = bot_pb2.EndGameRequest(
             results=[
                 bot_pb2.SeatResult(
@@ -266,7 +269,7 @@ class DecisionEncoder:
                     score=r.score,
                     rank=r.rank,
                     outcome=OUTCOME_TO_PROTO[r.outcome],
-                    reason=r.reason,
+                    reason=public_reason(r.reason),
                 )
                 for r in records
             ],
@@ -277,6 +280,9 @@ class DecisionEncoder:
             request = bot_pb2.EndGameRequest()
             request.CopyFrom(common)
             request.game_id, request.seat = game_id, seat
+            for result, record in zip(request.results, records, strict=True):
+                if record.seat == seat and record.reason:
+                    result.reason = authors_reason(record.reason)
             for event in state.events_for(seat, since):
                 self._encode_event(event, getattr(request.events.add(), self.game))
             return request

@@ -110,3 +110,25 @@ async def test_spies_receive_only_their_own_view(game, tmp_path):
             wire = message.SerializeToString()
             assert not any(code in wire for code in seed_encodings(SEED))
     assert len(game_ids) == len(spies)  # one game_id per seat
+
+
+async def test_a_forfeit_reason_reaches_the_other_seats_without_the_bots_own_words(tmp_path):
+    """EndGame told every seat the others' whole forfeit reasons: a crashed bot's own error
+    line and the host's path of its log (outside review). Its author reads them on their own
+    pages; the other seats get the arena's words only."""
+    spy = dataclasses.replace(
+        misbehaving_bot("spy"), env={"ARENA_SPY_FILE": str(tmp_path / "spy.log")}
+    )
+    raiser = misbehaving_bot("raise")
+    raiser = dataclasses.replace(raiser, env={**raiser.env, "MISBEHAVE_MESSAGE": "SECRET-PLAN-42"})
+    (tmp_path / "logs").mkdir()
+    record = await play_match("oregon", [spy, raiser], SEED, bot_logs=tmp_path / "logs")
+    stored = record.seats[1].reason
+    assert "SECRET-PLAN-42" in stored and "log: " in stored  # the operator's record is whole
+
+    *_, end = read_spy_file(tmp_path / "spy.log")[1]
+
+    assert isinstance(end, bot_pb2.EndGameRequest) and end.seat == 0
+    told = end.results[1].reason
+    assert told.startswith("Decide failed: UNKNOWN"), told
+    assert "SECRET" not in told and "log: " not in told and str(tmp_path) not in told
