@@ -37,7 +37,7 @@ from arena.records import Outcome
 from arena.storage import ladders, postgres, run_lock, running, statements, withdrawals
 from arena.storage.database import read_only_uri
 from arena.storage.games import finished_game_results
-from arena.storage.models import GameOutcome, GameStatus, Tournament
+from arena.storage.models import GameOutcome, GameRecord, GameStatus, Tournament
 from arena.storage.target import DatabaseTarget, PostgresUrl
 from arena.storage.tournaments import RUNNING
 from arena.tournament.schedule import schedule_size
@@ -368,6 +368,25 @@ def deal_in_play(game: dict[str, Any], tournament_state: str | None, played: int
     if game["tournament_id"] is None or tournament_state == "finished" or played >= rotations:
         return None
     return {"played": played, "rotations": rotations}
+
+
+def stored_deal_in_play(session: Session, game_id: int) -> Any:
+    """``deal_in_play`` of the stored game ``game_id`` (None if there is none)."""
+    found = session.execute(
+        select(
+            col(GameRecord.tournament_id),
+            col(GameRecord.num_players),
+            col(Tournament.state),
+            statements.DEAL_PLAYED,
+        )
+        .outerjoin(Tournament, col(Tournament.id) == col(GameRecord.tournament_id))
+        .where(col(GameRecord.id) == game_id)
+    ).first()
+    if found is None:
+        return None
+    tournament_id, num_players, state, played = found
+    game = {"tournament_id": tournament_id, "num_players": num_players}
+    return deal_in_play(game, state, played or 0)
 
 
 def _attach_seats(db: _Reader, games: list[dict[str, Any]], reason: Callable[[str], str]) -> None:

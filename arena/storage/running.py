@@ -19,7 +19,14 @@ from typing import Any
 from sqlalchemy import inspect
 from sqlmodel import Session, col, delete, select, update
 
-from arena.storage.models import RunningGame, Tournament, utc_now
+from arena.storage.models import (
+    GameRecord,
+    GameStatus,
+    RunningGame,
+    SeatRecordRow,
+    Tournament,
+    utc_now,
+)
 
 # A row whose heartbeat is older is a ghost: the process playing it is gone.
 STALE_SECONDS = 30.0
@@ -135,7 +142,10 @@ def running(session: Session, tournament_id: int | None = None) -> list[dict[str
     )
     if tournament_id is not None:
         query = query.where(RunningGame.tournament_id == tournament_id)
-    return [_public(row, name) for row, name in session.exec(query).all()]
+    return [
+        _public(row, name) | {"held": _deal_held(session, row)}
+        for row, name in session.exec(query).all()
+    ]
 
 
 def one(session: Session, row_id: int) -> dict[str, Any] | None:
@@ -151,7 +161,42 @@ def one(session: Session, row_id: int) -> dict[str, Any] | None:
     if found is None:
         return None
     row, name = found
-    return _public(row, name) | {"seed": row.seed, "actions": list(row.actions)}
+    return _public(row, name) | {
+        "held": _deal_held(session, row),
+        "seed": row.seed,
+        "actions": list(row.actions),
+    }
+
+
+def _deal_held(session: Session, row: RunningGame) -> dict[str, int] | None:
+    """Whether a game in play is not shown, as a replay is held (``read_only.deal_in_play``):
+    ``{"played": k, "rotations": n}`` while another seat rotation of its deal (its tournament's
+    games of its seed) is still to be played or in play, else None. Every rotation is dealt the
+    same cards, so watching one (every card played, every tile bought) tells the seats of
+    another what the others hold and will draw (outside review)."""
+    if row.tournament_id is None or row.game_id is not None:
+        return None
+    finished = session.exec(
+        select(SeatRecordRow.game_id, SeatRecordRow.bot_version_id)
+        .join(GameRecord, col(GameRecord.id) == col(SeatRecordRow.game_id))
+        .where(
+            col(GameRecord.tournament_id) == row.tournament_id,
+            col(GameRecord.seed) == row.seed,
+            col(GameRecord.status) == GameStatus.FINISHED,
+        )
+        .order_by(col(SeatRecordRow.game_id), col(SeatRecordRow.seat))
+    ).all()
+    seatings: dict[int, list[int]] = {}
+    for game_id, version_id in finished:
+        seatings.setdefault(game_id, []).append(version_id)
+    # This game's own record may be stored before its row says so (the row is written in
+    # batches): it is the rotation with this game's seating, not another.
+    mine = [seat.get("version") for seat in row.seats]
+    played = sum(1 for seating in seatings.values() if seating != mine)
+    state = session.exec(select(Tournament.state).where(Tournament.id == row.tournament_id)).first()
+    if state == "finished" or played + 1 >= row.num_players:  # this one and every other
+        return None
+    return {"played": played, "rotations": row.num_players}
 
 
 def _public(row: RunningGame, tournament: str | None) -> dict[str, Any]:

@@ -39,7 +39,7 @@ from arena.web.bot_logs import bot_log_routes
 from arena.web.frame_store import FrameStore, default_dir
 from arena.web.ladder import ladder_routes
 from arena.web.live import LARGEST_ID, live_routes
-from arena.web.pages import NotFound, Pages
+from arena.web.pages import NotFound, Pages, held_back
 from arena.web.replay import FrameCache
 from arena.web.sessions import WebAuth, session_routes
 from arena.web.submissions import UploadDesk, submission_routes
@@ -139,17 +139,6 @@ def _public_game(game: dict[str, Any]) -> dict[str, Any]:
     return {key: game[key] for key in _PUBLIC_GAME_KEYS if key in game} | {
         "decisions": len(game["actions"])
     }
-
-
-def held_back(game: dict[str, Any]) -> str | None:
-    """Why the game's replay is not shown yet (``ReadOnlyDatabase.deal_in_play``), or None."""
-    held = game.get("held")
-    if held is None:
-        return None
-    return (
-        f"game {game['id']}'s replay is held back until every seat rotation of its deal is "
-        f"played ({held['played']} of {held['rotations']} so far): they are dealt the same cards"
-    )
 
 
 def create_app(

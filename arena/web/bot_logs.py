@@ -28,6 +28,8 @@ from starlette.routing import Route
 
 from arena.storage import seat_logs
 from arena.storage.models import SeatLog
+from arena.storage.read_only import stored_deal_in_play
+from arena.web.pages import held_back
 from arena.web.sessions import WebAuth
 from arena.web.submissions import Refused
 
@@ -121,8 +123,11 @@ def bot_log_routes(auth: WebAuth) -> list[Route]:
         def find() -> tuple[str, bytes | None] | None:
             with desk.database().read() as session:
                 found = seat_logs.own_seat_log(session, asking, game_id, seat)
+                held = found is not None and stored_deal_in_play(session, game_id)
             if found is None:
                 return None
+            if held:  # what the bot wrote of the deal (the final views) would tell the others
+                raise HTTPException(403, held_back({"id": game_id, "held": held}))
             return found[0], read_slice(desk.hosted.logs, found[1], LOG_LIMIT)
 
         found = await run_in_threadpool(find)

@@ -154,6 +154,17 @@ class GamesInPlay:
         return replay
 
 
+def held_reason(row: dict[str, Any]) -> str | None:
+    """Why the game in play is not shown (``running._deal_held``), or None."""
+    held = row.get("held")
+    if not held:
+        return None
+    return (
+        f"this game is shown once the other seat rotations of its deal are played "
+        f"({held['played']} of {held['rotations'] - 1} so far): they are dealt the same cards"
+    )
+
+
 def _public(row: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in row.items() if key not in ("seed", "actions")}
 
@@ -199,12 +210,12 @@ def live_routes(
         """The game in play with the decisions from ``after`` on and the position now."""
         _refuse_seat(request)
         row = games.row(int(request.path_params["live_id"]))
-        data = _public(row)
-        if row["state"] == "recorded":
-            return data  # the replay takes over
+        data = _public(row) | {"held_reason": held_reason(row)}
+        after = _number(request, "after", 0, len(row["actions"]))
+        if row["state"] == "recorded" or row["held"]:
+            return data  # the replay takes over, or the deal is not shown yet
         # running, or stale (its process stopped): the position it reached is still shown
         replay = games.replay(row)
-        after = _number(request, "after", 0, len(row["actions"]))
         with replay.lock:
             frames, scores = replay.all_frames(), replay.all_scores()
         data["entries"] = log_entries(frames, scores, start=after)
@@ -241,9 +252,11 @@ def live_routes(
         row = games.row(int(request.path_params["live_id"]))
         if row["state"] != "running":
             raise HTTPException(409, f"game in play {row['id']} is {row['state']}")
-        replay = games.replay(row)
         start = _number(request, "start", 0, len(row["actions"]))
         count = _number(request, "count", 50, _MAX_FRAMES, low=1)
+        if (why := held_reason(row)) is not None:
+            raise HTTPException(403, why)
+        replay = games.replay(row)
         with replay.lock:
             frames = replay.all_frames()[start : start + count]
         return JSONResponse({"live_id": row["id"], "start": start, "frames": frames})

@@ -185,3 +185,14 @@ def _interval_scale(rows: list[dict[str, Any]]) -> dict[str, float]:
     ] or [1400.0, 1600.0]
     low, high = min(values), max(values)
     return {"low": (low // 100) * 100, "high": (high // 100 + 1) * 100}
+
+
+def held_back(game: dict[str, Any]) -> str | None:
+    """Why the game's replay is not shown yet (``ReadOnlyDatabase.deal_in_play``), or None."""
+    held = game.get("held")
+    if held is None:
+        return None
+    return (
+        f"game {game['id']}'s replay is held back until every seat rotation of its deal is "
+        f"played ({held['played']} of {held['rotations']} so far): they are dealt the same cards"
+    )

@@ -13,9 +13,14 @@ from arena.storage.games import record_game
 from arena.storage.target import DatabaseTarget
 
 
-def stored_game(db: DatabaseTarget, seats: list[tuple[str, int | None, LogSlice | None]]) -> int:
+def stored_game(
+    db: DatabaseTarget,
+    seats: list[tuple[str, int | None, LogSlice | None]],
+    tournament_id: int | None = None,
+) -> int:
     """Store a game (voided, no decisions: the fastest a real record can be) whose seats are
-    the bots ``(name, author id or None for the operator, log slice)``; its id."""
+    the bots ``(name, author id or None for the operator, log slice)``, of ``tournament_id`` if
+    given; its id."""
     database = open_database(db, create=False)
     try:
         with database.write() as session:
@@ -40,7 +45,9 @@ def stored_game(db: DatabaseTarget, seats: list[tuple[str, int | None, LogSlice 
             void_reason="arena fault: a test",
             duration=0.0,
         )
-        game_id = record_game(database, record, versions, group_key="test")
+        game_id = record_game(
+            database, record, versions, group_key="test", tournament_id=tournament_id
+        )
     finally:
         database.close()
     assert game_id is not None

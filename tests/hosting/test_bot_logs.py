@@ -12,6 +12,8 @@ import re
 
 import arena.web.bot_logs as bot_logs
 from arena.log_names import QUOTA_MIB, kept_log_names, kept_process_log_name
+from arena.storage import tournaments
+from arena.storage.database import open_database
 from tests.hosting.stored_games import log_file, stored_game
 from tests.hosting.test_upload_api import Arena, Served
 from tests.hosting.test_web_sign_in import signed_in
@@ -71,6 +73,28 @@ def test_an_author_downloads_their_bots_log_of_a_game_and_nobody_else_does(
     forged = arena.tokens["alice"][:-2] + "AA"
     status, body, _ = with_token(web, mine, forged)
     assert status == 401 and b"SECRET" not in body
+
+
+def test_a_log_of_a_deal_still_in_play_is_held_back_until_its_tournament_ends(
+    arena: Arena, web: Served
+):
+    """Every seat rotation of a deal is dealt the same cards, and a bot's log may hold what it
+    was shown at the end (every seat's final view): it was served while the deal's other
+    rotations were still to be played, as the replay is not (outside review)."""
+    _, (part,) = log_file(arena.files.root, ALICE_SAID)
+    database = open_database(arena.db, create=False)
+    with database.write() as session:
+        tournament = tournaments.create(session, "deals", "oregon", 1, {}, []).id
+    game = stored_game(arena.db, [("alices-bot", arena.author_id("alice"), part)], tournament)
+
+    status, body, _ = with_token(web, bot_logs.log_path(game, 0), arena.tokens["alice"])
+    assert status == 403 and b"held back until every seat rotation of its deal" in body
+    assert b"SECRET" not in body
+    with database.write() as session:
+        tournaments.set_state(session, tournament, tournaments.FINISHED)
+    database.close()
+    status, body, _ = with_token(web, bot_logs.log_path(game, 0), arena.tokens["alice"])
+    assert status == 200 and body == ALICE_SAID
 
 
 def test_a_long_log_is_sent_from_its_end_and_says_so(

@@ -25,7 +25,9 @@ from tests.support.ports import free_port
 from tests.support.postgres import PostgresServer
 from tests.tournament.helpers import ROOT, SAMPLE_BOTS, renamed_bot
 
-EVIL_NAME = "<script>alert(1)</script>"
+# Markup that would run (a script element swallowing the page) or show unless escaped; a bot
+# name holds no space or '/', so no tag with attributes and no closing tag.
+EVIL_NAME = "<script>alert(1)<b>'&amp;"
 GAMES = ("oregon", "ogallala", "merkator")
 
 

@@ -84,9 +84,9 @@ def test_good_numbers_still_answer(in_play):
     assert [game["id"] for game in listed] == [live_id]
     assert client.get(f"/api/live?tournament={tournament_id + 1}").json()["games"] == []
     assert client.get(f"/live?tournament={tournament_id}").status_code == 200
-    assert client.get(f"/api/live/{live_id}?after=0").json()["after"] == 0
-    frames = client.get(f"/api/live/{live_id}/frames?start=0&count=1").json()["frames"]
-    assert [frame["number"] for frame in frames] == [0]
+    # the first rotation of its deal: its progress only (test_live_api follows a shown one)
+    assert client.get(f"/api/live/{live_id}?after=0").json()["held_reason"]
+    assert client.get(f"/api/live/{live_id}/frames?start=0&count=1").status_code == 403
 
 
 @pytest.mark.parametrize("path", ["/api/ladder", "/ladder", "/api/ladder/now"])

@@ -70,8 +70,10 @@ def test_follow_a_running_game_on_a_desktop_and_a_phone_until_its_replay(browser
     try:
         wait_for_schema(db, tournament)
         with ServerThread(db) as server:
-            [live, *_] = wait_for(
-                lambda: _json(f"{server.url}/api/live")["games"], "a game in play", tournament
+            [live, *_] = wait_for(  # the deal's second rotation: the first is not shown live
+                lambda: [g for g in _json(f"{server.url}/api/live")["games"] if g["held"] is None],
+                "a game in play shown live",
+                tournament,
             )
             desktop_context, desktop = _page(browser, viewport=DESKTOP)
             phone_context, phone = _page(browser, viewport=PHONE, is_mobile=True, has_touch=True)

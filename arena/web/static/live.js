@@ -116,6 +116,14 @@
       location.replace(`/games/${body.game_id}?d=${body.decisions}`);
       return;
     }
+    if (body.held) {  // a deal whose other rotations are to come: its progress only
+      ui.note.textContent = `Not shown yet: ${body.held_reason}.`;
+      ui.position.textContent = `decision ${body.decisions} · live`;
+      ui.decision.replaceChildren(h("p", {class: "hidden-note", text: "The board and the moves show once the deal's other seat rotations are played, or when this game's replay opens."}));
+      if (body.state === "stale") { ended("The process playing this game stopped (stopped or killed): no more moves will come."); return; }
+      setTimeout(poll, page.poll_seconds * 1000);
+      return;
+    }
     if (state.after === 0) log.reset(body.setup, body.entries, body.first_scores);
     else log.append(body.entries);
     const last = body.entries.length ? body.entries[body.entries.length - 1].scores : null;
