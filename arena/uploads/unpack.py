@@ -64,6 +64,10 @@ _ENTRY_SIGNATURE = b"PK\x01\x02"
 _MAX_COMMENT = (1 << 16) - 1
 
 
+_NAME_BYTES = 255  # a file name's limit on Linux file systems (NAME_MAX)
+_PATH_BYTES = 1024  # well within PATH_MAX (4096) under the worker's own directories
+
+
 class ArchiveError(InputError):
     """An archive that is refused: malformed, too large, or with a member no bot may have."""
 
@@ -196,9 +200,14 @@ class _Writer:
         self.files += 1
         if self.files > self.limits.files:
             raise ArchiveError(f"more than {self.limits.files} files and directories")
-        if not name or any(ord(char) < 32 or char in "\\\x7f" for char in name):
+        if not name or "\\" in name or not name.isprintable():
+            # control and format characters (U+202E would show "gnp.exe" as "exe.png")
             raise ArchiveError(f"{name!r}: a name with a backslash or a control character")
         path = PurePosixPath(name)
+        if any(len(part.encode()) > _NAME_BYTES for part in path.parts):
+            raise ArchiveError(f"{name[:80]}...: a name longer than {_NAME_BYTES} bytes")
+        if len(name.encode()) > _PATH_BYTES:
+            raise ArchiveError(f"{name[:80]}...: a path longer than {_PATH_BYTES} bytes")
         if path.is_absolute():
             raise ArchiveError(f"{name}: an absolute path")
         if ".." in path.parts:

@@ -161,6 +161,23 @@ def test_a_hostile_zip_member_is_refused(tmp_path: Path, member, match: str):
     refused(zip_file(tmp_path, ("bot.toml", b"x"), member), tmp_path, match)
 
 
+@pytest.mark.parametrize(
+    "name, match",
+    [
+        ("x" * 256, "a name longer than 255 bytes"),  # the worker failed on it: errno 36
+        ("é" * 128, "a name longer than 255 bytes"),  # 256 bytes in UTF-8
+        ("/".join(["d" * 200] * 6), "a path longer than 1024 bytes"),
+        ("\u202egnp.exe", "a control character"),  # shown as "exe.png"
+        ("zero\u200bwidth", "a control character"),
+    ],
+    ids=["long-name", "long-utf8", "long-path", "rtl-override", "zero-width"],
+)
+def test_a_name_the_checks_pass_is_one_the_worker_can_write(tmp_path: Path, name, match):
+    """The web's check accepted names that unpacking then failed on (outside review)."""
+    refused(tar_gz(tmp_path, ("bot.toml", b"x"), (name, b"x")), tmp_path, match)
+    refused(zip_file(tmp_path, ("bot.toml", b"x"), (name, b"x")), tmp_path, match)
+
+
 def test_a_zip_with_a_name_twice_is_refused(tmp_path: Path):
     path = tmp_path / "upload.zip"
     with zipfile.ZipFile(path, "w") as archive:
