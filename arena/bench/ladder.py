@@ -7,7 +7,7 @@ sd ``--spread``) and a round robin between the same bots, each game's finishing 
 from the Plackett-Luce model of the true strengths (no processes). The ladder picks its pods
 with the matchmaking of ``arena ladder`` (``arena.tournament.matchmaking``), rating the games so
 far every round as ``arena ladder`` does; the round robin plays the arena's own schedule
-(``build_schedule``: deal by deal, pod by pod, each deal once per seat rotation; or, with
+(``build_schedule``: deal by deal, each deal once per seat rotation, pod by pod; or, with
 ``--robin-order rounds``, the same games in rounds, everyone at most once per round). Both play
 ``--limit`` games.
 

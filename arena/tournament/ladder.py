@@ -221,11 +221,16 @@ class Rounds:
             rated = planned[players]
             pods = Matchmaking(players).round(rated, rng)
             planned[players] = rated.after(pods, players)
+            deals = []
             for pod in pods:
                 if allowance is not None:
                     for player in pod:
                         allowance[int(player)] -= players  # a game per rotation
-                games += self._deal(round_number, tuple(position_of[player] for player in pod))
+                deals.append(self._deal(round_number, tuple(position_of[player] for player in pod)))
+            # rotation by rotation, then pod by pod: a pod's rotations are played one after
+            # another, not at once, so the last of each deal can be shown live (a game is
+            # shown once the other rotations of its deal are played: arena.storage.running)
+            games += [game for turn in zip(*deals, strict=True) for game in turn]
         return games
 
     def _deal(self, round_number: int, members: tuple[int, ...]) -> list[ScheduledGame]:

@@ -2,8 +2,11 @@
 
 For B entrants and P seats, every combination of P entrants is a pod; each pod plays K deals;
 each deal (one seed) is played once per rotation of the seats, so every entrant of the pod sits in
-every seat on the same deal. Order: deal by deal, pod by pod, rotation by rotation, so ratings are
-meaningful early. Each game has a stable key, which is how a resumed tournament knows what is done.
+every seat on the same deal. Order: deal by deal, so ratings are meaningful early; within a deal,
+rotation by rotation, then pod by pod, so a pod's rotations of a deal are played one after
+another rather than at once: a game is shown live only once the other rotations of its deal are
+played (``arena.storage.running``), and this way the last rotation of each deal can be watched.
+Each game has a stable key, which is how a resumed tournament knows what is done.
 """
 
 from __future__ import annotations
@@ -39,10 +42,10 @@ def build_schedule(entrants: int, players: int, deals: int, seed: int) -> list[S
     games: list[ScheduledGame] = []
     pods = list(itertools.combinations(range(entrants), players))
     for deal in range(deals):
-        for members in pods:
-            pod = "+".join(map(str, members))
-            deal_seed_value = deal_seed(seed, pod, deal)
-            for rotation in range(players):
+        for rotation in range(players):
+            for members in pods:
+                pod = "+".join(map(str, members))
+                deal_seed_value = deal_seed(seed, pod, deal)
                 seats = members[rotation:] + members[:rotation]
                 games.append(
                     ScheduledGame(

@@ -171,6 +171,17 @@ def test_rounds_rotate_seats_on_one_deal_and_never_repeat_a_key():
     assert {len(game.seats) for game in games} == {2, 3}  # both boards
 
 
+def test_a_rounds_rotations_come_one_after_another_not_together():
+    """A game is shown live once the other rotations of its deal are played: a round plays
+    every pod's first rotation before any pod's second, so the second can be watched."""
+    rounds = Rounds(1, 7, LadderRules(boards=(2,)), {}, Progress())
+    games = rounds.plan(_lineup(6), None, None, at_least=6)
+    first_round = [game for game in games if game.deal == games[0].deal]
+    turns = [int(game.key.rsplit(" ", 1)[1]) for game in first_round]
+    assert turns == sorted(turns) and turns[0] == 0 and turns[-1] == 1
+    assert len(first_round) == 6  # 3 pods of 6 entrants, 2 rotations each
+
+
 def test_under_games_per_hour_a_round_waits_until_everyone_may_play_it():
     rounds = Rounds(1, 7, LadderRules(boards=(2,), games_per_hour=10), {}, Progress())
     lineup = _lineup(5)

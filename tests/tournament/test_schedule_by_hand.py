@@ -9,20 +9,20 @@ from arena.tournament.schedule import build_schedule, deal_seed, schedule_size
 
 
 def test_three_entrants_two_seats_two_deals_in_full():
-    # Pods 0+1, 0+2, 1+2; each deal once per rotation; deal by deal, pod by pod, rotation.
+    # Pods 0+1, 0+2, 1+2; each deal once per rotation; deal by deal, rotation, pod by pod.
     games = build_schedule(3, 2, 2, seed=7)
     assert [(g.pod, g.deal, g.seats) for g in games] == [
         ("0+1", 0, (0, 1)),
-        ("0+1", 0, (1, 0)),
         ("0+2", 0, (0, 2)),
-        ("0+2", 0, (2, 0)),
         ("1+2", 0, (1, 2)),
+        ("0+1", 0, (1, 0)),
+        ("0+2", 0, (2, 0)),
         ("1+2", 0, (2, 1)),
         ("0+1", 1, (0, 1)),
-        ("0+1", 1, (1, 0)),
         ("0+2", 1, (0, 2)),
-        ("0+2", 1, (2, 0)),
         ("1+2", 1, (1, 2)),
+        ("0+1", 1, (1, 0)),
+        ("0+2", 1, (2, 0)),
         ("1+2", 1, (2, 1)),
     ]
     assert games[0].key == "pod 0+1 deal 0 rotation 0"
@@ -33,16 +33,16 @@ def test_four_entrants_three_seats_one_deal_rotates_each_pod():
     games = build_schedule(4, 3, 1, seed=7)
     assert [g.seats for g in games] == [
         (0, 1, 2),
-        (1, 2, 0),
-        (2, 0, 1),
         (0, 1, 3),
-        (1, 3, 0),
-        (3, 0, 1),
         (0, 2, 3),
-        (2, 3, 0),
-        (3, 0, 2),
         (1, 2, 3),
+        (1, 2, 0),
+        (1, 3, 0),
+        (2, 3, 0),
         (2, 3, 1),
+        (2, 0, 1),
+        (3, 0, 1),
+        (3, 0, 2),
         (3, 1, 2),
     ]
 
