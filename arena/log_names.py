@@ -3,7 +3,7 @@
 A kept log's name holds its bot's name, made safe for a file name: as it is when it is made of
 ``A-Z a-z 0-9 . _ -`` only, else with the other characters as ``_`` and a digest of the whole
 name after a ``~`` (a character no safe name holds). So two bots never share file names:
-``my/bot`` and ``my_bot`` would otherwise, and one could then spend the other's log quota.
+``my:bot`` and ``my_bot`` would otherwise, and one could then spend the other's log quota.
 
 The names, TIME being when the file was made (``stamp``, ``20261203T221503Z``):
 

@@ -26,6 +26,7 @@ from google.protobuf.message import DecodeError, Message
 from arena.bot.v1 import bot_pb2, bot_pb2_grpc
 from arena.errors import ClosedClientError, ExtraReplyError, MalformedReplyError
 from arena.protocol import DECIDE_METHOD, PROTOCOL_VERSION, TOKEN_METADATA_KEY
+from arena.referee import stall_guard
 from arena.referee.stall_guard import STALLS
 
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
@@ -99,6 +100,20 @@ class _Call:
         self.error: BaseException | None = None
 
 
+class GivenUpError(grpc.RpcError):
+    """A remote bot's call given up past its deadline (``BotClient._given_up_past``): the
+    timeout it is, as gRPC's own deadline would have said."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"no reply within {seconds:.3g} s, and the call did not end")
+
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.DEADLINE_EXCEEDED
+
+    def details(self) -> str:
+        return str(self)
+
+
 class BotClient:
     """One channel to one bot. Calls raise ``grpc.RpcError`` on failure (deadline, lost bot)."""
 
@@ -115,6 +130,10 @@ class BotClient:
         self.address = address
         self._on_stall = on_stall
         self._in_flight: set[int] = set()  # the stall guard's keys of the calls under way
+        # A bot elsewhere (NAME@HOST:PORT) is no process of ours to kill: a call of its that
+        # outlives its deadline is given up instead (``_given_up_past``).
+        self._remote = on_stall is None and not address.startswith("unix:")
+        self._waiting: set[threading.Event] = set()  # the remote calls waited for now
         if address.startswith("unix:"):
             options = (*options, ("grpc.default_authority", UNIX_SOCKET_AUTHORITY))
         self._channel = grpc.insecure_channel(address, options=options)
@@ -219,6 +238,8 @@ class BotClient:
         stall (a bot that stops reading its socket holds it past any deadline) if it can be
         ended."""
         if self._on_stall is None:
+            if self._remote:
+                return self._given_up_past(seconds, function, *args, **kwargs)
             return function(*args, **kwargs)
         key = STALLS.watch(seconds, self._on_stall)
         self._in_flight.add(key)
@@ -227,6 +248,39 @@ class BotClient:
         finally:
             self._in_flight.discard(key)
             STALLS.done(key)
+
+    def _given_up_past(
+        self, seconds: float, function: Callable[..., Any], *args: Any, **kwargs: Any
+    ) -> Any:
+        """A remote bot's blocking call, made on a thread of its own and given up
+        ``GRACE_SECONDS`` past its deadline (a bot that stops reading its socket holds it for
+        ever, and there is no process to kill), or at once when the client is closed. A call
+        given up is left to gRPC: its thread ends if the call ever does."""
+        ended, box = threading.Event(), {}
+
+        def call() -> None:
+            try:
+                box["outcome"] = function(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+                box["error"] = exc
+            finally:
+                ended.set()
+
+        self._waiting.add(ended)
+        try:
+            threading.Thread(
+                target=call, name=f"arena-remote-call {self.address}", daemon=True
+            ).start()
+            ended.wait(seconds + stall_guard.GRACE_SECONDS)
+        finally:
+            self._waiting.discard(ended)
+        if "error" in box:
+            raise box["error"]
+        if "outcome" in box:
+            return box["outcome"]
+        if self._closed:
+            raise ClosedClientError(f"client of {self.address} is closed")
+        raise GivenUpError(seconds)
 
     async def end_game(
         self, request: bot_pb2.EndGameRequest, timeout: float
@@ -246,3 +300,5 @@ class BotClient:
             self._channel.close()
             if self._in_flight and self._on_stall is not None:
                 self._on_stall()
+            for waiting in list(self._waiting):  # remote calls closing did not end
+                waiting.set()

@@ -307,7 +307,7 @@ def test_processes_of_one_bot_in_several_arena_processes_share_its_quota(tmp_pat
 
 async def test_a_bot_cannot_spend_the_quota_of_a_bot_whose_name_looks_like_its_own(tmp_path):
     for _ in range(3):
-        await start_once(tmp_path, "my/bot")
+        await start_once(tmp_path, "my:bot")
 
     assert await start_once(tmp_path, "my_bot") == b"x" * MIB + cap_note(MIB)
 

@@ -13,8 +13,9 @@ import grpc
 import pytest
 import trio
 
+from arena.errors import ClosedClientError
 from arena.referee import stall_guard
-from arena.referee.client import BotClient
+from arena.referee.client import BotClient, GivenUpError
 from arena.referee.stall_guard import StallGuard
 
 
@@ -90,3 +91,47 @@ async def test_a_client_without_a_way_to_stop_its_bot_is_not_watched(monkeypatch
         await trio.to_thread.run_sync(local.decide, b"", 0.1)
     local.close()
     assert [seconds for seconds, _ in watched] == [0.1]
+
+
+def remote_stalling_client() -> tuple[BotClient, threading.Event]:
+    """A remote bot's client (no process to stop) whose Decide blocks until ``released``."""
+    released = threading.Event()
+    client = BotClient("127.0.0.1:9", "token")
+
+    def stalled_call(request, timeout, metadata):
+        released.wait()
+        raise _Stopped()
+
+    client._decide = stalled_call  # type: ignore[method-assign]
+    return client, released
+
+
+async def test_a_remote_bots_stalled_call_is_given_up_past_its_deadline_and_grace():
+    client, released = remote_stalling_client()
+    started = time.monotonic()
+    try:
+        with pytest.raises(GivenUpError) as given_up:
+            await trio.to_thread.run_sync(client.decide, b"", 0.1)
+        assert time.monotonic() - started >= 0.3  # deadline 0.1 s + grace 0.2 s
+        assert given_up.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED  # a TIMEOUT
+    finally:
+        released.set()  # the call's own thread ends with it
+        client.close()
+
+
+async def test_closing_a_remote_bots_client_mid_call_gives_the_call_up_at_once():
+    client, released = remote_stalling_client()
+    try:
+        async with trio.open_nursery() as nursery:
+
+            async def call() -> None:
+                with pytest.raises(ClosedClientError):
+                    await trio.to_thread.run_sync(client.decide, b"", 3600.0)
+
+            nursery.start_soon(call)
+            await trio.sleep(0.2)
+            started = time.monotonic()
+            client.close()  # a cancelled game
+        assert time.monotonic() - started < 1
+    finally:
+        released.set()

@@ -5,6 +5,7 @@ which is killed if it outlives a generous bound, so a regression fails here inst
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.bots import ROOT, SAMPLE_BOTS, TEST_BOTS
+from tests.support.ports import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -49,6 +51,33 @@ def test_a_bot_that_stops_reading_its_socket_times_out_and_the_game_goes_on(sand
     assert '"outcome": "TIMEOUT"' in stdout and "no Decide reply within 2 s" in stdout, stdout
     assert '"outcome": "FINISHED"' in stdout  # the other seat played the game to its end
     assert time.monotonic() - started < BOUND_SECONDS
+
+
+def test_a_remote_bot_that_stops_reading_its_socket_times_out_and_the_game_goes_on(tmp_path):
+    """A bot elsewhere (NAME@HOST:PORT) is no process of the arena's to kill: its stalled call is
+    given up past its deadline, and the game goes on (it was held for ever)."""
+    port = free_port()
+    bot = subprocess.Popen(
+        [sys.executable, "bot.py"],
+        cwd=STALLER,
+        # over TCP the kernel buffers more of the ACKs: more PINGs to fill them
+        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", "STALL_PINGS": "1000000"},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        process = subprocess.Popen(
+            [str(ARENA), "match", "--game", "oregon", str(SAMPLE_BOTS / "random-python"),
+             f"stall-socket@127.0.0.1:{port}", "--no-store", "--move-time", "2", "--json"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        stdout, stderr = finish(process)
+    finally:
+        bot.kill()
+        bot.communicate()
+    assert process.returncode == 3, stderr
+    assert '"outcome": "TIMEOUT"' in stdout and "no Decide reply within 2 s" in stdout, stdout
+    assert '"outcome": "FINISHED"' in stdout
 
 
 def test_ctrl_c_during_the_stall_stops_arena_match(tmp_path):
