@@ -32,12 +32,16 @@ from arena.referee.stall_guard import STALLS
 # gRPC waits about 1 s before reconnecting to a just-started bot by default; a low back-off makes
 # start-to-ready fast.
 ChannelOptions = tuple[tuple[str, int | str], ...]
+# A bot's replies are small (a DecisionReply keeps 200 characters of comment); a larger limit let a
+# bot make the referee inflate 16 MiB of gzip per decision for 16 KB sent, about 41 ms of the
+# referee's CPU each (outside review). Over it a reply is ILLEGAL.
+RECEIVE_LIMIT_BYTES = 1 << 20
 CHANNEL_OPTIONS: ChannelOptions = (
     ("grpc.initial_reconnect_backoff_ms", 10),
     ("grpc.min_reconnect_backoff_ms", 10),
     ("grpc.max_reconnect_backoff_ms", 20),
     ("grpc.enable_retries", 0),
-    ("grpc.max_receive_message_length", 16 * 1024 * 1024),
+    ("grpc.max_receive_message_length", RECEIVE_LIMIT_BYTES),
     # StartGame, read as a stream (``_single``), is then read by the thread that waits for it,
     # as a unary call is; by default grpcio starts a polling thread for it on every game (the
     # channel has no other streaming call), which made a StartGame cost the referee half as much

@@ -18,7 +18,6 @@ encoding error) voids the game: ``voided=True``, not rated, to be re-run with th
 from __future__ import annotations
 
 import os
-import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -45,7 +44,7 @@ from arena.protocol import COMMENT_LIMIT
 from arena.records import LogSlice, MatchRecord, Outcome, SeatRecord, TimeControl, arena_ranks
 from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.botprocess import RunningBot, connect, run_bot
-from arena.referee.client import BotClient
+from arena.referee.client import RECEIVE_LIMIT_BYTES, BotClient
 from arena.referee.pool import LeasedBot, PoolLender, log_size, log_started, log_stopping
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.limits import BotLimits
@@ -56,7 +55,7 @@ from engine.registry import get_game
 
 # How gRPC words a message over the channel's receive limit (arena.referee.client): read only to
 # name the sizes in the reason; the decision is made on the status code.
-_TOO_LARGE = re.compile(r"larger than max \((\d+) vs\. (\d+)\)")
+_TOO_LARGE = "Received message larger than max"
 _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
 _DETAILS_CHARS = 200  # of a bot's error message in a reason (the rest says how it ended)
@@ -181,13 +180,10 @@ class _Referee:
         if code == grpc.StatusCode.DEADLINE_EXCEEDED and not own_status:
             await self.forfeit(seat, Outcome.TIMEOUT, f"no {call} reply within {timeout:.3g} s")
             return
-        if code == grpc.StatusCode.RESOURCE_EXHAUSTED:  # over the client's receive limit
-            too_large = _TOO_LARGE.search(exc.details() or "")
-            what = (
-                f"{call} reply of {too_large[1]} bytes is over the {too_large[2]} byte limit"
-                if too_large
-                else f"{call} reply over the size limit"
-            )
+        # over the client's receive limit: gRPC's words hold the reply's size, but a bot may
+        # send that status and those words itself, so no number of theirs is quoted as ours
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _TOO_LARGE in (exc.details() or ""):
+            what = f"{call} reply over the {RECEIVE_LIMIT_BYTES} byte limit"
             await self.forfeit(seat, Outcome.ILLEGAL, what)
             return
         if seat.bot is not None and seat.bot.process is not None:

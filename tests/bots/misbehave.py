@@ -21,6 +21,7 @@ bytes that are no StartGameReply, ``start-game-twice`` answers StartGame with tw
 server that streams its answer), ``end-game-sleep`` plays well and hangs in EndGame, and
 ``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details,
 ``forged-deadline`` at once with DEADLINE_EXCEEDED (a timeout that is not the arena's),
+``forged-too-large`` with RESOURCE_EXHAUSTED in gRPC's words for a reply over the limit,
 ``garbage-decide`` answers it with bytes that are no DecisionReply, ``huge-reply`` with a reply
 of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds,
 in a bot.toml's ``[env]``) makes every decision of the sdk-based modes and these two take at least
@@ -191,6 +192,11 @@ def decide_or_break(request: bot_pb2.DecisionRequest, context) -> bytes:
             context.abort(grpc.StatusCode.INTERNAL, "")
         if mode == "forged-deadline":  # at once: as if the arena's deadline had passed
             context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
+        if mode == "forged-too-large":  # gRPC's words for a reply over the receive limit
+            context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "Stream removed (CLIENT: Received message larger than max (31337 vs. 7))",
+            )
         return GARBAGE
     return bot_pb2.DecisionReply(
         decision_number=request.decision_number,
@@ -248,7 +254,13 @@ elif mode == "start-game-twice":
         response_serializer=bot_pb2.StartGameReply.SerializeToString,
     )
     serve_raw(start_game, _unary(decide_or_break, bot_pb2.DecisionRequest))
-elif mode in ("start-game-garbage", "abort-silently", "forged-deadline", "garbage-decide"):
+elif mode in (
+    "start-game-garbage",
+    "abort-silently",
+    "forged-deadline",
+    "forged-too-large",
+    "garbage-decide",
+):
     start_game = _unary(
         lambda request, context: (
             GARBAGE

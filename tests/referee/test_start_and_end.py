@@ -15,6 +15,7 @@ import trio
 from arena import sdk
 from arena.manifest import remote_bot
 from arena.records import MatchRecord, Outcome, TimeControl
+from arena.referee.client import RECEIVE_LIMIT_BYTES
 from arena.referee.match import play_match
 from engine.registry import get_game
 from tests.support.bots import misbehaving_bot, sample_bot
@@ -151,6 +152,19 @@ async def test_a_bot_answering_deadline_exceeded_at_once_is_no_timeout():
     culprit = record.seats[1]
     assert culprit.outcome is Outcome.CRASH
     assert culprit.reason.startswith("Decide failed: DEADLINE_EXCEEDED"), culprit.reason
+    _finished_by_the_others(record, culprit=1)
+
+
+async def test_a_bots_own_too_large_status_quotes_no_number_of_its_own():
+    """gRPC's words for a reply over the receive limit hold two numbers: a bot sending that
+    status and those words itself had its numbers quoted as the arena's (outside review)."""
+    bots = [sample_bot("random-python"), misbehaving_bot("forged-too-large")]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[1]
+    assert culprit.outcome is Outcome.ILLEGAL
+    assert culprit.reason == f"Decide reply over the {RECEIVE_LIMIT_BYTES} byte limit"
     _finished_by_the_others(record, culprit=1)
 
 
