@@ -14,7 +14,7 @@ from arena import building
 from arena.manifest import load_manifest
 from arena.records import Outcome
 from arena.sandbox import SandboxPolicy, tempdirs
-from tests.sandbox.conftest import assert_other_seat_unharmed, needs_bwrap, play
+from tests.sandbox.conftest import PATIENT, assert_other_seat_unharmed, needs_bwrap, play
 
 
 def deep_tree(top: Path, depth: int) -> Path:
@@ -57,7 +57,10 @@ def test_removing_what_is_gone_or_never_was_is_quiet(tmp_path):
 async def test_an_unsandboxed_bots_deep_tree_in_the_match_directory_is_cleaned_up(tmp_path):
     # --sandbox none: the bot writes in the match's directory; the fixture checks that no
     # match directory is left once the game is over
-    record, log = await play(tmp_path, "deep-tree", policy=SandboxPolicy(tool="none"))
+    # patient: making 3,000 directories took the first decision past 1 s on a loaded machine
+    record, log = await play(
+        tmp_path, "deep-tree", policy=SandboxPolicy(tool="none"), time_control=PATIENT
+    )
     assert "deep-tree: made" in log
     assert record.seats[0].outcome is Outcome.FINISHED
     assert_other_seat_unharmed(record)
