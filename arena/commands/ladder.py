@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from contextlib import ExitStack
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -99,6 +100,16 @@ def _hosted_logs(db: DatabaseTarget) -> Path | None:
     return files.logs
 
 
+def _rules_change(before: LadderRules, after: LadderRules) -> str:
+    """What changed between two ladder rules, in the flags' words."""
+    said = []
+    if after.games_per_hour != before.games_per_hour:
+        said.append(f"--games-per-hour {after.games_per_hour:g} (was {before.games_per_hour:g})")
+    if after.pause_after != before.pause_after:
+        said.append(f"--pause-after {after.pause_after} (was {before.pause_after})")
+    return "now " + ", ".join(said)
+
+
 def _changed(value: object, *kept: object) -> object:
     """``value`` if it differs from each of ``kept`` (the default, the stored one), else None."""
     return None if value in kept else value
@@ -142,22 +153,25 @@ def ladder(
         ),
     ] = [],  # noqa: B006
     games_per_hour: Annotated[
-        float,
+        float | None,
         typer.Option(
             "--games-per-hour",
             help="games per hour per bot, spread over the hour: a bot's allowance grows by this "
             "much an hour, up to one round's games (a deal per board), and a round starts when "
-            "every bot's allowance covers it (0: no limit)",
+            f"every bot's allowance covers it (0: no limit; default {RULES.games_per_hour:g}); "
+            "given again to a ladder, changes it",
+            show_default=False,
         ),
-    ] = RULES.games_per_hour,
+    ] = None,
     pause_after: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--pause-after",
             help="pause a bot version after this many forfeits in a row, until a new version "
-            "arrives (0: never)",
+            f"arrives (0: never; default {RULES.pause_after}); given again to a ladder, changes it",
+            show_default=False,
         ),
-    ] = RULES.pause_after,
+    ] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="games at once")] = (
         DEFAULTS.concurrency
     ),
@@ -228,7 +242,7 @@ def ladder(
             )
             if retention and logs is None:
                 fail("--logs-older-than and --logs-max-size need --bot-logs DIR (no logs kept)")
-            if games_per_hour < 0 or pause_after < 0:  # wrong whether used or ignored
+            if (games_per_hour or 0) < 0 or (pause_after or 0) < 0:
                 fail("--games-per-hour and --pause-after must be >= 0")
             if ladder_exists(db, name):
                 ready = open_ladder(db, name)
@@ -259,17 +273,25 @@ def ladder(
                         concurrency, DEFAULTS.concurrency, stored.concurrency
                     ),
                     "--move-time": _changed(move_time, DEFAULTS.move_time, stored.move_time),
-                    "--games-per-hour": _changed(
-                        games_per_hour, RULES.games_per_hour, rules.games_per_hour
-                    ),
-                    "--pause-after": _changed(pause_after, RULES.pause_after, rules.pause_after),
                 }
                 ignored = [flag for flag, value in given.items() if value is not None]
                 if ignored:
                     warn(
                         f"ladder {name!r} goes on with its stored settings; ignored: "
-                        f"{', '.join(ignored)}"
+                        f"{', '.join(ignored)} (a new --name starts a ladder with others)"
                     )
+                changed = replace(
+                    rules,
+                    games_per_hour=rules.games_per_hour
+                    if games_per_hour is None
+                    else games_per_hour,
+                    pause_after=rules.pause_after if pause_after is None else pause_after,
+                )
+                if changed != rules:
+                    stored = replace(stored, ladder=changed.to_stored())
+                    with ready.database.write() as session:
+                        tournaments.set_settings(session, ready.id, stored.to_stored())
+                    typer.echo(f"ladder {ready.name!r}: {_rules_change(rules, changed)}", err=True)
                 typer.echo(f"ladder {ready.name!r} ({ready.game}) goes on", err=True)
             else:
                 if game is None:
@@ -287,7 +309,10 @@ def ladder(
                     fresh_bots=fresh_bots,
                 )
                 rules = LadderRules(
-                    tuple(players or [DEFAULTS.players]), bool(texts), games_per_hour, pause_after
+                    tuple(players or [DEFAULTS.players]),
+                    bool(texts),
+                    RULES.games_per_hour if games_per_hour is None else games_per_hour,
+                    RULES.pause_after if pause_after is None else pause_after,
                 )
                 ready = create_ladder(db, engine.name, texts, settings, rules, seed, name)
                 if seed is not None:

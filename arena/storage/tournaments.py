@@ -84,6 +84,14 @@ def finished_keys(session: Session, tournament_id: int) -> set[str]:
     return {key for key in keys if key is not None}  # a game outside the schedule has no key
 
 
+def set_settings(session: Session, tournament_id: int, settings: dict[str, Any]) -> None:
+    """Store a tournament's settings anew (a ladder's rules, given again to ``arena ladder``)."""
+    tournament = session.get(Tournament, tournament_id)
+    assert tournament is not None, "a stored tournament"
+    tournament.settings = settings
+    session.add(tournament)
+
+
 def set_state(session: Session, tournament_id: int, state: str) -> None:
     tournament = session.get(Tournament, tournament_id)
     assert tournament is not None

@@ -415,6 +415,18 @@ def test_a_ladder_restarted_with_its_own_command_warns_of_nothing(tmp_path: Path
     assert first.exit_code == 0, first.output
     again = run_cli(*command, "--until", "4", "--db", str(db))
     assert again.exit_code == 0, again.output
-    assert "ignored" not in again.stderr
-    other = run_cli(*command[:-1], "9", "--until", "6", "--db", str(db))
-    assert "ignored: --pause-after" in other.stderr
+    assert "ignored" not in again.stderr and "now" not in again.stderr
+    # given again with other values, the rate and the pause change (they were ignored, and
+    # nothing said how to change them: outside review); the rest stays the ladder's own
+    other = run_cli(
+        "ladder", "-g", "oregon", "--games-per-hour", "50000", "--pause-after", "9",
+        "--move-time", "3", "--until", "6", "--db", str(db),
+    )  # fmt: skip
+    assert other.exit_code == 0, other.output
+    assert "now --games-per-hour 50000 (was 100000), --pause-after 9 (was 7)" in other.stderr, (
+        other.stderr
+    )
+    assert "ignored: --move-time (a new --name starts a ladder with others)" in other.stderr
+    stored = json.loads(query(db, "SELECT settings FROM tournament")[0][0])
+    assert stored["ladder"]["games_per_hour"] == 50000 and stored["ladder"]["pause_after"] == 9
+    assert stored["move_time"] != 3
