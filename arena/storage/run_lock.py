@@ -29,7 +29,7 @@ from sqlalchemy import Connection
 from arena.errors import InputError
 from arena.storage import tournaments
 from arena.storage.database import Database
-from arena.storage.process_lock import Held, LockKind
+from arena.storage.process_lock import Held, Lease, LockKind
 from arena.storage.target import DatabaseTarget
 
 P = ParamSpec("P")
@@ -45,15 +45,15 @@ class AlreadyRunningError(InputError):
 
 
 @contextmanager
-def sole_run(database: Database, tournament_id: int, what: str) -> Iterator[None]:
+def sole_run(database: Database, tournament_id: int, what: str) -> Iterator[Lease]:
     """Hold the run lock of ``tournament_id`` (``what``: "ladder 'NAME'", for the message), or
     raise AlreadyRunningError."""
     with ExitStack() as held:
         try:
-            held.enter_context(RUN_LOCKS.hold(database, tournament_id))
+            lease = held.enter_context(RUN_LOCKS.hold(database, tournament_id))
         except Held as other:
             raise AlreadyRunningError(_refusal(what, other.holder)) from None
-        yield
+        yield lease
 
 
 def check_not_running(database: Database, tournament_id: int, what: str) -> None:
@@ -91,8 +91,12 @@ def running_alone(
         ) -> T:
             with database.read() as session:
                 name = tournaments.name_of(session, tournament_id)
-            with sole_run(database, tournament_id, f"{kind} {name!r}"):
-                return await run(database, tournament_id, *args, **kwargs)
+            with sole_run(database, tournament_id, f"{kind} {name!r}") as lease:
+                result = await run(database, tournament_id, *args, **kwargs)
+                with database.read() as session:
+                    if tournaments.state_of(session, tournament_id) == tournaments.FINISHED:
+                        lease.done()  # its lock file goes: nobody probes a finished run's
+                return result
 
         return alone
 

@@ -84,6 +84,11 @@ def finished_keys(session: Session, tournament_id: int) -> set[str]:
     return {key for key in keys if key is not None}  # a game outside the schedule has no key
 
 
+def state_of(session: Session, tournament_id: int) -> str | None:
+    tournament = session.get(Tournament, tournament_id)
+    return None if tournament is None else tournament.state
+
+
 def set_settings(session: Session, tournament_id: int, settings: dict[str, Any]) -> None:
     """Store a tournament's settings anew (a ladder's rules, given again to ``arena ladder``)."""
     tournament = session.get(Tournament, tournament_id)

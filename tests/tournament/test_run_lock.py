@@ -10,9 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from arena.storage import tournaments
 from arena.storage.database import open_database
 from arena.storage.read_only import ReadOnlyDatabase
-from arena.storage.run_lock import AlreadyRunningError, shown_state, sole_run
+from arena.storage.run_lock import (
+    RUN_LOCKS,
+    AlreadyRunningError,
+    running_alone,
+    shown_state,
+    sole_run,
+)
 from arena.storage.target import DatabaseTarget
 from tests.tournament.helpers import ROOT, query, run_cli, start_cli
 from tests.tournament.test_ladder import (
@@ -220,3 +227,23 @@ def test_a_tournament_killed_with_kill_9_shows_stopped_and_resumes(tmp_path: Pat
     finally:
         resumed.send_signal(signal.SIGINT)
         resumed.communicate(timeout=60)
+
+
+async def test_a_finished_runs_lock_file_goes_and_a_stopped_ones_stays(tmp_path: Path):
+    """DB-runs/ kept a file for every run ever made. A finished run's goes with its lock (no
+    reader probes it); a stopped one's stays, as it tells a killed run from a live one."""
+    db = tmp_path / "arena.db"
+    database = open_database(db, create=True)
+    with database.write() as session:
+        ids = [tournaments.create(session, name, "oregon", 1, {}, []).id for name in "ab"]
+
+    @running_alone("tournament")
+    async def run(database, tournament_id: int, state: str) -> str:
+        with database.write() as session:
+            tournaments.set_state(session, tournament_id, state)
+        return state
+
+    assert await run(database, ids[0], tournaments.FINISHED) == tournaments.FINISHED
+    assert await run(database, ids[1], tournaments.STOPPED) == tournaments.STOPPED
+    database.close()
+    assert sorted(path.name for path in RUN_LOCKS.directory(db).iterdir()) == [f"{ids[1]}.lock"]
