@@ -25,6 +25,7 @@ from starlette.routing import Route
 from arena.log_names import QUOTA_MIB, BotLogs, kept_logs, safe_name
 from arena.reasons import authors_reason
 from arena.storage import bots, ladders, seat_logs, submissions, withdrawals
+from arena.storage.read_only import stored_deal_in_play
 from arena.storage.web_sessions import SignedIn
 from arena.web.bot_logs import log_path, still_kept
 from arena.web.live import LARGEST_ID, whole_number
@@ -52,6 +53,8 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
                 session, desk.db_path, author_id=who.author_id, limit=UPLOADS_LISTED
             )
             seats, older = seat_logs.own_seats(session, who.author_id, games, before)
+            # a deal still in play: its logs, as its replay, wait (arena.web.bot_logs)
+            held = {g for g in {s.game_id for s in seats} if stored_deal_in_play(session, g)}
         logs = kept_logs(desk.hosted.logs)
         known: dict[str, bool] = {}
 
@@ -95,9 +98,12 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
                     "bot": s.bot,
                     "outcome": s.outcome,
                     "reason": authors_reason(s.reason),  # in full: the author's own bot's
-                    "log": log_path(s.game_id, s.seat) if kept(s) else None,
+                    "log": log_path(s.game_id, s.seat)
+                    if kept(s) and s.game_id not in held
+                    else None,
                     # kept once, then pruned or rotated away within the bot's quota
                     "log_removed": s.log_file is not None and not kept(s),
+                    "log_held": s.log_file is not None and s.game_id in held,
                 }
                 for s in seats
             ],

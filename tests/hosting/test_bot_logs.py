@@ -90,11 +90,15 @@ def test_a_log_of_a_deal_still_in_play_is_held_back_until_its_tournament_ends(
     status, body, _ = with_token(web, bot_logs.log_path(game, 0), arena.tokens["alice"])
     assert status == 403 and b"held back until every seat rotation of its deal" in body
     assert b"SECRET" not in body
+    [listed] = json.loads(with_token(web, "/api/me", arena.tokens["alice"])[1])["games"]
+    assert (listed["log"], listed["log_held"]) == (None, True)  # not a link to a refusal
     with database.write() as session:
         tournaments.set_state(session, tournament, tournaments.FINISHED)
     database.close()
     status, body, _ = with_token(web, bot_logs.log_path(game, 0), arena.tokens["alice"])
     assert status == 200 and body == ALICE_SAID
+    [listed] = json.loads(with_token(web, "/api/me", arena.tokens["alice"])[1])["games"]
+    assert (listed["log"], listed["log_held"]) == (bot_logs.log_path(game, 0), False)
 
 
 def test_a_long_log_is_sent_from_its_end_and_says_so(
