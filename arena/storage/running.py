@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import inspect
 from sqlmodel import Session, col, delete, select, update
 
+from arena.storage import tournaments
 from arena.storage.models import (
     GameRecord,
     GameStatus,
@@ -194,7 +195,7 @@ def _deal_held(session: Session, row: RunningGame) -> dict[str, int] | None:
     mine = [seat.get("version") for seat in row.seats]
     played = sum(1 for seating in seatings.values() if seating != mine)
     state = session.exec(select(Tournament.state).where(Tournament.id == row.tournament_id)).first()
-    if state == "finished" or played + 1 >= row.num_players:  # this one and every other
+    if state == tournaments.FINISHED or played + 1 >= row.num_players:  # this one and the others
         return None
     return {"played": played, "rotations": row.num_players}
 
