@@ -70,14 +70,26 @@ def test_follow_a_running_game_on_a_desktop_and_a_phone_until_its_replay(browser
     try:
         wait_for_schema(db, tournament)
         with ServerThread(db) as server:
+            desktop_context, desktop = _page(browser, viewport=DESKTOP)
+            phone_context, phone = _page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+            opened = [desktop, phone]
+            # the deal's first rotation: its progress only, and why
+            [first, *_] = wait_for(
+                lambda: _json(f"{server.url}/api/live")["games"], "a game in play", tournament
+            )
+            if first["held"] is not None:
+                desktop.goto(f"{server.url}/live/{first['id']}")
+                desktop.wait_for_function(
+                    "() => document.getElementById('live-note').textContent"
+                    ".startsWith('Not shown yet: this game is shown once the other seat rotations')"
+                )
+                assert desktop.locator("#board svg").count() == 0
+                assert _entries(desktop) == 0
             [live, *_] = wait_for(  # the deal's second rotation: the first is not shown live
                 lambda: [g for g in _json(f"{server.url}/api/live")["games"] if g["held"] is None],
                 "a game in play shown live",
                 tournament,
             )
-            desktop_context, desktop = _page(browser, viewport=DESKTOP)
-            phone_context, phone = _page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
-            opened = [desktop, phone]
             desktop.goto(f"{server.url}/live")
             desktop.locator(f'a.live-link[href="/live/{live["id"]}"]').click()
             desktop.wait_for_url(re.compile(rf"/live/{live['id']}$"))

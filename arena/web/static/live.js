@@ -119,7 +119,7 @@
     if (body.held) {  // a deal whose other rotations are to come: its progress only
       ui.note.textContent = `Not shown yet: ${body.held_reason}.`;
       ui.position.textContent = `decision ${body.decisions} · live`;
-      ui.decision.replaceChildren(h("p", {class: "hidden-note", text: "The board and the moves show once the deal's other seat rotations are played, or when this game's replay opens."}));
+      ui.decision.replaceChildren(Arena.h("p", {class: "hidden-note", text: "The board and the moves show once the deal's other seat rotations are played, or when this game's replay opens."}));
       if (body.state === "stale") { ended("The process playing this game stopped (stopped or killed): no more moves will come."); return; }
       setTimeout(poll, page.poll_seconds * 1000);
       return;
