@@ -19,6 +19,7 @@ means no game is stored twice. A restarted ladder first completes the deals left
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -45,7 +46,7 @@ from arena.storage.run_lock import running_alone
 from arena.tournament.live import LiveGames
 from arena.tournament.matchmaking import Matchmaking, Ratings, ratings
 from arena.tournament.pacing import LOOKBACK_SECONDS, Pace, covers
-from arena.tournament.pairing import Avoid, never
+from arena.tournament.pairing import LOOKAHEAD, Avoid, never
 from arena.tournament.playing import GamePlayer, GameSetup
 from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import (
@@ -253,12 +254,14 @@ class Rounds:
         return len(self.queue)
 
     def next_game(self, avoid: Avoid = never) -> ScheduledGame | None:
-        """The next planned game, in order: the deals a stopped run left half played come first
-        and must be completed, and a round's pods are planned to be played together (the pool
-        replaces a bot that played the deal: ``arena.referee.pool``)."""
+        """The next planned game, in order (the deals a stopped run left half played come
+        first and must be completed), except that a slot takes the first of the next
+        ``LOOKAHEAD`` it need not avoid: its bots that played a deal's first rotation would be
+        replaced for its second (``arena.referee.pool``), as the round robin does."""
         if not self.queue or self.deadline_passed():
             return None
-        return self.queue.pop(0)
+        ahead = itertools.islice(self.queue, LOOKAHEAD)
+        return self.queue.pop(next((i for i, game in enumerate(ahead) if not avoid(game)), 0))
 
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
         group = f"{self.ladder_id}/{scheduled.pod}/{scheduled.deal}"

@@ -13,6 +13,7 @@ from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Bot, BotVersion
 from arena.tournament.ladder import LadderRules, Rounds
 from arena.tournament.matchmaking import Matchmaking, Ratings, pair_gains, ratings, rotations
+from arena.tournament.runner import DealMemory
 from leaderboard.batch import PRIOR_SD
 from leaderboard.results import GameResult, SeatResult
 
@@ -180,6 +181,22 @@ def test_a_rounds_rotations_come_one_after_another_not_together():
     turns = [int(game.key.rsplit(" ", 1)[1]) for game in first_round]
     assert turns == sorted(turns) and turns[0] == 0 and turns[-1] == 1
     assert len(first_round) == 6  # 3 pods of 6 entrants, 2 rotations each
+
+
+def test_a_ladder_slot_takes_a_game_its_kept_up_bots_need_not_be_replaced_for():
+    """A round plays every pod's first rotation before any second: a slot whose bots played a
+    deal's first rotation takes another game (its bots would be replaced for the second)."""
+    rounds = Rounds(1, 7, LadderRules(boards=(2,)), {}, Progress())
+    rounds.queue = rounds.plan(_lineup(4), None, None, at_least=4)  # 2 pods, 2 rotations
+    slots = [DealMemory(), DealMemory()]
+    replaced = 0
+    for turn in itertools.count():
+        memory = slots[turn % 2]
+        if (game := rounds.next_game(memory.would_replace)) is None:
+            break
+        replaced += memory.would_replace(game)
+        memory.played(game)
+    assert replaced == 0
 
 
 def test_under_games_per_hour_a_round_waits_until_everyone_may_play_it():
