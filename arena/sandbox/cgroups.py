@@ -11,8 +11,13 @@ The bot joins its cgroup before its command starts: its command is wrapped in ``
 writes its own pid into the cgroup and execs the rest, so nothing the bot starts can be forked
 before the limits apply (a ``preexec_fn`` would do the same, but makes gRPC warn about forking).
 
-A SIGKILLed arena leaves its (by then empty) cgroups behind; they carry the arena's pid and start
-time in their name, and the next arena removes those whose arena is gone.
+A SIGKILLed arena leaves its cgroups behind; they carry the arena's pid and start time in their
+name, and the next arena removes those whose arena is gone. They are empty, but for a bot whose
+arena was killed in the moment its bwrap started: bwrap drops its privileges, which clears the
+parent-death signal the arena gave it, and asks for it again a few milliseconds later, too late
+if its parent has died meanwhile (outside review: 3 sandboxes of 12 arenas killed as they
+started bots ran on with no parent). The next arena kills what is left in them first: a dead
+arena's cgroups hold its bots alone.
 """
 
 from __future__ import annotations
@@ -80,14 +85,17 @@ def _write(path: Path, value: str) -> None:
     path.write_text(value)
 
 
-def _remove_stale(parent: Path) -> None:
-    """Remove the cgroups under ``parent`` left by arenas that are gone (empty by then: their
-    bots died with them)."""
-    for entry in stale_dirs(parent):
-        try:
-            entry.rmdir()
-        except OSError:
-            pass  # still has processes: not ours to kill
+def _end_stale(found: _Hierarchy) -> list[str]:
+    """Kill what is left in the bots' cgroups of arenas that are gone and remove them (module
+    docstring); their names."""
+    names = sorted(
+        {entry.name for parent in found.parents.values() for entry in stale_dirs(parent)}
+    )
+    for name in names:
+        left = BotCgroup.left_behind(found, name)
+        left.kill_all()
+        left.remove()
+    return names
 
 
 class _Hierarchy:
@@ -142,8 +150,7 @@ def hierarchy() -> _Hierarchy | None:
     if found is None:
         found = _v1_hierarchy(v1_mounts, own)
     if found is not None:
-        for parent in found.parents.values():
-            _remove_stale(parent)
+        _end_stale(found)
     return found
 
 
@@ -152,7 +159,7 @@ class BotCgroup:
 
     def __init__(self, found: _Hierarchy, name: str, limits: CgroupLimits) -> None:
         self.version = found.version
-        self.limits = limits
+        self.limits: CgroupLimits | None = limits  # None: one left behind by another arena
         self.dirs = {controller: parent / name for controller, parent in found.parents.items()}
         try:
             for directory in self.dirs.values():
@@ -161,6 +168,18 @@ class BotCgroup:
         except OSError:
             self.remove()
             raise
+
+    @classmethod
+    def left_behind(cls, found: _Hierarchy, name: str) -> BotCgroup:
+        """The cgroup ``name`` that an arena made and left (nothing created, nothing applied)."""
+        left = cls.__new__(cls)
+        left.version, left.limits = found.version, None
+        left.dirs = {
+            controller: parent / name
+            for controller, parent in found.parents.items()
+            if (parent / name).is_dir()
+        }
+        return left
 
     def _dir(self, controller: str) -> Path | None:
         return self.dirs.get("" if self.version == 2 else controller)

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -13,7 +15,7 @@ import pytest
 from arena import building
 from arena.manifest import load_manifest
 from arena.records import Outcome
-from arena.sandbox import SandboxPolicy, tempdirs
+from arena.sandbox import SandboxPolicy, cgroups, tempdirs
 from tests.sandbox.conftest import PATIENT, assert_other_seat_unharmed, needs_bwrap, play
 
 
@@ -111,3 +113,36 @@ def test_a_build_works_in_its_arenas_root(tmp_path, monkeypatch):
     building.build_bot(load_manifest(bot), SandboxPolicy(tool="bwrap"))
     assert (bot / "built.txt").read_text() == "built\n"
     assert [Path(path).parent for path in made] == [tempdirs.arena_root()]
+
+
+def test_what_a_dead_arena_left_in_a_bots_cgroup_is_killed_and_the_cgroup_removed():
+    """A bot whose arena was killed in the moment its bwrap started outlived the arena (bwrap
+    takes back the parent-death signal only after dropping its privileges), in its cgroup, and
+    no later arena removed it: "still has processes: not ours to kill" (outside review). A dead
+    arena's cgroups hold its bots alone: the next arena kills what is left in them."""
+    found = cgroups.hierarchy()
+    if found is None:
+        pytest.skip("no cgroups this arena may make")
+    name = "arena-run-4194304-1-seat0-left"  # no process has that pid: its arena is gone
+    for parent in found.parents.values():
+        (parent / name).mkdir()
+    orphan = subprocess.Popen(["sleep", "600"])
+    try:
+        for parent in found.parents.values():
+            (parent / name / "cgroup.procs").write_text(str(orphan.pid))
+        live = tempdirs.arena_tag() + "-seat9-alive"  # this arena's: never touched
+        for parent in found.parents.values():
+            (parent / live).mkdir()
+
+        assert cgroups._end_stale(found) == [name]
+
+        assert orphan.wait(timeout=10) == -signal.SIGKILL
+        assert not any((parent / name).exists() for parent in found.parents.values())
+        assert all((parent / live).is_dir() for parent in found.parents.values())
+    finally:
+        orphan.kill()
+        orphan.wait()
+        for parent in found.parents.values():
+            for leftover in (name, live):
+                with contextlib.suppress(OSError):
+                    (parent / leftover).rmdir()
