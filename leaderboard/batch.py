@@ -9,12 +9,14 @@ The model, the prior and the limits are documented in ``leaderboard/README.md``;
   ``PRIOR_SD`` Elo points; the rating is the posterior mode (MAP). The prior keeps a perfect record
   finite without inventing precision, and barely moves a rating backed by tens of games.
 - Each pool of players connected by games (``leaderboard.pools``) is fitted on its own; ratings of
-  different pools are not comparable. Ratings of a pool have mean 1500.
+  different pools are not comparable. A pool's well-measured players (``PROVISIONAL_GAMES`` games
+  or more, bounded on both sides) have mean 1500 (all its players, where fewer than two are): a
+  player whose rating the prior sets moves nobody's number or interval.
 - The 95% interval is the union of two: the bootstrap over groups of correlated games
   (``GameResult.group_key``: whole groups are drawn with replacement, which captures the shared luck
   of a deal's seat rotations) and the posterior's Gaussian (Laplace) interval, which keeps its
   width where the bootstrap cannot see any variation (a perfect record, or very few games). Both
-  are on ratings centred on the pool's mean, as shown.
+  are on ratings centred as shown.
 - A player whose record is perfect against the rest of its pool is only bounded on one side
   (``bound``): the table prints "> low" (or "< high"); the point rating is then set by the prior.
 - Fewer than ``PROVISIONAL_GAMES`` games: provisional.
@@ -61,29 +63,46 @@ class BatchRating:
     prior_set: bool = False
 
 
+def anchor_weights(anchored: Sequence[bool]) -> FloatArray:
+    """The weights of the mean a pool is centred on: its anchored players' (well measured), or
+    every player's where fewer than two are anchored."""
+    anchors = np.asarray(anchored, dtype=np.float64)
+    if anchors.sum() < 2:
+        anchors = np.ones(len(anchors))
+    return anchors / anchors.sum()
+
+
 def _fit_pool(
-    finishes: Finishes, sides: Sequence[Bound], bootstrap: int, rng: np.random.Generator
+    finishes: Finishes,
+    sides: Sequence[Bound],
+    anchored: Sequence[bool],
+    bootstrap: int,
+    rng: np.random.Generator,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Centred MAP, 95% low and 95% high of the players of one pool, in natural units; a
-    one-sided rating's bound from its record (``leaderboard.bounds``)."""
+    """MAP, 95% low and 95% high of the players of one pool, in natural units, centred on the
+    mean of the ``anchored`` players (``anchor_weights``); a one-sided rating's bound from its
+    record (``leaderboard.bounds``)."""
     stages = build_stages(finishes)
     precision = (ELO_PER_NATURAL_UNIT / PRIOR_SD) ** 2
     point = fit_map(stages, stages.weights[None, :], precision)[0]
     n = len(stages.players)
-    centring = np.eye(n) - 1.0 / n
-    covariance = centring @ posterior_covariance(stages, point, precision) @ centring
+    weights = anchor_weights(anchored)
+    centring = np.eye(n) - np.outer(np.ones(n), weights)
+    covariance = centring @ posterior_covariance(stages, point, precision) @ centring.T
     spread = Z_95 * np.sqrt(np.maximum(np.diag(covariance), 0.0))
-    mode, point = point, point - point.mean()
+    mode, point = point, point - weights @ point
     low, high = point - spread, point + spread
     if bootstrap > 0:
         samples = fit_map(
             stages, stages.resampled(_group_draws(finishes, bootstrap, rng)), precision, point
         )
-        samples -= samples.mean(axis=1, keepdims=True)
+        samples -= (samples @ weights)[:, None]
         boot_low, boot_high = np.percentile(samples, [2.5, 97.5], axis=0)
         low, high = np.minimum(low, boot_low), np.maximum(high, boot_high)
     if any(sides):
-        honest = one_sided_bounds(finishes, strong_components(finishes), sides, mode, covariance)
+        honest = one_sided_bounds(
+            finishes, strong_components(finishes), sides, mode, covariance, weights
+        )
         lower, upper = np.array(sides) == "lower", np.array(sides) == "upper"
         low = np.where(lower, np.minimum(low, honest), low)
         high = np.where(upper, np.maximum(high, honest), high)
@@ -130,10 +149,17 @@ def fit_batch(
         # appears
         rng = np.random.default_rng([seed, zlib.crc32("\n".join(pool).encode())])
         shapes = record_shapes(part)
-        point, low, high = _fit_pool(
-            part, [shapes[player][0] for player in part.players], bootstrap, rng
-        )
         played = _games_with_others(part)
+        # the anchors: ratings the games set on both sides, not the prior (a handful of games,
+        # a perfect record); centred on all, a few paused forfeiters of 2-3 games each kept
+        # every interval of a ladder 10 times too wide (outside review)
+        anchored = [
+            int(played[i]) >= PROVISIONAL_GAMES and not shapes[player][0] and not shapes[player][1]
+            for i, player in enumerate(part.players)
+        ]
+        point, low, high = _fit_pool(
+            part, [shapes[player][0] for player in part.players], anchored, bootstrap, rng
+        )
         for i, player in enumerate(part.players):
             ratings[player] = BatchRating(
                 rating=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(point[i]),

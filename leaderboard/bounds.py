@@ -100,12 +100,16 @@ def one_sided_bounds(
     sides: Sequence[str],
     theta: FloatArray,
     covariance: FloatArray,
+    weights: FloatArray | None = None,
 ) -> FloatArray:
     """For each player with a one-sided bound (``sides[i]`` "lower" or "upper"), that bound on
     its centred rating (natural units); NaN for the others. ``theta`` is the pool's MAP (not
     centred), ``covariance`` its Laplace covariance, ``component`` the players' strongly
-    connected components."""
+    connected components, ``weights`` those of the mean the ratings are centred on (default:
+    every player's alike)."""
     players = len(theta)
+    if weights is None:
+        weights = np.full(players, 1.0 / players)
     bounds = np.full(players, np.nan)
     for label in sorted({int(component[i]) for i in range(players) if sides[i]}):
         indices = np.flatnonzero(component == label)
@@ -113,7 +117,7 @@ def one_sided_bounds(
         delta = _shift(theta, finishes, set(indices.tolist()), ahead=side == "lower")
         shifted = theta.copy()
         shifted[indices] += delta
-        centred = shifted - shifted.mean()
+        centred = shifted - weights @ shifted
         for i in indices:
             against_group = np.zeros(players)
             against_group[indices] = -1.0 / len(indices)

@@ -224,3 +224,31 @@ def test_the_coverage_module_prints_one_line_per_setting(capsys):
     fields = dict(field.split("=") for field in line.split()[1:])
     assert (fields["seats"], fields["bots"], fields["games"]) == ("4", "4", "12")
     assert int(fields["intervals"]) + int(fields["one_sided"]) == 12
+
+
+def test_a_few_players_of_a_few_games_each_neither_widen_nor_move_the_others():
+    """A ladder pauses forfeiters after a few games: centred on the mean of every player, 9-12
+    of them with 2-3 games each made every well-measured interval about 10 times too wide and
+    lopsided, for good (outside review). The centre is the well-measured players' mean."""
+    games = round_robin(STRENGTHS, 2, 3000, seed=5)
+    forfeiters = [  # each won once before it broke: bounded on both sides, by the prior
+        GameResult(
+            (SeatResult("a", 1 + (i == 0), 1), SeatResult(f"paused{k}", 2 - (i == 0), 0)),
+            group_key=f"p{k}/{i}",
+        )
+        for k in range(10)
+        for i in range(3)
+    ]
+    alone = fit_batch(games, bootstrap=200)
+    together = fit_batch(games + forfeiters, bootstrap=200)
+
+    for player in STRENGTHS:
+        width_alone = alone[player].high - alone[player].low
+        width = together[player].high - together[player].low
+        assert width < 1.2 * width_alone, (player, width, width_alone)
+        assert abs(together[player].rating - alone[player].rating) < 10, player
+        assert together[player].low < together[player].rating < together[player].high
+    assert sum(together[player].rating for player in STRENGTHS) / len(STRENGTHS) == (
+        pytest.approx(1500)
+    )
+    assert together["paused0"].provisional and not together["paused0"].bound
