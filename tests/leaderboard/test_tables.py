@@ -33,6 +33,19 @@ def test_equal_ratings_share_a_position():
     assert [row.position for row in rows] == [1, 1, 1]
 
 
+def test_batch_ratings_equal_but_for_their_last_bits_share_a_position():
+    """Two players of the same record get MAPs that differ in their last bits, and Elo that
+    differs with the order of their games: they were given positions 15 and 16 (outside
+    review). The batch rating orders the table; equal to 0.01 Elo, it is equal."""
+    batch = {
+        "x": BatchRating(1600.0000000001, 1500, 1700),
+        "y": BatchRating(1600.0, 1500, 1700),
+        "z": BatchRating(1300.0, 1200, 1400),
+    }
+    rows = leaderboard_rows(GAMES, {"x": 1490.0, "y": 1520.0, "z": 1490.0}, batch)
+    assert [(row.player, row.position) for row in rows] == [("x", 1), ("y", 1), ("z", 3)]
+
+
 def test_cross_table_counts_points_both_ways():
     table = cross_table(GAMES)
     # x beat y in game 1 and lost in game 2; z's forfeit loses to x
