@@ -6,9 +6,8 @@ behind: on SQLite an exclusive ``flock`` on ``DB-KIND/ID.lock`` beside the datab
 holds the holder's pid, for messages; a holder whose work is over removes it, ``Lease.done``, so
 the directory does not keep a file per upload ever built); on PostgreSQL a session-level
 advisory lock on a connection of its own, for as long as the work lasts, keyed (the kind's
-class, the id). Each
-kind of lock (``LockKind``) has its own directory and class: a tournament's id and an upload's
-never meet.
+class, the id). Each kind of lock (``LockKind``) has its own directory and class: a tournament's
+id and an upload's never meet.
 """
 
 from __future__ import annotations
