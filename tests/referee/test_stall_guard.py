@@ -45,12 +45,18 @@ def stalling_client() -> tuple[BotClient, threading.Event]:
     stopped = threading.Event()
     client = BotClient("unix:/nonexistent/bot.sock", "token", on_stall=stopped.set)
 
+    client._decide = _stalled_until(stopped)  # type: ignore[method-assign]
+    return client, stopped
+
+
+def _stalled_until(ended: threading.Event):
+    """A blocking call that ignores its deadline until ``ended``, as a stalled grpcio call."""
+
     def stalled_call(request, timeout, metadata):
-        stopped.wait()
+        ended.wait()
         raise _Stopped()
 
-    client._decide = stalled_call  # type: ignore[method-assign]
-    return client, stopped
+    return stalled_call
 
 
 async def test_a_stalled_decide_ends_once_its_deadline_and_grace_are_past():
@@ -97,12 +103,7 @@ def remote_stalling_client() -> tuple[BotClient, threading.Event]:
     """A remote bot's client (no process to stop) whose Decide blocks until ``released``."""
     released = threading.Event()
     client = BotClient("127.0.0.1:9", "token")
-
-    def stalled_call(request, timeout, metadata):
-        released.wait()
-        raise _Stopped()
-
-    client._decide = stalled_call  # type: ignore[method-assign]
+    client._decide = _stalled_until(released)  # type: ignore[method-assign]
     return client, released
 
 
