@@ -20,9 +20,6 @@ def main() -> None:
     # Until the CLI takes SIGTERM the Ctrl-C way (``arena.stopping.for_the_command``).
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        from arena import grpc_settings
-
-        grpc_settings.apply()  # before the CLI's modules import grpc, which reads it then
         from arena.cli import main as run
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -7,10 +7,6 @@ from __future__ import annotations
 import importlib
 import sys
 
-from arena import grpc_settings
-
-grpc_settings.apply()  # as the arena command does, before any benchmark imports grpc
-
 BENCHMARKS = (
     "protocol",
     "storage",

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-import os
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeAlias
@@ -19,10 +17,9 @@ from typing import Any, TypeAlias
 import grpc
 import trio
 
-from arena import grpc_settings
-from arena.bench.bots import SAMPLE_BOTS, TIME_CONTROL, bot_cpu_seconds, running_bots
+from arena.bench.bots import TIME_CONTROL, bot_cpu_seconds, running_bots
 from arena.bot.v1 import bot_pb2
-from arena.manifest import BotSpec, load_manifest
+from arena.manifest import BotSpec
 from arena.protocol import DECIDE_METHOD, TOKEN_METADATA_KEY
 from arena.referee.botprocess import RunningBot
 from arena.referee.client import BotClient
@@ -218,56 +215,6 @@ async def transport_throughput(
                 client.close()
 
 
-@contextmanager
-def grpc_defaults() -> Iterator[None]:
-    """Processes started within inherit gRPC's default experiments, not the arena's
-    (``arena.grpc_settings``): an empty ``GRPC_EXPERIMENTS``, which the entry points keep."""
-    saved = os.environ.get(grpc_settings.VARIABLE)
-    os.environ[grpc_settings.VARIABLE] = ""
-    try:
-        yield
-    finally:
-        if saved is None:
-            del os.environ[grpc_settings.VARIABLE]
-        else:
-            os.environ[grpc_settings.VARIABLE] = saved
-
-
-async def _transport_cpu(
-    game: str, requests: list[bytes], calls: int, bots: int
-) -> tuple[float, float, float, float]:
-    spec = load_manifest(SAMPLE_BOTS / "random-python")
-    bare = await bare_round_trip(spec, game, requests, calls, bots)
-    through_client = await client_round_trip(spec, game, requests, calls, bots)
-    return (*bare, *through_client)
-
-
-def _transport_process(
-    game: str, requests: list[bytes], calls: int, bots: int, results: Any
-) -> None:
-    """Body of the process measuring the previous transport (module level: ``spawn`` imports it
-    by name)."""
-    results.put(trio.run(_transport_cpu, game, requests, calls, bots))
-
-
-async def previous_transport(
-    game: str, requests: list[bytes], calls: int, bots: int
-) -> tuple[float, float, float, float]:
-    """The round trips of ``bare_round_trip`` and ``client_round_trip`` (wall and CPU seconds
-    per call of each) with gRPC's default experiments, as the referee ran before
-    ``arena.grpc_settings``: in a fresh process, as gRPC reads them when it is imported."""
-    context = multiprocessing.get_context("spawn")
-    results = context.Queue()
-    process = context.Process(
-        target=_transport_process, args=(game, requests, calls, bots, results), daemon=True
-    )
-    with grpc_defaults():
-        process.start()
-    outcome = await trio.to_thread.run_sync(results.get)
-    await trio.to_thread.run_sync(process.join)
-    return outcome
-
-
 @dataclass
 class ClientRun:
     """Decisions/s of blocking client processes calling bots, and what each call cost the
@@ -319,12 +266,11 @@ async def client_processes(
             for m in range(concurrent)
         ]
         bots_cpu = -sum(bot_cpu_seconds(bot) for bot in running)
-        with grpc_defaults():  # faster for these blocking clients (docs/scale.md): a true bound
-            for m, client in enumerate(clients):
-                client.start()
-                if shares:
-                    assert client.pid is not None, "started"
-                    cpus.keep_to(shares[m % pinned], client.pid)
+        for m, client in enumerate(clients):
+            client.start()
+            if shares:
+                assert client.pid is not None, "started"
+                cpus.keep_to(shares[m % pinned], client.pid)
         outcomes = [await trio.to_thread.run_sync(results.get) for _ in clients]
         for client in clients:
             await trio.to_thread.run_sync(client.join)

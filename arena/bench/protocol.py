@@ -12,17 +12,14 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
   alone (a thread per match sending ready-made requests through the referee's client, no
   engine, no encoding) and a ceiling no Python
   referee can pass (one blocking client *process* per match calling its bots in turn: no trio, no
-  engine, no shared interpreter lock; with gRPC's default experiments, which serve such clients
-  better than the arena's ``arena.grpc_settings``);
+  engine, no shared interpreter lock);
 * the same matches in ``--workers`` worker processes (``arena tournament --workers``), each worker
   with its bots kept to its own share of the cores (``--pin-cpus``, the default) and again left
   to the scheduler (``--no-pin-cpus``), next to the ceiling with each client process and its bots
   kept to a share of the cores alike;
 * (a) a bare grpcio unary Decide round trip from a blocking client, cycling through the decision
   requests of a whole random game, against the random-python bot (and, for comparison, against
-  ``--players`` such bots in turn, as in a match, and through the referee's client; both
-  again in a fresh process with gRPC's default experiments, the transport before
-  ``arena.grpc_settings``);
+  ``--players`` such bots in turn, as in a match, and through the referee's client);
 * the engine's and the request encoding's CPU time per decision, in process, for every game, with
   the previous encoder (``arena.wire.reference``) measured on the same decisions;
 * (b) the referee's time per decision in sequential matches of random-python bots (engine step,
@@ -46,7 +43,6 @@ from arena.bench.clients import (
     bare_round_trip,
     ceiling_throughput,
     client_round_trip,
-    previous_transport,
     transport_throughput,
 )
 from arena.bench.encoding import engine_and_encoding
@@ -158,12 +154,6 @@ async def protocol(args: argparse.Namespace) -> None:
         f"round trip, {args.players} bot processes in turn as in a match: bare "
         f"{rotating * us:.0f} us ({rotating_cpu * us:.0f} us of CPU), through the referee's "
         f"client {through_client * us:.0f} us ({client_cpu * us:.0f} us of CPU)"
-    )
-    before = await previous_transport(args.game, requests, args.calls, args.players)
-    print(
-        f"  the same with gRPC's default experiments (the EventEngine client, as before "
-        f"arena.grpc_settings): bare {before[0] * us:.0f} us ({before[1] * us:.0f} us of CPU), "
-        f"through the client {before[2] * us:.0f} us ({before[3] * us:.0f} us of CPU)"
     )
     for game in game_names():
         engine = get_game(game)

@@ -26,7 +26,6 @@ from pathlib import Path
 import grpc
 import trio
 
-from arena import grpc_settings
 from arena.bot.v1 import bot_pb2
 from arena.errors import HandshakeMismatchError, NotReadyError
 from arena.log_names import kept_log_bytes, kept_log_names, numbered
@@ -287,7 +286,7 @@ async def run_bot(
     }
     if sandbox is None:
         argv = limited_argv(_argv(spec.command), limits)
-        env = {**grpc_settings.for_bots(os.environ), **bot_env}
+        env = {**os.environ, **bot_env}
     else:
         bot.launch = prepare_launch(
             sandbox,
@@ -295,7 +294,7 @@ async def run_bot(
             bot_dir=spec.directory,
             seat=seat,
             env=bot_env,
-            inherited_env=grpc_settings.for_bots(os.environ),
+            inherited_env=dict(os.environ),
             limits=limits,
             wants_network=spec.network,
         )
