@@ -62,15 +62,6 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
         )
         for line in lines
     ), lines
-    # and the same round trips with gRPC's default experiments, measured in a fresh process
-    assert any(
-        re.search(
-            r"with gRPC's default experiments .*: bare \d+ us \(\d+ us of CPU\), "
-            r"through the client \d+ us \(\d+ us of CPU\)",
-            line,
-        )
-        for line in lines
-    ), lines
 
 
 def test_threads_bench_splits_the_referees_cpu_by_thread_and_the_decision_threads_by_part():
