@@ -19,7 +19,7 @@ from arena.manifest import load_manifest
 from arena.referee.bot_text import one_line
 from arena.storage.database import open_database
 from arena.submissions import client
-from arena.uploads.pack import pack
+from arena.uploads.pack import pack_directory
 
 
 def submit(
@@ -120,13 +120,37 @@ def submit_remote(
     if path is None:
         fail("give the bot directory to upload (or --status)")
     spec = load_manifest(path)
-    archive = pack(path)
+    packed = pack_directory(path)
+    if packed.left_out:
+        typer.echo(
+            f"left out {_count(len(packed.left_out), 'file')} that {packed.ignore_file} ignores "
+            f"({_names(packed.left_out)}): "
+            + (
+                "bot.toml's build makes them again on the arena"
+                if spec.build
+                else "the bot has no build step, so it runs without them"
+            )
+        )
+    archive = packed.archive
     queued = client.upload(url, token, spec.name, archive)
     typer.echo(
-        f"uploaded {spec.name} ({len(archive)} bytes, sha256 {queued['archive_sha256'][:12]}): "
+        f"uploaded {spec.name} ({_count(packed.files, 'file')}, {len(archive)} bytes, "
+        f"sha256 {queued['archive_sha256'][:12]}): "
         f"submission #{queued['id']} {queued['state']}; `arena submit --to {url} --status"
         f"{f' --token-file {token_file}' if token_file is not None else ''}` shows how it goes"
     )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _names(names: tuple[str, ...], shown: int = 3) -> str:
+    """A few of ``names``, their top-level directories once each."""
+    tops = list(
+        dict.fromkeys(name.split("/", 1)[0] + ("/" if "/" in name else "") for name in names)
+    )
+    return ", ".join(tops[:shown]) + (", ..." if len(tops) > shown else "")
 
 
 def _print_status(found: list[dict[str, Any]], as_json: bool) -> None:

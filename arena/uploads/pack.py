@@ -1,7 +1,13 @@
 """Packing a bot directory as ``arena submit --to`` uploads it: a tar.gz of the files the
 version hash counts (``arena.bot_tree.bot_files``: caches and ``node_modules`` left out, a link
-into the arena's public code packed as what it leads to), in name order, with no times, owners
-or modes beyond "executable": the same files give the same bytes, so the same archive hash."""
+into the arena's public code packed as what it leads to), less what the directory's ignore file
+leaves out, in name order, with no times, owners or modes beyond "executable": the same files
+give the same bytes, so the same archive hash.
+
+The ignore file is ``.arenaignore`` if the bot has one, else its ``.gitignore`` (as gcloud's
+``.gcloudignore`` falls back on it): gitignore syntax (the pathspec library), for build
+outputs, which the hosted arena rebuilds anyway (a Go bot's binary is 13 MiB, a Rust
+``target/`` far more than an upload may hold). ``bot.toml`` is always packed."""
 
 from __future__ import annotations
 
@@ -10,23 +16,53 @@ import io
 import os
 import stat
 import tarfile
+from dataclasses import dataclass
 from pathlib import Path
+
+import pathspec
 
 from arena.bot_tree import bot_files
 from arena.errors import InputError
+from arena.manifest import MANIFEST_NAME
 from arena.uploads.unpack import DEFAULT_LIMITS, UnpackLimits
+
+IGNORE_FILES = (".arenaignore", ".gitignore")  # the first that exists decides
+MIB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Packed:
+    archive: bytes
+    files: int  # packed
+    ignore_file: str | None  # the ignore file read, if any
+    left_out: tuple[str, ...]  # the names it left out
 
 
 def pack(directory: Path, limits: UnpackLimits = DEFAULT_LIMITS) -> bytes:
-    """The tar.gz of bot directory ``directory``. Raises InputError for what no upload may
-    hold (a FIFO, a link to a directory in it) and an archive over ``limits.archive_bytes``;
-    ManifestError for a link out of the directory."""
+    """The tar.gz of bot directory ``directory`` (``pack_directory``)."""
+    return pack_directory(directory, limits).archive
+
+
+def pack_directory(directory: Path, limits: UnpackLimits = DEFAULT_LIMITS) -> Packed:
+    """The tar.gz of bot directory ``directory``, and what its ignore file left out. Raises
+    InputError for what no upload may hold (a FIFO, a link to a directory in it), an archive
+    over ``limits.archive_bytes`` and an ignore file it cannot read; ManifestError for a link
+    out of the directory."""
+    files = bot_files(directory)  # first: it refuses a link out of the directory
+    ignore_file, ignored = _ignore_spec(directory)
+    kept: list[tuple[str, Path]] = []
+    left_out: list[str] = []
+    for name, path in files:
+        if ignored is not None and name != MANIFEST_NAME and ignored.match_file(name):
+            left_out.append(name)
+        else:
+            kept.append((name, path))
     buffer = io.BytesIO()
     with (
         gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0) as compressed,
         tarfile.open(fileobj=compressed, mode="w", format=tarfile.PAX_FORMAT) as tar,
     ):
-        for name, path in bot_files(directory):
+        for name, path in kept:
             status = os.stat(path)  # follows a link: what it leads to is packed
             if not stat.S_ISREG(status.st_mode):
                 raise InputError(f"{directory / name}: not a regular file; an upload holds files")
@@ -39,7 +75,30 @@ def pack(directory: Path, limits: UnpackLimits = DEFAULT_LIMITS) -> bytes:
                 break
     if buffer.tell() > limits.archive_bytes:
         raise InputError(
-            f"{directory}: packs to more than the {limits.archive_bytes} bytes an upload may "
-            "have (leave build outputs and data out of the bot's directory)"
+            f"{directory}: packs to more than the {limits.archive_bytes // MIB} MiB an upload "
+            f"may have (largest: {_largest(kept)}); list build outputs and data in "
+            f"{directory / IGNORE_FILES[0]} (gitignore syntax) to leave them out"
         )
-    return buffer.getvalue()
+    return Packed(buffer.getvalue(), len(kept), ignore_file, tuple(left_out))
+
+
+def _ignore_spec(directory: Path) -> tuple[str | None, pathspec.GitIgnoreSpec | None]:
+    for name in IGNORE_FILES:
+        path = directory / name
+        if path.is_file():
+            try:
+                lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+                return name, pathspec.GitIgnoreSpec.from_lines(lines)
+            except (OSError, ValueError) as exc:  # unreadable, or a pattern it cannot parse
+                raise InputError(f"{path}: {exc}") from None
+    return None, None
+
+
+def _largest(files: list[tuple[str, Path]], count: int = 3) -> str:
+    """The ``count`` top-level entries of ``files`` that hold the most bytes, for the error."""
+    sizes: dict[str, int] = {}
+    for name, path in files:
+        top = name.split("/", 1)[0] + ("/" if "/" in name else "")
+        sizes[top] = sizes.get(top, 0) + os.stat(path).st_size
+    ranked = sorted(sizes.items(), key=lambda item: -item[1])[:count]
+    return ", ".join(f"{top} {size / MIB:.0f} MiB" for top, size in ranked)

@@ -161,6 +161,36 @@ def test_two_authors_upload_and_see_only_their_own(arena: Arena, web: Served, tm
     assert "409: bot name 'alices-bot' belongs to another author" in taken.stderr
 
 
+def test_submit_leaves_out_what_the_bots_gitignore_ignores(
+    arena: Arena, web: Served, tmp_path: Path
+):
+    directory = bot_dir(tmp_path, "built-bot")
+    (directory / ".gitignore").write_text("/out/\n")
+    (directory / "out").mkdir()
+    (directory / "out" / "cache.bin").write_bytes(b"made by a build")
+
+    sent = runner.invoke(
+        app,
+        [
+            "submit",
+            "--to",
+            web.url,
+            "--token-file",
+            str(arena.token_files["alice"]),
+            str(directory),
+        ],
+    )
+
+    assert sent.exit_code == 0, sent.output
+    assert sent.stdout.startswith(
+        "left out 1 file that .gitignore ignores (out/): the bot has no build step, so it runs "
+        "without them\nuploaded built-bot (3 files, "
+    )
+    [stored] = arena.files.archives.iterdir()
+    with tarfile.open(stored) as tar:
+        assert tar.getnames() == [".gitignore", "bot.py", "bot.toml"]
+
+
 def test_without_a_valid_token_nothing_is_accepted(arena: Arena, web: Served, tmp_path: Path):
     archive = pack(bot_dir(tmp_path, "a-bot"))
     token = arena.tokens["alice"]
