@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Iterator, Sequence
 
 
@@ -20,6 +21,12 @@ class GameResult:
     # Games with correlated outcomes (in a tournament: the seat rotations of one deal, which
     # share its luck); the batch fit's bootstrap resamples whole groups, never single games.
     group_key: str = ""
+
+
+def player_name(identity: int) -> str:
+    """``identity`` (a bot version's id) as a rated identity: one string object for all the
+    seats it holds (a ladder keeps every game's seats in memory for as long as it runs)."""
+    return sys.intern(str(identity))
 
 
 def pair_score(a: SeatResult, b: SeatResult) -> float:

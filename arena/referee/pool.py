@@ -15,7 +15,9 @@ in a game), so concurrent games never share a bot.
 A process never plays two seat rotations of one deal (a game's seed): every rotation deals the
 same cards, so a bot that remembered the first would know, in the next, what the others hold and
 will draw. Lent for a deal it has played, it is replaced by a fresh one (the sandbox gives each
-process empty writable paths, so nothing of the first rotation carries over).
+process empty writable paths, so nothing of the first rotation carries over). So is a process
+that has played ``MAX_DEALS`` deals: the deals it played are remembered exactly, and a ladder
+runs for days.
 """
 
 from __future__ import annotations
@@ -93,6 +95,9 @@ class LeasedBot:
         )
 
 
+MAX_DEALS = 10_000  # deals one process plays at most (its memory of them stays bounded)
+
+
 class BotPool:
     """Running bots of one tournament run, lent out per worker (``lender``). Use as an async
     context manager: leaving it stops every bot it still holds."""
@@ -150,9 +155,17 @@ class BotPool:
         freshly started and connected one. Raises what ``run_bot`` and ``connect`` raise
         (NotReadyError, HandshakeMismatchError)."""
         leased = self._idle.pop(key, None)
-        if leased is not None and not (leased.alive and deal not in leased.deals):
+        if leased is not None and not (
+            leased.alive and deal not in leased.deals and len(leased.deals) < MAX_DEALS
+        ):
             if leased.alive:
-                log.info("%s replaced: it played another rotation of this deal", _named(leased.bot))
+                log.info(
+                    "%s replaced: %s",
+                    _named(leased.bot),
+                    "it played another rotation of this deal"
+                    if deal in leased.deals
+                    else f"it played {MAX_DEALS} deals",
+                )
             await self._stop(leased)  # or it died while idle
             leased = None
         if leased is None:

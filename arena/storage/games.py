@@ -24,7 +24,7 @@ from arena.storage.models import (
 )
 from arena.verification import SealedGame, SealedSeat, replay_states, seal
 from leaderboard.elo import EloTable, replay_elo
-from leaderboard.results import GameResult, SeatResult
+from leaderboard.results import GameResult, SeatResult, player_name
 
 
 def _termination(record: MatchRecord) -> str:
@@ -42,7 +42,7 @@ def _game_result(record: MatchRecord, version_ids: Sequence[int], group_key: str
     return GameResult(
         tuple(
             SeatResult(
-                str(version_ids[s.seat]),
+                player_name(version_ids[s.seat]),
                 s.rank,
                 s.score,
                 "" if s.outcome is Outcome.FINISHED else s.outcome.value,
@@ -268,7 +268,10 @@ def finished_game_results(
         current = (game_id, group_key)
         seats.append(
             SeatResult(
-                str(version_id), rank, score, "" if outcome == Outcome.FINISHED.value else outcome
+                player_name(version_id),
+                rank,
+                score,
+                "" if outcome == Outcome.FINISHED.value else outcome,
             )
         )
     if current is not None:

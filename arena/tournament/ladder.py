@@ -57,7 +57,7 @@ from arena.tournament.runner import (
 from arena.tournament.schedule import ScheduledGame, deal_seed
 from arena.tournament.settings import TournamentSettings
 from leaderboard.batch import fit_batch
-from leaderboard.results import GameResult, SeatResult
+from leaderboard.results import GameResult, SeatResult, player_name
 
 log = logging.getLogger(__name__)
 IDLE_SECONDS = 10.0  # between two looks when nobody may play (too few entrants, rate limits)
@@ -126,7 +126,7 @@ def _seat_results(
     return GameResult(
         tuple(
             SeatResult(
-                str(version_ids[scheduled.seats[seat.seat]]),
+                player_name(version_ids[scheduled.seats[seat.seat]]),
                 seat.rank,
                 seat.score,
                 "" if seat.outcome is Outcome.FINISHED else seat.outcome.value,

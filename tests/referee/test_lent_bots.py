@@ -10,6 +10,7 @@ import pytest
 import trio
 
 from arena.records import MatchRecord, Outcome, TimeControl
+from arena.referee import pool as pool_module
 from arena.referee.match import MatchObserver, play_match
 from arena.referee.pool import BotPool
 from engine.registry import get_game
@@ -134,3 +135,17 @@ async def test_no_bot_plays_two_rotations_of_one_deal_in_one_process():
         assert pool.started == 4, "a new deal: both kept"
         await play_match("oregon", [spec, spec], SEED, time_control=GENEROUS, lender=lender)
         assert pool.started == 6, "back to the first deal: these processes played it too"
+
+
+async def test_a_process_that_played_max_deals_is_replaced(monkeypatch):
+    """What a process played is remembered exactly, so it is bounded: a ladder runs for days."""
+    monkeypatch.setattr(pool_module, "MAX_DEALS", 2)
+    spec = sample_bot("random-python")
+    async with BotPool("oregon", game_seed=SEED) as pool:
+        lender = pool.lender(0)
+        for seed in (1, 2):
+            await play_match("oregon", [spec, spec], seed, time_control=GENEROUS, lender=lender)
+        assert pool.started == 2 and all(len(leased.deals) == 2 for leased in pool.idle)
+        await play_match("oregon", [spec, spec], 3, time_control=GENEROUS, lender=lender)
+        assert pool.started == 4, "both replaced after two deals"
+        assert [len(leased.deals) for leased in pool.idle] == [1, 1]

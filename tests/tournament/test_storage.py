@@ -172,6 +172,19 @@ def test_a_game_and_its_elo_updates_are_recorded_together(db_target: DatabaseTar
     database.close()
 
 
+def test_stored_results_hold_one_string_per_bot_version(db_target: DatabaseTarget):
+    # A ladder keeps every game's results in memory for as long as it runs
+    database = open_database(db_target, create=True)
+    ids = register_bots(database, ["a", "b", "c"])
+    for ranks in ([1, 2, 3], [3, 2, 1]):
+        record_game(database, match_record(ranks), ids, group_key="g")
+    with database.read() as session:
+        first, second = finished_game_results(session, "oregon")
+    assert [seat.player for seat in first.seats] == [str(i) for i in ids]
+    assert all(a.player is b.player for a, b in zip(first.seats, second.seats, strict=True))
+    database.close()
+
+
 def test_voided_games_are_kept_but_not_rated(db_target: DatabaseTarget):
     database = open_database(db_target, create=True)
     ids = register_bots(database, ["a", "b"])
