@@ -19,7 +19,7 @@ from arena.manifest import load_manifest
 from arena.referee.bot_text import one_line
 from arena.storage.database import open_database
 from arena.submissions import client
-from arena.uploads.pack import pack_directory
+from arena.uploads.pack import pack_directory, top_level
 
 
 def submit(
@@ -147,9 +147,7 @@ def _count(number: int, noun: str) -> str:
 
 def _names(names: tuple[str, ...], shown: int = 3) -> str:
     """A few of ``names``, their top-level directories once each."""
-    tops = list(
-        dict.fromkeys(name.split("/", 1)[0] + ("/" if "/" in name else "") for name in names)
-    )
+    tops = list(dict.fromkeys(map(top_level, names)))
     return ", ".join(tops[:shown]) + (", ..." if len(tops) > shown else "")
 
 

@@ -94,11 +94,16 @@ def _ignore_spec(directory: Path) -> tuple[str | None, pathspec.GitIgnoreSpec | 
     return None, None
 
 
+def top_level(name: str) -> str:
+    """The first part of a packed file's name: ``target/`` for ``target/release/bot``."""
+    return name.split("/", 1)[0] + ("/" if "/" in name else "")
+
+
 def _largest(files: list[tuple[str, Path]], count: int = 3) -> str:
     """The ``count`` top-level entries of ``files`` that hold the most bytes, for the error."""
     sizes: dict[str, int] = {}
     for name, path in files:
-        top = name.split("/", 1)[0] + ("/" if "/" in name else "")
+        top = top_level(name)
         sizes[top] = sizes.get(top, 0) + os.stat(path).st_size
     ranked = sorted(sizes.items(), key=lambda item: -item[1])[:count]
     return ", ".join(f"{top} {size / MIB:.0f} MiB" for top, size in ranked)
