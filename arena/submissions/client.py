@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import SubmitError
+from arena.tokens import PREFIX, parse_token
 
 TOKEN_VARIABLE = "ARENA_TOKEN"
 _SECONDS = 60.0
@@ -28,13 +29,25 @@ def read_token(token_file: Path | None) -> str:
             raise SubmitError(f"{token_file}: cannot read the token: {exc.strerror}") from None
         if not text:
             raise SubmitError(f"{token_file}: empty; it should hold the token from the operator")
-        return text
+        return _shaped(text, str(token_file))
     if text := os.environ.get(TOKEN_VARIABLE, "").strip():
-        return text
+        return _shaped(text, f"${TOKEN_VARIABLE}")
     raise SubmitError(
         f"give --token-file FILE (or set ${TOKEN_VARIABLE}): the token the arena's operator "
         "gave you (arena authors add)"
     )
+
+
+def _shaped(text: str, source: str) -> str:
+    """``text`` if it is shaped as a token: anything else would reach the arena as a header it
+    refuses without saying why (a second line breaks the request)."""
+    if parse_token(text) is None:
+        lines = len(text.splitlines())
+        raise SubmitError(
+            f"{source}: {f'{lines} lines, ' if lines > 1 else ''}not a token; it should hold "
+            f"only the token the operator gave you ({PREFIX}_ID_SECRET, one line)"
+        )
+    return text
 
 
 def upload(url: str, token: str, bot_name: str, archive: bytes) -> dict[str, Any]:

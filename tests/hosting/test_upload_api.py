@@ -230,6 +230,29 @@ def test_a_token_is_not_taken_on_the_command_line_nor_missing(
     assert listed.exit_code == 0 and "no uploads yet" in listed.stdout
 
 
+def test_what_is_not_a_token_is_refused_before_anything_is_sent(
+    arena: Arena, tmp_path: Path, monkeypatch
+):
+    # e.g. the whole output of `arena authors add`, its note too, saved as the token file
+    saved = tmp_path / "saved"
+    saved.write_text(arena.tokens["alice"] + "\nthe token of alice: give it to them now\n")
+    monkeypatch.setenv("ARENA_TOKEN", "my password")
+    for number, (given, said) in enumerate(
+        [
+            (["--token-file", str(saved)], f"{saved}: 2 lines, not a token"),
+            ([], "$ARENA_TOKEN: not a token"),
+        ]
+    ):
+        directory = str(bot_dir(tmp_path, f"b{number}"))
+        sent = runner.invoke(app, ["submit", "--to", "http://127.0.0.1:9", *given, directory])
+        assert sent.exit_code == 2
+        assert sent.stderr == (
+            f"error: {said}; it should hold only the token the operator gave you "
+            "(arena_ID_SECRET, one line)\n"
+        )
+    arena.nothing_written()
+
+
 def hostile_tar(member: tarfile.TarInfo) -> bytes:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
