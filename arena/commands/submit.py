@@ -58,7 +58,12 @@ def submit(
     status: Annotated[
         bool, typer.Option("--status", help="with --to: show your uploads and their state")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="with --status: as JSON")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="with --to: the upload's submission, or with --status the list, as JSON"
+        ),
+    ] = False,
 ) -> None:
     """Register a bot (a new version when its code changed) after building it (bot.toml's build
     step) and checking its handshake, both in the sandbox unless --sandbox none. With --to
@@ -76,8 +81,8 @@ def submit(
             token_file=token_file,
         )
         return
-    if status or token_file is not None:
-        fail("--status and --token-file go with --to URL")
+    if status or token_file is not None or as_json:
+        fail("--status, --token-file and --json go with --to URL")
     if (path is None) == (address is None):
         fail("give either a bot directory or --address HOST:PORT --name NAME")
     if address is not None and not name:
@@ -121,7 +126,7 @@ def submit_remote(
         fail("give the bot directory to upload (or --status)")
     spec = load_manifest(path)
     packed = pack_directory(path)
-    if packed.left_out:
+    if packed.left_out and not as_json:
         typer.echo(
             f"left out {_count(len(packed.left_out), 'file')} that {packed.ignore_file} ignores "
             f"({_names(packed.left_out)}): "
@@ -133,6 +138,9 @@ def submit_remote(
         )
     archive = packed.archive
     queued = client.upload(url, token, spec.name, archive)
+    if as_json:
+        typer.echo(json.dumps({**queued, "files": packed.files, "left_out": packed.left_out}))
+        return
     typer.echo(
         f"uploaded {spec.name} ({_count(packed.files, 'file')}, {len(archive)} bytes, "
         f"sha256 {queued['archive_sha256'][:12]}): "

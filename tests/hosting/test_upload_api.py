@@ -190,6 +190,19 @@ def test_submit_leaves_out_what_the_bots_gitignore_ignores(
     with tarfile.open(stored) as tar:
         assert tar.getnames() == [".gitignore", "bot.py", "bot.toml"]
 
+    (directory / "bot.py").write_text((directory / "bot.py").read_text() + "# 2\n")
+    as_json = runner.invoke(
+        app,
+        [
+            *("submit", "--to", web.url, "--token-file", str(arena.token_files["alice"])),
+            *("--json", str(directory)),
+        ],
+    )
+    assert as_json.exit_code == 0, as_json.output
+    queued = json.loads(as_json.stdout)  # the upload's submission, and nothing else on stdout
+    assert (queued["id"], queued["state"], queued["bot"]) == (2, "queued", "built-bot")
+    assert (queued["files"], queued["left_out"]) == (3, ["out/cache.bin"])
+
 
 def test_without_a_valid_token_nothing_is_accepted(arena: Arena, web: Served, tmp_path: Path):
     archive = pack(bot_dir(tmp_path, "a-bot"))
@@ -369,6 +382,9 @@ def test_an_arena_that_cannot_be_reached_is_one_line(arena: Arena, tmp_path: Pat
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_status_and_token_file_need_to(tmp_path: Path):
-    result = runner.invoke(app, ["submit", "--status"])
-    assert result.exit_code == 2 and "go with --to URL" in result.stderr
+def test_status_token_file_and_json_need_to(tmp_path: Path):
+    for given in (["--status"], ["--json", str(bot_dir(tmp_path, "b"))]):
+        result = runner.invoke(app, ["submit", *given])
+        assert result.exit_code == 2 and "--status, --token-file and --json go with --to URL" in (
+            result.stderr
+        )
