@@ -22,6 +22,7 @@ from arena.ratings import (
     sparkline,
 )
 from arena.storage.database import Database, open_database
+from arena.wording import counted
 from engine.registry import game_names
 from leaderboard.tables import LeaderboardRow, format_batch, pool_heading
 
@@ -125,7 +126,7 @@ def print_history(history: History, limit: int) -> None:
         )
     console.print(table)
     listed = f" (last {limit} listed)" if len(afters) > limit else ""
-    games = f"{len(afters)} game{'' if len(afters) == 1 else 's'}"
+    games = counted(len(afters), "game")
     console.print(
         f"{games}{listed}: {sparkline(afters)}  {min(afters):.0f}.."
         f"{max(afters):.0f}, now {afters[-1]:.0f}",

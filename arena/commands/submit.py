@@ -20,6 +20,7 @@ from arena.referee.bot_text import one_line
 from arena.storage.database import open_database
 from arena.submissions import client
 from arena.uploads.pack import pack_directory, top_level
+from arena.wording import counted
 
 
 def submit(
@@ -128,7 +129,7 @@ def submit_remote(
     packed = pack_directory(path)
     if packed.left_out and not as_json:
         typer.echo(
-            f"left out {_count(len(packed.left_out), 'file')} that {packed.ignore_file} ignores "
+            f"left out {counted(len(packed.left_out), 'file')} that {packed.ignore_file} ignores "
             f"({_names(packed.left_out)}): "
             + (
                 "bot.toml's build makes them again on the arena"
@@ -142,15 +143,11 @@ def submit_remote(
         typer.echo(json.dumps({**queued, "files": packed.files, "left_out": packed.left_out}))
         return
     typer.echo(
-        f"uploaded {spec.name} ({_count(packed.files, 'file')}, {len(archive)} bytes, "
+        f"uploaded {spec.name} ({counted(packed.files, 'file')}, {len(archive)} bytes, "
         f"sha256 {queued['archive_sha256'][:12]}): "
         f"submission #{queued['id']} {queued['state']}; `arena submit --to {url} --status"
         f"{f' --token-file {token_file}' if token_file is not None else ''}` shows how it goes"
     )
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _names(names: tuple[str, ...], shown: int = 3) -> str:

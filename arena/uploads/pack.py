@@ -6,8 +6,8 @@ give the same bytes, so the same archive hash.
 
 The ignore file is ``.arenaignore`` if the bot has one, else its ``.gitignore`` (as gcloud's
 ``.gcloudignore`` falls back on it): gitignore syntax (the pathspec library), for build
-outputs, which the hosted arena rebuilds anyway (a Go bot's binary is 13 MiB, a Rust
-``target/`` far more than an upload may hold). ``bot.toml`` is always packed."""
+outputs, which the hosted arena rebuilds anyway (a Go starter's binary is 13 MiB; a Rust
+``target/`` can outgrow the upload limit). ``bot.toml`` is always packed."""
 
 from __future__ import annotations
 

@@ -43,6 +43,7 @@ from arena.web.pages import NotFound, Pages, held_back
 from arena.web.replay import FrameCache
 from arena.web.sessions import WebAuth, session_routes
 from arena.web.submissions import UploadDesk, submission_routes
+from arena.wording import counted
 from engine.registry import game_names
 
 STATIC = Path(__file__).parent / "static"
@@ -81,14 +82,9 @@ def _templates() -> Environment:
     )
     environment.filters["pathquote"] = lambda value: quote(str(value), safe="")
     environment.filters["ordinal"] = _ordinal
-    environment.filters["counted"] = _counted
+    environment.filters["counted"] = counted
     environment.globals.update(GameStatus=GameStatus, GameOutcome=GameOutcome)
     return environment
-
-
-def _counted(value: Any, noun: str) -> str:
-    """``3|counted("deal")``: "3 deals", "1 deal", as the pages' scripts write it (Arena.count)."""
-    return f"{value} {noun}{'' if value == 1 else 's'}"
 
 
 def _ordinal(value: Any) -> str:

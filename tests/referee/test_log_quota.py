@@ -13,6 +13,7 @@ import struct
 import time
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -85,22 +86,6 @@ def flood_bot(tmp_path: Path, name: str, said: bytes = b"") -> BotSpec:
     return load_manifest(directory)
 
 
-async def flood_once(
-    tmp_path: Path,
-    name: str,
-    limits: BotLimits = LIMITS,
-    seat: int = 0,
-    *,
-    game_seed: int = 1,
-    said: bytes = b"",
-    logs: Path | None = None,
-) -> tuple[Path, bytes]:
-    """Start the flood bot as ``name`` with logs kept (in ``logs``, by default tmp_path/logs),
-    talk to it, stop it: its log and what it held then."""
-    path = await flood(tmp_path, name, limits, seat, game_seed=game_seed, said=said, logs=logs)
-    return path, path.read_bytes()
-
-
 async def flood(
     tmp_path: Path,
     name: str,
@@ -111,8 +96,9 @@ async def flood(
     said: bytes = b"",
     logs: Path | None = None,
 ) -> Path:
-    """Start the flood bot as ``name`` with logs kept, talk to it, stop it: the path of its log,
-    which another process of the same bot may already have removed to make room."""
+    """Start the flood bot as ``name`` with logs kept (in ``logs``, by default tmp_path/logs),
+    talk to it, stop it: the path of its log, which another process of the same bot may already
+    have removed to make room."""
     work, logs = tmp_path / "work", logs or tmp_path / "logs"
     work.mkdir(exist_ok=True)
     logs.mkdir(parents=True, exist_ok=True)
@@ -122,6 +108,13 @@ async def flood(
         client.close()
     assert bot.log_path is not None
     return bot.log_path
+
+
+async def flood_once(tmp_path: Path, name: str, *args: Any, **options: Any) -> tuple[Path, bytes]:
+    """``flood``, then the log and what it held: for a test where no other process of the bot
+    is left to remove it."""
+    path = await flood(tmp_path, name, *args, **options)
+    return path, path.read_bytes()
 
 
 async def start_once(tmp_path: Path, name: str, limits: BotLimits = LIMITS, seat: int = 0) -> bytes:
