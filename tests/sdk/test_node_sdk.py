@@ -55,6 +55,8 @@ def stub(tmp_path, node_sdk):
         assert process.poll() is None and time.monotonic() < deadline, "the bot did not start"
         time.sleep(0.01)
     channel = grpc.insecure_channel(address)
+    # The socket's file appears when it is bound, a moment before it listens: wait until it does
+    grpc.channel_ready_future(channel).result(timeout=max(1.0, deadline - time.monotonic()))
     yield bot_pb2_grpc.BotStub(channel)
     channel.close()
     process.terminate()
