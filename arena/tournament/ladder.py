@@ -595,7 +595,9 @@ async def run_ladder(
         while isinstance(first, BaseExceptionGroup):
             first = first.exceptions[0]
         log.error("%s: %s", ladder.name, first)
-        raise first from None
+        if not isinstance(first, StorageError):
+            raise first from None
+        this.storage_fault = first  # the lineup unreadable: stopped like a game left unrecorded
     if this.storage_fault is not None:
         try:
             await trio.to_thread.run_sync(_set_state, database, ladder_id, tournaments.STOPPED)

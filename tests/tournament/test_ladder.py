@@ -20,9 +20,10 @@ from arena.errors import SetupError
 from arena.sandbox import SandboxPolicy
 from arena.storage import database as database_module
 from arena.storage import ladders as ladder_store
-from arena.storage.database import open_database
+from arena.storage.database import StorageError, open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from arena.storage.target import DatabaseTarget, may_exist
+from arena.tournament import ladder as ladder_module
 from arena.tournament import runner
 from arena.tournament.ladder import LadderRules
 from arena.tournament.ladder_setup import create_ladder
@@ -370,6 +371,31 @@ def test_a_storage_fault_stops_the_ladder_in_one_line_and_it_goes_on(tmp_path, m
     monkeypatch.setattr(runner, "record_game", real_record_game)
     assert ladder(db, "--until", "4")["games"] == 4
     check_consistent(db)
+
+
+def test_a_storage_fault_reading_the_lineup_stops_the_ladder_the_same_way(tmp_path, monkeypatch):
+    """The lineup is read between rounds; the database failing there (a CI run met it: another
+    writer held the lock past the busy timeout) stops the ladder with the same line and state."""
+    db = tmp_path / "arena.db"
+    for bot in random_bots(tmp_path, 2):
+        submit(db, bot)
+    real_lineup = ladder_module._Ladder.lineup
+    calls = []
+
+    def lineup_failing_later(self):
+        calls.append(1)
+        if len(calls) < 2:
+            return real_lineup(self)
+        raise StorageError(f"{db}: database error: database is locked")
+
+    monkeypatch.setattr(ladder_module._Ladder, "lineup", lineup_failing_later)
+    stopped = run_cli("ladder", *QUICK, "--concurrency", "1", "--db", str(db))
+    assert stopped.exit_code == 4, stopped.output
+    assert "Traceback" not in stopped.output
+    [line] = [line for line in stopped.stderr.splitlines() if line.startswith("error:")]
+    assert "database is locked" in line and "arena ladder --name oregon-ladder" in line
+    assert query(db, "SELECT state FROM tournament") == [("stopped",)]
+    assert query(db, "SELECT count(*) FROM game")[0][0] >= 1  # the first round's: kept
 
 
 def test_games_per_hour_space_each_bots_games_across_a_restart(
