@@ -261,6 +261,20 @@ def unfinished_deals(db: DatabaseTarget) -> dict:
     return found
 
 
+def active_positions(db: DatabaseTarget) -> set[int]:
+    """The positions of the ladder's entrants that play (neither retired nor paused)."""
+    database = open_database(db, create=False)
+    with database.write() as session:
+        [ladder_id] = [i for (i,) in query(db, "SELECT id FROM tournament")]
+        found = ladder_store.lineup(session, ladder_id, "oregon", fixed=False, pause_after=0)
+    database.close()
+    return set(found.active)
+
+
+def members(deal: tuple[int, str]) -> list[int]:
+    return [int(position) for position in deal[1].split("+")]
+
+
 def test_ctrl_c_and_kill_at_random_moments_lose_and_repeat_nothing(
     tmp_path: Path, db_target: DatabaseTarget
 ):
@@ -322,8 +336,12 @@ def test_ctrl_c_and_kill_at_random_moments_lose_and_repeat_nothing(
     check_consistent(db)
     # the killed run's games in play (fresh heartbeats still) were removed as it went on
     assert query(db, "SELECT count(*) FROM running_game WHERE game_id IS NULL") == [(0,)]
-    # the deals a stop left half-played were completed first
-    assert not set(left_half_played) & set(unfinished_deals(db)), f"seed {seed}"
+    # the deals a stop left half-played were completed first, but for those of a version retired
+    # since (r1's first: its code changed on disk as 2.0.0 was written, so a game of it planned
+    # for after that was not played; it never plays again)
+    playing = active_positions(db)
+    completable = {deal for deal in left_half_played if set(members(deal)) <= playing}
+    assert not completable & set(unfinished_deals(db)), f"seed {seed}"
 
 
 def test_until_every_interval_is_narrower_than_w(tmp_path: Path):
