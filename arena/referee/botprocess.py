@@ -279,6 +279,9 @@ async def run_bot(
     if sandboxed:
         bot.call_address = f"unix:{workdir / f'seat{seat}.sock'}"
     bot_env = {
+        # A Python bot's print() reaches its log as it happens: block-buffered into a pipe, it
+        # would be lost when the arena ends the process with SIGTERM.
+        "PYTHONUNBUFFERED": "1",
         **spec.env,
         "ARENA_BOT_ADDRESS": bot.address,
         "ARENA_BOT_TOKEN": bot.token,

@@ -55,6 +55,7 @@ async def test_a_bot_sees_its_own_uid_environment_and_private_temp_only(tmp_path
         "ARENA_BOT_ADDRESS",
         "ARENA_BOT_TOKEN",
         "ARENA_BOT_SEED",
+        "PYTHONUNBUFFERED",  # so that a Python bot's print() reaches its log
         "PATH",
         "LANG",
         "HOME",

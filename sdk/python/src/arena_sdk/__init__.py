@@ -25,9 +25,11 @@ Depends on grpcio and protobuf only: ``pip install ./sdk/python``.
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import random
+import sys
 import tomllib
 from collections.abc import Callable
 from concurrent import futures
@@ -223,6 +225,10 @@ def run_replies(
     # gRPC logs an exception raised by the bot's code (e.g. a MemoryError under the arena's
     # memory limit) but has no handler of its own: send it to stderr, the bot's log.
     logging.basicConfig()
+    # What the bot prints reaches its log line by line, even where the arena did not set
+    # PYTHONUNBUFFERED: a block buffer is lost when the arena stops the process (SIGTERM).
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
     server = serve(
         reply,
         address=os.environ["ARENA_BOT_ADDRESS"],
