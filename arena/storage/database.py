@@ -253,9 +253,13 @@ def _schema_turn(directory: Path) -> Iterator[None]:
 
 
 def _create_exclusively(path: Path) -> bool:
-    """Create ``path`` as an empty file if nothing is there; whether this call created it."""
+    """Create ``path`` as an empty file if nothing is there; whether this call created it.
+    Readable by its owner only, whatever the umask: it holds the seeds of games in play (every
+    hidden card), authors' build logs and token hashes. SQLite gives -wal and -shm its mode."""
     try:
-        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        os.fchmod(fd, 0o600)  # a umask only removes bits; this also holds under a wider default ACL
+        os.close(fd)
     except OSError:
         return False  # there already, or not creatable: opening it below reports why
     return True

@@ -1,6 +1,8 @@
 import multiprocessing
+import os
 import random
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,24 @@ def test_new_database_uses_wal_and_is_stamped(tmp_path: Path):
             == migrations.CURRENT_VERSION
         )
     open_database(path, create=False).close()
+
+
+def test_a_new_database_and_its_wal_are_its_owners_alone_whatever_the_umask(tmp_path: Path):
+    """Another local user must not read the seeds of games in play (every hidden card) or the
+    authors' logs: the file is made 0600, and SQLite gives its -wal and -shm the same mode."""
+    path = tmp_path / "arena.db"
+    before = os.umask(0o002)
+    try:
+        database = open_database(path, create=True)
+        with database.write():  # the WAL and shared-memory files exist while it is open
+            modes = {
+                name: stat.S_IMODE(os.stat(tmp_path / name).st_mode)
+                for name in ("arena.db", "arena.db-wal", "arena.db-shm")
+            }
+        database.close()
+    finally:
+        os.umask(before)
+    assert modes == dict.fromkeys(modes, 0o600)
 
 
 def test_write_transactions_take_the_write_lock_before_their_first_read(tmp_path: Path):
