@@ -14,12 +14,14 @@ worker."""
 from __future__ import annotations
 
 import os
+from collections import Counter
+from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from arena.storage.database import Database
 from arena.storage.models import Author, Submission, SubmissionState, utc_now
@@ -118,17 +120,17 @@ def remove_finished_claim_locks(session: Session, database_file: Path) -> int:
 
 
 def claim(session: Session, stale_seconds: float, lock: ClaimLock) -> Submission | None:
-    """The oldest submission waiting for a worker, now building and locked by ``lock`` (or
-    None): a queued one, or one whose worker stopped: nobody holds its claim lock, or, where
-    that cannot be told, it has been untouched for ``stale_seconds``. One claimed too often
-    fails instead."""
+    """The next submission waiting for a worker (``_fair_order``), now building and locked by
+    ``lock`` (or None): a queued one, or one whose worker stopped: nobody holds its claim lock,
+    or, where that cannot be told, it has been untouched for ``stale_seconds``. One claimed too
+    often fails instead."""
     untouched = col(Submission.updated_at) < utc_now() - timedelta(seconds=stale_seconds)
     waiting = session.exec(
         select(Submission, untouched)
         .where(col(Submission.state).in_((_QUEUED, *_IN_PROGRESS)))
         .order_by(col(Submission.id))
     ).all()
-    for submission, stale in waiting:
+    for submission, stale in _fair_order(session, waiting):
         assert submission.id is not None
         if submission.state != _QUEUED:
             held = CLAIM_LOCKS.held(lock.database.target, submission.id, session.connection())
@@ -158,6 +160,36 @@ def claim(session: Session, stale_seconds: float, lock: ClaimLock) -> Submission
         session.flush()
         return submission
     return None
+
+
+def _fair_order(
+    session: Session, waiting: Sequence[tuple[Submission, bool]]
+) -> list[tuple[Submission, bool]]:
+    """Authors take turns, not uploads: first the authors with fewest uploads being handled now,
+    then those a worker served longest ago (never first), each author's oldest upload first. In
+    order of upload alone, one author's queue of slow uploads (each validation may take its
+    whole time budget) would hold every worker while others wait."""
+    handling = Counter(row.author_id for row, _ in waiting if row.state != _QUEUED)
+    served = dict(
+        session.exec(
+            select(Submission.author_id, func.max(Submission.updated_at))
+            .where(Submission.attempts > 0)
+            .group_by(col(Submission.author_id))
+        ).all()
+    )
+    never = datetime.min.replace(tzinfo=UTC)
+
+    def turn(row: tuple[Submission, bool]) -> tuple[int, datetime, int]:
+        submission = row[0]
+        last = served.get(submission.author_id) or never
+        return handling[submission.author_id], _aware(last), submission.id or 0
+
+    return sorted(waiting, key=turn)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they are stored in UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def kept_archives(session: Session) -> set[str]:
