@@ -55,10 +55,27 @@ def warn_if_guessable(seed: int) -> None:
         )
 
 
-def warn_ignored_on_resume(what: str, given: dict[str, object]) -> None:
-    """``--resume`` continues with the stored settings: name the options given anyway (those not
-    None) in one warning."""
-    ignored = [flag for flag, value in given.items() if value is not None]
+# Given with --resume, these apply to the run (not stored with the tournament or test).
+APPLY_ON_RESUME = frozenset(
+    {"resume", "bot_logs", "workers", "pin_cpus", "ray_address", "ray_cpus"}
+    | {"log_file", "log_level", "as_json", "db"}
+)
+_GIVEN = ("COMMANDLINE", "ENVIRONMENT")
+
+
+def warn_ignored_on_resume(what: str, context: typer.Context) -> None:
+    """``--resume`` continues with the stored settings: name in one warning every option and
+    argument given on the command line (or by its environment variable) that it ignores."""
+    ignored = []
+    for param in context.command.params:
+        if param.name is None or param.name in APPLY_ON_RESUME:
+            continue
+        source = context.get_parameter_source(param.name)
+        # by name: typer carries its own copy of click, whose enum this is
+        if source is not None and source.name in _GIVEN:
+            ignored.append(
+                param.opts[0] if param.param_type_name == "option" else param.name.upper()
+            )
     if ignored:
         warn(f"--resume continues with the {what}'s stored settings; ignored: {', '.join(ignored)}")
 

@@ -186,6 +186,7 @@ def print_result(result: dict[str, Any], console: Console) -> None:
 
 
 def sprt(
+    context: typer.Context,
     new: Annotated[
         str | None,
         typer.Argument(
@@ -262,18 +263,7 @@ def sprt(
         try:
             bot_logs = game_setup.prepare_bot_logs(bot_logs)
             if resume is not None:
-                warn_ignored_on_resume(
-                    "test",
-                    {
-                        "NEW": new,
-                        "BASE": base,
-                        "--game": game,
-                        "--seed": seed,
-                        "--name": name,
-                        "--sandbox": sandbox,
-                        "--allow-network": allow_network or None,
-                    },
-                )
+                warn_ignored_on_resume("test", context)
                 ready = open_for_resume(db, resume, sprt=True)
             else:
                 if game is None or new is None or base is None:

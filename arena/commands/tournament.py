@@ -47,6 +47,7 @@ DEFAULTS = TournamentSettings()
 
 
 def tournament(
+    context: typer.Context,
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="game to play, see `arena games`")
     ] = None,
@@ -122,20 +123,7 @@ def tournament(
             limits = game_setup.parse_limits(bot_memory)
             bot_logs = game_setup.prepare_bot_logs(bot_logs)
             if resume is not None:
-                warn_ignored_on_resume(
-                    "tournament",
-                    {
-                        "--game": game,
-                        "--bots": bot_list,
-                        "--seed": seed,
-                        "--name": name,
-                        "--option": option or None,
-                        "--bot-memory": bot_memory,
-                        "--sandbox": sandbox,
-                        "--allow-network": allow_network or None,
-                        "--fresh-bots": fresh_bots or None,
-                    },
-                )
+                warn_ignored_on_resume("tournament", context)
                 ready = open_for_resume(db, resume)
                 typer.echo(
                     f"resuming tournament {ready.name!r} ({ready.game}, state {ready.state})",

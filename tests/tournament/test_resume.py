@@ -19,7 +19,7 @@ from arena.storage.database import open_database
 from arena.storage.games import recomputed_elo, stored_elo
 from arena.tournament.schedule import build_schedule
 from tests.support.bots import TEST_BOTS
-from tests.tournament.helpers import kill_groups, query, start_cli
+from tests.tournament.helpers import SAMPLE_BOTS, kill_groups, query, run_cli, start_cli
 
 pytestmark = pytest.mark.slow  # real CLI and bot processes
 
@@ -154,3 +154,20 @@ def test_stopped_then_killed_tournament_resumes_without_losing_or_repeating_game
     assert process.returncode == 0, out + err
     assert "stored settings; ignored: --seed" in err
     check_complete(db)
+
+
+def test_resume_names_every_setting_it_ignores_those_with_defaults_too(tmp_path: Path):
+    """A user adding deals or lowering the concurrency with --resume must be told that the
+    stored settings win; the warning named only the options whose default is None."""
+    db = tmp_path / "arena.db"
+    bots = f"{SAMPLE_BOTS / 'random-python'},{SAMPLE_BOTS / 'heuristic-python'}"
+    first = ["tournament", "--game", "oregon", "--bots", bots, "--deals", "1", "--name", "t"]
+    assert run_cli(*first, "--sandbox", "none", "--db", str(db)).exit_code == 0
+
+    again = ["--resume", "t", "--deals", "5", "--concurrency", "1", "--move-time", "3"]
+    resumed = run_cli("tournament", *again, "--json", "--db", str(db))
+
+    assert resumed.exit_code == 0, resumed.output
+    warning = "stored settings; ignored: --deals, --concurrency, --move-time\n"
+    assert warning in resumed.stderr
+    assert query(db, "SELECT count(*) FROM game") == [(2,)]  # still one deal
