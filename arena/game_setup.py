@@ -31,14 +31,19 @@ def check_players(game: Game, players: int, options: dict[str, OptionValue]) -> 
         raise SetupError(str(exc)) from None
 
 
+_KIND_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "a string"}
+
+
 def parse_options(game: str, texts: Iterable[str]) -> dict[str, OptionValue]:
     """``name=value`` pairs, each value read as the type of the option's default."""
     defaults = get_game(game).default_options
     options: dict[str, OptionValue] = {}
     for text in texts:
         name, sep, raw = text.partition("=")
+        if not defaults:
+            raise SetupError(f"option {text!r}: {game} takes no options")
         if not sep or name not in defaults:
-            known = ", ".join(defaults) or "none"
+            known = ", ".join(defaults)
             raise SetupError(f"option {text!r}: expected NAME=VALUE with NAME one of: {known}")
         kind = type(defaults[name])
         try:
@@ -49,7 +54,9 @@ def parse_options(game: str, texts: Iterable[str]) -> dict[str, OptionValue]:
             else:
                 options[name] = kind(raw)
         except ValueError:
-            raise SetupError(f"option {name}: {raw!r} is not a {kind.__name__}") from None
+            raise SetupError(
+                f"option {name}: {raw!r} is not {_KIND_NAMES.get(kind, kind.__name__)}"
+            ) from None
         value = options[name]
         if type(value) is int and not -(2**63) <= value < 2**63:  # bots receive it as an int64
             raise SetupError(f"option {name}: {raw[:40]!r} is out of range (a 64-bit integer)")

@@ -17,8 +17,8 @@ from arena.storage.database import open_database
 from arena.storage.target import may_exist
 
 app = typer.Typer(
-    help="List every registered bot version, oldest first (arena bots); withdraw a bot from "
-    "play, or restore it.",
+    help="List every registered bot version (by name, each bot's oldest version first: arena "
+    "bots); withdraw a bot from play, or restore it.",
     invoke_without_command=True,
 )
 BotName = Annotated[str, typer.Argument(help="the bot's name, as arena bots lists it")]
@@ -26,15 +26,16 @@ BotName = Annotated[str, typer.Argument(help="the bot's name, as arena bots list
 
 @app.callback()
 def bots(ctx: typer.Context, db: DbPath = DEFAULT_PATH) -> None:
-    """List every registered bot version, oldest first; withdraw a bot from play, or restore
-    it."""
+    """List every registered bot version (by name, each bot's oldest version first); withdraw a
+    bot from play, or restore it."""
     if ctx.invoked_subcommand is None:
         list_bots(db)
 
 
 @app.command("list")
 def list_bots(db: DbPath = DEFAULT_PATH) -> None:
-    """List every registered bot version, oldest first (the same as arena bots)."""
+    """List every registered bot version, by name, each bot's oldest version first (the same as
+    arena bots)."""
     database = open_database(db, create=False)
     try:
         with database.read() as session:

@@ -88,6 +88,22 @@ def assert_refused(db: Path, *args: str, message: str) -> None:
             + ("--option", "max_rounds=99999999999999999999"),
             "option max_rounds: '99999999999999999999' is out of range",
         ),
+        (
+            (
+                "tournament",
+                "--game",
+                "merkator",
+                "--bots",
+                f"random-python,{SAMPLE_BOTS}/random-node",
+            )
+            + ("--option", "max_rounds=abc"),
+            "option max_rounds: 'abc' is not an integer",
+        ),
+        (
+            ("tournament", "--game", "oregon", "--bots", f"random-python,{SAMPLE_BOTS}/random-node")
+            + ("--option", "foo=bar"),
+            "option 'foo=bar': oregon takes no options",
+        ),
         # a remote bot's address is checked before anyone waits for it to answer
         (("submit", "--address", "h:99999", "--name", "r"), "the port must be a number"),
         (("tournament", "--game", "oregon", "--bots", "random-python,x@:5"), "has no host"),
