@@ -65,6 +65,8 @@ def parse_until(texts: list[str]) -> Until:
         try:
             if text.isdigit():
                 games = int(text)
+                if games == 0:
+                    raise InputError(f"--until {text!r}: a ladder stops after at least 1 game")
             elif text.startswith("width:"):
                 width = float(text.removeprefix("width:"))
                 if not width > 0:
@@ -104,9 +106,16 @@ def _rules_change(before: LadderRules, after: LadderRules) -> str:
     """What changed between two ladder rules, in the flags' words."""
     said = []
     if after.games_per_hour != before.games_per_hour:
-        said.append(f"--games-per-hour {after.games_per_hour:g} (was {before.games_per_hour:g})")
+        was, now = (
+            f"{rate:g}" if rate else "no limit"
+            for rate in (before.games_per_hour, after.games_per_hour)
+        )
+        said.append(f"--games-per-hour {now} (was {was})")
     if after.pause_after != before.pause_after:
-        said.append(f"--pause-after {after.pause_after} (was {before.pause_after})")
+        was, now = (
+            str(count) if count else "never" for count in (before.pause_after, after.pause_after)
+        )
+        said.append(f"--pause-after {now} (was {was})")
     return "now " + ", ".join(said)
 
 

@@ -474,3 +474,20 @@ def test_a_ladder_restarted_with_its_own_command_warns_of_nothing(tmp_path: Path
     stored = json.loads(query(db, "SELECT settings FROM tournament")[0][0])
     assert stored["ladder"]["games_per_hour"] == 50000 and stored["ladder"]["pause_after"] == 9
     assert stored["move_time"] != 3
+    # 0 is said in words: no limit, never
+    zero = ("--games-per-hour", "0", "--pause-after", "0", "--until", "8", "--db", str(db))
+    unlimited = run_cli("ladder", "-g", "oregon", *zero)
+    assert unlimited.exit_code == 0, unlimited.output
+    assert "now --games-per-hour no limit (was 50000), --pause-after never (was 9)" in (
+        unlimited.stderr
+    )
+
+
+def test_until_zero_games_is_refused_and_leaves_no_ladder(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    for bot in random_bots(tmp_path, 2):
+        submit(db, bot)
+    refused = run_cli("ladder", *QUICK, "--until", "0", "--db", str(db))
+    assert refused.exit_code == 2
+    assert "--until '0': a ladder stops after at least 1 game" in refused.stderr
+    assert query(db, "SELECT count(*) FROM tournament") == [(0,)]
