@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from arena.bot_tree import directory_hash
 from arena.new_bot import LANGUAGES, missing_tools
 from arena.sandbox import bwrap_problem
 from engine.registry import game_names, get_game
@@ -147,8 +148,11 @@ def run_unit_test(language: str, directory) -> subprocess.CompletedProcess:
 def test_the_starters_unit_test_passes_on_the_fixtures_new_bot_wrote(validated):
     language, directory, _, _ = validated
     assert (directory / LANGUAGES[language].test_file).is_file()
+    validated_code = directory_hash(directory)
     ran = run_unit_test(language, directory)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+    # the same code as validated (and submitted): running the unit test makes no new version
+    assert directory_hash(directory) == validated_code
 
 
 # choose's last line made to answer one past the last legal action
