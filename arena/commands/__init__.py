@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 import typer
 from rich.console import Console
 
+from arena.launcher import INTERRUPTED_CODE
 from arena.sandbox.limits import LimitsUnavailableWarning, prlimit_path
 
 
@@ -78,6 +81,17 @@ def warn_ignored_on_resume(what: str, context: typer.Context) -> None:
             )
     if ignored:
         warn(f"--resume continues with the {what}'s stored settings; ignored: {', '.join(ignored)}")
+
+
+@contextmanager
+def stopped_by_signal(what: str) -> Iterator[None]:
+    """A service (``arena serve``, ``arena submissions work``) stopped by Ctrl-C or SIGTERM, its
+    usual end: one plain line, exit 130, not the error line other commands get."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        print(f"{what}: stopped", file=sys.stderr)
+        raise typer.Exit(INTERRUPTED_CODE) from None
 
 
 def warn_unless_limits_enforced() -> None:

@@ -82,6 +82,15 @@ LogFile = Annotated[
         "recorded, forfeit (with its reason), voided game and re-run, lost worker or Ray node",
     ),
 ]
+ServeLogFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--log-file",
+        metavar="FILE",
+        help="append the server's log to FILE: the web server's lines (each request at info), "
+        "its warnings and errors",
+    ),
+]
 LogLevel = Annotated[
     str | None,
     typer.Option(

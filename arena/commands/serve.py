@@ -9,8 +9,9 @@ from typing import Annotated
 
 import typer
 
+from arena.commands import stopped_by_signal
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.commands.options import LogFile, LogLevel
+from arena.commands.options import LogLevel, ServeLogFile
 from arena.errors import InputError
 from arena.operator_log import LogConfig, logging_to
 from arena.web import DEFAULT_HOST, DEFAULT_PORT
@@ -39,7 +40,7 @@ def serve(
             "an SQLite file; ~/.cache/arena/HOST-PORT-DBNAME.frames for a postgresql:// --db)",
         ),
     ] = None,
-    log_file: LogFile = None,
+    log_file: ServeLogFile = None,
     log_level: LogLevel = None,
 ) -> None:
     """Serve the web arena on http://HOST:PORT (safe while tournaments and ladders write).
@@ -57,12 +58,13 @@ def serve(
         listening = _listening(host, port)  # a port in use: one line, before "serving"
         port = listening.getsockname()[1]  # --port 0: the one the system chose
         shown = f"[{host}]" if ":" in host else host
-        print(f"arena: serving {db} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
         if config == LogConfig():  # uvicorn's own warnings on stderr, as ever
             settings = uvicorn.Config(app, log_level="warning")
         else:  # uvicorn's lines (requests too, at info) go to the arena's log
             settings = uvicorn.Config(app, log_config=None, log_level=log_level or "info")
-        uvicorn.Server(settings).run(sockets=[listening])
+        with stopped_by_signal("arena serve"):
+            print(f"arena: serving {db} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+            uvicorn.Server(settings).run(sockets=[listening])
 
 
 def _listening(host: str, port: int) -> socket.socket:

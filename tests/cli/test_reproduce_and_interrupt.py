@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 import tomllib
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,36 @@ def test_ctrl_c_or_sigterm_while_the_command_starts_is_one_line_and_exit_130(scr
 def test_the_arena_command_starts_through_the_launcher():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts["arena"] == "arena.launcher:main"
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_service_stopped_as_usual_says_so_plainly(tmp_path: Path, stop: signal.Signals):
+    """Ctrl-C or SIGTERM is how `arena serve` ends: it said "error: interrupted"."""
+    db = tmp_path / "arena.db"
+    open_db = subprocess.run(
+        [str(ARENA), "submit", str(SAMPLE_BOTS / "random-python"), "--db", str(db)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert open_db.returncode == 0, open_db.stderr
+    process = _start_interruptible([str(ARENA), "serve", "--port", "0", "--db", str(db)])
+    try:
+        assert process.stdout is not None
+        address = process.stdout.readline().split(" at ")[1].split()[0]
+        deadline = time.monotonic() + 30
+        while True:  # answering: a user stops it once it serves
+            try:
+                with urllib.request.urlopen(address, timeout=5) as page:
+                    assert page.status == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "arena serve never answered"
+                time.sleep(0.1)
+        process.send_signal(stop)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert (process.returncode, stderr) == (130, "arena serve: stopped\n")
