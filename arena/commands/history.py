@@ -13,6 +13,7 @@ from rich.table import Table
 from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.records import Outcome
+from arena.referee.bot_text import one_line
 from arena.storage import tournaments
 from arena.storage.models import GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
@@ -95,6 +96,15 @@ def history(
             row["finished_at"][:19],
         )
     console.print(table, markup=False)
+    for row in listing["games"]:  # why each forfeit, which the table only names
+        for seat in row["seats"]:
+            if seat["outcome"] != Outcome.FINISHED.value:
+                console.print(
+                    f"game {row['id']}: {seat['bot']} {seat['outcome']}: "
+                    f"{one_line(seat['reason'], 200)}",
+                    markup=False,
+                    soft_wrap=True,
+                )
 
 
 def register(app: typer.Typer) -> None:

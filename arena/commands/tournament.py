@@ -38,10 +38,13 @@ from arena.commands.options import (
 from arena.commands.progress import ProgressBar
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.operator_log import LogConfig, logging_to
+from arena.referee.bot_text import one_line
+from arena.storage.games import Forfeits, forfeits_in
 from arena.tournament import ray_backend
 from arena.tournament.runner import run_tournament
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.setup import ReadyTournament, create_tournament, open_for_resume
+from arena.wording import counted
 
 DEFAULTS = TournamentSettings()
 
@@ -185,6 +188,8 @@ def play(
             )
         )
         boards = tournament_boards(ready.database, ready.name)
+        with ready.database.read() as session:
+            forfeits = forfeits_in(session, ready.id)
     finally:
         ready.database.close()
     state = "stopped" if summary.stopped else "finished" if summary.complete else "incomplete"
@@ -200,6 +205,8 @@ def play(
         typer.echo(json.dumps(result, indent=2))
     for board in [] if as_json else boards:
         print_board(board)
+    if forfeits and not as_json:
+        print_forfeits(forfeits, ready.name)
     if cluster is not None:
         typer.echo(cluster.played(), err=True)
     if summary.stopped or not summary.complete:
@@ -211,6 +218,17 @@ def play(
         )
         raise typer.Exit(130 if summary.stopped else 1)
     typer.echo(f"tournament {ready.name!r} finished: {summary.total} games", err=as_json)
+
+
+def print_forfeits(forfeits: list[Forfeits], name: str) -> None:
+    """Each forfeiting version's count and first reason: "CRASH 2" alone says nothing of why."""
+    typer.echo("forfeits (the first of each bot):")
+    for bot in forfeits:
+        typer.echo(
+            f"  {bot.bot} {bot.version}: {counted(bot.count, 'game')}, first game "
+            f"{bot.first_game}: {bot.outcome}: {one_line(bot.reason, 200)}"
+        )
+    typer.echo(f"  (every one: arena history --tournament {name})")
 
 
 def register(app: typer.Typer) -> None:

@@ -4,6 +4,7 @@ back as the plain ``leaderboard`` values."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import sqlalchemy
@@ -12,6 +13,7 @@ from sqlmodel import Session, col, select
 from arena.records import MatchRecord, Outcome
 from arena.storage.database import Database
 from arena.storage.models import (
+    Bot,
     BotVersion,
     EloRating,
     GameOutcome,
@@ -277,6 +279,43 @@ def finished_game_results(
     if current is not None:
         results.append(GameResult(tuple(seats), group_key=current[1]))
     return results
+
+
+@dataclass(frozen=True)
+class Forfeits:
+    """A bot version's forfeits in a tournament: how many, and the first (its game and reason:
+    the operator's, in the bot's own words)."""
+
+    bot: str
+    version: str
+    count: int
+    first_game: int
+    outcome: str
+    reason: str
+
+
+def forfeits_in(session: Session, tournament_id: int) -> list[Forfeits]:
+    """Each bot version's forfeits in the tournament, by bot name, the first one's reason."""
+    rows = session.exec(
+        select(Bot.name, BotVersion.version, SeatRecordRow)
+        .join(BotVersion, col(BotVersion.id) == SeatRecordRow.bot_version_id)
+        .join(Bot, col(Bot.id) == BotVersion.bot_id)
+        .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
+        .where(
+            col(GameRecord.tournament_id) == tournament_id,
+            col(GameRecord.status) == GameStatus.FINISHED,
+            col(SeatRecordRow.outcome) != Outcome.FINISHED.value,
+        )
+        .order_by(col(SeatRecordRow.game_id), col(SeatRecordRow.seat))
+    ).all()
+    found: dict[tuple[str, str], Forfeits] = {}
+    for name, version, seat in rows:
+        key = (name, version)
+        if key in found:
+            found[key] = replace(found[key], count=found[key].count + 1)
+        else:
+            found[key] = Forfeits(name, version, 1, seat.game_id, seat.outcome, seat.reason)
+    return [found[key] for key in sorted(found)]
 
 
 def stored_elo(session: Session, game: str, players: int) -> dict[str, float]:
