@@ -19,7 +19,7 @@ from arena.referee.bot_text import one_line, shown_lines
 from arena.storage import authors, submissions
 from arena.storage.database import open_database
 from arena.submissions.files import HostedFiles
-from arena.submissions.worker import WorkerSettings, work_once
+from arena.submissions.worker import VALIDATION_SECONDS, WorkerSettings, work_once
 
 app = typer.Typer(
     help="Bots uploaded by authors (arena submit --to): the queue, and the worker that builds, "
@@ -33,6 +33,15 @@ def work(
     db: DbPath = DEFAULT_PATH,
     sandbox: SandboxTool = None,
     move_time: MoveTime = 2.0,
+    validation_minutes: Annotated[
+        float,
+        typer.Option(
+            "--validation-minutes",
+            min=0.1,
+            help="time budget of an upload's validation (its games; the build has a limit of "
+            "its own): past it the upload fails and the worker goes on to the next",
+        ),
+    ] = VALIDATION_SECONDS / 60,
     once: Annotated[
         bool, typer.Option("--once", help="handle what is queued now, then stop")
     ] = False,
@@ -44,7 +53,11 @@ def work(
     arena runs strangers' code: without bubblewrap it refuses unless --sandbox none). Runs
     until interrupted, or with --once until the queue is empty. The uploads and the bots built
     from them live in DB-hosted/ beside the database (DB: its name without .db)."""
-    settings = WorkerSettings(resolve_policy(sandbox, False, strict=True), move_seconds=move_time)
+    settings = WorkerSettings(
+        resolve_policy(sandbox, False, strict=True),
+        move_seconds=move_time,
+        validation_seconds=validation_minutes * 60,
+    )
     hosted = HostedFiles.beside(db)
     database = open_database(db, create=True)
     typer.echo(f"building the uploads of {db} (their files in {hosted.root})", err=True)

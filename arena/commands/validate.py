@@ -15,6 +15,7 @@ from arena.commands import fail
 from arena.commands.options import MoveTime
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.records import TimeControl
+from arena.submissions.worker import VALIDATION_SECONDS
 from arena.validation import Report, Status, validate
 
 console = Console(highlight=False)
@@ -81,6 +82,16 @@ def validate_command(
             "if missing; a directory per game)",
         ),
     ] = None,
+    validation_minutes: Annotated[
+        float | None,
+        typer.Option(
+            "--validation-minutes",
+            min=0.1,
+            help="stop the checks after this many minutes and fail, as a hosted arena's worker "
+            f"does (`arena submissions work --validation-minutes`, {VALIDATION_SECONDS / 60:g} "
+            "by default); default: no limit",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
 ) -> None:
     """Check that a bot plays by the protocol: manifest, its build (bot.toml's build step, run in
@@ -101,6 +112,8 @@ def validate_command(
         sandbox=policy,
         build=not no_build,
         bot_logs=bot_logs.resolve() if bot_logs is not None else None,
+        # none by default: on their own machine an author waits only for their own bot
+        seconds=validation_minutes * 60 if validation_minutes is not None else None,
     )
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))

@@ -17,7 +17,9 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from arena.bot_tree import REPO, link_node_sdk
@@ -32,22 +34,40 @@ from arena.storage.database import Database
 from arena.storage.models import Submission, SubmissionState
 from arena.submissions.files import HostedFiles
 from arena.uploads.unpack import unpack
-from arena.validation import Report, Status, validate
+from arena.validation import Check, Report, Status, validate
+from arena.validation.games import BOT_LOGS_TRY
 from arena.validation.process import SANDBOX_TRY_NONE
 
 log = logging.getLogger(__name__)
 
 _LOG_TAIL = 4000  # characters of each bot log a failed validation's log quotes
+_LOGS_QUOTED = 10  # bot logs at most
+
+# The validation's time budget. Without one, a bot answering just within the 2 s per decision
+# held the only worker for about 50 minutes (~20 games; outside review). 30 minutes: the sample
+# bot sample_bots/search-python (median reply ~270 ms) took 9 min 48 s for `arena validate` on a
+# loaded 2-core machine, so an ordinary searching bot passes with room to spare.
+VALIDATION_SECONDS = 1800.0
+# What a claim's steps take beside the build and the validation (unpacking, moving and hashing
+# up to the upload limits, registering).
+_CLAIM_MARGIN_SECONDS = 300.0
 
 
 @dataclass(frozen=True)
 class WorkerSettings:
     sandbox: SandboxPolicy
     move_seconds: float = 2.0  # per decision in validation's games, as ``arena validate``
+    validation_seconds: float = VALIDATION_SECONDS
     # A claim whose lock cannot tell whether its worker lives (a claim made before claim
-    # locks) untouched this long was left by a worker that died: a build's limit and the
-    # validation's games, with room to spare.
-    stale_seconds: float = BUILD_SECONDS + 1800.0
+    # locks) untouched this long was left by a worker that died. None: a build's limit and the
+    # validation's budget, with a margin (a live worker never leaves a claim that long).
+    stale_seconds: float | None = None
+
+    @property
+    def claim_stale_seconds(self) -> float:
+        if self.stale_seconds is not None:
+            return self.stale_seconds
+        return BUILD_SECONDS + self.validation_seconds + _CLAIM_MARGIN_SECONDS
 
 
 @dataclass(frozen=True)
@@ -100,7 +120,7 @@ def work_once(database: Database, files: HostedFiles, settings: WorkerSettings) 
     the archives of failed uploads, and the lock files of finished claims, are removed)."""
     with submissions.ClaimLock(database) as lock:  # held while the submission is handled
         with database.write() as session:
-            claimed = submissions.claim(session, settings.stale_seconds, lock)
+            claimed = submissions.claim(session, settings.claim_stale_seconds, lock)
             if claimed is None:
                 kept = submissions.kept_archives(session)
             else:
@@ -273,26 +293,62 @@ def _validate(directory: Path, settings: WorkerSettings, job: _Job) -> None:
         sandbox=settings.sandbox,
         build=False,  # built above, once
         bot_logs=logs,
+        seconds=settings.validation_seconds,
     )
-    job.log(_report_text(report))
+    job.log(_report_text(report, logs))
     if not report.passed:
-        for log in sorted(logs.rglob("*.log"))[:10]:
-            text = log.read_text(errors="replace")
-            if text.strip():
-                job.log(f"--- {log.relative_to(logs)} (its end)")
-                job.log(text[-_LOG_TAIL:])
-        failed = [check.name for check in report.checks if check.status is Status.FAIL]
-        raise _Refused(f"validation failed: {', '.join(failed)}")
+        failed = [check for check in report.checks if check.status is Status.FAIL]
+        for log, end in _quoted_logs(logs, failed):
+            job.log(f"--- {log.relative_to(logs)} (its end)")
+            job.log(end)
+        # "; ": a check's name has commas of its own ("oregon, 2 seats, vs random")
+        raise _Refused(f"validation failed: {'; '.join(check.name for check in failed)}")
+
+
+def _quoted_logs(logs: Path, failed: list[Check]) -> list[tuple[Path, str]]:
+    """The bot logs a failed validation's log quotes, with their ends: those of the failed
+    checks (an author whose bot crashed in one game got the logs of others that passed:
+    outside review), else (none kept, or all empty) the first in ``logs``; never an empty one."""
+    own = (log for check in failed if check.logs for log in _log_files(logs / check.logs))
+    return _with_text(own) or _with_text(sorted(logs.rglob("*.log")))
+
+
+def _log_files(path: Path) -> list[Path]:
+    """A check's logs: its one log file, or every log of its game's directory."""
+    return [path] if path.is_file() else sorted(path.rglob("*.log"))
+
+
+def _with_text(files: Iterable[Path]) -> list[tuple[Path, str]]:
+    """The first of ``files`` whose end has text, with that end."""
+    ends = ((log, _end(log)) for log in files)
+    return list(islice(((log, end) for log, end in ends if end.strip()), _LOGS_QUOTED))
+
+
+def _end(log: Path) -> str:
+    """The last ``_LOG_TAIL`` characters of ``log`` (which may be many MiB)."""
+    with log.open("rb") as file:
+        size = file.seek(0, os.SEEK_END)
+        file.seek(max(0, size - 4 * _LOG_TAIL))  # at most 4 bytes a character
+        return file.read().decode(errors="replace")[-_LOG_TAIL:]
 
 
 # What a hosted author can try where a local one would try --sandbox none.
 _HOSTED_TRY = "`arena validate DIR` on your machine runs it in the same sandbox (with bubblewrap)"
+# Where a hosted author reads a bot's log, where a local one would keep it with --bot-logs.
+_HOSTED_LOGS = (
+    "the end of the failed checks' logs is quoted below; `arena validate DIR --bot-logs LOGS` "
+    "on your machine keeps all of it"
+)
 
 
-def _report_text(report: Report) -> str:
+def _report_text(report: Report, logs: Path) -> str:
     lines = [f"validation (seed {report.seed}, sandbox {report.sandbox}):"]
     for check in report.checks:
-        shown = check.hint.replace(SANDBOX_TRY_NONE, _HOSTED_TRY)
+        # a log's path as its quote below names it, not the worker's directory
+        detail = check.detail.replace(f"{logs}{os.sep}", "")
+        shown = check.hint.replace(SANDBOX_TRY_NONE, _HOSTED_TRY).replace(
+            BOT_LOGS_TRY, _HOSTED_LOGS
+        )
         hint = f" ({shown})" if check.hint and check.status is Status.FAIL else ""
-        lines.append(f"  {check.status.value:4} {check.name}: {check.detail}{hint}")
+        lines.append(f"  {check.status.value:4} {check.name}: {detail}{hint}")
     return "\n".join(lines)

@@ -11,7 +11,8 @@ check a tournament relies on and reports each as PASS, FAIL, WARN or SKIP with a
   against itself, then every decision kind they missed from its constructed position
   (``arena.positions``) so that none stays unreached; reply times, the same seed giving the
   same game, several games at once for an address bot;
-- ``runner``: ``validate(...)``, which runs them in order and returns the report.
+- ``runner``: ``validate(...)``, which runs them in order, within a time budget if given, and
+  returns the report.
 """
 
 from arena.validation.report import Check, Report, Status

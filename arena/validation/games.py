@@ -24,12 +24,14 @@ from engine.registry import get_game
 
 CONCURRENT_GAMES = 3
 
+# The last words of the CRASH hint: a hosted arena's worker quotes the log instead
+# (arena.submissions.worker).
+BOT_LOGS_TRY = "run `arena validate` with --bot-logs DIR to read all of it"
 OUTCOME_HINTS = {
     Outcome.ILLEGAL: "reply to every Decide with the request's decision_number and an index into "
     "its legal_actions",
     Outcome.TIMEOUT: "reply within the per-decision limit (DecisionRequest.clock)",
-    Outcome.CRASH: "the error shown comes from the bot's output; run `arena validate` with "
-    "--bot-logs DIR to read all of it",
+    Outcome.CRASH: f"the error shown comes from the bot's output; {BOT_LOGS_TRY}",
 }
 
 
@@ -83,8 +85,7 @@ class GamePlayer:
         bots, tested = self.lineup(seats, against_itself, start.seat if start else 0)
         logs = None
         if self.bot_logs is not None:
-            opponent = "itself" if against_itself else "random"
-            logs = self.bot_logs / f"{game}-{seats}-seats-vs-{opponent}{label}"
+            logs = self.bot_logs / logs_name(game, seats, against_itself, label)
             logs.mkdir(parents=True, exist_ok=True)
         return await play_match(
             game,
@@ -113,6 +114,7 @@ class GamePlayer:
                 if self.first_record is None and not against_itself:
                     self.first_record = record
                 check = match_check(name, record, self.spec.name, against_itself)
+                check = self.kept(check, logs_name(game, seats, against_itself))
                 failed = report.add(check).status is Status.FAIL
         reached_in_play = set(kinds)
         for kind in decision_kinds(game):
@@ -128,24 +130,12 @@ class GamePlayer:
     async def check_position(self, start: Position, kinds: set[str]) -> Check:
         """A game from ``start``, the tested bot in the seat to decide its kind: it must answer
         that decision legally and play on to the end."""
-        name = f"{start.game}, {start.kind} from a position"
-        where = (
-            f"seed {start.seed}, {start.num_players} seats, after {len(start.actions)} "
-            "decisions made by the arena"
-        )
+        label = f"-{start.kind}"
         reached: set[str] = set()
-        record = await self.play(
-            start.game, start.num_players, False, reached, f"-{start.kind}", start
-        )
+        record = await self.play(start.game, start.num_players, False, reached, label, start)
         kinds |= reached
-        check = match_check(name, record, self.spec.name, False, start.seat)
-        if check.status is Status.FAIL:
-            return Check.failed(name, f"{where}: {check.detail}", check.hint)
-        if start.kind not in reached:
-            return Check.failed(
-                name, f"{where}: the bot was not asked", "a fault of the arena: please report it"
-            )
-        return Check.passed(name, f"{where}: answered it, then {check.detail}")
+        check = position_check(start, record, reached, self.spec.name)
+        return self.kept(check, logs_name(start.game, start.num_players, False, label))
 
     async def check_concurrent(self, game: str, report: Report) -> None:
         """An address bot: several games at once, all against the random bot."""
@@ -186,7 +176,8 @@ class GamePlayer:
         if first is None or any(seat.outcome is not Outcome.FINISHED for seat in first.seats):
             report.add(Check(name, Status.SKIP, "no finished game to repeat"))
             return
-        again = await self.play(first.game, first.num_players, False, set(), "-again")
+        label = "-again"
+        again = await self.play(first.game, first.num_players, False, set(), label)
         if again.actions == first.actions:
             report.add(
                 Check.passed(
@@ -200,15 +191,18 @@ class GamePlayer:
             (i for i, (a, b) in enumerate(zip(first.actions, again.actions)) if a != b),
             min(len(first.actions), len(again.actions)),
         )
-        report.add(
-            Check.failed(
-                name,
-                f"{first.game} with seed {first.seed} twice: the games part at action {step}",
-                "seed all randomness from ARENA_BOT_SEED "
-                "(sdk.seeded_random(), sdk.seededRandom()); "
-                "do not depend on the time, unseeded hashes or thread timing",
-            )
+        failed = Check.failed(
+            name,
+            f"{first.game} with seed {first.seed} twice: the games part at action {step}",
+            "seed all randomness from ARENA_BOT_SEED "
+            "(sdk.seeded_random(), sdk.seededRandom()); "
+            "do not depend on the time, unseeded hashes or thread timing",
         )
+        report.add(self.kept(failed, logs_name(first.game, first.num_players, False, label)))
+
+    def kept(self, check: Check, logs: str) -> Check:
+        """``check``, naming the directory of its game's logs if they are kept."""
+        return check if self.bot_logs is None else check.kept_in(logs)
 
     def times_check(self) -> Check:
         name = "reply times"
@@ -231,6 +225,28 @@ class GamePlayer:
                 "machine or a network adds time (DecisionRequest.clock tells what is left)",
             )
         return Check.passed(name, detail)
+
+
+def logs_name(game: str, seats: int, against_itself: bool, label: str = "") -> str:
+    """The directory of a game's logs under ``--bot-logs``."""
+    return f"{game}-{seats}-seats-vs-{'itself' if against_itself else 'random'}{label}"
+
+
+def position_check(start: Position, record: MatchRecord, reached: set[str], bot_name: str) -> Check:
+    """PASS if the tested bot answered ``start``'s kind legally and played on to the end."""
+    name = f"{start.game}, {start.kind} from a position"
+    where = (
+        f"seed {start.seed}, {start.num_players} seats, after {len(start.actions)} "
+        "decisions made by the arena"
+    )
+    check = match_check(name, record, bot_name, False, start.seat)
+    if check.status is Status.FAIL:
+        return Check.failed(name, f"{where}: {check.detail}", check.hint)
+    if start.kind not in reached:
+        return Check.failed(
+            name, f"{where}: the bot was not asked", "a fault of the arena: please report it"
+        )
+    return Check.passed(name, f"{where}: answered it, then {check.detail}")
 
 
 def match_check(

@@ -101,11 +101,16 @@ async def check_process(
         log_dir=bot_logs,
         log_names=numbered("process"),
     ) as bot:
+        logs = _kept_log(bot, bot_logs)
+
+        def add(check: Check) -> Check:
+            return report.add(check.kept_in(logs))
+
         try:
             client, reply = await first_handshake(bot, ready_seconds)
         except NotReadyError as exc:
             refused = TOKEN_REFUSED.name in str(exc)
-            report.add(
+            add(
                 Check.failed(
                     "start to ready",
                     f"never became ready: {exc}",
@@ -116,12 +121,19 @@ async def check_process(
             )
             return None
         client.close()
-        report.add(_ready_check(time.perf_counter() - started, ready_seconds))
-        handshake = report.add(handshake_check(reply, spec.name, games, remote=spec.is_remote))
-        report.add(await _token_check(bot))
+        add(_ready_check(time.perf_counter() - started, ready_seconds))
+        handshake = add(handshake_check(reply, spec.name, games, remote=spec.is_remote))
+        add(await _token_check(bot))
         if not spec.is_remote:
-            report.add(await _exit_check(bot))
+            add(await _exit_check(bot))
     return reply if handshake.status is Status.PASS else None
+
+
+def _kept_log(bot: RunningBot, bot_logs: Path | None) -> str:
+    """The bot's log, relative to ``bot_logs`` ("" if not kept there)."""
+    if bot_logs is None or bot.log is None or not bot.log.path.is_relative_to(bot_logs):
+        return ""
+    return str(bot.log.path.relative_to(bot_logs))
 
 
 def _ready_check(seconds: float, limit: float) -> Check:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 
@@ -22,6 +22,9 @@ class Check:
     status: Status
     detail: str
     hint: str = ""
+    # Where the bot's output during this check is kept, relative to ``--bot-logs``: a game's
+    # directory or the process log ("" if not kept), so a failure's own log can be found.
+    logs: str = ""
 
     @classmethod
     def passed(cls, name: str, detail: str) -> Check:
@@ -30,6 +33,9 @@ class Check:
     @classmethod
     def failed(cls, name: str, detail: str, hint: str) -> Check:
         return cls(name, Status.FAIL, detail, hint)
+
+    def kept_in(self, logs: str) -> Check:
+        return replace(self, logs=logs)
 
 
 @dataclass

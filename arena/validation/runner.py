@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import secrets
+import statistics
 import tempfile
+from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
 import trio
@@ -35,11 +39,14 @@ def validate(
     sandbox: SandboxPolicy | None = None,
     build: bool = True,
     bot_logs: Path | None = None,
+    seconds: float | None = None,
 ) -> Report:
     """Check ``bot`` (a bot directory or ``NAME@HOST:PORT``), optionally in ``game`` only, its
     process confined as ``sandbox`` says (as ``arena match`` would run it; None: unconfined),
     after its build (bot.toml's ``build``, confined alike) unless not ``build``. The logs of
     the build, the process checks and every game are kept under ``bot_logs`` if given.
+    The checks after the build (which has a limit of its own) stop after ``seconds`` if given:
+    the report then ends with a failed "time budget" check.
     Raises InputError when ``bot`` names neither or ``game`` is not a game."""
     if game is not None and game.lower() not in game_names():
         raise InputError(f"unknown game {game!r}; known games: {', '.join(game_names())}")
@@ -66,10 +73,52 @@ def validate(
         if report.add(_build_check(spec, sandbox, bot_logs)).status is Status.FAIL:
             spec = None  # nothing to run
     if spec is not None:
-        trio.run(
-            _check, spec, game.lower() if game else None, report, time_control, sandbox, bot_logs
-        )
+        replies: list[float] = []  # the tested bot's reply times, for a budget's failure
+        game = game.lower() if game else None
+        checks = partial(_check, spec, game, report, time_control, sandbox, bot_logs, replies)
+        trio.run(_within_budget, seconds, checks, report, replies)
     return report
+
+
+async def _within_budget(
+    seconds: float | None,
+    checks: Callable[[], Awaitable[None]],
+    report: Report,
+    replies: list[float],
+) -> None:
+    """The checks, cancelled once ``seconds`` have passed: a bot that takes nearly the
+    per-decision limit over every decision of ~20 games would hold a hosted arena's only
+    worker for most of an hour. Cancelling stops its processes (``run_bot`` ends them when its
+    scope is cancelled)."""
+    with trio.move_on_after(math.inf if seconds is None else seconds) as budget:
+        await checks()
+    if budget.cancelled_caught:
+        assert seconds is not None
+        report.add(budget_check(seconds, replies))
+
+
+def budget_check(seconds: float, replies: list[float]) -> Check:
+    """The failure of a validation stopped by its time budget, with the reply times so far."""
+    pace = ""
+    if replies:
+        pace = (
+            f" ({len(replies)} decisions by the bot so far, median reply "
+            f"{statistics.median(replies) * 1000:.0f} ms)"
+        )
+    return Check.failed(
+        "time budget",
+        f"the validation took longer than its budget of {duration(seconds)} and was stopped; "
+        f"the checks not listed above did not run{pace}",
+        "make the bot reply faster: about 20 games are played and each of its decisions counts "
+        "against the budget; or claim fewer games in bot.toml",
+    )
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` as people say it: 45 s, 30 min."""
+    if seconds < 120:
+        return f"{seconds:g} s"
+    return f"{seconds / 60:g} min"
 
 
 def _target(text: str, report: Report) -> BotSpec | None:
@@ -135,6 +184,7 @@ async def _check(
     time_control: TimeControl,
     sandbox: SandboxPolicy | None,
     bot_logs: Path | None,
+    replies: list[float],
 ) -> None:
     if game is not None and spec.games and game not in spec.games:
         raise InputError(f"bot {spec.name!r} does not play {game} (games: {', '.join(spec.games)})")
@@ -161,6 +211,7 @@ async def _check(
             time_control,
             sandbox,
             bot_logs,
+            seconds=replies,
         )
         for name in claimed:
             await player.check_game(name, report)

@@ -11,7 +11,9 @@ import os
 import shutil
 import sys
 import tarfile
+import time
 import zipfile
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from sqlmodel import select
 from typer.testing import CliRunner
 
 from arena.bot_tree import REPO
+from arena.building import BUILD_SECONDS
 from arena.cli import app
 from arena.manifest import remote_bot
 from arena.sandbox import SandboxPolicy, bwrap_problem
@@ -48,14 +51,16 @@ SETTINGS = WorkerSettings(SandboxPolicy(tool="bwrap"), move_seconds=5.0)
 RANDOM_BOT = (SAMPLE_BOTS / "random-python" / "bot.py").read_text()
 
 
-def bot_dir(parent: Path, name: str, *, bot_py: str = RANDOM_BOT, **extra: str) -> Path:
-    """A Python bot that plays oregon (the random sample bot unless ``bot_py``)."""
+def bot_dir(
+    parent: Path, name: str, *, bot_py: str = RANDOM_BOT, games: str = '"oregon"', **extra: str
+) -> Path:
+    """A Python bot that plays ``games`` (the random sample bot unless ``bot_py``)."""
     directory = parent / name
     directory.mkdir()
     build = '\nbuild = ["sh", "build.sh"]' if "build.sh" in extra else ""
     (directory / "bot.toml").write_text(
         f'name = "{name}"\nversion = "1.0"\ncommand = ["python", "bot.py"]\n'
-        f'games = ["oregon"]{build}\n'
+        f"games = [{games}]{build}\n"
     )
     (directory / "bot.py").write_text(bot_py)
     for file, content in extra.items():
@@ -141,8 +146,10 @@ def test_an_uploaded_bot_builds_validates_and_becomes_its_authors_version(
     assert sorted(host.files.bots.iterdir()) == [directory]  # the third's own went
 
 
-def failed(host: Host, submission: int) -> submissions.SubmissionView:
-    handled = work_once(host.database, host.files, SETTINGS)
+def failed(
+    host: Host, submission: int, settings: WorkerSettings = SETTINGS
+) -> submissions.SubmissionView:
+    handled = work_once(host.database, host.files, settings)
     assert handled is not None and handled.submission_id == submission
     view = host.view(submission)
     assert handled.state is SubmissionState.FAILED and view.state == "failed", view.log
@@ -199,6 +206,104 @@ def test_a_bot_that_fails_validation_shows_the_checks_and_its_stderr(host: Host,
     assert "FAIL" in view.log and "no luck today" in view.log
     # a hosted author cannot choose the sandbox: no hint to try --sandbox none
     assert "--sandbox none" not in view.log
+
+
+# Crashes in Ogallala and Oregon, plays Merkator well (whose logs sort first); says which game
+# it plays in each log.
+PICKY_BOT = """import sys
+import arena_sdk as sdk
+
+rng = sdk.seeded_random()
+
+
+def choose(request):
+    game = request.view.WhichOneof("game")
+    print("playing", game, flush=True)
+    if game != "merkator":
+        raise RuntimeError(f"no {game} today")
+    return rng.randrange(len(request.legal_actions))
+
+
+if __name__ == "__main__":
+    sdk.run(choose)
+"""
+
+
+def test_a_failed_validation_quotes_the_logs_of_the_checks_that_failed(host: Host, tmp_path: Path):
+    """The first 10 logs in alphabetical order were quoted: an author whose bot crashed in
+    Ogallala got 8 Merkator logs and no Ogallala one; the hint pointed to --bot-logs and a path
+    of the worker's; the summary joined names that have commas (outside review)."""
+    games = '"merkator", "ogallala", "oregon"'
+    source = bot_dir(tmp_path, "picky", bot_py=PICKY_BOT, games=games)
+    view = failed(host, host.queue("alice", "picky", pack(source)))
+    assert view.log.splitlines()[-1] == (
+        "failed: validation failed: ogallala, 2 seats, vs random; oregon, 2 seats, vs random"
+    )
+    quoted = [line for line in view.log.splitlines() if line.startswith("--- ")]
+    assert quoted and all(
+        line.startswith(("--- ogallala-2-seats-vs-random/", "--- oregon-2-seats-vs-random/"))
+        for line in quoted
+    ), quoted
+    assert "no ogallala today" in view.log and "no oregon today" in view.log
+    [crash] = [line for line in view.log.splitlines() if "FAIL ogallala" in line]
+    assert "log: ogallala-2-seats-vs-random/" in crash  # as its quote is headed
+    assert "quoted below" in crash and "`arena validate DIR --bot-logs LOGS`" in crash
+    assert "<work>" not in view.log and "to read all of it" not in view.log
+
+
+SLEEPY_BOT = RANDOM_BOT.replace("def choose(request):", "def choose(request):\n    sleep(0.5)")
+
+
+def test_a_validation_past_its_budget_fails_the_upload_and_stops_the_bot(
+    host: Host, tmp_path: Path
+):
+    """A bot answering just within the per-decision limit held the only worker for about 50
+    minutes of validation games (outside review)."""
+    source = bot_dir(tmp_path, "sleepy", bot_py="from time import sleep\n" + SLEEPY_BOT)
+    started = time.monotonic()
+    view = failed(
+        host, host.queue("alice", "sleepy", pack(source)), replace(SETTINGS, validation_seconds=3)
+    )
+    assert time.monotonic() - started < 3 + 30  # unpacking, starting in the sandbox, stopping
+    assert view.log.splitlines()[-1] == "failed: validation failed: time budget"
+    assert "took longer than its budget of 3 s" in view.log and "reply faster" in view.log
+    assert not processes_naming(str(host.files.root))  # bwrap's arguments name the bot's place
+
+
+def processes_naming(text: str) -> list[str]:
+    """Live processes whose command line has ``text``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue  # not a process, gone meanwhile, or not ours to read
+        if text in cmdline:
+            found.append(f"{proc.name}: {cmdline}")
+    return found
+
+
+def test_a_claim_goes_stale_only_after_the_build_and_the_validation_budget():
+    default = WorkerSettings(SandboxPolicy(tool="bwrap"))
+    assert default.claim_stale_seconds > BUILD_SECONDS + default.validation_seconds
+    longer = replace(default, validation_seconds=7200)
+    assert longer.claim_stale_seconds > BUILD_SECONDS + 7200
+    assert replace(longer, stale_seconds=5.0).claim_stale_seconds == 5.0
+
+
+def test_the_worker_command_takes_the_validation_budget_in_minutes(host: Host, monkeypatch):
+    used: list[WorkerSettings] = []
+
+    def record(_database, _files, settings):
+        used.append(settings)
+
+    monkeypatch.setattr("arena.commands.submissions.work_once", record)
+    db = ["--db", str(host.db_path)]
+    result = CliRunner().invoke(
+        app, ["submissions", "work", "--once", "--validation-minutes", "12", *db]
+    )
+    assert result.exit_code == 0, result.output
+    assert [settings.validation_seconds for settings in used] == [720]
 
 
 def archive_of(files: dict[str, bytes], links: dict[str, str] | None = None) -> bytes:

@@ -129,7 +129,7 @@ def test_a_killed_workers_upload_shows_queued_and_the_next_worker_takes_it_at_on
         out, err = second.communicate(timeout=600)
         assert second.returncode == 0, err
     assert out.startswith(f"#{submission} slow-bot: active: registered as slow-bot@1.0#"), out
-    assert time.monotonic() - killed_at < SETTINGS.stale_seconds / 10  # not stale: let go
+    assert time.monotonic() - killed_at < SETTINGS.claim_stale_seconds / 10  # not stale: let go
     assert query(arena.db, "SELECT state, attempts FROM submission") == [("active", 2)]
     assert shown(arena, web)["state"] == "active"
 

@@ -2,6 +2,7 @@
 failure, with the right hint."""
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from arena.records import TimeControl
 from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.validation import Status, validate
 from tests.support.node import requires_npm
+from tests.support.processes import bot_processes
 from tests.tournament.helpers import run_cli
 
 pytestmark = pytest.mark.slow  # real bot processes play validation games
@@ -279,3 +281,41 @@ def test_a_failed_build_fails_validate_with_its_cause_and_skips_the_rest(tmp_pat
     assert build.status is Status.FAIL
     assert "exited with code 1; error: bot.c:1:1: error: nothing to build; log: " in build.detail
     Path(build.detail.rpartition("log: ")[2]).unlink()
+
+
+def test_a_validation_past_its_time_budget_fails_soon_and_stops_the_bot():
+    """A bot answering just within the per-decision limit held a hosted arena's only worker for
+    about 50 minutes of validation games (outside review): the checks now have a budget."""
+    started = time.monotonic()
+    # "slow" takes 0.15 s over every decision: its oregon games alone take longer than 3 s
+    report = validate(str(TEST_BOTS / "slow"), game="oregon", seed=3, seconds=3)
+    assert time.monotonic() - started < 3 + 10  # stopping the bot's games takes a moment
+    budget = report.checks[-1]
+    assert (budget.name, budget.status) == ("time budget", Status.FAIL), report.checks
+    assert "took longer than its budget of 3 s" in budget.detail
+    assert "make the bot reply faster" in budget.hint
+    assert not report.passed
+    assert not bot_processes()  # its processes stopped with the checks
+
+
+def test_the_command_takes_a_time_budget_in_minutes():
+    bot = str(TEST_BOTS / "slow")
+    budget_of_6_s = ("--validation-minutes", "0.1", "--sandbox", "none")  # slow: ../misbehave.py
+    result = run_cli("validate", bot, "--game", "oregon", *budget_of_6_s, "--json")
+    assert result.exit_code == 1, result.stdout
+    budget = json.loads(result.stdout)["checks"][-1]
+    assert budget["name"] == "time budget" and "budget of 6 s" in budget["detail"]
+
+
+def test_each_check_names_where_its_logs_are_kept(tmp_path):
+    """So that a hosted arena's worker quotes the failed check's logs, not others."""
+    logs = tmp_path / "logs"
+    report = validate(str(BOTS / "traceback"), game="oregon", seed=3, bot_logs=logs)
+    results = {check.name: check for check in report.checks}
+    failed = results["oregon, 2 seats, vs random"]
+    assert failed.status is Status.FAIL and failed.logs == "oregon-2-seats-vs-random"
+    [own] = (logs / failed.logs).glob("*-seat0-traceback-*.log")
+    assert "KeyError: 'no plan for" in own.read_text()
+    assert results["start to ready"].logs == "process.log" and (logs / "process.log").is_file()
+    unkept = validate(str(BOTS / "traceback"), game="oregon", seed=3)
+    assert {check.logs for check in unkept.checks} == {""}
