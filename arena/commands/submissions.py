@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.commands import wide_console
+from arena.commands import stopped_by_signal, wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import MoveTime
 from arena.commands.sandbox_options import SandboxTool, resolve_policy
@@ -49,7 +49,7 @@ def work(
         float, typer.Option("--poll", min=0.1, help="seconds between looks at an empty queue")
     ] = 2.0,
 ) -> None:
-    """Build, validate and register uploaded bots, oldest first, each in the sandbox (a hosted
+    """Build, validate and register uploaded bots, authors in turn, each in the sandbox (a hosted
     arena runs strangers' code: without bubblewrap it refuses unless --sandbox none). Runs
     until interrupted, or with --once until the queue is empty. The uploads and the bots built
     from them live in DB-hosted/ beside the database (DB: its name without .db)."""
@@ -62,16 +62,16 @@ def work(
     database = open_database(db, create=True)
     typer.echo(f"building the uploads of {db} (their files in {hosted.root})", err=True)
     try:
-        while True:
-            handled = work_once(database, hosted, settings)
-            if handled is not None:
-                typer.echo(
-                    f"#{handled.submission_id} {handled.bot_name}: {one_line(handled.summary, 300)}"
-                )
-            elif once:
-                return
-            else:
-                time.sleep(poll)
+        with stopped_by_signal("arena submissions work"):  # the upload in hand waits for another
+            while True:
+                handled = work_once(database, hosted, settings)
+                if handled is not None:
+                    summary = one_line(handled.summary, 300)
+                    typer.echo(f"#{handled.submission_id} {handled.bot_name}: {summary}")
+                elif once:
+                    return
+                else:
+                    time.sleep(poll)
     finally:
         database.close()
 

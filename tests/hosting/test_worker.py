@@ -514,6 +514,19 @@ def test_a_worker_stopped_mid_upload_puts_it_back_in_the_queue(
     assert handled.state is SubmissionState.ACTIVE
 
 
+def test_the_worker_command_stopped_as_usual_says_so_plainly(host: Host, monkeypatch):
+    """Ctrl-C or SIGTERM is how the worker ends: it said "error: interrupted"."""
+
+    def stopped(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("arena.commands.submissions.work_once", stopped)
+    worked = CliRunner().invoke(app, ["submissions", "work", "--db", str(host.db_path)])
+    assert worked.exit_code == 130
+    assert worked.stderr.splitlines()[-1] == "arena submissions work: stopped"
+    assert "error" not in worked.stderr
+
+
 def test_a_failed_uploads_archive_is_removed_once_idle_and_old(host: Host, tmp_path: Path):
     """Failed uploads kept their archives for ever (90 MB from three 30 MiB ones); an active
     upload's stays, and so does a young one (the same archive may be queued again now)."""
