@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena import tokens
-from arena.manifest import name_problem
+from arena.manifest import look_alike_problem, name_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Author
@@ -152,6 +152,8 @@ class UploadDesk:
                 owner is None and submissions.claimed_by_others(session, name, author_id)
             ):
                 raise Refused(409, f"bot name {name!r} belongs to another author")
+            if owner is None and (problem := look_alike_problem(name)):
+                raise Refused(400, problem)
             waiting = submissions.waiting(session, author_id)
             if waiting >= MAX_WAITING:
                 raise _too_many_refused(f"uploads waiting ({waiting} not handled yet)", 60.0)

@@ -14,6 +14,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import uvicorn
@@ -21,7 +22,7 @@ from starlette.applications import Starlette
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.manifest import remote_bot
+from arena.manifest import look_alike_problem, remote_bot
 from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import open_database
@@ -311,6 +312,9 @@ def test_bad_names_and_another_authors_name(arena: Arena, web: Served, tmp_path:
     database.close()
     status, answer, _ = call(upload_url(web, "bobs"), token, archive)
     assert status == 409 and "belongs to another author" in answer["error"]
+    # a new name that passes for bob's: a Cyrillic "о" among Latin letters (outside review)
+    status, answer, _ = call(upload_url(web, quote("b\u043ebs")), token, archive)
+    assert status == 400 and "several scripts that look alike" in answer["error"]
     arena.nothing_written()
 
 
@@ -388,3 +392,18 @@ def test_status_token_file_and_json_need_to(tmp_path: Path):
         assert result.exit_code == 2 and "--status, --token-file and --json go with --to URL" in (
             result.stderr
         )
+
+
+@pytest.mark.parametrize(
+    ("name", "passes"),
+    [
+        ("victim", True),
+        ("random-python", True),
+        ("<script>alert(1)</script>", True),  # odd, but it passes for no other name
+        ("жук", True),  # one script, not Latin
+        ("v\u0456ctim", False),  # Cyrillic і among Latin letters
+        ("\u03a9mega", False),  # Greek Ω before Latin letters
+    ],
+)
+def test_a_name_passes_unless_it_mixes_look_alike_scripts(name: str, passes: bool):
+    assert (look_alike_problem(name) == "") is passes
