@@ -64,9 +64,7 @@ def parse_until(texts: list[str]) -> Until:
     for text in texts:
         try:
             if text.isdigit():
-                games = int(text)
-                if games == 0:
-                    raise InputError(f"--until {text!r}: a ladder stops after at least 1 game")
+                games = int(text)  # 0, or fewer than it has: it stops at once (made or changed)
             elif text.startswith("width:"):
                 width = float(text.removeprefix("width:"))
                 if not width > 0:

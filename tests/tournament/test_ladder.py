@@ -481,13 +481,3 @@ def test_a_ladder_restarted_with_its_own_command_warns_of_nothing(tmp_path: Path
     assert "now --games-per-hour no limit (was 50000), --pause-after never (was 9)" in (
         unlimited.stderr
     )
-
-
-def test_until_zero_games_is_refused_and_leaves_no_ladder(tmp_path: Path):
-    db = tmp_path / "arena.db"
-    for bot in random_bots(tmp_path, 2):
-        submit(db, bot)
-    refused = run_cli("ladder", *QUICK, "--until", "0", "--db", str(db))
-    assert refused.exit_code == 2
-    assert "--until '0': a ladder stops after at least 1 game" in refused.stderr
-    assert query(db, "SELECT count(*) FROM tournament") == [(0,)]
