@@ -243,10 +243,11 @@ def board_legend(board: Board) -> list[str]:
 
 
 def _batch_json(batch: BatchRating) -> dict[str, Any]:
-    """A one-sided rating's point and other end are the prior's, not the games': null."""
+    """A one-sided rating's open end is the prior's, not the games': null. Its point is given:
+    it orders the rows."""
     return {
-        "text": format_batch(batch),  # as the terminal writes it: "> 1413 ?", ...
-        "rating": None if batch.bound else round(batch.rating, 2),
+        "text": format_batch(batch),  # as the terminal writes it: "1764 [1413, ∞) ?", ...
+        "rating": round(batch.rating, 2),
         "low": None if batch.bound == "upper" else round(batch.low, 2),
         "high": None if batch.bound == "lower" else round(batch.high, 2),
         "bound": batch.bound or None,

@@ -125,27 +125,43 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
+def known_ends(rating: BatchRating) -> tuple[float | None, float | None]:
+    """The interval's (low, high); None for the end a one-sided record leaves open (the games
+    bound that side nowhere: the number there is the prior's)."""
+    return (
+        None if rating.bound == "upper" else rating.low,
+        None if rating.bound == "lower" else rating.high,
+    )
+
+
+def interval_text(low: float | None, high: float | None) -> str:
+    """ "[1650, 1790]"; an open end (None) is infinite: "[1413, ∞)", "(-∞, 1587]"."""
+    left = "(-∞" if low is None else f"[{low:.0f}"
+    right = "∞)" if high is None else f"{high:.0f}]"
+    return f"{left}, {right}"
+
+
 def format_batch(rating: BatchRating) -> str:
-    """ "1712 [1650, 1790]"; a one-sided rating shows its bound only: "> 1413" or "< 1587"; an
-    interval set by the prior is marked "~"; a provisional rating "?" (``LEGEND``)."""
-    if rating.bound == "lower":
-        words = f"> {rating.low:.0f}"
-    elif rating.bound == "upper":
-        words = f"< {rating.high:.0f}"
-    else:
-        words = f"{rating.rating:.0f} [{rating.low:.0f}, {rating.high:.0f}]"
+    """ "1712 [1650, 1790]": the rating the rows are ordered by, then its 95% interval; a
+    one-sided rating's open end is infinite: "1764 [1413, ∞)", "1236 (-∞, 1587]"; an interval set
+    by the prior is marked "~", a provisional rating "?" (``LEGEND``)."""
+    words = f"{rating.rating:.0f} {interval_text(*known_ends(rating))}"
     return words + (" ~" if rating.prior_set else "") + (" ?" if rating.provisional else "")
 
 
 # What the marks of ``format_batch`` mean, in words for someone reading a board the first time
-# (the terminal prints the lines of the marks it shows, the web all of them).
+# (the terminal prints the lines of the marks it shows, the web all of them). A one-sided row
+# still shows its rating: it orders the rows, and the games measure it against its own group
+# (one unbeaten bot leaves every other bot's rating open below, yet they beat each other).
 LEGEND = {
-    ">": "> x: the games show the rating is above x, not how far above: no bot outside its "
+    ">": "[x, ∞): the games show the rating is above x, not how far above: no bot outside its "
     "group ever finished ahead of it (its group: the bots it won and lost against, often itself "
     "alone). Not always a perfect record: in a 4-player game, second place behind its own group "
-    "counts as ahead of the rest.",
-    "<": "< x: the mirror: below x, not how far: it never finished ahead of a bot outside its "
-    "group.",
+    "counts as ahead of the rest. Its rating, which sets its place, is measured against its "
+    "group; how far the group sits above the others is the prior's guess.",
+    "<": "(-∞, x]: the mirror: below x, not how far: it never finished ahead of a bot outside its "
+    "group. Its rating, which sets its place, is measured against its group; how far the group "
+    "sits below the others is the prior's guess.",
     "~": "~: the interval is the prior's guess, not measured: the bot always finished behind some "
     "bots and ahead of the others, which says where it ranks but not by how much.",
     "?": "?: provisional: fewer than 20 games against others in its pool; the rating can still "

@@ -196,11 +196,11 @@ def leaderboard(
     ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """Batch rating (Plackett-Luce, 95% interval; "> x" / "< x" when the games bound it on one
-    side only, "~" when the interval is the prior's, "?" provisional: a legend under each board
-    says more), Elo, games, average position and score over finished games, and forfeits: one
-    board per game type and player count. Ratings of two boards, or two pools of one board, do
-    not compare."""
+    """Batch rating, which orders the rows (Plackett-Luce), with its 95% interval ("[x, ∞)" or
+    "(-∞, x]" when the games bound it on one side only, "~" when the interval is the prior's,
+    "?" provisional: a legend under each board says more), Elo, games, average position and
+    score over finished games, and forfeits: one board per game type and player count. Ratings
+    of two boards, or two pools of one board, do not compare."""
     if game is not None and game.lower() not in game_names():
         fail(f"unknown game {game!r}; known games: {', '.join(game_names())}")
     game = game.lower() if game else None

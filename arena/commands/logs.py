@@ -21,6 +21,7 @@ from arena.log_retention import prune
 from arena.sandbox.limits import BotLimits
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
+from arena.wording import counted, size
 
 app = typer.Typer(help="The bots' kept logs (--bot-logs, a hosted ladder's).", no_args_is_help=True)
 
@@ -42,10 +43,6 @@ def parse_size(text: str, flag: str = "--max-size") -> int:
     if (match := _SIZE.fullmatch(text.strip())) is None:
         raise InputError(f"{flag} {text!r}: give a size such as 500M or 10G")
     return int(float(match[1]) * (1 << _SIZE_SHIFT[match[2].upper()]))
-
-
-def _mib(size: int) -> str:
-    return f"{size / (1 << 20):,.1f} MiB"
 
 
 LogsDir = Annotated[
@@ -111,9 +108,9 @@ def prune_logs(
         )
         return
     verb = "would remove" if dry_run else "removed"
+    removed = f"{counted(len(pruned.removed), 'log')} ({size(pruned.removed_bytes)})"
     typer.echo(
-        f"{directory}: {verb} {len(pruned.removed)} logs ({_mib(pruned.removed_bytes)}), "
-        f"kept {len(pruned.kept)} ({_mib(pruned.kept_bytes)})"
+        f"{directory}: {verb} {removed}, kept {len(pruned.kept)} ({size(pruned.kept_bytes)})"
         + (f", {len(pruned.in_use)} of them due but being written" if pruned.in_use else "")
     )
 
@@ -135,10 +132,10 @@ def log_usage(bot_logs: LogsDir = None, db: DbPath = DEFAULT_PATH, as_json: AsJs
         Column("logs", justify="right"),
         Column("size", justify="right"),
         Column("of its quota", justify="right"),
-        title=f"{directory}: each bot's kept logs (quota {_mib(quota)})",
+        title=f"{directory}: each bot's kept logs (quota {size(quota)})",
     )
     for bot, logs in usage:
-        table.add_row(bot, str(logs.files), _mib(logs.size), f"{logs.size / quota:.0%}")
+        table.add_row(bot, str(logs.files), size(logs.size), f"{logs.size / quota:.0%}")
     wide_console().print(table)
 
 

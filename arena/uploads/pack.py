@@ -25,9 +25,9 @@ from arena.bot_tree import bot_files
 from arena.errors import InputError
 from arena.manifest import MANIFEST_NAME
 from arena.uploads.unpack import DEFAULT_LIMITS, UnpackLimits
+from arena.wording import size
 
 IGNORE_FILES = (".arenaignore", ".gitignore")  # the first that exists decides
-MIB = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def pack_directory(directory: Path, limits: UnpackLimits = DEFAULT_LIMITS) -> Pa
                 break
     if buffer.tell() > limits.archive_bytes:
         raise InputError(
-            f"{directory}: packs to more than the {limits.archive_bytes // MIB} MiB an upload "
+            f"{directory}: packs to more than the {size(limits.archive_bytes)} an upload "
             f"may have (largest: {_largest(kept)}); list build outputs and data in "
             f"{directory / IGNORE_FILES[0]} (gitignore syntax) to leave them out"
         )
@@ -106,4 +106,4 @@ def _largest(files: list[tuple[str, Path]], count: int = 3) -> str:
         top = top_level(name)
         sizes[top] = sizes.get(top, 0) + os.stat(path).st_size
     ranked = sorted(sizes.items(), key=lambda item: -item[1])[:count]
-    return ", ".join(f"{top} {size / MIB:.0f} MiB" for top, size in ranked)
+    return ", ".join(f"{top} {size(held)}" for top, held in ranked)

@@ -43,8 +43,9 @@ from arena.web.pages import NotFound, Pages, held_back
 from arena.web.replay import FrameCache
 from arena.web.sessions import WebAuth, session_routes
 from arena.web.submissions import UploadDesk, submission_routes
-from arena.wording import counted
+from arena.wording import counted, size, utc_time
 from engine.registry import game_names
+from leaderboard.tables import interval_text
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
@@ -83,8 +84,16 @@ def _templates() -> Environment:
     environment.filters["pathquote"] = lambda value: quote(str(value), safe="")
     environment.filters["ordinal"] = _ordinal
     environment.filters["counted"] = counted
+    environment.filters["size"] = size
+    environment.filters["utc"] = utc_time  # every time a page shows: one format, its zone said
+    environment.filters["interval"] = _interval
     environment.globals.update(GameStatus=GameStatus, GameOutcome=GameOutcome)
     return environment
+
+
+def _interval(batch: dict[str, Any]) -> str:
+    """A board row's 95% interval as the terminal writes it (``leaderboard.tables``)."""
+    return interval_text(batch["low"], batch["high"])
 
 
 def _ordinal(value: Any) -> str:

@@ -30,7 +30,7 @@ from arena.storage import running
 from arena.storage.read_only import ReadOnlyDatabase
 from arena.web.decision_log import log_entries, setup_events
 from arena.web.jsonable import JsonConverter
-from arena.web.pages import NotFound
+from arena.web.pages import NotFound, rotations_played
 from arena.web.spectator import SPECTATOR, events_seen, spectator_view
 from engine.core import EngineError, GameState
 from engine.registry import get_game
@@ -161,7 +161,7 @@ def held_reason(row: dict[str, Any]) -> str | None:
         return None
     return (
         f"this game is shown once the other seat rotations of its deal are played "
-        f"({held['played']} of {held['rotations'] - 1} so far): they are dealt the same cards"
+        f"({rotations_played(held)}): they are dealt the same cards"
     )
 
 

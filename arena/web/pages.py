@@ -175,12 +175,13 @@ def _outlook(tournament: dict[str, Any]) -> dict[str, Any]:
 
 
 def _interval_scale(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """The rating range the interval bars of one board are drawn on (rounded out to 100s)."""
+    """The rating range the interval bars of one board are drawn on (rounded out to 100s): every
+    known end and every point (a one-sided rating's point lies beyond its known end)."""
     values = [
         value
         for row in rows
         if row["batch"]
-        for value in (row["batch"]["low"], row["batch"]["high"])
+        for value in (row["batch"]["low"], row["batch"]["rating"], row["batch"]["high"])
         if value is not None  # the unknown end of a one-sided rating
     ] or [1400.0, 1600.0]
     low, high = min(values), max(values)
@@ -194,5 +195,11 @@ def held_back(game: dict[str, Any]) -> str | None:
         return None
     return (
         f"game {game['id']}'s replay is held back until every seat rotation of its deal is "
-        f"played ({held['played']} of {held['rotations']} so far): they are dealt the same cards"
+        f"played ({rotations_played(held)}): they are dealt the same cards"
     )
+
+
+def rotations_played(held: dict[str, int]) -> str:
+    """ "1 of 2 rotations played so far": a held deal's progress, counted alike on a stored
+    game's page and on a game in play's (this one included in the rotations, not yet played)."""
+    return f"{held['played']} of {held['rotations']} rotations played so far"

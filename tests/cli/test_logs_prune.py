@@ -72,6 +72,19 @@ def test_a_size_budget_removes_the_oldest_logs_first(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["newest.log", "notes.txt"]
 
 
+def test_small_logs_are_sized_in_bytes_or_kib_not_as_no_mib(tmp_path):
+    """A few KiB of logs read "0.0 MiB" (outside review): a size takes the unit it reaches."""
+    for days, name, size in [(1, "new.log", 3500), (30, "old.log", 600)]:
+        (tmp_path / name).write_bytes(b"x" * size)
+        age(tmp_path / name, days)
+    arguments = ["logs", "prune", "--bot-logs", str(tmp_path), "--older-than", "7d", "--dry-run"]
+
+    result = runner.invoke(app, arguments)
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{tmp_path}: would remove 1 log (600 bytes), kept 1 (3.4 KiB)\n"
+
+
 def test_age_and_budget_together_and_the_json_output(tmp_path):
     for days, name in [(1, "a.log"), (2, "b.log"), (10, "c.log")]:
         (tmp_path / name).write_bytes(b"x" * (1 << 20))
@@ -111,7 +124,7 @@ def test_a_log_being_written_is_never_removed(tmp_path):
     assert json.loads(dry.stdout)["removed"] == ["old.log"]
     assert json.loads(dry.stdout)["in_use"] == ["live.log"]
     assert result.exit_code == 0, result.output
-    assert result.stdout.endswith("kept 2 (2.0 MiB), 1 of them due but being written\n")
+    assert result.stdout.endswith("kept 2 (2 MiB), 1 of them due but being written\n")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["live.log", "new.log"]
     assert prune(tmp_path, older_than=7 * DAY).removed[0].name == "live.log"  # once written no more
 

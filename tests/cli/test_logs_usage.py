@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.sandbox.limits import BotLimits
+from arena.wording import size
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
 
 runner = CliRunner()
@@ -32,6 +33,9 @@ def test_each_bots_logs_are_summed_largest_first(tmp_path):
     assert [entry["bot"] for entry in usage["bots"]] == ["chatty", "random-python"]
     table = runner.invoke(app, ["logs", "usage", "--bot-logs", str(logs)])
     assert table.exit_code == 0 and "chatty" in table.stdout and "of its quota" in table.stdout
+    # a few KiB of logs read as such, never "0.0 MiB" (outside review)
+    assert "(quota 256 MiB)" in table.stdout and "0.0 MiB" not in table.stdout
+    assert size(chatty) in table.stdout and size(chatty).endswith(("KiB", "bytes"))
 
 
 def test_a_missing_directory_is_one_line_and_exit_code_2(tmp_path):

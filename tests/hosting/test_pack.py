@@ -5,6 +5,7 @@ makes again; ``bot.toml`` always; and an upload too large says what is largest a
 from __future__ import annotations
 
 import random
+import re
 import tarfile
 from io import BytesIO
 from pathlib import Path
@@ -102,6 +103,8 @@ def test_too_large_says_what_is_largest_and_where_to_leave_it_out(tmp_path: Path
         pack_directory(directory, UnpackLimits(archive_bytes=MIB))
     said = str(caught.value)
     assert "more than the 1 MiB an upload may have (largest: target/ 4 MiB" in said
+    # the small ones in their own unit, not "0 MiB" (outside review)
+    assert re.search(r"target/ 4 MiB, [\w.]+ \d+ bytes, [\w.]+ \d+ bytes\)", said), said
     assert f"list build outputs and data in {directory / '.arenaignore'}" in said
     assert "\n" not in said
 

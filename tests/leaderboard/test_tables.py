@@ -78,23 +78,52 @@ def test_rows_come_pool_by_pool_with_positions_restarting():
     assert pool_heading(BatchRating(1500, 1400, 1600)) == ""
 
 
-def test_one_sided_ratings_print_their_bound_only():
+def test_a_rating_prints_its_point_and_interval_with_the_open_end_infinite():
     assert format_batch(BatchRating(1712.4, 1650.2, 1790.6)) == "1712 [1650, 1791]"
-    assert format_batch(BatchRating(1764, 1413, 2115, bound="lower")) == "> 1413"
-    assert format_batch(BatchRating(1236, 885, 1587, bound="upper")) == "< 1587"
+    assert format_batch(BatchRating(1764, 1413, 2115, bound="lower")) == "1764 [1413, ∞)"
+    assert format_batch(BatchRating(1236, 885, 1587, bound="upper")) == "1236 (-∞, 1587]"
     prior = BatchRating(1500, 1100, 1900, prior_set=True, provisional=True)
     assert format_batch(prior) == "1500 [1100, 1900] ~ ?"
+
+
+def _unbeaten_board() -> list[GameResult]:
+    """h wins every game; the others beat each other, a stronger than b, b than c, c than d,
+    and d plays few games, so its interval is the widest (outside review: "< 1734" ranked below
+    "< 1709", the point that orders them shown nowhere)."""
+    games = []
+    for loser in "abcd":
+        games += [GameResult((SeatResult("h", 1, 1), SeatResult(loser, 2, 0)))] * 3
+    for winner, loser, won, lost in [("a", "b", 7, 3), ("b", "c", 7, 3), ("c", "d", 3, 1)]:
+        games += [GameResult((SeatResult(winner, 1, 1), SeatResult(loser, 2, 0)))] * won
+        games += [GameResult((SeatResult(loser, 1, 1), SeatResult(winner, 2, 0)))] * lost
+    return games
+
+
+def test_one_unbeaten_bot_leaves_every_row_showing_the_point_it_is_ordered_by():
+    from leaderboard.batch import fit_batch  # numpy: loaded by this test alone
+
+    games = _unbeaten_board()
+    rows = leaderboard_rows(games, {}, fit_batch(games, bootstrap=50))
+    assert [row.player for row in rows] == ["h", "a", "b", "c", "d"]
+    texts = [format_batch(row.batch) for row in rows if row.batch]
+    assert texts[0].endswith(", ∞) ?") and all("(-∞, " in text for text in texts[1:])
+    points = [int(text.split()[0]) for text in texts]
+    assert points == sorted(points, reverse=True), texts  # the order the rows are in
+    # each shown point lies inside its shown interval
+    for row, point in zip(rows, points):
+        assert row.batch is not None and row.batch.low <= point <= row.batch.high
 
 
 def test_the_legend_explains_the_marks_shown():
     assert legend([BatchRating(1500, 1400, 1600)]) == []
     lines = legend([BatchRating(1764, 1413, 2115, bound="lower", provisional=True)])
-    assert [line[:4] for line in lines] == ["> x:", "?: p"]
+    assert [line[:7] for line in lines] == ["[x, ∞):", "?: prov"]
     assert "not always a perfect record" in lines[0].lower()
+    assert "which sets its place" in lines[0]
     lines = legend(
         [BatchRating(1236, 885, 1587, bound="upper"), BatchRating(1500, 1, 2, prior_set=True)]
     )
-    assert [line[:4] for line in lines] == ["< x:", "~: t"]
+    assert [line[:8] for line in lines] == ["(-∞, x]:", "~: the i"]
 
 
 def test_a_player_in_two_seats_of_one_game_played_one_game():

@@ -46,12 +46,13 @@ def test_leaderboard_has_a_board_per_game_and_player_count(client):
         assert {row["bot"] for row in board["rows"]} == {"random-python", EVIL_NAME}
         for row in board["rows"]:
             batch = row["batch"]
-            if batch["bound"] == "lower":  # the point and the upper end are the prior's
-                assert batch["rating"] is batch["high"] is None
-                assert batch["text"].startswith(f"> {round(batch['low'])}")
+            point = round(batch["rating"])  # given always: it orders the rows
+            if batch["bound"] == "lower":  # the upper end is the prior's
+                assert batch["high"] is None and batch["low"] <= batch["rating"]
+                assert batch["text"].startswith(f"{point} [{round(batch['low'])}, ∞)")
             elif batch["bound"] == "upper":
-                assert batch["rating"] is batch["low"] is None
-                assert batch["text"].startswith(f"< {round(batch['high'])}")
+                assert batch["low"] is None and batch["rating"] <= batch["high"]
+                assert batch["text"].startswith(f"{point} (-∞, {round(batch['high'])}]")
             else:
                 assert batch["low"] <= batch["rating"] <= batch["high"]
             assert row["games"] == 2 and row["latest"]
@@ -326,18 +327,15 @@ INLINE_TAG = r"</?(?:a|abbr|span)\b[^>]*>"
 
 
 def rating_words(batch: dict) -> str:
-    """A batch rating as the leaderboard writes it: a one-sided bound, and "?" if provisional."""
-    if batch["bound"] == "lower":
-        words = f"> {round(batch['low'])}"
-    elif batch["bound"] == "upper":
-        words = f"< {round(batch['high'])}"
-    else:
-        words = str(round(batch["rating"]))
-    return words + ("?" if batch["provisional"] else "")
+    """A batch rating as the leaderboard writes it: the point, "?" if provisional, then the
+    interval, its open end infinite where the games bound it on one side only."""
+    low = "(-∞" if batch["low"] is None else f"[{round(batch['low'])}"
+    high = "∞)" if batch["high"] is None else f"{round(batch['high'])}]"
+    return f"{round(batch['rating'])}{'?' if batch['provisional'] else ''} {low}, {high}"
 
 
 def test_tournament_standings_write_ratings_as_the_leaderboard_does(client):
-    """A perfect record has a bound, not a rating; few games make a rating provisional."""
+    """A perfect record shows its point and its bound; few games make a rating provisional."""
     for tournament in client.get("/api/tournaments").json()["tournaments"]:
         standings = client.get(f"/api/tournaments/{tournament['id']}").json()["standings"]
         page = client.get(f"/tournaments/{tournament['id']}").text
@@ -526,8 +524,9 @@ def test_a_board_of_one_game_says_game_not_games(arena_db, tmp_path):
 
 def test_the_web_and_the_terminal_show_one_board(arena_db, tmp_path):
     """One builder: /api/leaderboard gives what `arena leaderboard --json` gives, and a one-sided
-    row (random-python won both Oregon games) shows its bound only, on the page too: the bar
-    runs to the edge with an arrow, no point, and the prior's other end is written nowhere."""
+    row (random-python won both Oregon games) shows the point it is ordered by and its bound, on
+    the page too: the bar runs from the bound to the edge with an arrow, and the prior's other
+    end is written nowhere (infinite in words)."""
     db = altered_copy(
         arena_db,
         tmp_path / "one-sided.db",
@@ -541,8 +540,9 @@ def test_the_web_and_the_terminal_show_one_board(arena_db, tmp_path):
     assert done.returncode == 0, done.stderr
     assert [{**board, "scale": None}] == [{**b, "scale": None} for b in json.loads(done.stdout)]
     winner = next(row for row in board["rows"] if row["bot"] == "random-python")["batch"]
-    assert winner["bound"] == "lower" and winner["high"] is None and winner["rating"] is None
-    assert winner["text"] == f"> {round(winner['low'])} ?"
+    assert winner["bound"] == "lower" and winner["high"] is None
+    point, low = round(winner["rating"]), round(winner["low"])
+    assert winner["text"] == f"{point} [{low}, ∞) ?"
     terminal = run_arena("leaderboard", "--game", "oregon", "--db", str(db)).stdout
     assert winner["text"] in terminal
     page = web.get("/leaderboard", params={"game": "oregon"}).text
@@ -550,6 +550,6 @@ def test_the_web_and_the_terminal_show_one_board(arena_db, tmp_path):
         r for r in re.findall(r"<tr[^>]*>(.*?)</tr>", page, re.DOTALL) if "random-python" in r
     )
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(INLINE_TAG, "", row))).split())
-    assert f"> {round(winner['low'])}?" in text and f"above {round(winner['low'])}" in text
-    assert 'class="arrow"' in row and 'class="point"' not in row
-    assert not re.search(rf"{round(winner['low'])}\s*[–-]\s*\d", text), text
+    assert f"{point}? " in text and f"[{low}, ∞)" in text
+    assert 'class="arrow"' in row and 'class="point"' in row
+    assert not re.search(rf"{low}\s*[–-]\s*\d", text), text

@@ -567,7 +567,7 @@ def test_a_finished_merkator_game_has_no_active_trader(page, web_server):
 
 
 def test_a_rating_stays_on_one_line_on_a_phone(phone, arena_db, tmp_path):
-    """A rating such as "> 1454?" is read as one: the sign does not wrap away from the number."""
+    """A rating such as "1454 ~?" is read as one: the marks do not wrap away from the number."""
     # One bot wins every Oregon game, so that board's ratings are one-sided bounds whatever the
     # random games of the session's database gave (with none, the test checked nothing: it flaked).
     db = altered_copy(
@@ -579,8 +579,35 @@ def test_a_rating_stays_on_one_line_on_a_phone(phone, arena_db, tmp_path):
     with ServerThread(db) as server:
         phone.goto(f"{server.url}/leaderboard")
         ratings = _rating_lines(phone)
-    assert any(text[0] in "<>" for text, _ in ratings), ratings  # one-sided bounds are shown
+    assert "∞" in phone.locator("#board-oregon-2").inner_text()  # one-sided ratings shown
     assert all(lines == 1 for _, lines in ratings), ratings
+
+
+def test_with_an_unbeaten_bot_the_ratings_shown_follow_the_order(page, arena_db, tmp_path):
+    """One bot wins every Oregon game: every row is then bounded on one side only, and each
+    still shows the rating it is ordered by (outside review: every row read "< x", and the
+    bounds did not follow the order), its bar with that point, and the open end as ∞."""
+    db = altered_copy(
+        arena_db,
+        tmp_path / "unbeaten.db",
+        "UPDATE seat SET rank = CASE WHEN bot_version_id = (SELECT MIN(bot_version_id) FROM "
+        "seat) THEN 1 ELSE 2 END WHERE game_id IN (SELECT id FROM game WHERE game = 'oregon')",
+    )
+    with ServerThread(db) as server:
+        page.goto(f"{server.url}/leaderboard?game=oregon")
+        rows = page.locator("#board-oregon-2 tbody tr")
+        ratings = [int(re.match(r"\d+", text)[0]) for text in _cells(rows, 3)]
+        intervals = _cells(rows, 4)
+        assert len(ratings) == 2 and ratings == sorted(ratings, reverse=True), ratings
+        assert re.fullmatch(r"\[\d+, ∞\)", intervals[0]), intervals
+        assert re.fullmatch(r"\(-∞, \d+\]", intervals[1]), intervals
+        assert rows.locator("svg.interval line.point").count() == 2
+        legend = page.locator("#board-oregon-2 p.legend").all_inner_texts()
+        assert [line[:8] for line in legend[:2]] == ["[x, ∞): ", "(-∞, x]:"], legend
+
+
+def _cells(rows, column: int) -> list[str]:
+    return [row.locator("td").nth(column).inner_text().strip() for row in rows.all()]
 
 
 def _rating_lines(phone) -> list[tuple[str, int]]:

@@ -9,6 +9,19 @@
   const REFRESH_MS = 15000;
   let refreshed = Date.now();
   const colours = ["#2456a6", "#d1495b", "#2f855a", "#e0a21b", "#8e6c8a", "#2e86ab", "#6b4f2a", "#c05621"];
+  // Past 8 entrants (retired versions count) colours repeat: each round of them is dashed its
+  // own way, and past that each round of dashes gets its own point marker, so no two lines look
+  // alike (8 x 4 x 4 styles).
+  const dashes = [[], [8, 4], [2, 3], [12, 3, 2, 3]];
+  const markers = ["circle", "triangle", "rect", "crossRot"];
+
+  function lineStyle(index) {
+    const colour = colours[index % colours.length];
+    const round = Math.floor(index / colours.length);
+    const marker = Math.floor(round / dashes.length) % markers.length;
+    return {borderColor: colour, backgroundColor: colour, borderDash: dashes[round % dashes.length],
+            pointStyle: markers[marker], pointRadius: marker ? 3 : 1};
+  }
   let chart = null;
 
   function draw() {
@@ -28,17 +41,23 @@
     const times = history.map((entry) => Date.parse(entry.finished_at));
     const span = times.length ? times.reduce((a, b) => Math.max(a, b)) - times.reduce((a, b) => Math.min(a, b)) : 0;
     const datasets = [...series.entries()].map(([label, points], index) => ({
-      label, data: points, borderColor: colours[index % colours.length],
-      backgroundColor: colours[index % colours.length], pointRadius: 1, borderWidth: 2, tension: 0.15}));
+      label, data: points, ...lineStyle(index), borderWidth: 2, tension: 0.15}));
     chart = new Chart(canvas, {type: "line", data: {datasets}, options: {
       animation: false, maintainAspectRatio: false,
       scales: {
         x: {type: "linear", title: {display: true, text: "time (UTC)"},
             ticks: {callback: (value) => tick(value, span)}},
         y: {title: {display: true, text: "Elo"}}},
-      plugins: {legend: {labels: {boxWidth: 10}}, tooltip: {callbacks: {
-        title: (items) => items.length ? new Date(items[0].raw.x).toISOString().slice(0, 19).replace("T", " ") : "",
+      plugins: {legend: {labels: {usePointStyle: true, pointStyleWidth: 28, generateLabels: legendLines}}, tooltip: {callbacks: {
+        title: (items) => items.length ? `${new Date(items[0].raw.x).toISOString().slice(0, 19).replace("T", " ")} UTC` : "",
         afterLabel: (item) => `game #${item.raw.game}`}}}}});
+  }
+
+  // The legend draws a stretch of each line, dashes and all (a filled box hides the dashes, and a
+  // point style takes the point's style, which has none).
+  function legendLines(chart) {
+    return Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => ({
+      ...item, pointStyle: "line", lineDash: chart.data.datasets[item.datasetIndex].borderDash}));
   }
 
   // A time axis label as precise as the span needs: HH:MM repeated itself over a short ladder.

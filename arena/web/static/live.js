@@ -116,7 +116,9 @@
       location.replace(`/games/${body.game_id}?d=${body.decisions}`);
       return;
     }
-    if (body.held) {  // a deal whose other rotations are to come: its progress only
+    // a deal whose other rotations are to come: its progress only, no board (arena.css)
+    root.classList.toggle("held", Boolean(body.held));
+    if (body.held) {
       ui.note.textContent = `Not shown yet: ${body.held_reason}.`;
       ui.position.textContent = `decision ${body.decisions} · live`;
       ui.decision.replaceChildren(Arena.h("p", {class: "hidden-note", text: "The board and the moves show once the deal's other seat rotations are played, or when this game's replay opens."}));

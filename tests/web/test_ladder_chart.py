@@ -1,0 +1,53 @@
+"""The ladder's Elo chart (``static/ladder.js``) in a real Chromium: with more entrants than its
+8 colours, no two lines look alike (outside review: with 10 bot versions, two pairs of lines
+shared a colour and nothing else told them apart)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.web.test_browser import browser, page  # noqa: F401 (fixtures)
+
+STATIC = Path(__file__).parents[2] / "arena" / "web" / "static"
+ENTRANTS = 40
+
+
+def _history(entrants: int) -> dict:
+    """Two games' Elo for each of ``entrants`` versions, as the ladder page embeds it."""
+    history = [
+        {
+            "bot_version_id": version,
+            "players": 2,
+            "elo": 1500 + version,
+            "game_id": 2 * version + game,
+            "finished_at": f"2026-12-06T04:{version:02d}:{game:02d}",
+        }
+        for version in range(entrants)
+        for game in range(2)
+    ]
+    return {"history": history, "labels": {str(v): f"bot-{v} 1.0.0" for v in range(entrants)}}
+
+
+def test_more_entrants_than_colours_get_lines_of_their_own_style(page):  # noqa: F811
+    page.set_content(
+        '<div style="height:400px"><canvas id="ladder-chart"></canvas></div>'
+        '<script type="application/json" id="ladder-history">'
+        f"{json.dumps(_history(ENTRANTS))}</script>"
+    )
+    page.add_script_tag(path=str(next((STATIC / "vendor").glob("chart-*.js"))))
+    page.add_script_tag(path=str(STATIC / "ladder.js"))
+    styles = page.evaluate(
+        """() => Chart.getChart(document.getElementById('ladder-chart')).data.datasets.map(
+            (d) => JSON.stringify([d.borderColor, d.borderDash, d.pointStyle]))"""
+    )
+    assert len(styles) == ENTRANTS
+    assert len(set(styles)) == ENTRANTS, styles
+    first_eight = [json.loads(style) for style in styles[:8]]
+    assert all(dash == [] for _, dash, _ in first_eight)  # solid while the colours last
+    # the legend shows each line's dashes too (a filled box would hide them)
+    legend = page.evaluate(
+        """() => Chart.getChart(document.getElementById('ladder-chart')).legend.legendItems.map(
+            (item) => JSON.stringify(item.lineDash))"""
+    )
+    assert legend == [json.dumps(json.loads(style)[1], separators=(",", ":")) for style in styles]

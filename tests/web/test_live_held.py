@@ -1,0 +1,99 @@
+"""A game in play whose deal is held (its other seat rotation is still to come), in a real
+Chromium over a database as a running tournament leaves it: /live names it without a number that
+reads as a stored game's (its live id 1 is not game 1), and its page shows its progress, counted
+as a stored game's page counts a held deal, with no empty board (outside review)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from arena.storage import running
+from arena.storage.database import open_database
+from arena.web.app import create_app
+from engine.registry import get_game
+from tests.web.conftest import ServerThread, altered_copy, run_in_progress
+from tests.web.test_browser import browser, page  # noqa: F401 (fixtures)
+
+SEED = 987_654_321  # a deal none of the stored games has: its other rotation is to come
+DECISIONS = 6
+
+
+def _played(seed: int, decisions: int) -> list[int]:
+    """The first ``decisions`` actions of an Oregon game of ``seed`` (each its first legal one)."""
+    state = get_game("oregon").new_game(2, seed, {})
+    actions = []
+    for _ in range(decisions):
+        actions.append(0)
+        state.apply_index(0)
+    return actions
+
+
+@pytest.fixture
+def held_in_play(arena_db: Path, tmp_path: Path) -> Iterator[tuple[Path, int]]:
+    """The Oregon tournament running again with a game in play of a new deal, its first
+    rotation: the database and the game's live id (1, as stored game 1's id)."""
+    db = altered_copy(arena_db, tmp_path / "held.db", "DELETE FROM running_game")
+    with sqlite3.connect(db) as connection:
+        (tournament,) = connection.execute(
+            "SELECT id FROM tournament WHERE name = 'oregon-web'"
+        ).fetchone()
+        connection.execute(f"UPDATE tournament SET state = 'running' WHERE id = {tournament}")
+        seats = [
+            {"bot": name, "version": version}
+            for version, name in connection.execute(
+                "SELECT v.id, b.name FROM bot_version v JOIN bot b ON b.id = v.bot_id ORDER BY v.id"
+            )
+        ]
+    database = open_database(db, create=False)
+    try:
+        with database.write() as session:
+            rules = get_game("oregon").rules_version
+            new = running.NewRunningGame(tournament, "k", "oregon", rules, {}, SEED, seats)
+            live_id = running.add(session, new)
+            running.refresh(session, {live_id: _played(SEED, DECISIONS)}, [live_id])
+    finally:
+        database.close()
+    with run_in_progress(db, tournament):
+        yield db, live_id
+
+
+def test_a_held_game_in_play_counts_its_deals_rotations_as_a_stored_games_page(held_in_play):
+    db, live_id = held_in_play
+    client = TestClient(create_app(db, warm_up=False))
+    [game] = client.get("/api/live").json()["games"]
+    assert game["held"] == {"played": 0, "rotations": 2} and game["state"] == "running"
+    reason = client.get(f"/api/live/{live_id}").json()["held_reason"]
+    # the stored game's page says "(1 of 2 rotations played so far)" once this one is played
+    assert "(0 of 2 rotations played so far)" in reason, reason
+
+
+def test_live_games_carry_no_number_that_reads_as_a_stored_games(held_in_play, page):  # noqa: F811
+    db, live_id = held_in_play
+    assert live_id == 1  # and game 1 is a stored game, another one
+    with ServerThread(db) as server:
+        page.goto(f"{server.url}/live")
+        link = page.locator(f'a.live-link[href="/live/{live_id}"]')
+        assert link.count() == 1
+        row = page.locator("tr", has=link).inner_text()
+        assert not re.search(r"#\d", row), row
+
+
+def test_a_held_game_in_play_shows_its_progress_and_no_empty_board(held_in_play, page):  # noqa: F811
+    db, live_id = held_in_play
+    with ServerThread(db) as server:
+        page.goto(f"{server.url}/live/{live_id}")
+        page.wait_for_function(
+            "() => document.getElementById('live-note').textContent.startsWith('Not shown yet')"
+        )
+        note = page.locator("#live-note").inner_text()
+        assert "(0 of 2 rotations played so far)" in note, note
+        assert page.locator("#position").inner_text() == f"decision {DECISIONS} · live"
+        for hidden in ("#board", "#players", "#log", "#follow"):
+            assert not page.locator(hidden).is_visible(), hidden
+        assert page.locator("#decision").is_visible()  # says when the board will show
