@@ -107,7 +107,7 @@ def list_submissions(
             str(view.id),
             view.author,
             view.bot_name,
-            view.state,
+            view.state_words,
             view.updated_at.strftime("%Y-%m-%d %H:%M:%S"),
             one_line((view.log.splitlines() or [""])[-1], 300),
         )

@@ -168,7 +168,10 @@ def _print_status(found: list[dict[str, Any]], as_json: bool) -> None:
         table.add_row(
             str(row["id"]),
             row["bot"],
-            row["state"],
+            # "replaced_by": from arenas of December 6 on
+            f"{row['state']}, replaced by {row['replaced_by']}"
+            if row.get("replaced_by")
+            else row["state"],
             row["updated_at"][:19].replace("T", " "),
             (row["log"].splitlines() or [""])[-1],
         )

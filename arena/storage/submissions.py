@@ -23,8 +23,9 @@ from pathlib import Path
 
 from sqlmodel import Session, col, func, select
 
+from arena.storage import bots
 from arena.storage.database import Database
-from arena.storage.models import Author, Submission, SubmissionState, utc_now
+from arena.storage.models import Author, Bot, BotVersion, Submission, SubmissionState, utc_now
 from arena.storage.process_lock import Held, Lease, LockKind
 from arena.storage.target import DatabaseTarget
 
@@ -32,6 +33,7 @@ MAX_ATTEMPTS = 3
 LOG_CHARS = 64_000  # the tail of a long build's output is what says why it failed
 _QUEUED = SubmissionState.QUEUED.value
 _IN_PROGRESS = (SubmissionState.BUILDING.value, SubmissionState.VALIDATING.value)
+_ACTIVE = SubmissionState.ACTIVE.value
 # On SQLite DB-claims/ID.lock, on PostgreSQL advisory locks of class "ASUB": apart from the run
 # locks of tournaments (DB-runs/, "ARUN"), whose ids are another count.
 CLAIM_LOCKS = LockKind("claims", 0x4153_5542)
@@ -50,6 +52,13 @@ class SubmissionView:
     bot_version_id: int | None
     created_at: datetime
     updated_at: datetime
+    # an active upload's version that a newer version of its bot replaced (in a ladder: retired)
+    replaced_by: str | None = None
+
+    @property
+    def state_words(self) -> str:
+        """The state as a reader should read it: "active, replaced by 0.2.0"."""
+        return f"{self.state}, replaced by {self.replaced_by}" if self.replaced_by else self.state
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -60,6 +69,7 @@ class SubmissionView:
             "state": self.state,
             "log": self.log,
             "bot_version_id": self.bot_version_id,
+            "replaced_by": self.replaced_by,
             "created_at": self.created_at.isoformat(),
             "updated_at": self.updated_at.isoformat(),
         }
@@ -296,7 +306,24 @@ def _view(session: Session, target: DatabaseTarget, s: Submission, author: str) 
         s.bot_version_id,
         s.created_at,
         s.updated_at,
+        _replaced_by(session, s.bot_version_id) if state == _ACTIVE else None,
     )
+
+
+def _replaced_by(session: Session, version_id: int | None) -> str | None:
+    """The label of the newest version of ``version_id``'s bot, if that is another version
+    (``bots.version_labels``: "0.2.0", or "0.1.0-r2" for changed code under the same number)."""
+    version = session.get(BotVersion, version_id) if version_id is not None else None
+    if version is None:
+        return None
+    rows = session.exec(
+        select(Bot, BotVersion)
+        .join(BotVersion, col(BotVersion.bot_id) == col(Bot.id))
+        .where(Bot.id == version.bot_id)
+    ).all()
+    versions = [bots.RegisteredVersion(bot, other) for bot, other in rows]
+    newest = max(entry.version.id or 0 for entry in versions)
+    return None if newest == version_id else bots.version_labels(versions)[newest]
 
 
 def version_of_upload(

@@ -566,3 +566,20 @@ def test_the_worker_and_list_commands(host: Host, tmp_path: Path):
     table = runner.invoke(app, ["submissions", "list", *db])
     assert "cli-bot" in table.stdout and "active" in table.stdout
     host.database = open_database(host.db_path, create=False)
+
+
+def test_an_upload_replaced_by_a_newer_version_says_so(host: Host, tmp_path: Path):
+    """/me listed an author's first and second upload of a bot both "active", though a ladder
+    plays only the second (outside review)."""
+    (tmp_path / "1").mkdir()
+    (tmp_path / "2").mkdir()
+    first = host.queue("alice", "twice", pack(bot_dir(tmp_path / "1", "twice")))
+    assert work_once(host.database, host.files, SETTINGS).state is SubmissionState.ACTIVE
+    assert host.view(first).replaced_by is None
+    changed = bot_dir(tmp_path / "2", "twice", bot_py=RANDOM_BOT + "\n# changed\n")
+    second = host.queue("alice", "twice", pack(changed))
+    assert work_once(host.database, host.files, SETTINGS).state is SubmissionState.ACTIVE
+    # the same bot.toml version, changed code: labelled apart as the boards do
+    assert (host.view(first).replaced_by, host.view(second).replaced_by) == ("1.0-r2", None)
+    assert host.view(first).state_words == "active, replaced by 1.0-r2"
+    assert host.view(first).as_json()["replaced_by"] == "1.0-r2"
