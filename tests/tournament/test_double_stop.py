@@ -30,12 +30,17 @@ async def _a_run_stopped_twice() -> StopSignal:
 
 
 async def test_a_second_stop_signal_waits_and_ctrl_c_works_again_after_the_run():
-    before = signal.getsignal(signal.SIGINT)
-    stop = await _a_run_stopped_twice()
-    assert stop.received
-    assert signal.getsignal(signal.SIGINT) is before
-    with pytest.raises(KeyboardInterrupt):
-        signal.raise_signal(signal.SIGINT)
+    # Ctrl-C as at a terminal: a test run started as a shell's background job (as a CI runner
+    # may start it) begins with SIGINT ignored, and the last check would then see nothing.
+    outside = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        stop = await _a_run_stopped_twice()
+        assert stop.received
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, outside)
 
 
 @pytest.mark.slow  # real CLI and bot processes
