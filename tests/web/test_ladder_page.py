@@ -80,6 +80,14 @@ def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):  # 
                 now_json = json.load(answer)
             assert set(now_json) == {"id", "state", "games", "running"}
             assert now_json["state"] == "running" and now_json["games"] >= now
+            # on a phone the latest games (a dozen links a row) give way (outside review)
+            page.set_viewport_size({"width": 390, "height": 800})
+            assert page.locator("table.ladder-board th.latest").count() == 1
+            assert page.locator("table.ladder-board th.latest").first.is_hidden()
+            assert page.locator("table.ladder-board td.latest").first.is_hidden()
+            # a row is one or two lines again, not 200 px (the table box scrolls sideways)
+            row = page.locator("table.ladder-board tbody tr").first.bounding_box()
+            assert row and row["height"] < 80, row
             page.goto("about:blank")  # its polling stops before the server does
     finally:
         if ladder.poll() is None:
