@@ -130,22 +130,28 @@ def remove_finished_claim_locks(session: Session, database_file: Path) -> int:
 
 
 def claim(session: Session, stale_seconds: float, lock: ClaimLock) -> Submission | None:
-    """The next submission waiting for a worker (``_fair_order``), now building and locked by
-    ``lock`` (or None): a queued one, or one whose worker stopped: nobody holds its claim lock,
-    or, where that cannot be told, it has been untouched for ``stale_seconds``. One claimed too
-    often fails instead."""
+    """The next submission waiting for a worker, now building and locked by ``lock`` (or None):
+    first one whose worker stopped (nobody holds its claim lock, or, where that cannot be told,
+    it has been untouched for ``stale_seconds``), then the queued ones in turn (``_fair_order``).
+    One claimed too often fails instead."""
     untouched = col(Submission.updated_at) < utc_now() - timedelta(seconds=stale_seconds)
     waiting = session.exec(
         select(Submission, untouched)
         .where(col(Submission.state).in_((_QUEUED, *_IN_PROGRESS)))
         .order_by(col(Submission.id))
     ).all()
-    for submission, stale in _fair_order(session, waiting):
+    queued: list[Submission] = []
+    abandoned: list[Submission] = []  # by workers that stopped: taken again first
+    handled: list[Submission] = []  # by live workers
+    for submission, stale in waiting:
+        if submission.state == _QUEUED:
+            queued.append(submission)
+            continue
+        held = CLAIM_LOCKS.held(lock.database.target, submission.id or 0, session.connection())
+        alive = held or (held is None and not stale)  # its worker is alive, or may be
+        (handled if alive else abandoned).append(submission)
+    for submission in [*abandoned, *_fair_order(session, queued, handled)]:
         assert submission.id is not None
-        if submission.state != _QUEUED:
-            held = CLAIM_LOCKS.held(lock.database.target, submission.id, session.connection())
-            if held or (held is None and not stale):
-                continue  # its worker is alive, or may be
         if (newer := superseded_by(session, submission)) is not None:
             _set(
                 submission,
@@ -173,13 +179,13 @@ def claim(session: Session, stale_seconds: float, lock: ClaimLock) -> Submission
 
 
 def _fair_order(
-    session: Session, waiting: Sequence[tuple[Submission, bool]]
-) -> list[tuple[Submission, bool]]:
-    """Authors take turns, not uploads: first the authors with fewest uploads being handled now,
-    then those a worker served longest ago (never first), each author's oldest upload first. In
-    order of upload alone, one author's queue of slow uploads (each validation may take its
-    whole time budget) would hold every worker while others wait."""
-    handling = Counter(row.author_id for row, _ in waiting if row.state != _QUEUED)
+    session: Session, queued: Sequence[Submission], handled: Sequence[Submission]
+) -> list[Submission]:
+    """Authors take turns, not uploads: first the authors with fewest uploads ``handled`` now
+    (by live workers), then those a worker served longest ago (never first), each author's
+    oldest upload first. In order of upload alone, one author's queue of slow uploads (each
+    validation may take its whole time budget) would hold every worker while others wait."""
+    handling = Counter(submission.author_id for submission in handled)
     served = dict(
         session.exec(
             select(Submission.author_id, func.max(Submission.updated_at))
@@ -189,12 +195,11 @@ def _fair_order(
     )
     never = datetime.min.replace(tzinfo=UTC)
 
-    def turn(row: tuple[Submission, bool]) -> tuple[int, datetime, int]:
-        submission = row[0]
+    def turn(submission: Submission) -> tuple[int, datetime, int]:
         last = served.get(submission.author_id) or never
         return handling[submission.author_id], _aware(last), submission.id or 0
 
-    return sorted(waiting, key=turn)
+    return sorted(queued, key=turn)
 
 
 def _aware(moment: datetime) -> datetime:

@@ -50,3 +50,24 @@ def test_authors_take_turns_and_one_being_served_yields_to_the_others(db_target:
             finish(order[-1])
     assert order == [bob, mallory[1], mallory[2]]
     database.close()
+
+
+def test_an_upload_whose_worker_stopped_is_taken_again_first(db_target: DatabaseTarget):
+    """Its worker killed (its claim lock gone with it), alice's upload is taken again at once,
+    before bob's queued one: an upload whose worker stopped is not one being handled."""
+    database = open_database(db_target, create=True)
+    author_ids = {}
+    with database.write() as session:
+        for name in ("alice", "bob"):
+            authors.add(session, name)
+            author_ids[name] = authors.named(session, name).id
+    with database.write() as session:
+        alice = submissions.queue(session, author_ids["alice"], "a-bot", "0" * 64)
+    with submissions.ClaimLock(database) as lock, database.write() as session:
+        assert submissions.claim(session, 3600, lock).id == alice  # then its worker dies
+    with database.write() as session:
+        bob = submissions.queue(session, author_ids["bob"], "b-bot", "0" * 64)
+    with submissions.ClaimLock(database) as lock, database.write() as session:
+        again = submissions.claim(session, 3600, lock)
+        assert (again.id, again.attempts) == (alice, 2), bob
+    database.close()
