@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 
@@ -22,9 +23,11 @@ def size(count: int) -> str:
     value = float(count)
     for unit in _BINARY_UNITS:
         value /= 1024
-        if round(value) < 1024 or unit == _BINARY_UNITS[-1]:
+        if value < 1024 or unit == _BINARY_UNITS[-1]:
             break
-    number = f"{value:.1f}".removesuffix(".0") if value < 9.95 else f"{value:,.0f}"
+    # rounded down: a bot's 255.7 MiB of logs under a 256 MiB quota must not read "256 MiB"
+    value = math.floor(value * 10) / 10 if value < 10 else math.floor(value)
+    number = f"{value:.1f}".removesuffix(".0") if value < 10 else f"{value:,.0f}"
     return f"{number} {unit}"
 
 

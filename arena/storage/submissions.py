@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -280,8 +280,9 @@ def views(
     )
     if author_id is not None:
         query = query.where(Submission.author_id == author_id)
-    rows = session.exec(query.order_by(col(Submission.id).desc()).limit(limit))
-    return [_view(session, target, s, author) for s, author in rows]
+    rows = session.exec(query.order_by(col(Submission.id).desc()).limit(limit)).all()
+    replaced = _replacements(session, [s.bot_version_id for s, _ in rows if s.bot_version_id])
+    return [_view(session, target, s, author, replaced) for s, author in rows]
 
 
 def view(session: Session, target: DatabaseTarget, submission_id: int) -> SubmissionView | None:
@@ -292,12 +293,23 @@ def view(session: Session, target: DatabaseTarget, submission_id: int) -> Submis
         .join(Author, col(Author.id) == col(Submission.author_id))
         .where(Submission.id == submission_id)
     ).first()
-    return None if row is None else _view(session, target, *row)
+    if row is None:
+        return None
+    submission, author = row
+    ids = [submission.bot_version_id] if submission.bot_version_id else []
+    return _view(session, target, submission, author, _replacements(session, ids))
 
 
-def _view(session: Session, target: DatabaseTarget, s: Submission, author: str) -> SubmissionView:
+def _view(
+    session: Session,
+    target: DatabaseTarget,
+    s: Submission,
+    author: str,
+    replaced: Mapping[int, str],
+) -> SubmissionView:
     """``s`` as a reader should see it: building or validating with nobody holding its claim
-    lock (its worker was killed) is queued again, as the next claim will take it."""
+    lock (its worker was killed) is queued again, as the next claim will take it; active, with
+    the newer version that replaced its own, if one did (``replaced``: ``_replacements``)."""
     state, log = s.state, s.log
     if state in _IN_PROGRESS and CLAIM_LOCKS.held(target, s.id or 0, session.connection()) is False:
         state, log = _QUEUED, WORKER_STOPPED
@@ -311,24 +323,35 @@ def _view(session: Session, target: DatabaseTarget, s: Submission, author: str) 
         s.bot_version_id,
         s.created_at,
         s.updated_at,
-        _replaced_by(session, s.bot_version_id) if state == _ACTIVE else None,
+        replaced.get(s.bot_version_id or 0) if state == _ACTIVE else None,
     )
 
 
-def _replaced_by(session: Session, version_id: int | None) -> str | None:
-    """The label of the newest version of ``version_id``'s bot, if that is another version
-    (``bots.version_labels``: "0.2.0", or "0.1.0-r2" for changed code under the same number)."""
-    version = session.get(BotVersion, version_id) if version_id is not None else None
-    if version is None:
-        return None
+def _replacements(session: Session, version_ids: Sequence[int]) -> dict[int, str]:
+    """For each of ``version_ids`` that is not its bot's newest version, the newest's label
+    (``bots.version_labels``: "0.2.0", or "0.1.0-r2" for changed code under the same number).
+    One query for a page of uploads, not one per upload."""
+    if not version_ids:
+        return {}
+    their_bots = select(BotVersion.bot_id).where(col(BotVersion.id).in_(version_ids))
     rows = session.exec(
         select(Bot, BotVersion)
         .join(BotVersion, col(BotVersion.bot_id) == col(Bot.id))
-        .where(Bot.id == version.bot_id)
+        .where(col(Bot.id).in_(their_bots))
     ).all()
-    versions = [bots.RegisteredVersion(bot, other) for bot, other in rows]
-    newest = max(entry.version.id or 0 for entry in versions)
-    return None if newest == version_id else bots.version_labels(versions)[newest]
+    versions = [bots.RegisteredVersion(bot, version) for bot, version in rows]
+    labels = bots.version_labels(versions)
+    newest: dict[int, int] = {}  # bot id -> its newest version's id
+    bot_of: dict[int, int] = {}  # version id -> its bot's id
+    for entry in versions:
+        bot_id, version_id = entry.bot.id or 0, entry.version.id or 0
+        bot_of[version_id] = bot_id
+        newest[bot_id] = max(newest.get(bot_id, 0), version_id)
+    return {
+        version_id: labels[newest[bot_of[version_id]]]
+        for version_id in version_ids
+        if version_id in bot_of and newest[bot_of[version_id]] != version_id
+    }
 
 
 def version_of_upload(

@@ -29,8 +29,9 @@ BARE_TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?(?! UTC)(?![:\d])")
         (1023, "1023 bytes"),
         (1024, "1 KiB"),
         (3500, "3.4 KiB"),
-        (10_189, "10 KiB"),
-        ((1 << 20) - 1, "1 MiB"),  # not "1024 KiB"
+        (10_189, "9.9 KiB"),  # rounded down, as the next case needs
+        ((1 << 20) - 1, "1,023 KiB"),  # not "1 MiB", nor "1024 KiB"
+        ((255 << 20) + (700 << 10), "255 MiB"),  # under a 256 MiB quota: not "256 MiB"
         (256 << 20, "256 MiB"),
         ((4 << 20) + 2, "4 MiB"),
         (3 << 30, "3 GiB"),
