@@ -5,6 +5,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
+from arena.storage.target import DatabaseTarget
 from arena.web.app import create_app
 from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli
 from tests.tournament.test_withdrawal import submit
@@ -31,3 +32,18 @@ def test_the_ladder_page_opens_on_the_ladder_that_runs(tmp_path: Path):
     with run_in_progress(db, main_id):
         assert shown() == "main"
     assert shown() == "side"  # main's process is gone: the newest
+
+
+def test_the_ladder_charts_times_carry_their_utc_offset(tmp_path: Path, db_target: DatabaseTarget):
+    """Read back naive (PostgreSQL's timestamp), they went out without an offset, which a
+    browser reads as its own local time: the chart's "UTC" was off by the viewer's offset
+    (review of the change)."""
+    db = db_target
+    for name in ("a", "b"):
+        submit(db, renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / name, name))
+    made = run_cli("ladder", "--game", "oregon", "--until", "2", "--sandbox", "none",
+                   "--db", str(db))  # fmt: skip
+    assert made.exit_code == 0, made.output
+    history = TestClient(create_app(db, warm_up=False)).get("/api/ladder").json()
+    times = [entry["finished_at"] for entry in history["ladder"]["rating_history"]]
+    assert times and all(time.endswith("+00:00") for time in times), times
