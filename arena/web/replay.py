@@ -189,6 +189,9 @@ def _encoded(value: Any) -> bytes:
     return gzip.compress(json.dumps(value, separators=(",", ":")).encode(), compresslevel=6)
 
 
+STORING_THREAD = "arena-web-frames"  # the threads storing a game's pieces (a test waits for them)
+
+
 class FrameCache:
     """A game's frames, built once (as the referee: each seat's are cut from them) and kept as
     gzipped JSON pieces, the outline and the chunks of ``chunk`` frames per seat: in memory,
@@ -282,7 +285,10 @@ class FrameCache:
                     self._frames.popitem(last=False)
         if new and self.store is not None:
             threading.Thread(
-                target=self._store_all, args=(game, len(built[0]["frames"])), daemon=True
+                target=self._store_all,
+                args=(game, len(built[0]["frames"])),
+                name=STORING_THREAD,
+                daemon=True,
             ).start()
         return built
 

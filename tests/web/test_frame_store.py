@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from arena.storage.read_only import ReadOnlyDatabase
 from arena.web import frame_store
 from arena.web.app import create_app
-from arena.web.replay import build_frames, converter, raw_frames, seat_frames
+from arena.web.replay import STORING_THREAD, build_frames, converter, raw_frames, seat_frames
 from tests.web.conftest import altered_copy
 
 
@@ -36,6 +36,12 @@ def test_a_replaced_game_under_the_same_id_is_built_anew(arena_db, tmp_path):
     first = altered_copy(arena_db, tmp_path / "first.db")
     with TestClient(create_app(first, warm_up=False, frames_dir=frames_dir)) as client:
         before = client.get("/api/games/1/frames", params={"count": 1}).json()["frames"][0]
+    # The first server's background storing of game 1 ends first (a CI run saw it write its old
+    # key again after the second server had removed it; two servers share no frames directory
+    # unless told to).
+    for thread in threading.enumerate():
+        if thread.name == STORING_THREAD:
+            thread.join(timeout=60)
     # The same id, another game: game 3's record (another engine, another deal) as game 1.
     second = altered_copy(
         arena_db,
