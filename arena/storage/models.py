@@ -19,6 +19,11 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """``moment`` aware, in UTC: read back naive (SQLite, a PostgreSQL ``timestamp``), it is UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 class GameStatus(StrEnum):
     """A stored game's ``status`` (the values are the stored strings)."""
 

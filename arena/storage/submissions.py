@@ -25,7 +25,15 @@ from sqlmodel import Session, col, func, select
 
 from arena.storage import bots
 from arena.storage.database import Database
-from arena.storage.models import Author, Bot, BotVersion, Submission, SubmissionState, utc_now
+from arena.storage.models import (
+    Author,
+    Bot,
+    BotVersion,
+    Submission,
+    SubmissionState,
+    as_utc,
+    utc_now,
+)
 from arena.storage.process_lock import Held, Lease, LockKind
 from arena.storage.target import DatabaseTarget
 
@@ -197,14 +205,9 @@ def _fair_order(
 
     def turn(submission: Submission) -> tuple[int, datetime, int]:
         last = served.get(submission.author_id) or never
-        return handling[submission.author_id], _aware(last), submission.id or 0
+        return handling[submission.author_id], as_utc(last), submission.id or 0
 
     return sorted(queued, key=turn)
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite hands datetimes back naive; they are stored in UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def kept_archives(session: Session) -> set[str]:

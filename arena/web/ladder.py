@@ -6,7 +6,7 @@ writes (``static/ladder.js``), as ``arena serve`` reads the same SQLite file."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena.storage import ladders, tournaments, withdrawals
-from arena.storage.models import utc_now
+from arena.storage.models import as_utc, utc_now
 from arena.storage.read_only import GameFilter
 from arena.web.live import whole_number
 from arena.web.pages import NotFound, Pages
@@ -97,7 +97,7 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
                     "elo": round(update.after, 1),
                     "game_id": update.game_id,
                     # with its offset: a browser reads a time without one as its own local time
-                    "finished_at": _utc(finished_at).isoformat() if finished_at else None,
+                    "finished_at": as_utc(finished_at).isoformat() if finished_at else None,
                 }
                 for update, finished_at in history
             ],
@@ -154,8 +154,3 @@ def ladder_routes(pages: Pages, render: Render) -> list[Route]:
         Route("/api/ladder", api_ladder),
         Route("/api/ladder/now", api_ladder_now),
     ]
-
-
-def _utc(moment: datetime) -> datetime:
-    """``moment`` in UTC, aware: stored naive (SQLite, a PostgreSQL ``timestamp``), it is UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
