@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
@@ -29,3 +30,27 @@ def test_the_summary_and_the_history_give_each_forfeiting_bots_reason(tmp_path: 
     reasons = [line for line in history.stdout.splitlines() if line.startswith("game ")]
     assert len(reasons) == 2 and all("raise CRASH: " in line for line in reasons), reasons
     assert all("misbehave: raising on purpose" in line for line in reasons)
+
+
+def test_a_bots_terminal_escapes_in_its_reason_reach_the_operator_as_text(tmp_path: Path):
+    """The reason is the bot's own words: an escape that retitles or clears the operator's
+    terminal is printed as text (``\\x1b``), in the summary and in the history."""
+    hostile = tmp_path / "hostile-raise"
+    shutil.copytree(TEST_BOTS / "raise", hostile)
+    (hostile / "bot.toml").write_text(
+        (hostile / "bot.toml")
+        .read_text()
+        .replace("../misbehave.py", str(TEST_BOTS / "misbehave.py"))
+        + '\n[env]\nMISBEHAVE_MESSAGE = "\\u001b]0;pwned\\u0007\\u001b[2J gone"\n'
+    )
+    db = tmp_path / "arena.db"
+    bots = f"{hostile},{SAMPLE_BOTS / 'random-python'}"
+    ran = run_cli(
+        "tournament", "--game", "oregon", "--bots", bots, "--deals", "1", "--name", "t",
+        "--sandbox", "none", "--db", str(db),
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    history = run_cli("history", "--tournament", "t", "--db", str(db))
+    for output in (ran.stdout, history.stdout):
+        assert "\x1b" not in output and "\x07" not in output
+        assert "\\x1b]0;pwned\\x07" in output
