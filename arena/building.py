@@ -2,13 +2,14 @@
 validate`` and ``arena submit`` run before the bot starts.
 
 A build runs the author's code, so it is confined as the bot will be (``--sandbox none``: not at
-all): the same sandbox, view, seccomp filter and unprivileged uid (as root: the host uid of seat
-0), no network, with larger limits (``BUILD_LIMITS``, ``BUILD_SECONDS``). Its one difference is
-a writable bot directory. Not the author's directory itself: a copy, owned by the build's uid
-and mounted at the directory's own path (so paths the build records stay right); after a build
-that succeeded the arena copies the result back, as the arena's user, leaving out set-user-ID
-bits and making every file readable by the bot's uid. A build that fails or runs out of time
-changes nothing. Its output goes to a log, kept when it fails (the error says where).
+all): the same sandbox, view, seccomp filter and unprivileged uid (as root: a host uid no other
+live sandbox has, ``arena.sandbox.uids``), no network, with larger limits (``BUILD_LIMITS``,
+``BUILD_SECONDS``). Its one difference is a writable bot directory. Not the author's directory
+itself: a copy, owned by the build's uid and mounted at the directory's own path (so paths the
+build records stay right); after a build that succeeded the arena copies the result back, as the
+arena's user, leaving out set-user-ID bits and making every file readable by the bot's uid. A
+build that fails or runs out of time changes nothing. Its output goes to a log, kept when it
+fails (the error says where).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from arena.referee.bot_text import one_line
 from arena.referee.botprocess import kill_now
 from arena.referee.child import tied_to_parent
 from arena.sandbox import SandboxPolicy, prepare_launch, unreadable_problem
-from arena.sandbox.bwrap import HOST_UID_BASE, SharedDirectoryError, runs_as_root
+from arena.sandbox.bwrap import SharedDirectoryError, runs_as_root
 from arena.sandbox.limits import BotLimits
 from arena.sandbox.tempdirs import arena_root, remove_tree
 
@@ -172,8 +173,6 @@ def _build_sandboxed(spec: BotSpec, sandbox: SandboxPolicy, log_path: Path, seco
                 f"could not start: the bot's directory does not copy into the build's "
                 f"{BUILD_LIMITS.disk_mib} MiB ({one_line(str(exc), 200)})"
             ) from None
-        if runs_as_root():
-            _chown_tree(copy, HOST_UID_BASE)
         policy = SandboxPolicy(
             "bwrap", max_processes=BUILD_PROCESSES, cpu_cores=float(os.cpu_count() or 1)
         )
@@ -192,6 +191,8 @@ def _build_sandboxed(spec: BotSpec, sandbox: SandboxPolicy, log_path: Path, seco
         except SharedDirectoryError as exc:
             raise BuildError(str(exc)) from None
         try:
+            if launch.uid_lease is not None:  # as root: the copy is the build's uid's to write
+                _chown_tree(copy, launch.uid_lease.uid)
             _run(
                 launch.argv,
                 workdir,

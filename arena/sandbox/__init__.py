@@ -19,6 +19,7 @@ from pathlib import Path
 from arena.errors import SetupError
 from arena.sandbox import bwrap, cgroups, seccomp
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
+from arena.sandbox.uids import UidLease, lease_host_uid
 
 TOOLS = ("bwrap", "none")
 DEFAULT_MAX_PROCESSES = 128
@@ -55,7 +56,19 @@ def bwrap_problem() -> str | None:
     # The sandbox's own shape (as root: the drop of privileges too), with the system's programs
     # as its view.
     kind, fds = _sandbox_fds({})
-    probe = bwrap.probe_argv(["/bin/true"], kind=kind, env_fd=fds[0], seccomp_fd=_filter_fd(fds))
+    try:
+        lease = _lease_for(kind)
+    except SetupError as exc:
+        for fd in fds:
+            os.close(fd)
+        return f"bubblewrap cannot make a sandbox here: {exc}"
+    probe = bwrap.probe_argv(
+        ["/bin/true"],
+        kind=kind,
+        env_fd=fds[0],
+        seccomp_fd=_filter_fd(fds),
+        host_uid=None if lease is None else lease.uid,
+    )
     try:
         done = subprocess.run(probe, capture_output=True, timeout=10, pass_fds=fds)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -63,6 +76,8 @@ def bwrap_problem() -> str | None:
     finally:
         for fd in fds:
             os.close(fd)
+        if lease is not None:
+            lease.release()
     if done.returncode != 0:
         why = done.stderr.decode(errors="replace").strip().splitlines()
         return f"bubblewrap cannot make a sandbox here: {why[-1] if why else done.returncode}"
@@ -169,6 +184,7 @@ class BotLaunch:
     # Held on the sandbox's writable tmpfs once it is up, to tell why the bot stopped.
     writable_fds: dict[str, int] = field(default_factory=dict)
     socket_fd: int | None = None  # the bot's socket, where the arena calls it (sockets.py)
+    uid_lease: UidLease | None = None  # as root: the sandbox's host uid, held until ``close``
 
     def started(self) -> None:
         """The bot's process exists: the descriptors it inherited are its own now."""
@@ -229,7 +245,8 @@ class BotLaunch:
         return ""
 
     def close(self) -> None:
-        """Kill whatever is left in the bot's cgroup, remove the cgroup, close what is held."""
+        """Kill whatever is left in the bot's cgroup, remove the cgroup, close what is held,
+        and last free the sandbox's host uid (its processes are gone)."""
         self.started()
         for fd in self.writable_fds.values():
             os.close(fd)
@@ -240,6 +257,8 @@ class BotLaunch:
         if self.cgroup is not None:
             self.cgroup.kill_all()
             self.cgroup.remove()
+        if self.uid_lease is not None:
+            self.uid_lease.release()
 
 
 def _children(pid: int) -> list[int]:
@@ -270,6 +289,12 @@ def _sandbox_fds(env: dict[str, str]) -> tuple[str, tuple[int, ...]]:
     if program is None:
         return kind, (env_fd,)
     return kind, (env_fd, _memfd("arena-seccomp", program))
+
+
+def _lease_for(kind: str) -> UidLease | None:
+    """As root, a host uid of the sandbox's own (``arena.sandbox.uids``); else None (an
+    ordinary user's sandbox maps to that user)."""
+    return None if kind == bwrap.UNPRIVILEGED else lease_host_uid()
 
 
 def _filter_fd(fds: tuple[int, ...]) -> int | None:
@@ -307,10 +332,12 @@ def prepare_launch(
     sandboxed = policy.tool == "bwrap"
     pass_fds: tuple[int, ...] = ()
     depth = 0
-    if sandboxed:
-        kind, pass_fds = _sandbox_fds(env)
-        depth = bwrap.sandbox_depth(kind)
-        try:
+    lease: UidLease | None = None
+    try:
+        if sandboxed:
+            kind, pass_fds = _sandbox_fds(env)
+            depth = bwrap.sandbox_depth(kind)
+            lease = _lease_for(kind)
             argv = bwrap.bwrap_argv(
                 argv,
                 kind=kind,
@@ -320,16 +347,19 @@ def prepare_launch(
                 disk_bytes=limits.disk_mib << 20,
                 env_fd=pass_fds[0],
                 seccomp_fd=_filter_fd(pass_fds),
+                host_uid=None if lease is None else lease.uid,
                 writable_dir=writable_dir,
             )
-        except BaseException:
-            for fd in pass_fds:
-                os.close(fd)
-            raise
-        full_env = bwrap.launch_env()
-    else:
-        full_env = {**inherited_env, **env}
-    cgroup = cgroups.create_bot_cgroup(f"seat{seat}", _cgroup_limits(policy, limits))
+            full_env = bwrap.launch_env()
+        else:
+            full_env = {**inherited_env, **env}
+        cgroup = cgroups.create_bot_cgroup(f"seat{seat}", _cgroup_limits(policy, limits))
+    except BaseException:
+        for fd in pass_fds:
+            os.close(fd)
+        if lease is not None:
+            lease.release()
+        raise
     # Where a cgroup counts the bot's memory, an address space is no measure of it (V8 reserves
     # 1 GiB at start): only the file size is an rlimit then.
     argv = limited_argv(argv, limits, address_space=cgroup is None)
@@ -344,4 +374,5 @@ def prepare_launch(
         address_space_limited=cgroup is None and prlimit_path() is not None,
         pass_fds=pass_fds,
         depth=depth,
+        uid_lease=lease,
     )

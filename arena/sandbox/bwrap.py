@@ -30,14 +30,15 @@ choosing (``LD_PRELOAD`` in a bot.toml reaches only the bot's own program).
 
 **When the arena runs as root**, an unprivileged bwrap would map the sandbox's uid to root, so
 the arena never runs one. With the seccomp filter (``ROOT``): one bwrap, as root, builds the
-view and the namespaces (no user namespace) keeping only the capabilities to change uid;
-inside, ``setpriv`` drops to the host uid ``HOST_UID_BASE`` + seat with no groups and no
-capabilities, and only then does a shell read the bot's environment from ``ENV_FILE`` and exec
-the bot. Without the filter (``ROOT_NESTED``): an outer bwrap, as root, only builds the view
-(root can reach paths such as a pyenv interpreter under ``/root``), ``setpriv`` drops to that
-uid, and an inner, unprivileged bwrap makes the sandbox above (with ``--disable-userns``)
-inside that view. Either way the bot maps to that host uid: its files, its processes and its
-access to the kernel (``/proc/sys``, root-only files) are an unprivileged stranger's.
+view and the namespaces (no user namespace) keeping only the capabilities to change uid; inside,
+``setpriv`` drops to a host uid of the sandbox's own (``arena.sandbox.uids``: no other live
+sandbox on the host has it) with no groups and no capabilities, and only then does a shell read
+the bot's environment from ``ENV_FILE`` and exec the bot. Without the filter (``ROOT_NESTED``):
+an outer bwrap, as root, only builds the view (root can reach paths such as a pyenv interpreter
+under ``/root``), ``setpriv`` drops to that uid, and an inner, unprivileged bwrap makes the
+sandbox above (with ``--disable-userns``) inside that view. Either way the bot maps to that host
+uid: its files, its processes and its access to the kernel (``/proc/sys``, root-only files) are
+an unprivileged stranger's.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from pathlib import Path, PurePosixPath
 
 from arena.bot_tree import REPO, linked_public_code
 from arena.errors import SetupError
+from arena.sandbox.uids import HOST_UID_BASE, UID_SLOTS
 
 HOME = "/home/bot"
 SOCKET_DIR = "/run/arena"  # where a sandboxed bot makes its socket (a tmpfs of its own)
@@ -82,11 +84,7 @@ _ETC_FILES = (
 )
 # The arena's packages a Python bot may import (the SDK, the wire codec, the engines).
 _ARENA_PACKAGES = ("arena", "arena_sdk", "engine", "leaderboard")
-SANDBOX_UID_BASE = 1000  # the bot's uid (and gid) inside its sandbox: this + its seat
-# As root, the host uid (and gid) a bot's sandbox maps to: this + its seat. Far above the uids
-# of people (1000-59999), system accounts and the ranges container tools hand out, and below
-# 2**31 for tools that read uids as signed.
-HOST_UID_BASE = 2_000_000_000
+SANDBOX_UID_BASE = 1000  # the bot's uid (and gid) inside its user namespace: this + its seat
 _LAUNCH_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
@@ -244,17 +242,17 @@ def _root_sandbox_argv(
     *,
     view: list[str],
     bot_dir: Path,
-    seat: int,
+    host_uid: int,
     network: bool,
     disk_bytes: int,
     env_fd: int,
     seccomp_fd: int,
 ) -> list[str]:
     """The sandbox as root, with the seccomp filter: one bwrap, as root, builds the view and the
-    namespaces (no user namespace: root needs none); inside, ``setpriv`` drops to the seat's
-    host uid with no groups and no capabilities, and only then does a shell read the bot's
-    environment from ``ENV_FILE`` and exec the bot. The filter refuses new user namespaces (bwrap
-    cannot, without a user namespace of its own)."""
+    namespaces (no user namespace: root needs none); inside, ``setpriv`` drops to ``host_uid``
+    with no groups and no capabilities, and only then does a shell read the bot's environment
+    from ``ENV_FILE`` and exec the bot. The filter refuses new user namespaces (bwrap cannot,
+    without a user namespace of its own)."""
     bwrap = bwrap_path()
     assert bwrap is not None
     writable: list[str] = []
@@ -284,7 +282,7 @@ def _root_sandbox_argv(
         "--seccomp",
         str(seccomp_fd),
         "--",
-        *_dropped_to(seat),
+        *_dropped_to(host_uid),
         "/bin/sh",
         "-c",
         '. "$0" && exec "$@"',
@@ -293,9 +291,9 @@ def _root_sandbox_argv(
     ]
 
 
-def _dropping_privileges(inner: list[str], *, view: list[str], seat: int) -> list[str]:
+def _dropping_privileges(inner: list[str], *, view: list[str], host_uid: int) -> list[str]:
     """``inner`` (an unprivileged bwrap) run from root: an outer bwrap builds the view as root,
-    and ``setpriv`` drops to the seat's unprivileged host uid before ``inner`` starts."""
+    and ``setpriv`` drops to the unprivileged ``host_uid`` before ``inner`` starts."""
     bwrap = bwrap_path()
     assert bwrap is not None
     return [
@@ -317,7 +315,7 @@ def _dropping_privileges(inner: list[str], *, view: list[str], seat: int) -> lis
         "--dev",
         "/dev",
         "--",
-        *_dropped_to(seat),
+        *_dropped_to(host_uid),
         *inner,
     ]
 
@@ -334,10 +332,11 @@ def _traversable_parents(view: list[str]) -> list[str]:
     return [arg for path in ordered for arg in ("--dir", str(path))]
 
 
-def _dropped_to(seat: int) -> list[str]:
-    """``setpriv`` that drops to the seat's host uid and gid, with no groups, no capabilities
+def _dropped_to(host_uid: int) -> list[str]:
+    """``setpriv`` that drops to ``host_uid`` (as uid and gid), with no groups, no capabilities
     and an empty bounding set, then runs what follows."""
-    uid = str(HOST_UID_BASE + seat)
+    assert HOST_UID_BASE <= host_uid < HOST_UID_BASE + UID_SLOTS, host_uid
+    uid = str(host_uid)
     drop = ["--reuid", uid, "--regid", uid, "--clear-groups", "--inh-caps=-all"]
     return [_setpriv(), *drop, "--bounding-set=-all", "--"]
 
@@ -382,11 +381,13 @@ def bwrap_argv(
     disk_bytes: int,
     env_fd: int,
     seccomp_fd: int | None,
+    host_uid: int | None = None,
     view: list[str] | None = None,
     writable_dir: Path | None = None,
 ) -> list[str]:
     """``argv`` run in a sandbox of ``kind`` (see the module's docstring). ``env_fd`` holds
-    ``env_payload``; ``seccomp_fd`` the filter; ``view`` is the bot's by default. With
+    ``env_payload``; ``seccomp_fd`` the filter; as root, ``host_uid`` is the sandbox's leased
+    host uid (``arena.sandbox.uids``); ``view`` is the bot's by default. With
     ``writable_dir`` the sandbox shows that directory, writable, at the bot's directory's path
     (a build works in a copy of the bot); raises SharedDirectoryError where the bot's directory
     lies inside one every sandbox shows. Requires ``bwrap_path()``."""
@@ -396,13 +397,15 @@ def bwrap_argv(
     if writable_dir is not None and kind == ROOT_NESTED:
         # the outer bwrap shows the copy at the bot's path; the inner binds it there again
         inner_view = _view(bot_dir, bot_dir)
+    assert (host_uid is not None) == (kind != UNPRIVILEGED), "as root, a leased uid"
     if kind == ROOT:
         assert seccomp_fd is not None, "as root, only the filter refuses user namespaces"
+        assert host_uid is not None
         return _root_sandbox_argv(
             argv,
             view=view,
             bot_dir=bot_dir,
-            seat=seat,
+            host_uid=host_uid,
             network=network,
             disk_bytes=disk_bytes,
             env_fd=env_fd,
@@ -418,7 +421,10 @@ def bwrap_argv(
         args_fd=env_fd,
         seccomp_fd=seccomp_fd,
     )
-    return _dropping_privileges(inner, view=view, seat=seat) if kind == ROOT_NESTED else inner
+    if kind == ROOT_NESTED:
+        assert host_uid is not None
+        return _dropping_privileges(inner, view=view, host_uid=host_uid)
+    return inner
 
 
 def launch_env() -> dict[str, str]:
@@ -440,10 +446,13 @@ def sandbox_kind(filtered: bool) -> str:
     return ROOT if filtered else ROOT_NESTED
 
 
-def uid_inside(kind: str, seat: int) -> int:
-    """The uid (and gid) a bot sees inside its sandbox of ``kind``: its own user namespace's
-    ``SANDBOX_UID_BASE`` + seat, or, as root with the filter (no user namespace), its host uid."""
-    return (HOST_UID_BASE if kind == ROOT else SANDBOX_UID_BASE) + seat
+def is_uid_inside(kind: str, seat: int, uid: int) -> bool:
+    """Whether ``uid`` is what a bot in ``seat`` may see as its uid (and gid) in its sandbox
+    of ``kind``: its own user namespace's ``SANDBOX_UID_BASE`` + seat, or, as root with the
+    filter (no user namespace), its leased host uid."""
+    if kind == ROOT:
+        return HOST_UID_BASE <= uid < HOST_UID_BASE + UID_SLOTS
+    return uid == SANDBOX_UID_BASE + seat
 
 
 def sandbox_depth(kind: str) -> int:
@@ -453,7 +462,9 @@ def sandbox_depth(kind: str) -> int:
     return 3 if kind == ROOT_NESTED else 1
 
 
-def probe_argv(argv: list[str], *, kind: str, env_fd: int, seccomp_fd: int | None) -> list[str]:
+def probe_argv(
+    argv: list[str], *, kind: str, env_fd: int, seccomp_fd: int | None, host_uid: int | None
+) -> list[str]:
     """``argv`` in a sandbox of the real shape (``kind``) whose view is the system's programs: a
     trial of whether this machine can make sandboxes at all."""
     return bwrap_argv(
@@ -465,5 +476,6 @@ def probe_argv(argv: list[str], *, kind: str, env_fd: int, seccomp_fd: int | Non
         disk_bytes=1 << 20,
         env_fd=env_fd,
         seccomp_fd=seccomp_fd,
+        host_uid=host_uid,
         view=_system_binds(),
     )

@@ -28,10 +28,11 @@ HOSTILE_SOURCE = ROOT / "tests" / "bots" / "hostile"
 MARKER = SESSION_MARKER.decode().split("=", 1)[1]
 
 
-def uid_inside(seat: int) -> int:
-    """The uid the bot in ``seat`` sees in its sandbox, on this machine, as this user."""
+def is_uid_inside(seat: int, uid: int | str) -> bool:
+    """Whether ``uid`` is one the bot in ``seat`` may see in its sandbox, on this machine, as
+    this user (as root: a leased host uid)."""
     kind = bwrap.sandbox_kind(filtered=seccomp.filter_program() is not None)
-    return bwrap.uid_inside(kind, seat)
+    return bwrap.is_uid_inside(kind, seat, int(uid))
 
 
 needs_bwrap = pytest.mark.skipif(

@@ -29,9 +29,9 @@ from arena.tournament.settings import TournamentSettings
 from tests.sandbox.conftest import (
     assert_other_seat_unharmed,
     hostile_dir,
+    is_uid_inside,
     needs_bwrap,
     play,
-    uid_inside,
 )
 from tests.support.bots import ROOT, SAMPLE_BOTS
 from tests.support.processes import bot_processes
@@ -49,7 +49,8 @@ async def test_a_bot_sees_its_own_uid_environment_and_private_temp_only(tmp_path
         record, log = await play(tmp_path, "inspect", HOSTILE_PORT=str(port))
 
     bot_dir = tmp_path / "hostile-inspect"
-    assert f"uid {uid_inside(0)} gid {uid_inside(0)}" in log
+    uid, gid = re.search(r"\buid (\d+) gid (\d+)", log).groups()
+    assert uid == gid and is_uid_inside(0, uid), log
     env = ast.literal_eval(re.search(r"^env (\[.*\])$", log, re.MULTILINE).group(1))
     assert set(env) == {
         "ARENA_BOT_ADDRESS",
