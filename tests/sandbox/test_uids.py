@@ -110,3 +110,73 @@ async def test_the_same_seat_of_two_games_at_once_runs_as_two_host_uids(tmp_path
     first, second = (int(uid) for uid, _ in found)
     assert first != second  # both seat 0: the same uid before leases
     assert _is_free(first) and _is_free(second)  # released with their games
+
+
+_HOG = """
+import ctypes, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+held = []
+while libc.inotify_init1(0) >= 0:
+    held.append(1)
+print("held", len(held), "then errno", ctypes.get_errno(), flush=True)
+time.sleep(60)
+"""
+_PROBE = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+print("probe", libc.inotify_init1(0), ctypes.get_errno(), flush=True)
+"""
+
+
+def _sandboxed(code: str, directory) -> tuple[subprocess.Popen, object]:
+    from arena.sandbox import SandboxPolicy, prepare_launch
+    from arena.sandbox.limits import BotLimits
+
+    launch = prepare_launch(
+        SandboxPolicy(),
+        [sys.executable, "-c", code],
+        bot_dir=directory,
+        seat=0,
+        env={},
+        inherited_env={},
+        limits=BotLimits(),
+        wants_network=False,
+    )
+    process = subprocess.Popen(
+        launch.argv,
+        env=launch.env,
+        pass_fds=launch.pass_fds,
+        cwd=directory,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    launch.started()
+    return process, launch
+
+
+@as_root
+@needs_bwrap
+def test_a_bot_that_takes_every_inotify_instance_of_its_uid_leaves_the_next_sandbox_its_own(
+    tmp_path,
+):
+    """The attack the leases answer: the kernel counts inotify instances per user (128 by
+    default), so a hog sharing its uid with an opponent, in another game or a build, broke
+    every program of that opponent that watches files (Node, the JVM)."""
+    directory = tmp_path / "bot"
+    directory.mkdir()
+    os.chmod(tmp_path, 0o755)
+    hog, hog_launch = _sandboxed(_HOG, directory)
+    try:
+        line = hog.stdout.readline()
+        assert line.startswith("held"), line
+        probe, probe_launch = _sandboxed(_PROBE, directory)
+        try:
+            output, _ = probe.communicate(timeout=30)
+        finally:
+            probe_launch.close()
+        descriptor, error = output.split()[1:3]
+        assert int(descriptor) >= 0, f"the probe could not make an inotify instance: {output}"
+    finally:
+        hog.kill()
+        hog.wait()
+        hog_launch.close()
