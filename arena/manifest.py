@@ -97,20 +97,6 @@ def name_problem(name: str) -> str:
     )
 
 
-def look_alike_problem(name: str) -> str:
-    """Why a new name, on an arena that strangers share, would pass for another, or "": letters
-    of several scripts that look alike ("vіctim" with a Cyrillic і is not "victim"; Unicode's
-    confusables data, TR39). A name in one script (latin, or cyrillic, ...) passes."""
-    from confusable_homoglyphs import confusables  # its data loads on import: only here
-
-    if not confusables.is_dangerous(name):
-        return ""
-    return (
-        f"bot name {name!r} mixes letters of several scripts that look alike (it could pass for "
-        "another bot's): write it in one script"
-    )
-
-
 _VERSION_CHARS = 64
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from sqlmodel import Session, col, func, select
 
+from arena.look_alikes import look_alike_of
 from arena.storage import bots
 from arena.storage.database import Database
 from arena.storage.models import (
@@ -381,6 +382,20 @@ def waiting(session: Session, author_id: int) -> int:
             )
         ).all()
     )
+
+
+def look_alike_claimed_by_others(session: Session, bot_name: str, author_id: int) -> str | None:
+    """The name of another author's upload not handled yet that ``bot_name`` could pass for
+    (``arena.look_alikes.look_alike_of``), or None: as ``claimed_by_others``, for look-alikes."""
+    names = session.exec(
+        select(Submission.bot_name)
+        .where(
+            Submission.author_id != author_id,
+            col(Submission.state).in_((SubmissionState.QUEUED.value, *_IN_PROGRESS)),
+        )
+        .distinct()
+    )
+    return look_alike_of(bot_name, names)
 
 
 def claimed_by_others(session: Session, bot_name: str, author_id: int) -> bool:

@@ -4,9 +4,12 @@ unpacks, builds or runs anything: ``arena submissions work`` does, in the sandbo
 
 - ``POST /api/submissions?bot=NAME``: the archive (tar.gz or zip) is the request's body; 202
   with the submission's id, or 400 (a bad name, or an archive the unpacking would refuse: it
-  is judged member by member here, writing nothing), 401 (no or bad token), 409
-  (another author's bot name), 413 (too large), 429 (too many requests, uploads, or uploads
-  still waiting: Retry-After says when to try again). Nothing is stored unless it is 202.
+  is judged member by member here, writing nothing; or a new name that reads as a Latin name
+  it is not: ``arena.look_alikes.look_alike_problem``), 401 (no or bad token), 409 (another
+  author's bot name, or a new name that could pass for one or for the name of another
+  author's upload still waiting: ``arena.look_alikes.look_alike_of``), 413 (too large), 429 (too
+  many requests, uploads, or uploads still waiting: Retry-After says when to try again).
+  Nothing is stored unless it is 202.
 - ``GET /api/submissions``: the token's author's own submissions, newest first, with their
   state and log. Nobody sees another author's.
 
@@ -28,7 +31,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena import tokens
-from arena.manifest import look_alike_problem, name_problem
+from arena.look_alikes import could_pass_for, look_alike_problem
+from arena.manifest import name_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Author
@@ -39,6 +43,7 @@ from arena.uploads.unpack import DEFAULT_LIMITS, ArchiveError, UnpackLimits, che
 
 MAX_WAITING = 3  # an author's submissions queued or in progress at once
 _CHALLENGE = {"WWW-Authenticate": "Bearer"}
+_WAITING_UPLOAD = "another author's upload not handled yet"
 
 
 REQUESTS_PER_MINUTE = 30  # per token: status reads and uploads
@@ -152,8 +157,13 @@ class UploadDesk:
                 owner is None and submissions.claimed_by_others(session, name, author_id)
             ):
                 raise Refused(409, f"bot name {name!r} belongs to another author")
-            if owner is None and (problem := look_alike_problem(name)):
-                raise Refused(400, problem)
+            if owner is None:  # a new name: none that could pass for another author's
+                if other := bots.look_alike_of_others(session, name, author_id):
+                    raise Refused(409, could_pass_for(name, other))
+                if other := submissions.look_alike_claimed_by_others(session, name, author_id):
+                    raise Refused(409, could_pass_for(name, other, _WAITING_UPLOAD))
+                if problem := look_alike_problem(name):
+                    raise Refused(400, problem)
             waiting = submissions.waiting(session, author_id)
             if waiting >= MAX_WAITING:
                 raise _too_many_refused(f"uploads waiting ({waiting} not handled yet)", 60.0)

@@ -22,7 +22,8 @@ from starlette.applications import Starlette
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.manifest import look_alike_problem, remote_bot
+from arena.look_alikes import look_alike_of, look_alike_problem
+from arena.manifest import remote_bot
 from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import open_database
@@ -314,7 +315,7 @@ def test_bad_names_and_another_authors_name(arena: Arena, web: Served, tmp_path:
     assert status == 409 and "belongs to another author" in answer["error"]
     # a new name that passes for bob's: a Cyrillic "о" among Latin letters (outside review)
     status, answer, _ = call(upload_url(web, quote("b\u043ebs")), token, archive)
-    assert status == 400 and "several scripts that look alike" in answer["error"]
+    assert status == 409 and "could pass for 'bobs', another author's bot" in answer["error"]
     arena.nothing_written()
 
 
@@ -401,9 +402,103 @@ def test_status_token_file_and_json_need_to(tmp_path: Path):
         ("random-python", True),
         ("<script>alert(1)</script>", True),  # odd, but it passes for no other name
         ("жук", True),  # one script, not Latin
+        ("кот-bot", True),  # a Russian word and a Latin one: к and т look like no ASCII letter
+        ("\u03a9mega", True),  # Greek Ω before Latin letters: no Latin name reads so
+        ("café", True),  # Latin, accent and all
         ("v\u0456ctim", False),  # Cyrillic і among Latin letters
-        ("\u03a9mega", False),  # Greek Ω before Latin letters
+        ("\u0430\u0440\u0440\u04cf\u0435", False),  # "аррӏе", all Cyrillic: reads as "apple"
+        ("v\u0456ct\u00edm", False),  # "vіctím": Latin but for the і, accents aside
+        ("\uff56\uff49\uff43\uff54\uff49\uff4d", False),  # fullwidth "ｖｉｃｔｉｍ"
+        ("\u0417\u0030\u0030", False),  # Cyrillic З before two zeros: "300"
     ],
 )
-def test_a_name_passes_unless_it_mixes_look_alike_scripts(name: str, passes: bool):
+def test_a_new_name_passes_unless_it_reads_as_a_latin_name_it_is_not(name: str, passes: bool):
     assert (look_alike_problem(name) == "") is passes
+
+
+@pytest.mark.parametrize(
+    ("name", "other", "alike"),
+    [
+        ("\u0430\u0440\u0440\u04cf\u0435", "apple", True),  # "аррӏе", Cyrillic
+        ("appIe", "apple", True),  # a capital I for the l
+        ("Apple", "apple", True),  # case: the same bot to a reader
+        ("bot1", "botl", True),
+        ("\uff56\uff49\uff43\uff54\uff49\uff4d", "victim", True),  # fullwidth
+        ("b\u043ebs", "bobs", True),  # a Cyrillic о
+        ("appie", "apple", False),
+        ("IAMP", "LAMP", False),  # a capital I is an l, but no L
+        ("кот-bot", "kot-bot", False),
+        ("жук", "жуk", False),
+    ],
+)
+def test_two_names_pass_for_each_other_by_their_skeletons(name: str, other: str, alike: bool):
+    assert (look_alike_of(name, ["someone-else", other]) == other) is alike
+    assert (look_alike_of(other, [name]) == name) is alike
+
+
+def test_a_new_name_that_could_pass_for_another_authors_bot_is_refused(
+    arena: Arena, web: Served, tmp_path: Path
+):
+    """ "аррӏе" in Cyrillic letters showed as "apple" on the leaderboard beside another
+    author's "apple" (outside review); "кот-bot" passes for no name but was refused."""
+    database = open_database(arena.db, create=False)
+    with database.write() as session:
+        bots.register(
+            session, remote_bot("127.0.0.1:1", "apple"), "h", author_id=arena.author_id("bob")
+        )
+    database.close()
+    archive = pack(bot_dir(tmp_path, "a-bot"))
+    alice = arena.tokens["alice"]
+    status, answer, _ = call(
+        upload_url(web, quote("\u0430\u0440\u0440\u04cf\u0435")), alice, archive
+    )
+    assert status == 409
+    assert answer["error"] == (
+        "bot name '\u0430\u0440\u0440\u04cf\u0435' could pass for 'apple', another author's bot: "
+        "choose another name"
+    )
+    for name in ("appIe", "Apple"):  # Latin look-alikes: a capital I, a capital A
+        status, answer, _ = call(upload_url(web, name), alice, archive)
+        assert status == 409 and "could pass for 'apple'" in answer["error"], answer
+    arena.nothing_written()
+    assert call(upload_url(web, quote("кот-bot")), alice, archive)[0] == 202
+    assert call(upload_url(web, "apple"), arena.tokens["bob"], archive)[0] == 202  # his own
+    assert [(v.author, v.bot_name) for v in arena.queued()] == [
+        ("bob", "apple"),
+        ("alice", "кот-bot"),
+    ]
+
+
+def test_a_new_name_that_reads_as_a_latin_name_it_is_not_is_refused_alone(
+    arena: Arena, web: Served, tmp_path: Path
+):
+    """No "apple" exists yet: "аррӏе" would wait for its owner to arrive."""
+    archive = pack(bot_dir(tmp_path, "a-bot"))
+    alice = arena.tokens["alice"]
+    status, answer, _ = call(
+        upload_url(web, quote("\u0430\u0440\u0440\u04cf\u0435")), alice, archive
+    )
+    assert status == 400
+    assert "reads as the Latin 'apple'" in answer["error"]
+    assert "write it as it reads" in answer["error"]
+    status, answer, _ = call(upload_url(web, quote("v\u0456ctim")), alice, archive)
+    assert status == 400 and "reads as the Latin 'victim'" in answer["error"]
+    arena.nothing_written()
+    assert call(upload_url(web, quote("жук")), alice, archive)[0] == 202
+
+
+def test_a_look_alike_of_another_authors_upload_still_waiting_is_refused(
+    arena: Arena, web: Served, tmp_path: Path
+):
+    archive = pack(bot_dir(tmp_path, "a-bot"))
+    assert call(upload_url(web, "apple"), arena.tokens["alice"], archive)[0] == 202  # waits
+    for name in ("\u0430\u0440\u0440\u04cf\u0435", "appIe", "Apple"):
+        status, answer, _ = call(upload_url(web, quote(name)), arena.tokens["bob"], archive)
+        assert status == 409, answer
+        assert answer["error"] == (
+            f"bot name {name!r} could pass for 'apple', another author's upload not handled "
+            "yet: choose another name"
+        )
+    assert [(v.author, v.bot_name) for v in arena.queued()] == [("alice", "apple")]
+    # alice's own look-alike of her own waiting name is hers to choose (a capital I)
+    assert call(upload_url(web, "appIe"), arena.tokens["alice"], archive)[0] == 202

@@ -360,6 +360,44 @@ def test_a_name_of_another_authors_bot_is_refused(host: Host, tmp_path: Path):
     assert "belongs to another author" in host.view(submission).log
 
 
+def test_a_look_alike_of_another_authors_bot_is_refused(host: Host, tmp_path: Path):
+    """Queued at the same moment as bob's "apple", before either was a bot: the upload API let
+    both wait (outside review's "аррӏе"; here a capital I for the l)."""
+    with host.database.write() as session:
+        bob = host.authors["bob"]
+        bots.register(session, remote_bot("127.0.0.1:1", "apple"), "h", author_id=bob)
+    submission = host.queue("alice", "appIe", pack(bot_dir(tmp_path, "appIe")))
+    handled = work_once(host.database, host.files, SETTINGS)
+    assert handled is not None and handled.state is SubmissionState.FAILED
+    assert host.view(submission).log.splitlines()[-1] == (
+        "failed: bot name 'appIe' could pass for 'apple', another author's bot: choose another name"
+    )
+    assert "validation" not in host.view(submission).log  # refused before the build
+    with host.database.read() as session:
+        assert bots.owner_of(session, "appIe") is None
+
+
+def test_a_look_alike_registered_while_an_upload_is_validated_keeps_its_name(
+    host: Host, tmp_path: Path, monkeypatch
+):
+    """Bob's "apple" becomes a version while alice's "appIe" is validated: the check as
+    alice's is registered, in the same transaction, refuses hers."""
+
+    def bobs_registered_meanwhile(*_args, **_kwargs) -> None:
+        with host.database.write() as session:
+            bob = host.authors["bob"]
+            bots.register(session, remote_bot("127.0.0.1:1", "apple"), "h", author_id=bob)
+
+    submission = host.queue("alice", "appIe", pack(bot_dir(tmp_path, "appIe")))
+    monkeypatch.setattr(worker, "_validate", bobs_registered_meanwhile)
+    handled = work_once(host.database, host.files, SETTINGS)
+    assert handled is not None and handled.state is SubmissionState.FAILED
+    assert "could pass for 'apple'" in host.view(submission).log.splitlines()[-1]
+    with host.database.read() as session:
+        assert bots.owner_of(session, "appIe") is None
+    assert not host.files.bots.exists() or list(host.files.bots.iterdir()) == []
+
+
 def test_a_submission_a_killed_worker_left_is_claimed_again_at_once_but_not_forever(host: Host):
     """A worker's claim lock goes with the worker, however it ends: the next claim takes its
     submission at once (it waited 40 minutes for stale_seconds), counting an attempt, and
