@@ -1,5 +1,5 @@
 """What a hosted arena pays per upload request, before any queue (docs/hosting.md, "Cost"):
-checking a token (one scrypt), judging a real bot's archive by every rule of the unpacking
+checking a token (one SHA-256), judging a real bot's archive by every rule of the unpacking
 (``unpack.check``, which the web runs on each upload), and refusing a zip bomb (4 files of
 50 MiB of zeros in about 200 KiB); and counting a request against the token's rate limit in
 the database, allowed (a read, then a write transaction) and refused (the read alone): in a
@@ -111,7 +111,4 @@ def main(argv: list[str]) -> None:
 
     wall = _median_seconds(token_check, args.runs)
     cpu = _median_seconds(token_check, args.runs, time.process_time)  # what a busy machine hides
-    print(
-        f"token check (scrypt N/r/p {made.cost.replace(',', '/')}): {wall * 1000:.1f} ms, "
-        f"{cpu * 1000:.1f} ms of CPU"
-    )
+    print(f"token check ({made.cost}): {wall * 1e6:.1f} us, {cpu * 1e6:.1f} us of CPU")

@@ -109,16 +109,30 @@ def token_in_force(session: Session, text: str) -> tuple[Author, AuthorToken] | 
     if parsed is None:
         return None
     public_id, secret = parsed
+    found = stored_token(session, public_id)
+    if found is None:
+        return None
+    token = found[1]
+    return found if tokens.secret_matches(secret, token.salt, token.digest, token.cost) else None
+
+
+def stored_token(session: Session, public_id: str) -> tuple[Author, AuthorToken] | None:
+    """The author and the token in force whose public id is ``public_id``, not checked."""
     row = session.exec(
-        select(AuthorToken, Author)
+        select(Author, AuthorToken)
         .join(Author, col(Author.id) == col(AuthorToken.author_id))
         .where(AuthorToken.public_id == public_id, col(AuthorToken.revoked_at).is_(None))
     ).first()
-    if row is None:
-        return None
-    token, author = row
-    matches = tokens.secret_matches(secret, token.salt, token.digest, token.cost)
-    return (author, token) if matches else None
+    return None if row is None else (row[0], row[1])
+
+
+def rehash(session: Session, token_id: int, secret: str) -> None:
+    """Store token ``token_id``'s checked ``secret`` as ``arena.tokens`` hashes one today (a
+    token made with a slow hash, on its first use since)."""
+    token = session.get(AuthorToken, token_id)
+    if token is not None and tokens.is_slow(token.cost):
+        token.salt, token.digest, token.cost = tokens.hashed(secret)
+        session.add(token)
 
 
 def summaries(session: Session) -> list[AuthorSummary]:

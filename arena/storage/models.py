@@ -81,8 +81,8 @@ class AuthorToken(SQLModel, table=True):
     author_id: int = Field(foreign_key="author.id", index=True)
     public_id: str = Field(unique=True, index=True)  # the token's public part: finds this row
     salt: bytes
-    digest: bytes  # scrypt of the token's secret part
-    cost: str  # scrypt's "N,r,p" that made ``digest``
+    digest: bytes  # the salted hash of the token's secret part
+    cost: str  # how ``digest`` was made: "sha256", or scrypt's "N,r,p" (tokens made before)
     created_at: datetime = Field(default_factory=utc_now)
     revoked_at: datetime | None = None
 

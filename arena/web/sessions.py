@@ -28,7 +28,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from arena import tokens
-from arena.storage import authors, web_sessions
+from arena.storage import web_sessions
 from arena.storage.web_sessions import SignedIn
 from arena.web.submissions import Refused, UploadDesk
 
@@ -161,22 +161,19 @@ def session_routes(auth: WebAuth, render: Render) -> list[Route]:
         if parsed is None:
             return signin_form(request, 401, "that is not an arena token (arena_<id>_<secret>)")
         try:
-            await desk.count_request(parsed[0])  # before the slow hash, as the upload API does
+            found = await desk.authenticated(text)  # counted as the upload API counts
         except Refused as refused:
             raise HTTPException(refused.status, refused.message, refused.headers) from None
+        if found is None:
+            return signin_form(request, 401, "the token is not valid (revoked, or mistyped)")
+        author_id, token_id = found[0].id, found[1].id
+        assert author_id is not None and token_id is not None
 
-        def open_session() -> str | None:
+        def open_session() -> str:
             with desk.database().write() as session:
-                found = authors.token_in_force(session, text)
-                if found is None:
-                    return None
-                author, token = found
-                assert author.id is not None and token.id is not None
-                return web_sessions.open_session(session, author.id, token.id)
+                return web_sessions.open_session(session, author_id, token_id)
 
         cookie = await run_in_threadpool(open_session)
-        if cookie is None:
-            return signin_form(request, 401, "the token is not valid (revoked, or mistyped)")
         response = RedirectResponse("/me", status_code=303)
         _cookie(
             response, request, SESSION_COOKIE, cookie, int(web_sessions.LIFETIME.total_seconds())

@@ -13,14 +13,16 @@ unpacks, builds or runs anything: ``arena submissions work`` does, in the sandbo
 - ``GET /api/submissions``: the token's author's own submissions, newest first, with their
   state and log. Nobody sees another author's.
 
-The token comes as ``Authorization: Bearer TOKEN``. Each token (by its public id, before the
-slow hash is paid) may make ``REQUESTS_PER_MINUTE`` requests and ``UPLOADS_PER_MINUTE`` uploads
-a minute, counted in the arena's database (``arena.storage.rate_limits``): every web process
-of the arena shares them.
+The token comes as ``Authorization: Bearer TOKEN``. Each token may make
+``REQUESTS_PER_MINUTE`` requests and ``UPLOADS_PER_MINUTE`` uploads a minute, counted in the
+arena's database (``arena.storage.rate_limits``): every web process of the arena shares them.
+Only requests with the whole token count: a wrong secret costs one SHA-256 and counts nothing,
+so whoever knows a token's public id cannot use up its author's requests (``authenticated``).
 """
 
 from __future__ import annotations
 
+import functools
 import tempfile
 import threading
 from pathlib import Path
@@ -35,7 +37,7 @@ from arena.look_alikes import could_pass_for, look_alike_problem
 from arena.manifest import name_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import Database, open_database
-from arena.storage.models import Author
+from arena.storage.models import Author, AuthorToken
 from arena.storage.rate_limits import RateLimit
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
@@ -99,9 +101,46 @@ class UploadDesk:
 
     async def count_request(self, public_id: str) -> None:
         """Count a request made with the token of public id ``public_id``; refused past the
-        limit (before the slow hash is paid)."""
+        limit."""
         if (wait := await self._count(self.requests, public_id)) is not None:
             raise _too_many_refused("requests with this token", wait)
+
+    async def authenticated(self, text: str) -> tuple[Author, AuthorToken] | None:
+        """The author and the stored token in force that ``text`` (a token's form) is, else
+        None; Refused (429) past the token's request limit. A token stored as SHA-256 counts a
+        request only once its secret is checked, so wrong secrets neither cost the server a
+        slow hash nor use up the author's requests. One stored with scrypt (made before) counts
+        it before its slow hash, as then, and is rehashed at its first good use."""
+        parsed = tokens.parse_token(text)
+        assert parsed is not None, "checked by the caller"
+        public_id, secret = parsed
+
+        def stored() -> tuple[Author, AuthorToken] | None:
+            with self.database().read() as session:
+                return authors.stored_token(session, public_id)
+
+        found = await run_in_threadpool(stored)
+        if found is None:
+            return None
+        token = found[1]
+        assert token.id is not None
+        slow = tokens.is_slow(token.cost)
+        if slow:
+            await self.count_request(public_id)
+        check = functools.partial(
+            tokens.secret_matches, secret, token.salt, token.digest, token.cost
+        )
+        if not (await run_in_threadpool(check) if slow else check()):
+            return None
+        if slow:
+            await run_in_threadpool(self._rehash, token.id, secret)
+        else:
+            await self.count_request(public_id)
+        return found
+
+    def _rehash(self, token_id: int, secret: str) -> None:
+        with self.database().write() as session:
+            authors.rehash(session, token_id, secret)
 
     async def count_upload(self, public_id: str) -> None:
         if (wait := await self._count(self.uploads, public_id)) is not None:
@@ -119,16 +158,10 @@ class UploadDesk:
             if scheme.lower() == "bearer" and text:  # not of a token's form: mistyped, cut
                 raise Refused(401, "the token is not valid (revoked, or mistyped)", **_CHALLENGE)
             raise Refused(401, "send the author's token: Authorization: Bearer TOKEN", **_CHALLENGE)
-        await self.count_request(parsed[0])
-
-        def check() -> Author | None:
-            with self.database().read() as session:
-                return authors.authenticate(session, text)
-
-        author = await run_in_threadpool(check)
-        if author is None:
+        found = await self.authenticated(text)
+        if found is None:
             raise Refused(401, "the token is not valid (revoked, or mistyped)", **_CHALLENGE)
-        return author, parsed[0]
+        return found[0], parsed[0]
 
     def check_name(self, name: str) -> None:
         if not name:

@@ -13,4 +13,4 @@ def test_hosting_bench_prints_the_token_checks_cost_last():
     assert lines[0].startswith("judge search-python's archive")
     assert lines[1].startswith("refuse a zip bomb")
     assert lines[2].startswith("rate limit on SQLite: a request counted")
-    assert lines[-1].startswith("token check (scrypt N/r/p 16384/8/1): ")
+    assert lines[-1].startswith("token check (sha256): ")

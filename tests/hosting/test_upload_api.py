@@ -4,6 +4,7 @@ author. The security suite: every refused request gets its status and writes not
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import tarfile
@@ -18,16 +19,18 @@ from urllib.parse import quote
 
 import pytest
 import uvicorn
+from sqlmodel import select
 from starlette.applications import Starlette
 from typer.testing import CliRunner
 
+from arena import tokens
 from arena.cli import app
 from arena.look_alikes import look_alike_of, look_alike_problem
 from arena.manifest import remote_bot
 from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.storage import authors, bots, submissions
 from arena.storage.database import open_database
-from arena.storage.models import SubmissionState
+from arena.storage.models import AuthorToken, SubmissionState
 from arena.storage.target import DatabaseTarget
 from arena.submissions.files import HostedFiles
 from arena.submissions.worker import WorkerSettings, work_once
@@ -36,6 +39,7 @@ from arena.uploads.unpack import UnpackLimits
 from arena.web.submissions import RateLimit, submission_routes
 from tests.hosting.test_unpack import tar_info
 from tests.support.bots import SAMPLE_BOTS
+from tests.tournament.helpers import query
 from tests.web.conftest import free_port
 
 runner = CliRunner()
@@ -351,11 +355,68 @@ def test_size_limits_and_floods(arena: Arena, tmp_path: Path):
         )  # uploads: 2 a minute (413s count)
         status, answer, headers = call(f"{served.url}/api/submissions", token)
         assert status == 429 and int(headers["retry-after"]) > 0  # requests: 4 a minute
-        # a flood of guesses at bob's secret stops before it costs a hash each
+        # a flood of guesses at bob's secret: each one SHA-256, and bob's requests untouched
         forged = arena.tokens["bob"][:-2] + "AA"
         codes = [call(upload_url(served), forged, archive)[0] for _ in range(6)]
-        assert codes == [401] * 4 + [429] * 2
+        assert codes == [401] * 6
+        assert call(f"{served.url}/api/submissions", arena.tokens["bob"])[0] == 200
         assert [v.bot_name for v in arena.queued()] == ["a-bot"]
+    finally:
+        served.stop()
+
+
+def _made_with_scrypt(arena: Arena, name: str) -> None:
+    """Store ``name``'s token as tokens were stored before SHA-256 (scrypt, N=2^14, r=8)."""
+    _, secret = tokens.parse_token(arena.tokens[name]) or ("", "")
+    database = open_database(arena.db, create=False)
+    try:
+        with database.write() as session:
+            author_id = authors.named(session, name).id
+            token = session.exec(
+                select(AuthorToken).where(AuthorToken.author_id == author_id)
+            ).one()
+            token.salt = b"s" * 16
+            token.digest = hashlib.scrypt(
+                secret.encode(), salt=token.salt, n=1 << 14, r=8, p=1, dklen=32
+            )
+            token.cost = "16384,8,1"
+            session.add(token)
+    finally:
+        database.close()
+
+
+def _stored_cost(arena: Arena, name: str) -> str:
+    rows = query(
+        arena.db,
+        "SELECT cost FROM author_token JOIN author ON author.id = author_token.author_id "
+        f"WHERE author.name = '{name}'",
+    )
+    return rows[0][0]
+
+
+def test_a_token_made_with_scrypt_still_works_and_is_rehashed_at_its_first_use(arena: Arena):
+    """Tokens made before SHA-256: their wrong secrets are counted before the slow hash (as
+    then: a flood costs no scrypt each); a good use stores the token as SHA-256, after which
+    wrong secrets count nothing."""
+    served = Served(
+        Starlette(routes=submission_routes(arena.db, requests=RateLimit("request", 3, 60)))
+    )
+    try:
+        _made_with_scrypt(arena, "alice")
+        _made_with_scrypt(arena, "bob")
+        forged = arena.tokens["alice"][:-2] + "AA"
+        codes = [call(f"{served.url}/api/submissions", forged)[0] for _ in range(4)]
+        assert codes == [401] * 3 + [429]  # cut off before a fourth scrypt
+        assert _stored_cost(arena, "alice") == "16384,8,1"
+
+        assert call(f"{served.url}/api/submissions", arena.tokens["bob"])[0] == 200
+        assert _stored_cost(arena, "bob") == "sha256"  # rehashed
+        forged = arena.tokens["bob"][:-2] + "AA"
+        codes = [call(f"{served.url}/api/submissions", forged)[0] for _ in range(4)]
+        assert codes == [401] * 4  # counted nothing: bob has two requests left
+        assert call(f"{served.url}/api/submissions", arena.tokens["bob"])[0] == 200
+        assert call(f"{served.url}/api/submissions", arena.tokens["bob"])[0] == 200
+        assert call(f"{served.url}/api/submissions", arena.tokens["bob"])[0] == 429
     finally:
         served.stop()
 
