@@ -16,7 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from arena import stopping
 from arena.commands import print_error
@@ -30,6 +30,43 @@ else:
         from typer._click.exceptions import ClickException, NoArgsIsHelpError
     except ImportError:  # pragma: no cover - depends on the installed typer
         from click.exceptions import ClickException, NoArgsIsHelpError
+
+
+def _plain_help_types() -> None:
+    """Typer 0.2x writes each parameter's Python type in its help: ``--json <bool>`` for a flag,
+    which takes no value, ``<list[str]>`` for one given once per value, and ``{name}`` for a
+    required argument in the usage line. Here flags show no type, repeated parameters their
+    element's (their help says "repeatable"), and usage lines read as POSIX writes them."""
+    for kind in (TyperOption, TyperArgument):
+        shown = getattr(kind, "display_type_rich", None)
+        if shown is not None:  # else an older typer: click's own metavars
+            kind.display_type_rich = _plain_type(shown)  # type: ignore[method-assign]
+    if hasattr(TyperArgument, "_usage_display_name"):
+        TyperArgument._usage_display_name = _usage_name  # type: ignore[method-assign]
+
+
+def _plain_type(shown: Any) -> Any:
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+            return None
+        text = shown(self, ctx)
+        if isinstance(text, str) and text.startswith("<list[") and text.endswith("]>"):
+            return f"<{text[6:-2]}>"
+        return text
+
+    return display_type_rich
+
+
+def _usage_name(self: TyperArgument) -> str:
+    """An argument in the usage line as POSIX writes it: ``NAME``, ``[NAME]`` when optional,
+    ``NAME...`` when repeated."""
+    name = self.metavar or (self.name or "").upper()
+    if self.nargs != 1 and not name.endswith("..."):
+        name += "..."
+    return name if self.required else f"[{name}]"
+
+
+_plain_help_types()
 
 COMMAND_MODULES = [
     "arena.commands.games",

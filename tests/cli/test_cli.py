@@ -1,5 +1,7 @@
 """The ``arena`` command line: listing games, and one-line errors with a non-zero exit code."""
 
+from typing import Any
+
 import pytest
 from typer.testing import CliRunner
 
@@ -123,6 +125,33 @@ def test_usage_errors_are_one_line_with_exit_code_2(arguments, message):
 def test_arena_alone_prints_the_help():
     result = runner.invoke(app, [])
     assert "Usage:" in result.stdout and "tournament" in result.stdout
+
+
+def _commands(group: Any = None, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command's words (``("bots", "withdraw")``), through the groups."""
+    import typer.main
+
+    group = group or typer.main.get_command(app)
+    found: list[tuple[str, ...]] = []
+    for name, command in getattr(group, "commands", {}).items():
+        found += _commands(command, (*path, name)) if hasattr(command, "commands") else []
+        found.append((*path, name))
+    return found
+
+
+def test_every_commands_help_writes_usage_and_types_as_people_read_them():
+    """No ``{name}`` in a usage line and no ``<bool>`` after a flag (typer 0.2x's style): a
+    flag takes no value, and an argument reads NAME."""
+    commands = _commands()
+    assert ("bots", "withdraw") in commands and ("tournament",) in commands
+    for words in commands:
+        result = runner.invoke(app, [*words, "--help"], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, (words, result.output)
+        usage = next(line for line in result.stdout.splitlines() if "Usage:" in line)
+        assert "{" not in usage and "}" not in usage, (words, usage)
+        assert "<bool>" not in result.stdout and "<list[" not in result.stdout, words
+    withdraw = runner.invoke(app, ["bots", "withdraw", "--help"], env={"COLUMNS": "200"})
+    assert "Usage: arena bots withdraw [OPTIONS] NAME" in withdraw.stdout
 
 
 def test_the_command_list_gives_each_command_its_first_sentence_on_one_line():
