@@ -36,7 +36,7 @@ class SandboxPolicy:
 
     tool: str = "bwrap"  # "bwrap": a sandbox per bot; "none": the arena's user, environment, files
     allow_network: bool = False  # a bot whose bot.toml has `network = true` gets the host's
-    max_processes: int = DEFAULT_MAX_PROCESSES  # processes + threads of one bot (cgroups only)
+    max_processes: int = DEFAULT_MAX_PROCESSES  # processes + threads of one bot (its cgroup; as root also RLIMIT_NPROC)
     cpu_cores: float = DEFAULT_CPU_CORES  # CPU share of one bot (cgroups only)
 
     def __post_init__(self) -> None:
@@ -150,6 +150,11 @@ def describe_limits(policy: SandboxPolicy, limits: BotLimits) -> str:
         memory = (
             f"each bot with all its processes: memory {limits.memory_mib} MiB, "
             f"{policy.max_processes} processes/threads, {cores} ({kind})"
+        )
+    elif prlimit_path() is not None and policy.tool == "bwrap" and bwrap.runs_as_root():
+        memory = (
+            f"address space {limits.memory_mib} MiB per process, {policy.max_processes} "
+            "processes/threads (rlimits on the sandbox's own uid; no cgroups: no CPU limit)"
         )
     elif prlimit_path() is not None:
         memory = (
@@ -361,8 +366,11 @@ def prepare_launch(
             lease.release()
         raise
     # Where a cgroup counts the bot's memory, an address space is no measure of it (V8 reserves
-    # 1 GiB at start): only the file size is an rlimit then.
-    argv = limited_argv(argv, limits, address_space=cgroup is None)
+    # 1 GiB at start): only the file size is an rlimit then. A uid of the sandbox's own (as
+    # root) also bounds its processes where no cgroup does (root is not held to it: only the
+    # bot, once setpriv has dropped to that uid).
+    processes = policy.max_processes if lease is not None else None
+    argv = limited_argv(argv, limits, address_space=cgroup is None, processes=processes)
     if cgroup is not None:
         argv = cgroup.joined(argv)
     return BotLaunch(

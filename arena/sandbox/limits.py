@@ -66,11 +66,20 @@ def prlimit_path() -> str | None:
     return path
 
 
-def limited_argv(argv: list[str], limits: BotLimits, *, address_space: bool = True) -> list[str]:
+def limited_argv(
+    argv: list[str],
+    limits: BotLimits,
+    *,
+    address_space: bool = True,
+    processes: int | None = None,
+) -> list[str]:
     """``argv`` run under ``limits`` (unchanged when ``prlimit`` is missing); without the
-    address-space limit if not ``address_space`` (where a cgroup counts the bot's memory)."""
+    address-space limit if not ``address_space`` (where a cgroup counts the bot's memory);
+    with at most ``processes`` processes and threads of its uid (RLIMIT_NPROC: counted per
+    user, so only for a sandbox whose uid is its own, ``arena.sandbox.uids``)."""
     prlimit = prlimit_path()
     if prlimit is None:
         return argv
     memory = [f"--as={limits.memory_mib << 20}"] if address_space else []
-    return [prlimit, *memory, f"--fsize={limits.file_mib << 20}", "--", *argv]
+    count = [f"--nproc={processes}"] if processes is not None else []
+    return [prlimit, *memory, *count, f"--fsize={limits.file_mib << 20}", "--", *argv]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 
@@ -151,4 +152,18 @@ async def test_a_huge_reply_is_illegal_and_named_by_its_size(tmp_path):
     hostile = record.seats[0]
     assert hostile.outcome is Outcome.ILLEGAL
     assert re.fullmatch(r"Decide reply over the 1048576 byte limit", hostile.reason), hostile.reason
+    assert_other_seat_unharmed(record)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="as root only: a sandbox's uid is then its own")
+async def test_without_cgroups_a_fork_bomb_is_stopped_by_its_uids_process_limit(
+    tmp_path, monkeypatch
+):
+    """Where no cgroup can be made (a container without delegation), root still bounds a bot's
+    processes: RLIMIT_NPROC on the sandbox's own uid (arena.sandbox.uids)."""
+    monkeypatch.setattr(cgroups, "create_bot_cgroup", lambda label, limits: None)
+    record, log = await play(tmp_path, "fork-bomb", time_control=PATIENT)
+
+    counts = [int(n) for n in re.findall(r"fork-bomb: (\d+) sleepers", log)]
+    assert counts and max(counts) < SandboxPolicy().max_processes, log[-2000:]
     assert_other_seat_unharmed(record)
