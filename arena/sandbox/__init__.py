@@ -36,7 +36,7 @@ class SandboxPolicy:
 
     tool: str = "bwrap"  # "bwrap": a sandbox per bot; "none": the arena's user, environment, files
     allow_network: bool = False  # a bot whose bot.toml has `network = true` gets the host's
-    max_processes: int = DEFAULT_MAX_PROCESSES  # processes + threads of one bot (its cgroup; as root also RLIMIT_NPROC)
+    max_processes: int = DEFAULT_MAX_PROCESSES  # processes + threads of one bot (cgroup, NPROC)
     cpu_cores: float = DEFAULT_CPU_CORES  # CPU share of one bot (cgroups only)
 
     def __post_init__(self) -> None:

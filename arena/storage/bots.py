@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from arena.bot_tree import directory_hash as directory_hash  # what registering a bot stores
 from arena.errors import SubmitError, UnknownBotError
-from arena.look_alikes import look_alike_of
+from arena.look_alikes import could_pass_for, look_alike_of
 from arena.manifest import BotSpec
 from arena.storage.models import OPERATOR, Author, Bot, BotVersion
 
@@ -88,6 +88,17 @@ def look_alike_of_others(session: Session, name: str, author_id: int) -> str | N
     skeletons are kept."""
     others = session.exec(select(Bot.name).where(col(Bot.author_id) != author_id))
     return look_alike_of(name, others)
+
+
+def name_taken_by_others(session: Session, name: str, author_id: int) -> str:
+    """Why author ``author_id`` may not register a bot called ``name`` (another author's, or,
+    new, one that could pass for another author's: ``look_alike_of_others``), or ""."""
+    owner = owner_of(session, name)
+    if owner is not None and owner != author_id:
+        return f"bot name {name!r} belongs to another author; choose another name"
+    if owner is None and (other := look_alike_of_others(session, name, author_id)):
+        return could_pass_for(name, other)
+    return ""
 
 
 def owned(session: Session, author_id: int) -> list[tuple[Bot, list[BotVersion]]]:

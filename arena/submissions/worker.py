@@ -21,13 +21,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-
-from sqlmodel import Session
+from typing import Any
 
 from arena.bot_tree import REPO, link_node_sdk
 from arena.building import BUILD_SECONDS, build_bot
 from arena.errors import InputError, StorageError
-from arena.look_alikes import could_pass_for
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
 from arena.records import TimeControl
 from arena.sandbox import SandboxPolicy
@@ -278,18 +276,15 @@ def _check_name(database: Database, spec: BotSpec, job: _Job) -> None:
         _check_owner(session, spec.name, job.author_id)
 
 
-def _check_owner(session: Session, name: str, author_id: int) -> None:
+def _check_owner(session: Any, name: str, author_id: int) -> None:
     """Refused if bot ``name`` is another author's, or, new, could pass for another author's
-    bot (``bots.look_alike_of_others``). The upload API checked both when it queued the
+    bot (``bots.name_taken_by_others``). The upload API checked both when it queued the
     upload, but two look-alike uploads of two authors may both wait: the first registered
     keeps its name. So it is checked again in the transaction that registers the version
     (writes are serialised: no other registers in between), where ``bots.register`` alone
     refused only another author's bot of the very name, and took the same content as theirs."""
-    owner = bots.owner_of(session, name)
-    if owner is not None and owner != author_id:
-        raise _Refused(f"bot name {name!r} belongs to another author; choose another name")
-    if owner is None and (other := bots.look_alike_of_others(session, name, author_id)):
-        raise _Refused(could_pass_for(name, other))
+    if problem := bots.name_taken_by_others(session, name, author_id):
+        raise _Refused(problem)
 
 
 def _build(spec: BotSpec, settings: WorkerSettings, job: _Job) -> None:

@@ -147,7 +147,7 @@ async def test_a_bot_cannot_open_the_database(tmp_path):
 
 
 async def test_a_huge_reply_is_illegal_and_named_by_its_size(tmp_path):
-    record, _ = await play(tmp_path, "huge-reply")
+    record, _ = await play(tmp_path, "huge-reply", time_control=PATIENT)  # 20 MiB to make
 
     hostile = record.seats[0]
     assert hostile.outcome is Outcome.ILLEGAL
