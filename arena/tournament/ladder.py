@@ -46,7 +46,7 @@ from arena.storage.run_lock import running_alone
 from arena.tournament.live import LiveGames
 from arena.tournament.matchmaking import Matchmaking, Ratings, ratings
 from arena.tournament.pacing import LOOKBACK_SECONDS, Pace, covers
-from arena.tournament.pairing import LOOKAHEAD, Avoid, never
+from arena.tournament.pairing import LOOKAHEAD, Avoid, first_least_avoided, never
 from arena.tournament.playing import GamePlayer, GameSetup
 from arena.tournament.ray_backend import RayCluster
 from arena.tournament.runner import (
@@ -261,7 +261,7 @@ class Rounds:
         if not self.queue or self.deadline_passed():
             return None
         ahead = itertools.islice(self.queue, LOOKAHEAD)
-        return self.queue.pop(next((i for i, game in enumerate(ahead) if not avoid(game)), 0))
+        return self.queue.pop(first_least_avoided(ahead, avoid))
 
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
         group = f"{self.ladder_id}/{scheduled.pod}/{scheduled.deal}"

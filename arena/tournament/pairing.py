@@ -10,19 +10,34 @@ decided, and a ladder would match players by their ratings.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Protocol
 
 from arena.records import MatchRecord
 from arena.tournament.schedule import ScheduledGame
 
-Avoid = Callable[[ScheduledGame], bool]
+# How much a game slot would rather not play a game now: 0 not at all; more, the more (a bool
+# is 0 or 1). A pairing free to choose takes, of the next ``LOOKAHEAD`` games, the first of the
+# least avoided (``first_least_avoided``).
+Avoid = Callable[[ScheduledGame], int]
 # How far past the next game of its schedule a round robin lets a slot take one it need not avoid.
 LOOKAHEAD = 32
 
 
-def never(game: ScheduledGame) -> bool:
-    return False
+def never(game: ScheduledGame) -> int:
+    return 0
+
+
+def first_least_avoided(games: Iterable[ScheduledGame], avoid: Avoid) -> int:
+    """The index, among ``games``, of the first game with the least ``avoid``; 0 if none."""
+    best, best_rank = 0, None
+    for index, game in enumerate(games):
+        rank = avoid(game)
+        if best_rank is None or rank < best_rank:
+            best, best_rank = index, rank
+            if rank == 0:
+                break
+    return best
 
 
 class Pairing(Protocol):
@@ -33,8 +48,10 @@ class Pairing(Protocol):
 
     def next_game(self, avoid: Avoid = never) -> ScheduledGame | None:
         """The game to play next, or None to start no more (the games running still finish).
-        A pairing free to choose prefers a game for which ``avoid`` is false: the slot asking
-        has bots up that played its deal, which would be replaced (``arena.referee.pool``)."""
+        A pairing free to choose prefers a game ``avoid`` ranks lower: one of a deal another
+        slot is playing now (it could not be shown live: ``arena.storage.running``), then one
+        whose deal the asking slot's kept-up bots played (they would be replaced:
+        ``arena.referee.pool``)."""
         ...
 
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
@@ -61,8 +78,7 @@ class RoundRobin:
         self._ahead.extend(itertools.islice(self._queue, LOOKAHEAD - len(self._ahead)))
         if not self._ahead:
             return None
-        chosen = next((i for i, game in enumerate(self._ahead) if not avoid(game)), 0)
-        return self._ahead.pop(chosen)
+        return self._ahead.pop(first_least_avoided(self._ahead, avoid))
 
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
         pass

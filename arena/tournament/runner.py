@@ -17,8 +17,9 @@ recorded, forfeit, void and storage fault is a line of the ``arena.tournament.ru
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -179,6 +180,29 @@ class DealMemory:
             deals.add(game.seed)
 
 
+class DealsInPlay:
+    """The deals of the games the run's slots are playing now. A game whose deal is in play
+    elsewhere could not be shown live until that game ends (a deal's rotations share the
+    cards: ``arena.storage.running``), so slots take other games first."""
+
+    def __init__(self) -> None:
+        self._playing: Counter[tuple[str, int]] = Counter()
+
+    def __contains__(self, game: ScheduledGame) -> bool:
+        return self._playing[(game.pod, game.deal)] > 0
+
+    @contextmanager
+    def playing(self, game: ScheduledGame) -> Iterator[None]:
+        deal = (game.pod, game.deal)
+        self._playing[deal] += 1
+        try:
+            yield
+        finally:
+            self._playing[deal] -= 1
+            if not self._playing[deal]:
+                del self._playing[deal]
+
+
 class _Run:
     """One run of a tournament: what its game slots share. Each slot plays the games the
     pairing hands it, one at a time, and records them here."""
@@ -204,12 +228,19 @@ class _Run:
         self.storage_fault: StorageError | None = None
         self.halt = trio.CancelScope()  # cancelled by a storage fault: every game stops
         self.changed: BotChangedError | None = None  # why games were left unplayed
+        self.in_play = DealsInPlay()
 
     async def slot(self, number: int, games: GamePlayer) -> None:
         memory = DealMemory()
-        while (scheduled := self.pairing.next_game(memory.would_replace)) is not None:
+
+        def avoid(game: ScheduledGame) -> int:
+            # a game shown live over bots kept up: a second rotation waits for the first
+            return 2 * (game in self.in_play) + memory.would_replace(game)
+
+        while (scheduled := self.pairing.next_game(avoid)) is not None:
             memory.played(scheduled)
-            await self.play(number, scheduled, games)
+            with self.in_play.playing(scheduled):
+                await self.play(number, scheduled, games)
 
     async def play(self, slot: int, scheduled: ScheduledGame, games: GamePlayer) -> None:
         """Play the game until it is not voided (at most VOID_ATTEMPTS times) and record it."""

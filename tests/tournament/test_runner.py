@@ -4,6 +4,8 @@ replaced by one that voids each game once."""
 
 from pathlib import Path
 
+import trio
+
 from arena.manifest import BotSpec
 from arena.records import MatchRecord
 from arena.storage import bots, tournaments
@@ -149,3 +151,27 @@ def test_without_a_slot_to_spare_the_schedule_order_stands():
     pairing.start(schedule, done=())
     assert [pairing.next_game().key for _ in schedule] == [game.key for game in schedule]
     assert pairing.next_game() is None
+
+
+async def test_a_deals_second_rotation_waits_while_its_first_is_in_play(
+    tmp_path: Path, monkeypatch
+):
+    """Two slots, one pod, two deals: the second slot takes the other deal, not the second
+    rotation of the deal in play (which could not be shown live until the first ended)."""
+    played: list[tuple[int, float, float]] = []
+
+    async def play_match(game, specs, seed, **_) -> MatchRecord:
+        began = trio.current_time()
+        await trio.sleep(0.2)
+        played.append((seed, began, trio.current_time()))
+        return match_record([1, 2], seed=seed)
+
+    monkeypatch.setattr(playing, "play_match", play_match)
+    database, tournament_id = _tournament(tmp_path)
+    summary = await runner.run_tournament(database, tournament_id, RecordingObserver())
+    database.close()
+
+    assert (summary.total, summary.done) == (4, 4)
+    for seed in {seed for seed, _, _ in played}:
+        first, second = sorted((began, ended) for s, began, ended in played if s == seed)
+        assert first[1] <= second[0], played  # one after the other
