@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from arena.errors import UnknownTournamentError
+from arena.errors import SetupError, UnknownTournamentError
 from arena.storage.bots import RegisteredVersion, versions_by_id
 from arena.storage.models import (
     GameRecord,
@@ -29,6 +29,20 @@ def create(
     settings: dict[str, Any],
     entrants: list[RegisteredVersion],
 ) -> Tournament:
+    """A new tournament (or ladder, or SPRT test). Refused (SetupError) with the seed of
+    another of the same game: deals follow from the seed, pod and deal number alone, so they
+    would deal the same cards, and the other's replays, public once its deals are played, would
+    show this one's hands while its games are in play (outside review). Random seeds (63 bits)
+    never meet."""
+    same = session.exec(
+        select(Tournament.name).where(Tournament.game == game, Tournament.seed == seed)
+    ).first()
+    if same is not None:
+        raise SetupError(
+            f"seed {seed} is the seed of {game} tournament {same!r}: the same seed deals the "
+            "same cards, and its replays would show this one's hands; give another --seed, "
+            "or none (a random one)"
+        )
     tournament = Tournament(name=name, game=game, seed=seed, settings=settings)
     session.add(tournament)
     session.flush()

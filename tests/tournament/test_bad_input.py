@@ -220,3 +220,23 @@ def test_a_bot_whose_code_changes_mid_tournament_plays_no_more_under_its_version
     (bot / "written.txt").unlink()  # restored as submitted: the rest plays on resume
     result = run_cli("tournament", "--resume", "t", "--db", str(db))
     assert result.exit_code == 2 and "changed in" in result.stderr  # it writes again, and stops
+
+
+def test_the_seed_of_another_tournament_of_the_game_is_refused(tmp_path: Path):
+    """The same seed deals the same cards: a finished tournament's public replays would show
+    the hands of the other's games in play (outside review). Another game's seed is free."""
+    db = tmp_path / "arena.db"
+    assert run_cli("submit", str(SAMPLE_BOTS / "random-python"), "--db", str(db)).exit_code == 0
+    assert run_cli("submit", str(SAMPLE_BOTS / "random-node"), "--db", str(db)).exit_code == 0
+    database = open_database(db, create=False)
+    with database.write() as session:
+        entrants = [bots.latest_version(session, n) for n in ("random-python", "random-node")]
+        tournaments.create(session, "first", "oregon", 4242, {"players": 2}, entrants)
+        tournaments.create(session, "merkator-one", "merkator", 4242, {"players": 2}, entrants)
+    database.close()
+    assert_refused(
+        db,
+        "tournament",
+        *("--game", "oregon", "--bots", "random-python,random-node", "--seed", "4242"),
+        message="seed 4242 is the seed of oregon tournament 'first'",
+    )

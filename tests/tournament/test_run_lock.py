@@ -235,7 +235,7 @@ async def test_a_finished_runs_lock_file_goes_and_a_stopped_ones_stays(tmp_path:
     db = tmp_path / "arena.db"
     database = open_database(db, create=True)
     with database.write() as session:
-        ids = [tournaments.create(session, name, "oregon", 1, {}, []).id for name in "ab"]
+        ids = [tournaments.create(session, n, "oregon", s, {}, []).id for s, n in enumerate("ab")]
 
     @running_alone("tournament")
     async def run(database, tournament_id: int, state: str) -> str:

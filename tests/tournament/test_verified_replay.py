@@ -33,7 +33,7 @@ def arena_db(tmp_path_factory, three_bots) -> Path:
             "--deals",
             "1",
             "--seed",
-            "9",
+            str(9 + players),  # a seed of its own: the same one would deal the same cards
             "--move-time",
             "10",
             "--name",
