@@ -422,6 +422,9 @@ class _Ladder:
                             self.waiting_until = None
                             await self._play(run, games, plan, lineup)
                             self.started += self.rounds.next_round - first
+                            if run.changed is not None:  # a version's code changed on disk:
+                                run.changed = None  # look again, so that it is paused (else
+                                self.checked.clear()  # its games fail at once, round on round)
                         else:
                             await self._idle(lineup, ages)
                         newer, ages, finished = await trio.to_thread.run_sync(self.lineup)

@@ -481,3 +481,28 @@ def test_a_ladder_restarted_with_its_own_command_warns_of_nothing(tmp_path: Path
     assert "now --games-per-hour no limit (was 50000), --pause-after never (was 9)" in (
         unlimited.stderr
     )
+
+
+def test_a_bot_whose_code_changes_mid_ladder_is_paused_and_the_others_play_on(
+    tmp_path: Path, db_target: DatabaseTarget
+):
+    """Before, the ladder remembered the version as unchanged, planned its games round on round
+    and every one failed at once: no game for anyone, a core spent and the log flooded (outside
+    review)."""
+    db = db_target
+    bots = random_bots(tmp_path, 3)
+    for bot in bots:
+        submit(db, bot)
+    process = start_ladder(db, "--until", "40")
+    try:
+        wait_for_games(db, process, 4)
+        with (bots[0] / "bot.py").open("a") as code:
+            code.write("# changed on disk while the ladder runs\n")
+        out, err = process.communicate(timeout=240)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, out + err
+    assert len(finished_keys(db)) == 40
+    assert err.count("not played") < 10, err[-3000:]  # noticed, not round on round
+    assert "r0" in run_cli("bots", "--db", str(db)).stdout

@@ -70,14 +70,16 @@ def test_every_game_points_at_its_own_slice_of_a_kept_up_bots_log(tmp_path, work
         assert slices[-1][1] == Path(path).stat().st_size, path
     # a process per game slot, each with its own file, and a new one where a slot's next game
     # is a deal its process played (it would know the cards; arena.referee.pool): which games a
-    # slot gets depends on the pace of the others, so 2 or 3 here; never a deal twice in one file
+    # slot gets depends on the pace of the others, so 2 to 5 here (a slot rather replaces its
+    # bots than play the second rotation of a deal in play in the other slot, which could not
+    # be shown live); never a deal twice in one file
     with sqlite3.connect(db) as connection:
         seed = dict(connection.execute("SELECT id, seed FROM game").fetchall())
     deals_by_file: dict[str, list[int]] = defaultdict(list)
     for game, bot, path, _, _ in rows:
         if bot == "chatty":
             deals_by_file[path].append(seed[game])
-    assert 2 <= len(deals_by_file) <= 3, deals_by_file
+    assert 2 <= len(deals_by_file) <= 5, deals_by_file
     assert all(len(deals) == len(set(deals)) for deals in deals_by_file.values()), deals_by_file
     for path in deals_by_file:  # no other process wrote into it
         assert Path(path).read_text().count("chatty up") == 1
