@@ -34,14 +34,18 @@ BotLogs = Annotated[
 ]
 GameOptions = Annotated[list[str], typer.Option("--option", "-o", help="game option NAME=VALUE")]
 MoveTime = Annotated[float, typer.Option("--move-time", help="seconds per decision")]
+MAX_WORKERS = 32
 Workers = Annotated[
     int,
     typer.Option(
         "--workers",
         "-w",
         min=1,
+        # each worker is a thread of the arena's while it plays (trio allows 40 at once: past
+        # that the run waited for ever, deaf to Ctrl-C), and a Python process of its own
+        max=MAX_WORKERS,
         help="worker processes to play the games in (all cores of this machine; --concurrency "
-        "games are spread over them); also with --resume",
+        f"games are spread over them; at most {MAX_WORKERS}); also with --resume",
     ),
 ]
 PinCpus = Annotated[

@@ -38,6 +38,10 @@ def assert_refused(db: Path, *args: str, message: str) -> None:
             "unknown bot 'nobody'",
         ),
         (("tournament", "--game", "chess", "--bots", "random-python"), "unknown game 'chess'"),
+        (  # more workers than trio's 40 threads deadlocked the run (outside review)
+            ("tournament", "--game", "oregon", "--bots", "random-python", "--workers", "40"),
+            "less than or equal to 32",
+        ),
         (
             ("tournament", "--game", "oregon", "--bots", "random-python"),
             "1 entrant(s) for 2-player games",
