@@ -202,8 +202,14 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
                 "first",
             )
         # kept as the version's directory, unless the same content is a version already
-        # (another archive of the same files, or another worker's at the same time)
-        keep = created
+        # (another archive of the same files, or another worker's at the same time); kept too
+        # when that version is this very directory: a worker stopped after registering it
+        # (killed, or a storage fault marking the upload) left the upload to be handled again
+        kept_here = (
+            registered.version.directory is not None
+            and Path(registered.version.directory).resolve() == Path(directory).resolve()
+        )
+        keep = created or kept_here
         return _finish(
             database,
             job,

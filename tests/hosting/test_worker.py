@@ -621,3 +621,32 @@ def test_an_upload_replaced_by_a_newer_version_says_so(host: Host, tmp_path: Pat
     assert (host.view(first).replaced_by, host.view(second).replaced_by) == ("1.0-r2", None)
     assert host.view(first).state_words == "active, replaced by 1.0-r2"
     assert host.view(first).as_json()["replaced_by"] == "1.0-r2"
+
+
+def test_a_worker_stopped_after_registering_leaves_the_next_one_the_versions_code(
+    host: Host, tmp_path: Path, monkeypatch
+):
+    """The version is registered, then the upload marked in a second transaction: a worker
+    stopped between them (killed, or a storage fault) left the upload to be handled again, and
+    the next worker, finding the same content a version already, removed the version's code
+    (outside review)."""
+    from arena.errors import StorageError
+
+    submission = host.queue("alice", "kept", pack(bot_dir(tmp_path, "kept")))
+    monkeypatch.setattr(worker, "_validate", lambda *args, **kwargs: None)
+    finish = worker._finish
+
+    def fault_after_registering(database, job, directory, state, *args, **kwargs):
+        if state is SubmissionState.ACTIVE:
+            raise StorageError("database is locked")
+        return finish(database, job, directory, state, *args, **kwargs)
+
+    monkeypatch.setattr(worker, "_finish", fault_after_registering)
+    with pytest.raises(StorageError):
+        work_once(host.database, host.files, SETTINGS)
+    monkeypatch.setattr(worker, "_finish", finish)
+    handled = work_once(host.database, host.files, SETTINGS)
+    assert handled is not None and handled.state is SubmissionState.ACTIVE, host.view(submission)
+    with host.database.read() as session:
+        version = bots.latest_version(session, "kept").version
+    assert version.directory is not None and (Path(version.directory) / "bot.toml").is_file()
