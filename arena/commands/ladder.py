@@ -56,6 +56,11 @@ _DURATION = re.compile(r"(\d+(?:\.\d+)?)([smhd])")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
 
+MIN_GAMES_PER_HOUR = 0.01  # a game in 100 hours
+MAX_GAMES_PER_HOUR = 1_000_000
+MAX_PAUSE_AFTER = 1_000_000
+
+
 def parse_until(texts: list[str]) -> Until:
     """``--until`` values: N (games), a duration (30m, 2h, 1d), a time (18:00 today or
     tomorrow, or an ISO date and time; local time unless it says otherwise), width:W."""
@@ -250,8 +255,15 @@ def ladder(
             )
             if retention and logs is None:
                 fail("--logs-older-than and --logs-max-size need --bot-logs DIR (no logs kept)")
-            if (games_per_hour or 0) < 0 or (pause_after or 0) < 0:
-                fail("--games-per-hour and --pause-after must be >= 0")
+            if games_per_hour is not None and not (
+                games_per_hour == 0 or MIN_GAMES_PER_HOUR <= games_per_hour <= MAX_GAMES_PER_HOUR
+            ):  # nan and 1e-300 were stored, then broke every restart and the web (review)
+                fail(
+                    f"--games-per-hour must be 0 (no limit) or from {MIN_GAMES_PER_HOUR:g} to "
+                    f"{MAX_GAMES_PER_HOUR:,}"
+                )
+            if pause_after is not None and not 0 <= pause_after <= MAX_PAUSE_AFTER:
+                fail(f"--pause-after must be from 0 (never) to {MAX_PAUSE_AFTER:,}")
             if ladder_exists(db, name):
                 ready = open_ladder(db, name)
                 try:  # ignored, but a count the game has no board for is wrong all the same

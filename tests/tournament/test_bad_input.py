@@ -38,6 +38,18 @@ def assert_refused(db: Path, *args: str, message: str) -> None:
             "unknown bot 'nobody'",
         ),
         (("tournament", "--game", "chess", "--bots", "random-python"), "unknown game 'chess'"),
+        (  # stored, then they broke every restart of the ladder and its pages (outside review)
+            ("ladder", "--game", "oregon", "--games-per-hour", "nan"),
+            "--games-per-hour must be 0 (no limit) or from 0.01",
+        ),
+        (
+            ("ladder", "--game", "oregon", "--games-per-hour", "1e-300"),
+            "--games-per-hour must be 0 (no limit) or from 0.01",
+        ),
+        (
+            ("ladder", "--game", "oregon", "--pause-after", "99999999999999999999"),
+            "--pause-after must be from 0 (never) to 1,000,000",
+        ),
         (  # more workers than trio's 40 threads deadlocked the run (outside review)
             ("tournament", "--game", "oregon", "--bots", "random-python", "--workers", "40"),
             "less than or equal to 32",
