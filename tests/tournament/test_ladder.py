@@ -138,7 +138,7 @@ def test_until_a_game_count_stops_there_and_the_same_command_goes_on(
     # settings a going ladder ignores are still checked (outside review: they only warned)
     for wrong, said in [
         (("-p", "1"), "oregon is for 2-4 players, not 1"),
-        (("--games-per-hour", "-3"), "--games-per-hour and --pause-after must be >= 0"),
+        (("--games-per-hour", "-3"), "--games-per-hour must be 0 (no limit) or from 0.01"),
     ]:
         refused = run_cli("ladder", *QUICK, *wrong, "--until", "20", "--db", str(db))
         assert refused.exit_code == 2, refused.output
