@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from arena.storage import running
 from arena.storage.database import open_database
-from arena.web.app import create_app
+from arena.web.app import _templates, create_app
 from engine.registry import get_game
 from tests.web.conftest import ServerThread, altered_copy, run_in_progress
 from tests.web.test_browser import browser, page  # noqa: F401 (fixtures)
@@ -97,3 +97,44 @@ def test_a_held_game_in_play_shows_its_progress_and_no_empty_board(held_in_play,
         for hidden in ("#board", "#players", "#log", "#follow"):
             assert not page.locator(hidden).is_visible(), hidden
         assert page.locator("#decision").is_visible()  # says when the board will show
+
+
+def test_a_held_game_in_play_is_listed_as_held_not_as_live(held_in_play, page):  # noqa: F811
+    """/live and its tournament's page say the game is held and why, not "● live watch": its page
+    shows only its progress till the deal's other rotation is played (outside review C, M2)."""
+    db, live_id = held_in_play
+    client = TestClient(create_app(db, warm_up=False))
+    [game] = client.get("/api/live").json()["games"]
+    with ServerThread(db) as server:
+        for path in ("/live", f"/tournaments/{game['tournament_id']}"):
+            page.goto(f"{server.url}{path}")
+            link = page.locator(f'a.live-link[href="/live/{live_id}"]')
+            assert link.inner_text() == "held progress", path
+            assert page.locator(".running-games .live-dot").count() == 0, path
+            row = page.locator("tr", has=link).inner_text()
+            assert "not shown until the other seat rotation of its deal is played" in row, row
+            assert "(0 of 2 rotations played so far)" in row, row
+        heading = page.locator("section.in-play h2").inner_text()
+        assert heading == f"Games in play · 1, 1 {HELD}"
+
+
+HELD = "held till their deal's other seat rotations are played"
+
+
+@pytest.mark.parametrize(
+    "held, shown, words",
+    [
+        (0, 1, "1, watch it live"),
+        (0, 2, "2, watch them live"),
+        (1, 0, f"1, 1 {HELD}"),
+        (2, 1, f"3, 2 {HELD}, watch the other live"),
+        (1, 2, f"3, 1 {HELD}, watch the others live"),
+    ],
+)
+def test_the_count_of_games_in_play_says_how_many_are_held(held, shown, words):
+    """The heading of a ladder's or a tournament's games in play (live_macros.running_count)."""
+    template = _templates().from_string(
+        '{% from "live_macros.html" import running_count %}{{ running_count(games) }}'
+    )
+    games = [{"held": {"played": 0, "rotations": 2}}] * held + [{"held": None}] * shown
+    assert template.render(games=games).strip() == words

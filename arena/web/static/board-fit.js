@@ -12,6 +12,9 @@
     const fitted = board.classList.contains("fit");
     const wide = board.scrollWidth > board.clientWidth + 1;
     hint.hidden = !fitted && !wide;
+    // a box that scrolls is a stop of the Tab key: the arrow keys scroll it
+    if (wide && !fitted) board.tabIndex = 0;
+    else board.removeAttribute("tabindex");
     words.textContent = fitted
       ? "The board is fitted to the screen."
       : "The board is wider than the screen: swipe it sideways, or";

@@ -33,8 +33,8 @@
       this.select.addEventListener("change", () => {
         this.filter = this.select.value;
         this.applyFilter();
-        this.select.blur();  // the keys go back to the page
       });
+      Arena.menuKeys(this.select);  // picked with the mouse, the keys go back to the page
       this.list = h("ol", {class: "decision-log", id: "log-list"});
       this.list.addEventListener("click", (event) => {
         const item = event.target.closest("li[data-number]");
@@ -104,7 +104,11 @@
 
     render(entry, changes) {
       const seat = entry.seat;
-      const head = [h("span", {class: "swatch"}), h("span", {class: "number", text: `#${entry.number}`}),
+      // The number is a button: Tab reaches each decision, Enter or Space shows it (a click on
+      // the entry anywhere does too).
+      const number = h("button", {type: "button", class: "number", "aria-label": `show decision #${entry.number}`,
+        text: `#${entry.number}`});
+      const head = [h("span", {class: "swatch"}), number,
         ` ${Arena.seatLabel(seat)} · `, h("span", {class: "decision-kind", text: entry.decision})];
       const children = [h("div", {class: "log-line"}, head)];
       if ("action" in entry) {
@@ -147,11 +151,16 @@
       }
     }
 
-    // Highlights decision ``number`` and scrolls the list (alone) to it.
+    // Highlights decision ``number`` and scrolls the list (alone) to it. Past the last entry (the
+    // final position: its number is the count of decisions) it scrolls to the end, the result.
     mark(number) {
       for (const item of this.list.querySelectorAll("li.current")) item.classList.remove("current");
       const item = this.items.get(number);
-      if (!item) return;
+      if (!item) {
+        const last = this.entries.at(-1);
+        if (last && number > last.number) this.list.scrollTop = this.list.scrollHeight;
+        return;
+      }
       item.classList.add("current");
       const box = this.list.getBoundingClientRect(), line = item.getBoundingClientRect();
       if (line.top < box.top) this.list.scrollTop += line.top - box.top;

@@ -2,16 +2,12 @@
 // as it happens, polling /api/live/ID?after=N once a second for the decisions not seen yet and
 // the position now (arena/web/live.py says why polling); in the spectator view alone, so the
 // page never holds what one seat alone knows. Once the game is recorded, its replay opens.
+// A lost connection (a server restarting) is tried again (Arena.getJSON, dom.js) and the game
+// followed on: only the server's answer ends it (gone, recorded, its process stopped).
 "use strict";
 (function (Arena) {
   const LIST_POLL_MS = 3000;
-
-  async function getJSON(url) {
-    const response = await fetch(url, {headers: {Accept: "application/json"}});
-    const body = await response.json();
-    if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
-    return body;
-  }
+  const RECEIVED_KEPT = 20;  // the answers Arena.live.received keeps: the last ones
 
   // --- /live: the list ---------------------------------------------------------------------
   const list = document.getElementById("live-list");
@@ -40,9 +36,15 @@
   const $ = (id) => document.getElementById(id);
   const ui = {board: $("board"), players: $("players"), decision: $("decision"), position: $("position"),
               follow: $("follow"), state: $("live-state"), note: $("live-note"), log: $("log")};
-  // For tests and the curious: what this page received, and where it stands.
-  const state = {after: 0, latest: null, shown: null, following: true, received: []};
+  // For tests and the curious: where this page stands, how many answers it received and the
+  // last RECEIVED_KEPT of them (all of them would grow for as long as the game: megabytes).
+  const state = {after: 0, latest: null, shown: null, following: true, received: [], answers: 0, asked: 0};
   Arena.live = state;
+  const seen = (url, body) => {
+    state.answers += 1;
+    state.received.push({url, body});
+    if (state.received.length > RECEIVED_KEPT) state.received.splice(0, state.received.length - RECEIVED_KEPT);
+  };
 
   const log = new Arena.DecisionLog(ui.log, {players, title: "Decision log (public)",
     jump: (number) => showDecision(number), current: () => (state.shown === null ? Infinity : state.shown)});
@@ -81,10 +83,10 @@
   async function showDecision(number) {
     if (state.latest && number >= state.latest.number) { follow(); return; }
     state.following = false;
+    const asked = ++state.asked;  // the last decision asked for is the one shown
     try {
-      const body = await getJSON(`/api/live/${liveId}/frames?start=${number}&count=1`);
-      state.received.push({url: `frames ${number}`, body});
-      if (!state.following && body.frames.length) render(body.frames[0]);
+      const body = await Arena.getJSON(`/api/live/${liveId}/frames?start=${number}&count=1`, {seen});
+      if (!state.following && asked === state.asked && body.frames.length) render(body.frames[0]);
     } catch (error) {
       ui.note.textContent = `Cannot show decision ${number}: ${error.message}`;
     }
@@ -104,13 +106,12 @@
 
   async function poll() {
     let body;
-    try {
-      body = await getJSON(`/api/live/${liveId}?after=${state.after}`);
-    } catch (error) {
-      ended(`This game is no longer in play: ${error.message}`);
+    try {  // a lost connection is tried again until the server answers
+      body = await Arena.getJSON(`/api/live/${liveId}?after=${state.after}`, {seen});
+    } catch (error) {  // the server's answer: gone (404), or it cannot be shown
+      ended(error.status === 404 ? `This game is no longer in play: ${error.message}` : `This game cannot be followed: ${error.message}`);
       return;
     }
-    state.received.push({url: `after=${state.after}`, body});
     if (body.state === "recorded") {
       ui.note.textContent = "The game is over and recorded: opening its replay…";
       location.replace(`/games/${body.game_id}?d=${body.decisions}`);

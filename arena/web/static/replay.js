@@ -1,6 +1,8 @@
 // The replay viewer: steps through a stored game decision by decision, as the referee or as one
 // seat. Frames come from /api/games/ID/frames in chunks; watched as a seat, the server sends that
 // seat's view only (see arena/web/replay.py), so nothing hidden from it ever reaches the page.
+// A lost connection is tried again (Arena.getJSON, dom.js): only the server's answer (409: the
+// engine cannot replay the game) ends the viewer.
 "use strict";
 (function (Arena) {
   const root = document.getElementById("replay");
@@ -14,7 +16,7 @@
   const ui = {first: $("first"), prev: $("prev"), play: $("play"), next: $("next"),
               last: $("last"), speed: $("speed"), slider: $("slider"), position: $("position"),
               seat: $("seat"), board: $("board"), players: $("players"), decision: $("decision"),
-              chart: $("score-chart"), scoreTitle: $("score-title")};
+              chart: $("score-chart"), scoreTitle: $("score-title"), said: $("position-said")};
 
   const state = {seat: "referee", current: 0, outline: null, chunks: new Map(), timer: null,
                  chart: null, shown: -1, generation: 0};
@@ -35,28 +37,26 @@
     history.replaceState(null, "", `${location.pathname}?${params}`);
   }
 
-  async function getJSON(url) {
-    const response = await fetch(url, {headers: {Accept: "application/json"}});
-    const body = await response.json();
-    Arena.replay.received.push({url, body});
-    if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
-    return body;
-  }
+  const getJSON = (url) => Arena.getJSON(url, {seen: (asked, body) => Arena.replay.received.push({url: asked, body})});
 
   const seatQuery = () => `seat=${encodeURIComponent(state.seat)}`;
 
   // The outline, and at the same time the chunk of frames to show first: a long game opens in
-  // one round trip, not two.
+  // one round trip, not two. False if another seat was chosen meanwhile.
   async function loadOutline() {
+    const generation = state.generation;
     state.outline = null;
     state.chunks = new Map();
     const outline = getJSON(`/api/games/${gameId}/replay?${seatQuery()}`);
     chunk(Math.floor(state.current / chunkSize));
-    state.outline = await outline;
+    const loaded = await outline;
+    if (generation !== state.generation) return false;
+    state.outline = loaded;
     ui.slider.max = String(state.outline.outline.length - 1);
     // The decision log (decision_log.js) loads the same seat's log.
     root.dispatchEvent(new CustomEvent("replay:outline", {detail: {seat: state.seat, getJSON,
       outline: state.outline, current: () => state.current, jump: (number) => { stop(); show(number); }}}));
+    return true;
   }
 
   function chunk(index) {
@@ -64,8 +64,9 @@
       const size = chunkSize;
       const promise = getJSON(`/api/games/${gameId}/frames?${seatQuery()}&start=${index * size}&count=${size}`)
         .then((body) => body.frames);
-      promise.catch(() => state.chunks.delete(index));
-      state.chunks.set(index, promise);
+      const chunks = state.chunks;  // another seat's, once one is chosen
+      promise.catch(() => { if (chunks.get(index) === promise) chunks.delete(index); });
+      chunks.set(index, promise);
     }
     return state.chunks.get(index);
   }
@@ -80,19 +81,27 @@
     return frames[number - index * size];
   }
 
+  // Shows decision ``number`` once its frame is here (over a lost connection, once it is back).
   async function show(number) {
     if (!state.outline) return;
     const last = state.outline.outline.length - 1;
     state.current = Math.min(Math.max(0, number), last);
     const generation = state.generation;
     const wanted = state.current;
-    const data = await frame(wanted);
+    let data;
+    try {
+      data = await frame(wanted);
+    } catch (error) {  // the server's answer: this game cannot be replayed (409)
+      if (generation === state.generation) failed(error);
+      return;
+    }
     if (generation !== state.generation || wanted !== state.current) return;  // superseded
     render(data);
     state.shown = wanted;
     ui.slider.value = String(wanted);
     const end = state.outline.result ? "final" : "stopped";
     ui.position.textContent = data.final ? `${end} (${last} decisions)` : `decision ${wanted} / ${last}`;
+    if (!state.timer) say();  // not at every step of playback: a screen reader would say nothing else
     writeLocation();
     markChart();
     root.dataset.shown = String(wanted);
@@ -142,7 +151,8 @@
     details.push(`${data.legal.length} legal action${data.legal.length === 1 ? "" : "s"}`);
     panel.append(h("div", {class: "muted small", text: details.join(" · ")}));
     if (data.comment) panel.append(h("div", {class: "comment", text: data.comment}));
-    const list = h("ol", {class: "legal", start: "0"});
+    // focusable: a keyboard scrolls a long list too
+    const list = h("ol", {class: "legal", start: "0", tabindex: "0", "aria-label": "legal actions"});
     let chosen = null;
     data.legal.forEach((words, index) => {
       const item = h("li", {class: index === data.chosen ? "chosen" : null, text: words});
@@ -219,22 +229,29 @@
 
   function markChart() { if (state.chart) state.chart.draw(); }
 
+  // The position, told to a screen reader (#position-said is a polite live region).
+  function say() { ui.said.textContent = ui.position.textContent; }
+
   // --- controls --------------------------------------------------------------------------
   function stop() {
     if (state.timer) clearInterval(state.timer);
     state.timer = null;
     ui.play.textContent = "▶ play";
+    ui.play.setAttribute("aria-label", "play");
     ui.play.classList.remove("playing");
   }
 
   function play() {
-    if (state.timer) { stop(); return; }
+    if (state.timer) { stop(); say(); return; }
+    if (!state.outline) return;  // not loaded yet
     const last = state.outline.outline.length - 1;
     if (state.current >= last) show(0);
     ui.play.textContent = "❚❚ pause";
+    ui.play.setAttribute("aria-label", "pause");
     ui.play.classList.add("playing");
     const tick = () => {
-      if (state.current >= last) { stop(); return; }
+      if (state.shown !== state.current) return;  // the frame is not here yet (a slow connection)
+      if (state.current >= last) { stop(); say(); return; }
       show(state.current + 1);
     };
     state.timer = setInterval(tick, 1000 / Number(ui.speed.value));
@@ -244,9 +261,9 @@
 
   async function changeSeat() {
     stop();
-    ui.seat.blur();  // the arrow keys and space step again, not change the menu
     state.seat = ui.seat.value;
     state.generation += 1;
+    const generation = state.generation;
     // Until the seat's frames arrive nothing of the previous view stays under its label.
     root.dataset.loading = "1";
     ui.board.replaceChildren();
@@ -254,22 +271,26 @@
     ui.decision.replaceChildren(Arena.h("p", {class: "muted",
       text: `Loading ${state.seat === "referee" ? "the referee's view" : `seat ${state.seat}'s view`}…`}));
     try {
-      await loadOutline();
-      await show(state.current);
-      drawChart();
+      if (await loadOutline()) {
+        await show(state.current);
+        drawChart();
+      }
     } catch (error) {
-      failed(error);
+      if (generation === state.generation) failed(error);
     } finally {
-      delete root.dataset.loading;
+      if (generation === state.generation) delete root.dataset.loading;
     }
   }
 
   // A game the engine cannot replay: only why, no empty board or controls.
   function failed(error) {
+    stop();
     root.classList.add("failed");
     const note = Arena.h("p", {class: "error", id: "replay-error",
       text: `Cannot replay this game: ${error.message}`});
-    root.before(note);
+    const before = document.getElementById("replay-error");
+    if (before) before.replaceWith(note);
+    else root.before(note);
   }
 
   ui.first.addEventListener("click", () => { stop(); show(0); });
@@ -277,19 +298,42 @@
   ui.next.addEventListener("click", () => step(1));
   ui.last.addEventListener("click", () => { stop(); show(Infinity); });
   ui.play.addEventListener("click", play);
-  ui.speed.addEventListener("change", () => { ui.speed.blur(); if (state.timer) { stop(); play(); } });
+  ui.speed.addEventListener("change", () => { if (state.timer) { stop(); play(); } });
   ui.slider.addEventListener("input", () => { stop(); show(Number(ui.slider.value)); });
   ui.seat.addEventListener("change", changeSeat);
+  Arena.menuKeys(ui.speed);
+  Arena.menuKeys(ui.seat);
+  // What took the focus from a click or a tap (not from the Tab key).
+  let pointing = false, clicked = null;
+  document.addEventListener("pointerdown", () => { pointing = true; }, true);
+  document.addEventListener("keydown", () => { pointing = false; }, true);
+  document.addEventListener("focusin", (event) => { clicked = pointing ? event.target : null; });
+  // The viewer's keys: ← → step, Home and End go to either end, Space plays and pauses. Not
+  // when what has the focus takes the key itself: a menu or a text field every key, a box that
+  // scrolls (the board on a phone, the legal actions) every key once the Tab key reached it, a
+  // button or link Space (it presses the one); and never with Alt, Ctrl or Meta: those are the
+  // browser's (Alt+← is Back).
   document.addEventListener("keydown", (event) => {
-    if (event.target instanceof HTMLSelectElement || event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = event.target instanceof Element ? event.target : document.body;
+    if (target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement || target.isContentEditable ||
+        target instanceof HTMLInputElement && target.type !== "range") return;
+    let control = target.closest("a[href], button, summary, [tabindex]:not([tabindex='-1'])");
+    if (control && !control.matches("a[href], button, summary")) {  // a box that scrolls
+      if (control !== clicked) return;  // reached with the Tab key: its keys scroll it
+      control = null;  // clicked: the keys step as anywhere on the page
+    }
     if (event.key === "ArrowRight") { event.preventDefault(); step(1); }
     else if (event.key === "ArrowLeft") { event.preventDefault(); step(-1); }
     else if (event.key === "Home") { event.preventDefault(); stop(); show(0); }
     else if (event.key === "End") { event.preventDefault(); stop(); show(Infinity); }
-    else if (event.key === " ") { event.preventDefault(); play(); }
+    else if (event.key === " " && !control) { event.preventDefault(); play(); }
   });
 
   readLocation();
   // The chart after the first frame: the board shows first.
-  loadOutline().then(() => show(state.current)).then(drawChart).catch(failed);
+  const opening = state.generation;
+  loadOutline()
+    .then(async (loaded) => { if (loaded) { await show(state.current); drawChart(); } })
+    .catch((error) => { if (opening === state.generation) failed(error); });  // else a seat's load took over
 })(window.Arena);

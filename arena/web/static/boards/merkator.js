@@ -206,7 +206,7 @@
       ...goods.map((good) => {
         const index = GOODS.indexOf(good), n = player.kontor[index];
         const cell = h("div", {class: `kontor-good${n ? "" : " none"}`, "data-piece": "kontor-good", "data-index": index}, [
-          h("span", {class: `cube cube-${goodColour(good).toLowerCase()}`}), h("span", {class: "n", text: n}), ` ${words(good)}`]);
+          h("span", {class: `cube cube-${goodColour(good).toLowerCase()}`}), h("span", {class: "n", text: n}), " ", h("span", {class: "name", text: words(good)})]);
         return Arena.explain(cell, `${words(good)}: ${count(n, "cube")} in the Kontor (column ${letter})`);
       })]));
     return h("div", {class: "kontor"}, columns);
@@ -217,7 +217,7 @@
     const tile = player.tile.map((colour) => Arena.explain(
       h("span", {class: `cube cube-${colour.toLowerCase()}`, "data-piece": "tile-cube"}), `a ${words(colour)} cube on the supply tile`));
     return h("div", {class: `player${deciding ? " deciding" : ""}`}, [
-      h("h4", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat), active ? h("span", {class: "tag", text: "active"}) : null]),
+      h("h3", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat), active ? h("span", {class: "tag", text: "active"}) : null]),
       h("div", {class: "fields"}, [
         Arena.token("coins", "", count(player.coins, "coin"), "coins: spent on bonus cards and buildings; at most 15 after investing"), " · ",
         Arena.token("markers", "", count(player.markers, "time marker"), "time markers: paid for trips and joining; the tie-break at the end"),

@@ -132,7 +132,7 @@
       svg.append(s("rect", {x: X(action.col), y: Y(action.row), width: W, height: H, class: "target"}));
     }
     // The heading is HTML, not SVG text: a long bot name wraps instead of hiding the points.
-    const heading = h("h4", {class: `display-title seat-${d.seat}`}, [h("span", {class: "swatch"}),
+    const heading = h("h3", {class: `display-title seat-${d.seat}`}, [h("span", {class: "swatch"}),
       `${Arena.seatLabel(d.seat)} · ${count(d.score, "point")} · ${count(d.complete_boats, "boat")}`]);
     return h("div", {class: "display"}, [heading, svg]);
   }
@@ -174,10 +174,11 @@
     board.append(displays);
     // Cards keep their size (on a phone too): a display wider than the board scrolls, and says so.
     if (displays.scrollWidth > displays.clientWidth + 1) {
+      displays.tabIndex = 0;  // a keyboard scrolls it too
       displays.before(h("div", {class: "info scroll-hint", text: "a display is wider than the screen: scroll it sideways →"}));
     }
     const unseen = view.unseen.map((k) => Arena.token("unseen", name(k.kind), `×${k.count}`, `${count(k.count, "card")} not yet seen: ${explanation(k.kind)}`));
-    players.append(h("div", {class: "player"}, [h("h4", {text: `Cards not yet seen (${view.unseen.reduce((n, k) => n + k.count, 0)})`}),
+    players.append(h("div", {class: "player"}, [h("h3", {text: `Cards not yet seen (${view.unseen.reduce((n, k) => n + k.count, 0)})`}),
       h("div", {class: "tokens"}, unseen.length ? unseen : ["none"])]));
   };
 })(window.Arena);

@@ -97,7 +97,7 @@
   function playerPanel(player, ownView, deciding) {
     const {h} = Arena;
     const children = [
-      h("h4", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat)]),
+      h("h3", {class: `seat-${player.seat}`}, [h("span", {class: "swatch"}), Arena.seatLabel(player.seat)]),
       h("div", {class: "tokens"}, [
         Arena.token("score", "", count(player.score, "point"), "points on the score track (coal and gold tiles are added at the end)"),
         Arena.token("farmers", "", `${count(player.farmers_in_supply, "farmer")} in supply, ${player.farmers_on_board} on the board`,
