@@ -11,6 +11,7 @@ import typer
 
 from arena.commands import stopped_by_signal
 from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.commands.logs import parse_size
 from arena.commands.options import LogLevel, ServeLogFile
 from arena.errors import InputError
 from arena.operator_log import LogConfig, logging_to
@@ -40,6 +41,15 @@ def serve(
             "an SQLite file; ~/.cache/arena/HOST-PORT-DBNAME.frames for a postgresql:// --db)",
         ),
     ] = None,
+    frames_max_size: Annotated[
+        str,
+        typer.Option(
+            "--frames-max-size",
+            metavar="SIZE",
+            help="keep the frames within SIZE (500M, 10G; 0: in memory only, none stored), "
+            "removing the least recently viewed games' when over it",
+        ),
+    ] = "1G",
     log_file: ServeLogFile = None,
     log_level: LogLevel = None,
 ) -> None:
@@ -54,7 +64,9 @@ def serve(
 
     config = LogConfig(log_file, log_level)
     with logging_to(config, also=("uvicorn",)):
-        app = create_app(db, frames_dir=frames_dir)  # a missing or foreign db: one line
+        budget = _frames_budget(frames_max_size)
+        # a missing or foreign db: one line
+        app = create_app(db, frames_dir=frames_dir, frames_max_size=budget)
         listening = _listening(host, port)  # a port in use: one line, before "serving"
         port = listening.getsockname()[1]  # --port 0: the one the system chose
         shown = f"[{host}]" if ":" in host else host
@@ -65,6 +77,12 @@ def serve(
         with stopped_by_signal("arena serve"):
             print(f"arena: serving {db} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
             uvicorn.Server(settings).run(sockets=[listening])
+
+
+def _frames_budget(text: str) -> int:
+    """``--frames-max-size``: bytes, as ``arena ladder --logs-max-size`` reads them; 0 keeps
+    the frames in memory only."""
+    return 0 if text.strip() == "0" else parse_size(text, "--frames-max-size")
 
 
 def _listening(host: str, port: int) -> socket.socket:

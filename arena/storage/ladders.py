@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import func
+from sqlalchemy import BigInteger, case, func, literal, or_
 from sqlmodel import Session, col, select
 
 from arena.records import Outcome
@@ -224,14 +224,43 @@ def progress(session: Session, ladder_id: int) -> Progress:
 
 
 def elo_history(
-    session: Session, ladder_id: int, limit: int
+    session: Session, ladder_id: int, per_series: int
 ) -> list[tuple[RatingHistory, datetime | None]]:
-    """The ladder's newest ``limit`` Elo updates, oldest first, each with its game's end."""
-    rows = session.exec(
-        select(RatingHistory, GameRecord.finished_at)
+    """The ladder's Elo updates, oldest first, each with its game's end, at most ``per_series``
+    (at least 2) of each version on each board: the first, the last (its Elo now, exact), and
+    between them every S-th, where S is the smallest power of two that keeps the count within
+    ``per_series``. A point once shown stays until S doubles, so a chart drawn again after
+    more games keeps its shape, and the rows read stay bounded however long the ladder runs
+    (one pass over its updates in the database, none in Python)."""
+    series = (col(RatingHistory.bot_version_id), col(RatingHistory.players))
+    numbered = (
+        select(
+            col(RatingHistory.id).label("id"),
+            func.row_number().over(partition_by=series, order_by=col(RatingHistory.id)).label("n"),
+            func.count().over(partition_by=series).label("total"),
+        )
         .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
         .where(GameRecord.tournament_id == ladder_id)
-        .order_by(col(RatingHistory.id).desc())
-        .limit(limit)
+        .subquery()
+    )
+    kept = max(per_series, 2) - 1  # besides the last
+    # S: the smallest power of two with every S-th of the first total-1 within ``kept``, up to
+    # the first that keeps a trillion updates within it (as 64-bit numbers on PostgreSQL)
+    steps = [1]
+    while kept * steps[-1] < 10**12:
+        steps.append(2 * steps[-1])
+    step = case(
+        *(
+            (numbered.c.total - 1 <= literal(kept * s, BigInteger), literal(s, BigInteger))
+            for s in steps
+        ),
+        else_=literal(2 * steps[-1], BigInteger),
+    )
+    rows = session.exec(
+        select(RatingHistory, GameRecord.finished_at)
+        .join(numbered, numbered.c.id == RatingHistory.id)
+        .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
+        .where(or_(numbered.c.n == numbered.c.total, (numbered.c.n - 1) % step == 0))
+        .order_by(col(RatingHistory.id))
     ).all()
-    return [(update, finished_at) for update, finished_at in reversed(rows)]
+    return [(update, finished_at) for update, finished_at in rows]

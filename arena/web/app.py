@@ -36,7 +36,7 @@ from arena.storage.target import DatabaseTarget
 from arena.web import downloads
 from arena.web.authors import author_routes
 from arena.web.bot_logs import bot_log_routes
-from arena.web.frame_store import FrameStore, default_dir
+from arena.web.frame_store import DEFAULT_MAX_SIZE, FrameStore, default_dir
 from arena.web.ladder import ladder_routes
 from arena.web.live import LARGEST_ID, live_routes
 from arena.web.pages import NotFound, Pages, held_back
@@ -147,15 +147,24 @@ def _public_game(game: dict[str, Any]) -> dict[str, Any]:
 
 
 def create_app(
-    db_path: DatabaseTarget, *, warm_up: bool = True, frames_dir: Path | None = None
+    db_path: DatabaseTarget,
+    *,
+    warm_up: bool = True,
+    frames_dir: Path | None = None,
+    frames_max_size: int = DEFAULT_MAX_SIZE,
 ) -> Starlette:
     """The web arena over ``db_path``; ``warm_up`` starts computing the leaderboards at once.
-    Replay frames are stored in ``frames_dir`` (default: ``frame_store.default_dir``)."""
+    Replay frames are stored in ``frames_dir`` (default: ``frame_store.default_dir``), within
+    ``frames_max_size`` bytes (0: in memory only)."""
     database = ReadOnlyDatabase(db_path, public=True)  # reasons without bots' own words
     pages = Pages(database)
     if warm_up:
         pages.boards.warm_up()
-    store = FrameStore(frames_dir or default_dir(db_path))
+    store = (
+        FrameStore(frames_dir or default_dir(db_path), frames_max_size)
+        if frames_max_size > 0
+        else None
+    )
     frames = FrameCache(store, FRAME_CHUNK)
     templates = _templates()
     desk = UploadDesk(db_path)  # uploads, sign-in and the author pages write through it

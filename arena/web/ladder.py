@@ -5,8 +5,9 @@ writes (``static/ladder.js``), as ``arena serve`` reads the same SQLite file."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -15,18 +16,83 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena.storage import ladders, tournaments, withdrawals
-from arena.storage.models import as_utc, utc_now
+from arena.storage.models import RatingHistory, as_utc, utc_now
 from arena.storage.read_only import GameFilter
 from arena.web.live import whole_number
 from arena.web.pages import NotFound, Pages
 
 LATEST_GAMES = 5  # per entrant
-HISTORY_POINTS = 5_000  # the newest Elo updates charted, all entrants together
+# The Elo chart's points: at most CHART_POINTS in all, shared by its lines (an entrant on a
+# board), each of them at least LINE_POINTS_MIN and at most LINE_POINTS_MAX (a chart is about
+# 1,000 pixels wide); ``ladders.elo_history`` thins each line to its share. The page, which the
+# browser fetches again while games are recorded, stays about the same size however many games
+# the ladder plays (about 120 bytes a point in the JSON, twice that in the page).
+CHART_POINTS = 1_000
+LINE_POINTS_MIN, LINE_POINTS_MAX = 10, 200
 
 Render = Callable[..., Response]
+History = list[tuple[RatingHistory, datetime | None]]
 
 
-def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
+def line_points(lines: int) -> int:
+    """The most points each of ``lines`` lines of the chart gets."""
+    return max(LINE_POINTS_MIN, min(LINE_POINTS_MAX, CHART_POINTS // max(lines, 1)))
+
+
+class EloHistoryCache:
+    """The chart's points (``chart_points``) per ladder, read once per recorded game (while
+    ``data_version`` is unchanged) however many visitors follow the ladder."""
+
+    _LIMIT = 16  # ladders
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._version: tuple[int, int] | None = None
+        self._points: dict[tuple[int, int], list[dict[str, Any]]] = {}
+
+    def points(
+        self, version: tuple[int, int], key: tuple[int, int], read: Callable[[], History]
+    ) -> list[dict[str, Any]]:
+        """The points of ``key`` (ladder id, points per line) while the database's
+        ``data_version`` is ``version``, else those ``read()`` reads."""
+        with self._lock:
+            if version != self._version:
+                self._version, self._points = version, {}
+            cached = self._points.get(key)
+        if cached is None:
+            cached = chart_points(read())
+            with self._lock:
+                if version == self._version:
+                    if len(self._points) >= self._LIMIT:
+                        self._points.clear()
+                    self._points[key] = cached
+        return cached
+
+
+def chart_points(history: History) -> list[dict[str, Any]]:
+    """The Elo updates as the page's script (``static/ladder.js``) reads them."""
+    return [
+        {
+            "bot_version_id": update.bot_version_id,
+            "players": update.players,
+            "elo": round(update.after, 1),
+            "game_id": update.game_id,
+            # with its offset: a browser reads a time without one as its own local time; to
+            # the second, as the chart's tooltip shows it
+            "finished_at": (
+                as_utc(finished_at).isoformat(timespec="seconds") if finished_at else None
+            ),
+        }
+        for update, finished_at in history
+    ]
+
+
+def ladder_page_data(
+    pages: Pages, ladder_id: int | None, histories: EloHistoryCache | None = None
+) -> dict[str, Any]:
+    # read before the session: on PostgreSQL a second reading connection inside it waits for
+    # the session's transaction (both take the database's advisory lock at BEGIN)
+    version = pages.database.data_version()
     with pages.database.session() as session:
         found = ladders.stored_ladders(session)
         connection = session.connection()
@@ -64,8 +130,14 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
         for version_id, why in withdrawals.of_versions(session, entered).items():
             paused.setdefault(version_id, []).insert(0, why)
         in_play = pages.database.games_in_play(session, chosen.id)  # watched live at /live/ID
-        history = ladders.elo_history(session, chosen.id, HISTORY_POINTS)
-    versions = pages.database.versions(sorted({update.bot_version_id for update, _ in history}))
+        # a line per entrant and board (an upper bound: some may not have played on each)
+        per_line = line_points(len(entered) * len(rules["boards"]))
+        history = (histories or EloHistoryCache()).points(
+            version,
+            (chosen.id, per_line),
+            lambda: ladders.elo_history(session, chosen.id or 0, per_line),
+        )
+    versions = pages.database.versions(sorted({point["bot_version_id"] for point in history}))
     boards = []
     for players in rules["boards"]:
         board = pages.boards.board(chosen.game, players, chosen.id, all_versions=False)
@@ -90,25 +162,16 @@ def ladder_page_data(pages: Pages, ladder_id: int | None) -> dict[str, Any]:
             "boards": boards,
             # JSON object keys are strings
             "labels": {str(i): f"{v['bot']} {v['version']}" for i, v in versions.items()},
-            "rating_history": [
-                {
-                    "bot_version_id": update.bot_version_id,
-                    "players": update.players,
-                    "elo": round(update.after, 1),
-                    "game_id": update.game_id,
-                    # with its offset: a browser reads a time without one as its own local time
-                    "finished_at": as_utc(finished_at).isoformat() if finished_at else None,
-                }
-                for update, finished_at in history
-            ],
+            "rating_history": history,
         },
     }
 
 
 def ladder_now(pages: Pages, ladder_id: int) -> dict[str, Any]:
     """What an open ladder page polls for, small and cheap: the ladder's state, finished games
-    and games in play (the whole page, 1 MB with its chart's history, is fetched again only
-    when these change; polling it every 3 s cost a second of the server's CPU per viewer)."""
+    and games in play (the whole page, a few hundred KB with its chart's history, is fetched
+    again only when these change; polling it every 3 s cost a second of the server's CPU per
+    viewer)."""
     with pages.database.session() as session:
         ladder = next((one for one in ladders.stored_ladders(session) if one.id == ladder_id), None)
         if ladder is None:
@@ -134,14 +197,15 @@ def _ladder_id(request: Request) -> int | None:
 
 def ladder_routes(pages: Pages, render: Render) -> list[Route]:
     """/ladder and /api/ladder; ``render(template, title, data)`` makes a page."""
+    histories = EloHistoryCache()
 
     def ladder_page(request: Request) -> Response:
-        data = ladder_page_data(pages, _ladder_id(request))
+        data = ladder_page_data(pages, _ladder_id(request), histories)
         title = f"Ladder {data['ladder']['name']}" if data["ladder"] else "Ladder"
         return render("ladder.html", title, data)
 
     def api_ladder(request: Request) -> Response:
-        return JSONResponse(ladder_page_data(pages, _ladder_id(request)))
+        return JSONResponse(ladder_page_data(pages, _ladder_id(request), histories))
 
     def api_ladder_now(request: Request) -> Response:
         ladder_id = _ladder_id(request)

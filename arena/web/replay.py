@@ -243,6 +243,8 @@ class FrameCache:
         key = (game["id"], game_key(game), name)
         with self._lock:
             body = self._pieces.get(key)
+        if body is not None and self.store is not None:
+            self.store.used(game)  # the stored copy is the last to go when over the budget
         if body is None and self.store is not None:
             body = self.store.read(game, name)
         if body is None:
