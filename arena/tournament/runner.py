@@ -36,7 +36,7 @@ from arena.storage.games import record_game
 from arena.storage.models import Tournament
 from arena.storage.run_lock import running_alone
 from arena.tournament.live import LiveGame, LiveGames
-from arena.tournament.pairing import Pairing, RoundRobin
+from arena.tournament.pairing import Avoid, Pairing, RoundRobin
 from arena.tournament.playing import GamePlayer, GameSetup, in_process
 from arena.tournament.ray_backend import RayCluster, ray_actors
 from arena.tournament.schedule import ScheduledGame, build_schedule
@@ -203,6 +203,16 @@ class DealsInPlay:
                 del self._playing[deal]
 
 
+def slot_avoid(in_play: DealsInPlay, memory: DealMemory) -> Avoid:
+    """How much a game slot would rather not play a game: a game shown live over bots kept up,
+    so a second rotation of a deal in play elsewhere waits for the first."""
+
+    def avoid(game: ScheduledGame) -> int:
+        return 2 * (game in in_play) + memory.would_replace(game)
+
+    return avoid
+
+
 class _Run:
     """One run of a tournament: what its game slots share. Each slot plays the games the
     pairing hands it, one at a time, and records them here."""
@@ -232,11 +242,7 @@ class _Run:
 
     async def slot(self, number: int, games: GamePlayer) -> None:
         memory = DealMemory()
-
-        def avoid(game: ScheduledGame) -> int:
-            # a game shown live over bots kept up: a second rotation waits for the first
-            return 2 * (game in self.in_play) + memory.would_replace(game)
-
+        avoid = slot_avoid(self.in_play, memory)
         while (scheduled := self.pairing.next_game(avoid)) is not None:
             memory.played(scheduled)
             with self.in_play.playing(scheduled):
