@@ -28,13 +28,19 @@ class MerkatorGame(Game):
     event_type: ClassVar[Any] = MerkatorEvent
     running_score_label: ClassVar[str] = "value of the contracts in hand"
 
+    def check_setup(
+        self, num_players: int, options: Mapping[str, OptionValue] | None
+    ) -> dict[str, OptionValue]:
+        # Here, not in new_game: the arena checks a tournament's setup before it stores it.
+        resolved = super().check_setup(num_players, options)
+        if int(resolved["max_rounds"]) < 1:
+            raise OptionError("merkator: option 'max_rounds' must be at least 1")
+        return resolved
+
     def new_game(
         self, num_players: int, seed: int, options: Mapping[str, OptionValue] | None = None
     ) -> MerkatorState:
-        resolved = self.check_setup(num_players, options)
-        if int(resolved["max_rounds"]) < 1:
-            raise OptionError("merkator: option 'max_rounds' must be at least 1")
-        return MerkatorState.new(num_players, seed, resolved)
+        return MerkatorState.new(num_players, seed, self.check_setup(num_players, options))
 
     def running_scores(self, view: MerkatorView) -> list[float]:
         # The value of the contracts each player holds.

@@ -115,6 +115,21 @@ def assert_refused(db: Path, *args: str, message: str) -> None:
             + ("--option", "max_rounds=abc"),
             "option max_rounds: 'abc' is not an integer",
         ),
+        (  # the engine's own limit: the tournament was stored first, its name lost (outside review)
+            (
+                "tournament",
+                "--game",
+                "merkator",
+                "--bots",
+                f"random-python,{SAMPLE_BOTS}/random-node",
+            )
+            + ("--option", "max_rounds=0", "--name", "mr0"),
+            "merkator: option 'max_rounds' must be at least 1",
+        ),
+        (
+            ("ladder", "--game", "merkator", "--option", "max_rounds=0", "--name", "mr0"),
+            "merkator: option 'max_rounds' must be at least 1",
+        ),
         (
             ("tournament", "--game", "oregon", "--bots", f"random-python,{SAMPLE_BOTS}/random-node")
             + ("--option", "foo=bar"),
