@@ -294,9 +294,11 @@ class _Referee:
 
     def ask_here(
         self, seat: _Seat, number: int, legal: Sequence[Any]
-    ) -> bot_pb2.DecisionReply | None:
-        """The seat's valid reply, or None after a forfeit. Runs in the decision thread
-        (``play``): the call blocks it, and a forfeit is handed to trio."""
+    ) -> tuple[bot_pb2.DecisionReply | None, float]:
+        """The seat's valid reply (None after a forfeit) and its time to answer: the call's,
+        which the limit judges, not the request's encoding (a loaded referee's pauses before
+        the call are not the bot's). Runs in the decision thread (``play``): the call blocks
+        it, and a forfeit is handed to trio."""
         move = self.time_control.move_seconds
         timeout = move + seat.bank_left
         state = self.state
@@ -311,11 +313,12 @@ class _Referee:
             elapsed = time.perf_counter() - started
             seat.time_used += elapsed
             self.from_thread(self.rpc_failure, seat, "Decide", exc, timeout, elapsed)
-            return None
+            return None, elapsed
         except MalformedReplyError:
-            seat.time_used += time.perf_counter() - started
+            elapsed = time.perf_counter() - started
+            seat.time_used += elapsed
             self.from_thread(self.forfeit, seat, Outcome.ILLEGAL, "malformed Decide reply")
-            return None
+            return None, elapsed
         elapsed = time.perf_counter() - started
         seat.time_used += elapsed
         seat.decisions += 1
@@ -342,8 +345,8 @@ class _Referee:
                 f"index {reply.action_index} out of range 0..{len(legal) - 1} at decision {number}",
             )
         else:
-            return reply
-        return None
+            return reply, elapsed
+        return None, elapsed
 
     def from_thread(self, function: Callable[..., Awaitable[None]], *args: Any) -> None:
         """Run ``function(*args)`` in trio from the decision thread, unless the game was hung up
@@ -393,10 +396,10 @@ class _Referee:
             seat = self.seats[current]
             kind = state.decision_kind
             legal = state.legal_actions()
-            started = time.perf_counter()
             scripted = number < len(self.opening)
-            reply = self.ask_here(seat, number, legal) if seat.playing and not scripted else None
-            seconds = time.perf_counter() - started
+            reply, seconds = (
+                self.ask_here(seat, number, legal) if seat.playing and not scripted else (None, 0.0)
+            )
             if scripted:
                 index = self.opening[number]
             else:

@@ -58,6 +58,7 @@ class GamePlayer:
     sandbox: SandboxPolicy | None = None  # how local bots are confined, as in a match
     bot_logs: Path | None = None  # keep the logs: a directory per game under this one
     seconds: list[float] = field(default_factory=list)
+    forgiven: list[str] = field(default_factory=list)  # games lost on time, then played again
     first_record: MatchRecord | None = None  # the first game against the random bot
 
     def lineup(
@@ -83,21 +84,32 @@ class GamePlayer:
         """One game; from ``start`` if given (its options and seed; the tested bot in the seat
         that decides next there)."""
         bots, tested = self.lineup(seats, against_itself, start.seat if start else 0)
-        logs = None
-        if self.bot_logs is not None:
-            logs = self.bot_logs / logs_name(game, seats, against_itself, label)
-            logs.mkdir(parents=True, exist_ok=True)
-        return await play_match(
-            game,
-            bots,
-            self.seed if start is None else start.seed,
-            options=None if start is None else start.options,
-            opening=() if start is None else start.actions,
-            time_control=self.time_control,
-            observer=_Watcher(tested, kinds, self.seconds),
-            sandbox=self.sandbox,
-            bot_logs=logs,
-        )
+        for attempt in ("", "-again"):
+            logs = None
+            if self.bot_logs is not None:
+                logs = self.bot_logs / logs_name(game, seats, against_itself, label + attempt)
+                logs.mkdir(parents=True, exist_ok=True)
+            seconds: list[float] = []
+            record = await play_match(
+                game,
+                bots,
+                self.seed if start is None else start.seed,
+                options=None if start is None else start.options,
+                opening=() if start is None else start.actions,
+                time_control=self.time_control,
+                observer=_Watcher(tested, kinds, seconds),
+                sandbox=self.sandbox,
+                bot_logs=logs,
+            )
+            late = [record.seats[seat] for seat in tested]
+            late = [seat for seat in late if seat.outcome is Outcome.TIMEOUT]
+            if not late or attempt:
+                break
+            # Once: a pause of a loaded host is not the bot's. A bot slow at that decision
+            # (the same seed gives the same game) is late again, and that game counts.
+            self.forgiven.append(f"{game} ({late[0].reason})")
+        self.seconds.extend(seconds)
+        return record
 
     async def check_game(self, game: str, report: Report) -> None:
         """Every match of ``game``; after a failed one the rest of the game is skipped."""
@@ -214,9 +226,11 @@ class GamePlayer:
             f"median {median * 1000:.1f} ms, max {slowest * 1000:.1f} ms over "
             f"{len(self.seconds)} decisions (limit {limit:g} s)"
         )
+        if self.forgiven:
+            detail += f"; lost on time, then played again: {', '.join(self.forgiven)}"
         if slowest > limit:
             return Check.failed(name, detail, OUTCOME_HINTS[Outcome.TIMEOUT])
-        if slowest > limit / 2:
+        if slowest > limit / 2 or self.forgiven:
             return Check(
                 name,
                 Status.WARN,

@@ -14,6 +14,8 @@ decision. ``protocol-2`` answers the handshake with protocol version 2 (the aren
 second (a bot that stays up across games and then breaks). ``never-ready`` never listens (and
 starts a grandchild that would outlive it unless the arena stops the whole process group).
 ``sleep`` says on stderr when it starts hanging, so a test can wait for that moment.
+``stall-once`` hangs as ``sleep`` does, but only in the first of the bot processes that share
+the file named by ``MISBEHAVE_ONCE`` (which it creates): a host that paused once.
 
 Modes that break the calls around the decisions: ``start-game-raise`` raises in its StartGame
 handler, ``start-game-sleep`` hangs in StartGame, ``start-game-garbage`` answers StartGame with
@@ -75,6 +77,15 @@ def take_a_ticket(turnstile: Path) -> None:
         time.sleep(0.02)
 
 
+def first_stall() -> bool:
+    """True once for every bot process sharing the file named by ``MISBEHAVE_ONCE``."""
+    try:
+        Path(os.environ["MISBEHAVE_ONCE"]).touch(exist_ok=False)
+    except FileExistsError:
+        return False
+    return True
+
+
 def delay() -> None:
     if MISBEHAVE_DELAY:
         time.sleep(MISBEHAVE_DELAY)
@@ -98,7 +109,7 @@ def choose(request: bot_pb2.DecisionRequest) -> int:
     if mode == "gated" and first_in_game and seat == 0 and "ARENA_TEST_TURNSTILE" in os.environ:
         take_a_ticket(Path(os.environ["ARENA_TEST_TURNSTILE"]))
     if decisions == MISBEHAVE_AT:
-        if mode == "sleep":
+        if mode == "sleep" or (mode == "stall-once" and first_stall()):
             print("misbehave: hanging on purpose", file=sys.stderr, flush=True)
             time.sleep(3600)
         elif mode == "exit":

@@ -319,3 +319,35 @@ def test_each_check_names_where_its_logs_are_kept(tmp_path):
     assert results["start to ready"].logs == "process.log" and (logs / "process.log").is_file()
     unkept = validate(str(BOTS / "traceback"), game="oregon", seed=3)
     assert {check.logs for check in unkept.checks} == {""}
+
+
+def _stalling_bot(directory: Path, mode: str) -> Path:
+    """A misbehaving test bot (``tests/bots/misbehave.py``) whose processes share one stall."""
+    directory.mkdir()
+    (directory / "bot.toml").write_text(
+        f'name = "{mode}"\nversion = "1.0.0"\n'
+        f'command = ["python", "{TEST_BOTS / "misbehave.py"}", "{mode}"]\ngames = ["oregon"]\n'
+        f'[env]\nMISBEHAVE_ONCE = "{directory / "stalled"}"\n'
+    )
+    return directory
+
+
+def test_one_game_lost_on_time_is_played_again_and_only_warns(tmp_path):
+    """A loaded host's one pause failed a correct hosted upload for good (outside review): a
+    game the bot loses on time is played again once, with the same seed."""
+    report = validate(str(_stalling_bot(tmp_path / "bot", "stall-once")), game="oregon", seed=3)
+    assert report.passed, [c for c in report.checks if c.status is Status.FAIL]
+    assert (tmp_path / "bot" / "stalled").exists()  # it did stall
+    times = statuses(report)["reply times"]
+    assert times is Status.WARN
+    [check] = [c for c in report.checks if c.name == "reply times"]
+    assert "lost on time, then played again: oregon (no Decide reply within 2 s" in check.detail
+
+
+def test_a_bot_late_again_in_the_same_game_fails():
+    report = validate(str(TEST_BOTS / "sleeper"), game="oregon", seed=3)
+    results = {check.name: check for check in report.checks}
+    failed = results["oregon, 2 seats, vs random"]
+    assert failed.status is Status.FAIL, report.checks
+    assert "reply within the per-decision limit" in failed.hint
+    assert "lost on time, then played again: oregon" in results["reply times"].detail
