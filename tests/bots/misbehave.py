@@ -24,7 +24,8 @@ server that streams its answer), ``end-game-sleep`` plays well and hangs in EndG
 ``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details,
 ``forged-deadline`` at once with DEADLINE_EXCEEDED (a timeout that is not the arena's),
 ``forged-too-large`` with RESOURCE_EXHAUSTED in gRPC's words for a reply over the limit,
-``garbage-decide`` answers it with bytes that are no DecisionReply, ``huge-reply`` with a reply
+``garbage-decide`` answers it with bytes that are no DecisionReply, ``server-stop`` stops its
+gRPC server in the middle of it, ``huge-reply`` with a reply
 of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds,
 in a bot.toml's ``[env]``) makes every decision of the sdk-based modes and these two take at least
 that long.
@@ -38,6 +39,7 @@ one ticket lets one game of gated bots finish. Without that variable it never wa
 import os
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 from concurrent import futures
@@ -184,8 +186,12 @@ def serve_raw(start_game, decide) -> None:
         [grpc.method_handlers_generic_handler("arena.bot.v1.Bot", handlers)]
     )
     server.add_insecure_port(os.environ["ARENA_BOT_ADDRESS"])
+    servers.append(server)
     server.start()
     server.wait_for_termination()
+
+
+servers: list[grpc.Server] = []  # serve_raw's, for server-stop
 
 
 # A truncated varint: no reply message parses from it.
@@ -203,6 +209,9 @@ def decide_or_break(request: bot_pb2.DecisionRequest, context) -> bytes:
             context.abort(grpc.StatusCode.INTERNAL, "")
         if mode == "forged-deadline":  # at once: as if the arena's deadline had passed
             context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
+        if mode == "server-stop":  # the referee's call ends with the server's GOAWAY
+            threading.Thread(target=lambda: servers[0].stop(0), daemon=True).start()
+            time.sleep(0.5)
         if mode == "forged-too-large":  # gRPC's words for a reply over the receive limit
             context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -271,6 +280,7 @@ elif mode in (
     "forged-deadline",
     "forged-too-large",
     "garbage-decide",
+    "server-stop",
 ):
     start_game = _unary(
         lambda request, context: (
