@@ -47,7 +47,8 @@ def make_engine(target: PostgresUrl, *, read_only: bool = False) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        if connection.get_execution_options().get(READ_ONLY_OPTION, False):
+        # A reader's transaction (a read-only engine's, the web's: every one) takes no lock.
+        if read_only or connection.get_execution_options().get(READ_ONLY_OPTION, False):
             connection.exec_driver_sql("SET TRANSACTION READ ONLY")
         else:
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")

@@ -49,6 +49,18 @@ def test_write_transactions_hold_the_write_lock_and_reads_do_not(postgres_db: Po
     database.close()
 
 
+def test_the_web_reader_does_not_take_the_write_lock(postgres_db: PostgresUrl):
+    """Every page of the web waited for the writers (and for each other) on the write lock."""
+    database = open_database(postgres_db, create=True)
+    register_bots(database, ["kept"])
+    database.close()
+    reader = ReadOnlyDatabase(postgres_db)
+    with reader.session() as session:
+        assert len(session.exec(select(Bot)).all()) == 1
+        assert _lock_is_free(postgres_db)
+    assert [bot["name"] for bot in reader.bots()] == ["kept"]
+
+
 def test_reading_connections_cannot_write(postgres_db: PostgresUrl):
     database = open_database(postgres_db, create=True)
     register_bots(database, ["kept"])
