@@ -160,7 +160,14 @@ def tournament(
                 )
         except KeyboardInterrupt:
             fail("interrupted before the tournament started; nothing was stored", code=130)
-        play(ready, bot_logs, workers, cluster, pin_cpus, as_json)
+        try:
+            play(ready, bot_logs, workers, cluster, pin_cpus, as_json)
+        except KeyboardInterrupt:  # before the run took the signals: nothing played yet
+            fail(
+                f"interrupted before the games started; the tournament is stored: continue "
+                f"with `arena tournament --resume {ready.name}`",
+                code=130,
+            )
 
 
 def play(

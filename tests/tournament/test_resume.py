@@ -170,4 +170,32 @@ def test_resume_names_every_setting_it_ignores_those_with_defaults_too(tmp_path:
     assert resumed.exit_code == 0, resumed.output
     warning = "stored settings; ignored: --deals, --concurrency, --move-time\n"
     assert warning in resumed.stderr
-    assert query(db, "SELECT count(*) FROM game") == [(2,)]  # still one deal
+    assert query(db, "SELECT count(*) FROM game") == [
+        (2,)
+    ]  # one deal, two rotations  # still one deal
+
+
+def test_an_interrupt_before_the_games_start_says_how_to_resume(tmp_path: Path, monkeypatch):
+    """Ctrl-C after the tournament is stored but before its run takes the signals said only
+    "error: interrupted" (outside review): the tournament is there to resume."""
+    import arena.commands.tournament as command
+
+    def interrupted() -> None:  # the first step of the run, before its games start
+        raise KeyboardInterrupt
+
+    db = tmp_path / "arena.db"
+    bots = f"{SAMPLE_BOTS / 'random-python'},{SAMPLE_BOTS / 'heuristic-python'}"
+    monkeypatch.setattr(command, "warn_unless_limits_enforced", interrupted)
+    result = run_cli(
+        *("tournament", "--game", "oregon", "--name", "early", "--deals", "1"),
+        *("--bots", bots, "--db", str(db), "--sandbox", "none"),
+    )
+    assert result.exit_code == 130
+    assert result.stderr.splitlines()[-1] == (
+        "error: interrupted before the games started; the tournament is stored: continue with "
+        "`arena tournament --resume early`"
+    )
+    monkeypatch.undo()
+    resumed = run_cli("tournament", "--resume", "early", "--db", str(db))
+    assert resumed.exit_code == 0, resumed.stderr
+    assert query(db, "SELECT count(*) FROM game") == [(2,)]  # one deal, two rotations
