@@ -24,7 +24,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session
 
-from arena.errors import DatabasePathError, InputError, StorageError
+from arena.errors import DamagedDatabaseError, DatabasePathError, InputError, StorageError
 from arena.storage import migrations, postgres
 from arena.storage.target import DatabaseTarget, PostgresUrl
 
@@ -157,10 +157,23 @@ class Database:
         except IntegrityError:
             raise  # a constraint the caller relies on (e.g. a game recorded twice)
         except DBAPIError as exc:
-            raise StorageError(f"{self.target}: database error: {postgres.one_line(exc)}") from None
+            raise database_error(self.target, exc) from None
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # SQLite's primary result codes
+
+
+def database_error(target: DatabaseTarget, exc: DBAPIError) -> StorageError:
+    """The error for a failed statement: DamagedDatabaseError where SQLite found the file
+    corrupt (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``), which no retry or resume mends."""
+    message = f"{target}: database error: {postgres.one_line(exc)}"
+    code = getattr(exc.orig, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return DamagedDatabaseError(message)
+    return StorageError(message)
 
 
 def check_creatable(target: DatabaseTarget) -> None:

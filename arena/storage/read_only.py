@@ -31,11 +31,11 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 from sqlmodel import Session, col, select
 
-from arena.errors import DamagedDatabaseError, DatabasePathError, StorageError
+from arena.errors import DatabasePathError, StorageError
 from arena.reasons import public_reason
 from arena.records import Outcome
 from arena.storage import ladders, postgres, run_lock, running, statements, withdrawals
-from arena.storage.database import read_only_uri
+from arena.storage.database import database_error, read_only_uri
 from arena.storage.games import finished_game_results
 from arena.storage.models import GameOutcome, GameRecord, GameStatus, Tournament
 from arena.storage.target import DatabaseTarget, PostgresUrl
@@ -65,9 +65,6 @@ class GameFilter:
 def _forfeit(outcome: str) -> str:
     """A seat's outcome as ``leaderboard`` takes it: "" for a seat that finished."""
     return "" if outcome == Outcome.FINISHED.value else outcome
-
-
-_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # SQLite's primary result codes
 
 
 class _Reader:
@@ -130,7 +127,7 @@ class ReadOnlyDatabase:
             with Session(self._engine) as session:
                 yield session
         except DBAPIError as exc:
-            raise self._failed(exc) from None
+            raise database_error(self.target, exc) from None
 
     @contextmanager
     def _reading(self) -> Iterator[_Reader]:
@@ -138,16 +135,7 @@ class ReadOnlyDatabase:
             with self._engine.connect() as connection:
                 yield _Reader(connection)
         except DBAPIError as exc:
-            raise self._failed(exc) from None
-
-    def _failed(self, exc: DBAPIError) -> StorageError:
-        """The error for a failed read: DamagedDatabaseError where SQLite found the file
-        corrupt (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``), which no retry mends."""
-        message = f"{self.target}: database error: {postgres.one_line(exc)}"
-        code = getattr(exc.orig, "sqlite_errorcode", None)
-        if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-            return DamagedDatabaseError(message)
-        return StorageError(message)
+            raise database_error(self.target, exc) from None
 
     # --- overview -------------------------------------------------------------------------------
     def data_version(self) -> tuple[int, int]:

@@ -53,6 +53,7 @@ from arena.tournament.runner import (
     QuietObserver,
     _Run,
     backend,
+    stopped_by,
 )
 from arena.tournament.schedule import ScheduledGame, deal_seed
 from arena.tournament.settings import TournamentSettings
@@ -606,9 +607,8 @@ async def run_ladder(
             await trio.to_thread.run_sync(_set_state, database, ladder_id, tournaments.STOPPED)
         except StorageError:
             pass
-        raise StorageError(
-            f"{this.storage_fault}; the ladder stopped (games recorded before are kept): "
-            f"start it again with `arena ladder --name {ladder.name}`"
+        raise stopped_by(
+            this.storage_fault, "ladder", f"start it again with `arena ladder --name {ladder.name}`"
         )
     await trio.to_thread.run_sync(_set_state, database, ladder_id, tournaments.STOPPED)
     lineup, _, finished = await trio.to_thread.run_sync(this.lineup)

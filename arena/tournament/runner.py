@@ -26,7 +26,7 @@ from typing import Protocol
 
 import trio
 
-from arena.errors import BotChangedError, SetupError
+from arena.errors import BotChangedError, DamagedDatabaseError, SetupError
 from arena.records import MatchRecord, Outcome
 from arena.stopping import StopSignal, restores_stop_handlers
 from arena.storage import tournaments
@@ -201,6 +201,18 @@ class DealsInPlay:
             self._playing[deal] -= 1
             if not self._playing[deal]:
                 del self._playing[deal]
+
+
+def stopped_by(fault: StorageError, run: str, how_to_continue: str) -> StorageError:
+    """The error that ends a ``run`` ("tournament", "ladder") stopped by a storage fault."""
+    if isinstance(fault, DamagedDatabaseError):  # starting again would fail again
+        return DamagedDatabaseError(
+            f"{fault}; the {run} stopped: the database file is damaged: restore it from a "
+            "backup (`sqlite3 FILE .recover` copies out what can still be read)"
+        )
+    return StorageError(
+        f"{fault}; the {run} stopped (games recorded before are kept): {how_to_continue}"
+    )
 
 
 def slot_avoid(in_play: DealsInPlay, memory: DealMemory) -> Avoid:
@@ -418,9 +430,8 @@ async def run_tournament(
 
     if run.storage_fault is not None:
         await trio.to_thread.run_sync(_stop_after_fault, database, tournament_id)
-        raise StorageError(
-            f"{run.storage_fault}; the tournament stopped (games recorded before are "
-            f"kept): continue it with --resume {tournament.name}"
+        raise stopped_by(
+            run.storage_fault, "tournament", f"continue it with --resume {tournament.name}"
         )
 
     done = await trio.to_thread.run_sync(_finish, database, tournament_id, len(schedule))

@@ -220,3 +220,34 @@ def test_a_tournament_on_a_full_disk_stops_cleanly_and_resumes(small_disk, monke
     assert resumed.exit_code == 0, resumed.output
     assert query(db, "SELECT state FROM tournament") == [("finished",)]
     assert query(db, "SELECT count(*) FROM game WHERE status = 'finished'")[0][0] == 2
+
+
+def _damage_table(db: Path, table: str) -> None:
+    """Overwrite ``table``'s root page with garbage, as a failing disk would."""
+    with sqlite3.connect(db) as connection:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = connection.execute("PRAGMA page_size").fetchone()[0]
+        [root] = connection.execute(
+            "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()
+    with db.open("r+b") as handle:
+        handle.seek((root - 1) * page_size)
+        handle.write(b"\xa5" * page_size)
+
+
+@pytest.mark.parametrize("command", ["tournament", "ladder"])
+def test_a_damaged_database_stops_the_run_saying_a_restart_will_not_help(tmp_path, command):
+    """It said "continue it with --resume", which fails the same way (outside review)."""
+    db = tmp_path / "arena.db"
+    first = run_cli(
+        "tournament", "--game", "oregon", "--bots", BOTS, "--deals", "1", "--db", str(db)
+    )
+    assert first.exit_code == 0, first.stderr
+    _damage_table(db, "seat")
+    until = ("--deals", "1") if command == "tournament" else ("--until", "4")
+    result = run_cli(command, "--game", "oregon", "--bots", BOTS, *until, "--db", str(db))
+    assert result.exit_code == 4, result.stderr
+    [line] = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert "database disk image is malformed" in line
+    assert "the database file is damaged: restore it from a backup" in line
+    assert "--resume" not in line and "start it again" not in line
