@@ -83,7 +83,7 @@ def _inspect(path: Path) -> int | None:
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:
-        raise StorageError(f"{path}: unreadable database: {exc}") from None
+        raise StorageError(f"{path}: unreadable database: {_sqlite_reason(path, exc)}") from None
     if row is None:
         raise StorageError(f"{path}: arena database without a schema version (damaged)")
     if row[0] > migrations.CURRENT_VERSION:
@@ -164,12 +164,25 @@ class Database:
 
 
 _SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # SQLite's primary result codes
+_SQLITE_READONLY_DIRECTORY = 1544  # an extended one
+
+
+def _sqlite_reason(path: Path, exc: BaseException | None) -> str:
+    """SQLite's reason, except where its words mislead: a reader whose directory it may not
+    write is told "attempt to write a readonly database" by a read."""
+    if getattr(exc, "sqlite_errorcode", None) == _SQLITE_READONLY_DIRECTORY:
+        return (
+            f"cannot read it from here: in WAL mode SQLite must make {path.name}-shm beside it, "
+            f"and you may not write in {path.parent} (read it as its owner, or a copy of it)"
+        )
+    return " ".join(str(exc).split())
 
 
 def database_error(target: DatabaseTarget, exc: DBAPIError) -> StorageError:
     """The error for a failed statement: DamagedDatabaseError where SQLite found the file
     corrupt (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``), which no retry or resume mends."""
-    message = f"{target}: database error: {postgres.one_line(exc)}"
+    reason = _sqlite_reason(target, exc.orig) if isinstance(target, Path) else None
+    message = f"{target}: database error: {reason or postgres.one_line(exc)}"
     code = getattr(exc.orig, "sqlite_errorcode", None)
     if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
         return DamagedDatabaseError(message)
