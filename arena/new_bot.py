@@ -157,7 +157,10 @@ def new_bot(name: str, language: str, directory: Path, *, fixtures: bool = True)
             f"a {lang.label} bot is built from the protocol's .proto files, proto/ in the "
             "arena's source checkout; this arena is installed without it"
         )
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file on its path, no permission, a read-only disk
+        raise InputError(f"{directory}: cannot make the directory: {exc.strerror}") from None
     written = [directory / lang.code]
     for source in sorted((STARTERS / language).iterdir()):
         shutil.copyfile(source, directory / source.name)

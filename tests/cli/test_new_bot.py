@@ -153,3 +153,12 @@ def test_without_its_fixtures_the_unit_test_says_how_to_write_them(tmp_path):
     shutil.rmtree(tmp_path / "bare" / "fixtures")
     ran = _unit_test(tmp_path / "bare")
     assert ran.returncode == 1 and "run `arena fixtures --out fixtures`" in ran.stderr
+
+
+def test_a_directory_that_cannot_be_made_is_one_line(tmp_path):
+    (tmp_path / "a-file").write_text("")
+    result = run_cli("new-bot", "ok", "--dir", str(tmp_path / "a-file" / "x"))
+    assert result.exit_code == 2
+    assert (
+        result.stderr == f"error: {tmp_path}/a-file/x: cannot make the directory: Not a directory\n"
+    )
