@@ -1,9 +1,12 @@
 """A real arena database for the web tests: one small tournament of each game, played by real
 bot processes through the real CLI, between random-python and a copy of it whose name is
-markup (every page must show it as text)."""
+markup (every page must show it as text). And a real Chromium for the browser tests:
+``browser``, its ``page`` (a desktop's size) and ``phone``, and ``browser_page`` for a page of
+other options."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -12,7 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 import pytest
 import uvicorn
@@ -21,6 +24,7 @@ from arena.storage.database import open_database
 from arena.storage.run_lock import sole_run
 from arena.storage.target import DatabaseTarget, PostgresUrl, parse_target
 from arena.web.app import create_app
+from engine.registry import get_game
 from tests.support.ports import free_port
 from tests.support.postgres import PostgresServer
 from tests.tournament.helpers import ROOT, SAMPLE_BOTS, renamed_bot
@@ -29,6 +33,89 @@ from tests.tournament.helpers import ROOT, SAMPLE_BOTS, renamed_bot
 # name holds no space or '/', so no tag with attributes and no closing tag.
 EVIL_NAME = "<script>alert(1)<b>'&amp;"
 GAMES = ("oregon", "ogallala", "merkator")
+
+# --- a real Chromium (Debian's ``chromium`` driven by Playwright) -------------------------------
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+INSTALL = (
+    "the browser tests need Chromium and Playwright: apt-get install -y chromium, "
+    "and scripts/setup (Playwright is a dev dependency)"
+)
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1360, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium, one per test module; a test that asks for it skips where Chromium or
+    Playwright is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason=INSTALL)
+    if not Path(CHROMIUM).exists():
+        pytest.skip(INSTALL)
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
+
+
+class Problems:
+    """Console errors, uncaught exceptions, failed requests and dialogs of one page."""
+
+    def __init__(self, page) -> None:
+        self.seen: list[str] = []
+        page.on(
+            "console",
+            lambda m: (
+                self.seen.append(f"console {m.type}: {m.text}") if m.type == "error" else None
+            ),
+        )
+        page.on("pageerror", lambda e: self.seen.append(f"page error: {e}"))
+        page.on(
+            "response",
+            lambda r: self.seen.append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None,
+        )
+        page.on("dialog", lambda d: (self.seen.append(f"dialog: {d.message}"), d.dismiss()))
+
+
+@contextmanager
+def browser_page(
+    browser: Any, viewport: dict[str, int] = DESKTOP, *, strict: bool = True, **options: Any
+) -> Iterator[Any]:
+    """A page in a browser context of its own at ``viewport`` (``options``: Playwright's
+    ``new_context``'s, as ``color_scheme``), its ``problems`` recorded (``Problems``); closed at
+    the end, and with ``strict`` the test fails on any of them."""
+    context = browser.new_context(viewport=viewport, **options)
+    opened = context.new_page()
+    opened.problems = Problems(opened)
+    try:
+        yield opened
+    finally:
+        problems = opened.problems.seen
+        context.close()
+    if strict:
+        assert problems == [], problems
+
+
+@pytest.fixture
+def page(browser) -> Iterator[Any]:
+    """A page in a desktop-sized window, failing its test on any console error, uncaught
+    exception, failed request or dialog."""
+    with browser_page(browser) as opened:
+        yield opened
+
+
+@pytest.fixture
+def phone(browser) -> Iterator[Any]:
+    """The same in a phone-sized window (a touch screen, 390 CSS pixels wide)."""
+    with browser_page(browser, PHONE, is_mobile=True, has_touch=True) as opened:
+        yield opened
 
 
 def altered_copy(source: Path, target: Path, *statements: str) -> Path:
@@ -40,6 +127,17 @@ def altered_copy(source: Path, target: Path, *statements: str) -> Path:
         for statement in statements:
             connection.execute(statement)
     return target
+
+
+def first_actions(seed: int, decisions: int) -> list[int]:
+    """The first ``decisions`` actions of a 2-player Oregon game dealt by ``seed``, each its
+    first legal one: a game in play for a test to write as a match's process would."""
+    state = get_game("oregon").new_game(2, seed, {})
+    actions = []
+    for _ in range(decisions):
+        actions.append(0)
+        state.apply_index(0)
+    return actions
 
 
 @contextmanager

@@ -21,10 +21,10 @@ import pytest
 
 from engine.merkator.data import DATA as MERKATOR
 from engine.ogallala.data import DATA as OGALLALA
+from tests.web.conftest import PHONE, browser_page
 
 # Importing test_browser skips this module too when Chromium or Playwright is missing.
-from tests.web.test_browser import PHONE, Problems, screenshot, wait_shown
-from tests.web.test_browser import browser as browser  # noqa: F401  (the fixture)
+from tests.web.test_browser import screenshot, wait_shown
 
 DESKTOP = {"width": 1400, "height": 900}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
@@ -35,14 +35,9 @@ def watched_page(browser, size: str) -> Iterator[Any]:
     """A page at ``size`` (a phone: a touch screen), failing its test on any console error,
     uncaught exception or failed request."""
     phone = size == "phone"
-    context = browser.new_context(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
-    opened = context.new_page()
-    opened.problems = Problems(opened)
-    opened.size = size
-    yield opened
-    problems = opened.problems.seen
-    context.close()
-    assert problems == [], problems
+    with browser_page(browser, SIZES[size], is_mobile=phone, has_touch=phone) as opened:
+        opened.size = size
+        yield opened
 
 
 @pytest.fixture(params=list(SIZES))

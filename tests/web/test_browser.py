@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -19,85 +18,36 @@ from pathlib import Path
 import pytest
 
 from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, start_cli
-from tests.web.conftest import EVIL_NAME, ServerThread, altered_copy, run_arena
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-INSTALL = (
-    "the browser tests need Chromium and Playwright: apt-get install -y chromium, "
-    "and scripts/setup (Playwright is a dev dependency)"
+from tests.web.conftest import (
+    CHROMIUM,
+    EVIL_NAME,
+    INSTALL,
+    PHONE,
+    ServerThread,
+    altered_copy,
+    browser_page,
+    run_arena,
 )
+from tests.web.conftest import LAUNCH_ARGS as LAUNCH_ARGS  # for tests/hosting's browser test
+from tests.web.conftest import Problems as Problems
+
 sync_api = pytest.importorskip("playwright.sync_api", reason=INSTALL)
 if not Path(CHROMIUM).exists():
     pytest.skip(INSTALL, allow_module_level=True)
 
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOTS = os.environ.get("ARENA_WEB_SCREENSHOTS")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
-
-
-class Problems:
-    """Console errors, uncaught exceptions, failed requests and dialogs of one page."""
-
-    def __init__(self, page) -> None:
-        self.seen: list[str] = []
-        page.on(
-            "console",
-            lambda m: (
-                self.seen.append(f"console {m.type}: {m.text}") if m.type == "error" else None
-            ),
-        )
-        page.on("pageerror", lambda e: self.seen.append(f"page error: {e}"))
-        page.on(
-            "response",
-            lambda r: self.seen.append(f"HTTP {r.status} {r.url}") if r.status >= 400 else None,
-        )
-        page.on("dialog", lambda d: (self.seen.append(f"dialog: {d.message}"), d.dismiss()))
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1360, "height": 900})
-    opened = context.new_page()
-    opened.problems = Problems(opened)
-    yield opened
-    problems = opened.problems.seen
-    context.close()
-    assert problems == [], problems
-
-
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def phone(browser):
-    """A page in a phone-sized window (a touch screen, 390 CSS pixels wide)."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    opened = context.new_page()
-    opened.problems = Problems(opened)
-    yield opened
-    problems = opened.problems.seen
-    context.close()
-    assert problems == [], problems
 
 
 def screenshot(page, name: str) -> None:
     if SCREENSHOTS:
         Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
+
+
+def game_url(page, server: ServerThread, game: str) -> str:
+    """The address of the first game of ``game`` that /games lists (``page`` goes there)."""
+    page.goto(f"{server.url}/games?game={game}")
+    return server.url + page.locator("a.game-link").first.get_attribute("href")
 
 
 def position(page) -> str:
@@ -373,10 +323,7 @@ LEGEND_FITS = """() => {
 
 @pytest.mark.parametrize("width", [1360, PHONE["width"]])
 def test_a_long_bot_name_breaks_instead_of_widening_the_replay(browser, long_name_server, width):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.problems = Problems(page)
-    try:
+    with browser_page(browser, {"width": width, "height": 900}) as page:
         for path in ["/leaderboard", "/games", f"/bots/{LONG_NAME}", "/games/1"]:
             page.goto(f"{long_name_server.url}{path}")
             assert page.evaluate(FITS) == [], path
@@ -387,9 +334,6 @@ def test_a_long_bot_name_breaks_instead_of_widening_the_replay(browser, long_nam
         assert LONG_NAME in page.locator("#decision").inner_text()
         assert page.evaluate(FITS) == []
         assert page.evaluate(LEGEND_FITS), "a legend entry is cut off"
-        assert page.problems.seen == []
-    finally:
-        context.close()
 
 
 def test_the_replay_says_it_is_loading_until_the_first_frame_is_drawn(page, web_server):
@@ -457,20 +401,56 @@ def test_a_voided_game_ends_on_why_not_on_a_final_position(page, arena_db, tmp_p
         assert "voided" in panel and "referee fault: disk full" in panel
 
 
-def test_a_game_whose_deal_is_in_play_says_why_it_shows_no_replay(page, arena_db, tmp_path):
-    """Its second rotation not played yet, the tournament running: no replay, no script error."""
-    db = altered_copy(
+def _held(arena_db: Path, tmp_path: Path) -> Path:
+    """The session's database with game 1 held: its deal's second rotation (game 2) not played
+    yet, the tournament running."""
+    return altered_copy(
         arena_db,
         tmp_path / "in-play.db",
         "UPDATE tournament SET state = 'running' WHERE id = 1",
         "DELETE FROM game WHERE id = 2",
     )
+
+
+def test_a_game_whose_deal_is_in_play_says_why_it_shows_no_replay(page, arena_db, tmp_path):
+    """Its second rotation not played yet, the tournament running: no replay, no script error."""
+    db = _held(arena_db, tmp_path)
     with ServerThread(db) as server:
         page.goto(f"{server.url}/games/1")
         held = page.locator("#held-back").inner_text()
         assert "held back until every seat rotation of its deal is played (1 of 2" in held
         assert page.locator("#replay").count() == 0
         screenshot(page, "held-back")
+
+
+def test_a_held_game_looks_again_in_place_and_opens_its_replay_once_it_can(
+    page, arena_db, tmp_path
+):
+    """No <meta http-equiv="refresh">: a page that reloads itself every few seconds takes the
+    keyboard's focus and a screen reader back to its top and moves what one reads. The page asks
+    whether the game is still held, says when it did, keeps the focus where it was, and opens the
+    replay, at the decision its address asks for, once the deal is no longer in play."""
+    db = _held(arena_db, tmp_path)
+    with ServerThread(db) as server:
+        page.goto(f"{server.url}/games/1?d=3")
+        assert page.locator("meta[http-equiv='refresh' i]").count() == 0
+        page.evaluate("window.notReloaded = true")
+        page.get_by_role("link", name="Look again now").focus()
+        page.wait_for_function("() => Arena.held.checks >= 2", timeout=30_000)
+        assert page.evaluate("window.notReloaded") is True
+        assert page.evaluate("document.activeElement.textContent") == "Look again now"
+        note = page.locator("#held-check").inner_text()
+        assert re.fullmatch(
+            r"Still held at \d\d:\d\d:\d\d UTC \(1 of 2 rotations played so far\): "
+            r"looking again in 5 s\.",
+            note,
+        ), note
+        assert page.locator("#replay").count() == 0
+        with sqlite3.connect(db) as raw:  # the tournament ends: the deal's second rotation never
+            raw.execute("UPDATE tournament SET state = 'finished' WHERE id = 1")
+        page.locator("#replay").wait_for(state="attached")
+        wait_shown(page, 3)
+        assert page.evaluate("window.notReloaded") is None  # the page loaded again, once
 
 
 def test_scores_on_the_boards_read_as_english(page, web_server):

@@ -7,14 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.web.test_browser import browser, page  # noqa: F401 (fixtures)
-
 STATIC = Path(__file__).parents[2] / "arena" / "web" / "static"
 ENTRANTS = 40
 
 
 def _history(entrants: int) -> dict:
-    """Two games' Elo for each of ``entrants`` versions, as the ladder page embeds it."""
+    """Two games' Elo for each of ``entrants`` versions, as the ladder page's data holds it."""
     history = [
         {
             "bot_version_id": version,
@@ -26,13 +24,14 @@ def _history(entrants: int) -> dict:
         for version in range(entrants)
         for game in range(2)
     ]
-    return {"history": history, "labels": {str(v): f"bot-{v} 1.0.0" for v in range(entrants)}}
+    labels = {str(v): f"bot-{v} 1.0.0" for v in range(entrants)}
+    return {"ladder": {"rating_history": history, "labels": labels}}
 
 
-def test_more_entrants_than_colours_get_lines_of_their_own_style(page):  # noqa: F811
+def test_more_entrants_than_colours_get_lines_of_their_own_style(page):
     page.set_content(
         '<div style="height:400px"><canvas id="ladder-chart"></canvas></div>'
-        '<script type="application/json" id="ladder-history">'
+        '<script type="application/json" id="page-data">'
         f"{json.dumps(_history(ENTRANTS))}</script>"
     )
     page.add_script_tag(path=str(next((STATIC / "vendor").glob("chart-*.js"))))

@@ -13,7 +13,6 @@ import pytest
 
 from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli, start_cli
 from tests.web.conftest import EVIL_NAME, ServerThread
-from tests.web.test_browser import browser, page  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.slow  # a real ladder with bot processes
 
@@ -25,7 +24,7 @@ def finished_games(db: Path) -> int:
         return 0
 
 
-def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):  # noqa: F811
+def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):
     db = tmp_path / "ladder.db"
     third = renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / "third", "third")
     for bot in [*bot_dirs, third]:
@@ -73,6 +72,15 @@ def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):  # 
             page.wait_for_function(
                 "() => Chart.getChart(document.getElementById('ladder-chart')) !== undefined"
             )
+            # from the fresh page's data (#page-data, swapped in with it): the history's one copy
+            games, data, drawn = page.evaluate(
+                """() => [Number(document.getElementById('live').dataset.games),
+                          JSON.parse(document.getElementById('page-data').textContent).ladder,
+                          Chart.getChart(document.getElementById('ladder-chart')).data.datasets
+                            .reduce((points, line) => points + line.data.length, 0)]"""
+            )
+            assert data["games"] == games >= now
+            assert drawn == len(data["rating_history"]) > 0
             # it polls the few numbers of /api/ladder/now, never the megabyte of /api/ladder
             assert any("/api/ladder/now?id=" in url for url in asked)
             assert not any("/api/ladder?" in url for url in asked)

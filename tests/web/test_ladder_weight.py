@@ -6,6 +6,7 @@ its first point, its last (the entrant's Elo now, exact) and evenly spaced ones 
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from datetime import datetime, timedelta
@@ -126,9 +127,24 @@ def test_the_ladder_page_weighs_the_same_after_many_more_games(ladder_db, tmp_pa
     most = line_points(len(ENTRANTS))
     assert all(len(line) <= most for line in _lines(history).values())
     assert len(history) <= most * len(ENTRANTS)
-    # about 120 bytes a point in the JSON, twice that in the page (which holds the data twice)
+    # about 120 bytes a point in the JSON, as many in the page (which holds the data once)
     assert api_many < 30_000 + 150 * most * len(ENTRANTS), api_many
-    assert page_many < 60_000 + 300 * most * len(ENTRANTS), page_many
+    assert page_many < 60_000 + 150 * most * len(ENTRANTS), page_many
+
+
+def test_the_page_carries_the_charts_history_once(ladder_db, tmp_path):
+    """In the page's data (#page-data, which static/ladder.js draws from), not a second time in
+    a copy of its own for the chart."""
+    db = tmp_path / "arena.db"
+    with sqlite3.connect(ladder_db) as original, sqlite3.connect(db) as copy:
+        original.backup(copy)
+    add_games(db, 1, 300)
+    with TestClient(create_app(db, warm_up=False)) as client:
+        page = client.get("/ladder").text
+        history = client.get("/api/ladder").json()["ladder"]["rating_history"]
+    assert len(history) > 100
+    for point in (history[0], history[len(history) // 2], history[-1]):
+        assert page.count(json.dumps(point, sort_keys=True)) == 1, point
 
 
 def test_each_line_keeps_its_first_and_last_points_and_evenly_spaced_ones(ladder_db, tmp_path):

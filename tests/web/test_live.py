@@ -10,48 +10,14 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 
-import pytest
-
-from tests.web.conftest import ServerThread
+from tests.web.conftest import PHONE, ServerThread, browser_page
 from tests.web.test_browser import (  # the module skips when Chromium or Playwright is missing
-    CHROMIUM,
-    LAUNCH_ARGS,
-    PHONE,
-    Problems,
     screenshot,
     shown,
-    sync_api,
     wait_shown,
 )
 from tests.web.test_live_api import start_tournament, wait_for, wait_for_schema
-
-DESKTOP = {"width": 1360, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
-
-
-def _page(browser, **options):
-    context = browser.new_context(**options)
-    opened = context.new_page()
-    opened.problems = Problems(opened)
-    return context, opened
-
-
-@pytest.fixture
-def page(browser):
-    context, opened = _page(browser, viewport=DESKTOP)
-    yield opened
-    problems = opened.problems.seen
-    context.close()
-    assert problems == [], problems
 
 
 def _json(url: str) -> dict:
@@ -66,12 +32,13 @@ def _entries(page) -> int:
 def test_follow_a_running_game_on_a_desktop_and_a_phone_until_its_replay(browser, tmp_path):
     db = tmp_path / "arena.db"
     tournament = start_tournament(tmp_path, db, "--concurrency", "1")
-    opened = []
     try:
         wait_for_schema(db, tournament)
-        with ServerThread(db) as server:
-            desktop_context, desktop = _page(browser, viewport=DESKTOP)
-            phone_context, phone = _page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+        with (
+            ServerThread(db) as server,
+            browser_page(browser) as desktop,
+            browser_page(browser, PHONE, is_mobile=True, has_touch=True) as phone,
+        ):
             opened = [desktop, phone]
             # the deal's first rotation: its progress only, and why
             [first, *_] = wait_for(
@@ -151,10 +118,6 @@ def test_follow_a_running_game_on_a_desktop_and_a_phone_until_its_replay(browser
                 last = int(opened_page.locator("#slider").get_attribute("max"))
                 wait_shown(opened_page, last)
                 assert opened_page.locator("#position").inner_text().startswith("final")
-            problems = [problem for each in opened for problem in each.problems.seen]
-            desktop_context.close()
-            phone_context.close()
-            assert problems == [], problems
     finally:
         tournament.kill()
         tournament.communicate()

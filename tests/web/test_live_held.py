@@ -17,21 +17,10 @@ from arena.storage import running
 from arena.storage.database import open_database
 from arena.web.app import _templates, create_app
 from engine.registry import get_game
-from tests.web.conftest import ServerThread, altered_copy, run_in_progress
-from tests.web.test_browser import browser, page  # noqa: F401 (fixtures)
+from tests.web.conftest import ServerThread, altered_copy, first_actions, run_in_progress
 
 SEED = 987_654_321  # a deal none of the stored games has: its other rotation is to come
 DECISIONS = 6
-
-
-def _played(seed: int, decisions: int) -> list[int]:
-    """The first ``decisions`` actions of an Oregon game of ``seed`` (each its first legal one)."""
-    state = get_game("oregon").new_game(2, seed, {})
-    actions = []
-    for _ in range(decisions):
-        actions.append(0)
-        state.apply_index(0)
-    return actions
 
 
 @pytest.fixture
@@ -56,7 +45,7 @@ def held_in_play(arena_db: Path, tmp_path: Path) -> Iterator[tuple[Path, int]]:
             rules = get_game("oregon").rules_version
             new = running.NewRunningGame(tournament, "k", "oregon", rules, {}, SEED, seats)
             live_id = running.add(session, new)
-            running.refresh(session, {live_id: _played(SEED, DECISIONS)}, [live_id])
+            running.refresh(session, {live_id: first_actions(SEED, DECISIONS)}, [live_id])
     finally:
         database.close()
     with run_in_progress(db, tournament):
@@ -73,7 +62,7 @@ def test_a_held_game_in_play_counts_its_deals_rotations_as_a_stored_games_page(h
     assert "(0 of 2 rotations played so far)" in reason, reason
 
 
-def test_live_games_carry_no_number_that_reads_as_a_stored_games(held_in_play, page):  # noqa: F811
+def test_live_games_carry_no_number_that_reads_as_a_stored_games(held_in_play, page):
     db, live_id = held_in_play
     assert live_id == 1  # and game 1 is a stored game, another one
     with ServerThread(db) as server:
@@ -84,7 +73,7 @@ def test_live_games_carry_no_number_that_reads_as_a_stored_games(held_in_play, p
         assert not re.search(r"#\d", row), row
 
 
-def test_a_held_game_in_play_shows_its_progress_and_no_empty_board(held_in_play, page):  # noqa: F811
+def test_a_held_game_in_play_shows_its_progress_and_no_empty_board(held_in_play, page):
     db, live_id = held_in_play
     with ServerThread(db) as server:
         page.goto(f"{server.url}/live/{live_id}")
@@ -99,7 +88,7 @@ def test_a_held_game_in_play_shows_its_progress_and_no_empty_board(held_in_play,
         assert page.locator("#decision").is_visible()  # says when the board will show
 
 
-def test_a_held_game_in_play_is_listed_as_held_not_as_live(held_in_play, page):  # noqa: F811
+def test_a_held_game_in_play_is_listed_as_held_not_as_live(held_in_play, page):
     """/live and its tournament's page say the game is held and why, not "● live watch": its page
     shows only its progress till the deal's other rotation is played (outside review C, M2)."""
     db, live_id = held_in_play

@@ -21,46 +21,22 @@ import pytest
 from arena.storage import running
 from arena.storage.database import open_database
 from engine.registry import get_game
-from tests.web.conftest import ServerThread, altered_copy
+from tests.web.conftest import ServerThread, altered_copy, browser_page, first_actions
 from tests.web.test_browser import (  # the module skips when Chromium or Playwright is missing
-    CHROMIUM,
-    LAUNCH_ARGS,
-    Problems,
     shown,
-    sync_api,
     wait_shown,
 )
 
-DESKTOP = {"width": 1360, "height": 900}
 SEED = 424_242  # a deal of its own: a match's game (no tournament) is never held
 NOTE = "document.getElementById('connection-note').textContent"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport=DESKTOP)
-    opened = context.new_page()
-    opened.problems = Problems(opened)
-    yield opened
-    context.close()
-
-
-def _played(decisions: int) -> list[int]:
-    """The first ``decisions`` actions of an Oregon game of SEED (each its first legal one)."""
-    state = get_game("oregon").new_game(2, SEED, {})
-    actions = []
-    for _ in range(decisions):
-        actions.append(0)
-        state.apply_index(0)
-    return actions
+    """A desktop page whose problems each test checks itself (``_real_problems``): the requests
+    made to fail are problems the browser logs."""
+    with browser_page(browser, strict=False) as opened:
+        yield opened
 
 
 class GameInPlay:
@@ -82,7 +58,7 @@ class GameInPlay:
         self._beating.start()
 
     def advance(self, decisions: int) -> None:
-        self.actions = _played(decisions)
+        self.actions = first_actions(SEED, decisions)
         with self.database.write() as session:
             running.refresh(session, {self.live_id: self.actions}, [self.live_id])
 

@@ -8,59 +8,21 @@ on the first background behind it that is not transparent)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
+from tests.web.conftest import browser_page
 from tests.web.test_browser import (  # the module skips when Chromium or Playwright is missing
-    CHROMIUM,
-    LAUNCH_ARGS,
-    Problems,
+    game_url,
     shown,
-    sync_api,
     wait_shown,
 )
-
-DESKTOP = {"width": 1360, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
-
-
-def _open(browser, **options: Any):
-    context = browser.new_context(**{"viewport": DESKTOP, **options})
-    opened = context.new_page()
-    opened.problems = Problems(opened)
-    return context, opened
-
-
-@pytest.fixture
-def page(browser):
-    context, opened = _open(browser)
-    yield opened
-    problems = opened.problems.seen
-    context.close()
-    assert problems == [], problems
 
 
 @pytest.fixture
 def dark(browser):
-    context, opened = _open(browser, color_scheme="dark")
-    yield opened
-    problems = opened.problems.seen
-    context.close()
-    assert problems == [], problems
-
-
-def _game_url(page, server, game: str) -> str:
-    page.goto(f"{server.url}/games?game={game}")
-    return server.url + page.locator("a.game-link").first.get_attribute("href")
+    with browser_page(browser, color_scheme="dark") as opened:
+        yield opened
 
 
 def _playing(page) -> bool:
@@ -71,7 +33,7 @@ def _playing(page) -> bool:
 
 
 def test_space_presses_the_focused_button_and_spares_a_link(page, web_server):
-    page.goto(_game_url(page, web_server, "oregon") + "?d=5")
+    page.goto(game_url(page, web_server, "oregon") + "?d=5")
     wait_shown(page, 5)
     page.locator("#next").focus()
     page.keyboard.press(" ")  # presses "next": one step, no playback
@@ -88,7 +50,7 @@ def test_space_presses_the_focused_button_and_spares_a_link(page, web_server):
 
 
 def test_the_browsers_shortcuts_stay_the_browsers(page, web_server):
-    page.goto(_game_url(page, web_server, "oregon") + "?d=5")
+    page.goto(game_url(page, web_server, "oregon") + "?d=5")
     wait_shown(page, 5)
     # Dispatched (not pressed): a real Alt+← would go Back, which is what is to be left alone.
     for key, modifier in [
@@ -113,7 +75,7 @@ def test_the_browsers_shortcuts_stay_the_browsers(page, web_server):
 def test_after_a_click_on_a_box_that_scrolls_the_keys_still_step(page, web_server):
     """The legal actions scroll, so the Tab key reaches them (their arrows scroll them then); a
     click on them leaves the viewer's keys as they were."""
-    page.goto(_game_url(page, web_server, "oregon") + "?d=2")
+    page.goto(game_url(page, web_server, "oregon") + "?d=2")
     wait_shown(page, 2)
     assert page.locator("ol.legal").get_attribute("tabindex") == "0"
     page.locator("ol.legal li").first.click()
@@ -126,7 +88,7 @@ def test_after_a_click_on_a_box_that_scrolls_the_keys_still_step(page, web_serve
 
 
 def test_the_watch_as_menu_keeps_the_focus_for_its_arrow_keys(page, web_server):
-    page.goto(_game_url(page, web_server, "oregon"))
+    page.goto(game_url(page, web_server, "oregon"))
     shown(page)
     page.locator("#seat").focus()
     page.keyboard.press("ArrowDown")  # referee -> seat 0
@@ -139,7 +101,7 @@ def test_the_watch_as_menu_keeps_the_focus_for_its_arrow_keys(page, web_server):
 
 
 def test_each_decision_of_the_log_is_reached_and_shown_with_the_keyboard(page, web_server):
-    page.goto(_game_url(page, web_server, "oregon"))
+    page.goto(game_url(page, web_server, "oregon"))
     page.wait_for_function("() => document.getElementById('log').dataset.loaded === 'referee'")
     entries = page.locator("#log-list li.entry")
     buttons = page.locator("#log-list li.entry button.number")
@@ -156,7 +118,7 @@ def test_each_decision_of_the_log_is_reached_and_shown_with_the_keyboard(page, w
 
 
 def test_play_is_named_as_it_shows_and_a_step_is_announced(page, web_server):
-    page.goto(_game_url(page, web_server, "oregon"))
+    page.goto(game_url(page, web_server, "oregon"))
     shown(page)
     play = page.locator("#play")
     said = page.locator("#position-said")
@@ -181,7 +143,7 @@ def test_play_is_named_as_it_shows_and_a_step_is_announced(page, web_server):
 
 
 def test_a_skip_link_leads_past_the_navigation(page, web_server):
-    page.goto(_game_url(page, web_server, "oregon"))
+    page.goto(game_url(page, web_server, "oregon"))
     shown(page)
     page.keyboard.press("Tab")
     skip = page.locator(".skip-link")
@@ -191,6 +153,53 @@ def test_a_skip_link_leads_past_the_navigation(page, web_server):
     assert page.evaluate("() => document.activeElement.id") == "main"
     page.keyboard.press("ArrowRight")  # the viewer's keys work from there
     wait_shown(page, 1)
+
+
+# --- a table that scrolls sideways (WCAG: a scrollable region is focusable) -------------------
+
+TABLE_PAGES = ("/leaderboard", "/games", "/bots", "/bots/random-python", "/tournaments",
+               "/tournaments/1", "/games/1", "/live")  # fmt: skip
+TABLE_BOXES = """() => [...document.querySelectorAll('.table-box')].map((box) => ({
+    role: box.getAttribute('role'), name: box.getAttribute('aria-label'),
+    wide: box.scrollWidth > box.clientWidth + 1, stop: box.getAttribute('tabindex') === '0'}))"""
+# every box a stop of the Tab key while its table is wider than it, and only then
+STOPS_FIT = """() => [...document.querySelectorAll('.table-box')].every((box) =>
+    (box.scrollWidth > box.clientWidth + 1) === (box.getAttribute('tabindex') === '0'))"""
+
+
+def test_a_table_wider_than_a_phone_is_a_named_region_the_tab_key_reaches(phone, web_server):
+    wide = 0
+    for path in TABLE_PAGES:
+        phone.goto(web_server.url + path)
+        boxes = phone.evaluate(TABLE_BOXES)
+        assert boxes, path
+        assert all(box["role"] == "region" and box["name"] for box in boxes), (path, boxes)
+        phone.wait_for_function(STOPS_FIT)
+        wide += sum(box["wide"] for box in phone.evaluate(TABLE_BOXES))
+    assert wide >= 3, "no table is wider than a phone: nothing was checked"
+    # /games on a phone: the Tab key reaches the table's box, and its arrow keys scroll it
+    phone.goto(web_server.url + "/games")
+    box = phone.locator(".table-box")
+    assert box.get_attribute("tabindex") == "0"
+    for _ in range(60):
+        phone.keyboard.press("Tab")
+        if phone.evaluate("document.activeElement.classList.contains('table-box')"):
+            break
+    else:
+        pytest.fail("the Tab key never reached the games table's box")
+    assert box.evaluate("(b) => b.scrollLeft") == 0
+    phone.keyboard.press("ArrowRight")
+    phone.wait_for_function("() => document.querySelector('.table-box').scrollLeft > 0")
+
+
+def test_a_table_that_fits_its_box_is_no_stop_of_the_tab_key(page, web_server):
+    """On a desktop the tables fit: the Tab key does not stop at each for nothing."""
+    for path in TABLE_PAGES:
+        page.goto(web_server.url + path)
+        page.wait_for_function(STOPS_FIT)
+        boxes = page.evaluate(TABLE_BOXES)
+        assert all(box["role"] == "region" and box["name"] for box in boxes), (path, boxes)
+        assert not any(box["stop"] for box in boxes if not box["wide"]), (path, boxes)
 
 
 # --- M4: contrast and structure -----------------------------------------------------------------
@@ -237,7 +246,7 @@ def _too_low(pairs: list[tuple[str, float]], least: float = 4.5) -> list[tuple[s
 def test_the_boards_text_reads_in_dark_mode(dark, web_server, game, selectors):
     """The board's card stays light in dark mode: its captions keep dark ink (they had the dark
     theme's light grey: 2.1:1); the pieces' labels are not faded under 4.5:1."""
-    dark.goto(_game_url(dark, web_server, game) + "?d=30")
+    dark.goto(game_url(dark, web_server, game) + "?d=30")
     wait_shown(dark, 30)
     if game == "oregon":  # a used token: a joker or an extra turn (ready at the start)
         dark.evaluate(
@@ -264,7 +273,7 @@ def test_the_boards_text_reads_in_dark_mode(dark, web_server, game, selectors):
 
 
 def test_the_decision_logs_events_read_in_dark_mode(dark, web_server):
-    dark.goto(_game_url(dark, web_server, "oregon") + "?d=10")
+    dark.goto(game_url(dark, web_server, "oregon") + "?d=10")
     dark.wait_for_function("() => document.getElementById('log').dataset.loaded === 'referee'")
     assert _too_low(_contrasts(dark, "#log-list ul.events li")) == []
     assert _too_low(_contrasts(dark, "#log-list li.entry .number")) == []
@@ -272,8 +281,7 @@ def test_the_decision_logs_events_read_in_dark_mode(dark, web_server):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_muted_text_and_links_in_text_are_readable(browser, web_server, scheme):
-    context, page = _open(browser, color_scheme=scheme)
-    try:
+    with browser_page(browser, color_scheme=scheme) as page:
         for path in ("/games", "/tournaments/1", "/games/1?d=3"):
             page.goto(web_server.url + path)
             assert _too_low(_contrasts(page, "main .muted:visible")) == [], path
@@ -281,14 +289,11 @@ def test_muted_text_and_links_in_text_are_readable(browser, web_server, scheme):
             for link in page.locator("main p a, .game-head a").all():
                 line = link.evaluate("(a) => getComputedStyle(a).textDecorationLine")
                 assert "underline" in line, (path, link.inner_text())
-        assert page.problems.seen == []
-    finally:
-        context.close()
 
 
 def test_the_viewers_headings_go_down_one_level_at_a_time_and_no_header_is_empty(page, web_server):
     for game in ("oregon", "merkator", "ogallala"):
-        page.goto(_game_url(page, web_server, game) + "?d=10")
+        page.goto(game_url(page, web_server, game) + "?d=10")
         wait_shown(page, 10)
         levels = page.evaluate(
             "() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]"
@@ -334,16 +339,12 @@ OVERLAPS = """() => {
 
 @pytest.mark.parametrize("width", [1280, 1920])
 def test_two_digit_kontor_counts_never_overprint_the_goods_name(browser, web_server, width):
-    context, page = _open(browser, viewport={"width": width, "height": 900})
-    try:
-        page.goto(_game_url(page, web_server, "merkator"))
+    with browser_page(browser, {"width": width, "height": 900}) as page:
+        page.goto(game_url(page, web_server, "merkator"))
         shown(page)
         cells, wrong = page.evaluate(OVERLAPS)
         assert cells == 32
         assert wrong == [], wrong
-        assert page.problems.seen == []
-    finally:
-        context.close()
 
 
 # --- L4: the decision log at the final position -------------------------------------------------
@@ -351,7 +352,7 @@ def test_two_digit_kontor_counts_never_overprint_the_goods_name(browser, web_ser
 
 @pytest.mark.parametrize("game", ["oregon", "merkator"])
 def test_at_the_final_position_the_log_shows_its_end(page, web_server, game):
-    url = _game_url(page, web_server, game)
+    url = game_url(page, web_server, game)
     page.goto(url)
     last = int(page.locator("#slider").get_attribute("max"))
     page.goto(f"{url}?d={last}")  # where the live page hands over

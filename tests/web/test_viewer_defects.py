@@ -8,68 +8,20 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from tests.web.conftest import (
+    DESKTOP,
     EVIL_NAME,
+    PHONE,
     ServerThread,
     altered_copy,
+    browser_page,
     run_arena,
     run_in_progress,
 )
-from tests.web.test_browser import (
-    CHROMIUM,
-    LAUNCH_ARGS,
-    PHONE,
-    Problems,
-    shown,
-    sync_api,
-    wait_shown,
-)
-
-DESKTOP = {"width": 1360, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
-
-
-def _open(browser, viewport: dict[str, int], **options: object):
-    context = browser.new_context(viewport=viewport, **options)
-    opened = context.new_page()
-    opened.problems = Problems(opened)
-    return context, opened
-
-
-@pytest.fixture
-def page(browser):
-    context, opened = _open(browser, DESKTOP)
-    yield opened
-    problems = opened.problems.seen
-    context.close()
-    assert problems == [], problems
-
-
-@pytest.fixture
-def phone(browser):
-    context, opened = _open(browser, PHONE, is_mobile=True, has_touch=True)
-    yield opened
-    problems = opened.problems.seen
-    context.close()
-    assert problems == [], problems
-
-
-def _game_url(page, server: ServerThread, game: str) -> str:
-    page.goto(f"{server.url}/games?game={game}")
-    return server.url + page.locator("a.game-link").first.get_attribute("href")
-
+from tests.web.test_browser import game_url, shown, wait_shown
 
 # --- 1: the result cell wraps -------------------------------------------------------------------
 
@@ -132,7 +84,7 @@ def test_the_final_position_ranks_a_forfeit_as_the_table_does(page, arena_db, tm
 def test_switching_seats_shows_loading_not_the_previous_view(page, web_server):
     """Until the new seat's frames arrive, the page says it is loading them: it never shows
     the previous view under the new seat's label."""
-    url = _game_url(page, web_server, "oregon")
+    url = game_url(page, web_server, "oregon")
     page.goto(url)
     shown(page)
     held: list = []
@@ -152,7 +104,7 @@ def test_switching_seats_shows_loading_not_the_previous_view(page, web_server):
 
 @pytest.mark.parametrize("menu, value", [("#seat", "1"), ("#speed", "8")])
 def test_the_keys_step_after_using_a_menu(page, web_server, menu, value):
-    page.goto(_game_url(page, web_server, "ogallala"))
+    page.goto(game_url(page, web_server, "ogallala"))
     shown(page)
     page.locator(menu).focus()
     page.select_option(menu, value)
@@ -271,13 +223,14 @@ def test_frames_are_compressed_and_built_once_per_game(browser, arena_db, tmp_pa
     first one stored beside the database: it does not replay the game again. Frames travel
     gzip-compressed."""
     db = altered_copy(arena_db, tmp_path / "cached.db")
-    context, page = _open(browser, DESKTOP)
-    encodings: list[str | None] = []
-    page.on(
-        "response",
-        lambda r: encodings.append(r.headers.get("content-encoding")) if "/frames?" in r.url else 0,
-    )
-    try:
+    with browser_page(browser) as page:
+        encodings: list[str | None] = []
+        page.on(
+            "response",
+            lambda r: (
+                encodings.append(r.headers.get("content-encoding")) if "/frames?" in r.url else 0
+            ),
+        )
         with ServerThread(db) as server:
             page.goto(f"{server.url}/games/3?d=20")
             wait_shown(page, 20)
@@ -297,9 +250,6 @@ def test_frames_are_compressed_and_built_once_per_game(browser, arena_db, tmp_pa
             page.goto(f"{server.url}/games/3?d=20&seat=1")
             wait_shown(page, 20)
             assert page.locator("#seat").input_value() == "1"
-        assert page.problems.seen == []
-    finally:
-        context.close()
 
 
 # --- 10: a game the engine cannot replay --------------------------------------------------------
@@ -307,8 +257,7 @@ def test_frames_are_compressed_and_built_once_per_game(browser, arena_db, tmp_pa
 
 def test_a_game_that_cannot_be_replayed_shows_only_why(browser, arena_db, tmp_path):
     db = altered_copy(arena_db, tmp_path / "broken.db", "UPDATE game SET actions = '[9999]'")
-    context, page = _open(browser, DESKTOP)
-    try:
+    with browser_page(browser, strict=False) as page:
         with ServerThread(db) as server:
             page.goto(f"{server.url}/games/1")
             page.wait_for_selector("#replay-error")
@@ -317,8 +266,6 @@ def test_a_game_that_cannot_be_replayed_shows_only_why(browser, arena_db, tmp_pa
                 assert not page.locator(part).is_visible(), part
             assert page.locator(".seats-table").is_visible()
         assert {s for s in page.problems.seen if "409" not in s} == set(), page.problems.seen
-    finally:
-        context.close()
 
 
 # --- 11 and item 5: the phone -------------------------------------------------------------------
@@ -326,7 +273,7 @@ def test_a_game_that_cannot_be_replayed_shows_only_why(browser, arena_db, tmp_pa
 
 @pytest.mark.parametrize("game", ["oregon", "merkator"])
 def test_on_a_phone_the_decision_is_under_the_board(phone, web_server, game):
-    phone.goto(_game_url(phone, web_server, game) + "?d=10")
+    phone.goto(game_url(phone, web_server, game) + "?d=10")
     wait_shown(phone, 10)
     box = {
         part: phone.locator(part).bounding_box()
@@ -348,7 +295,7 @@ def test_on_a_phone_the_decision_is_under_the_board(phone, web_server, game):
 
 
 def test_on_a_phone_a_wide_board_says_it_pans_and_can_fit_the_screen(phone, web_server):
-    phone.goto(_game_url(phone, web_server, "oregon") + "?d=5")
+    phone.goto(game_url(phone, web_server, "oregon") + "?d=5")
     wait_shown(phone, 5)
     hint = phone.locator("#board-fit")
     assert hint.is_visible()
@@ -376,26 +323,20 @@ def test_on_a_phone_a_wide_board_says_it_pans_and_can_fit_the_screen(phone, web_
     ],
 )
 def test_a_bad_seat_or_decision_in_the_address_is_an_error(browser, web_server, query, error):
-    context, page = _open(browser, DESKTOP)
-    try:
+    with browser_page(browser, strict=False) as page:
         response = page.goto(f"{web_server.url}/games/1?{query}")
         assert response.status == 400
         assert error in page.locator("main").inner_text()
-    finally:
-        context.close()
 
 
 def test_a_decision_past_the_end_is_an_error(browser, web_server):
-    context, page = _open(browser, DESKTOP)
-    try:
+    with browser_page(browser, strict=False) as page:
         decisions = json.loads(
             page.goto(f"{web_server.url}/api/games/1").text()  # type: ignore[union-attr]
         )["decisions"]
         response = page.goto(f"{web_server.url}/games/1?d={decisions + 1}")
         assert response.status == 400
         assert f"d must be between 0 and {decisions}" in page.locator("main").inner_text()
-    finally:
-        context.close()
 
 
 # --- item 7: downloads, dark mode, bot search ---------------------------------------------------
@@ -438,8 +379,7 @@ def test_the_moves_text_matches_arena_replay(web_server, arena_db):
 
 
 def test_dark_mode_follows_the_system(browser, web_server):
-    context, page = _open(browser, DESKTOP, color_scheme="dark")
-    try:
+    with browser_page(browser, color_scheme="dark") as page:
         for path in ("/leaderboard", "/games", "/games/1"):
             page.goto(web_server.url + path)
             background, ink = page.evaluate(
@@ -449,9 +389,6 @@ def test_dark_mode_follows_the_system(browser, web_server):
             assert _luminance(background) < 0.2 < 0.6 < _luminance(ink), (path, background, ink)
             table = page.locator("table").first
             assert _luminance(table.evaluate("(t) => getComputedStyle(t).backgroundColor")) < 0.2
-        assert page.problems.seen == []
-    finally:
-        context.close()
 
 
 def _luminance(css: str) -> float:
@@ -487,7 +424,7 @@ def test_the_leaderboard_and_games_search_bots(page, web_server):
 def test_each_seats_time_per_decision_is_charted_as_far_as_the_view_holds_it(page, web_server):
     """As the referee every decision's time; as seat 1 only seat 1's (the others' are not in
     its view)."""
-    url = _game_url(page, web_server, "oregon")
+    url = game_url(page, web_server, "oregon")
     page.goto(url)
     shown(page)
     points = """() => Chart.getChart('time-chart').data.datasets.map((d) => d.data.length)"""

@@ -1,8 +1,8 @@
-// The ladder page: each entrant's Elo over the ladder's games (Chart.js), and, while the ladder
+// The ladder page: each entrant's Elo over the ladder's games (Chart.js), from the page's data
+// (#page-data: the /api/ladder answer, the chart's history in it once), and, while the ladder
 // runs, a poll of /api/ladder/now (a few numbers) every 3 seconds; when a game was recorded or
 // the games in play changed, the freshly rendered content (our own server-rendered, escaped
-// HTML) is swapped in, at most every 15 seconds (it weighs about a megabyte), and the chart
-// redrawn.
+// HTML) and its data are swapped in, at most every 15 seconds, and the chart redrawn.
 "use strict";
 (function () {
   const POLL_MS = 3000;
@@ -26,10 +26,10 @@
 
   function draw() {
     const canvas = document.getElementById("ladder-chart");
-    const source = document.getElementById("ladder-history");
+    const source = document.getElementById("page-data");
     if (chart) { chart.destroy(); chart = null; }
     if (!canvas || !source || typeof Chart === "undefined") return;
-    const {history, labels} = JSON.parse(source.textContent);
+    const {rating_history: history, labels} = JSON.parse(source.textContent).ladder;
     const boards = new Set(history.map((entry) => entry.players));
     const series = new Map();
     for (const entry of history) {
@@ -79,8 +79,13 @@
       if (changed && (now.state !== live.dataset.state || Date.now() - refreshed >= REFRESH_MS)) {
         refreshed = Date.now();
         const html = await (await fetch(`/ladder?id=${live.dataset.ladder}`)).text();
-        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
-        if (fresh) { live.replaceWith(document.adoptNode(fresh)); draw(); }
+        const page = new DOMParser().parseFromString(html, "text/html");
+        const [fresh, data] = [page.getElementById("live"), page.getElementById("page-data")];
+        if (fresh && data) {
+          document.getElementById("page-data").textContent = data.textContent;
+          live.replaceWith(document.adoptNode(fresh));
+          draw();
+        }
       }
     } catch (error) {
       console.warn("ladder poll failed:", error.message);
