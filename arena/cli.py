@@ -22,6 +22,7 @@ from arena import stopping
 from arena.commands import print_error
 from arena.errors import InputError, StorageError
 from arena.launcher import INTERRUPTED_CODE
+from arena.utf8_arguments import refuse_non_utf8
 
 if TYPE_CHECKING:  # mypy checks against the typer scripts/setup installs, which vendors click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -117,6 +118,7 @@ class OneLineErrors(TyperGroup):
         if not standalone_mode:
             return run()
         try:
+            refuse_non_utf8(sys.argv[1:] if args is None else args)  # before any is used
             code = run()
         except NoArgsIsHelpError as exc:  # `arena` alone: the help (typer has printed it)
             if exc.format_message():
@@ -145,6 +147,7 @@ class OneLineErrors(TyperGroup):
         except BaseException as exc:
             if not _only_interrupts(exc):
                 raise
+            stopping.command_stops()  # a repeat as it says so and exits: still 130
             print_error("interrupted")
             raise typer.Exit(INTERRUPTED_CODE) from None
 
@@ -195,5 +198,5 @@ for command in [*app.registered_commands, *in_groups]:
 
 
 def main() -> None:
-    stopping.for_the_command()
-    app()
+    with stopping.for_the_command():
+        app()

@@ -70,7 +70,8 @@ def _json(message: Message) -> str:
 
 def write_fixtures(games: Sequence[str], out: Path) -> list[Path]:
     """Write the fixtures of ``games`` (every game if empty) under ``out``; the kind
-    directories written. Raises InputError for an unknown game."""
+    directories written. Raises InputError for an unknown game, or where ``out`` cannot be
+    written."""
     unknown = [game for game in games if game not in game_names()]
     if unknown:
         raise InputError(
@@ -79,15 +80,23 @@ def write_fixtures(games: Sequence[str], out: Path) -> list[Path]:
     written = []
     for game in games or game_names():
         for start in positions(game):
-            start_game, decide = requests(start)
-            folder = out / game / start.kind
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / "start_game.binpb").write_bytes(start_game.SerializeToString())
-            (folder / "start_game.json").write_text(_json(start_game), encoding="utf-8")
-            (folder / "decide.binpb").write_bytes(decide)
-            decide_json = _json(bot_pb2.DecisionRequest.FromString(decide))
-            (folder / "decide.json").write_text(decide_json, encoding="utf-8")
-            where = {**start.to_json(), "seat": start.seat}
-            (folder / "position.json").write_text(json.dumps(where) + "\n", encoding="utf-8")
-            written.append(folder)
+            try:
+                _write_position(start, out / game / start.kind)
+            except OSError as exc:  # a file given as --out, no permission, a full disk
+                raise InputError(
+                    f"--out {out}: cannot write there: {exc.strerror or exc}"
+                ) from None
+            written.append(out / game / start.kind)
     return written
+
+
+def _write_position(start: Position, folder: Path) -> None:
+    start_game, decide = requests(start)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "start_game.binpb").write_bytes(start_game.SerializeToString())
+    (folder / "start_game.json").write_text(_json(start_game), encoding="utf-8")
+    (folder / "decide.binpb").write_bytes(decide)
+    decide_json = _json(bot_pb2.DecisionRequest.FromString(decide))
+    (folder / "decide.json").write_text(decide_json, encoding="utf-8")
+    where = {**start.to_json(), "seat": start.seat}
+    (folder / "position.json").write_text(json.dumps(where) + "\n", encoding="utf-8")

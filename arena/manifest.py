@@ -12,7 +12,9 @@ LOG_LEVEL = "info"
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -157,13 +159,40 @@ def unbuilt_problem(spec: BotSpec) -> str:
     )
 
 
+# A bot.toml is a few lines; anything larger is not one.
+MAX_MANIFEST_BYTES = 64 * 1024
+
+
+def _manifest_text(path: Path) -> str:
+    """The text of ``path``, refused unless a regular file of at most MAX_MANIFEST_BYTES: a
+    FIFO there hung the command, and a link to /dev/zero read until memory ran out, deaf to
+    SIGTERM. Opened non-blocking, so that a FIFO without a writer opens at once."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ManifestError(f"{path}: not a regular file")
+        data = b""
+        while len(data) <= MAX_MANIFEST_BYTES:
+            chunk = os.read(fd, MAX_MANIFEST_BYTES + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise ManifestError(
+            f"{path}: larger than {MAX_MANIFEST_BYTES // 1024} KiB (a bot.toml is a few lines)"
+        )
+    return data.decode("utf-8")
+
+
 def load_manifest(bot_dir: Path) -> BotSpec:
     """Read and validate ``bot_dir/bot.toml``."""
     path = Path(bot_dir) / MANIFEST_NAME
     if not Path(bot_dir).is_dir():
         raise ManifestError(f"{bot_dir}: not a bot directory")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(_manifest_text(path))
     except FileNotFoundError:
         raise ManifestError(
             f"{path}: file not found (every bot directory needs a bot.toml)"
@@ -172,6 +201,8 @@ def load_manifest(bot_dir: Path) -> BotSpec:
         raise ManifestError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise ManifestError(f"{path}: invalid TOML: arrays or tables nested too deeply") from None
 
     def fail(problem: str) -> ManifestError:
         return ManifestError(f"{path}: {problem}")

@@ -15,6 +15,7 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
+from arena import stopping
 from arena.launcher import INTERRUPTED_CODE
 from arena.sandbox.limits import LimitsUnavailableWarning, prlimit_path
 
@@ -90,6 +91,7 @@ def stopped_by_signal(what: str) -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
+        stopping.command_stops()  # a repeat as it says so and exits: still 130
         print(f"{what}: stopped", file=sys.stderr)
         raise typer.Exit(INTERRUPTED_CODE) from None
 

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.commands.options import MAX_SQL_INTEGER
 from arena.records import Outcome
 from arena.referee.bot_text import one_line
 from arena.storage import tournaments
@@ -35,7 +36,10 @@ def history(
         int, typer.Option("--limit", "-n", min=1, max=1000, help="at most this many games")
     ] = 20,
     offset: Annotated[
-        int, typer.Option("--offset", min=0, help="skip this many of the newest games first")
+        int,
+        typer.Option(
+            "--offset", min=0, max=MAX_SQL_INTEGER, help="skip this many of the newest games first"
+        ),
     ] = 0,
     as_json: Annotated[
         bool,

@@ -85,12 +85,18 @@ def parse_until(texts: list[str]) -> Until:
                 deadline = datetime.fromisoformat(text)
                 if deadline.tzinfo is None:
                     deadline = deadline.astimezone()
+            if deadline is not None:  # here, where its overflow is this text's
+                deadline = deadline.astimezone(UTC)
         except ValueError:
             raise InputError(
                 f"--until {text!r}: give a game count (500), a duration (30m, 2h), a time "
                 "(18:00, 2026-12-24T18:00) or width:W (every interval narrower than W)"
             ) from None
-    return Until(games, deadline.astimezone(UTC) if deadline else None, width)
+        except OverflowError:  # 9999999d, 9999-12-31T23:59-12:00: past datetime's range
+            raise InputError(
+                f"--until {text!r}: out of range (a time must fall within the years 1 to 9999, UTC)"
+            ) from None
+    return Until(games, deadline, width)
 
 
 def _hosted_logs(db: DatabaseTarget) -> Path | None:

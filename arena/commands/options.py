@@ -14,6 +14,13 @@ from arena.operator_log import LEVELS
 from arena.sandbox.limits import MIN_MEMORY_MIB, BotLimits
 from arena.tournament import ray_backend
 
+# The widest integer the database holds (SQLite's INTEGER, PostgreSQL's BIGINT: signed 64-bit):
+# the bound of every id, offset and count a command puts in a query, where a larger one was a
+# traceback.
+MAX_SQL_INTEGER = 2**63 - 1
+# ``arena submissions work --validation-minutes``: a day is more than any bot needs
+MAX_VALIDATION_MINUTES = 24 * 60
+
 BotMemory = Annotated[
     str | None,
     typer.Option(

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from arena.commands import fail
 from arena.commands.database import DEFAULT_PATH, DbPath
+from arena.commands.options import MAX_SQL_INTEGER
 from arena.errors import ReplayError
 from arena.replay import (
     Move,
@@ -28,7 +29,7 @@ console = Console(highlight=False)
 
 
 def replay(
-    game_id: Annotated[int, typer.Argument(help="id of a stored game")],
+    game_id: Annotated[int, typer.Argument(min=1, max=MAX_SQL_INTEGER, help="id of a stored game")],
     seat: Annotated[
         int | None, typer.Option("--seat", help="show the final position as this seat sees it")
     ] = None,

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from arena.commands import stopped_by_signal, wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
-from arena.commands.options import MoveTime
+from arena.commands.options import MAX_SQL_INTEGER, MAX_VALIDATION_MINUTES, MoveTime
 from arena.commands.sandbox_options import SandboxTool, resolve_policy
 from arena.referee.bot_text import one_line, shown_lines
 from arena.storage import authors, submissions
@@ -38,6 +38,7 @@ def work(
         typer.Option(
             "--validation-minutes",
             min=0.1,
+            max=MAX_VALIDATION_MINUTES,  # inf overflowed when a claim's age was computed
             help="time budget of an upload's validation (its games; the build has a limit of "
             "its own): past it the upload fails and the worker goes on to the next",
         ),
@@ -60,9 +61,10 @@ def work(
     )
     hosted = HostedFiles.beside(db)
     database = open_database(db, create=True)
-    typer.echo(f"building the uploads of {db} (their files in {hosted.root})", err=True)
     try:
         with stopped_by_signal("arena submissions work"):  # the upload in hand waits for another
+            # said once a stop is the worker's usual end: "stopped", not "error: interrupted"
+            typer.echo(f"building the uploads of {db} (their files in {hosted.root})", err=True)
             while True:
                 handled = work_once(database, hosted, settings)
                 if handled is not None:
@@ -82,7 +84,9 @@ def list_submissions(
     author: Annotated[
         str | None, typer.Option("--author", help="only this author's submissions")
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="the newest N")] = 50,
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, max=MAX_SQL_INTEGER, help="the newest N")
+    ] = 50,
     log: Annotated[
         bool, typer.Option("--log", help="print each submission's log after its row")
     ] = False,
