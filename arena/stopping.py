@@ -1,9 +1,21 @@
 """How the arena stops on a signal, all in one place.
 
-* The command (``for_the_command``, from ``arena.cli.main``): SIGTERM, as a service manager,
+* The command (``for_the_command``, around ``arena.cli.main``): SIGTERM, as a service manager,
   ``timeout`` or ``kill`` sends it, takes the same orderly path as Ctrl-C: trio delivers the
   interrupt at a safe point, bots are stopped, the game in flight is abandoned, everything
-  recorded stays recorded, exit code 130.
+  recorded stays recorded, exit code 130. (``arena.launcher`` takes both signals so from its
+  first line, while the command still imports its modules.)
+* One stop (``command_stops``): once the command knows that it stops, further SIGINT and SIGTERM
+  are ignored until it has exited. Its clean-up (an upload put back in the queue, bots stopped,
+  the database closed) is not broken off (a second Ctrl-C raised KeyboardInterrupt in the middle
+  of a database call: a traceback), and it ends with 130 (Python puts SIG_DFL back for its own
+  handlers as it exits, and a repeat in that instant killed the command by the signal: 143 or
+  -2). The command knows it at the signal's arrival where the handler is the arena's: SIGTERM's
+  (``_stop_like_ctrl_c``), a ``StopSignal``'s (a tournament, a ladder, ``arena match``:
+  ``until_a_stop_signal``), ``arena serve``'s; else (Ctrl-C, which Python or trio raises as
+  KeyboardInterrupt) where the interrupt is caught: the worker's upload in hand,
+  ``arena.commands.stopped_by_signal``, the CLI's "interrupted" line, and at the latest as the
+  command exits with 130.
 * A tournament (``StopSignal``, from ``arena.tournament.runner``): while its games run, trio
   receives SIGINT and SIGTERM instead, and the runner cancels the games, marks the tournament
   stopped and returns, so the command can say how to resume it.
@@ -17,11 +29,14 @@ from __future__ import annotations
 import functools
 import signal
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from types import FrameType
 from typing import ParamSpec, TypeVar
 
 import trio
+
+from arena.launcher import INTERRUPTED_CODE, ignore_stop_signals
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -30,21 +45,54 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def _stop_like_ctrl_c(signum: int, frame: FrameType | None) -> None:
-    signal.raise_signal(signal.SIGINT)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # from its arrival: the command stops
+    try:
+        signal.raise_signal(signal.SIGINT)
+    finally:
+        command_stops()  # and Ctrl-C too, once the interrupt is on its way
 
 
 # Set in the ``arena`` command's process, which ends soon after a run stopped by a signal.
 _IN_THE_COMMAND = False
 
 
-def for_the_command() -> None:
+@contextmanager
+def for_the_command() -> Iterator[None]:
+    """The ``arena`` command's run (``arena.cli.main``): SIGTERM the Ctrl-C way, and the stop
+    signals ignored as it exits interrupted."""
     global _IN_THE_COMMAND
     _IN_THE_COMMAND = True
     # A shell script's background job (`arena tournament ... &`) starts with SIGINT ignored, and
     # Python keeps it so: SIGTERM, which takes the Ctrl-C path, would then do nothing at all.
+    # (``arena.launcher`` does the same from its first line, for a Ctrl-C while it imports.)
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _stop_like_ctrl_c)
+    try:
+        yield
+    except SystemExit as end:
+        if end.code == INTERRUPTED_CODE:
+            command_stops()
+        raise
+    except KeyboardInterrupt:
+        command_stops()
+        raise
+
+
+def command_stops() -> None:
+    """The ``arena`` command stops on a stop signal: from now on it ignores SIGINT and SIGTERM
+    (the module's docstring says why). Outside the command (a test calling the CLI in its own
+    process), and off the main thread, it does nothing."""
+    if _IN_THE_COMMAND and threading.current_thread() is threading.main_thread():
+        ignore_stop_signals()
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """``exc`` is a KeyboardInterrupt, or an exception group that holds one: trio raises the
+    interrupt it delivers inside a nursery wrapped in its group."""
+    if isinstance(exc, BaseExceptionGroup):
+        return exc.subgroup(KeyboardInterrupt) is not None
+    return isinstance(exc, KeyboardInterrupt)
 
 
 def for_a_worker() -> None:
@@ -103,3 +151,28 @@ def restores_stop_handlers(
                     signal.signal(signum, handler)
 
     return restoring
+
+
+@restores_stop_handlers
+async def until_a_stop_signal(run: Callable[[], Awaitable[T]]) -> T:
+    """``run``, cancelled at the first SIGINT or SIGTERM: this raises KeyboardInterrupt once the
+    run's clean-up (its bots stopped) is over, and a repeat meanwhile waits for it (a trio run
+    that has no stop of its own, as ``arena match``'s; an interrupt that trio delivered in the
+    middle of it, and a repeat, were raised wherever they landed). The run's own error is raised
+    as itself, not in the nursery's group."""
+    stop = StopSignal()
+    done: list[T] = []
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(stop.watch, nursery.cancel_scope)
+            done.append(await run())
+            nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        if stop.received:  # what its cancellation raised: the stop is what happened
+            raise KeyboardInterrupt from None
+        if len(group.exceptions) == 1:  # the watch raises nothing
+            raise group.exceptions[0] from None
+        raise
+    if not done:  # cancelled by the stop (had the run ended first, it stands)
+        raise KeyboardInterrupt
+    return done[0]

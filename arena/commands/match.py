@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from arena import stopping
 from arena.commands import fail, warn_if_guessable, warn_unless_limits_enforced
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
@@ -216,7 +217,10 @@ def match(
             return record, game_id
 
     try:
-        record, game_id = trio.run(play_and_store)
+        # Ctrl-C or SIGTERM cancels the game: its bots are stopped, and a repeat meanwhile
+        # waits for that (it had raised KeyboardInterrupt wherever it landed, or killed the
+        # command by the signal as it exited)
+        record, game_id = trio.run(stopping.until_a_stop_signal, play_and_store)
     except KeyboardInterrupt:
         fail("interrupted; the game was abandoned and its bots stopped", code=130)
     if as_json:

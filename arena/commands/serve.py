@@ -3,12 +3,18 @@ replay viewer, live games; authors' sign-in and uploads, which alone write); see
 
 from __future__ import annotations
 
+import signal
 import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from types import FrameType
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from arena import stopping
 from arena.commands import stopped_by_signal
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.logs import parse_size
@@ -16,6 +22,9 @@ from arena.commands.options import LogLevel, ServeLogFile
 from arena.errors import InputError
 from arena.operator_log import LogConfig, logging_to
 from arena.web import DEFAULT_HOST, DEFAULT_PORT
+
+if TYPE_CHECKING:
+    import uvicorn
 
 
 def serve(
@@ -76,7 +85,43 @@ def serve(
             settings = uvicorn.Config(app, log_config=None, log_level=log_level or "info")
         with stopped_by_signal("arena serve"):
             print(f"arena: serving {db} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
-            uvicorn.Server(settings).run(sockets=[listening])
+            _serve_until_stopped(settings, listening)
+
+
+def _serve_until_stopped(settings: uvicorn.Config, listening: socket.socket) -> None:
+    """uvicorn's server on ``listening`` until SIGINT or SIGTERM, then KeyboardInterrupt once its
+    orderly shutdown is over. A repeat waits for it (``arena.stopping``): uvicorn's second
+    Ctrl-C forced an exit that skipped the app's shutdown (a traceback of its cancelled
+    lifespan), and a repeat as the command exited killed it by the signal (143, not 130)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        stopped = False
+
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            if threading.current_thread() is not threading.main_thread():
+                yield  # as uvicorn's own: signals are the main thread's
+                return
+            previous = {
+                signum: signal.signal(signum, self.handle_exit) for signum in stopping.STOP_SIGNALS
+            }
+            try:
+                yield
+            finally:
+                for signum, handler in previous.items():
+                    signal.signal(signum, handler)
+                if self.stopped:
+                    stopping.command_stops()
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            self.stopped = True  # the first signal shuts down, a repeat changes nothing
+            self.should_exit = True
+
+    server = Server(settings)
+    server.run(sockets=[listening])
+    if server.stopped:
+        raise KeyboardInterrupt
 
 
 def _frames_budget(text: str) -> int:

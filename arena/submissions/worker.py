@@ -23,6 +23,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from arena import stopping
 from arena.bot_tree import REPO, link_node_sdk
 from arena.building import BUILD_SECONDS, build_bot
 from arena.errors import InputError, StorageError
@@ -221,8 +222,7 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
     except InputError as exc:  # the upload's fault: refused archive, manifest, build, checks
         return _finish(database, job, directory, SubmissionState.FAILED, str(exc))
     except KeyboardInterrupt:  # the worker is stopped: the upload waits for the next one
-        with database.write() as session:
-            submissions.requeue(session, job.submission_id)
+        _requeue(database, job)
         raise
     except StorageError:
         raise  # the database: nothing can be marked; the worker stops and says why
@@ -235,10 +235,27 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
             SubmissionState.FAILED,
             "the arena failed on this upload (its operator's log has the details)",
         )
+    except BaseExceptionGroup as group:
+        # Stopped during the validation's games (a trio run): the interrupt comes wrapped in
+        # trio's group, and the upload stayed "validating" with the stop counted as an attempt
+        # (three restarts failed a good upload; outside review). Raised bare: the command says
+        # "stopped".
+        if not stopping.is_interrupt(group):
+            raise
+        _requeue(database, job)
+        raise KeyboardInterrupt from None
     finally:
         remove_tree(job.work)
         if not keep and directory != job.work:
             remove_tree(directory)
+
+
+def _requeue(database: Database, job: _Job) -> None:
+    """The worker stops (Ctrl-C, SIGTERM): the upload back in the queue, the stop not counted as
+    an attempt; a repeat of the signal no longer breaks this off (``arena.stopping``)."""
+    stopping.command_stops()
+    with database.write() as session:
+        submissions.requeue(session, job.submission_id)
 
 
 class _Superseded(Exception):
