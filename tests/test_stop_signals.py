@@ -80,7 +80,9 @@ def db(tmp_path: Path) -> Iterator[Path]:
 def test_arena_serve_stopped_twice(db: Path, signum: int, gap: float):
     process = start("serve", "--port", "0", "--db", str(db))
     assert process.stdout is not None
-    address = process.stdout.readline().split(" at ")[1].split()[0]
+    first = process.stdout.readline()  # "arena: serving DB at http://...", once it listens
+    assert " at " in first, (first, process.communicate(timeout=60), process.returncode)
+    address = first.split(" at ")[1].split()[0]
 
     def answers() -> bool:
         try:
