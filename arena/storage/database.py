@@ -84,14 +84,7 @@ def _inspect(path: Path) -> int | None:
             connection.close()
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"{path}: unreadable database: {_sqlite_reason(path, exc)}") from None
-    if row is None:
-        raise StorageError(f"{path}: arena database without a schema version (damaged)")
-    if row[0] > migrations.CURRENT_VERSION:
-        raise StorageError(
-            f"{path}: written by a newer arena (schema {row[0]}, this arena "
-            f"knows up to {migrations.CURRENT_VERSION})"
-        )
-    return row[0]
+    return migrations.known_version(path, None if row is None else row[0])
 
 
 def _make_engine(path: Path) -> Engine:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from sqlalchemy import Connection, Table, inspect
 from sqlmodel import SQLModel
 
+from arena.errors import StorageError
 from arena.storage import models
 from leaderboard.boards import EloBoards
 from leaderboard.results import GameResult, SeatResult
@@ -25,6 +26,19 @@ APPLICATION_ID = 0x4152_4E41  # "ARNA"
 # What stands for it on PostgreSQL, which has no header: the comment on ``schema_version``.
 POSTGRES_MARKER = f"game-bot arena database (application id {APPLICATION_ID:#x})"
 CURRENT_VERSION = 10
+
+
+def known_version(target: object, version: int | None) -> int:
+    """``version``, as the database at ``target`` names it, if this arena can read it; a
+    StorageError for none (damage) or a newer arena's (its tables may mean something else)."""
+    if version is None:
+        raise StorageError(f"{target}: arena database without a schema version (damaged)")
+    if version > CURRENT_VERSION:
+        raise StorageError(
+            f"{target}: written by a newer arena (schema {version}, this arena "
+            f"knows up to {CURRENT_VERSION})"
+        )
+    return int(version)
 
 
 def _table(model: type[SQLModel]) -> Table:

@@ -68,14 +68,7 @@ def version_in(connection: Connection, target: PostgresUrl) -> int | None:
     if comment != migrations.POSTGRES_MARKER:
         raise StorageError(f"{target}: a database of another program, not an arena database")
     version = connection.exec_driver_sql("SELECT version FROM schema_version").scalar()
-    if version is None:
-        raise StorageError(f"{target}: arena database without a schema version (damaged)")
-    if version > migrations.CURRENT_VERSION:
-        raise StorageError(
-            f"{target}: written by a newer arena (schema {version}, this arena "
-            f"knows up to {migrations.CURRENT_VERSION})"
-        )
-    return int(version)
+    return migrations.known_version(target, version)
 
 
 def prepare(engine: Engine, target: PostgresUrl, *, create: bool) -> None:

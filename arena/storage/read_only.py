@@ -34,11 +34,10 @@ from sqlmodel import Session, col, select
 from arena.errors import DatabasePathError, StorageError
 from arena.reasons import public_reason
 from arena.records import Outcome
-from arena.storage import ladders, postgres, run_lock, running, statements, withdrawals
+from arena.storage import ladders, migrations, postgres, run_lock, running, statements, withdrawals
 from arena.storage.database import database_error, read_only_uri
 from arena.storage.games import finished_game_results
-from arena.storage.models import GameOutcome, GameRecord, GameStatus, Tournament
-from arena.storage.schema_check import check_known_schema
+from arena.storage.models import GameOutcome, GameRecord, GameStatus, SchemaVersion, Tournament
 from arena.storage.target import DatabaseTarget, PostgresUrl
 from arena.storage.tournaments import RUNNING
 from arena.tournament.schedule import schedule_size
@@ -103,8 +102,8 @@ class ReadOnlyDatabase:
             raise DatabasePathError(f"{target}: an empty database, not an arena database yet")
         if not _ARENA_TABLES <= tables:
             raise StorageError(f"{target}: not an arena database (another program's)")
-        with self.session() as session:  # a newer arena's tables may mean something else
-            check_known_schema(session, target)
+        with self.session() as session:  # as open_database checks it for the other commands
+            migrations.known_version(target, session.exec(select(SchemaVersion.version)).first())
 
     @property
     def path(self) -> Path:
