@@ -47,12 +47,14 @@ def start(*args: str, sigint: signal.Handlers = signal.SIG_DFL) -> subprocess.Po
     )
 
 
-def stopped_twice(process: subprocess.Popen[str], signum: int, gap: float) -> str:
-    """Send ``signum`` twice, ``gap`` seconds apart; the command's stderr once it has ended."""
+def stopped_twice(process: subprocess.Popen[str], signum: int, gap: float | None) -> str:
+    """Send ``signum`` twice, ``gap`` seconds apart (once if None); the command's stderr once it
+    has ended."""
     try:
         process.send_signal(signum)
-        time.sleep(gap)  # the gap between the two signals, not a wait for anything
-        process.send_signal(signum)
+        if gap is not None:
+            time.sleep(gap)  # the gap between the two signals, not a wait for anything
+            process.send_signal(signum)
         _, err = process.communicate(timeout=120)
     finally:
         process.kill()

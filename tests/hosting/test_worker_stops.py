@@ -20,6 +20,7 @@ from arena.submissions import worker
 from arena.submissions.worker import WorkerSettings, work_once
 from arena.uploads.pack import pack
 from tests.hosting.test_worker import RANDOM_BOT, Host, bot_dir
+from tests.test_stop_signals import stopped_twice
 from tests.tournament.helpers import ROOT, query
 
 MARK = "starting now"
@@ -94,14 +95,11 @@ def test_a_worker_stopped_during_validation_puts_the_upload_back_unchanged(
     process = start_worker(host.db_path)
     try:
         wait_for_a_game(host, submission, process)
-        process.send_signal(signum)
-        if repeat is not None:
-            time.sleep(repeat)  # the gap between the two signals, not a wait for anything
-            process.send_signal(signum)
-        _, err = process.communicate(timeout=120)
-    finally:
+    except BaseException:
         process.kill()
         process.communicate()
+        raise
+    err = stopped_twice(process, signum, repeat)
     assert process.returncode == 130, err
     assert err.splitlines()[-1] == "arena submissions work: stopped", err
     assert "Traceback" not in err and "error" not in err, err
