@@ -29,8 +29,9 @@ from __future__ import annotations
 import functools
 import signal
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from types import FrameType
 from typing import ParamSpec, TypeVar
 
@@ -85,6 +86,81 @@ def command_stops() -> None:
     process), and off the main thread, it does nothing."""
     if _IN_THE_COMMAND and threading.current_thread() is threading.main_thread():
         ignore_stop_signals()
+
+
+class _DeferredStop:
+    """A stop signal received inside ``deferred_ctrl_c``: noted, raised at a safe point."""
+
+    requested = False  # a stop signal came
+    waiting = False  # in ``interruptible_sleep``: raised at once
+
+
+_DEFERRED = _DeferredStop()
+
+
+def _defer_interrupt(signum: int, frame: FrameType | None) -> None:
+    ignore_stop_signals()  # first: a second Ctrl-C sent at once is the same stop
+    _DEFERRED.requested = True
+    if _DEFERRED.waiting:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def deferred_ctrl_c() -> Iterator[None]:
+    """Around a service's loop (``arena submissions work``): Ctrl-C, and SIGTERM which takes its
+    path, raise KeyboardInterrupt only at the loop's safe points, ``interruptible_sleep`` and
+    ``stop_here``. Raised anywhere, it broke off a database call (SQLAlchemy printed a
+    traceback as it closed the cursor), and under Python's own handler a second Ctrl-C sent at
+    once landed in the ``except`` clause that was about to ignore it ("error: interrupted" in
+    place of the service's "stopped"). Whatever runs trio inside goes under
+    ``ctrl_c_for_trio``."""
+    takes_it = (
+        _IN_THE_COMMAND
+        and threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+    _DEFERRED.requested = False
+    with _handling_sigint(_defer_interrupt if takes_it else None):
+        yield
+
+
+def stop_here() -> None:
+    """A safe point of a ``deferred_ctrl_c`` loop: KeyboardInterrupt if a stop signal came."""
+    if _DEFERRED.requested:
+        raise KeyboardInterrupt
+
+
+def interruptible_sleep(seconds: float) -> None:
+    """``time.sleep``, which a stop signal inside ``deferred_ctrl_c`` ends at once."""
+    _DEFERRED.waiting = True
+    try:
+        stop_here()  # one that came before
+        time.sleep(seconds)
+    finally:
+        _DEFERRED.waiting = False
+
+
+def ctrl_c_for_trio() -> AbstractContextManager[None]:
+    """Python's own Ctrl-C handler again, inside ``deferred_ctrl_c``, for a ``trio.run``: trio
+    keeps KeyboardInterrupt out of its own code and delivers it at a checkpoint only under that
+    handler. (Call ``stop_here`` first thing inside: a stop may have come just before.)"""
+    inside = signal.getsignal(signal.SIGINT) is _defer_interrupt
+    return _handling_sigint(signal.default_int_handler if inside else None)
+
+
+@contextmanager
+def _handling_sigint(handler: Callable[[int, FrameType | None], object] | None) -> Iterator[None]:
+    """SIGINT handled by ``handler`` within (None: left as it is), then as before, unless a stop
+    has made it ignored meanwhile."""
+    if handler is None:
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGINT) is handler:
+            signal.signal(signal.SIGINT, previous)
 
 
 def is_interrupt(exc: BaseException) -> bool:

@@ -174,3 +174,59 @@ def test_an_early_ctrl_c_stops_a_background_tournament(tmp_path: Path):
     # (had the signal arrived later, as the tournament is set up or plays: 130 all the same)
     assert process.returncode == 130, err
     assert "Traceback" not in err, err
+
+
+@pytest.fixture
+def in_the_command(monkeypatch) -> Iterator[None]:
+    """``arena.stopping`` as in the ``arena`` command's process; the stop handlers put back."""
+    from arena import stopping
+
+    monkeypatch.setattr(stopping, "_IN_THE_COMMAND", True)
+    before = {signum: signal.getsignal(signum) for signum in stopping.STOP_SIGNALS}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
+def test_a_service_takes_a_stop_at_its_safe_points_only(in_the_command):
+    """``arena submissions work``: a Ctrl-C that came during a database call broke it off
+    (SQLAlchemy printed a traceback closing its cursor): it is now raised at the loop's next safe
+    point; a second one is the same stop."""
+    from arena import stopping
+
+    with stopping.deferred_ctrl_c():
+        signal.raise_signal(signal.SIGINT)  # as if in the middle of a database call
+        signal.raise_signal(signal.SIGINT)
+        sum(range(100_000))  # bytecode runs on: nothing raised here
+        with pytest.raises(KeyboardInterrupt):
+            stopping.stop_here()
+        with pytest.raises(KeyboardInterrupt):
+            stopping.interruptible_sleep(60)  # a stop that came before: at once
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # the command stops
+
+
+def test_a_stop_ends_a_services_wait_at_once(in_the_command):
+    import threading
+
+    from arena import stopping
+
+    main = threading.main_thread().ident
+    threading.Timer(0.2, signal.pthread_kill, (main, signal.SIGINT)).start()  # as Ctrl-C comes
+    began = time.monotonic()
+    with stopping.deferred_ctrl_c(), pytest.raises(KeyboardInterrupt):
+        stopping.interruptible_sleep(60)
+    assert time.monotonic() - began < 30
+
+
+def test_trio_gets_pythons_handler_inside_a_service(in_the_command):
+    """trio keeps KeyboardInterrupt out of its own code only under Python's handler."""
+    from arena import stopping
+
+    with stopping.deferred_ctrl_c():
+        with stopping.ctrl_c_for_trio():
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

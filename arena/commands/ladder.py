@@ -37,6 +37,7 @@ from arena.commands.options import (
     RayAddress,
     RayCpus,
     Workers,
+    bot_texts,
 )
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.errors import InputError, StorageError
@@ -323,9 +324,7 @@ def ladder(
                 if game is None:
                     fail(f"no ladder named {name!r}: give --game GAME to start it")
                 engine = game_setup.load_game(game)
-                texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
-                if bot_list is not None and not texts:
-                    fail("--bots names no bot (leave it out for every registered bot)")
+                texts = bot_texts(bot_list)
                 settings = TournamentSettings(
                     concurrency=concurrency,
                     move_time=move_time,

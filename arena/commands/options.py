@@ -4,12 +4,14 @@ the operator's log."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.markup import escape
 
+from arena.commands import fail
 from arena.operator_log import LEVELS
 from arena.sandbox.limits import MIN_MEMORY_MIB, BotLimits
 from arena.tournament import ray_backend
@@ -111,3 +113,30 @@ LogLevel = Annotated[
         "--log-file the log goes to stderr, and only when --log-level is given",
     ),
 ]
+
+
+# The most commas a bot directory's own name may hold and still be found in ``--bots``.
+_MOST_COMMAS_IN_A_NAME = 8
+
+
+def bot_texts(bot_list: str | None) -> list[str]:
+    """``--bots``: the entrants it names, comma-separated, blanks dropped; [] if not given.
+    A directory whose name holds a comma (``my,bot``) is one entrant, not two."""
+    if bot_list is None:
+        return []
+    pieces = bot_list.split(",")
+    texts: list[str] = []
+    start = 0
+    while start < len(pieces):
+        end = start + 1
+        for longer in range(min(len(pieces), start + 1 + _MOST_COMMAS_IN_A_NAME), start + 1, -1):
+            if os.path.isdir(",".join(pieces[start:longer]).strip()):
+                end = longer
+                break
+        text = ",".join(pieces[start:end]).strip()
+        if text:
+            texts.append(text)
+        start = end
+    if not texts:  # not "every bot": `--bots "$EMPTY"` is a slip
+        fail("--bots names no bot (leave it out for every registered bot)")
+    return texts

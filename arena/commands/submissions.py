@@ -5,12 +5,12 @@ an upload and queues it)."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
+from arena import stopping
 from arena.commands import stopped_by_signal, wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import MAX_SQL_INTEGER, MAX_VALIDATION_MINUTES, MoveTime
@@ -62,10 +62,12 @@ def work(
     hosted = HostedFiles.beside(db)
     database = open_database(db, create=True)
     try:
-        with stopped_by_signal("arena submissions work"):  # the upload in hand waits for another
-            # said once a stop is the worker's usual end: "stopped", not "error: interrupted"
+        # Stopped, its usual end, it says "stopped", not "error: interrupted"; the upload in hand
+        # waits for another worker. A stop signal is taken between uploads or in one's games.
+        with stopped_by_signal("arena submissions work"), stopping.deferred_ctrl_c():
             typer.echo(f"building the uploads of {db} (their files in {hosted.root})", err=True)
             while True:
+                stopping.stop_here()
                 handled = work_once(database, hosted, settings)
                 if handled is not None:
                     summary = one_line(handled.summary, 300)
@@ -73,7 +75,7 @@ def work(
                 elif once:
                     return
                 else:
-                    time.sleep(poll)
+                    stopping.interruptible_sleep(poll)
     finally:
         database.close()
 

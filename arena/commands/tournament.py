@@ -34,6 +34,7 @@ from arena.commands.options import (
     RayAddress,
     RayCpus,
     Workers,
+    bot_texts,
 )
 from arena.commands.progress import ProgressBar
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
@@ -146,9 +147,7 @@ def tournament(
                     sandbox=resolve_policy(sandbox, allow_network, strict=True),
                     fresh_bots=fresh_bots,
                 )
-                texts = [text.strip() for text in (bot_list or "").split(",") if text.strip()]
-                if bot_list is not None and not texts:  # not "all": `--bots "$EMPTY"` is a slip
-                    fail("--bots names no bot (leave it out for every registered bot)")
+                texts = bot_texts(bot_list)
                 ready = create_tournament(db, engine.name, texts, settings, seed, name)
                 if seed is not None:
                     warn_if_guessable(seed)

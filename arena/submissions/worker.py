@@ -135,7 +135,8 @@ def work_once(database: Database, files: HostedFiles, settings: WorkerSettings) 
                     files.work / str(claimed.id),
                 )
         if claimed is not None:
-            handled = _handle(database, files, settings, job)
+            with stopping.ctrl_c_for_trio():  # its checks and validation run trio
+                handled = _handle(database, files, settings, job)
             lock.done()  # its outcome is stored
             return handled
     files.remove_archives(kept, FAILED_ARCHIVE_SECONDS)
@@ -151,6 +152,7 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
     directory = job.work  # until the bot has one of its own (the log never shows either)
     keep = False
     try:
+        stopping.stop_here()  # one that came as it was claimed: back in the queue
         unpacked = unpack(files.archive(job.archive_hash), job.work / "upload")
         job.log(f"unpacked: {unpacked.files} files and directories, {unpacked.bytes} bytes")
         source = _bot_root(job.work / "upload")
