@@ -47,6 +47,11 @@ class Lineup:
     def version_ids(self) -> list[int]:
         return [entrant.version.id or 0 for entrant in self.entrants]
 
+    @property
+    def remote(self) -> set[int]:
+        """The positions of remote bots (``NAME@HOST:PORT``)."""
+        return {p for p, entrant in enumerate(self.entrants) if entrant.version.address}
+
 
 def join_newest(session: Session, ladder_id: int, game: str) -> list[bots.RegisteredVersion]:
     """Enter each bot's newest version that plays ``game`` if it is not an entrant yet; return

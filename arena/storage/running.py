@@ -21,6 +21,7 @@ from sqlmodel import Session, col, delete, select, update
 
 from arena.storage import tournaments
 from arena.storage.models import (
+    BotVersion,
     GameRecord,
     GameStatus,
     RunningGame,
@@ -177,6 +178,12 @@ def _deal_held(session: Session, row: RunningGame) -> dict[str, int] | None:
     another what the others hold and will draw (outside review)."""
     if row.tournament_id is None or row.game_id is not None:
         return None
+    versions = [seat.get("version") for seat in row.seats]
+    remote = select(BotVersion.id).where(
+        col(BotVersion.id).in_(versions), col(BotVersion.address).is_not(None)
+    )
+    if session.exec(remote).first() is not None:  # a deal of its own (statements.DEAL_PLAYED)
+        return None
     finished = session.exec(
         select(SeatRecordRow.game_id, SeatRecordRow.bot_version_id)
         .join(GameRecord, col(GameRecord.id) == col(SeatRecordRow.game_id))
@@ -192,8 +199,7 @@ def _deal_held(session: Session, row: RunningGame) -> dict[str, int] | None:
         seatings.setdefault(game_id, []).append(version_id)
     # This game's own record may be stored before its row says so (the row is written in
     # batches): it is the rotation with this game's seating, not another.
-    mine = [seat.get("version") for seat in row.seats]
-    played = sum(1 for seating in seatings.values() if seating != mine)
+    played = sum(1 for seating in seatings.values() if seating != versions)
     state = session.exec(select(Tournament.state).where(Tournament.id == row.tournament_id)).first()
     if state == tournaments.FINISHED or played + 1 >= row.num_players:  # this one and the others
         return None

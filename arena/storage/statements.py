@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from sqlalchemy import ColumnElement, Executable, String, bindparam, cast, func, select
+from sqlalchemy import ColumnElement, Executable, String, bindparam, case, cast, func, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.functions import FunctionElement
@@ -314,18 +314,32 @@ def game_listing(
 
 
 _ROTATION = aliased(GameRecord)
+_SEATED = aliased(SeatRecordRow)
+_SEATED_VERSION = aliased(BotVersion)
+# Whether a game seats a remote bot: its pod plays each rotation on a deal of its own
+# (``arena.tournament.schedule``), so no other game of the tournament has its cards.
+SEATS_A_REMOTE_BOT = (
+    select(col(_SEATED.game_id))
+    .join(_SEATED_VERSION, col(_SEATED_VERSION.id) == col(_SEATED.bot_version_id))
+    .where(
+        col(_SEATED.game_id) == col(GameRecord.id),
+        col(_SEATED_VERSION.address).is_not(None),
+    )
+    .exists()
+)
 # How many seat rotations of a game's deal (its tournament's games of its seed) are played: until
-# all are, its replay would tell the cards of the others (``read_only.deal_in_play``).
-DEAL_PLAYED = (
-    select(func.count())
+# all are, its replay would tell the cards of the others (``read_only.deal_in_play``). A game on
+# a deal of its own is all of its deal.
+DEAL_PLAYED = case(
+    (SEATS_A_REMOTE_BOT, col(GameRecord.num_players)),
+    else_=select(func.count())
     .where(
         col(_ROTATION.tournament_id) == col(GameRecord.tournament_id),
         col(_ROTATION.seed) == col(GameRecord.seed),
         col(_ROTATION.status) == GameStatus.FINISHED,
     )
-    .scalar_subquery()
-    .label("deal_played")
-)
+    .scalar_subquery(),
+).label("deal_played")
 
 
 @functools.cache

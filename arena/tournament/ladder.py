@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -55,7 +55,7 @@ from arena.tournament.runner import (
     backend,
     stopped_by,
 )
-from arena.tournament.schedule import ScheduledGame, deal_seed
+from arena.tournament.schedule import ScheduledGame, deal_seed, rotation_seed
 from arena.tournament.settings import TournamentSettings
 from leaderboard.batch import fit_batch
 from leaderboard.results import GameResult, SeatResult, player_name
@@ -194,7 +194,7 @@ class Rounds:
         for (number, pod), done in sorted(unfinished.items()):
             members = tuple(int(p) for p in pod.split("+"))
             if set(members) <= set(lineup.active):  # else a member retired or paused since
-                deal = self._deal(number, members)
+                deal = self._deal(number, members, lineup.remote)
                 games += [game for turn, game in enumerate(deal) if turn not in done]
         return games
 
@@ -228,15 +228,19 @@ class Rounds:
                 if allowance is not None:
                     for player in pod:
                         allowance[int(player)] -= players  # a game per rotation
-                deals.append(self._deal(round_number, tuple(position_of[player] for player in pod)))
+                members = tuple(position_of[player] for player in pod)
+                deals.append(self._deal(round_number, members, lineup.remote))
             # rotation by rotation, then pod by pod: a pod's rotations are played one after
             # another, not at once, so the last of each deal can be shown live (a game is
             # shown once the other rotations of its deal are played: arena.storage.running)
             games += [game for turn in zip(*deals, strict=True) for game in turn]
         return games
 
-    def _deal(self, round_number: int, members: tuple[int, ...]) -> list[ScheduledGame]:
-        """One deal of the pod ``members`` (positions, anchor first), once per seat rotation."""
+    def _deal(
+        self, round_number: int, members: tuple[int, ...], remote: Set[int]
+    ) -> list[ScheduledGame]:
+        """One deal of the pod ``members`` (positions, anchor first), once per seat rotation
+        (each on a deal of its own if a member is a remote bot, at a position in ``remote``)."""
         pod = "+".join(map(str, members))
         seed = deal_seed(self.seed, pod, round_number)
         return [
@@ -244,7 +248,7 @@ class Rounds:
                 ladder_store.game_key(round_number, pod, turn),
                 pod,
                 round_number,
-                seed,
+                rotation_seed(seed, turn, members, remote),
                 members[turn:] + members[:turn],
             )
             for turn in range(len(members))

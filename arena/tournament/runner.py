@@ -370,7 +370,11 @@ async def run_tournament(
     ``ray`` on that cluster's nodes; this process alone records them."""
     tournament, entrants, done_keys = await trio.to_thread.run_sync(_load, database, tournament_id)
     settings = TournamentSettings.from_stored(tournament.settings)
-    schedule = build_schedule(len(entrants), settings.players, settings.deals, tournament.seed)
+    specs = [to_spec(e) for e in entrants]
+    remote = {position for position, spec in enumerate(specs) if spec.is_remote}
+    schedule = build_schedule(
+        len(entrants), settings.players, settings.deals, tournament.seed, remote
+    )
     pairing = pairing or RoundRobin()
     remaining = pairing.start(schedule, done_keys)
     progress = observer or QuietObserver()
@@ -382,9 +386,7 @@ async def run_tournament(
         [(e.bot.name, id) for e, id in zip(entrants, _version_ids(entrants), strict=True)],
     )
     run = _Run(database, tournament, _version_ids(entrants), pairing, progress, live)
-    setup = GameSetup(
-        tournament.game, tournament.seed, [to_spec(e) for e in entrants], settings, bot_logs
-    )
+    setup = GameSetup(tournament.game, tournament.seed, specs, settings, bot_logs)
     stop = StopSignal()
     await trio.to_thread.run_sync(_set_state, database, tournament_id, tournaments.RUNNING)
     where = (

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -75,3 +76,23 @@ def kill_groups(pids: list[int]) -> None:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def start_remote_bot(token: str | None) -> tuple[subprocess.Popen, int]:
+    """The random-python sample bot serving on a TCP port of its own (a remote bot: NAME@HOST:PORT),
+    and that port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", "ARENA_BOT_SEED": "1"}
+    env.pop("ARENA_BOT_TOKEN", None)
+    if token is not None:
+        env["ARENA_BOT_TOKEN"] = token
+    bot = subprocess.Popen(
+        [sys.executable, "bot.py"],
+        cwd=SAMPLE_BOTS / "random-python",
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return bot, port

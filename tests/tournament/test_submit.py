@@ -1,7 +1,6 @@
 """``arena submit``: versions follow the content of the bot directory; remote bots by address."""
 
 import os
-import socket
 import subprocess
 import sys
 from concurrent import futures
@@ -11,7 +10,7 @@ import grpc
 import pytest
 
 from arena.bot.v1 import bot_pb2
-from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli
+from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli, start_remote_bot
 
 
 def test_changed_code_is_a_new_version_and_unchanged_code_is_not(tmp_path: Path):
@@ -34,27 +33,9 @@ def test_changed_code_is_a_new_version_and_unchanged_code_is_not(tmp_path: Path)
     assert listing.exit_code == 0 and listing.stdout.count("evolving") == 2
 
 
-def _start_remote_bot(token: str | None) -> tuple[subprocess.Popen, int]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", "ARENA_BOT_SEED": "1"}
-    env.pop("ARENA_BOT_TOKEN", None)
-    if token is not None:
-        env["ARENA_BOT_TOKEN"] = token
-    bot = subprocess.Popen(
-        [sys.executable, "bot.py"],
-        cwd=SAMPLE_BOTS / "random-python",
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    return bot, port
-
-
 @pytest.mark.slow
 def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
-    bot, port = _start_remote_bot(token=None)
+    bot, port = start_remote_bot(token=None)
     try:
         db = tmp_path / "arena.db"
         misnamed = run_cli(
@@ -76,7 +57,7 @@ def test_a_bot_running_elsewhere_is_registered_by_address(tmp_path: Path):
 
 @pytest.mark.slow
 def test_a_remote_bot_gets_the_token_the_arena_is_configured_with(tmp_path: Path, monkeypatch):
-    bot, port = _start_remote_bot(token="shared-secret")
+    bot, port = start_remote_bot(token="shared-secret")
     try:
         args = (
             "submit",

@@ -113,3 +113,22 @@ def test_a_finished_tournament_shows_a_deal_it_left_unplayed(arena_db: Path, tmp
     client = _client(db, tmp_path)
     assert client.get(f"/api/games/{first}").json()["held"] is None
     assert client.get(f"/api/games/{first}/frames?seat=0").status_code == 200
+
+
+def test_a_game_of_a_remote_bot_is_on_a_deal_of_its_own_and_not_held(
+    arena_db: Path, tmp_path: Path
+):
+    """A pod that seats a remote bot plays each rotation on a deal of its own
+    (``arena.tournament.schedule``): no game in play shares its cards."""
+    tournament, first, second = _one_deal(arena_db)
+    db = altered_copy(
+        arena_db,
+        tmp_path / "remote.db",
+        f"UPDATE tournament SET state = 'running' WHERE id = {tournament}",
+        *_without(second),
+        "UPDATE bot_version SET address = '127.0.0.1:50051' WHERE id = "
+        f"(SELECT bot_version_id FROM seat WHERE game_id = {first} AND seat = 0)",
+    )
+    client = _client(db, tmp_path)
+    assert client.get(f"/api/games/{first}").json()["held"] is None
+    assert client.get(f"/api/games/{first}/record.json").status_code == 200
