@@ -33,8 +33,9 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def wide_console() -> Console:
     """The console of a command's tables: in a log or a pipe at least 120 columns wide, where
-    rich's default of 80 would wrap every row."""
-    console = Console(highlight=False)
+    rich's default of 80 would wrap every row. No markup: a name, a reason or a bot's output
+    shows as it is (read as markup, "[/x]" in a version was a traceback)."""
+    console = Console(highlight=False, markup=False)
     if not console.is_terminal:
         console.width = max(console.width, 120)
     return console

@@ -22,7 +22,7 @@ def games() -> None:
         table.add_row(
             name, game.title, f"{game.min_players}-{game.max_players}", game.rules_version, options
         )
-    Console().print(table)
+    Console(markup=False).print(table)
 
 
 def register(app: typer.Typer) -> None:

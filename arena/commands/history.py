@@ -20,7 +20,7 @@ from arena.storage.models import GameStatus
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from engine.registry import game_names
 
-console = Console(highlight=False)
+console = Console(highlight=False, markup=False)  # text as it is, never markup
 if not console.is_terminal:  # pipes and logs: do not wrap rows at 80 columns
     console.width = max(console.width, 120)
 

@@ -24,7 +24,8 @@ class ProgressBar:
         self.forfeits = 0
         self.voided = 0
         self._bar = Progress(
-            TextColumn("[bold]{task.description}"),
+            # a tournament's name as it is: read as markup, "x[/y]" was a traceback
+            TextColumn("{task.description}", style="bold", markup=False),
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn("running {task.fields[running]}  failed {task.fields[failed]}"),

@@ -25,7 +25,7 @@ from arena.replay import (
 )
 from arena.storage.models import GameStatus
 
-console = Console(highlight=False)
+console = Console(highlight=False, markup=False)  # text as it is, never markup
 
 
 def replay(

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import trio
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -67,10 +66,10 @@ class SprtProgress:
     def __init__(self, paired: PairedTest, console: Console) -> None:
         self.paired = paired
         self._bar = Progress(
-            TextColumn("[bold]{task.description}"),
+            TextColumn("{task.description}", style="bold", markup=False),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("{task.fields[test]}"),
+            TextColumn("{task.fields[test]}", markup=False),
             TimeElapsedColumn(),
             console=console,
         )
@@ -177,7 +176,7 @@ def print_result(result: dict[str, Any], console: Console) -> None:
         ),
         (
             "Elo of NEW",
-            escape(elo_words(elo)),
+            elo_words(elo),
         ),
         ("result", verdict),
     ]:
@@ -303,7 +302,7 @@ def run(
     from arena.storage.sprt import load_test
     from arena.tournament.sprt import SequentialTest
 
-    console = Console(stderr=as_json, highlight=False)
+    console = Console(stderr=as_json, highlight=False, markup=False)  # names as they are
     try:
         with ready.database.read() as session:
             paired, _ = load_test(session, ready.id)

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from arena.commands import fail
 from arena.commands.options import MoveTime
@@ -18,7 +19,7 @@ from arena.records import TimeControl
 from arena.submissions.worker import VALIDATION_SECONDS
 from arena.validation import Report, Status, validate
 
-console = Console(highlight=False)
+console = Console(highlight=False, markup=False)  # text as it is, never markup
 
 _STYLES = {Status.PASS: "green", Status.FAIL: "bold red", Status.WARN: "yellow", Status.SKIP: "dim"}
 
@@ -38,7 +39,7 @@ def print_report(report: Report) -> None:
     for check in report.checks:
         table.add_row(
             check.name,
-            f"[{_STYLES[check.status]}]{check.status.value}[/]",
+            Text(check.status.value, style=_STYLES[check.status]),
             check.detail,
             check.hint,
         )
