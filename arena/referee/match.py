@@ -53,9 +53,10 @@ from arena.wire.requests import DecisionEncoder, options_to_proto
 from engine.core import EngineError, GameState
 from engine.registry import get_game
 
-# How gRPC words a message over the channel's receive limit (arena.referee.client): read only to
-# name the sizes in the reason; the decision is made on the status code.
-_TOO_LARGE = "Received message larger than max"
+# How gRPC words a reply over the channel's receive limit (arena.referee.client), as it came or
+# once unpacked (a small gzip of a huge message), and metadata over its own limit.
+_TOO_LARGE = ("Received message larger than max", "Decompressed message larger than max")
+_METADATA_TOO_LARGE = "metadata size exceeds"
 _ENDGAME_SECONDS = 2.0
 _EXIT_WAIT_SECONDS = 0.2
 _DETAILS_CHARS = 200  # of a bot's error message in a reason (the rest says how it ended)
@@ -182,9 +183,13 @@ class _Referee:
             return
         # over the client's receive limit: gRPC's words hold the reply's size, but a bot may
         # send that status and those words itself, so no number of theirs is quoted as ours
-        if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _TOO_LARGE in (exc.details() or ""):
+        details = exc.details() or ""
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED and any(w in details for w in _TOO_LARGE):
             what = f"{call} reply over the {RECEIVE_LIMIT_BYTES} byte limit"
             await self.forfeit(seat, Outcome.ILLEGAL, what)
+            return
+        if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _METADATA_TOO_LARGE in details:
+            await self.forfeit(seat, Outcome.ILLEGAL, f"{call} reply's metadata over the limit")
             return
         if seat.bot is not None and seat.bot.process is not None:
             with trio.move_on_after(_EXIT_WAIT_SECONDS):  # let a dying process be reaped

@@ -25,8 +25,9 @@ server that streams its answer), ``end-game-sleep`` plays well and hangs in EndG
 ``forged-deadline`` at once with DEADLINE_EXCEEDED (a timeout that is not the arena's),
 ``forged-too-large`` with RESOURCE_EXHAUSTED in gRPC's words for a reply over the limit,
 ``garbage-decide`` answers it with bytes that are no DecisionReply, ``server-stop`` stops its
-gRPC server in the middle of it, ``huge-reply`` with a reply
-of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds,
+gRPC server in the middle of it, ``zip-bomb`` answers it with 2 MiB that gzip makes 2 KiB,
+``huge-metadata`` with 32 KiB of trailing metadata (past gRPC's limit), ``huge-reply`` with a
+reply of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds,
 in a bot.toml's ``[env]``) makes every decision of the sdk-based modes and these two take at least
 that long.
 
@@ -212,6 +213,13 @@ def decide_or_break(request: bot_pb2.DecisionRequest, context) -> bytes:
         if mode == "server-stop":  # the referee's call ends with the server's GOAWAY
             threading.Thread(target=lambda: servers[0].stop(0), daemon=True).start()
             time.sleep(0.5)
+        if mode == "huge-metadata":  # past gRPC's hard limit of 16 KiB of metadata
+            context.set_trailing_metadata((("x-padding", "x" * (32 << 10)),))
+        if mode == "zip-bomb":  # 2 MiB that gzip makes 2 KiB: over the limit once unpacked
+            context.set_compression(grpc.Compression.Gzip)
+            return bot_pb2.DecisionReply(
+                decision_number=request.decision_number, comment="x" * (2 << 20)
+            ).SerializeToString()
         if mode == "forged-too-large":  # gRPC's words for a reply over the receive limit
             context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -281,6 +289,8 @@ elif mode in (
     "forged-too-large",
     "garbage-decide",
     "server-stop",
+    "zip-bomb",
+    "huge-metadata",
 ):
     start_game = _unary(
         lambda request, context: (

@@ -114,6 +114,24 @@ async def test_a_reply_over_the_size_limit_is_illegal_and_named_by_its_size():
     _replayed_to_the_end(record)
 
 
+@pytest.mark.parametrize(
+    ("bot", "reason"),
+    [
+        # 2 MiB sent as 2 KiB of gzip: the limit holds for the reply unpacked (outside review E)
+        ("zip-bomb", f"Decide reply over the {RECEIVE_LIMIT_BYTES} byte limit"),
+        ("huge-metadata", "Decide reply's metadata over the limit"),
+    ],
+)
+async def test_a_reply_past_grpcs_limits_in_other_ways_is_illegal(bot: str, reason: str):
+    bots = [sample_bot("random-python"), misbehaving_bot(bot)]
+
+    record = await play_match("oregon", bots, SEED, time_control=GENEROUS)
+
+    culprit = record.seats[1]
+    assert (culprit.outcome, culprit.reason) == (Outcome.ILLEGAL, reason)
+    assert [s.rank for s in record.seats] == [1, 2]
+
+
 async def test_a_handshake_in_another_protocol_version_is_an_illegal_forfeit():
     bots = [misbehaving_bot("protocol-2"), sample_bot("random-python")]
 
