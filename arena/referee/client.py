@@ -47,6 +47,10 @@ CHANNEL_OPTIONS: ChannelOptions = (
     # channel has no other streaming call), which made a StartGame cost the referee half as much
     # CPU again (docs/scale.md, seventh pass).
     (grpc.experimental.ChannelOptions.SingleThreadedUnaryStream, 1),
+    # A connection of each client's own: gRPC shares one among the channels to an address, so a
+    # remote bot's connection left stalled (a call given up, ``BotClient._given_up_past``) was
+    # handed to the client of its next game, whose handshake then waited 10 s in vain.
+    ("grpc.use_local_subchannel_pool", 1),
 )
 # On a Unix socket grpcio sends the socket's path as HTTP/2's :authority, which stricter HTTP/2
 # servers refuse (Rust's h2, under tonic: every call reset with PROTOCOL_ERROR); a host name is

@@ -16,6 +16,7 @@ import pytest
 
 from tests.support.bots import ROOT, SAMPLE_BOTS, TEST_BOTS
 from tests.support.ports import free_port
+from tests.tournament.helpers import query
 
 pytestmark = pytest.mark.slow
 
@@ -78,6 +79,36 @@ def test_a_remote_bot_that_stops_reading_its_socket_times_out_and_the_game_goes_
     assert process.returncode == 3, stderr
     assert '"outcome": "TIMEOUT"' in stdout and "no Decide reply within 2 s" in stdout, stdout
     assert '"outcome": "FINISHED"' in stdout
+
+
+def test_a_remote_bot_stalled_in_one_game_gets_a_connection_of_its_own_in_the_next(tmp_path):
+    """gRPC handed the connection left stalled in a game to the next game's client: every later
+    game of that bot ended in CRASH after waiting 10 s for its handshake (outside review E)."""
+    port = free_port()
+    bot = subprocess.Popen(
+        [sys.executable, "bot.py"],
+        cwd=STALLER,
+        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", "STALL_PINGS": "1000000"},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        process = subprocess.Popen(
+            [str(ARENA), "tournament", "--db", str(tmp_path / "arena.db"), "--game", "oregon",
+             "--bots", f"stall-socket@127.0.0.1:{port},{SAMPLE_BOTS / 'random-python'}",
+             "--deals", "1", "--move-time", "1", "--concurrency", "1", "--json"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        finish(process)
+    finally:
+        bot.kill()
+        bot.communicate()
+    reasons = query(
+        tmp_path / "arena.db",
+        "SELECT s.outcome, s.reason FROM seat s JOIN bot_version v ON v.id = s.bot_version_id "
+        "WHERE v.address IS NOT NULL ORDER BY s.game_id",
+    )
+    assert [outcome for outcome, _ in reasons] == ["TIMEOUT", "TIMEOUT"], reasons
 
 
 def test_ctrl_c_during_the_stall_stops_arena_match(tmp_path):

@@ -18,6 +18,7 @@ import os
 import socket
 import struct
 import sys
+import threading
 import time
 import tomllib
 
@@ -119,12 +120,16 @@ def main() -> None:
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         server.bind((host, int(port)))
     server.listen(8)
-    while True:
+    while True:  # each connection in a thread: a client's new one is served while one stalls
         sock, _ = server.accept()
-        try:
-            Connection(sock).serve()
-        except (EOFError, OSError):
-            sock.close()
+        threading.Thread(target=serve, args=(sock,), daemon=True).start()
+
+
+def serve(sock: socket.socket) -> None:
+    try:
+        Connection(sock).serve()
+    except (EOFError, OSError):
+        sock.close()
 
 
 if __name__ == "__main__":
