@@ -133,7 +133,11 @@ def check_name(name: str) -> str:
 
 def language_of(name: str) -> Language:
     if name not in LANGUAGES:
-        raise InputError(f"--lang {name!r}: choose one of {', '.join(LANGUAGES)}")
+        raise InputError(
+            f"--lang {name!r}: choose one of {', '.join(LANGUAGES)}; in another language, "
+            "generate code from proto/arena/bot/v1/*.proto (docs/bots.md, 'A bot in another "
+            "language')"
+        )
     return LANGUAGES[name]
 
 

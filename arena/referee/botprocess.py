@@ -208,6 +208,8 @@ class RunningBot:
         return one_line("; ".join(parts), REASON_LIMIT)
 
 
+# Ruby: "bot.rb:14:in 'require': cannot load such file -- grpc (LoadError)", its frames after.
+_RUBY = r"\S+:\d+:in .*\([A-Z][\w:]*\)$"
 # The line that states an error, in the crash output of common languages; what follows it is
 # a stack (Python's traceback ends with it, but Go, Node, Java and C++ print their frames after).
 _ERROR_LINE = re.compile(
@@ -216,14 +218,15 @@ _ERROR_LINE = re.compile(
     r"|panic:|fatal error:"  # Go
     r"|thread '.*' panicked"  # Rust
     r"|Exception in thread"  # Java
-    r"|terminate called)"
-)  # C++
+    r"|terminate called"  # C++
+    r"|" + _RUBY + ")"
+)
 _REASON_CHARS = 200
 
 
 # A runtime's own report of what ended the program: its first one is the cause, what follows
 # is a consequence (the JVM's other threads failing as it shuts down, a Go re-panic).
-_FIRST_CAUSE = re.compile(r"^(?:Exception in thread|panic:|fatal error:)")
+_FIRST_CAUSE = re.compile(r"^(?:Exception in thread|panic:|fatal error:|" + _RUBY + ")")
 
 
 def error_line(lines: list[str]) -> str:

@@ -49,7 +49,8 @@ _START_HINTS = (
     (
         ("never listened on ARENA_BOT_ADDRESS",),
         "listen on ARENA_BOT_ADDRESS exactly as given (unix:PATH or 127.0.0.1:PORT; a Unix "
-        "socket at PATH), not on an address of the bot's own",
+        "socket at PATH), not on an address of the bot's own; if it does, it starts too slowly: "
+        "it must listen and answer the handshake within the start-up limit (load less at start)",
     ),
 )
 

@@ -47,6 +47,12 @@ JAVA = """Exception in thread "main" java.lang.IllegalStateException: bot.toml h
 Exception in thread "Logging-Cleaner" java.lang.NoClassDefFoundError: Could not initialize class
 	at java.base/java.lang.Thread.run(Thread.java:840)
 """
+RUBY = """<internal:/usr/lib/ruby/3.1.0/rubygems/core_ext/kernel_require.rb>:85:in `require': \
+cannot load such file -- nonexistent_gem (LoadError)
+\tfrom <internal:/usr/lib/ruby/3.1.0/rubygems/core_ext/kernel_require.rb>:85:in `require'
+\tfrom bot.rb:14:in `<main>'
+"""
+RUBY_34 = "bot.rb:7:in 'Bot#choose': no move (RuntimeError)\n\tfrom bot.rb:12:in '<main>'\n"
 RUST = "thread 'main' panicked at src/main.rs:5:9:\nboom\nnote: run with `RUST_BACKTRACE=1`\n"
 
 
@@ -58,6 +64,9 @@ RUST = "thread 'main' panicked at src/main.rs:5:9:\nboom\nnote: run with `RUST_B
         (NODE, "Error: no move for PLAY"),
         (NODE_TYPE, "TypeError: Cannot read properties of undefined (reading 'length')"),
         (RUST, "thread 'main' panicked at src/main.rs:5:9:"),
+        # Ruby states the error first, then its frames (outside review F, M1)
+        (RUBY, RUBY.splitlines()[0]),
+        (RUBY_34, "bot.rb:7:in 'Bot#choose': no move (RuntimeError)"),
         # the JVM's first exception, not the one of a thread failing as it shuts down
         (JAVA, 'Exception in thread "main" java.lang.IllegalStateException: bot.toml has no games'),
         ("listening\nthinking hard\n", ""),
