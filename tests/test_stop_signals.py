@@ -26,6 +26,7 @@ import pytest
 
 from arena.storage.database import open_database
 from tests.support.bots import ROOT, SAMPLE_BOTS, TEST_BOTS
+from tests.support.signals import popen_with_sigint
 
 pytestmark = pytest.mark.slow  # real arena and bot processes
 
@@ -37,13 +38,13 @@ def start(*args: str, sigint: signal.Handlers = signal.SIG_DFL) -> subprocess.Po
     """The ``arena`` command by its own entry point (``arena.launcher``), SIGINT as ``sigint``
     says: SIG_DFL as from a terminal (a test run that a shell started in the background would
     pass SIG_IGN on), SIG_IGN as a shell script's background job."""
-    return subprocess.Popen(
+    return popen_with_sigint(
         [sys.executable, "-c", "from arena.launcher import main; main()", *args],
+        sigint,
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
     )
 
 

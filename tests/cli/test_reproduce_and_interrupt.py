@@ -16,6 +16,7 @@ from arena.referee.match import play_match
 from tests.support.bots import ROOT, SAMPLE_BOTS, sample_bot
 from tests.support.node import requires_node
 from tests.support.processes import bot_processes
+from tests.support.signals import popen_with_sigint
 
 pytestmark = pytest.mark.slow  # real bot processes and CLI processes
 
@@ -25,13 +26,8 @@ ARENA = Path(sys.executable).parent / "arena"
 def _start_interruptible(command: list[str]) -> subprocess.Popen[str]:
     """``command`` started as from a terminal, where Ctrl-C reaches it: a shell's background
     job (as a CI runner may start the tests) ignores SIGINT, and a child inherits that."""
-    return subprocess.Popen(
-        command,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    return popen_with_sigint(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
 
 

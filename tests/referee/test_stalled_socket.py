@@ -16,6 +16,7 @@ import pytest
 
 from tests.support.bots import ROOT, SAMPLE_BOTS, TEST_BOTS
 from tests.support.ports import free_port
+from tests.support.signals import popen_with_sigint
 from tests.tournament.helpers import query
 
 pytestmark = pytest.mark.slow
@@ -113,10 +114,9 @@ def test_a_remote_bot_stalled_in_one_game_gets_a_connection_of_its_own_in_the_ne
 
 def test_ctrl_c_during_the_stall_stops_arena_match(tmp_path):
     """With a move time of 10 minutes the guard is far off: Ctrl-C alone must end the call."""
-    process = subprocess.Popen(
+    process = popen_with_sigint(
         match_command("--move-time", "600", "--bot-logs", str(tmp_path)),
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while not any("stalling" in log.read_text() for log in tmp_path.glob("*stall-socket*.log")):
