@@ -1,5 +1,6 @@
 """``python -m arena.bench NAME [options]``, NAME one of protocol, storage, tournament, cluster,
-web, gaps, sandbox, ladder, hosting, live, instructions, logs, threads, calls: run one benchmark
+web, gaps, sandbox, flood, ladder, hosting, live, instructions, logs, threads, calls: run one
+benchmark
 (``--help`` after the name lists its options)."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ BENCHMARKS = (
     "web",
     "gaps",
     "sandbox",
+    "flood",
     "ladder",
     "hosting",
     "live",

@@ -32,7 +32,7 @@ from arena.log_names import kept_log_bytes, kept_log_names, numbered
 from arena.manifest import BotSpec, plays
 from arena.protocol import PROTOCOL_VERSION
 from arena.referee.bot_text import REASON_LIMIT, one_line
-from arena.referee.child import ChildProcess, start_tied
+from arena.referee.child import ChildProcess, start_tied, tied_to_parent
 from arena.referee.client import BotClient
 from arena.referee.log_sink import LogSink, create_log, log_budget
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
@@ -104,8 +104,10 @@ class RunningBot:
     log_kept: bool = False  # the log outlives the match (``--bot-logs``)
     limits: BotLimits | None = None  # as enforced; None if the bot runs without limits
     launch: BotLaunch | None = None  # its sandbox and cgroup, if started under a SandboxPolicy
-    # Where the arena calls a sandboxed bot: its socket, held open (arena.sandbox.sockets).
+    # Where the arena calls a sandboxed bot: its socket, held open and linked at ``socket_link``
+    # (arena.sandbox.sockets), or the filter of its frames before it (arena.sandbox.relay).
     call_address: str | None = None
+    socket_link: Path | None = None
     stopped_by_arena: bool = False  # ``stop`` was called: how it ended says nothing of the bot
 
     @property
@@ -280,7 +282,8 @@ async def run_bot(
         limits=limits if prlimit_path() is not None else None,
     )
     if sandboxed:
-        bot.call_address = f"unix:{workdir / f'seat{seat}.sock'}"
+        bot.socket_link = workdir / f"seat{seat}.sock"
+        bot.call_address = f"unix:{bot.socket_link}"
     bot_env = {
         # A Python bot's print() reaches its log as it happens: block-buffered into a pipe, it
         # would be lost when the arena ends the process with SIGTERM.
@@ -305,6 +308,8 @@ async def run_bot(
             wants_network=spec.network,
         )
         argv, env = bot.launch.argv, bot.launch.env
+        if bot.launch.filter_frames:  # the referee reads the bot through its frames' filter
+            bot.call_address = f"unix:{workdir / f'r{seat}.sock'}"
     file_cap = limits.file_mib << 20
     try:
         if log_dir is None:
@@ -509,6 +514,7 @@ async def _until_listening(bot: RunningBot) -> None:
     sandboxed bot's socket is opened where the arena calls it. Raises NotASocketError."""
     if bot.sandboxed:
         assert bot.launch is not None and bot.process is not None and bot.call_address
+        assert bot.socket_link is not None
         while True:
             init = bot.launch.sandbox_pid(bot.process.pid)
             if init is not None:
@@ -518,7 +524,12 @@ async def _until_listening(bot: RunningBot) -> None:
                     pass  # not listening yet (or the sandbox is still being made)
                 else:
                     bot.launch.hold_writable(init)
-                    link_socket(bot.launch.socket_fd, Path(bot.call_address.removeprefix("unix:")))
+                    link_socket(bot.launch.socket_fd, bot.socket_link)
+                    # the referee reads the bot's frames through their filter, which runs in
+                    # the bot's cgroup (arena.sandbox.relay: a flood was the referee's work)
+                    if bot.launch.filter_frames:
+                        relay = Path(bot.call_address.removeprefix("unix:"))
+                        bot.launch.start_relay(relay, bot.socket_link, tied_to_parent)
                     return
             await trio.sleep(_SOCKET_POLL_SECONDS)
     elif bot.address.startswith("unix:"):

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import functools
 import os
+import socket
 import stat
 import subprocess
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +23,8 @@ from arena.errors import SetupError
 from arena.sandbox import bwrap, cgroups, seccomp
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.uids import UidLease, lease_host_uid
+
+_RELAY = Path(__file__).with_name("relay.py")
 
 TOOLS = ("bwrap", "none")
 DEFAULT_MAX_PROCESSES = 128
@@ -38,6 +43,8 @@ class SandboxPolicy:
     allow_network: bool = False  # a bot whose bot.toml has `network = true` gets the host's
     max_processes: int = DEFAULT_MAX_PROCESSES  # processes + threads of one bot (cgroup, NPROC)
     cpu_cores: float = DEFAULT_CPU_CORES  # CPU share of one bot (cgroups only)
+    # Its HTTP/2 read through a filter in its cgroup (``relay.py``); off: a benchmark's yardstick
+    filter_frames: bool = True
 
     def __post_init__(self) -> None:
         if self.tool not in TOOLS:
@@ -189,6 +196,8 @@ class BotLaunch:
     # Held on the sandbox's writable tmpfs once it is up, to tell why the bot stopped.
     writable_fds: dict[str, int] = field(default_factory=dict)
     socket_fd: int | None = None  # the bot's socket, where the arena calls it (sockets.py)
+    filter_frames: bool = False  # read the bot's HTTP/2 through ``start_relay``
+    relay: subprocess.Popen[bytes] | None = None  # its frames' filter (relay.py, ``start_relay``)
     uid_lease: UidLease | None = None  # as root: the sandbox's host uid, held until ``close``
 
     def started(self) -> None:
@@ -249,6 +258,32 @@ class BotLaunch:
             return f"it filled {full} to the {self.limits.disk_mib} MiB disk limit"
         return ""
 
+    def start_relay(
+        self, listen: Path, upstream: Path, tied: Callable[[list[str]], list[str]]
+    ) -> None:
+        """Start the filter of the bot's HTTP/2 (``arena.sandbox.relay``) in the bot's cgroup,
+        where its work counts as the bot's: listening on ``listen`` (made here, so the arena may
+        connect at once), relaying to the bot's socket at ``upstream``; ``tied`` makes its
+        command line one that dies with the arena, as the bot's does."""
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            listener.bind(str(listen))
+            listener.listen(16)
+            # the file alone, as a script (-I -S: no site, no environment): a few MB, 20 ms
+            argv = tied(
+                [sys.executable, "-I", "-S", str(_RELAY), str(listener.fileno()), str(upstream)]
+            )
+            self.relay = subprocess.Popen(
+                self.cgroup.joined(argv) if self.cgroup is not None else argv,
+                pass_fds=(listener.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # a terminal's Ctrl-C is the arena's to handle
+            )
+        finally:
+            listener.close()
+
     def close(self) -> None:
         """Kill whatever is left in the bot's cgroup, remove the cgroup, close what is held,
         and last free the sandbox's host uid (its processes are gone)."""
@@ -259,6 +294,10 @@ class BotLaunch:
         if self.socket_fd is not None:
             os.close(self.socket_fd)
             self.socket_fd = None
+        if self.relay is not None:
+            self.relay.kill()
+            self.relay.wait()
+            self.relay = None
         if self.cgroup is not None:
             self.cgroup.kill_all()
             self.cgroup.remove()
@@ -383,4 +422,5 @@ def prepare_launch(
         pass_fds=pass_fds,
         depth=depth,
         uid_lease=lease,
+        filter_frames=sandboxed and policy.filter_frames,
     )

@@ -1,0 +1,120 @@
+"""The filter of a sandboxed bot's HTTP/2 (``arena.sandbox.relay``): frames that need no answer
+are dropped, summed or rationed before the referee's gRPC parses them, and the relay runs in the
+bot's own cgroup, so a flood spends the bot's CPU (outside review E: the referee spent up to a core
+per flooding connection and honest bots lost on time)."""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import pytest
+
+from arena.manifest import load_manifest
+from arena.records import Outcome, TimeControl
+from arena.referee.match import MatchObserver, play_match
+from arena.sandbox import SandboxPolicy, cgroups
+from arena.sandbox.relay import FrameFilter
+from tests.sandbox.conftest import marked, needs_bwrap, opponent
+from tests.support.bots import TEST_BOTS
+
+DATA, HEADERS, PRIORITY, RST, SETTINGS, PING, WINDOW = 0, 1, 2, 3, 4, 6, 8
+
+
+def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+    return (
+        len(payload).to_bytes(3, "big")
+        + bytes([kind, flags])
+        + struct.pack(">I", stream)
+        + (payload)
+    )
+
+
+def window(stream: int, increment: int) -> bytes:
+    return frame(WINDOW, 0, stream, struct.pack(">I", increment))
+
+
+REPLY = (
+    frame(HEADERS, 0x4, 3, b"\x88")
+    + frame(DATA, 0, 3, b"\0\0\0\0\x02\x08\x01")
+    + frame(HEADERS, 0x5, 3, b"\x89")
+)
+
+
+def test_a_reply_passes_unchanged_even_split_anywhere():
+    for cut in range(len(REPLY) + 1):
+        relay = FrameFilter()
+        assert relay.feed(REPLY[:cut]) + relay.feed(REPLY[cut:]) == REPLY
+
+
+def test_frames_that_need_no_answer_are_dropped():
+    junk = (
+        frame(PRIORITY, 0, 1, b"\0" * 5)
+        + frame(0xFA, 0, 0, b"x" * 16)  # an unknown type
+        + frame(DATA, 0, 3)  # empty, not ending its stream
+    )
+    assert FrameFilter().feed(junk * 1000 + REPLY) == REPLY
+    ends = frame(DATA, 0x1, 3)  # empty but ending its stream: kept
+    assert FrameFilter().feed(ends) == ends
+
+
+def test_the_window_updates_of_a_read_are_summed_per_stream():
+    out = FrameFilter().feed(window(0, 1) * 5000 + window(3, 7) + window(0, 2**31 - 1))
+    assert out == window(0, 2**31 - 1) + window(3, 7)
+
+
+def test_a_settings_frame_keeps_each_settings_last_value():
+    entries = b"".join(struct.pack(">HI", 4, n) for n in range(2730)) + struct.pack(">HI", 1, 9)
+    out = FrameFilter().feed(frame(SETTINGS, 0, 0, entries))
+    assert out == frame(SETTINGS, 0, 0, struct.pack(">HI", 4, 2729) + struct.pack(">HI", 1, 9))
+    ack = frame(SETTINGS, 0x1, 0)
+    assert FrameFilter().feed(ack) == ack
+
+
+def test_ping_acknowledgements_and_resets_are_rationed():
+    ack, reset = frame(PING, 0x1, 0, b"12345678"), frame(RST, 0, 1, b"\0\0\0\x08")
+    out = FrameFilter().feed((ack + reset) * 10_000)
+    assert 0 < out.count(ack) <= 200 and 0 < out.count(reset) <= 200
+    ping = frame(PING, 0, 0, b"12345678")  # a PING the referee must answer: passed
+    assert FrameFilter().feed(ping * 500) == ping * 500
+
+
+class _Relays(MatchObserver):
+    """The cgroup of each relay this process started, looked for at every decision."""
+
+    def __init__(self) -> None:
+        self.cgroups: dict[str, str] = {}  # pid -> its cgroup
+
+    def decision_made(self, decision, state) -> None:
+        for pid in os.listdir("/proc"):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+                parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                if parent == os.getpid() and b"relay.py" in cmdline and b"-c" not in cmdline:
+                    self.cgroups[pid] = Path(f"/proc/{pid}/cgroup").read_text()
+            except (OSError, ValueError):
+                continue
+
+
+@needs_bwrap
+async def test_a_flooding_bot_plays_its_game_through_the_relay_in_its_own_cgroup():
+    flood = marked(load_manifest(TEST_BOTS / "flood"))
+    relays = _Relays()
+    record = await play_match(
+        "oregon",
+        [flood, opponent()],
+        11,
+        time_control=TimeControl(move_seconds=2.0),
+        sandbox=SandboxPolicy(),
+        observer=relays,
+    )
+    # the flooder may lose on time: its flood queues before its own replies
+    assert record.seats[0].outcome in (Outcome.FINISHED, Outcome.TIMEOUT)
+    assert record.seats[1].outcome is Outcome.FINISHED
+    assert len(relays.cgroups) == 2  # a relay per sandboxed seat
+    own = Path("/proc/self/cgroup").read_text()
+    if cgroups.cgroup_kind() is not None:
+        assert own not in relays.cgroups.values()  # each in its bot's cgroup
+    else:
+        pytest.skip("no cgroups here: the relays run beside the arena")
