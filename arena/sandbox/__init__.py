@@ -265,6 +265,7 @@ class BotLaunch:
         where its work counts as the bot's: listening on ``listen`` (made here, so the arena may
         connect at once), relaying to the bot's socket at ``upstream``; ``tied`` makes its
         command line one that dies with the arena, as the bot's does."""
+        listen.unlink(missing_ok=True)  # a bot of this seat before, as its link (sockets.py)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             listener.bind(str(listen))
