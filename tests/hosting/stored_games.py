@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.manifest import remote_bot
+from arena.manifest import BotSpec
 from arena.records import LogSlice, MatchRecord, Outcome, SeatRecord
 from arena.storage import bots
 from arena.storage.database import open_database
@@ -26,9 +26,9 @@ def stored_game(
         with database.write() as session:
             versions = []
             for name, author in ((name, author) for name, author, _ in seats):
-                registered, _ = bots.register(
-                    session, remote_bot("127.0.0.1:1", name), name, author_id=author
-                )
+                # a bot the arena runs (a remote bot's deals are its own: never held back)
+                spec = BotSpec(name, "1.0.0", ("oregon",), Path("/nonexistent"), ("./bot",))
+                registered, _ = bots.register(session, spec, name, author_id=author)
                 versions.append(registered.version.id or 0)
         record = MatchRecord(
             game="oregon",

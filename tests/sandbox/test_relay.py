@@ -17,7 +17,8 @@ from arena.referee.match import MatchObserver, play_match
 from arena.sandbox import SandboxPolicy, cgroups
 from arena.sandbox.relay import FrameFilter
 from tests.sandbox.conftest import marked, needs_bwrap, opponent
-from tests.support.bots import TEST_BOTS
+from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
+from tests.tournament.helpers import query, renamed_bot, run_cli
 
 DATA, HEADERS, PRIORITY, RST, SETTINGS, PING, WINDOW = 0, 1, 2, 3, 4, 6, 8
 
@@ -118,3 +119,18 @@ async def test_a_flooding_bot_plays_its_game_through_the_relay_in_its_own_cgroup
         assert own not in relays.cgroups.values()  # each in its bot's cgroup
     else:
         pytest.skip("no cgroups here: the relays run beside the arena")
+
+
+@needs_bwrap
+def test_a_tournament_replacing_its_kept_up_bots_starts_every_one(tmp_path: Path):
+    """A replaced bot's successor in the same slot found the filter's socket file of the one
+    before: "cannot link its socket: Address already in use", seats lost (outside review E2)."""
+    names = ("first", "second", "third")
+    bots = [renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / name, name) for name in names]
+    result = run_cli(
+        "tournament", "--db", str(tmp_path / "arena.db"), "--game", "oregon", "--deals", "2",
+        "--bots", ",".join(map(str, bots)),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    outcomes = query(tmp_path / "arena.db", "SELECT outcome, count(*) FROM seat GROUP BY outcome")
+    assert outcomes == [("FINISHED", 24)], outcomes
