@@ -32,11 +32,14 @@ import struct
 import sys
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 _HEADER = 9
-_DATA, _PRIORITY, _RST_STREAM, _SETTINGS, _PING, _WINDOW_UPDATE = 0x0, 0x2, 0x3, 0x4, 0x6, 0x8
-_LAST_KNOWN_TYPE = 0x9  # CONTINUATION
-_END_STREAM, _ACK, _PADDED = 0x1, 0x1, 0x8
+_DATA, _HEADERS, _PRIORITY, _RST_STREAM, _SETTINGS = 0x0, 0x1, 0x2, 0x3, 0x4
+_PING, _WINDOW_UPDATE, _CONTINUATION = 0x6, 0x8, 0x9  # the last type HTTP/2 defines
+_END_STREAM, _ACK, _END_HEADERS, _PADDED = 0x1, 0x1, 0x4, 0x8
+_MOST_OPEN = 10_000  # streams tracked at once (the referee has a call or two in flight)
 _BURST = 100  # PING acknowledgements, and RST_STREAMs, let through per second
 _READ_BYTES = 1 << 16
 _MAX_WINDOW = 2**31 - 1
@@ -61,50 +64,133 @@ class _Rate:
 
 
 class FrameFilter:
-    """The bot's side of one connection, frame by frame: ``feed`` takes the bytes as read and
-    returns what the referee is to receive."""
+    """One connection, frame by frame: ``feed`` takes the bot's bytes as read and returns what the
+    referee is to receive; ``sent`` sees the referee's bytes on their way to the bot, to know
+    which streams (calls) it opened."""
 
     def __init__(self) -> None:
-        self._pending = b""
+        self._pending = bytearray()
         self._acks = _Rate(_BURST)
         self._resets = _Rate(_BURST)
+        self._lock = threading.Lock()  # ``sent`` and ``feed`` run in the two directions' threads
+        # stream -> header blocks the bot may still send on it (a reply's headers and trailers):
+        # only these, on streams the referee opened; a header block elsewhere was the referee's
+        # HPACK work for nothing (16,000 fields a frame, outside review E2)
+        self._open: dict[int, int] = {}
+        self._continuing: int | None = None  # the stream of a header block passed, unfinished
+        self._client = _ClientFrames(self)
+
+    def sent(self, data: bytes) -> None:
+        self._client.feed(data)
+
+    def opened(self, stream: int) -> None:
+        with self._lock:
+            if len(self._open) < _MOST_OPEN:
+                self._open.setdefault(stream, 2)
+
+    def cancelled(self, stream: int) -> None:
+        with self._lock:
+            self._open.pop(stream, None)
 
     def feed(self, data: bytes) -> bytes:
-        buffer = self._pending + data
+        self._pending += data
+        buffer = self._pending
         out: list[bytes] = []
         windows: dict[int, int] = {}  # stream -> its WINDOW_UPDATEs of this read, summed
         at = 0
-        while len(buffer) - at >= _HEADER:
-            length = int.from_bytes(buffer[at : at + 3], "big")
-            end = at + _HEADER + length
-            if end > len(buffer):
-                break  # the rest of the frame comes with a later read
-            kind, flags = buffer[at + 3], buffer[at + 4]
-            stream = int.from_bytes(buffer[at + 5 : at + 9], "big") & 0x7FFFFFFF
-            frame = buffer[at:end]
-            at = end
-            if kind == _WINDOW_UPDATE and length == 4:
+        with self._lock:
+            while len(buffer) - at >= _HEADER:
+                length = int.from_bytes(buffer[at : at + 3], "big")
+                end = at + _HEADER + length
+                if end > len(buffer):
+                    break  # the rest of the frame comes with a later read
+                kind, flags = buffer[at + 3], buffer[at + 4]
+                stream = int.from_bytes(buffer[at + 5 : at + 9], "big") & 0x7FFFFFFF
+                frame = bytes(buffer[at:end])
+                at = end
+                passed = self._passed(kind, flags, stream, length, frame, windows)
+                if passed is not None:
+                    out.append(passed)
+        del buffer[:at]
+        for stream, increment in windows.items():
+            out.append(_frame(_WINDOW_UPDATE, 0, stream, struct.pack(">I", increment)))
+        return b"".join(out)
+
+    def _passed(
+        self, kind: int, flags: int, stream: int, length: int, frame: bytes, windows: dict
+    ) -> bytes | None:
+        """What goes on of ``frame``: itself, a shorter equivalent, or nothing (a WINDOW_UPDATE
+        is summed into ``windows``, sent after the read's other frames)."""
+        if kind == _CONTINUATION:
+            if stream != self._continuing:
+                return None
+            if flags & _END_HEADERS:
+                self._continuing = None
+            return frame
+        if kind == _HEADERS:
+            if self._open.get(stream, 0) < 1:
+                return None
+            self._open[stream] -= 1
+            self._continuing = None if flags & _END_HEADERS else stream
+            if flags & _END_STREAM:
+                del self._open[stream]
+            return frame
+        if kind == _DATA:
+            if stream not in self._open:
+                return None
+            if flags & _END_STREAM:
+                del self._open[stream]
+            return frame if length or flags & (_END_STREAM | _PADDED) else None
+        if kind == _WINDOW_UPDATE and length == 4:
+            if stream == 0 or stream in self._open:
                 increment = int.from_bytes(frame[_HEADER:], "big") & 0x7FFFFFFF
                 windows[stream] = min(_MAX_WINDOW, windows.get(stream, 0) + increment)
-            elif kind == _SETTINGS and not flags & _ACK and length % 6 == 0:
-                out.append(_last_settings(frame))
-            elif kind == _PRIORITY or kind > _LAST_KNOWN_TYPE:
-                continue
-            elif kind == _DATA and length == 0 and not flags & (_END_STREAM | _PADDED):
-                continue
-            elif kind == _PING and flags & _ACK and not self._acks.allows():
-                continue
-            elif kind == _RST_STREAM and not self._resets.allows():
-                continue
+            return None
+        if kind == _RST_STREAM:
+            known = self._open.pop(stream, None) is not None
+            return frame if known and self._resets.allows() else None
+        if kind == _SETTINGS and not flags & _ACK and length % 6 == 0:
+            return _last_settings(frame)
+        if kind == _PRIORITY or kind > _CONTINUATION:
+            return None
+        if kind == _PING and flags & _ACK:
+            return frame if self._acks.allows() else None
+        return frame  # SETTINGS and PING for an answer, GOAWAY, PUSH_PROMISE (an error: the bot's)
+
+
+class _ClientFrames:
+    """The referee's bytes to the bot, read for the streams it opens (HEADERS) and cancels
+    (RST_STREAM); its payloads are skipped, not kept."""
+
+    def __init__(self, filtered: FrameFilter) -> None:
+        self._filtered = filtered
+        self._preface = 24  # "PRI * HTTP/2.0..." bytes still to skip
+        self._head = bytearray()
+        self._skip = 0  # payload bytes of the current frame still to skip
+
+    def feed(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            if self._preface:
+                taken = min(self._preface, len(view))
+                self._preface -= taken
+                view = view[taken:]
+            elif self._skip:
+                taken = min(self._skip, len(view))
+                self._skip -= taken
+                view = view[taken:]
             else:
-                out.append(frame)
-        self._pending = buffer[at:]
-        for stream, increment in windows.items():
-            if increment:  # an increment of 0 is the bot's protocol error: passed on as one
-                out.append(_frame(_WINDOW_UPDATE, 0, stream, struct.pack(">I", increment)))
-            else:
-                out.append(_frame(_WINDOW_UPDATE, 0, stream, b"\0\0\0\0"))
-        return b"".join(out)
+                taken = min(_HEADER - len(self._head), len(view))
+                self._head += view[:taken]
+                view = view[taken:]
+                if len(self._head) == _HEADER:
+                    head, self._head = bytes(self._head), bytearray()
+                    self._skip = int.from_bytes(head[:3], "big")
+                    stream = int.from_bytes(head[5:9], "big") & 0x7FFFFFFF
+                    if head[3] == _HEADERS:
+                        self._filtered.opened(stream)
+                    elif head[3] == _RST_STREAM:
+                        self._filtered.cancelled(stream)
 
 
 def _frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:
@@ -125,13 +211,14 @@ def _last_settings(frame: bytes) -> bytes:
     return _frame(_SETTINGS, frame[4], int.from_bytes(frame[5:9], "big"), payload)
 
 
-def _pump(source: socket.socket, sink: socket.socket, filtered: FrameFilter | None) -> None:
-    """Copy ``source`` to ``sink`` (through ``filtered`` if given) until either end closes; a
-    blocked ``sink`` stops the reading, so the bot's flood waits on the referee's pace."""
+def _pump(source: socket.socket, sink: socket.socket, through: Callable[[bytes], Any]) -> None:
+    """Copy ``source`` to ``sink`` until either end closes, the bytes read given to ``through``
+    (what it returns is sent instead, unless None); a blocked ``sink`` stops the reading, so
+    the bot's flood waits on the referee's pace."""
     try:
         while data := source.recv(_READ_BYTES):
-            if filtered is not None:
-                data = filtered.feed(data)
+            passed = through(data)
+            data = data if passed is None else passed
             if data:
                 sink.sendall(data)
     except OSError:
@@ -152,9 +239,10 @@ def _relay(referee: socket.socket, upstream: str) -> None:
         referee.close()
         bot.close()
         return
-    to_bot = threading.Thread(target=_pump, args=(referee, bot, None), daemon=True)
+    filtered = FrameFilter()
+    to_bot = threading.Thread(target=_pump, args=(referee, bot, filtered.sent), daemon=True)
     to_bot.start()
-    _pump(bot, referee, FrameFilter())
+    _pump(bot, referee, filtered.feed)
     to_bot.join()
     referee.close()
     bot.close()

@@ -36,6 +36,20 @@ def window(stream: int, increment: int) -> bytes:
     return frame(WINDOW, 0, stream, struct.pack(">I", increment))
 
 
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+
+
+def calls(*streams: int) -> FrameFilter:
+    """A filter that has seen the referee open ``streams`` (its calls), a byte at a time."""
+    relay = FrameFilter()
+    sent = PREFACE + b"".join(
+        frame(HEADERS, 0x4, s, b"\x83" * 40) + frame(DATA, 0x1, s, b"\0" * 300) for s in streams
+    )
+    for byte in sent:
+        relay.sent(bytes([byte]))
+    return relay
+
+
 REPLY = (
     frame(HEADERS, 0x4, 3, b"\x88")
     + frame(DATA, 0, 3, b"\0\0\0\0\x02\x08\x01")
@@ -45,7 +59,7 @@ REPLY = (
 
 def test_a_reply_passes_unchanged_even_split_anywhere():
     for cut in range(len(REPLY) + 1):
-        relay = FrameFilter()
+        relay = calls(3)
         assert relay.feed(REPLY[:cut]) + relay.feed(REPLY[cut:]) == REPLY
 
 
@@ -55,14 +69,30 @@ def test_frames_that_need_no_answer_are_dropped():
         + frame(0xFA, 0, 0, b"x" * 16)  # an unknown type
         + frame(DATA, 0, 3)  # empty, not ending its stream
     )
-    assert FrameFilter().feed(junk * 1000 + REPLY) == REPLY
+    assert calls(3).feed(junk * 1000 + REPLY) == REPLY
     ends = frame(DATA, 0x1, 3)  # empty but ending its stream: kept
-    assert FrameFilter().feed(ends) == ends
+    assert calls(3).feed(ends) == ends
+
+
+def test_header_blocks_pass_only_as_a_calls_reply():
+    """Headers and trailers, on a stream the referee opened: each header block elsewhere cost
+    the referee's HPACK decoding (16,000 fields a frame; outside review E2)."""
+    relay = calls(3, 5)
+    block = frame(HEADERS, 0x4, 1, b"\x83" * 16_000)  # stream 1: never opened
+    unfinished = frame(HEADERS, 0, 7, b"\x83") + frame(0x9, 0x4, 7, b"\x83")  # + CONTINUATION
+    assert relay.feed(block * 10 + unfinished + REPLY) == REPLY
+    assert relay.feed(REPLY) == b""  # stream 3 is closed: its trailers ended it
+    first = frame(HEADERS, 0, 5, b"\x88") + frame(0x9, 0x4, 5, b"\x83")
+    third = frame(HEADERS, 0x4, 5, b"\x83")
+    assert relay.feed(first + third + third) == first + third  # the third block: dropped
+    relay = calls(9)
+    relay.sent(frame(RST, 0, 9, b"\0\0\0\x08"))  # the referee cancels its call
+    assert relay.feed(frame(HEADERS, 0x4, 9, b"\x88") + frame(DATA, 0, 9, b"x")) == b""
 
 
 def test_the_window_updates_of_a_read_are_summed_per_stream():
-    out = FrameFilter().feed(window(0, 1) * 5000 + window(3, 7) + window(0, 2**31 - 1))
-    assert out == window(0, 2**31 - 1) + window(3, 7)
+    out = calls(3).feed(window(0, 1) * 5000 + window(3, 7) + window(0, 2**31 - 1) + window(5, 1))
+    assert out == window(0, 2**31 - 1) + window(3, 7)  # stream 5: not a call
 
 
 def test_a_settings_frame_keeps_each_settings_last_value():
@@ -74,9 +104,9 @@ def test_a_settings_frame_keeps_each_settings_last_value():
 
 
 def test_ping_acknowledgements_and_resets_are_rationed():
-    ack, reset = frame(PING, 0x1, 0, b"12345678"), frame(RST, 0, 1, b"\0\0\0\x08")
-    out = FrameFilter().feed((ack + reset) * 10_000)
-    assert 0 < out.count(ack) <= 200 and 0 < out.count(reset) <= 200
+    ack, reset = frame(PING, 0x1, 0, b"12345678"), frame(RST, 0, 3, b"\0\0\0\x08")
+    out = calls(3).feed((ack + reset) * 10_000)
+    assert 0 < out.count(ack) <= 200 and out.count(reset) == 1  # a call is reset once
     ping = frame(PING, 0, 0, b"12345678")  # a PING the referee must answer: passed
     assert FrameFilter().feed(ping * 500) == ping * 500
 
