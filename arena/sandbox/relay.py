@@ -9,14 +9,19 @@ to their clocks: at short move times honest bots lost on time (outside review E)
 frames are read by a process that the arena starts in the bot's cgroup, so a flood spends the
 bot's own CPU, and only what the referee needs passes:
 
+* header blocks (HEADERS and their CONTINUATIONs), DATA, RST_STREAM and a stream's WINDOW_UPDATE
+  pass only for the calls the referee opened (its HEADERS, seen on their way to the bot), at
+  most two header blocks each (a reply's headers and trailers), nothing after the call ended;
 * PRIORITY (advisory, deprecated by RFC 9113), unknown frame types and empty DATA frames that do
   not end their stream are dropped: a receiver ignores them;
-* the WINDOW_UPDATEs of one read are summed into one per stream;
-* a SETTINGS frame keeps the last value of each setting (the values it would leave in force);
+* the WINDOW_UPDATEs of one read are summed into one per stream, and a read's DATA frames of a
+  stream joined up to 16 KiB;
+* a SETTINGS frame keeps the last value of each setting (the values it would leave in force),
+  and few settings that HTTP/2 does not define (a receiver ignores them);
 * PING acknowledgements and RST_STREAM frames pass at most ``_BURST`` per second each (more means
   a flood; a lost one harms the bot alone: a reset call waits for its deadline);
-* everything else (HEADERS, DATA, CONTINUATION, GOAWAY, PINGs, SETTINGS acknowledgements) passes
-  as it is; the referee's own frames pass to the bot unread.
+* everything else (PINGs and SETTINGS, which want an answer, their acknowledgements, GOAWAY)
+  passes as it is; the referee's own frames pass to the bot unchanged.
 
     python -m arena.sandbox.relay LISTEN_FD UPSTREAM_PATH
 
@@ -39,6 +44,8 @@ _HEADER = 9
 _DATA, _HEADERS, _PRIORITY, _RST_STREAM, _SETTINGS = 0x0, 0x1, 0x2, 0x3, 0x4
 _PING, _WINDOW_UPDATE, _CONTINUATION = 0x6, 0x8, 0x9  # the last type HTTP/2 defines
 _END_STREAM, _ACK, _END_HEADERS, _PADDED = 0x1, 0x1, 0x4, 0x8
+_SMALLEST_MAX_FRAME = 16_384  # SETTINGS_MAX_FRAME_SIZE's least value
+_MOST_SETTINGS = 16  # in one SETTINGS frame (HTTP/2 defines 8; gRPC adds a few)
 _MOST_OPEN = 10_000  # streams tracked at once (the referee has a call or two in flight)
 _BURST = 100  # PING acknowledgements, and RST_STREAMs, let through per second
 _READ_BYTES = 1 << 16
@@ -109,7 +116,11 @@ class FrameFilter:
                 frame = bytes(buffer[at:end])
                 at = end
                 passed = self._passed(kind, flags, stream, length, frame, windows)
-                if passed is not None:
+                if passed is None:
+                    continue
+                if kind == _DATA and out and _joins(out[-1], stream, passed):
+                    out[-1] = _joined(out[-1], passed)  # a reply in 1-byte frames: fewer
+                else:
                     out.append(passed)
         del buffer[:at]
         for stream, increment in windows.items():
@@ -193,6 +204,24 @@ class _ClientFrames:
                         self._filtered.cancelled(stream)
 
 
+def _joins(before: bytes, stream: int, data: bytes) -> bool:
+    """Whether the DATA frame ``data`` of ``stream`` may be merged into the frame ``before``:
+    both DATA of that stream, neither padded, ``before`` not ending it, and no larger than the
+    frame size every HTTP/2 peer takes."""
+    return (
+        before[3] == _DATA
+        and not before[4] & (_END_STREAM | _PADDED)
+        and not data[4] & _PADDED
+        and int.from_bytes(before[5:9], "big") & 0x7FFFFFFF == stream
+        and len(before) + len(data) - 2 * _HEADER <= _SMALLEST_MAX_FRAME
+    )
+
+
+def _joined(before: bytes, data: bytes) -> bytes:
+    payload = before[_HEADER:] + data[_HEADER:]
+    return _frame(_DATA, data[4] & _END_STREAM, int.from_bytes(data[5:9], "big"), payload)
+
+
 def _frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:
     return (
         len(payload).to_bytes(3, "big")
@@ -203,10 +232,13 @@ def _frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:
 
 
 def _last_settings(frame: bytes) -> bytes:
-    """A SETTINGS frame with each setting once, at its last value, in order of first mention."""
+    """A SETTINGS frame with each setting once, at its last value, in order of first mention;
+    of the settings a receiver does not know (which it ignores), the first few only."""
     values: dict[int, bytes] = {}
     for at in range(_HEADER, len(frame), 6):
-        values[int.from_bytes(frame[at : at + 2], "big")] = frame[at + 2 : at + 6]
+        key = int.from_bytes(frame[at : at + 2], "big")
+        if key in values or len(values) < _MOST_SETTINGS:
+            values[key] = frame[at + 2 : at + 6]
     payload = b"".join(struct.pack(">H", key) + value for key, value in values.items())
     return _frame(_SETTINGS, frame[4], int.from_bytes(frame[5:9], "big"), payload)
 

@@ -103,6 +103,22 @@ def test_a_settings_frame_keeps_each_settings_last_value():
     assert FrameFilter().feed(ack) == ack
 
 
+def test_a_reply_in_one_byte_frames_reaches_the_referee_in_few():
+    message = b"\0\0\0\0\x10" + bytes(range(16))
+    pieces = b"".join(frame(DATA, 0, 3, message[i : i + 1]) for i in range(len(message)))
+    relay = calls(3)
+    out = relay.feed(frame(HEADERS, 0x4, 3, b"\x88") + pieces + frame(HEADERS, 0x5, 3, b"\x89"))
+    assert out == frame(HEADERS, 0x4, 3, b"\x88") + frame(DATA, 0, 3, message) + frame(
+        HEADERS, 0x5, 3, b"\x89"
+    )
+
+
+def test_a_settings_frame_keeps_few_settings_a_receiver_does_not_know():
+    entries = b"".join(struct.pack(">HI", 0x100 + n, 1) for n in range(2730))
+    out = FrameFilter().feed(frame(SETTINGS, 0, 0, entries))
+    assert len(out) == 9 + 16 * 6
+
+
 def test_ping_acknowledgements_and_resets_are_rationed():
     ack, reset = frame(PING, 0x1, 0, b"12345678"), frame(RST, 0, 3, b"\0\0\0\x08")
     out = calls(3).feed((ack + reset) * 10_000)
