@@ -224,10 +224,7 @@ def _joined(before: bytes, data: bytes) -> bytes:
 
 def _frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:
     return (
-        len(payload).to_bytes(3, "big")
-        + bytes((kind, flags))
-        + struct.pack(">I", stream)
-        + (payload)
+        len(payload).to_bytes(3, "big") + bytes((kind, flags)) + struct.pack(">I", stream) + payload
     )
 
 
