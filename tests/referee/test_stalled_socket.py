@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -41,6 +43,25 @@ def finish(process: subprocess.Popen[str]) -> tuple[str, str]:
         pytest.fail(f"arena match still ran {BOUND_SECONDS} s on: the stalled call held it")
 
 
+@contextmanager
+def remote_staller() -> Iterator[str]:
+    """The staller serving elsewhere (NAME@HOST:PORT): its address, while the block runs."""
+    port = free_port()
+    bot = subprocess.Popen(
+        [sys.executable, "bot.py"],
+        cwd=STALLER,
+        # over TCP the kernel buffers more of the ACKs: more PINGs to fill them
+        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", "STALL_PINGS": "1000000"},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        bot.kill()
+        bot.communicate()
+
+
 @pytest.mark.parametrize("sandbox", ["bwrap", "none"])
 def test_a_bot_that_stops_reading_its_socket_times_out_and_the_game_goes_on(sandbox):
     started = time.monotonic()
@@ -58,25 +79,13 @@ def test_a_bot_that_stops_reading_its_socket_times_out_and_the_game_goes_on(sand
 def test_a_remote_bot_that_stops_reading_its_socket_times_out_and_the_game_goes_on(tmp_path):
     """A bot elsewhere (NAME@HOST:PORT) is no process of the arena's to kill: its stalled call is
     given up past its deadline, and the game goes on (it was held for ever)."""
-    port = free_port()
-    bot = subprocess.Popen(
-        [sys.executable, "bot.py"],
-        cwd=STALLER,
-        # over TCP the kernel buffers more of the ACKs: more PINGs to fill them
-        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", "STALL_PINGS": "1000000"},
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with remote_staller() as address:
         process = subprocess.Popen(
             [str(ARENA), "match", "--game", "oregon", str(SAMPLE_BOTS / "random-python"),
-             f"stall-socket@127.0.0.1:{port}", "--no-store", "--move-time", "2", "--json"],
+             f"stall-socket@{address}", "--no-store", "--move-time", "2", "--json"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         stdout, stderr = finish(process)
-    finally:
-        bot.kill()
-        bot.communicate()
     assert process.returncode == 3, stderr
     assert '"outcome": "TIMEOUT"' in stdout and "no Decide reply within 2 s" in stdout, stdout
     assert '"outcome": "FINISHED"' in stdout
@@ -85,25 +94,14 @@ def test_a_remote_bot_that_stops_reading_its_socket_times_out_and_the_game_goes_
 def test_a_remote_bot_stalled_in_one_game_gets_a_connection_of_its_own_in_the_next(tmp_path):
     """gRPC handed the connection left stalled in a game to the next game's client: every later
     game of that bot ended in CRASH after waiting 10 s for its handshake (outside review E)."""
-    port = free_port()
-    bot = subprocess.Popen(
-        [sys.executable, "bot.py"],
-        cwd=STALLER,
-        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", "STALL_PINGS": "1000000"},
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with remote_staller() as address:
         process = subprocess.Popen(
             [str(ARENA), "tournament", "--db", str(tmp_path / "arena.db"), "--game", "oregon",
-             "--bots", f"stall-socket@127.0.0.1:{port},{SAMPLE_BOTS / 'random-python'}",
+             "--bots", f"stall-socket@{address},{SAMPLE_BOTS / 'random-python'}",
              "--deals", "1", "--move-time", "1", "--concurrency", "1", "--json"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         finish(process)
-    finally:
-        bot.kill()
-        bot.communicate()
     reasons = query(
         tmp_path / "arena.db",
         "SELECT s.outcome, s.reason FROM seat s JOIN bot_version v ON v.id = s.bot_version_id "

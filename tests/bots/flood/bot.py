@@ -1,7 +1,8 @@
 """A bot that plays (the first legal action) while it floods the referee with HTTP/2 frames
 that need no answer: PRIORITY, RST_STREAM on a closed stream, WINDOW_UPDATE, unsolicited PING
 acknowledgements and frames of an unknown type (outside review E: the referee's gRPC parsed them
-all, up to a core per connection). Raw HTTP/2 from the standard library, as tests/bots/stall-socket.
+all, up to a core per connection). Raw HTTP/2 from the standard library, as tests/bots/stall-socket
+(a copy of its framing: a sandboxed bot sees its own directory only).
 
     python bot.py
 
