@@ -35,6 +35,7 @@ from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied, tied_to_parent
 from arena.referee.client import BotClient
 from arena.referee.log_sink import LogSink, create_log, log_budget
+from arena.referee.probe import PROBE_SECONDS, socket_answer
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
@@ -462,6 +463,7 @@ async def _handshake_or_exit(
     reply: bot_pb2.HandshakeReply | None = None
     failure = ""
     listening = False
+    said: str | None = None  # what the bot's socket answered, if not HTTP/2
 
     async def handshake(scope: trio.CancelScope) -> None:
         nonlocal reply, failure, listening
@@ -481,6 +483,14 @@ async def _handshake_or_exit(
                 failure = f"handshake failed: {exc.code().name}: {details}"
         scope.cancel()
 
+    async def look_before_the_deadline() -> None:
+        # gRPC retries a channel that fails until the deadline: the bot's own socket says why,
+        # asked before the deadline (the call cancelled then kills the bot)
+        nonlocal said
+        await trio.sleep(max(0.0, timeout - 2 * PROBE_SECONDS))
+        if listening:
+            said = await socket_answer(_own_socket(bot))
+
     async def watch_exit(scope: trio.CancelScope) -> None:
         nonlocal failure
         if bot.process is not None:
@@ -492,6 +502,7 @@ async def _handshake_or_exit(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(handshake, nursery.cancel_scope)
             nursery.start_soon(watch_exit, nursery.cancel_scope)
+            nursery.start_soon(look_before_the_deadline)
     if reply is None:
         if not failure:
             failure = (
@@ -499,8 +510,16 @@ async def _handshake_or_exit(
                 if listening
                 else f"never listened on ARENA_BOT_ADDRESS ({bot.address}) within {timeout:g} s"
             )
+        if said is not None and failure.startswith("did not answer"):
+            failure = f"{failure}: {said}"
         raise NotReadyError(bot.crash_reason(failure))
     return reply
+
+
+def _own_socket(bot: RunningBot) -> str:
+    """Where the bot itself listens, as the arena reaches it (a sandboxed bot's socket is
+    linked into the arena's directory; the referee's calls go through its frame filter)."""
+    return bot.address if bot.socket_link is None else f"unix:{bot.socket_link}"
 
 
 # How often to look for a starting bot's Unix socket. A gRPC channel that finds no listener

@@ -20,6 +20,9 @@ bot's own CPU, and only what the referee needs passes:
   and few settings that HTTP/2 does not define (a receiver ignores them);
 * PING acknowledgements and RST_STREAM frames pass at most ``_BURST`` per second each (more means
   a flood; a lost one harms the bot alone: a reset call waits for its deadline);
+* a frame longer than the referee takes (its SETTINGS_MAX_FRAME_SIZE; bytes that are not HTTP/2
+  at all, such as an HTTP/1 reply, read so) ends the connection, its header passed on first so
+  that gRPC reports its own error, as it would without the relay;
 * everything else (PINGs and SETTINGS, which want an answer, their acknowledgements, GOAWAY)
   passes as it is; the referee's own frames pass to the bot unchanged.
 
@@ -44,7 +47,8 @@ _HEADER = 9
 _DATA, _HEADERS, _PRIORITY, _RST_STREAM, _SETTINGS = 0x0, 0x1, 0x2, 0x3, 0x4
 _PING, _WINDOW_UPDATE, _CONTINUATION = 0x6, 0x8, 0x9  # the last type HTTP/2 defines
 _END_STREAM, _ACK, _END_HEADERS, _PADDED = 0x1, 0x1, 0x4, 0x8
-_SMALLEST_MAX_FRAME = 16_384  # SETTINGS_MAX_FRAME_SIZE's least value
+_MAX_FRAME_SIZE = 0x5  # the SETTINGS parameter
+_SMALLEST_MAX_FRAME = 16_384  # its least value, and where it starts
 _MOST_SETTINGS = 16  # in one SETTINGS frame (HTTP/2 defines 8; gRPC adds a few)
 _MOST_OPEN = 10_000  # streams tracked at once (the referee has a call or two in flight)
 _BURST = 100  # PING acknowledgements, and RST_STREAMs, let through per second
@@ -72,8 +76,8 @@ class _Rate:
 
 class FrameFilter:
     """One connection, frame by frame: ``feed`` takes the bot's bytes as read and returns what the
-    referee is to receive; ``sent`` sees the referee's bytes on their way to the bot, to know
-    which streams (calls) it opened."""
+    referee is to receive (or raises ConnectionEnds); ``sent`` sees the referee's bytes on their
+    way to the bot, to know which streams (calls) it opened and the largest frame it takes."""
 
     def __init__(self) -> None:
         self._pending = bytearray()
@@ -85,6 +89,7 @@ class FrameFilter:
         # HPACK work for nothing (16,000 fields a frame, outside review E2)
         self._open: dict[int, int] = {}
         self._continuing: int | None = None  # the stream of a header block passed, unfinished
+        self.max_frame = _SMALLEST_MAX_FRAME  # the largest frame the referee takes, its SETTINGS
         self._client = _ClientFrames(self)
 
     def sent(self, data: bytes) -> None:
@@ -108,6 +113,12 @@ class FrameFilter:
         with self._lock:
             while len(buffer) - at >= _HEADER:
                 length = int.from_bytes(buffer[at : at + 3], "big")
+                if length > self.max_frame:
+                    # not HTTP/2 (bytes of HTTP/1 or TLS read as a frame's length) or a frame the
+                    # referee refuses: its header goes on at once, for gRPC's own precise error,
+                    # instead of the relay waiting for up to 16 MiB that would end the same way
+                    out.append(bytes(buffer[at : at + _HEADER]))
+                    raise ConnectionEnds(b"".join(out))
                 end = at + _HEADER + length
                 if end > len(buffer):
                     break  # the rest of the frame comes with a later read
@@ -169,15 +180,26 @@ class FrameFilter:
         return frame  # SETTINGS and PING for an answer, GOAWAY, PUSH_PROMISE (an error: the bot's)
 
 
+class ConnectionEnds(Exception):
+    """The bot broke HTTP/2: ``data`` is the last the referee receives before the connection
+    closes."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__("the bot broke HTTP/2")
+        self.data = data
+
+
 class _ClientFrames:
     """The referee's bytes to the bot, read for the streams it opens (HEADERS) and cancels
-    (RST_STREAM); its payloads are skipped, not kept."""
+    (RST_STREAM), and the largest frame it takes (SETTINGS); other payloads are skipped, not
+    kept."""
 
     def __init__(self, filtered: FrameFilter) -> None:
         self._filtered = filtered
         self._preface = 24  # "PRI * HTTP/2.0..." bytes still to skip
         self._head = bytearray()
         self._skip = 0  # payload bytes of the current frame still to skip
+        self._settings: bytearray | None = None  # the payload of a SETTINGS frame, being read
 
     def feed(self, data: bytes) -> None:
         view = memoryview(data)
@@ -189,6 +211,10 @@ class _ClientFrames:
             elif self._skip:
                 taken = min(self._skip, len(view))
                 self._skip -= taken
+                if self._settings is not None:
+                    self._settings += view[:taken]
+                    if not self._skip:
+                        self._settled(bytes(self._settings))
                 view = view[taken:]
             else:
                 taken = min(_HEADER - len(self._head), len(view))
@@ -202,6 +228,18 @@ class _ClientFrames:
                         self._filtered.opened(stream)
                     elif head[3] == _RST_STREAM:
                         self._filtered.cancelled(stream)
+                    self._settings = (
+                        bytearray() if head[3] == _SETTINGS and not head[4] & _ACK else None
+                    )
+                    if self._settings is not None and not self._skip:
+                        self._settled(b"")
+
+    def _settled(self, payload: bytes) -> None:
+        """The referee's SETTINGS: the bot may now send frames up to its MAX_FRAME_SIZE."""
+        self._settings = None
+        for at in range(0, len(payload) - 5, 6):
+            if int.from_bytes(payload[at : at + 2], "big") == _MAX_FRAME_SIZE:
+                self._filtered.max_frame = int.from_bytes(payload[at + 2 : at + 6], "big")
 
 
 def _joins(before: bytes, stream: int, data: bytes) -> bool:
@@ -250,6 +288,11 @@ def _pump(source: socket.socket, sink: socket.socket, through: Callable[[bytes],
             data = data if passed is None else passed
             if data:
                 sink.sendall(data)
+    except ConnectionEnds as ends:
+        try:
+            sink.sendall(ends.data)
+        except OSError:
+            pass
     except OSError:
         pass
     finally:

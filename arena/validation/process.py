@@ -25,6 +25,7 @@ from arena.referee.botprocess import (
     run_bot,
 )
 from arena.referee.client import BotClient
+from arena.referee.probe import PROTOCOL_MISMATCH
 from arena.sandbox import SandboxPolicy
 from arena.validation.report import Check, Report, Status
 
@@ -45,6 +46,11 @@ _START_HINTS = (
     (
         ("Permission denied",),
         "the bot's uid must read its directory (chmod -R a+rX DIR) and run its program (chmod +x)",
+    ),
+    (
+        (PROTOCOL_MISMATCH,),
+        "the bot must serve gRPC (HTTP/2 without TLS) with the service arena.bot.v1.Bot of "
+        "proto/arena/bot/v1/bot.proto on ARENA_BOT_ADDRESS; the arena is its client",
     ),
     (
         ("never listened on ARENA_BOT_ADDRESS",),
@@ -117,7 +123,8 @@ async def check_process(
                     f"never became ready: {exc}",
                     REFUSED_HINT
                     if refused
-                    else start_hint(str(exc)) + (SANDBOX_HINT if bot.sandboxed else ""),
+                    else start_hint(str(exc))
+                    + (SANDBOX_HINT if bot.sandboxed and PROTOCOL_MISMATCH not in str(exc) else ""),
                 )
             )
             return None

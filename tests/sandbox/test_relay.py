@@ -15,7 +15,7 @@ from arena.manifest import load_manifest
 from arena.records import Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
 from arena.sandbox import SandboxPolicy, cgroups
-from arena.sandbox.relay import FrameFilter
+from arena.sandbox.relay import ConnectionEnds, FrameFilter
 from tests.sandbox.conftest import marked, needs_bwrap, opponent
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
 from tests.tournament.helpers import query, renamed_bot, run_cli
@@ -96,9 +96,9 @@ def test_the_window_updates_of_a_read_are_summed_per_stream():
 
 
 def test_a_settings_frame_keeps_each_settings_last_value():
-    entries = b"".join(struct.pack(">HI", 4, n) for n in range(2730)) + struct.pack(">HI", 1, 9)
-    out = FrameFilter().feed(frame(SETTINGS, 0, 0, entries))
-    assert out == frame(SETTINGS, 0, 0, struct.pack(">HI", 4, 2729) + struct.pack(">HI", 1, 9))
+    entries = b"".join(struct.pack(">HI", 4, n) for n in range(2729)) + struct.pack(">HI", 1, 9)
+    out = FrameFilter().feed(frame(SETTINGS, 0, 0, entries))  # as large as a frame may be
+    assert out == frame(SETTINGS, 0, 0, struct.pack(">HI", 4, 2728) + struct.pack(">HI", 1, 9))
     ack = frame(SETTINGS, 0x1, 0)
     assert FrameFilter().feed(ack) == ack
 
@@ -125,6 +125,30 @@ def test_ping_acknowledgements_and_resets_are_rationed():
     assert 0 < out.count(ack) <= 200 and out.count(reset) == 1  # a call is reset once
     ping = frame(PING, 0, 0, b"12345678")  # a PING the referee must answer: passed
     assert FrameFilter().feed(ping * 500) == ping * 500
+
+
+def test_a_frame_larger_than_the_referee_takes_ends_the_connection_at_once():
+    """Its header goes on (gRPC reports its own error, as without the filter); the filter does
+    not wait for up to 16 MiB. HTTP/1 or TLS bytes read as a frame header are such a frame."""
+    relay = calls(3)
+    head = (16_385).to_bytes(3, "big") + bytes([DATA, 0]) + struct.pack(">I", 3)
+    with pytest.raises(ConnectionEnds) as ended:
+        relay.feed(REPLY[:10] + head + b"x" * 100)  # the reply's headers, then
+    assert ended.value.data == REPLY[:10] + head
+    with pytest.raises(ConnectionEnds):
+        FrameFilter().feed(b"HTTP/1.1 400 Bad Request\r\n")
+    biggest = frame(DATA, 0, 3, b"x" * 16_384)
+    assert calls(3).feed(biggest) == biggest
+
+
+def test_the_referee_s_max_frame_size_is_the_limit():
+    relay = calls()
+    relay.sent(frame(SETTINGS, 0, 0, struct.pack(">HI", 5, 65_536)))
+    big = frame(DATA, 0, 5, b"x" * 65_536)
+    relay.sent(frame(HEADERS, 0x4, 5, b"\x83"))
+    assert relay.feed(big) == big
+    relay.sent(frame(SETTINGS, 0x1, 0))  # its acknowledgement of the bot's: no change
+    assert relay.feed(big) == big
 
 
 class _Relays(MatchObserver):

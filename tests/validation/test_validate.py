@@ -70,6 +70,12 @@ def test_the_node_starter_passes(tmp_path):
             "not on an address of the bot's own",
         ),
         (
+            TEST_BOTS / "not-grpc",
+            "start to ready",
+            "its socket answers in HTTP/1 ('HTTP/1.1 400 Bad Request'), not HTTP/2",
+            "the bot must serve gRPC (HTTP/2 without TLS)",
+        ),
+        (
             BOTS / "wrong-name",
             "handshake",
             "name 'impostor', expected 'wrong-name'",

@@ -1,0 +1,90 @@
+"""What a bot's socket says when it did not answer the handshake: one look at its first bytes.
+
+gRPC keeps trying a channel that fails until the handshake's deadline (``wait_for_ready``), so a
+bot that listens but speaks something else than gRPC's HTTP/2 (an HTTP/1 or TLS server, a
+server that never answers) ends as "did not answer the handshake within 10 s", which tells its
+author nothing. So a second before that deadline, while the handshake still waits, the arena
+opens one connection of its own to the bot's socket (the bot's own, not the frame filter before
+it), sends HTTP/2's client preface and reads at most a few dozen bytes for half a second: enough
+to name the protocol. Nothing else of the bot's answer is used, and the look is bounded in bytes
+and time.
+"""
+
+from __future__ import annotations
+
+import trio
+
+PROBE_SECONDS = 0.5
+PROTOCOL_MISMATCH = "its socket"  # how every finding begins (the validator's hint keys on it)
+_CLIENT_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes(9)  # and an empty SETTINGS frame
+_ENOUGH = 64  # bytes read at most
+_SETTINGS = 0x4
+_SMALLEST_MAX_FRAME = 16_384
+_SHOWN = 40  # characters of a text answer quoted
+
+
+async def socket_answer(address: str) -> str | None:
+    """What the bot at ``address`` (``unix:PATH`` or ``HOST:PORT``) answers HTTP/2's client
+    preface, said for its author; None where that tells nothing (HTTP/2 as it should be, or no
+    connection: the caller's own reason stands)."""
+    try:
+        with trio.fail_after(PROBE_SECONDS):
+            stream = await _connect(address)
+    except (OSError, trio.TooSlowError, ValueError):
+        return None
+    answer = b""
+    closed = False
+    async with stream:
+        with trio.move_on_after(PROBE_SECONDS):
+            try:
+                await stream.send_all(_CLIENT_PREFACE)
+                while len(answer) < _ENOUGH:
+                    chunk = await stream.receive_some(_ENOUGH - len(answer))
+                    if not chunk:
+                        closed = True
+                        break
+                    answer += chunk
+            except (OSError, trio.BrokenResourceError):
+                closed = True
+    return describe(answer, closed=closed)
+
+
+async def _connect(address: str) -> trio.abc.Stream:
+    if address.startswith("unix:"):
+        return await trio.open_unix_socket(address.removeprefix("unix:"))
+    host, port = address.rsplit(":", 1)
+    return await trio.open_tcp_stream(host.strip("[]"), int(port))
+
+
+def describe(answer: bytes, *, closed: bool) -> str | None:
+    """Name what ``answer`` (a server's first bytes, ``closed`` if it then closed) is, if it is
+    not the start of an HTTP/2 server's reply."""
+    if not answer:
+        if closed:
+            return "its socket closes each connection without a byte"
+        return (
+            f"its socket takes connections but sent nothing in {PROBE_SECONDS:g} s (an HTTP/2 "
+            "server sends its SETTINGS at once): is a gRPC server listening there?"
+        )
+    if answer.startswith(b"HTTP/"):
+        line = answer.split(b"\r\n", 1)[0].decode("ascii", "replace")[:_SHOWN]
+        return (
+            f"its socket answers in HTTP/1 ({line!r}), not HTTP/2: serve gRPC on ARENA_BOT_ADDRESS"
+        )
+    if answer[0] in (0x15, 0x16) and answer[1:2] == b"\x03":
+        return "its socket answers in TLS: serve gRPC without TLS (insecure) on ARENA_BOT_ADDRESS"
+    if len(answer) >= 9:
+        length, kind, stream = int.from_bytes(answer[:3], "big"), answer[3], answer[5:9]
+        if length > _SMALLEST_MAX_FRAME or kind != _SETTINGS or any(stream):
+            return (
+                f"its socket answers, but not in HTTP/2 (its first bytes: {_shown(answer)}): "
+                "serve gRPC on ARENA_BOT_ADDRESS"
+            )
+        return None  # HTTP/2's server preface: the bot's gRPC is there, its handler is not
+    if closed:
+        return f"its socket sent {_shown(answer)} and closed: not HTTP/2"
+    return None
+
+
+def _shown(answer: bytes) -> str:
+    return repr(answer[:_SHOWN])
