@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import arena.sandbox.relay as relay_module
 from arena.manifest import load_manifest
 from arena.records import Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
@@ -151,6 +152,9 @@ def test_the_referee_s_max_frame_size_is_the_limit():
     assert relay.feed(big) == big
 
 
+RELAY = str(Path(relay_module.__file__)).encode()
+
+
 class _Relays(MatchObserver):
     """The cgroup of each relay this process started, looked for at every decision."""
 
@@ -160,9 +164,9 @@ class _Relays(MatchObserver):
     def decision_made(self, decision, state) -> None:
         for pid in os.listdir("/proc"):
             try:
-                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
                 parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-                if parent == os.getpid() and b"relay.py" in cmdline and b"-c" not in cmdline:
+                if parent == os.getpid() and argv[1:4] == [b"-I", b"-S", RELAY]:
                     self.cgroups[pid] = Path(f"/proc/{pid}/cgroup").read_text()
             except (OSError, ValueError):
                 continue
