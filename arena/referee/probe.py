@@ -69,16 +69,16 @@ def describe(answer: bytes, *, closed: bool) -> str | None:
     if answer.startswith(b"HTTP/"):
         line = answer.split(b"\r\n", 1)[0].decode("ascii", "replace")[:_SHOWN]
         return (
-            f"its socket answers in HTTP/1 ({line!r}), not HTTP/2: serve gRPC on ARENA_BOT_ADDRESS"
+            f"its socket answers in HTTP/1 ({line!r}), not HTTP/2: a gRPC server must listen there"
         )
     if answer[0] in (0x15, 0x16) and answer[1:2] == b"\x03":
-        return "its socket answers in TLS: serve gRPC without TLS (insecure) on ARENA_BOT_ADDRESS"
+        return "its socket answers in TLS: the arena calls gRPC without TLS (insecure)"
     if len(answer) >= 9:
         length, kind, stream = int.from_bytes(answer[:3], "big"), answer[3], answer[5:9]
         if length > _SMALLEST_MAX_FRAME or kind != _SETTINGS or any(stream):
             return (
                 f"its socket answers, but not in HTTP/2 (its first bytes: {_shown(answer)}): "
-                "serve gRPC on ARENA_BOT_ADDRESS"
+                "a gRPC server must listen there"
             )
         return None  # HTTP/2's server preface: the bot's gRPC is there, its handler is not
     if closed:
