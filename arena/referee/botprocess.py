@@ -36,7 +36,7 @@ from arena.referee.child import ChildProcess, start_tied, tied_to_parent
 from arena.referee.client import BotClient
 from arena.referee.log_sink import LogSink, create_log, log_budget
 from arena.referee.probe import PROBE_SECONDS, socket_answer
-from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch
+from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch, start_relay
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
 
@@ -109,6 +109,9 @@ class RunningBot:
     # (arena.sandbox.sockets), or the filter of its frames before it (arena.sandbox.relay).
     call_address: str | None = None
     socket_link: Path | None = None
+    # A remote bot's filter (arena.sandbox.relay), a process of the arena's: killing it ends a
+    # call the bot stalls.
+    relay: subprocess.Popen | None = None
     stopped_by_arena: bool = False  # ``stop`` was called: how it ended says nothing of the bot
 
     @property
@@ -128,8 +131,18 @@ class RunningBot:
     @property
     def on_stall(self) -> Callable[[], None] | None:
         """What ends a call to it that outlives its deadline (``arena.referee.stall_guard``):
-        killing it; a remote bot is no process of ours, so nothing."""
-        return self.kill_now if self.process is not None else None
+        killing it, or a remote bot's relay; a remote bot read directly is no process of ours,
+        so nothing."""
+        if self.process is not None:
+            return self.kill_now
+        return self.kill_relay if self.relay is not None else None
+
+    def kill_relay(self) -> None:
+        """Kill a remote bot's relay, from any thread: its connections close, and with them any
+        call to the bot."""
+        assert self.relay is not None
+        if self.relay.poll() is None:
+            self.relay.kill()
 
     def kill_now(self) -> None:
         """Kill the bot's process and what it started, from any thread (a stalled call: ``arena
@@ -271,7 +284,8 @@ async def run_bot(
     With a ``sandbox`` policy the bot runs as ``arena.sandbox`` says (its socket in a directory
     of its own in ``workdir``); without one, as the arena's user with its environment."""
     if spec.address is not None:  # a remote bot
-        yield RunningBot(spec, spec.address, token=remote_token())
+        async with _remote_bot(spec, seat, workdir, sandbox) as remote:
+            yield remote
         return
     assert spec.command is not None and spec.directory is not None
     sandboxed = sandbox is not None and sandbox.tool == "bwrap"
@@ -362,6 +376,29 @@ async def run_bot(
             await trio.to_thread.run_sync(bot.log.close)  # its last words, then the file
             if not bot.log_kept:  # read for crash reasons only: a pool's restarts would pile up
                 bot.log.path.unlink(missing_ok=True)
+
+
+@asynccontextmanager
+async def _remote_bot(
+    spec: BotSpec, seat: int, workdir: Path, sandbox: SandboxPolicy | None
+) -> AsyncIterator[RunningBot]:
+    """A remote bot (``NAME@HOST:PORT``), read through a filter of its HTTP/2 beside the arena
+    (``arena.sandbox.relay``): its flood is spent outside the referee's interpreter, and a call it
+    stalls (it stops reading) ends when the relay is killed, where grpcio would keep the call's
+    thread for ever (grpc/grpc#28434). Read directly only where the policy turns filters off."""
+    assert spec.address is not None
+    bot = RunningBot(spec, spec.address, token=remote_token())
+    listen = workdir / f"r{seat}.sock"
+    if (sandbox is None or sandbox.filter_frames) and len(str(listen)) <= _UNIX_PATH_MAX:
+        bot.relay = start_relay(listen, spec.address, tied_to_parent)
+        bot.call_address = f"unix:{listen}"
+    try:
+        yield bot
+    finally:
+        if bot.relay is not None:
+            bot.kill_relay()
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(bot.relay.wait)
 
 
 # How long bwrap may take to reap its killed child and exit before its group is killed anyway.

@@ -8,7 +8,8 @@ So every call to a local bot is watched (``STALLS.watch``): one that has not ret
 ``GRACE_SECONDS`` after its deadline gets its ``on_stall`` (the client kills its bot), and the
 call fails as the timeout it is. One daemon thread per process looks every ``LOOK_SECONDS`` (it
 ends when idle); a call costs a lock and two dict operations, not a timer thread. A remote bot
-(``NAME@HOST:PORT``) is no process of ours to kill: its calls are not watched here.
+(``NAME@HOST:PORT``) is no process of ours to kill, but the filter the arena reads it through is
+(``arena.sandbox.relay``): killing that ends the call.
 """
 
 from __future__ import annotations

@@ -26,6 +26,33 @@ from arena.sandbox.uids import UidLease, lease_host_uid
 
 _RELAY = Path(__file__).with_name("relay.py")
 
+
+def start_relay(
+    listen: Path, upstream: str, started_as: Callable[[list[str]], list[str]]
+) -> subprocess.Popen:
+    """Start a filter of a bot's HTTP/2 (``arena.sandbox.relay``) listening on ``listen`` (made
+    here, so the arena may connect at once; an earlier file there is replaced) and relaying to
+    ``upstream`` (a Unix socket's path, or HOST:PORT); ``started_as`` wraps its command line (a
+    cgroup to join, a tie to the arena)."""
+    listen.unlink(missing_ok=True)  # a bot of this seat before, as its link (sockets.py)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(listen))
+        listener.listen(16)
+        # the file alone, as a script (-I -S: no site, no environment): a few MB, 20 ms
+        argv = [sys.executable, "-I", "-S", str(_RELAY), str(listener.fileno()), upstream]
+        return subprocess.Popen(
+            started_as(argv),
+            pass_fds=(listener.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a terminal's Ctrl-C is the arena's to handle
+        )
+    finally:
+        listener.close()
+
+
 TOOLS = ("bwrap", "none")
 DEFAULT_MAX_PROCESSES = 128
 DEFAULT_CPU_CORES = 1.0
@@ -265,25 +292,12 @@ class BotLaunch:
         where its work counts as the bot's: listening on ``listen`` (made here, so the arena may
         connect at once), relaying to the bot's socket at ``upstream``; ``tied`` makes its
         command line one that dies with the arena, as the bot's does."""
-        listen.unlink(missing_ok=True)  # a bot of this seat before, as its link (sockets.py)
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            listener.bind(str(listen))
-            listener.listen(16)
-            # the file alone, as a script (-I -S: no site, no environment): a few MB, 20 ms
-            argv = tied(
-                [sys.executable, "-I", "-S", str(_RELAY), str(listener.fileno()), str(upstream)]
-            )
-            self.relay = subprocess.Popen(
-                self.cgroup.joined(argv) if self.cgroup is not None else argv,
-                pass_fds=(listener.fileno(),),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,  # a terminal's Ctrl-C is the arena's to handle
-            )
-        finally:
-            listener.close()
+
+        def started_as(argv: list[str]) -> list[str]:
+            argv = tied(argv)
+            return self.cgroup.joined(argv) if self.cgroup is not None else argv
+
+        self.relay = start_relay(listen, str(upstream), started_as)
 
     def close(self) -> None:
         """Kill whatever is left in the bot's cgroup, remove the cgroup, close what is held,

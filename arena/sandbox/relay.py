@@ -26,11 +26,14 @@ bot's own CPU, and only what the referee needs passes:
 * everything else (PINGs and SETTINGS, which want an answer, their acknowledgements, GOAWAY)
   passes as it is; the referee's own frames pass to the bot unchanged.
 
-    python -m arena.sandbox.relay LISTEN_FD UPSTREAM_PATH
+    python -m arena.sandbox.relay LISTEN_FD UPSTREAM
 
 ``LISTEN_FD``: a listening Unix socket (inherited) on which the referee connects; each connection
-gets one of its own to ``UPSTREAM_PATH``, the bot's socket. It stops with the bot's cgroup (or
-when the arena kills it); nothing in it trusts the bot's bytes beyond their frame headers.
+gets one of its own to ``UPSTREAM``: the bot's socket (a path), or a remote bot's address
+(``NAME@HOST:PORT``, whose relay runs beside the arena: no cgroup of the bot's, but its flood is
+spent outside the referee's interpreter, and a stalled call to it ends when the arena kills the
+relay). It stops with the bot's cgroup (or when the arena kills it); nothing in it trusts the
+bot's bytes beyond their frame headers.
 """
 
 from __future__ import annotations
@@ -303,13 +306,27 @@ def _pump(source: socket.socket, sink: socket.socket, through: Callable[[bytes],
                 pass
 
 
+def _connect(upstream: str) -> socket.socket:
+    """A connection to the bot: a Unix socket (its path, or unix:PATH), or HOST:PORT."""
+    if upstream.startswith(("/", "unix:")):
+        bot = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            bot.connect(upstream.removeprefix("unix:"))
+        except OSError:
+            bot.close()
+            raise
+        return bot
+    host, port = upstream.rsplit(":", 1)
+    bot = socket.create_connection((host.strip("[]"), int(port)))
+    bot.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as gRPC's own connections
+    return bot
+
+
 def _relay(referee: socket.socket, upstream: str) -> None:
-    bot = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        bot.connect(upstream)
-    except OSError:
+        bot = _connect(upstream)
+    except (OSError, ValueError):
         referee.close()
-        bot.close()
         return
     filtered = FrameFilter()
     to_bot = threading.Thread(target=_pump, args=(referee, bot, filtered.sent), daemon=True)

@@ -5,13 +5,11 @@ per flooding connection and honest bots lost on time)."""
 
 from __future__ import annotations
 
-import os
 import struct
 from pathlib import Path
 
 import pytest
 
-import arena.sandbox.relay as relay_module
 from arena.manifest import load_manifest
 from arena.records import Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
@@ -19,6 +17,7 @@ from arena.sandbox import SandboxPolicy, cgroups
 from arena.sandbox.relay import ConnectionEnds, FrameFilter
 from tests.sandbox.conftest import marked, needs_bwrap, opponent
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
+from tests.support.relays import running_relays
 from tests.tournament.helpers import query, renamed_bot, run_cli
 
 DATA, HEADERS, PRIORITY, RST, SETTINGS, PING, WINDOW = 0, 1, 2, 3, 4, 6, 8
@@ -152,9 +151,6 @@ def test_the_referee_s_max_frame_size_is_the_limit():
     assert relay.feed(big) == big
 
 
-RELAY = str(Path(relay_module.__file__)).encode()
-
-
 class _Relays(MatchObserver):
     """The cgroup of each relay this process started, looked for at every decision."""
 
@@ -162,13 +158,10 @@ class _Relays(MatchObserver):
         self.cgroups: dict[str, str] = {}  # pid -> its cgroup
 
     def decision_made(self, decision, state) -> None:
-        for pid in os.listdir("/proc"):
+        for pid in running_relays():
             try:
-                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-                parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-                if parent == os.getpid() and argv[1:4] == [b"-I", b"-S", RELAY]:
-                    self.cgroups[pid] = Path(f"/proc/{pid}/cgroup").read_text()
-            except (OSError, ValueError):
+                self.cgroups[pid] = Path(f"/proc/{pid}/cgroup").read_text()
+            except OSError:
                 continue
 
 

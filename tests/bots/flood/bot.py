@@ -138,8 +138,13 @@ def serve(sock: socket.socket) -> None:
 
 def main() -> None:
     address = os.environ["ARENA_BOT_ADDRESS"]
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(address.removeprefix("unix:"))
+    if address.startswith("unix:"):
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(address.removeprefix("unix:"))
+    else:  # serving elsewhere, as a remote bot (NAME@HOST:PORT)
+        host, port = address.rsplit(":", 1)
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        server.bind((host, int(port)))
     server.listen(8)
     while True:
         sock, _ = server.accept()

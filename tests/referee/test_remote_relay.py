@@ -1,0 +1,78 @@
+"""A remote bot (NAME@HOST:PORT) is read through the filter of its HTTP/2 too
+(``arena.sandbox.relay``), a process beside the arena: a flood of frames that need no answer is
+spent there, not in the referee's interpreter (outside review E), and a call the bot stalls ends
+when the arena kills the relay, where grpcio kept the call's thread for ever (grpc/grpc#28434)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import trio
+
+from arena.manifest import remote_bot
+from arena.records import Outcome, TimeControl
+from arena.referee.match import MatchObserver, play_match
+from tests.referee.test_stalled_socket import remote_staller
+from tests.support.bots import TEST_BOTS, sample_bot
+from tests.support.ports import free_port
+from tests.support.relays import running_relays
+
+
+class _RelayUpstreams(MatchObserver):
+    """Where each relay this process started relays to, looked for at every decision."""
+
+    def __init__(self) -> None:
+        self.upstreams: set[bytes] = set()
+
+    def decision_made(self, decision, state) -> None:
+        self.upstreams.update(argv[5] for argv in running_relays().values())
+
+
+async def test_a_remote_flooding_bot_is_read_through_a_relay():
+    port = free_port()
+    flood = subprocess.Popen(
+        [sys.executable, "bot.py"],
+        cwd=TEST_BOTS / "flood",
+        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    relays = _RelayUpstreams()
+    try:
+        with trio.fail_after(120):  # guard only
+            record = await play_match(
+                "oregon",
+                [remote_bot(f"127.0.0.1:{port}", "flood", games=("oregon",)),
+                 sample_bot("random-python")],
+                11,
+                time_control=TimeControl(move_seconds=2.0, ready_seconds=10.0),
+                observer=relays,
+            )  # fmt: skip
+    finally:
+        flood.kill()
+        flood.wait()
+    assert not record.voided, record.void_reason
+    assert record.seats[0].outcome in (Outcome.FINISHED, Outcome.TIMEOUT)
+    assert record.seats[1].outcome is Outcome.FINISHED
+    assert relays.upstreams == {f"127.0.0.1:{port}".encode()}  # the local bot: unconfined, direct
+
+
+async def test_a_remote_bot_s_stalled_call_ends_and_leaves_no_thread_behind():
+    with remote_staller() as address:
+        with trio.fail_after(120):  # guard only: the stall lasted for ever before the guard
+            record = await play_match(
+                "oregon",
+                [sample_bot("random-python"),
+                 remote_bot(address, "stall-socket", games=("oregon",))],
+                11,
+                time_control=TimeControl(move_seconds=2.0, ready_seconds=10.0),
+            )  # fmt: skip
+    assert record.seats[1].outcome is Outcome.TIMEOUT, record.seats[1].reason
+    assert "no Decide reply within 2 s" in record.seats[1].reason
+    assert record.seats[0].outcome is Outcome.FINISHED
+    # before, the call was given up on a thread of its own that grpcio never let go
+    leftover = [t.name for t in threading.enumerate() if t.name.startswith("arena-remote-call")]
+    assert leftover == []
