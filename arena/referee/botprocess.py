@@ -35,7 +35,7 @@ from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied, tied_to_parent
 from arena.referee.client import BotClient
 from arena.referee.log_sink import LogSink, create_log, log_budget
-from arena.referee.probe import PROBE_SECONDS, socket_answer
+from arena.referee.probe import LOOK_SECONDS, socket_answer
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch, start_relay
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
@@ -524,7 +524,7 @@ async def _handshake_or_exit(
         # gRPC retries a channel that fails until the deadline: the bot's own socket says why,
         # asked before the deadline (the call cancelled then kills the bot)
         nonlocal said
-        await trio.sleep(max(0.0, timeout - 2 * PROBE_SECONDS))
+        await trio.sleep(max(0.0, timeout - 1.2 * LOOK_SECONDS))
         if listening:
             said = await socket_answer(_own_socket(bot))
 

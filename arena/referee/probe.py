@@ -1,43 +1,66 @@
-"""What a bot's socket says when it did not answer the handshake: one look at its first bytes.
+"""What a bot's socket says when it did not answer the handshake: a look at its first bytes.
 
 gRPC keeps trying a channel that fails until the handshake's deadline (``wait_for_ready``), so a
 bot that listens but speaks something else than gRPC's HTTP/2 (an HTTP/1 or TLS server, a
 server that never answers) ends as "did not answer the handshake within 10 s", which tells its
-author nothing. So a second before that deadline, while the handshake still waits, the arena
-opens one connection of its own to the bot's socket (the bot's own, not the frame filter before
-it), sends HTTP/2's client preface and reads at most a few dozen bytes for half a second: enough
-to name the protocol. Nothing else of the bot's answer is used, and the look is bounded in bytes
-and time.
+author nothing. So shortly before that deadline, while the handshake still waits, the arena opens
+a connection of its own to the bot's socket (the bot's own, not the frame filter before it),
+sends HTTP/2's client preface and reads at most a few dozen bytes: enough to name the protocol.
+A server that refuses the preface may be a TLS server (which closes, or answers in HTTP/1 as Go's
+does): a second connection offers it a TLS ClientHello. Nothing else of the bot's answers is
+used, and the look is bounded in bytes and time (``LOOK_SECONDS`` in all).
 """
 
 from __future__ import annotations
 
+import ssl
+from functools import cache
+
 import trio
 
-PROBE_SECONDS = 0.5
+LOOK_SECONDS = 1.0  # both tries
 PROTOCOL_MISMATCH = "its socket"  # how every finding begins (the validator's hint keys on it)
+_TRY_SECONDS = 0.5  # to connect, and then to read
 _CLIENT_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes(9)  # and an empty SETTINGS frame
 _ENOUGH = 64  # bytes read at most
 _SETTINGS = 0x4
 _SMALLEST_MAX_FRAME = 16_384
 _SHOWN = 40  # characters of a text answer quoted
+_TLS_HANDSHAKE, _TLS_ALERT = b"\x16\x03", b"\x15\x03"  # a TLS record's first bytes
+_IN_TLS = f"{PROTOCOL_MISMATCH} answers in TLS: the arena calls gRPC without TLS (insecure)"
 
 
 async def socket_answer(address: str) -> str | None:
     """What the bot at ``address`` (``unix:PATH`` or ``HOST:PORT``) answers HTTP/2's client
     preface, said for its author; None where that tells nothing (HTTP/2 as it should be, or no
     connection: the caller's own reason stands)."""
+    with trio.move_on_after(LOOK_SECONDS):
+        answer, closed = await _first_bytes(address, _CLIENT_PREFACE)
+        if answer is None:
+            return None
+        finding = describe(answer, closed=closed)
+        if finding is not None and (closed or answer.startswith(b"HTTP/")):
+            hello_answer, _ = await _first_bytes(address, _client_hello())
+            if hello_answer and hello_answer.startswith((_TLS_HANDSHAKE, _TLS_ALERT)):
+                return _IN_TLS
+        return finding
+    return None
+
+
+async def _first_bytes(address: str, sent: bytes) -> tuple[bytes | None, bool]:
+    """The first bytes the server at ``address`` answers ``sent`` with (None: no connection),
+    and whether it then closed."""
     try:
-        with trio.fail_after(PROBE_SECONDS):
+        with trio.fail_after(_TRY_SECONDS):
             stream = await _connect(address)
     except (OSError, trio.TooSlowError, ValueError):
-        return None
+        return None, False
     answer = b""
     closed = False
     async with stream:
-        with trio.move_on_after(PROBE_SECONDS):
+        with trio.move_on_after(_TRY_SECONDS):
             try:
-                await stream.send_all(_CLIENT_PREFACE)
+                await stream.send_all(sent)
                 while len(answer) < _ENOUGH:
                     chunk = await stream.receive_some(_ENOUGH - len(answer))
                     if not chunk:
@@ -46,7 +69,22 @@ async def socket_answer(address: str) -> str | None:
                     answer += chunk
             except (OSError, trio.BrokenResourceError):
                 closed = True
-    return describe(answer, closed=closed)
+    return answer, closed
+
+
+@cache
+def _client_hello() -> bytes:
+    """A TLS ClientHello, as any TLS client opens with."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    outgoing = ssl.MemoryBIO()
+    tls = context.wrap_bio(ssl.MemoryBIO(), outgoing)
+    try:
+        tls.do_handshake()
+    except ssl.SSLWantReadError:
+        pass  # it waits for the server's answer: the hello is written
+    return outgoing.read()
 
 
 async def _connect(address: str) -> trio.abc.Stream:
@@ -63,7 +101,7 @@ def describe(answer: bytes, *, closed: bool) -> str | None:
         if closed:
             return "its socket closes each connection without a byte"
         return (
-            f"its socket takes connections but sent nothing in {PROBE_SECONDS:g} s (an HTTP/2 "
+            f"its socket takes connections but sent nothing in {_TRY_SECONDS:g} s (an HTTP/2 "
             "server sends its SETTINGS at once): is a gRPC server listening there?"
         )
     if answer.startswith(b"HTTP/"):
@@ -71,8 +109,8 @@ def describe(answer: bytes, *, closed: bool) -> str | None:
         return (
             f"its socket answers in HTTP/1 ({line!r}), not HTTP/2: a gRPC server must listen there"
         )
-    if answer[0] in (0x15, 0x16) and answer[1:2] == b"\x03":
-        return "its socket answers in TLS: the arena calls gRPC without TLS (insecure)"
+    if answer.startswith((_TLS_HANDSHAKE, _TLS_ALERT)):
+        return _IN_TLS
     if len(answer) >= 9:
         length, kind, stream = int.from_bytes(answer[:3], "big"), answer[3], answer[5:9]
         if length > _SMALLEST_MAX_FRAME or kind != _SETTINGS or any(stream):

@@ -53,6 +53,7 @@ async def crash_reason(mode: str, sandbox: SandboxPolicy | None) -> str:
     [
         ("http1", "its socket answers in HTTP/1 ('HTTP/1.1 400 Bad Request'), not HTTP/2"),
         ("silent", "its socket takes connections but sent nothing"),
+        ("tls", "its socket answers in TLS: the arena calls gRPC without TLS"),
     ],
 )
 async def test_a_bot_that_speaks_no_http2_is_told_what_its_socket_said(mode, said, sandbox):

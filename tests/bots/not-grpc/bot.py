@@ -4,8 +4,10 @@ only), as an author's misconfigured server would.
     NOT_GRPC=MODE python bot.py
 
 ``http1`` answers each connection as an HTTP/1.1 server does a request it cannot read (400) and
-closes it; ``silent`` reads and never writes; ``oversized`` sends HTTP/2's server preface, then the
-header of a 16 MiB frame (more than any HTTP/2 client takes unasked) and its bytes slowly.
+closes it; ``tls`` closes a connection that does not open with a TLS handshake record and answers
+one that does with the start of a handshake record (as far as a TLS server's first bytes go);
+``silent`` reads and never writes; ``oversized`` sends HTTP/2's server preface, then the header of
+a 16 MiB frame (more than any HTTP/2 client takes unasked) and its bytes slowly.
 """
 
 import os
@@ -19,7 +21,11 @@ MODE = os.environ.get("NOT_GRPC", "http1")
 def serve(connection: socket.socket) -> None:
     with connection:
         try:
-            connection.recv(1 << 16)
+            first = connection.recv(1 << 16)
+            if MODE == "tls":
+                if first.startswith(b"\x16\x03"):  # a ClientHello: a ServerHello's record begins
+                    connection.sendall(b"\x16\x03\x03\x00\x31\x02")
+                return
             if MODE == "http1":
                 connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
                 return
