@@ -2,27 +2,35 @@
 bot's frames (``arena.sandbox.relay``, in the bot's cgroup), and what the filter costs an honest
 game (docs/sandbox.md, "The HTTP/2 a bot sends").
 
-    python -m arena.bench flood [--games 4]
+    python -m arena.bench flood [--games 4] [--remote]
 
 Alternating filter on and off, ``--games`` Oregon games each of: tests/bots/flood (which floods
 PRIORITY, RST_STREAM, WINDOW_UPDATE, PING acknowledgements and unknown frames while it plays)
 against random-python, then random-python against itself; all sandboxed, a new bot process per
-seat and game, as ``arena match`` plays. For each: the referee's CPU per game (this process), its
-peak RSS, the honest seat's mean time per reply. The last line: the flood's referee CPU per game
-filtered and not, and an honest game's wall time per decision filtered and not.
+seat and game, as ``arena match`` plays. With ``--remote`` the flooder is a remote bot
+(``flood@127.0.0.1:PORT``, one process serving every game), whose filter runs beside the arena
+rather than in a cgroup of the bot's. For each: the referee's CPU per game (this process; not the
+filter's), its peak RSS, the honest seat's mean time per reply. The last line: the flood's referee
+CPU per game filtered and not, and an honest game's wall time per decision filtered and not.
 """
 
 from __future__ import annotations
 
+import os
 import resource
+import socket
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 
 from arena.bench import bench_parser
-from arena.manifest import BotSpec, load_manifest
+from arena.manifest import BotSpec, load_manifest, remote_bot
 from arena.records import TimeControl
 from arena.referee.match import play_match
 from arena.sandbox import SandboxPolicy, bwrap_problem
@@ -65,8 +73,8 @@ async def _game(bots: list[BotSpec], seed: int, filtered: bool, tally: Tally) ->
     tally.outcomes.append(f"{record.seats[0].outcome.value}/{honest.outcome.value}")
 
 
-async def _measure(games: int) -> dict[tuple[str, bool], Tally]:
-    flood, honest = load_manifest(FLOOD), load_manifest(HONEST)
+async def _measure(games: int, flood: BotSpec) -> dict[tuple[str, bool], Tally]:
+    honest = load_manifest(HONEST)
     tallies = {(kind, f): Tally() for kind in ("flood", "honest") for f in (True, False)}
     for seed in range(games):
         for filtered in (True, False):
@@ -75,13 +83,37 @@ async def _measure(games: int) -> dict[tuple[str, bool], Tally]:
     return tallies
 
 
+@contextmanager
+def _remote_flooder() -> Iterator[BotSpec]:
+    """The flooder serving on a TCP port of its own, as a remote bot."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "bot.py"],
+        cwd=FLOOD,
+        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield remote_bot(f"127.0.0.1:{port}", "flood", games=("oregon",))
+    finally:
+        process.kill()
+        process.wait()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = bench_parser("flood", __doc__)
     parser.add_argument("--games", type=int, default=4, help="games of each kind (default 4)")
+    parser.add_argument(
+        "--remote", action="store_true", help="the flooder as a remote bot (NAME@HOST:PORT)"
+    )
     args = parser.parse_args(argv)
     if (problem := bwrap_problem()) is not None:
         raise SystemExit(f"no sandbox here: {problem}")
-    tallies = trio.run(_measure, args.games)
+    with _remote_flooder() if args.remote else nullcontext(load_manifest(FLOOD)) as flood:
+        tallies = trio.run(_measure, args.games, flood)
     for (kind, filtered), tally in tallies.items():
         print(
             f"{kind:>6}, filter {'on ' if filtered else 'off'}: referee CPU "
