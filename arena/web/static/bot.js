@@ -17,6 +17,7 @@
   const datasets = [...series.entries()].map(([label, points], index) => ({
     label, data: points, borderColor: colours[index % colours.length],
     backgroundColor: colours[index % colours.length], pointRadius: 1.5, borderWidth: 2, tension: 0.15}));
+  if (window.roomForLegend) roomForLegend(canvas, [...series.keys()]);
   new Chart(canvas, {type: "line", data: {datasets}, options: {
     animation: false, maintainAspectRatio: false, parsing: true,
     scales: {x: {type: "linear", ticks: {precision: 0}, title: {display: true, text: "rated games"}}, y: {title: {display: true, text: "Elo"}}},

@@ -42,6 +42,7 @@
     const span = times.length ? times.reduce((a, b) => Math.max(a, b)) - times.reduce((a, b) => Math.min(a, b)) : 0;
     const datasets = [...series.entries()].map(([label, points], index) => ({
       label, data: points, ...lineStyle(index), borderWidth: 2, tension: 0.15}));
+    if (window.roomForLegend) roomForLegend(canvas, [...series.keys()]);
     chart = new Chart(canvas, {type: "line", data: {datasets}, options: {
       animation: false, maintainAspectRatio: false,
       scales: {
