@@ -210,7 +210,8 @@ class RunningBot:
         """One line: what failed, how the process ended, the error in its log (or its last
         output), the limit it hit and where its log is kept."""
         parts = [what]
-        if exit_text := self.exit_description():
+        # a process the arena killed (a call it stalled, a handshake past its time) says nothing
+        if not self.stopped_by_arena and (exit_text := self.exit_description()):
             parts.append(f"process {exit_text}")
         size, lines = self.log_tail()  # read once: the log can be as large as the file limit
         if error := error_line(lines):
@@ -226,31 +227,37 @@ class RunningBot:
 
 # Ruby: "bot.rb:14:in 'require': cannot load such file -- grpc (LoadError)", its frames after.
 _RUBY = r"\S+:\d+:in .*\([A-Z][\w:]*\)$"
+# Rust: "thread 'main' panicked at src/main.rs:5:9:" (since 1.73 the message is the next line;
+# since 1.88 the thread's id follows its name: "thread 'main' (1) panicked").
+_RUST = r"thread '.*'(?: \(\d+\))? panicked"
 # The line that states an error, in the crash output of common languages; what follows it is
 # a stack (Python's traceback ends with it, but Go, Node, Java and C++ print their frames after).
 _ERROR_LINE = re.compile(
     r"^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?::|$)"  # Python, Node: "ValueError: x"
     r"|Error(?: \[\w+\])?:"  # Node: "Error: x"
     r"|panic:|fatal error:"  # Go
-    r"|thread '.*' panicked"  # Rust
     r"|Exception in thread"  # Java
     r"|terminate called"  # C++
-    r"|" + _RUBY + ")"
+    r"|" + _RUST + "|" + _RUBY + ")"
 )
 _REASON_CHARS = 200
 
 
 # A runtime's own report of what ended the program: its first one is the cause, what follows
 # is a consequence (the JVM's other threads failing as it shuts down, a Go re-panic).
-_FIRST_CAUSE = re.compile(r"^(?:Exception in thread|panic:|fatal error:|" + _RUBY + ")")
+_FIRST_CAUSE = re.compile(
+    r"^(?:Exception in thread|panic:|fatal error:|" + _RUST + "|" + _RUBY + ")"
+)
 
 
 def error_line(lines: list[str]) -> str:
     """The line of ``lines`` (a bot's output) that states the error, shortened, or "": the first
     JVM "Exception in thread" or Go "panic:", else the last line that states an error (a
     traceback's "ValueError: ..." explains a crash, the stack frame printed after it does not)."""
-    for line in lines:
+    for at, line in enumerate(lines):
         if _FIRST_CAUSE.match(line):
+            if line.endswith(":") and at + 1 < len(lines):  # Rust's message, on the next line
+                line = f"{line} {lines[at + 1]}"
             return one_line(line, _REASON_CHARS)
     for line in reversed(lines):
         if _ERROR_LINE.match(line):

@@ -54,6 +54,14 @@ cannot load such file -- nonexistent_gem (LoadError)
 """
 RUBY_34 = "bot.rb:7:in 'Bot#choose': no move (RuntimeError)\n\tfrom bot.rb:12:in '<main>'\n"
 RUST = "thread 'main' panicked at src/main.rs:5:9:\nboom\nnote: run with `RUST_BACKTRACE=1`\n"
+# Rust 1.88 on: the thread's id after its name (outside review G); a second panic is a consequence
+RUST_188 = (
+    "thread '<unnamed>' (3) panicked at src/main.rs:490:80:\n"
+    "index out of bounds: the len is 0 but the index is 31\n"
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+    "thread 'main' (1) panicked at src/main.rs:12:5:\nworker died\n"
+)
+RUST_OLD = "thread 'main' panicked at 'boom', src/main.rs:5:9\nnote: run with `RUST_BACKTRACE=1`\n"
 
 
 @pytest.mark.parametrize(
@@ -63,7 +71,13 @@ RUST = "thread 'main' panicked at src/main.rs:5:9:\nboom\nnote: run with `RUST_B
         (GO, "panic: runtime error: index out of range [7] with length 3"),
         (NODE, "Error: no move for PLAY"),
         (NODE_TYPE, "TypeError: Cannot read properties of undefined (reading 'length')"),
-        (RUST, "thread 'main' panicked at src/main.rs:5:9:"),
+        (RUST, "thread 'main' panicked at src/main.rs:5:9: boom"),
+        (
+            RUST_188,
+            "thread '<unnamed>' (3) panicked at src/main.rs:490:80: index out of bounds: the len "
+            "is 0 but the index is 31",
+        ),
+        (RUST_OLD, "thread 'main' panicked at 'boom', src/main.rs:5:9"),
         # Ruby states the error first, then its frames (outside review F, M1)
         (RUBY, RUBY.splitlines()[0]),
         (RUBY_34, "bot.rb:7:in 'Bot#choose': no move (RuntimeError)"),
