@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import posixpath
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -127,6 +128,12 @@ def submit_remote(
         fail("give the bot directory to upload (or --status)")
     spec = load_manifest(path)
     packed = pack_directory(path)
+    if not spec.build and (needed := _left_out_of_command(spec.command or (), packed.left_out)):
+        fail(
+            f"{path}: bot.toml's command runs {needed}, which {packed.ignore_file} leaves out of "
+            "the upload, and the bot has no build step to make it on the arena: keep it in the "
+            "upload with an .arenaignore (read instead of .gitignore) that does not ignore it"
+        )
     if packed.left_out and not as_json:
         typer.echo(
             f"left out {counted(len(packed.left_out), 'file')} that {packed.ignore_file} ignores "
@@ -148,6 +155,17 @@ def submit_remote(
         f"submission #{queued['id']} {queued['state']}; `arena submit --to {url} --status"
         f"{f' --token-file {token_file}' if token_file is not None else ''}` shows how it goes"
     )
+
+
+def _left_out_of_command(command: tuple[str, ...], left_out: tuple[str, ...]) -> str:
+    """The first file of the bot's directory that ``command`` names (its program, or a file it
+    is given: ``java -jar target/bot.jar``) and the upload leaves out, or ""."""
+    ignored = set(left_out)
+    for word in command:
+        name = posixpath.normpath(word)
+        if not posixpath.isabs(name) and name in ignored:
+            return word
+    return ""
 
 
 def _names(names: tuple[str, ...], shown: int = 3) -> str:

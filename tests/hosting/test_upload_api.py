@@ -210,6 +210,33 @@ def test_submit_leaves_out_what_the_bots_gitignore_ignores(
     assert (queued["files"], queued["left_out"]) == (3, ["out/cache.bin"])
 
 
+def test_submit_refuses_a_bot_whose_program_its_gitignore_leaves_out(
+    arena: Arena, web: Served, tmp_path: Path
+):
+    """A prebuilt binary under cargo's ignored /target, no build step: the arena could only fail
+    to start it after the upload (outside review G), so nothing is sent."""
+    directory = bot_dir(tmp_path, "prebuilt")
+    manifest = directory / "bot.toml"
+    manifest.write_text(manifest.read_text().replace('["python", "bot.py"]', '["./target/bot"]'))
+    (directory / ".gitignore").write_text("/target\n")
+    (directory / "target").mkdir()
+    (directory / "target" / "bot").write_bytes(b"\x7fELF")
+    token = ("--token-file", str(arena.token_files["alice"]))
+
+    sent = runner.invoke(app, ["submit", "--to", web.url, *token, str(directory)])
+
+    assert sent.exit_code == 2, sent.output
+    assert sent.stderr == (
+        f"error: {directory}: bot.toml's command runs ./target/bot, which .gitignore leaves out "
+        "of the upload, and the bot has no build step to make it on the arena: keep it in the "
+        "upload with an .arenaignore (read instead of .gitignore) that does not ignore it\n"
+    )
+    assert not arena.files.archives.exists() or not any(arena.files.archives.iterdir())
+    (directory / ".arenaignore").write_text("*.log\n")  # the fix the error names
+    kept = runner.invoke(app, ["submit", "--to", web.url, *token, str(directory)])
+    assert kept.exit_code == 0, kept.output
+
+
 def test_without_a_valid_token_nothing_is_accepted(arena: Arena, web: Served, tmp_path: Path):
     archive = pack(bot_dir(tmp_path, "a-bot"))
     token = arena.tokens["alice"]
