@@ -285,8 +285,10 @@ def _root_sandbox_argv(
         *_dropped_to(host_uid),
         "/bin/sh",
         "-c",
-        '. "$0" && exec "$@"',
-        ENV_FILE,
+        f'. {ENV_FILE} && exec "$@"',
+        # the shell's name, which it puts before an error of its own: "sandbox: 1: exec: cargo:
+        # not found" (the environment file's path there read as the bot's own doing)
+        "sandbox",
         *argv,
     ]
 

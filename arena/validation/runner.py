@@ -166,15 +166,24 @@ def _build_check(spec: BotSpec, sandbox: SandboxPolicy | None, bot_logs: Path | 
     try:
         built = build_bot(spec, sandbox, log_dir=bot_logs)
     except BuildError as exc:
-        return Check.failed(
-            "build",
-            str(exc),
-            "the log shows the build's whole output; run the build by hand in the bot's "
-            "directory to see whether it depends on something outside it",
-        )
+        return Check.failed("build", str(exc), _build_hint(str(exc)))
     assert built is not None
     where = "in the sandbox" if built.sandboxed else "unsandboxed"
     return Check.passed("build", f"`{command}` {where} in {built.seconds:.1f} s")
+
+
+def _build_hint(failure: str) -> str:
+    if "exited with code 127" in failure or "not found" in failure:
+        return (
+            "the build's program is not in the sandbox, which shows the system's /usr, /bin and "
+            "/lib and the bot's directory, not a home directory (~/.cargo) or /opt: name a "
+            "program the system has, or build on your machine and leave `build` out "
+            '(docs/bots.md, "Building a bot")'
+        )
+    return (
+        "the log shows the build's whole output: fix the error it states; a build that passes "
+        "by hand but not here uses something outside the bot's directory, which the sandbox hides"
+    )
 
 
 async def _check(

@@ -286,6 +286,24 @@ def test_a_failed_build_fails_validate_with_its_cause_and_skips_the_rest(tmp_pat
     build = report.checks[1]
     assert build.status is Status.FAIL
     assert "exited with code 1; error: bot.c:1:1: error: nothing to build; log: " in build.detail
+    assert build.hint.startswith("the log shows the build's whole output: fix the error")
+    Path(build.detail.rpartition("log: ")[2]).unlink()
+
+
+@pytest.mark.skipif(bwrap_problem() is not None, reason="no sandbox here")
+def test_a_build_whose_program_the_sandbox_lacks_is_told_so(tmp_path):
+    """rustup's cargo lives in ~/.cargo, which the sandbox hides: by hand the build passed, and
+    the hint said to run it by hand (outside review G); the sandbox's own shell named itself by
+    the file it reads the environment from."""
+    bot = _starter(tmp_path / "rusty")
+    manifest = bot / "bot.toml"
+    manifest.write_text(manifest.read_text() + 'build = ["cargo-in-my-home", "build"]\n')
+    report = validate(str(bot), game="oregon", seed=3, sandbox=SandboxPolicy())
+    build = report.checks[1]
+    assert build.status is Status.FAIL
+    assert "exited with code 127" in build.detail and "cargo-in-my-home: not found" in build.detail
+    assert "arena-env" not in build.detail
+    assert build.hint.startswith("the build's program is not in the sandbox")
     Path(build.detail.rpartition("log: ")[2]).unlink()
 
 
