@@ -45,6 +45,14 @@ def validated(request, tmp_path_factory):
     directory = tmp_path_factory.mktemp("starters") / f"{language}-starter"
     made = run_cli("new-bot", f"{language}-starter", "--lang", language, "--dir", str(directory))
     assert made.exit_code == 0, made.stderr
+    # an author's valid TOML: the compiled starters read bot.toml themselves, and a games array
+    # over several lines gave an empty handshake list (outside review G)
+    manifest = directory / "bot.toml"
+    games = ", ".join(f'"{game}"' for game in game_names())
+    text = manifest.read_text()
+    assert f"games = [{games}]" in text, text
+    multi_line = "".join(f'  "{game}",  # plays it\n' for game in game_names())
+    manifest.write_text(text.replace(f"games = [{games}]", f"games = [\n{multi_line}]"))
     checked = run_cli("validate", str(directory), "--json", "--seed", "7")
     return language, directory, json.loads(checked.stdout), checked.exit_code
 

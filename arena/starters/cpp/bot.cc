@@ -2,6 +2,7 @@
 // Edit choose; `sh build.sh` builds ./bot, `arena validate .` builds and checks it.
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
@@ -45,15 +46,16 @@ static std::string env(const char* name, const char* fallback = "") {
   return value ? value : fallback;
 }
 
-// The quoted strings of bot.toml's line `key = ...`: the handshake answers with its name,
-// version and games.
+// The quoted strings of bot.toml's `key = ...` (an array up to its closing bracket, over
+// several lines too): the handshake answers with its name, version and games.
 static std::vector<std::string> manifest(const std::string& key) {
   std::ifstream file("bot.toml");
   std::stringstream text;
   text << file.rdbuf();
   std::string toml = text.str();
   std::smatch line;
-  if (!std::regex_search(toml, line, std::regex("(^|\n)" + key + "\\s*=\\s*([^\n]*)")))
+  if (!std::regex_search(toml, line,
+                         std::regex("(^|\n)" + key + "\\s*=\\s*(\\[[^\\]]*\\]|[^\n]*)")))
     throw std::runtime_error("bot.toml has no " + key);
   std::vector<std::string> values;
   std::string rest = line[2];
@@ -134,6 +136,9 @@ class Bot final : public v1::Bot::Service {
 
 #ifndef BOT_UNIT_TEST  // bot_test.cc includes this file for choose, with its own main
 int main() {
+  // Output reaches the bot's log line by line (debug lines, the last words before a crash): to
+  // a pipe, stdout (and std::cout with it) is otherwise kept in a buffer until it fills.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // The arena ends a bot with SIGTERM: block it in every thread, wait for it in one, exit 0.
   sigset_t stop;
   sigemptyset(&stop);

@@ -106,7 +106,8 @@ func manifest(key string) []string {
 	if err != nil {
 		panic(err)
 	}
-	line := regexp.MustCompile(`(?m)^` + key + `\s*=\s*(.*)$`).FindSubmatch(text)
+	// an array may span lines (games = [ "oregon", ... ]), up to its closing bracket
+	line := regexp.MustCompile(`(?m)^` + key + `\s*=\s*(\[[^\]]*\]|.*)$`).FindSubmatch(text)
 	if line == nil {
 		panic("bot.toml has no " + key)
 	}

@@ -145,7 +145,9 @@ public final class Bot extends BotGrpc.BotImplBase {
   }
 
   static List<String> manifestLine(String toml, String key) {
-    Matcher line = Pattern.compile("(?m)^" + key + "\\s*=\\s*(.*)$").matcher(toml);
+    // an array may span lines (games = [ "oregon", ... ]), up to its closing bracket
+    Matcher line =
+        Pattern.compile("(?m)^" + key + "\\s*=\\s*(\\[[^\\]]*\\]|.*)$").matcher(toml);
     if (!line.find()) throw new IllegalStateException("bot.toml has no " + key);
     List<String> values = new ArrayList<>();
     Matcher quoted = Pattern.compile("\"([^\"]*)\"").matcher(line.group(1));
