@@ -8,18 +8,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from arena.commands import fail
+from arena.commands import fail, wide_console
 from arena.commands.options import MoveTime
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
 from arena.records import TimeControl
 from arena.submissions.worker import VALIDATION_SECONDS
 from arena.validation import Report, Status, validate
 
-console = Console(highlight=False, markup=False)  # text as it is, never markup
+console = wide_console()  # text as it is, never markup
 
 _STYLES = {Status.PASS: "green", Status.FAIL: "bold red", Status.WARN: "yellow", Status.SKIP: "dim"}
 
@@ -44,6 +43,12 @@ def print_report(report: Report) -> None:
             check.hint,
         )
     console.print(table)
+    if not console.is_terminal:  # a log: each failure again on lines of its own, paths whole
+        for check in report.checks:
+            if check.status is Status.FAIL:
+                console.print(f"FAIL {check.name}: {check.detail}", soft_wrap=True)
+                if check.hint:
+                    console.print(f"  hint: {check.hint}", soft_wrap=True)
     failed = sum(check.status is Status.FAIL for check in report.checks)
     console.print(
         "all checks passed" if report.passed else f"{failed} check(s) failed", markup=False

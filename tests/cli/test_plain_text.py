@@ -22,6 +22,8 @@ def test_validate_prints_a_bots_bracketed_output_as_it_is(capsys):
     out = capsys.readouterr().out
     assert BRACKETS in " ".join(out.split()).replace("│ ", "").replace(" │", "")
     assert "FAIL" in out and "1 check(s) failed" in out
+    # not a terminal: the failure again on a line of its own, unwrapped (outside review G)
+    assert f"FAIL process: last output: {BRACKETS}\n" in out
 
 
 @pytest.mark.slow
