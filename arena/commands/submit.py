@@ -194,10 +194,20 @@ def _print_status(found: list[dict[str, Any]], as_json: bool) -> None:
             (row["log"].splitlines() or [""])[-1],
         )
     wide_console().print(table)
-    failed = next((row for row in found if row["state"] == "failed"), None)
-    if failed is not None:  # the newest failure's whole log: what to fix
+    # the newest failure's whole log (what to fix), unless a newer upload of its bot is active
+    failed = next(
+        (row for row in found if row["state"] == "failed" and not _superseded(row, found)), None
+    )
+    if failed is not None:
         typer.echo(f"--- the log of #{failed['id']} ({failed['bot']}, failed)")
         typer.echo(failed["log"])
+
+
+def _superseded(upload: dict[str, Any], found: list[dict[str, Any]]) -> bool:
+    return any(
+        row["bot"] == upload["bot"] and row["id"] > upload["id"] and row["state"] == "active"
+        for row in found
+    )
 
 
 def _print_out_of_play(found: list[dict[str, Any]]) -> None:
