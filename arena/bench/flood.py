@@ -8,10 +8,11 @@ Alternating filter on and off, ``--games`` Oregon games each of: tests/bots/floo
 PRIORITY, RST_STREAM, WINDOW_UPDATE, PING acknowledgements and unknown frames while it plays)
 against random-python, then random-python against itself; all sandboxed, a new bot process per
 seat and game, as ``arena match`` plays. With ``--remote`` the flooder is a remote bot
-(``flood@127.0.0.1:PORT``, one process serving every game), whose filter runs beside the arena
-rather than in a cgroup of the bot's. For each: the referee's CPU per game (this process; not the
-filter's), its peak RSS, the honest seat's mean time per reply. The last line: the flood's referee
-CPU per game filtered and not, and an honest game's wall time per decision filtered and not.
+(``flood@127.0.0.1:PORT``, a process the bench starts for each game), whose filter runs beside
+the arena rather than in a cgroup of the bot's. For each: the referee's CPU per game (this
+process; not the filter's), its peak RSS, the honest seat's mean time per reply. The last line:
+the flood's referee CPU per game filtered and not, and an honest game's wall time per decision
+filtered and not.
 """
 
 from __future__ import annotations
@@ -73,12 +74,15 @@ async def _game(bots: list[BotSpec], seed: int, filtered: bool, tally: Tally) ->
     tally.outcomes.append(f"{record.seats[0].outcome.value}/{honest.outcome.value}")
 
 
-async def _measure(games: int, flood: BotSpec) -> dict[tuple[str, bool], Tally]:
+async def _measure(games: int, remote: bool) -> dict[tuple[str, bool], Tally]:
     honest = load_manifest(HONEST)
     tallies = {(kind, f): Tally() for kind in ("flood", "honest") for f in (True, False)}
     for seed in range(games):
         for filtered in (True, False):
-            await _game([flood, honest], 7000 + seed, filtered, tallies["flood", filtered])
+            # a remote flooder of its own per game, as a local one: what it still sends on a
+            # game's connections ends with it, not in the next game's figures
+            with _remote_flooder() if remote else nullcontext(load_manifest(FLOOD)) as flood:
+                await _game([flood, honest], 7000 + seed, filtered, tallies["flood", filtered])
             await _game([honest, honest], 7000 + seed, filtered, tallies["honest", filtered])
     return tallies
 
@@ -112,8 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if (problem := bwrap_problem()) is not None:
         raise SystemExit(f"no sandbox here: {problem}")
-    with _remote_flooder() if args.remote else nullcontext(load_manifest(FLOOD)) as flood:
-        tallies = trio.run(_measure, args.games, flood)
+    tallies = trio.run(_measure, args.games, args.remote)
     for (kind, filtered), tally in tallies.items():
         print(
             f"{kind:>6}, filter {'on ' if filtered else 'off'}: referee CPU "
