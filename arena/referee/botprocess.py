@@ -533,7 +533,7 @@ async def _handshake_or_exit(
         nonlocal said
         await trio.sleep(max(0.0, timeout - 1.2 * LOOK_SECONDS))
         if listening:
-            said = await socket_answer(_own_socket(bot))
+            said = await socket_answer(_own_socket(bot), quote=bot.spec.address is None)
 
     async def watch_exit(scope: trio.CancelScope) -> None:
         nonlocal failure

@@ -20,9 +20,12 @@ bot's own CPU, and only what the referee needs passes:
   and few settings that HTTP/2 does not define (a receiver ignores them);
 * PING acknowledgements and RST_STREAM frames pass at most ``_BURST`` per second each (more means
   a flood; a lost one harms the bot alone: a reset call waits for its deadline);
-* a frame longer than the referee takes (its SETTINGS_MAX_FRAME_SIZE; bytes that are not HTTP/2
-  at all, such as an HTTP/1 reply, read so) ends the connection, its header passed on first so
-  that gRPC reports its own error, as it would without the relay;
+* the connection ends, what broke HTTP/2 passed on first so that gRPC reports its own error as
+  it would without the relay, at a first frame that is not SETTINGS (the server preface: an
+  HTTP/1 or TLS answer is not), a frame longer than the referee takes (its
+  SETTINGS_MAX_FRAME_SIZE) and a frame on the wrong kind of stream (DATA on stream 0: a flood of
+  zero bytes); and, with nothing more passed, past ``_MOST_ABSORBED`` frames dropped or merged
+  away in a second (each costs the relay, which runs beside the arena for a remote bot);
 * everything else (PINGs and SETTINGS, which want an answer, their acknowledgements, GOAWAY)
   passes as it is; the referee's own frames pass to the bot unchanged.
 
@@ -55,7 +58,15 @@ _SMALLEST_MAX_FRAME = 16_384  # its least value, and where it starts
 _MOST_SETTINGS = 16  # in one SETTINGS frame (HTTP/2 defines 8; gRPC adds a few)
 _MOST_OPEN = 10_000  # streams tracked at once (the referee has a call or two in flight)
 _BURST = 100  # PING acknowledgements, and RST_STREAMs, let through per second
+# Frames dropped or merged away, per second, before the connection ends: a gRPC server sends a
+# handful (a flood of them cost a remote bot's relay a core, at 170 times the bot's own CPU)
+_MOST_ABSORBED = 10_000
+# Frames of a stream only, and of the connection (stream 0) only: one on the other is an error
+# HTTP/2 ends the connection for (WINDOW_UPDATE and unknown types may be on either)
+_STREAM_ONLY = frozenset((_DATA, _HEADERS, _PRIORITY, _RST_STREAM, 0x5, _CONTINUATION))
+_CONNECTION_ONLY = frozenset((_SETTINGS, _PING, 0x7))  # 0x5: PUSH_PROMISE, 0x7: GOAWAY
 _READ_BYTES = 1 << 16
+_CONNECT_SECONDS = 5.0  # to a remote bot
 _MAX_WINDOW = 2**31 - 1
 
 
@@ -86,6 +97,8 @@ class FrameFilter:
         self._pending = bytearray()
         self._acks = _Rate(_BURST)
         self._resets = _Rate(_BURST)
+        self._absorbed = _Rate(_MOST_ABSORBED)
+        self._first = True  # the bot's first frame (HTTP/2's server preface: a SETTINGS frame)
         self._lock = threading.Lock()  # ``sent`` and ``feed`` run in the two directions' threads
         # stream -> header blocks the bot may still send on it (a reply's headers and trailers):
         # only these, on streams the referee opened; a header block elsewhere was the referee's
@@ -116,20 +129,31 @@ class FrameFilter:
         with self._lock:
             while len(buffer) - at >= _HEADER:
                 length = int.from_bytes(buffer[at : at + 3], "big")
-                if length > self.max_frame:
-                    # not HTTP/2 (bytes of HTTP/1 or TLS read as a frame's length) or a frame the
-                    # referee refuses: its header goes on at once, for gRPC's own precise error,
-                    # instead of the relay waiting for up to 16 MiB that would end the same way
+                kind, flags = buffer[at + 3], buffer[at + 4]
+                stream = int.from_bytes(buffer[at + 5 : at + 9], "big") & 0x7FFFFFFF
+                if length > self.max_frame or (self._first and kind != _SETTINGS):
+                    # not HTTP/2 (bytes of HTTP/1 or TLS read as a frame: a server's first frame
+                    # is SETTINGS) or a frame the referee refuses: its header goes on at once, for
+                    # gRPC's own precise error, instead of the relay waiting for up to the 16 MiB
+                    # such a header announces, only to end the same way
                     out.append(bytes(buffer[at : at + _HEADER]))
                     raise ConnectionEnds(b"".join(out))
                 end = at + _HEADER + length
                 if end > len(buffer):
                     break  # the rest of the frame comes with a later read
-                kind, flags = buffer[at + 3], buffer[at + 4]
-                stream = int.from_bytes(buffer[at + 5 : at + 9], "big") & 0x7FFFFFFF
+                self._first = False
                 frame = bytes(buffer[at:end])
                 at = end
+                if kind in (_STREAM_ONLY if stream == 0 else _CONNECTION_ONLY):
+                    # an error HTTP/2 ends the connection for (DATA on stream 0, say: a flood of
+                    # zero bytes): passed on, gRPC ends it with its own reason
+                    raise ConnectionEnds(b"".join(out) + frame)
                 passed = self._passed(kind, flags, stream, length, frame, windows)
+                if passed is None or (kind == _DATA and out and _joins(out[-1], stream, passed)):
+                    # a frame the referee does not get as sent: a flood of them ends the
+                    # connection (its cost was the relay's, beside the arena for a remote bot)
+                    if not self._absorbed.allows():
+                        raise ConnectionEnds(b"".join(out))
                 if passed is None:
                     continue
                 if kind == _DATA and out and _joins(out[-1], stream, passed):
@@ -317,7 +341,9 @@ def _connect(upstream: str) -> socket.socket:
             raise
         return bot
     host, port = upstream.rsplit(":", 1)
-    bot = socket.create_connection((host.strip("[]"), int(port)))
+    # bounded: gRPC connects again every 0.1 s or so while a handshake waits, a thread each
+    bot = socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_SECONDS)
+    bot.settimeout(None)
     bot.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as gRPC's own connections
     return bot
 

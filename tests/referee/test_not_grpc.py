@@ -6,13 +6,14 @@ through the sandbox's frame filter too, as gRPC ends it without one."""
 from __future__ import annotations
 
 import dataclasses
+import socket
 
 import pytest
 import trio
 
 from arena.records import Outcome, TimeControl
 from arena.referee.match import play_match
-from arena.referee.probe import PROTOCOL_MISMATCH, describe
+from arena.referee.probe import PROTOCOL_MISMATCH, describe, socket_answer
 from arena.sandbox import SandboxPolicy, bwrap_problem
 from tests.support.bots import misbehaving_bot, sample_bot
 
@@ -81,7 +82,7 @@ async def test_a_frame_larger_than_the_referee_takes_fails_the_handshake_at_once
         (b"SSH-2.0-OpenSSH_9.2\r\n", False, "not in HTTP/2 (its first bytes: b'SSH-2.0"),
         (bytes(3) + b"\x01\x04" + bytes(4), False, "not in HTTP/2"),  # HEADERS first
         (b"\x00\x40\x01\x04" + bytes(5), False, "not in HTTP/2"),  # SETTINGS over 16 KiB
-        (b"ok", True, "sent b'ok' and closed"),
+        (b"ok", True, "not in HTTP/2 (its first bytes: b'ok'), and closed"),
     ],
 )
 def test_a_first_answer_that_is_not_http2_is_named(answer, closed, said):
@@ -90,7 +91,41 @@ def test_a_first_answer_that_is_not_http2_is_named(answer, closed, said):
     assert said in description
 
 
+def test_a_remote_bots_bytes_are_not_quoted():
+    """At an address the operator typed, another service may answer: its banner is not quoted."""
+    banner = b"SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13.5\r\n"
+    said = describe(banner, closed=False, quote=False)
+    assert said == "its socket answers, but not in HTTP/2: a gRPC server must listen there"
+    http1 = describe(b"HTTP/1.1 200 SECRET\r\n", closed=True, quote=False)
+    assert http1 is not None and "SECRET" not in http1
+
+
 def test_an_http2_server_preface_names_nothing():
     settings = b"\x00\x00\x06\x04\x00\x00\x00\x00\x00" + b"\x00\x03\x00\x00\x00\x64"
     assert describe(settings, closed=False) is None
     assert describe(settings[:5], closed=False) is None  # the rest still to come
+
+
+async def test_a_socket_that_never_accepts_is_not_said_to_close(tmp_path):
+    """Its listener's queue full, a connection came back unconnected and read as closed
+    (outside review E3)."""
+    path = str(tmp_path / "full.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(0)
+    waiting = []
+    try:
+        while True:  # fill its queue: it accepts nothing
+            client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            client.setblocking(False)
+            waiting.append(client)
+            try:
+                client.connect(path)
+            except BlockingIOError:
+                break
+        said = await socket_answer(f"unix:{path}")
+    finally:
+        for client in waiting:
+            client.close()
+        listener.close()
+    assert said is None  # the handshake's own reason stands

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 
+import pytest
 import trio
 
 from arena.manifest import remote_bot
@@ -31,12 +32,17 @@ class _RelayUpstreams(MatchObserver):
         self.upstreams.update(argv[5] for argv in running_relays().values())
 
 
-async def test_a_remote_flooding_bot_is_read_through_a_relay():
+@pytest.mark.parametrize("per_second", [3_000, None], ids=["under-budget", "unpaced"])
+async def test_a_remote_flooding_bot_is_read_through_a_relay(per_second):
+    """Under the relay's budget the flood is absorbed there and the game goes on; past it the
+    connection ends and the flooder's call fails (its relay took a core of the arena's machine,
+    outside review E3)."""
     port = free_port()
+    pace = {} if per_second is None else {"FLOOD_PER_SECOND": str(per_second)}
     flood = subprocess.Popen(
         [sys.executable, "bot.py"],
         cwd=TEST_BOTS / "flood",
-        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}"},
+        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}", **pace},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -55,9 +61,12 @@ async def test_a_remote_flooding_bot_is_read_through_a_relay():
         flood.kill()
         flood.wait()
     assert not record.voided, record.void_reason
-    assert record.seats[0].outcome in (Outcome.FINISHED, Outcome.TIMEOUT)
+    if per_second is None:
+        assert record.seats[0].outcome is Outcome.CRASH, record.seats[0]
+    else:
+        assert record.seats[0].outcome in (Outcome.FINISHED, Outcome.TIMEOUT), record.seats[0]
+        assert relays.upstreams == {f"127.0.0.1:{port}".encode()}  # the local bot: direct
     assert record.seats[1].outcome is Outcome.FINISHED
-    assert relays.upstreams == {f"127.0.0.1:{port}".encode()}  # the local bot: unconfined, direct
 
 
 async def test_a_remote_bot_s_stalled_call_ends_and_leaves_no_thread_behind():

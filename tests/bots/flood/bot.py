@@ -8,7 +8,8 @@ all, up to a core per connection). Raw HTTP/2 from the standard library, as test
 
 Each connection's first call is the handshake; a later call whose request parses as a decision
 (it has legal actions) is answered with the first action, any other (StartGame, EndGame) with an
-empty reply. ``FLOOD_SECONDS`` (default: for ever) bounds the flood.
+empty reply. ``FLOOD_SECONDS`` (default: for ever) bounds the flood, ``FLOOD_PER_SECOND`` (default:
+as fast as it can) paces it in frames per second.
 """
 
 import os
@@ -23,18 +24,14 @@ from arena.bot.v1 import bot_pb2
 DATA, HEADERS, PRIORITY, RST_STREAM, SETTINGS, PING, WINDOW_UPDATE = 0, 1, 2, 3, 4, 6, 8
 END_STREAM, END_HEADERS, ACK = 0x1, 0x4, 0x1
 
-JUNK = (
-    b"".join(
-        [
-            struct.pack(">I", 5)[1:] + bytes([PRIORITY, 0]) + struct.pack(">I", 1) + b"\0" * 5,
-            struct.pack(">I", 4)[1:] + bytes([RST_STREAM, 0]) + struct.pack(">I", 1) + b"\0" * 4,
-            struct.pack(">I", 4)[1:] + bytes([WINDOW_UPDATE, 0]) + b"\0" * 4 + struct.pack(">I", 1),
-            struct.pack(">I", 8)[1:] + bytes([PING, ACK]) + b"\0" * 4 + b"flooding",
-            struct.pack(">I", 16)[1:] + bytes([0xFA, 0]) + b"\0" * 4 + b"x" * 16,
-        ]
-    )
-    * 200
-)
+JUNK_FRAMES = [
+    struct.pack(">I", 5)[1:] + bytes([PRIORITY, 0]) + struct.pack(">I", 1) + b"\0" * 5,
+    struct.pack(">I", 4)[1:] + bytes([RST_STREAM, 0]) + struct.pack(">I", 1) + b"\0" * 4,
+    struct.pack(">I", 4)[1:] + bytes([WINDOW_UPDATE, 0]) + b"\0" * 4 + struct.pack(">I", 1),
+    struct.pack(">I", 8)[1:] + bytes([PING, ACK]) + b"\0" * 4 + b"flooding",
+    struct.pack(">I", 16)[1:] + bytes([0xFA, 0]) + b"\0" * 4 + b"x" * 16,
+] * 200
+JUNK = b"".join(JUNK_FRAMES)
 
 
 def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
@@ -85,8 +82,10 @@ class Connection:
 
     def flood(self) -> None:
         until = time.monotonic() + float(os.environ.get("FLOOD_SECONDS", "inf"))
+        pause = len(JUNK_FRAMES) / float(os.environ.get("FLOOD_PER_SECOND", "inf"))
         while time.monotonic() < until:
             self.send(JUNK)
+            time.sleep(pause)
 
     def serve(self) -> None:
         self.read_exact(24)  # the client's preface
