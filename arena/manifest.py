@@ -159,6 +159,48 @@ def unbuilt_problem(spec: BotSpec) -> str:
     )
 
 
+# What a build compiles: a file of these newer than the program it built means a stale program.
+_SOURCE_SUFFIXES = frozenset(
+    (".go", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".java", ".kt", ".scala", ".rs")
+    + (".cs", ".fs", ".swift", ".zig", ".hs", ".ml", ".proto")
+)
+_STALE_LOOK_LIMIT = 5_000  # files looked at, at most: a warning is not worth a long walk
+_NOT_SOURCES = frozenset(("node_modules", "target", "gen", ".git"))
+
+
+def stale_build(spec: BotSpec) -> str:
+    """A warning if ``spec`` has a build and a source file of its directory is newer than the
+    program its command runs (edited, not rebuilt: `arena match` runs the directory as it is),
+    or ""."""
+    if spec.directory is None or not spec.build or not spec.command or "/" not in spec.command[0]:
+        return ""
+    try:
+        built = (spec.directory / spec.command[0]).stat().st_mtime
+    except OSError:
+        return ""
+    looked = 0
+    for root, directories, files in os.walk(spec.directory):
+        directories[:] = [d for d in directories if d not in _NOT_SOURCES]
+        for name in files:
+            looked += 1
+            if looked > _STALE_LOOK_LIMIT:
+                return ""
+            source = Path(root, name)
+            if source.suffix in _SOURCE_SUFFIXES:
+                try:
+                    newer = source.stat().st_mtime > built
+                except OSError:
+                    continue
+                if newer:
+                    build = " ".join(spec.build)
+                    return (
+                        f"{source.relative_to(spec.directory)} is newer than "
+                        f"{spec.command[0]}: the game runs the program as it is; rebuild it "
+                        f"(`{build}` in {spec.directory}) for your change to play"
+                    )
+    return ""
+
+
 # A bot.toml is a few lines; anything larger is not one.
 MAX_MANIFEST_BYTES = 64 * 1024
 

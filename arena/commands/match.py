@@ -13,10 +13,11 @@ from rich.console import Console
 from rich.table import Table
 
 from arena import stopping
-from arena.commands import fail, warn_if_guessable, warn_unless_limits_enforced
+from arena.commands import fail, warn, warn_if_guessable, warn_unless_limits_enforced
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.options import BotLogs, BotMemory, GameOptions, MoveTime
 from arena.commands.sandbox_options import AllowNetwork, SandboxTool, resolve_policy
+from arena.manifest import stale_build
 from arena.match_setup import plan_match
 from arena.match_storage import shown_live, store_match, url_if_served
 from arena.records import MatchRecord, Outcome, TimeControl
@@ -186,6 +187,9 @@ def match(
     if seed is not None:
         warn_if_guessable(seed)
     warn_unless_limits_enforced()
+    for spec in plan.bots:
+        if stale := stale_build(spec):
+            warn(stale)
     if any(spec.address is None for spec in plan.bots):
         (error_console if as_json else console).print(
             describe_limits(plan.sandbox, plan.limits), soft_wrap=True

@@ -1,0 +1,48 @@
+"""`arena match` runs a bot's directory as it is: a compiled bot whose source was edited after its
+program was built is played as it was, so the command warns (outside review G: a Go author's
+change did not play, and nothing said so)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from arena.manifest import load_manifest, stale_build
+from tests.tournament.helpers import SAMPLE_BOTS, run_cli
+
+
+def compiled_bot(directory: Path) -> Path:
+    """random-python dressed as a compiled bot: a "built" ./bot, its "source" bot.go."""
+    directory.mkdir()
+    (directory / "bot.py").write_text((SAMPLE_BOTS / "random-python" / "bot.py").read_text())
+    (directory / "bot.go").write_text("package main\n")
+    program = directory / "bot"
+    program.write_text(f"#!/bin/sh\nexec {sys.executable} bot.py\n")
+    program.chmod(0o755)
+    (directory / "bot.toml").write_text(
+        'name = "compiled"\nversion = "1"\ncommand = ["./bot"]\nbuild = ["sh", "build.sh"]\n'
+        'games = ["oregon"]\n'
+    )
+    os.utime(directory / "bot.go", (1_000_000, 1_000_000))  # built after its source
+    return directory
+
+
+def test_a_source_newer_than_the_program_is_warned_of(tmp_path: Path):
+    bot = compiled_bot(tmp_path / "compiled")
+    assert stale_build(load_manifest(bot)) == ""
+    os.utime(bot / "bot.go")  # edited now, after the build
+    warning = stale_build(load_manifest(bot))
+    assert warning.startswith("bot.go is newer than ./bot: the game runs the program as it is")
+    assert "(`sh build.sh` in" in warning
+    played = run_cli("match", str(bot), str(SAMPLE_BOTS / "random-python"), "--game", "oregon",
+                     "--no-store", "--sandbox", "none")  # fmt: skip
+    assert f"warning: {warning}" in played.stderr
+
+
+def test_a_bot_without_a_build_is_never_stale(tmp_path: Path):
+    bot = compiled_bot(tmp_path / "prebuilt")
+    manifest = bot / "bot.toml"
+    manifest.write_text(manifest.read_text().replace('build = ["sh", "build.sh"]\n', ""))
+    os.utime(bot / "bot.go")
+    assert stale_build(load_manifest(bot)) == ""
