@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.helpers import SAMPLE_BOTS, renamed_bot, run_cli
-from tests.tournament.test_withdrawal import submit
 from tests.web.conftest import DESKTOP, PHONE, ServerThread, browser_page
+from tests.web.test_ladder_weight import played_ladder
 
 pytestmark = pytest.mark.slow  # a real ladder with bot processes
 
@@ -27,14 +26,7 @@ LEGEND = """() => {
 @pytest.fixture(scope="module")
 def ladder_of_eight(tmp_path_factory) -> Path:
     """A real 2-player Oregon ladder whose 8 entrants each played."""
-    directory = tmp_path_factory.mktemp("legends")
-    db = directory / "arena.db"
-    for name in ENTRANTS:
-        submit(db, renamed_bot(SAMPLE_BOTS / "random-python", directory / name, name))
-    made = run_cli("ladder", "--game", "oregon", "--until", "8", "--sandbox", "none",
-                   "--db", str(db))  # fmt: skip
-    assert made.exit_code == 0, made.output
-    return db
+    return played_ladder(tmp_path_factory.mktemp("legends"), ENTRANTS, games=8)
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])

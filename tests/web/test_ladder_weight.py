@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -84,11 +85,16 @@ def add_games(db: Path, ladder_id: int, count: int, seed: int = 1) -> None:
 @pytest.fixture(scope="module")
 def ladder_db(tmp_path_factory) -> Path:
     """A real 2-player Oregon ladder of four entrants that played 2 games."""
-    directory = tmp_path_factory.mktemp("ladder-weight")
+    return played_ladder(tmp_path_factory.mktemp("ladder-weight"), ENTRANTS, games=2)
+
+
+def played_ladder(directory: Path, entrants: Sequence[str], games: int) -> Path:
+    """A real 2-player Oregon ladder of copies of random-python named ``entrants`` that played
+    ``games`` games, in ``directory``: its database."""
     db = directory / "arena.db"
-    for name in ENTRANTS:
+    for name in entrants:
         submit(db, renamed_bot(SAMPLE_BOTS / "random-python", directory / name, name))
-    made = run_cli("ladder", "--game", "oregon", "--until", "2", "--sandbox", "none",
+    made = run_cli("ladder", "--game", "oregon", "--until", str(games), "--sandbox", "none",
                    "--db", str(db))  # fmt: skip
     assert made.exit_code == 0, made.output
     return db

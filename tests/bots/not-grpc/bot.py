@@ -42,6 +42,8 @@ def serve(connection: socket.socket) -> None:
 
 
 def main() -> None:
+    # the same listening code as tests/bots/stall-socket and flood: a sandboxed bot sees its own
+    # directory only, so each test bot carries its copy
     address = os.environ["ARENA_BOT_ADDRESS"]
     if address.startswith("unix:"):
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
