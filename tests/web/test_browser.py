@@ -3,8 +3,7 @@ the leaderboard to a bot and one of its games, step, play, switch seats, follow 
 and watch a running tournament update without a reload; no JavaScript error anywhere.
 
 Set ARENA_WEB_SCREENSHOTS=DIR to save a screenshot of each page there (the pictures in
-docs/screenshots/ are of a larger database than these tests', with three bots and 3-player
-games)."""
+docs/screenshots/ are of a larger database than these tests': scripts/screenshots takes them)."""
 
 from __future__ import annotations
 
