@@ -58,8 +58,9 @@ class BatchRating:
     provisional: bool = False  # fewer than PROVISIONAL_GAMES games
     pool: int = 1  # pools are numbered from 1, largest first; ratings of two pools don't compare
     pools: int = 1  # how many pools the fitted games form
-    # bounded on both sides only through players whose ratings are one-sided (always behind one,
-    # always ahead of another): the interval is the prior's, not the games'
+    # bounded on both sides only through players of other components (always behind one, always
+    # ahead of another; ``pools.record_shapes``), or no games with others: the interval is the
+    # prior's, not the games'
     prior_set: bool = False
 
 
@@ -161,12 +162,15 @@ def fit_batch(
             part, [shapes[player][0] for player in part.players], anchored, bootstrap, rng
         )
         for i, player in enumerate(part.players):
+            # a player that only ever met its own other seats: nothing to rate, and its pool's
+            # centring would show the prior's guess as a certain 1500 [1500, 1500] (review H)
+            unmeasured = 0.0 if played[i] else Z_95 * PRIOR_SD
             ratings[player] = BatchRating(
                 rating=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(point[i]),
-                low=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(low[i]),
-                high=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(high[i]),
+                low=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(low[i]) - unmeasured,
+                high=INITIAL_RATING + ELO_PER_NATURAL_UNIT * float(high[i]) + unmeasured,
                 bound=shapes[player][0],
-                prior_set=shapes[player][1],
+                prior_set=shapes[player][1] or not played[i],
                 games=int(played[i]),
                 provisional=int(played[i]) < PROVISIONAL_GAMES,
                 pool=number,

@@ -75,10 +75,13 @@ def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
 
     bound: "lower" if only a lower bound on the rating follows from the games (nobody outside
     its strongly connected component ever finished ahead of or tied with it), "upper" if only an
-    upper bound, else "". prior_set: bounded on both sides, but outside the pool's largest
-    component (e.g. always behind one player and always ahead of another): the games fix its
-    rating only relative to players whose own ratings are one-sided, so its interval is the
-    prior's."""
+    upper bound, else "". prior_set: bounded on both sides, but only through players of other
+    components (e.g. always behind one player and always ahead of another): between
+    components every record is perfect, so the games fix its rating only relative to its own
+    component, and how far that sits from the others is the prior's. The pool's ratings are
+    measured against its main component, the largest of those bounded on both sides (the
+    one-sided ones are the prior's anyway); two of them equally large leave no main one, so
+    each is prior-set (which one the board is measured on is not the games' to say)."""
     tail, head = _ahead(finishes)
     component = _strong_components(finishes, tail, head)
     # a chain from outside into a component enters it by an edge from outside
@@ -88,7 +91,9 @@ def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
     entered[component[head[crossing]]] = True
     left[component[tail[crossing]]] = True
     sizes = np.bincount(component)
-    main = int(np.argmax(sizes)) if sizes.max(initial=0) > 1 else -1
+    sizes[(entered != left)[: len(sizes)]] = 0  # a one-sided component is never the main one
+    largest = sizes.max(initial=0)
+    main = int(np.argmax(sizes)) if largest > 1 and np.sum(sizes == largest) == 1 else -1
 
     def shape(i: int) -> tuple[Bound, bool]:
         beaten_from_outside, beats_outside = entered[component[i]], left[component[i]]

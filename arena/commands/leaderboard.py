@@ -107,7 +107,7 @@ def tournament_boards(database: Database, name: str) -> list[Board]:
 
 
 def print_history(history: History, limit: int) -> None:
-    afters = [entry.after for entry in history.entries]
+    afters = [entry.after for entry in history.entries]  # oldest first
     table = Table(
         "game",
         "finished",
@@ -125,14 +125,20 @@ def print_history(history: History, limit: int) -> None:
             f"{entry.after - entry.before:+.1f}",
         )
     console.print(table)
-    listed = f" (last {limit} listed)" if len(afters) > limit else ""
-    games = counted(len(afters), "game")
-    console.print(
-        f"{games}{listed}: {sparkline(afters)}  {min(afters):.0f}.."
-        f"{max(afters):.0f}, now {afters[-1]:.0f}",
-        markup=False,
-        soft_wrap=True,
-    )
+    if len(afters) > limit:
+        console.print(f"last {limit} of {counted(len(afters), 'game')} listed")
+    # a line per version: each has an Elo of its own, from 1500 (review H: one line joined them)
+    by_version: dict[str, list[float]] = {}
+    for entry in history.entries:
+        by_version.setdefault(entry.version, []).append(entry.after)
+    for version, elos in by_version.items():
+        label = f"{version}, " if len(by_version) > 1 else ""
+        console.print(
+            f"{label}{counted(len(elos), 'game')}: {sparkline(elos)}  {min(elos):.0f}.."
+            f"{max(elos):.0f}, now {elos[-1]:.0f}",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def history_json(history: History) -> dict[str, Any]:

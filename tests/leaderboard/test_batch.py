@@ -166,6 +166,12 @@ def test_a_player_that_only_met_itself_is_a_pool_of_its_own():
     ]
     fitted = fit_batch(games, bootstrap=10)
     assert (fitted["c"].pool, fitted["c"].pools, fitted["c"].games) == (2, 2, 0)
+    # nothing to rate: the prior's guess and its width, marked as the prior's (review H: it
+    # showed as a certain 1500 [1500, 1500])
+    c = fitted["c"]
+    assert (c.rating, c.prior_set, c.provisional) == (1500, True, True)
+    assert (c.low, c.high) == pytest.approx((1500 - 1.96 * PRIOR_SD, 1500 + 1.96 * PRIOR_SD), 0.01)
+    assert not fitted["a"].prior_set
 
 
 def test_four_player_plackett_luce_simulation_is_ranked_correctly():

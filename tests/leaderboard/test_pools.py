@@ -56,3 +56,19 @@ def test_a_player_always_between_two_others_has_an_interval_set_by_the_prior():
         "c": ("upper", False),
         "d": ("", False),
     }
+
+
+def test_the_main_component_is_the_largest_bounded_on_both_sides_and_a_tie_has_none():
+    """Review H: b and c trade wins between a (always first) and two forfeiters tied last: the
+    bottom pair is as large as the middle pair, but one-sided, so the middle is the main
+    component (measured) however the components are numbered; two middle pairs of one size
+    leave no main one, and both are prior-set."""
+    middle = [game("a", "b", "c"), game("a", "c", "b")]
+    tied_last = [game("b", "x", "y", ranks=(1, 2, 2))]
+    for games in (middle + tied_last, tied_last + middle):
+        shapes = record_shapes(encode(games))
+        assert shapes["b"] == shapes["c"] == ("", False)
+        assert shapes["x"] == shapes["y"] == ("upper", False)
+    pairs = [game("a", "b", "c"), game("a", "c", "b"), game("d", "e", "f"), game("e", "d", "f")]
+    shapes = record_shapes(encode([*pairs, game("b", "d")]))  # b-c always ahead of d-e
+    assert {p: shapes[p] for p in "bcde"} == {p: ("", True) for p in "bcde"}

@@ -149,8 +149,11 @@ def test_history_per_board_in_rating_order(arena_db: Path):
         str(arena_db),
     )
     assert text.exit_code == 0, text.stderr
-    assert "Elo history" in text.stdout and "6 games (last 3 listed)" in text.stdout
-    assert any(block in text.stdout for block in "▁▂▃▄▅▆▇█")
+    assert "Elo history" in text.stdout and "last 3 of 6 games listed" in text.stdout
+    # a chart per version, each Elo its own (review H: one line joined them)
+    charts = [line for line in text.stdout.splitlines() if line.startswith("1.0.0")]
+    assert [line.split(":")[0] for line in charts] == ["1.0.0, 4 games", "1.0.0-r2, 2 games"]
+    assert all(any(block in line for block in "▁▂▃▄▅▆▇█") for line in charts)
     missing = run_cli("leaderboard", "--history", "nobody", "--db", str(arena_db))
     assert missing.exit_code == 2 and "unknown bot 'nobody'" in missing.stderr
 
