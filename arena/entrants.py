@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlmodel import Session
+
 from arena.bot_tree import holds_code
-from arena.errors import SetupError, UnknownBotError
+from arena.errors import SetupError, StorageError, UnknownBotError
 from arena.manifest import (
     BotSpec,
     address_problem,
@@ -56,15 +58,28 @@ def check_unchanged(version: bots.RegisteredVersion, since: str) -> None:
         raise SetupError(f"bot {version.bot.name!r} changed in {directory} since {since}")
 
 
+def _refuse_withdrawn(session: Session, name: str) -> None:
+    """Withdrawal is per bot name (``arena.storage.withdrawals``), however the bot is named: by
+    its registration, its directory (whose bot.toml gives the name) or its address."""
+    if withdrawn := withdrawals.of_name(session, name):
+        raise SetupError(
+            f"bot {name!r} is {withdrawn}; `arena bots restore {name}` lets it play again"
+        )
+
+
+def _in_play(registry: Database | None, entrant: Entrant) -> Entrant:
+    if registry is not None:
+        with registry.read() as session:
+            _refuse_withdrawn(session, entrant.name)
+    return entrant
+
+
 def _registered(registry: Database, text: str) -> bots.RegisteredVersion:
     """The version ``NAME`` (the newest) or ``NAME@VERSION`` names, with its code unchanged and
     its bot in play."""
     name, _, version = text.partition("@")
     with registry.read() as session:
-        if withdrawn := withdrawals.of_name(session, name):
-            raise SetupError(
-                f"bot {name!r} is {withdrawn}; `arena bots restore {name}` lets it play again"
-            )
+        _refuse_withdrawn(session, name)
         if not version:
             newest = bots.latest_version(session, name)
             check_unchanged(newest, "it was submitted; run `arena submit` on it again")
@@ -93,17 +108,19 @@ def _registered(registry: Database, text: str) -> bots.RegisteredVersion:
 
 
 def resolve_bot(text: str, game: str, registry: Database | None) -> Entrant:
-    """The bot ``text`` names, checked to play ``game``; ``registry`` is the database of
-    registered bots, None when there is none yet."""
+    """The bot ``text`` names, checked to play ``game`` and not withdrawn; ``registry`` is the
+    database of registered bots, None when there is none yet. A word that is both a directory
+    here and a registered bot's name is the directory (``NAME@VERSION`` names the registered
+    one)."""
     if _is_address(text):
         name, address = text.split("@", 1)
         if problem := name_problem(name) or address_problem(address):
             raise SetupError(f"{text!r} is no NAME@HOST:PORT: {problem}")
-        return Entrant(name, remote_bot(address, name, games=(game,)))
+        return _in_play(registry, Entrant(name, remote_bot(address, name, games=(game,))))
     if _is_directory(text):
         spec = load_manifest(Path(text))
         _check_plays(spec, game, f"{Path(text) / 'bot.toml'}: bot")
-        return Entrant(spec.name, spec)
+        return _in_play(registry, Entrant(spec.name, spec))
     if registry is None:
         raise UnknownBotError(
             f"{text!r} is neither a bot directory, an address NAME@HOST:PORT nor a registered "
@@ -125,13 +142,16 @@ def resolve_registered(text: str, game: str, registry: Database) -> Entrant:
 
 
 def resolve_match_bots(texts: Sequence[str], game: str, db: DatabaseTarget) -> list[Entrant]:
-    """The bots of one match, in seat order; the database ``db`` is opened (read only) just when
-    a bot is named by its registered name."""
-    database = (
-        open_database(db, create=False)
-        if may_exist(db) and any(map(names_a_registered_bot, texts))
-        else None
-    )
+    """The bots of one match, in seat order; the database ``db`` is opened (read only) to look
+    up registered names and withdrawn bots. Where no bot is named by its registration, a
+    database that cannot be opened is left alone (a match with --no-store needs none)."""
+    database = None
+    if may_exist(db):
+        try:
+            database = open_database(db, create=False)
+        except StorageError:
+            if any(map(names_a_registered_bot, texts)):
+                raise
     try:
         entrants = [resolve_bot(text, game, database) for text in texts]
     finally:

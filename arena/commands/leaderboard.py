@@ -202,7 +202,7 @@ def leaderboard(
     ] = False,
     db: DbPath = DEFAULT_PATH,
 ) -> None:
-    """Batch rating, which orders the rows (Plackett-Luce), with its 95% interval ("[x, ∞)" or
+    """Batch rating, which orders the rows (Plackett-Luce), with its 95% interval ("\\[x, ∞)" or
     "(-∞, x]" when the games bound it on one side only, "~" when the interval is the prior's,
     "?" provisional: a legend under each board says more), Elo, games, average position and
     score over finished games, and forfeits: one board per game type and player count. Ratings

@@ -35,3 +35,11 @@ def test_a_tournament_named_with_brackets_runs_and_is_shown(tmp_path: Path):
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert "tournament 'x[/y] [bold]' finished" in result.stdout + result.stderr
+
+
+def test_help_shows_the_one_sided_intervals_brackets():
+    """Review I: rich read '[x, ∞)" or "(-∞, x]' in leaderboard's help as a markup tag and
+    dropped it, in `arena leaderboard --help` and `arena --help`."""
+    for words in (["leaderboard", "--help"], ["--help"]):
+        shown = " ".join(run_cli(*words).stdout.replace("│", " ").split())
+        assert '("[x, ∞)" or "(-∞, x]" when the games bound it' in shown, shown

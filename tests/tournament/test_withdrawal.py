@@ -51,11 +51,19 @@ def test_withdraw_and_restore_from_the_command_line(tmp_path: Path):
     assert "spammy: withdrawn by the operator on " in listed and "UTC: floods its log" in listed
     assert run_cli("bots", "list", "--db", str(db)).stdout == listed
 
-    # Named anywhere a game is played: one line, exit 2, saying how to undo it.
+    # Named anywhere a game is played, by its name, its directory (review I: a directory
+    # played) or an address: one line, exit 2, saying how to undo it.
+    other = str(SAMPLE_BOTS / "random-python")
+    directory = str(tmp_path / "spammy")
     for command in (
-        ("match", "spammy", str(SAMPLE_BOTS / "random-python"), "--game", "oregon"),
-        ("tournament", "--game", "oregon", "--bots", f"spammy,{SAMPLE_BOTS / 'random-python'}"),
-        ("ladder", "--game", "oregon", "--bots", f"spammy,{SAMPLE_BOTS / 'random-python'}"),
+        ("match", "spammy", other, "--game", "oregon"),
+        ("match", directory, other, "--game", "oregon"),
+        ("match", "spammy@127.0.0.1:9", other, "--game", "oregon"),
+        ("tournament", "--game", "oregon", "--bots", f"spammy,{other}"),
+        ("tournament", "--game", "oregon", "--bots", f"{directory},{other}"),
+        ("sprt", "--game", "oregon", directory, other),
+        ("ladder", "--game", "oregon", "--bots", f"spammy,{other}"),
+        ("ladder", "--game", "oregon", "--bots", f"{directory},{other}"),
     ):
         refused = run_cli(*command, "--sandbox", "none", "--db", str(db))
         assert refused.exit_code == 2, refused.output
