@@ -10,8 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlmodel import Session
-
 from arena.bot_tree import holds_code
 from arena.errors import SetupError, StorageError, UnknownBotError
 from arena.manifest import (
@@ -58,10 +56,10 @@ def check_unchanged(version: bots.RegisteredVersion, since: str) -> None:
         raise SetupError(f"bot {version.bot.name!r} changed in {directory} since {since}")
 
 
-def _refuse_withdrawn(session: Session, name: str) -> None:
+def _refuse_withdrawn(name: str, withdrawn: str | None) -> None:
     """Withdrawal is per bot name (``arena.storage.withdrawals``), however the bot is named: by
     its registration, its directory (whose bot.toml gives the name) or its address."""
-    if withdrawn := withdrawals.of_name(session, name):
+    if withdrawn:
         raise SetupError(
             f"bot {name!r} is {withdrawn}; `arena bots restore {name}` lets it play again"
         )
@@ -70,7 +68,7 @@ def _refuse_withdrawn(session: Session, name: str) -> None:
 def _in_play(registry: Database | None, entrant: Entrant) -> Entrant:
     if registry is not None:
         with registry.read() as session:
-            _refuse_withdrawn(session, entrant.name)
+            _refuse_withdrawn(entrant.name, withdrawals.of_name(session, entrant.name))
     return entrant
 
 
@@ -79,7 +77,7 @@ def _registered(registry: Database, text: str) -> bots.RegisteredVersion:
     its bot in play."""
     name, _, version = text.partition("@")
     with registry.read() as session:
-        _refuse_withdrawn(session, name)
+        _refuse_withdrawn(name, withdrawals.of_name(session, name))
         if not version:
             newest = bots.latest_version(session, name)
             check_unchanged(newest, "it was submitted; run `arena submit` on it again")
