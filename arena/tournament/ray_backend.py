@@ -52,7 +52,7 @@ from arena.tournament.playing import (
     voided_record,
 )
 
-INSTALL_HINT = "pip install '.[ray]'"
+INSTALL_HINT = "scripts/setup --with-ray (or pip install '.[ray]' in the checkout)"
 DEFAULT_ACTOR_CPUS = 0.5  # Ray CPUs reserved per game slot: a referee and its bots, mostly idle
 _REACH_SECONDS = 5.0
 _STOP_SECONDS = 10.0

@@ -405,7 +405,7 @@ def test_without_ray_installed_it_is_one_line_with_the_install_hint(
     result = run_cli(*_tournament("--ray", "127.0.0.1:6379", "--db", str(tmp_path / "a.db")))
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
-    assert "pip install '.[ray]'" in result.stderr
+    assert "scripts/setup --with-ray (or pip install '.[ray]'" in result.stderr
     assert not (tmp_path / "a.db").exists()
 
 
