@@ -39,12 +39,6 @@ def named(session: Session, name: str) -> Author:
     return author
 
 
-def operator_id(session: Session) -> int:
-    author = named(session, OPERATOR)
-    assert author.id is not None
-    return author.id
-
-
 def add(session: Session, name: str) -> str:
     """Store a new author called ``name``; return their token's text (stored only hashed)."""
     if problem := name_problem(name):

@@ -36,12 +36,11 @@ from arena.reasons import public_reason
 from arena.records import Outcome
 from arena.storage import ladders, migrations, postgres, run_lock, running, statements, withdrawals
 from arena.storage.database import database_error, read_only_uri
-from arena.storage.games import finished_game_results
 from arena.storage.models import GameOutcome, GameRecord, GameStatus, SchemaVersion, Tournament
 from arena.storage.target import DatabaseTarget, PostgresUrl
 from arena.storage.tournaments import RUNNING
 from arena.tournament.schedule import schedule_size
-from leaderboard.results import GameResult, SeatResult, pair_score
+from leaderboard.results import SeatResult, pair_score
 
 _BUSY_MILLISECONDS = 5000
 _ARENA_TABLES = {"game", "seat", "bot", "bot_version"}
@@ -152,15 +151,6 @@ class ReadOnlyDatabase:
         """Game types and player counts with rated games: the leaderboards that exist."""
         with self._reading() as db:
             return db.rows(statements.GAMES_PLAYED)
-
-    # --- results for the ratings ----------------------------------------------------------------
-    def game_results(
-        self, game: str, *, players: int | None = None, tournament: int | None = None
-    ) -> list[GameResult]:
-        """Rated games of one type as the ``leaderboard`` package's plain results, in the order
-        they were rated (id order); a player is a bot version id, as a string."""
-        with self.session() as session:
-            return finished_game_results(session, game, players, tournament)
 
     # --- bots -----------------------------------------------------------------------------------
     def versions(self, ids: list[int]) -> dict[int, dict[str, Any]]:

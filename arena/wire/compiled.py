@@ -37,18 +37,12 @@ def scalar_encoder_for(cls: type) -> Encoder:
     return _generate(cls, SCALAR_KINDS, "scalars_")
 
 
-@functools.cache
-def field_encoder_for(cls: type, field: str) -> Encoder:
-    """Like ``encoder_for(cls)``, but only ``field`` is filled."""
-    return _generate(cls, _ALL_KINDS, f"{field}_of_", only=field)
-
-
-def _generate(cls: type, kinds: Container[str], prefix: str, only: str | None = None) -> Encoder:
+def _generate(cls: type, kinds: Container[str], prefix: str) -> Encoder:
     namespace: dict[str, Any] = {}
     name = f"encode_{prefix}{cls.__name__}"
     lines = [f"def {name}(obj, message):"]
     for number, (field, kind, inner, _) in enumerate(field_plan(cls)):
-        if kind not in kinds or only not in (None, field):
+        if kind not in kinds:
             continue
         lines.append(f"    value = obj.{field}")
         if kind in ("scalar", "enum"):
