@@ -7,7 +7,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import time
 from datetime import datetime
 from pathlib import Path
@@ -33,6 +32,7 @@ from tests.support.bots import TEST_BOTS
 from tests.tournament.helpers import (
     SAMPLE_BOTS,
     kill_groups,
+    locked_from_second_game,
     query,
     renamed_bot,
     run_cli,
@@ -363,21 +363,7 @@ def test_a_storage_fault_stops_the_ladder_in_one_line_and_it_goes_on(tmp_path, m
         submit(db, bot)
     monkeypatch.setattr(database_module, "_BUSY_SECONDS", 0.3)
     real_record_game = runner.record_game
-    calls = []
-
-    def record_while_locked(database, *args, **kwargs):
-        calls.append(1)
-        if len(calls) < 2:
-            return real_record_game(database, *args, **kwargs)
-        locker = sqlite3.connect(db, isolation_level=None)  # another writer holds the lock
-        locker.execute("BEGIN EXCLUSIVE")
-        try:
-            return real_record_game(database, *args, **kwargs)
-        finally:
-            locker.execute("ROLLBACK")
-            locker.close()
-
-    monkeypatch.setattr(runner, "record_game", record_while_locked)
+    monkeypatch.setattr(runner, "record_game", locked_from_second_game(db, real_record_game))
     stopped = run_cli("ladder", *QUICK, "--concurrency", "1", "--db", str(db))
     assert stopped.exit_code == 4, stopped.output  # a storage fault (README, exit codes)
     assert "Traceback" not in stopped.output

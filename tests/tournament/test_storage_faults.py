@@ -15,10 +15,18 @@ import pytest
 from arena.storage import database as database_module
 from arena.storage.migrations import CURRENT_VERSION
 from arena.tournament import runner
-from tests.tournament.helpers import SAMPLE_BOTS, query, run_cli
+from tests.tournament.helpers import SAMPLE_BOTS, locked_from_second_game, query, run_cli
 
 BOTS = f"{SAMPLE_BOTS / 'random-python'},{SAMPLE_BOTS / 'heuristic-python'}"
 TRIALS = 6
+
+
+def tournament_t(db: Path):
+    """A one-deal tournament named t of two sample bots, one game at a time."""
+    return run_cli(
+        "tournament", "--game", "oregon", "--bots", BOTS, "--deals", "1", "--concurrency", "1",
+        "--name", "t", "--sandbox", "none", "--db", str(db),
+    )  # fmt: skip
 
 
 def test_a_database_locked_past_its_timeout_stops_the_tournament_and_it_resumes(
@@ -27,38 +35,8 @@ def test_a_database_locked_past_its_timeout_stops_the_tournament_and_it_resumes(
     db = tmp_path / "arena.db"
     monkeypatch.setattr(database_module, "_BUSY_SECONDS", 0.3)
     real_record_game = runner.record_game
-    calls = []
-
-    def record_while_locked(database, *args, **kwargs):
-        calls.append(1)
-        if len(calls) < 2:
-            return real_record_game(database, *args, **kwargs)
-        locker = sqlite3.connect(db, isolation_level=None)  # another writer holds the lock
-        locker.execute("BEGIN EXCLUSIVE")
-        try:
-            return real_record_game(database, *args, **kwargs)
-        finally:
-            locker.execute("ROLLBACK")
-            locker.close()
-
-    monkeypatch.setattr(runner, "record_game", record_while_locked)
-    stopped = run_cli(
-        "tournament",
-        "--game",
-        "oregon",
-        "--bots",
-        BOTS,
-        "--deals",
-        "1",
-        "--concurrency",
-        "1",
-        "--name",
-        "t",
-        "--sandbox",
-        "none",
-        "--db",
-        str(db),
-    )
+    monkeypatch.setattr(runner, "record_game", locked_from_second_game(db, real_record_game))
+    stopped = tournament_t(db)
 
     assert stopped.exit_code == 4, stopped.output  # a storage fault
     assert stopped.stderr.count("\n") == 1, stopped.stderr
@@ -190,23 +168,7 @@ def test_a_tournament_on_a_full_disk_stops_cleanly_and_resumes(small_disk, monke
         return real_record_game(*args, **kwargs)
 
     monkeypatch.setattr(runner, "record_game", record_on_a_full_disk)
-    stopped = run_cli(
-        "tournament",
-        "--game",
-        "oregon",
-        "--bots",
-        BOTS,
-        "--deals",
-        "1",
-        "--concurrency",
-        "1",
-        "--name",
-        "t",
-        "--sandbox",
-        "none",
-        "--db",
-        str(db),
-    )
+    stopped = tournament_t(db)
 
     assert stopped.exit_code == 4, stopped.output  # a storage fault
     assert stopped.stderr.count("\n") == 1, stopped.stderr
