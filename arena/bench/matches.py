@@ -58,11 +58,12 @@ class _Barrier:
 
 
 async def referee_per_decision(
-    spec: BotSpec, game: str, players: int, matches: int
+    spec: BotSpec, game: str, players: int, matches: int, first_seed: int = 0
 ) -> tuple[float, float]:
-    """Wall time and referee CPU time per decision during the play of sequential matches."""
+    """Wall time and referee CPU time per decision during the play of sequential matches (of
+    the seeds from ``first_seed`` on)."""
     play_seconds, cpu_seconds, decisions = 0.0, 0.0, 0
-    for seed in range(matches):
+    for seed in range(first_seed, first_seed + matches):
         timeline = _Timeline()
         record = await play_match(
             game, [spec] * players, seed, time_control=TIME_CONTROL, observer=timeline

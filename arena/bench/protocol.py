@@ -23,8 +23,8 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
 * the engine's and the request encoding's CPU time per decision, in process, for every game, with
   the previous encoder (``arena.wire.reference``) measured on the same decisions;
 * (b) the referee's time per decision in sequential matches of random-python bots (engine step,
-  view and action encoding, the call from the match's decision thread, the bot's reply), and
-  the ratio b / a, which
+  view and action encoding, the call from the match's decision thread, the bot's reply),
+  measured in rounds that alternate with (a)'s (``--ratio-rounds``), and the ratio b / a, which
   the last line prints, with the concurrent matches' rates (in one process, in pinned workers)
   against the ceilings'.
 """
@@ -143,7 +143,6 @@ async def protocol(args: argparse.Namespace) -> None:
         f"{pinned_ceiling.bots_ms_per_call * 1000:.0f} us"
     )
 
-    bare, _ = await bare_round_trip(python_bot, args.game, requests, args.calls, bots=1)
     rotating, rotating_cpu = await bare_round_trip(
         python_bot, args.game, requests, args.calls, bots=args.players
     )
@@ -167,12 +166,29 @@ async def protocol(args: argparse.Namespace) -> None:
             f"(the previous encoder {cost.previous_encoding * us:.0f} us, "
             f"x{cost.previous_encoding / cost.encoding:.1f})"
         )
-    referee, referee_cpu = await referee_per_decision(
-        python_bot, args.game, args.players, args.matches
-    )
+    # (a) and (b) in alternating rounds, so that a change of the machine's load between them
+    # (other work on its shared cores) weighs on both alike
+    bares, referees, referee_cpus = [], [], []
+    rounds = max(1, min(args.ratio_rounds, args.matches))
+    for round_number in range(rounds):
+        bare_round, _ = await bare_round_trip(
+            python_bot, args.game, requests, max(1, args.calls // rounds), bots=1
+        )
+        matches_per_round = args.matches // rounds
+        referee_round, cpu_round = await referee_per_decision(
+            python_bot, args.game, args.players, matches_per_round, round_number * matches_per_round
+        )
+        bares.append(bare_round)
+        referees.append(referee_round)
+        referee_cpus.append(cpu_round)
+    bare, referee = statistics.mean(bares), statistics.mean(referees)
+    ratios = [b / a for a, b in zip(bares, referees, strict=True)]
     print(
-        f"referee CPU time per decision (all its threads): {referee_cpu * us:.0f} us; "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        f"(a) bare round trip to 1 bot / (b) referee time per decision, in {rounds} "
+        f"alternating rounds: {bare * us:.0f} / {referee * us:.0f} us (rounds' ratios "
+        f"{min(ratios):.2f}-{max(ratios):.2f}); referee CPU time per decision (all its threads): "
+        f"{statistics.mean(referee_cpus) * us:.0f} us; load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} cores"
     )
     print(
         f"protocol bare_grpc_round_trip_us={bare * us:.0f} "
@@ -191,6 +207,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--matches", type=int, default=20, help="sequential matches for (b)")
     parser.add_argument("--calls", type=int, default=3000, help="round trips for (a)")
+    parser.add_argument(
+        "--ratio-rounds",
+        type=int,
+        default=4,
+        help="rounds that alternate (a) and (b), each with its share of --calls and --matches",
+    )
     parser.add_argument("--concurrent", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=3, help="rounds of concurrent matches")
     parser.add_argument(
