@@ -163,7 +163,8 @@ LEGEND = {
     "group. Its rating, which sets its place, is measured against its group; how far the group "
     "sits below the others is the prior's guess.",
     "~": "~: the interval is the prior's guess, not measured: the bot always finished behind some "
-    "bots and ahead of the others, which says where it ranks but not by how much.",
+    "bots and ahead of the others, which says where it ranks but not by how much (or it only "
+    "met its own other seats: nothing to rate).",
     "?": "?: provisional: fewer than 20 games against others in its pool; the rating can still "
     "move a lot.",
 }
