@@ -258,3 +258,13 @@ def test_a_few_players_of_a_few_games_each_neither_widen_nor_move_the_others():
         pytest.approx(1500)
     )
     assert together["paused0"].provisional and not together["paused0"].bound
+
+
+def test_the_fits_use_one_blas_thread():
+    """Review K: BLAS's threads spun on shared cores and a 127-bot fit took 37 s instead of 1."""
+    from threadpoolctl import threadpool_info
+
+    import leaderboard  # noqa: F401 - sets the limit
+
+    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == 1 for pool in blas)
