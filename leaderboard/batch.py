@@ -25,11 +25,14 @@ The model, the prior and the limits are documented in ``leaderboard/README.md``;
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import ParamSpec, TypeVar
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from leaderboard.bounds import one_sided_bounds
 from leaderboard.elo import INITIAL_RATING
@@ -37,6 +40,9 @@ from leaderboard.finishes import NO_SEAT, Finishes, IntArray, encode
 from leaderboard.plackett_luce import FloatArray, build_stages, fit_map, posterior_covariance
 from leaderboard.pools import Bound, find_pools, record_shapes, strong_components
 from leaderboard.results import GameResult
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 ELO_PER_NATURAL_UNIT = 400.0 / math.log(10.0)
 # Prior standard deviation of every rating: wide against the differences between bots met in
@@ -130,6 +136,22 @@ def _games_with_others(finishes: Finishes) -> IntArray:
     return np.bincount(seats[first & others[:, None]], minlength=len(finishes.players))
 
 
+def _one_blas_thread(fit: Callable[P, R]) -> Callable[P, R]:
+    """``fit`` run with one BLAS thread. The fits solve many small systems (a bootstrap's samples
+    x players x players): BLAS's own threads gain nothing there and, on cores that bots and
+    other processes share, spin while they wait: a 127-bot board's fit took 37 s at load 9-15
+    instead of about 1 s (outside review K). Every BLAS loaded is limited (numpy and scipy each
+    bring one) for the call only; about a millisecond."""
+
+    @functools.wraps(fit)
+    def limited(*args: P.args, **kwargs: P.kwargs) -> R:
+        with threadpool_limits(limits=1, user_api="blas"):
+            return fit(*args, **kwargs)
+
+    return limited
+
+
+@_one_blas_thread
 def fit_batch(
     games: Sequence[GameResult], bootstrap: int = BOOTSTRAP_SAMPLES, seed: int = 0
 ) -> dict[str, BatchRating]:
@@ -190,6 +212,7 @@ class Posterior:
     games: IntArray
 
 
+@_one_blas_thread
 def fit_posterior(games: Sequence[GameResult]) -> Posterior:
     """The largest pool of ``games`` fitted without bootstrap (cheap enough for every round of a
     ladder's matchmaking)."""

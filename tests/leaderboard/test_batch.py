@@ -260,11 +260,19 @@ def test_a_few_players_of_a_few_games_each_neither_widen_nor_move_the_others():
     assert together["paused0"].provisional and not together["paused0"].bound
 
 
-def test_the_fits_use_one_blas_thread():
+def test_the_fits_use_one_blas_thread(monkeypatch):
     """Review K: BLAS's threads spun on shared cores and a 127-bot fit took 37 s instead of 1."""
     from threadpoolctl import threadpool_info
 
-    import leaderboard  # noqa: F401 - sets the limit
+    import leaderboard.batch as batch
 
-    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
-    assert blas and all(pool["num_threads"] == 1 for pool in blas)
+    seen = []
+    real_fit_pool = batch._fit_pool
+
+    def fit_pool(*args, **kwargs):
+        seen.extend(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+        return real_fit_pool(*args, **kwargs)
+
+    monkeypatch.setattr(batch, "_fit_pool", fit_pool)
+    fit_batch([GameResult((SeatResult("a", 1, 0), SeatResult("b", 2, 0)))] * 3, bootstrap=5)
+    assert seen and set(seen) == {1}
