@@ -147,6 +147,18 @@ class ReadOnlyDatabase:
         assert row is not None  # an aggregate: always one row
         return int(row["newest"]), int(row["stored"])
 
+    def board_version(self, game: str, players: int, tournament: int | None) -> tuple[int, int]:
+        """(newest game id, games) of one board's rated games: ``data_version`` for one board."""
+        with self._reading() as db:
+            row = db.one(
+                statements.board_version(tournament),
+                game=game,
+                players=players,
+                **({} if tournament is None else {"tournament": tournament}),
+            )
+        assert row is not None  # an aggregate: always one row
+        return int(row["newest"]), int(row["stored"])
+
     def games_played(self) -> list[dict[str, Any]]:
         """Game types and player counts with rated games: the leaderboards that exist."""
         with self._reading() as db:

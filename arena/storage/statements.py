@@ -124,6 +124,25 @@ DATA_VERSION = select(
     func.coalesce(func.max(col(GameRecord.id)), 0).label("newest"),
     func.count(col(GameRecord.id)).label("stored"),
 )
+
+
+def board_version(tournament: int | None) -> Executable:
+    """(newest game id, games) of one board's rated games (``:game``, ``:players``), of one
+    tournament if ``tournament`` is not None (``:tournament``): a board's fit is valid while
+    they are unchanged, whatever other boards record."""
+    statement = select(
+        func.coalesce(func.max(col(GameRecord.id)), 0).label("newest"),
+        func.count(col(GameRecord.id)).label("stored"),
+    ).where(
+        IS_FINISHED,
+        col(GameRecord.game) == bindparam("game"),
+        col(GameRecord.num_players) == bindparam("players"),
+    )
+    if tournament is not None:
+        statement = statement.where(col(GameRecord.tournament_id) == bindparam("tournament"))
+    return statement
+
+
 GAMES_PLAYED = (
     select(col(GameRecord.game), col(GameRecord.num_players), func.count().label("games"))
     .where(IS_FINISHED)
