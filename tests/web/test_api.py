@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import math
 import json
 import re
 import sqlite3
@@ -347,6 +348,13 @@ def test_tournament_standings_write_ratings_as_the_leaderboard_does(client):
         assert len(rows) == len(standings) == 2
         for row, text in zip(standings, rows):
             assert rating_words(row["batch"]) in text, text
+        # the crosstable's cells, each the row's share against the column (review K: it was
+        # built by scanning every cell for each)
+        crosstable = page.split('<table class="crosstable">')[1].split("</table>")[0]
+        for cell in client.get(f"/api/tournaments/{tournament['id']}").json()["crosstable"]:
+            percent = math.floor(cell["share"] * 100 + 0.5)  # jinja's round: half up
+            shown = f'{percent}% <span class="muted small">({cell["games"]})'
+            assert shown in crosstable, crosstable
 
 
 def test_a_tournament_page_links_to_all_its_games(client):
