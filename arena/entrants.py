@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bot_tree import holds_code
-from arena.errors import SetupError, StorageError, UnknownBotError
+from arena.errors import ArenaError, SetupError, UnknownBotError
 from arena.manifest import (
     BotSpec,
     address_problem,
@@ -142,12 +142,13 @@ def resolve_registered(text: str, game: str, registry: Database) -> Entrant:
 def resolve_match_bots(texts: Sequence[str], game: str, db: DatabaseTarget) -> list[Entrant]:
     """The bots of one match, in seat order; the database ``db`` is opened (read only) to look
     up registered names and withdrawn bots. Where no bot is named by its registration, a
-    database that cannot be opened is left alone (a match with --no-store needs none)."""
+    database that cannot be opened here is left alone: a match with --no-store needs none, and
+    one of an older schema is migrated when the game is stored (it knows no withdrawals)."""
     database = None
     if may_exist(db):
         try:
             database = open_database(db, create=False)
-        except StorageError:
+        except ArenaError:
             if any(map(names_a_registered_bot, texts)):
                 raise
     try:

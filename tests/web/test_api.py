@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import html
-import math
 import json
+import math
 import re
 import sqlite3
 from pathlib import Path
