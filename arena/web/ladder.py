@@ -6,6 +6,7 @@ writes (``static/ladder.js``), as ``arena serve`` reads the same SQLite file."""
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -67,6 +68,18 @@ class EloHistoryCache:
                         self._points.clear()
                     self._points[key] = cached
         return cached
+
+
+def chart_labels(versions: dict[int, dict[str, Any]]) -> dict[str, str]:
+    """Each version's line label, "bot version", with its hash where another version of the bot
+    has the same number (a new upload of unchanged bot.toml: review K found five lines named
+    alike)."""
+    named = Counter((v["bot"], v["version"]) for v in versions.values())
+    return {
+        str(i): f"{v['bot']} {v['version']}"
+        + (f" #{v['hash']}" if named[v["bot"], v["version"]] > 1 else "")
+        for i, v in versions.items()
+    }
 
 
 def chart_points(history: History) -> list[dict[str, Any]]:
@@ -161,7 +174,7 @@ def ladder_page_data(
             "running": in_play,
             "boards": boards,
             # JSON object keys are strings
-            "labels": {str(i): f"{v['bot']} {v['version']}" for i, v in versions.items()},
+            "labels": chart_labels(versions),
             "rating_history": history,
         },
     }

@@ -50,3 +50,15 @@ def test_more_entrants_than_colours_get_lines_of_their_own_style(page):
             (item) => JSON.stringify(item.lineDash))"""
     )
     assert legend == [json.dumps(json.loads(style)[1], separators=(",", ":")) for style in styles]
+
+
+def test_chart_labels_tell_apart_versions_with_one_number():
+    """Review K: five uploads of one bot.toml version were five lines named alike."""
+    from arena.web.ladder import chart_labels
+
+    versions = {
+        1: {"bot": "a", "version": "1.0", "hash": "aaaa1111"},
+        2: {"bot": "a", "version": "1.0", "hash": "bbbb2222"},
+        3: {"bot": "b", "version": "1.0", "hash": "cccc3333"},
+    }
+    assert chart_labels(versions) == {"1": "a 1.0 #aaaa1111", "2": "a 1.0 #bbbb2222", "3": "b 1.0"}
