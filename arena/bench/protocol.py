@@ -53,9 +53,24 @@ from engine.registry import game_names, get_game
 
 
 async def protocol(args: argparse.Namespace) -> None:
+    us = 1e6
+    # First, before any bot process runs: processes the bench started (a worker, bots) that are
+    # still ending use the cores and their caches, and a Merkator request measured 60 us after
+    # them against 25 us alone (December 6).
+    for game in game_names():
+        engine = get_game(game)
+        players = min(max(args.players, engine.min_players), engine.max_players)
+        cost = engine_and_encoding(
+            game, players, games=args.encoding_games, warm_up=args.encoding_games
+        )
+        print(
+            f"in process, CPU per decision of {players}-player {game}: engine "
+            f"{cost.engine * us:.0f} us, request encoding {cost.encoding * us:.0f} us "
+            f"(the previous encoder {cost.previous_encoding * us:.0f} us, "
+            f"x{cost.previous_encoding / cost.encoding:.1f})"
+        )
     python_bot = load_manifest(SAMPLE_BOTS / "random-python")
     node_bot = load_manifest(SAMPLE_BOTS / "random-node")
-    us = 1e6
     sandboxes: list[tuple[SandboxPolicy | None, str]] = [(None, "")]
     if bwrap_problem() is None:
         sandboxes.append((SandboxPolicy(), " (sandboxed)"))
@@ -154,18 +169,6 @@ async def protocol(args: argparse.Namespace) -> None:
         f"{rotating * us:.0f} us ({rotating_cpu * us:.0f} us of CPU), through the referee's "
         f"client {through_client * us:.0f} us ({client_cpu * us:.0f} us of CPU)"
     )
-    for game in game_names():
-        engine = get_game(game)
-        players = min(max(args.players, engine.min_players), engine.max_players)
-        cost = engine_and_encoding(
-            game, players, games=args.encoding_games, warm_up=args.encoding_games
-        )
-        print(
-            f"in process, CPU per decision of {players}-player {game}: engine "
-            f"{cost.engine * us:.0f} us, request encoding {cost.encoding * us:.0f} us "
-            f"(the previous encoder {cost.previous_encoding * us:.0f} us, "
-            f"x{cost.previous_encoding / cost.encoding:.1f})"
-        )
     # (a) and (b) in alternating rounds, so that a change of the machine's load between them
     # (other work on its shared cores) weighs on both alike
     bares, referees, referee_cpus = [], [], []
