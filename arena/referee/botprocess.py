@@ -38,6 +38,7 @@ from arena.referee.log_sink import LogSink, create_log, log_budget
 from arena.referee.probe import LOOK_SECONDS, socket_answer
 from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch, start_relay
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
+from arena.sandbox.relay import EXIT_FLOODED, FLOODED
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
 
 _UNIX_PATH_MAX = 107
@@ -137,6 +138,28 @@ class RunningBot:
             return self.kill_now
         return self.kill_relay if self.relay is not None else None
 
+    @property
+    def frame_filter(self) -> subprocess.Popen | None:
+        """The filter the arena reads its HTTP/2 through (``arena.sandbox.relay``), if any."""
+        if self.relay is not None:
+            return self.relay
+        return self.launch.relay if self.launch is not None else None
+
+    async def ended(self) -> None:
+        """Wait until its process has ended, or a remote bot's filter; a remote bot read
+        directly: not at all (callers bound the wait)."""
+        if self.process is not None:
+            await self.process.wait()
+        elif self.relay is not None:
+            while self.relay.poll() is None:
+                await trio.sleep(0.01)
+
+    @property
+    def flooded(self) -> bool:
+        """Whether its filter ended its connection for a flood (and exited: it takes no more)."""
+        relay = self.frame_filter
+        return relay is not None and relay.poll() == EXIT_FLOODED
+
     def kill_relay(self) -> None:
         """Kill a remote bot's relay, from any thread: its connections close, and with them any
         call to the bot."""
@@ -210,6 +233,8 @@ class RunningBot:
         """One line: what failed, how the process ended, the error in its log (or its last
         output), the limit it hit and where its log is kept."""
         parts = [what]
+        if self.flooded:
+            parts.append(FLOODED)
         # a process the arena killed (a call it stalled, a handshake past its time) says nothing
         if not self.stopped_by_arena and (exit_text := self.exit_description()):
             parts.append(f"process {exit_text}")

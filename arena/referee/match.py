@@ -191,9 +191,10 @@ class _Referee:
         if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _METADATA_TOO_LARGE in details:
             await self.forfeit(seat, Outcome.ILLEGAL, f"{call} reply's metadata over the limit")
             return
-        if seat.bot is not None and seat.bot.process is not None:
-            with trio.move_on_after(_EXIT_WAIT_SECONDS):  # let a dying process be reaped
-                await seat.bot.process.wait()
+        if seat.bot is not None:
+            # let a dying process be reaped, or a remote bot's filter that cut it end (its reason)
+            with trio.move_on_after(_EXIT_WAIT_SECONDS):
+                await seat.bot.ended()
         # gRPC reports a bot's exception without a message as "Exception calling application: ".
         details = one_line(exc.details() or "", _DETAILS_CHARS).rstrip(": ")
         what = (

@@ -67,7 +67,18 @@ _STREAM_ONLY = frozenset((_DATA, _HEADERS, _PRIORITY, _RST_STREAM, 0x5, _CONTINU
 _CONNECTION_ONLY = frozenset((_SETTINGS, _PING, 0x7))  # 0x5: PUSH_PROMISE, 0x7: GOAWAY
 _READ_BYTES = 1 << 16
 _CONNECT_SECONDS = 5.0  # to a remote bot
+_CLOSING_SECONDS = 2.0  # for the referee to close a connection the filter ended
 _MAX_WINDOW = 2**31 - 1
+# Once it has ended a connection for a flood the relay takes no more and exits with this: gRPC
+# would connect again at the next call, and the flooder play on with a new budget per connection
+# (a flood cut between two calls did). The arena adds ``FLOODED`` to the seat's reason, and a fresh
+# process (and relay) takes the bot's place at its next game. A frame that broke HTTP/2 ends its
+# connection only, as gRPC itself would: its call fails with gRPC's own reason.
+EXIT_FLOODED = 3
+FLOODED = (
+    "the arena's filter of its HTTP/2 ended its connection: "
+    f"over {_MOST_ABSORBED:,} frames in a second that need no answer"
+)
 
 
 class _Rate:
@@ -107,9 +118,14 @@ class FrameFilter:
         self._continuing: int | None = None  # the stream of a header block passed, unfinished
         self.max_frame = _SMALLEST_MAX_FRAME  # the largest frame the referee takes, its SETTINGS
         self._client = _ClientFrames(self)
+        self.ended = False  # ``feed`` ended the connection: nothing more reaches the bot
 
-    def sent(self, data: bytes) -> None:
+    def sent(self, data: bytes) -> bytes | None:
+        """None: ``data`` goes on to the bot as it is; b"": the connection ended, dropped."""
+        if self.ended:
+            return b""
         self._client.feed(data)
+        return None
 
     def opened(self, stream: int) -> None:
         with self._lock:
@@ -137,7 +153,7 @@ class FrameFilter:
                     # gRPC's own precise error, instead of the relay waiting for up to the 16 MiB
                     # such a header announces, only to end the same way
                     out.append(bytes(buffer[at : at + _HEADER]))
-                    raise ConnectionEnds(b"".join(out))
+                    raise self._ends(b"".join(out))
                 end = at + _HEADER + length
                 if end > len(buffer):
                     break  # the rest of the frame comes with a later read
@@ -147,13 +163,13 @@ class FrameFilter:
                 if kind in (_STREAM_ONLY if stream == 0 else _CONNECTION_ONLY):
                     # an error HTTP/2 ends the connection for (DATA on stream 0, say: a flood of
                     # zero bytes): passed on, gRPC ends it with its own reason
-                    raise ConnectionEnds(b"".join(out) + frame)
+                    raise self._ends(b"".join(out) + frame)
                 passed = self._passed(kind, flags, stream, length, frame, windows)
                 if passed is None or (kind == _DATA and out and _joins(out[-1], stream, passed)):
                     # a frame the referee does not get as sent: a flood of them ends the
                     # connection (its cost was the relay's, beside the arena for a remote bot)
                     if not self._absorbed.allows():
-                        raise ConnectionEnds(b"".join(out))
+                        raise self._ends(b"".join(out), flooded=True)
                 if passed is None:
                     continue
                 if kind == _DATA and out and _joins(out[-1], stream, passed):
@@ -164,6 +180,10 @@ class FrameFilter:
         for stream, increment in windows.items():
             out.append(_frame(_WINDOW_UPDATE, 0, stream, struct.pack(">I", increment)))
         return b"".join(out)
+
+    def _ends(self, data: bytes, flooded: bool = False) -> ConnectionEnds:
+        self.ended = True
+        return ConnectionEnds(data, flooded)
 
     def _passed(
         self, kind: int, flags: int, stream: int, length: int, frame: bytes, windows: dict
@@ -209,11 +229,12 @@ class FrameFilter:
 
 class ConnectionEnds(Exception):
     """The bot broke HTTP/2: ``data`` is the last the referee receives before the connection
-    closes."""
+    closes; ``flooded``: for a flood (``FLOODED``), not a broken frame."""
 
-    def __init__(self, data: bytes) -> None:
-        super().__init__("the bot broke HTTP/2")
+    def __init__(self, data: bytes, flooded: bool = False) -> None:
+        super().__init__(FLOODED if flooded else "the bot broke HTTP/2")
         self.data = data
+        self.flooded = flooded
 
 
 class _ClientFrames:
@@ -305,10 +326,11 @@ def _last_settings(frame: bytes) -> bytes:
     return _frame(_SETTINGS, frame[4], int.from_bytes(frame[5:9], "big"), payload)
 
 
-def _pump(source: socket.socket, sink: socket.socket, through: Callable[[bytes], Any]) -> None:
+def _pump(source: socket.socket, sink: socket.socket, through: Callable[[bytes], Any]) -> bool:
     """Copy ``source`` to ``sink`` until either end closes, the bytes read given to ``through``
     (what it returns is sent instead, unless None); a blocked ``sink`` stops the reading, so
-    the bot's flood waits on the referee's pace."""
+    the bot's flood waits on the referee's pace. Returns whether ``through`` ended the
+    connection for a flood."""
     try:
         while data := source.recv(_READ_BYTES):
             passed = through(data)
@@ -316,18 +338,28 @@ def _pump(source: socket.socket, sink: socket.socket, through: Callable[[bytes],
             if data:
                 sink.sendall(data)
     except ConnectionEnds as ends:
+        # Ended as the bot's end of HTTP/2 would be by gRPC: what broke it read, then the end of
+        # the stream, and the referee's own closing awaited (its bytes meanwhile read and dropped
+        # by the other direction's pump). Closing both ways at once failed the referee's writes
+        # first: "Broken pipe" in place of gRPC's own reason (a flaky test).
         try:
             sink.sendall(ends.data)
+            sink.shutdown(socket.SHUT_WR)
         except OSError:
-            pass
+            _close(sink, source)
+        return ends.flooded
     except OSError:
         pass
-    finally:
-        for end in (sink, source):
-            try:
-                end.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+    _close(sink, source)
+    return False
+
+
+def _close(*ends: socket.socket) -> None:
+    for end in ends:
+        try:
+            end.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 def _connect(upstream: str) -> socket.socket:
@@ -348,7 +380,7 @@ def _connect(upstream: str) -> socket.socket:
     return bot
 
 
-def _relay(referee: socket.socket, upstream: str) -> None:
+def _relay(referee: socket.socket, upstream: str, flooded: Callable[[], None]) -> None:
     try:
         bot = _connect(upstream)
     except (OSError, ValueError):
@@ -357,18 +389,35 @@ def _relay(referee: socket.socket, upstream: str) -> None:
     filtered = FrameFilter()
     to_bot = threading.Thread(target=_pump, args=(referee, bot, filtered.sent), daemon=True)
     to_bot.start()
-    _pump(bot, referee, filtered.feed)
+    flood = _pump(bot, referee, filtered.feed)
+    to_bot.join(_CLOSING_SECONDS if filtered.ended else None)
+    _close(referee, bot)
     to_bot.join()
     referee.close()
     bot.close()
+    if flood:
+        flooded()
 
 
 def main(argv: list[str]) -> None:
     listen_fd, upstream = int(argv[0]), argv[1]
     listener = socket.socket(fileno=listen_fd)
+    ended = threading.Event()
+
+    def flooded() -> None:
+        ended.set()
+        listener.shutdown(socket.SHUT_RDWR)  # wakes the accept below
+
     while True:
-        referee, _ = listener.accept()
-        threading.Thread(target=_relay, args=(referee, upstream), daemon=True).start()
+        try:
+            referee, _ = listener.accept()
+        except OSError:
+            if ended.is_set():
+                sys.exit(EXIT_FLOODED)
+            raise
+        if ended.is_set():  # accepted as the flood's connection ended
+            sys.exit(EXIT_FLOODED)
+        threading.Thread(target=_relay, args=(referee, upstream, flooded), daemon=True).start()
 
 
 if __name__ == "__main__":

@@ -5,8 +5,12 @@ per flooding connection and honest bots lost on time)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import socket
 import struct
+import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -14,8 +18,8 @@ import pytest
 from arena.manifest import load_manifest
 from arena.records import Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
-from arena.sandbox import SandboxPolicy, cgroups
-from arena.sandbox.relay import ConnectionEnds, FrameFilter
+from arena.sandbox import SandboxPolicy, cgroups, start_relay
+from arena.sandbox.relay import EXIT_FLOODED, FLOODED, ConnectionEnds, FrameFilter
 from tests.sandbox.conftest import marked, needs_bwrap, opponent
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
 from tests.support.relays import running_relays
@@ -189,6 +193,84 @@ def test_a_frame_larger_than_the_referee_takes_ends_the_connection_at_once():
     assert calls(3).feed(biggest) == biggest
 
 
+class _Upstream:
+    """A bot's socket that answers each connection with ``answer`` (after the server preface)
+    and then waits for the relay to close it."""
+
+    def __init__(self, path: Path, answer: bytes) -> None:
+        self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.server.bind(str(path))
+        self.server.listen(4)
+        self.answer = answer
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                bot, _ = self.server.accept()
+            except OSError:
+                return
+            with bot, contextlib.suppress(OSError):  # the relay closes it as it likes
+                bot.sendall(frame(SETTINGS, 0, 0) + self.answer)
+                while bot.recv(1 << 16):
+                    pass
+
+
+def _through_relay(listen: Path) -> bytes:
+    """What the referee reads through the relay at ``listen`` until the relay ends the
+    connection, having sent HTTP/2's preface and then nothing more (as a referee between calls)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as referee:
+        referee.settimeout(10)
+        referee.connect(str(listen))
+        referee.sendall(PREFACE + frame(SETTINGS, 0, 0))
+        read = b""
+        while chunk := referee.recv(1 << 16):
+            read += chunk
+            referee.sendall(frame(PING, 0, 0, b"stillhere"[:8]))  # writes meet no broken pipe
+        return read
+
+
+@pytest.fixture
+def relay_before(tmp_path: Path):
+    """A relay process (as the arena starts it, outside a sandbox) before a bot that answers with
+    the given bytes; yields its listening path and process."""
+    started = []
+
+    def start(answer: bytes) -> tuple[Path, subprocess.Popen]:
+        _Upstream(tmp_path / "bot.sock", answer)
+        listen = tmp_path / "relay.sock"
+        relay = start_relay(listen, str(tmp_path / "bot.sock"), lambda argv: argv)
+        started.append(relay)
+        return listen, relay
+
+    yield start
+    for relay in started:
+        relay.kill()
+        relay.wait()
+
+
+def test_a_relay_that_ended_a_connection_for_a_flood_takes_no_more(relay_before):
+    """A flood cut between two calls: gRPC connected again at the next call and the flooder
+    played on, with a new budget per connection (CI, December 6). The relay now exits with
+    ``EXIT_FLOODED`` (the arena names the flood in the seat's reason) and the next call fails."""
+    listen, relay = relay_before(frame(PRIORITY, 0, 1, b"\0" * 5) * 30_000)
+    assert _through_relay(listen) == frame(SETTINGS, 0, 0)  # and then the end of the stream
+    assert relay.wait(timeout=10) == EXIT_FLOODED
+    with pytest.raises(ConnectionRefusedError), socket.socket(socket.AF_UNIX) as again:
+        again.connect(str(listen))
+
+
+def test_a_frame_that_broke_http2_ends_its_connection_only(relay_before):
+    """As gRPC itself would: the referee reads what broke HTTP/2 and the end of the stream (not a
+    reset while it still writes, which failed its call with "Broken pipe" in place of gRPC's
+    own reason: a flaky test); its next connection is relayed."""
+    oversized = (16_385).to_bytes(3, "big") + bytes([DATA, 0]) + struct.pack(">I", 3)
+    listen, relay = relay_before(oversized)
+    for _ in range(2):
+        assert _through_relay(listen) == frame(SETTINGS, 0, 0) + oversized
+    assert relay.poll() is None
+
+
 def test_the_referee_s_max_frame_size_is_the_limit():
     relay = calls()
     relay.sent(frame(SETTINGS, 0, 0, struct.pack(">HI", 5, 65_536)))
@@ -246,7 +328,9 @@ def flooder(per_second: float | None = None):
 
 @needs_bwrap
 async def test_a_flood_past_the_relays_budget_ends_the_flooders_connection():
-    """The flooder's call fails at once (CRASH); the other seat plays its game to the end."""
+    """The flooder's call fails at once (CRASH), or its next one where the flood was cut between
+    two (the filter takes no more connections: gRPC connected again, and the flooder played on);
+    the other seat plays its game to the end."""
     record = await play_match(
         "oregon",
         [flooder(), opponent()],
@@ -256,6 +340,7 @@ async def test_a_flood_past_the_relays_budget_ends_the_flooders_connection():
     )
     assert record.seats[0].outcome is Outcome.CRASH, record.seats[0]
     assert "UNAVAILABLE" in record.seats[0].reason
+    assert FLOODED in record.seats[0].reason
     assert record.seats[1].outcome is Outcome.FINISHED
 
 
