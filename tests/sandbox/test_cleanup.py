@@ -64,7 +64,9 @@ async def test_an_unsandboxed_bots_deep_tree_in_the_match_directory_is_cleaned_u
         tmp_path, "deep-tree", policy=SandboxPolicy(tool="none"), time_control=PATIENT
     )
     assert "deep-tree: made" in log
-    assert record.seats[0].outcome is Outcome.FINISHED
+    # what is tested is the clean-up (the fixture); the tree may still take the bot past its
+    # clock where other work shares the cores (TIMEOUT in a CI run beside two ladders)
+    assert record.seats[0].outcome in (Outcome.FINISHED, Outcome.TIMEOUT), record.seats[0]
     assert_other_seat_unharmed(record)
 
 
