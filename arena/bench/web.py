@@ -2,14 +2,15 @@
 
     python -m arena.bench web --games 1000 --decisions 350
 
-Fills a fresh SQLite file with ``--games`` rated 4-player Oregon games between 8 bots (synthetic
-results of known strengths) and one real 4-player Merkator game of about ``--decisions``
-decisions (random play through the engine), serves it with ``arena serve``'s app under uvicorn on a
-loopback port, and times over real HTTP (asking for gzip, as a browser does):
+Fills a fresh SQLite file with ``--games`` rated 4-player Oregon games between ``--bots`` bots
+(default 8; synthetic results of known strengths) and one real 4-player Merkator game of about
+``--decisions`` decisions (random play through the engine), serves it with ``arena serve``'s app
+under uvicorn on a loopback port, and times over real HTTP (asking for gzip, as a browser does):
 
 * the leaderboard page: the first request (``leaderboard_first_s``, which may wait for the fit
   the server starts at once in the background: ratings with their bootstrap, and importing
-  scipy) and warm (cached until a game is recorded), and its JSON twin;
+  scipy) and warm (cached until a game is recorded), and its JSON twin; its size, gzipped and
+  not, and with every row (``rows=all``: a page shows a board's top 50);
 * the replay: the page, its outline and one chunk of frames, the first time ever (``first``:
   the game is replayed and its frames built and stored beside the database), warm (in the
   server's memory), and cold (``cold``: a restarted server, which reads the stored frames), as
@@ -173,6 +174,7 @@ def _browser(playwright: Any) -> Any:
 def main(argv: list[str] | None = None) -> None:
     parser = bench_parser("web", __doc__)
     parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--bots", type=int, default=8, help="on the board (at least 4)")
     parser.add_argument("--decisions", type=int, default=350)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
@@ -181,7 +183,10 @@ def main(argv: list[str] | None = None) -> None:
     except ImportError:  # no browser figures
         sync_playwright = None  # type: ignore[assignment]
 
-    strengths = {f"bot{i}": 1300.0 + 50.0 * i for i in range(8)}
+    if args.bots < PLAYERS:
+        parser.error(f"--bots must be at least {PLAYERS}")
+    spread = 50.0 * 7 / (args.bots - 1)  # 1300 to 1650, as with the default 8
+    strengths = {f"bot{i}": 1300.0 + spread * i for i in range(args.bots)}
     with tempfile.TemporaryDirectory() as directory, ExitStack() as stack:
         path = Path(directory) / "bench.db"
         frames_dir = Path(directory) / "bench.db.frames"
@@ -210,6 +215,11 @@ def main(argv: list[str] | None = None) -> None:
         with _served(path) as base:
             figures["leaderboard_first_s"] = _timed(_get(f"{base}/leaderboard"))
             figures["leaderboard_warm_s"] = _median(_get(f"{base}/leaderboard"), args.repeat)
+            sizes["leaderboard_gzipped_bytes"] = len(_get(f"{base}/leaderboard")())
+            with urllib.request.urlopen(f"{base}/leaderboard", timeout=120) as plain:
+                sizes["leaderboard_bytes"] = len(plain.read())
+            with urllib.request.urlopen(f"{base}/leaderboard?rows=all", timeout=120) as plain:
+                sizes["leaderboard_all_rows_bytes"] = len(plain.read())
             figures["api_leaderboard_warm_s"] = _median(
                 _get(f"{base}/api/leaderboard"), args.repeat
             )
@@ -252,7 +262,7 @@ def main(argv: list[str] | None = None) -> None:
                 )
                 page.close()
     print(
-        f"{args.games} rated {PLAYERS}-player games on one board; replay of a "
+        f"{args.games} rated {PLAYERS}-player games of {args.bots} bots on one board; replay of a "
         f"{decisions}-decision {REPLAY_GAME} game ({REPLAY_PLAYERS} players)"
     )
     for name, seconds in figures.items():
@@ -264,7 +274,7 @@ def main(argv: list[str] | None = None) -> None:
         + " ".join(f"{name}={seconds:.4f}" for name, seconds in figures.items())
         + " "
         + " ".join(f"{name}={size}" for name, size in sizes.items())
-        + f" games={args.games} decisions={decisions}"
+        + f" games={args.games} bots={args.bots} decisions={decisions}"
     )
 
 

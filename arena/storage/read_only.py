@@ -274,6 +274,29 @@ class ReadOnlyDatabase:
             "games": games,
         }
 
+    def latest_games_of_bots(
+        self, tournament: int, bots: Sequence[str], limit: int
+    ) -> dict[str, list[dict[str, Any]]]:
+        """Each of ``bots``' latest ``limit`` games in ``tournament``, newest first, listed as
+        ``games`` lists them: three queries in all, whatever the number of bots."""
+        if not bots:
+            return {}
+        with self._reading() as db:
+            pairs = db.rows(
+                statements.LATEST_GAMES_OF_BOTS,
+                tournament=tournament,
+                bots=list(bots),
+                limit=limit,
+            )
+            ids = sorted({pair["game_id"] for pair in pairs})
+            games = db.rows(statements.LISTED_GAMES_BY_ID, ids=ids) if ids else []
+            _attach_seats(db, games, self.shown_reason)
+        by_id = {game["id"]: game for game in games}
+        latest: dict[str, list[dict[str, Any]]] = {bot: [] for bot in bots}
+        for pair in pairs:
+            latest[pair["bot"]].append(by_id[pair["game_id"]])
+        return latest
+
     def game(self, game_id: int) -> dict[str, Any] | None:
         """One stored game: everything the replay needs (seed, options, actions) and its seats."""
         with self._reading() as db:

@@ -18,7 +18,6 @@ from starlette.routing import Route
 
 from arena.storage import ladders, tournaments, withdrawals
 from arena.storage.models import RatingHistory, as_utc, utc_now
-from arena.storage.read_only import GameFilter
 from arena.web.live import whole_number
 from arena.web.pages import NotFound, Pages
 
@@ -154,11 +153,12 @@ def ladder_page_data(
     boards = []
     for players in rules["boards"]:
         board = pages.boards.board(chosen.game, players, chosen.id, all_versions=False)
+        latest = pages.database.latest_games_of_bots(
+            chosen.id, sorted({row["bot"] for row in board["rows"]}), LATEST_GAMES
+        )
         for row in board["rows"]:
             row["paused"] = paused.get(row["version_id"], [])
-            row["latest_games"] = pages.database.games(
-                GameFilter(bot=row["bot"], tournament=chosen.id, limit=LATEST_GAMES)
-            )["games"]
+            row["latest_games"] = latest[row["bot"]]
         boards.append({"players": players, "rows": board["rows"]})
     return {
         "ladders": listed,

@@ -31,10 +31,14 @@ class Pages:
         players: int | None = None,
         tournament: int | None = None,
         all_versions: bool = False,
+        rows: int | None = None,
+        bot: str | None = None,
     ) -> dict[str, Any]:
         """Every board (game type x player count) with rated games, or the ones asked for.
         Old versions of a bot are left out unless ``all_versions``: they are still rated (and
-        their games count for their opponents), just not shown."""
+        their games count for their opponents), just not shown. Each board's first ``rows``
+        rows (None: all), or with ``bot`` the rows whose bot's name holds it (any case), at
+        their places; ``total_rows`` counts them all, and the bars' scale is all rows'."""
         played = self.database.games_played()
         boards = []
         for entry in played:
@@ -44,6 +48,14 @@ class Pages:
             if not board["rows"]:
                 continue
             board["scale"] = _interval_scale(board["rows"])
+            board["total_rows"] = len(board["rows"])
+            if bot:
+                wanted = bot.casefold()
+                board["rows"] = [r for r in board["rows"] if wanted in r["bot"].casefold()]
+                if not board["rows"]:
+                    continue
+            elif rows is not None:
+                board["rows"] = board["rows"][:rows]
             boards.append(board)
         return {
             "filters": {
@@ -51,6 +63,8 @@ class Pages:
                 "players": players,
                 "tournament": tournament,
                 "all_versions": all_versions,
+                "rows": rows,
+                "bot": bot,
             },
             "choices": {
                 "games": game_names(),

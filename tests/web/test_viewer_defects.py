@@ -409,6 +409,10 @@ def test_the_leaderboard_and_games_search_bots(page, web_server):
     assert all(EVIL_NAME in row for row in visible)
     page.locator("#bot-search").fill("no such bot")
     assert "no bot matches" in page.locator("main").inner_text()
+    page.locator("#bot-search").fill("SCRIPT")
+    page.locator("#bot-search").press("Enter")  # in every row, not only those shown
+    page.wait_for_url(re.compile(r"bot=SCRIPT"))
+    assert rows.count() == 3 and "every bot" in page.locator("form.search").inner_text()
 
     page.goto(f"{web_server.url}/games")
     page.locator("input[name=bot]").fill("random")
