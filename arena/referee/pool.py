@@ -90,8 +90,13 @@ class LeasedBot:
 
     @property
     def alive(self) -> bool:
-        return not self.client.closed and (
-            self.bot.process is None or self.bot.process.poll() is None
+        """Its client open, its process running, and the filter of its HTTP/2 too (one that
+        ended a connection for a flood takes no more)."""
+        relay = self.bot.frame_filter
+        return (
+            not self.client.closed
+            and (self.bot.process is None or self.bot.process.poll() is None)
+            and (relay is None or relay.poll() is None)
         )
 
 

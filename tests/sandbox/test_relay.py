@@ -18,6 +18,7 @@ import pytest
 from arena.manifest import load_manifest
 from arena.records import Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
+from arena.referee.pool import BotPool
 from arena.sandbox import SandboxPolicy, cgroups, start_relay
 from arena.sandbox.relay import EXIT_FLOODED, FLOODED, ConnectionEnds, FrameFilter
 from tests.sandbox.conftest import marked, needs_bwrap, opponent
@@ -357,3 +358,21 @@ def test_a_tournament_replacing_its_kept_up_bots_starts_every_one(tmp_path: Path
     assert result.exit_code == 0, result.stderr
     outcomes = query(tmp_path / "arena.db", "SELECT outcome, count(*) FROM seat GROUP BY outcome")
     assert outcomes == [("FINISHED", 24)], outcomes
+
+
+@needs_bwrap
+async def test_a_kept_up_bot_whose_filter_has_ended_is_not_lent_again():
+    """A filter that ended a connection for a flood takes no more: the bot it stood before
+    would lose its next game at its first call, so the pool starts a fresh one (and filter)."""
+    spec = opponent()
+    async with BotPool("oregon", game_seed=11, sandbox=SandboxPolicy()) as pool:
+        lender = pool.lender(0)
+        first = await play_match("oregon", [spec, spec], 11, lender=lender)
+        relay = pool.idle[0].bot.frame_filter
+        assert relay is not None and relay.poll() is None
+        relay.kill()
+        relay.wait()
+        second = await play_match("oregon", [spec, spec], 12, lender=lender)
+        assert pool.started == 3, "the bot whose filter ended was replaced, the other kept"
+    for record in (first, second):
+        assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2, record.seats
