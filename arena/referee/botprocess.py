@@ -36,7 +36,13 @@ from arena.referee.child import ChildProcess, start_tied, tied_to_parent
 from arena.referee.client import BotClient
 from arena.referee.log_sink import LogSink, create_log, log_budget
 from arena.referee.probe import LOOK_SECONDS, socket_answer
-from arena.sandbox import BotLaunch, SandboxPolicy, prepare_launch, start_relay
+from arena.sandbox import (
+    BotLaunch,
+    SandboxPolicy,
+    prepare_launch,
+    start_remote_relay,
+)
+from arena.sandbox.cgroups import BotCgroup
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
 from arena.sandbox.relay import EXIT_FLOODED, FLOODED
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
@@ -111,8 +117,9 @@ class RunningBot:
     call_address: str | None = None
     socket_link: Path | None = None
     # A remote bot's filter (arena.sandbox.relay), a process of the arena's: killing it ends a
-    # call the bot stalls.
+    # call the bot stalls. Its cgroup, where the arena may make one (REMOTE_RELAY_LIMITS).
     relay: subprocess.Popen | None = None
+    relay_cgroup: BotCgroup | None = None
     stopped_by_arena: bool = False  # ``stop`` was called: how it ended says nothing of the bot
 
     @property
@@ -422,7 +429,9 @@ async def _remote_bot(
     bot = RunningBot(spec, spec.address, token=remote_token())
     listen = workdir / f"r{seat}.sock"
     if (sandbox is None or sandbox.filter_frames) and len(str(listen)) <= _UNIX_PATH_MAX:
-        bot.relay = start_relay(listen, spec.address, tied_to_parent)
+        bot.relay, bot.relay_cgroup = start_remote_relay(
+            listen, spec.address, tied_to_parent, f"relay{seat}"
+        )
         bot.call_address = f"unix:{listen}"
     try:
         yield bot
@@ -431,6 +440,9 @@ async def _remote_bot(
             bot.kill_relay()
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(bot.relay.wait)
+                if bot.relay_cgroup is not None:
+                    await trio.to_thread.run_sync(bot.relay_cgroup.kill_all)
+                    await trio.to_thread.run_sync(bot.relay_cgroup.remove)
 
 
 # How long bwrap may take to reap its killed child and exit before its group is killed anyway.

@@ -53,6 +53,34 @@ def start_relay(
         listener.close()
 
 
+# A remote bot's filter runs beside the arena, in no bot's cgroup: where the arena may make
+# cgroups it gets one of its own, so that a remote bot's flood (up to the filter's budget, and
+# again on each connection it makes) takes at most half a core of the arena's machine (outside
+# review E3: a remote stream of zero bytes kept a core busy). Threads: the filter starts two per
+# connection, and gRPC connects every 0.1 s or so while a handshake waits on a silent address.
+REMOTE_RELAY_LIMITS = cgroups.CgroupLimits(memory_mib=128, max_processes=512, cpu_cores=0.5)
+
+
+def start_remote_relay(
+    listen: Path, upstream: str, tied: Callable[[list[str]], list[str]], label: str
+) -> tuple[subprocess.Popen, cgroups.BotCgroup | None]:
+    """``start_relay`` for a remote bot at ``upstream`` (HOST:PORT), in a cgroup of its own under
+    ``REMOTE_RELAY_LIMITS`` where the arena may make one (``label`` names it; the caller removes
+    it once the relay is gone)."""
+    cgroup = cgroups.create_bot_cgroup(label, REMOTE_RELAY_LIMITS)
+
+    def started_as(argv: list[str]) -> list[str]:
+        argv = tied(argv)
+        return cgroup.joined(argv) if cgroup is not None else argv
+
+    try:
+        return start_relay(listen, upstream, started_as), cgroup
+    except BaseException:
+        if cgroup is not None:
+            cgroup.remove()
+        raise
+
+
 TOOLS = ("bwrap", "none")
 DEFAULT_MAX_PROCESSES = 128
 DEFAULT_CPU_CORES = 1.0

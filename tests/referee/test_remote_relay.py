@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 import trio
@@ -16,6 +17,7 @@ import trio
 from arena.manifest import remote_bot
 from arena.records import Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
+from arena.sandbox import cgroups
 from tests.referee.test_stalled_socket import remote_staller
 from tests.support.bots import TEST_BOTS, sample_bot
 from tests.support.ports import free_port
@@ -23,13 +25,27 @@ from tests.support.relays import running_relays
 
 
 class _RelayUpstreams(MatchObserver):
-    """Where each relay this process started relays to, looked for at every decision."""
+    """Where each relay this process started relays to, and the cgroup it runs in, looked for
+    at every decision."""
 
     def __init__(self) -> None:
         self.upstreams: set[bytes] = set()
+        self.cgroups: set[str] = set()
 
     def decision_made(self, decision, state) -> None:
-        self.upstreams.update(argv[5] for argv in running_relays().values())
+        for pid, argv in running_relays().items():
+            self.upstreams.add(argv[5])
+            try:
+                self.cgroups.add(Path(f"/proc/{pid}/cgroup").read_text())
+            except OSError:
+                continue
+
+
+def _cgroup_dirs() -> list[Path]:
+    """The cgroups in the places where the arena makes its own (``arena.sandbox.cgroups``)."""
+    found = cgroups.hierarchy()
+    assert found is not None
+    return [d for parent in found.parents.values() for d in parent.iterdir() if d.is_dir()]
 
 
 @pytest.mark.parametrize("per_second", [3_000, None], ids=["under-budget", "unpaced"])
@@ -66,6 +82,11 @@ async def test_a_remote_flooding_bot_is_read_through_a_relay(per_second):
     else:
         assert record.seats[0].outcome in (Outcome.FINISHED, Outcome.TIMEOUT), record.seats[0]
         assert relays.upstreams == {f"127.0.0.1:{port}".encode()}  # the local bot: direct
+        if cgroups.cgroup_kind() is not None:  # its own, with a CPU quota: not the arena's
+            assert relays.cgroups and Path("/proc/self/cgroup").read_text() not in relays.cgroups
+            assert all("relay0" in text for text in relays.cgroups), relays.cgroups
+    if cgroups.cgroup_kind() is not None:  # removed with the relay
+        assert not [d for d in _cgroup_dirs() if "relay0" in d.name], _cgroup_dirs()
     assert record.seats[1].outcome is Outcome.FINISHED
 
 
