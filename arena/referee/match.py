@@ -48,6 +48,7 @@ from arena.referee.client import RECEIVE_LIMIT_BYTES, BotClient
 from arena.referee.pool import LeasedBot, PoolLender, log_size, log_started, log_stopping
 from arena.sandbox import SandboxPolicy
 from arena.sandbox.limits import BotLimits
+from arena.sandbox.relay import SECOND_REPLY
 from arena.sandbox.tempdirs import new_match_dir, remove_tree
 from arena.wire.requests import DecisionEncoder, options_to_proto
 from engine.core import EngineError, GameState
@@ -190,6 +191,12 @@ class _Referee:
             return
         if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _METADATA_TOO_LARGE in details:
             await self.forfeit(seat, Outcome.ILLEGAL, f"{call} reply's metadata over the limit")
+            return
+        if code == grpc.StatusCode.INTERNAL and details == SECOND_REPLY:
+            # the frame filter ended the call at a second reply (a bot may forge the status:
+            # it forfeits all the same)
+            what = f"answered {call} twice (the call takes one reply)"
+            await self.forfeit(seat, Outcome.ILLEGAL, what)
             return
         if seat.bot is not None:
             # let a dying process be reaped, or a remote bot's filter that cut it end (its reason)

@@ -20,6 +20,9 @@ bot's own CPU, and only what the referee needs passes:
   and few settings that HTTP/2 does not define (a receiver ignores them);
 * PING acknowledgements and RST_STREAM frames pass at most ``_BURST`` per second each (more means
   a flood; a lost one harms the bot alone: a reset call waits for its deadline);
+* a reply's second message (every call of the arena takes one) ends its call with trailers of
+  the filter's own (INTERNAL, ``SECOND_REPLY``): a unary call given two waited for its deadline
+  in grpcio, and the bot was blamed for not answering at all;
 * the connection ends, what broke HTTP/2 passed on first so that gRPC reports its own error as
   it would without the relay, at a first frame that is not SETTINGS (the server preface: an
   HTTP/1 or TLS answer is not), a frame longer than the referee takes (its
@@ -75,6 +78,7 @@ _MAX_WINDOW = 2**31 - 1
 # process (and relay) takes the bot's place at its next game. A frame that broke HTTP/2 ends its
 # connection only, as gRPC itself would: its call fails with gRPC's own reason.
 EXIT_FLOODED = 3
+SECOND_REPLY = "the bot answered twice: the call takes one reply"  # the trailers' grpc-message
 FLOODED = (
     "the arena's filter of its HTTP/2 ended its connection: "
     f"over {_MOST_ABSORBED:,} frames in a second that need no answer"
@@ -119,6 +123,8 @@ class FrameFilter:
         self.max_frame = _SMALLEST_MAX_FRAME  # the largest frame the referee takes, its SETTINGS
         self._client = _ClientFrames(self)
         self.ended = False  # ``feed`` ended the connection: nothing more reaches the bot
+        self._replies: dict[int, _Reply] = {}  # stream -> where its reply's messages are
+        self._then = b""  # what goes to the referee right after the frame just passed
 
     def sent(self, data: bytes) -> bytes | None:
         """None: ``data`` goes on to the bot as it is; b"": the connection ended, dropped."""
@@ -135,6 +141,7 @@ class FrameFilter:
     def cancelled(self, stream: int) -> None:
         with self._lock:
             self._open.pop(stream, None)
+            self._replies.pop(stream, None)
 
     def feed(self, data: bytes) -> bytes:
         self._pending += data
@@ -176,6 +183,9 @@ class FrameFilter:
                     out[-1] = _joined(out[-1], passed)  # a reply in 1-byte frames: fewer
                 else:
                     out.append(passed)
+                if self._then:
+                    out.append(self._then)
+                    self._then = b""
         del buffer[:at]
         for stream, increment in windows.items():
             out.append(_frame(_WINDOW_UPDATE, 0, stream, struct.pack(">I", increment)))
@@ -203,12 +213,21 @@ class FrameFilter:
             self._continuing = None if flags & _END_HEADERS else stream
             if flags & _END_STREAM:
                 del self._open[stream]
+                self._replies.pop(stream, None)
             return frame
         if kind == _DATA:
             if stream not in self._open:
                 return None
+            data = _data_of(frame, flags)
+            second = self._replies.setdefault(stream, _Reply()).second_at(data)
+            if second is not None:  # the first reply's bytes go on, then the call's end
+                del self._open[stream]
+                del self._replies[stream]
+                self._then = _frame(_HEADERS, _END_HEADERS | _END_STREAM, stream, _TRAILERS)
+                return _frame(_DATA, 0, stream, data[:second])
             if flags & _END_STREAM:
                 del self._open[stream]
+                self._replies.pop(stream, None)
             return frame if length or flags & (_END_STREAM | _PADDED) else None
         if kind == _WINDOW_UPDATE and length == 4:
             if stream == 0 or stream in self._open:
@@ -216,6 +235,7 @@ class FrameFilter:
                 windows[stream] = min(_MAX_WINDOW, windows.get(stream, 0) + increment)
             return None
         if kind == _RST_STREAM:
+            self._replies.pop(stream, None)
             known = self._open.pop(stream, None) is not None
             return frame if known and self._resets.allows() else None
         if kind == _SETTINGS and not flags & _ACK and length % 6 == 0:
@@ -225,6 +245,55 @@ class FrameFilter:
         if kind == _PING and flags & _ACK:
             return frame if self._acks.allows() else None
         return frame  # SETTINGS and PING for an answer, GOAWAY, PUSH_PROMISE (an error: the bot's)
+
+
+class _Reply:
+    """Where a reply's gRPC messages begin and end in its DATA (each: a flag byte, a 4-byte
+    length, the message), read as the DATA comes."""
+
+    __slots__ = ("head", "left", "seen")
+
+    def __init__(self) -> None:
+        self.head = b""  # a message's prefix, read in part
+        self.left = 0  # bytes of the current message still to come
+        self.seen = 0  # messages begun
+
+    def second_at(self, data: bytes) -> int | None:
+        """Where in ``data`` (the next DATA's bytes) a second message begins, if it does."""
+        at = 0
+        while at < len(data):
+            if self.left:
+                taken = min(self.left, len(data) - at)
+                self.left -= taken
+                at += taken
+            elif self.seen and not self.head:
+                return at
+            else:
+                taken = min(5 - len(self.head), len(data) - at)
+                self.head += data[at : at + taken]
+                at += taken
+                if len(self.head) == 5:
+                    self.left = int.from_bytes(self.head[1:], "big")
+                    self.head = b""
+                    self.seen += 1
+        return None
+
+
+def _data_of(frame: bytes, flags: int) -> bytes:
+    """A DATA frame's data, without its padding."""
+    payload = frame[_HEADER:]
+    if not flags & _PADDED or not payload:
+        return payload
+    return payload[1 : max(1, len(payload) - payload[0])]
+
+
+def _literal(name: bytes, value: bytes) -> bytes:
+    """HPACK's literal header field without indexing (a new name, no Huffman; lengths < 127):
+    the referee's decoding table is left as it was."""
+    return b"\x00" + bytes([len(name)]) + name + bytes([len(value)]) + value
+
+
+_TRAILERS = _literal(b"grpc-status", b"13") + _literal(b"grpc-message", SECOND_REPLY.encode())
 
 
 class ConnectionEnds(Exception):

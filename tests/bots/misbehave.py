@@ -19,17 +19,16 @@ the file named by ``MISBEHAVE_ONCE`` (which it creates): a host that paused once
 
 Modes that break the calls around the decisions: ``start-game-raise`` raises in its StartGame
 handler, ``start-game-sleep`` hangs in StartGame, ``start-game-garbage`` answers StartGame with
-bytes that are no StartGameReply, ``start-game-twice`` answers StartGame with two replies (a
-server that streams its answer), ``end-game-sleep`` plays well and hangs in EndGame, and
-``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and no details,
-``forged-deadline`` at once with DEADLINE_EXCEEDED (a timeout that is not the arena's),
+bytes that are no StartGameReply, ``start-game-twice`` answers StartGame with two replies (a server
+that streams its answer), ``decide-twice`` every Decide, ``end-game-sleep`` plays well and hangs in
+EndGame, and ``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and
+no details, ``forged-deadline`` at once with DEADLINE_EXCEEDED (a timeout that is not the arena's),
 ``forged-too-large`` with RESOURCE_EXHAUSTED in gRPC's words for a reply over the limit,
-``garbage-decide`` answers it with bytes that are no DecisionReply, ``server-stop`` stops its
-gRPC server in the middle of it, ``zip-bomb`` answers it with 2 MiB that gzip makes 2 KiB,
-``huge-metadata`` with 32 KiB of trailing metadata (past gRPC's limit), ``huge-reply`` with a
-reply of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds,
-in a bot.toml's ``[env]``) makes every decision of the sdk-based modes and these two take at least
-that long.
+``garbage-decide`` answers it with bytes that are no DecisionReply, ``server-stop`` stops its gRPC
+server in the middle of it, ``zip-bomb`` answers it with 2 MiB that gzip makes 2 KiB,
+``huge-metadata`` with 32 KiB of trailing metadata (past gRPC's limit), ``huge-reply`` with a reply
+of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds, in a bot.toml's
+``[env]``) makes every decision of the sdk-based modes and these two take at least that long.
 
 ``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
 decision in each game, it takes one ticket file from the directory named by
@@ -282,6 +281,23 @@ elif mode == "start-game-twice":
         response_serializer=bot_pb2.StartGameReply.SerializeToString,
     )
     serve_raw(start_game, _unary(decide_or_break, bot_pb2.DecisionRequest))
+elif mode == "decide-twice":
+
+    def decide_twice(request: bot_pb2.DecisionRequest, context):
+        reply = bot_pb2.DecisionReply(
+            decision_number=request.decision_number,
+            action_index=rng.randrange(len(request.legal_actions)),
+            comment="a reply in two messages",
+        )
+        yield reply
+        yield reply
+
+    decide = grpc.unary_stream_rpc_method_handler(
+        decide_twice,
+        request_deserializer=bot_pb2.DecisionRequest.FromString,
+        response_serializer=bot_pb2.DecisionReply.SerializeToString,
+    )
+    serve_raw(_unary(lambda request, context: b"", bot_pb2.StartGameRequest), decide)
 elif mode in (
     "start-game-garbage",
     "abort-silently",

@@ -20,7 +20,7 @@ from arena.records import Outcome, TimeControl
 from arena.referee.match import MatchObserver, play_match
 from arena.referee.pool import BotPool
 from arena.sandbox import SandboxPolicy, cgroups, start_relay
-from arena.sandbox.relay import EXIT_FLOODED, FLOODED, ConnectionEnds, FrameFilter
+from arena.sandbox.relay import EXIT_FLOODED, FLOODED, SECOND_REPLY, ConnectionEnds, FrameFilter
 from tests.sandbox.conftest import marked, needs_bwrap, opponent
 from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
 from tests.support.relays import running_relays
@@ -74,6 +74,64 @@ def test_a_reply_passes_unchanged_even_split_anywhere():
     for cut in range(len(REPLY) + 1):
         relay = calls(3)
         assert relay.feed(REPLY[:cut]) + relay.feed(REPLY[cut:]) == REPLY
+
+
+def test_a_replys_second_message_ends_the_call_wherever_it_begins():
+    """Every call of the arena takes one reply: a unary Decide given two waited for its
+    deadline in grpcio (the bot lost on time). The first message goes on, then trailers of
+    the filter's own end the call (INTERNAL, ``SECOND_REPLY``); the bot's frames after them on
+    that stream are dropped. Messages split across DATA frames anyhow, padded or not."""
+    first, second = b"\0\0\0\0\x02\x08\x01", b"\0\0\0\0\x03\x08\x02\x10"
+    data = first + second
+    trailers = frame(
+        HEADERS, 0x5, 3,
+        b"\x00\x0bgrpc-status\x0213\x00\x0cgrpc-message" + bytes([len(SECOND_REPLY)])
+        + SECOND_REPLY.encode(),
+    )  # fmt: skip
+    for cut in range(len(data) + 1):
+        for padded in (False, True):
+            relay = calls(3)
+            pieces = [data[:cut], data[cut:]]
+            sent = frame(HEADERS, 0x4, 3, b"\x88") + b"".join(
+                frame(DATA, 0x8, 3, b"\x02" + piece + b"\0\0")
+                if padded
+                else frame(DATA, 0, 3, piece)
+                for piece in pieces
+            )
+            got = relay.feed(sent + frame(HEADERS, 0x5, 3, b"\x89"))  # the bot's own trailers
+            assert got.endswith(trailers), (cut, padded)
+            head = frame(HEADERS, 0x4, 3, b"\x88")
+            passed = got[len(head) : -len(trailers)]
+            assert got.startswith(head) and _data_payloads(passed) == first, (cut, padded)
+            assert relay.feed(frame(DATA, 0, 3, b"x")) == b""  # the call is over
+
+
+def _data_payloads(frames: bytes) -> bytes:
+    """The data of the DATA frames in ``frames``, padding removed."""
+    data, at = b"", 0
+    while at < len(frames):
+        length, flags = int.from_bytes(frames[at : at + 3], "big"), frames[at + 4]
+        assert frames[at + 3] == DATA
+        payload = frames[at + 9 : at + 9 + length]
+        data += payload[1 : len(payload) - payload[0]] if flags & 0x8 else payload
+        at += 9 + length
+    return data
+
+
+def test_one_message_in_many_frames_passes_as_it_is():
+    message = b"\0\0\0\0\x05" + b"abcde"
+    for cut in range(1, len(message)):
+        relay = calls(3)
+        reply = (
+            frame(HEADERS, 0x4, 3, b"\x88")
+            + frame(DATA, 0, 3, message[:cut])
+            + frame(DATA, 0, 3, message[cut:])
+            + frame(HEADERS, 0x5, 3, b"\x89")
+        )
+        got = relay.feed(reply)
+        assert _data_payloads(got[10:-10]) == message and got.endswith(
+            frame(HEADERS, 0x5, 3, b"\x89")
+        )
 
 
 def test_frames_that_need_no_answer_are_dropped():
