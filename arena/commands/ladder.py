@@ -169,7 +169,7 @@ def ladder(
             help="stop by itself at the first of: N (the ladder has N games), a duration "
             "(30m, 2h), a time (18:00, 2026-12-24T18:00), width:W (every playing bot's 95% "
             "interval narrower than W; a perfect record's one-sided rating never narrows); "
-            "repeatable",
+            "repeatable. Past a duration or time no game starts, and the games in play finish",
         ),
     ] = [],  # noqa: B006
     games_per_hour: Annotated[
