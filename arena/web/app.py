@@ -39,7 +39,7 @@ from arena.web.bot_logs import bot_log_routes
 from arena.web.frame_store import DEFAULT_MAX_SIZE, FrameStore, default_dir
 from arena.web.ladder import ladder_routes
 from arena.web.live import LARGEST_ID, live_routes
-from arena.web.pages import NotFound, Pages, held_back
+from arena.web.pages import BOARD_PAGE_ROWS, BadRequest, NotFound, Pages, held_back, rows_shown
 from arena.web.replay import FrameCache
 from arena.web.sessions import WebAuth, session_routes
 from arena.web.submissions import UploadDesk, submission_routes
@@ -51,9 +51,6 @@ STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
 FRAME_CHUNK = 50
 _MAX_LIST = 200
-# A leaderboard page's rows per board: the top, read first; a board of 211 bots made the page
-# 1.6 MB (outside review K). `rows=all` shows every row, `bot=` finds rows by name in all.
-BOARD_PAGE_ROWS = 50
 _LONGEST_SEARCH = 100  # characters of a bot search
 # The largest integer SQLite stores: a larger filter would fail inside the query.
 _LARGEST_VALUE = 2**63 - 1
@@ -220,16 +217,12 @@ def create_app(
 
     def leaderboard_data(request: Request, rows: int | None = None) -> dict[str, Any]:
         """``rows``: each board's first rows unless the request says (``rows=N`` or ``all``)."""
-        if request.query_params.get("rows") == "all":
-            rows = None
-        else:
-            rows = _int(request, "rows", rows, low=1, high=_LARGEST_VALUE)
         return pages.leaderboard(
             game=_game_name(request),
             players=_int(request, "players", low=1),
             tournament=tournament_param(request),
             all_versions=request.query_params.get("all_versions") == "1",
-            rows=rows,
+            rows=rows_shown(request.query_params.get("rows", ""), rows),
             bot=request.query_params.get("bot", "").strip()[:_LONGEST_SEARCH] or None,
         )
 
@@ -354,6 +347,9 @@ def create_app(
     async def not_found(request: Request, exc: Exception) -> Response:
         return _error(request, 404, str(exc))
 
+    async def bad_request(request: Request, exc: Exception) -> Response:
+        return _error(request, 400, str(exc))
+
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         if exc.status_code == 404 and exc.detail == "Not Found":  # no route: Starlette's words
@@ -416,6 +412,7 @@ def create_app(
         middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=1024)],
         exception_handlers={
             NotFound: not_found,
+            BadRequest: bad_request,
             HTTPException: http_error,
             StorageError: unavailable,
         },

@@ -19,7 +19,7 @@ from starlette.routing import Route
 from arena.storage import ladders, tournaments, withdrawals
 from arena.storage.models import RatingHistory, as_utc, utc_now
 from arena.web.live import whole_number
-from arena.web.pages import NotFound, Pages
+from arena.web.pages import BOARD_PAGE_ROWS, NotFound, Pages, rows_shown
 
 LATEST_GAMES = 5  # per entrant
 # The Elo chart's points: at most CHART_POINTS in all, shared by its lines (an entrant on a
@@ -100,8 +100,13 @@ def chart_points(history: History) -> list[dict[str, Any]]:
 
 
 def ladder_page_data(
-    pages: Pages, ladder_id: int | None, histories: EloHistoryCache | None = None
+    pages: Pages,
+    ladder_id: int | None,
+    histories: EloHistoryCache | None = None,
+    rows: int | None = None,
 ) -> dict[str, Any]:
+    """The ladder ``ladder_id`` (None: the one that runs, else the newest), each board's first
+    ``rows`` rows (None: all) with their latest games."""
     # read before the session: on PostgreSQL a second reading connection inside it waits for
     # the session's transaction (both take the database's advisory lock at BEGIN)
     version = pages.database.data_version()
@@ -153,13 +158,14 @@ def ladder_page_data(
     boards = []
     for players in rules["boards"]:
         board = pages.boards.board(chosen.game, players, chosen.id, all_versions=False)
+        shown = board["rows"][:rows]  # rows None: all
         latest = pages.database.latest_games_of_bots(
-            chosen.id, sorted({row["bot"] for row in board["rows"]}), LATEST_GAMES
+            chosen.id, sorted({row["bot"] for row in shown}), LATEST_GAMES
         )
-        for row in board["rows"]:
+        for row in shown:
             row["paused"] = paused.get(row["version_id"], [])
             row["latest_games"] = latest[row["bot"]]
-        boards.append({"players": players, "rows": board["rows"]})
+        boards.append({"players": players, "rows": shown, "total_rows": len(board["rows"])})
     return {
         "ladders": listed,
         "ladder": {
@@ -213,12 +219,14 @@ def ladder_routes(pages: Pages, render: Render) -> list[Route]:
     histories = EloHistoryCache()
 
     def ladder_page(request: Request) -> Response:
-        data = ladder_page_data(pages, _ladder_id(request), histories)
+        rows = rows_shown(request.query_params.get("rows", ""), BOARD_PAGE_ROWS)
+        data = ladder_page_data(pages, _ladder_id(request), histories, rows)
         title = f"Ladder {data['ladder']['name']}" if data["ladder"] else "Ladder"
         return render("ladder.html", title, data)
 
     def api_ladder(request: Request) -> Response:
-        return JSONResponse(ladder_page_data(pages, _ladder_id(request), histories))
+        rows = rows_shown(request.query_params.get("rows", ""), None)
+        return JSONResponse(ladder_page_data(pages, _ladder_id(request), histories, rows))
 
     def api_ladder_now(request: Request) -> Response:
         ladder_id = _ladder_id(request)

@@ -14,10 +14,29 @@ from engine.registry import game_names
 
 RECENT_GAMES = 20
 TOURNAMENT_GAMES = 100  # the newest, on a tournament's page
+# A page's rows per board: the top, read first; a board of 211 bots made the leaderboard 1.6 MB
+# (outside review K). `rows=all` shows every row; the JSON gives every row unless asked.
+BOARD_PAGE_ROWS = 50
+
+
+def rows_shown(raw: str, default: int | None) -> int | None:
+    """The rows per board that a request's ``rows`` asks for: "" the ``default``, "all" every
+    row (None), else a whole number from 1 (BadRequest otherwise)."""
+    if raw == "":
+        return default
+    if raw == "all":
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18 or int(raw) < 1:
+        raise BadRequest("rows must be a whole number from 1, or all")
+    return int(raw)
 
 
 class NotFound(LookupError):
     pass
+
+
+class BadRequest(ValueError):
+    """A request's parameter that means nothing (the web answers 400 with these words)."""
 
 
 class Pages:

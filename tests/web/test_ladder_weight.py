@@ -305,3 +305,18 @@ def test_every_entrants_latest_games_on_both_databases(db_target: DatabaseTarget
     for name in ("a", "b", "c"):
         listed = reader.games(GameFilter(bot=name, tournament=ladder_id, limit=4))["games"]
         assert latest[name] == listed and len(listed) == 4, name
+
+
+def test_the_ladder_page_shows_each_boards_top_rows(ladder_db):
+    """As the leaderboard: a page shows each board's first rows (``rows=N``, 50 by default),
+    a link to all of them, and asks for the latest games of those only; the JSON gives all."""
+    with TestClient(create_app(ladder_db, warm_up=False)) as client:
+        full = client.get("/api/ladder").json()["ladder"]["boards"][0]
+        assert len(full["rows"]) == full["total_rows"] == len(ENTRANTS)
+        top = client.get("/api/ladder", params={"rows": 2}).json()["ladder"]["boards"][0]
+        assert top["rows"] == full["rows"][:2] and top["total_rows"] == len(ENTRANTS)
+        page = client.get("/ladder", params={"rows": 2}).text
+        assert "The top 2 of 4" in page and "rows=all" in page
+        assert "The top" not in client.get("/ladder").text
+        assert client.get("/ladder", params={"rows": "0"}).status_code == 400
+        assert client.get("/api/ladder", params={"rows": "x"}).status_code == 400
