@@ -28,21 +28,24 @@ _RELAY = Path(__file__).with_name("relay.py")
 
 
 def start_relay(
-    listen: Path, upstream: str, started_as: Callable[[list[str]], list[str]]
+    listen: Path,
+    upstream: str,
+    tied: Callable[[list[str]], list[str]],
+    cgroup: cgroups.BotCgroup | None = None,
 ) -> subprocess.Popen:
     """Start a filter of a bot's HTTP/2 (``arena.sandbox.relay``) listening on ``listen`` (made
     here, so the arena may connect at once; an earlier file there is replaced) and relaying to
-    ``upstream`` (a Unix socket's path, or HOST:PORT); ``started_as`` wraps its command line (a
-    cgroup to join, a tie to the arena)."""
+    ``upstream`` (a Unix socket's path, or HOST:PORT); ``tied`` wraps its command line (a tie to
+    the arena), and it runs in ``cgroup`` if given."""
     listen.unlink(missing_ok=True)  # a bot of this seat before, as its link (sockets.py)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         listener.bind(str(listen))
         listener.listen(16)
         # the file alone, as a script (-I -S: no site, no environment): a few MB, 20 ms
-        argv = [sys.executable, "-I", "-S", str(_RELAY), str(listener.fileno()), upstream]
+        argv = tied([sys.executable, "-I", "-S", str(_RELAY), str(listener.fileno()), upstream])
         return subprocess.Popen(
-            started_as(argv),
+            cgroup.joined(argv) if cgroup is not None else argv,
             pass_fds=(listener.fileno(),),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -68,13 +71,8 @@ def start_remote_relay(
     ``REMOTE_RELAY_LIMITS`` where the arena may make one (``label`` names it; the caller removes
     it once the relay is gone)."""
     cgroup = cgroups.create_bot_cgroup(label, REMOTE_RELAY_LIMITS)
-
-    def started_as(argv: list[str]) -> list[str]:
-        argv = tied(argv)
-        return cgroup.joined(argv) if cgroup is not None else argv
-
     try:
-        return start_relay(listen, upstream, started_as), cgroup
+        return start_relay(listen, upstream, tied, cgroup), cgroup
     except BaseException:
         if cgroup is not None:
             cgroup.remove()
@@ -320,12 +318,7 @@ class BotLaunch:
         where its work counts as the bot's: listening on ``listen`` (made here, so the arena may
         connect at once), relaying to the bot's socket at ``upstream``; ``tied`` makes its
         command line one that dies with the arena, as the bot's does."""
-
-        def started_as(argv: list[str]) -> list[str]:
-            argv = tied(argv)
-            return self.cgroup.joined(argv) if self.cgroup is not None else argv
-
-        self.relay = start_relay(listen, str(upstream), started_as)
+        self.relay = start_relay(listen, str(upstream), tied, self.cgroup)
 
     def close(self) -> None:
         """Kill whatever is left in the bot's cgroup, remove the cgroup, close what is held,

@@ -251,12 +251,12 @@ class _Reply:
     """Where a reply's gRPC messages begin and end in its DATA (each: a flag byte, a 4-byte
     length, the message), read as the DATA comes."""
 
-    __slots__ = ("head", "left", "seen")
+    __slots__ = ("head", "left", "begun")
 
     def __init__(self) -> None:
         self.head = b""  # a message's prefix, read in part
         self.left = 0  # bytes of the current message still to come
-        self.seen = 0  # messages begun
+        self.begun = False  # a first message
 
     def second_at(self, data: bytes) -> int | None:
         """Where in ``data`` (the next DATA's bytes) a second message begins, if it does."""
@@ -266,7 +266,7 @@ class _Reply:
                 taken = min(self.left, len(data) - at)
                 self.left -= taken
                 at += taken
-            elif self.seen and not self.head:
+            elif self.begun and not self.head:
                 return at
             else:
                 taken = min(5 - len(self.head), len(data) - at)
@@ -275,7 +275,7 @@ class _Reply:
                 if len(self.head) == 5:
                     self.left = int.from_bytes(self.head[1:], "big")
                     self.head = b""
-                    self.seen += 1
+                    self.begun = True
         return None
 
 
