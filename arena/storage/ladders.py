@@ -9,11 +9,11 @@ games themselves, so it survives restarts and ends with a new version (a new ent
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, case, func, literal, or_
+from sqlalchemy import BigInteger, case, func, literal, or_, true, tuple_
 from sqlmodel import Session, col, select
 
 from arena.records import Outcome
@@ -229,9 +229,13 @@ def progress(session: Session, ladder_id: int) -> Progress:
 
 
 def elo_history(
-    session: Session, ladder_id: int, per_series: int
+    session: Session,
+    ladder_id: int,
+    per_series: int,
+    only: Collection[tuple[int, int]] | None = None,
 ) -> list[tuple[RatingHistory, datetime | None]]:
-    """The ladder's Elo updates, oldest first, each with its game's end, at most ``per_series``
+    """The ladder's Elo updates (of the series ``only`` names, each a version id and a board's
+    players, if given), oldest first, each with its game's end, at most ``per_series``
     (at least 2) of each version on each board: the first, the last (its Elo now, exact), and
     between them every S-th, where S is the smallest power of two that keeps the count within
     ``per_series``. A point once shown stays until S doubles, so a chart drawn again after
@@ -245,7 +249,10 @@ def elo_history(
             func.count().over(partition_by=series).label("total"),
         )
         .join(GameRecord, col(GameRecord.id) == RatingHistory.game_id)
-        .where(GameRecord.tournament_id == ladder_id)
+        .where(
+            GameRecord.tournament_id == ladder_id,
+            true() if only is None else tuple_(*series).in_(sorted(only)),
+        )
         .subquery()
     )
     kept = max(per_series, 2) - 1  # besides the last

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,6 +22,7 @@ from arena.web.live import whole_number
 from arena.web.pages import BOARD_PAGE_ROWS, NotFound, Pages, rows_shown
 
 LATEST_GAMES = 5  # per entrant
+CHART_LINES = 10  # entrants per board drawn on the page's chart, the top of the board, by default
 # The Elo chart's points: at most CHART_POINTS in all, shared by its lines (an entrant on a
 # board), each of them at least LINE_POINTS_MIN and at most LINE_POINTS_MAX (a chart is about
 # 1,000 pixels wide); ``ladders.elo_history`` thins each line to its share. The page, which the
@@ -48,12 +49,12 @@ class EloHistoryCache:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._version: tuple[int, int] | None = None
-        self._points: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        self._points: dict[Hashable, list[dict[str, Any]]] = {}
 
     def points(
-        self, version: tuple[int, int], key: tuple[int, int], read: Callable[[], History]
+        self, version: tuple[int, int], key: Hashable, read: Callable[[], History]
     ) -> list[dict[str, Any]]:
-        """The points of ``key`` (ladder id, points per line) while the database's
+        """The points of ``key`` (ladder id, points per line, the series drawn) while the database's
         ``data_version`` is ``version``, else those ``read()`` reads."""
         with self._lock:
             if version != self._version:
@@ -104,9 +105,12 @@ def ladder_page_data(
     ladder_id: int | None,
     histories: EloHistoryCache | None = None,
     rows: int | None = None,
+    chart_lines: int | None = None,
 ) -> dict[str, Any]:
     """The ladder ``ladder_id`` (None: the one that runs, else the newest), each board's first
-    ``rows`` rows (None: all) with their latest games."""
+    ``rows`` rows (None: all) with their latest games, and its chart's points: of every entrant,
+    or past ``chart_lines`` entrants (None: no limit) of the first ``chart_lines`` of each
+    board."""
     # read before the session: on PostgreSQL a second reading connection inside it waits for
     # the session's transaction (both take the database's advisory lock at BEGIN)
     version = pages.database.data_version()
@@ -147,18 +151,12 @@ def ladder_page_data(
         for version_id, why in withdrawals.of_versions(session, entered).items():
             paused.setdefault(version_id, []).insert(0, why)
         in_play = pages.database.games_in_play(session, chosen.id)  # watched live at /live/ID
-        # a line per entrant and board (an upper bound: some may not have played on each)
-        per_line = line_points(len(entered) * len(rules["boards"]))
-        history = (histories or EloHistoryCache()).points(
-            version,
-            (chosen.id, per_line),
-            lambda: ladders.elo_history(session, chosen.id or 0, per_line),
-        )
-    versions = pages.database.versions(sorted({point["bot_version_id"] for point in history}))
-    boards = []
+    boards: list[dict[str, Any]] = []
+    tops: set[tuple[int, int]] = set()  # (version id, players): the top of each board
     for players in rules["boards"]:
         board = pages.boards.board(chosen.game, players, chosen.id, all_versions=False)
         shown = board["rows"][:rows]  # rows None: all
+        tops.update((row["version_id"], players) for row in board["rows"][:chart_lines])
         latest = pages.database.latest_games_of_bots(
             chosen.id, sorted({row["bot"] for row in shown}), LATEST_GAMES
         )
@@ -166,6 +164,19 @@ def ladder_page_data(
             row["paused"] = paused.get(row["version_id"], [])
             row["latest_games"] = latest[row["bot"]]
         boards.append({"players": players, "rows": shown, "total_rows": len(board["rows"])})
+    # The chart: a line per entrant and board, or on a ladder of more entrants than
+    # ``chart_lines``, one for each of the top ``chart_lines`` of each board (hundreds of lines
+    # are no chart); an upper bound on the lines, as some entrants may not have played on each.
+    only = None if chart_lines is None or len(entered) <= chart_lines else frozenset(tops)
+    lines = len(entered) * len(rules["boards"]) if only is None else len(only)
+    per_line = line_points(lines)
+    with pages.database.session() as session:
+        history = (histories or EloHistoryCache()).points(
+            version,
+            (chosen.id, per_line, only),
+            lambda: ladders.elo_history(session, chosen.id or 0, per_line, only),
+        )
+    versions = pages.database.versions(sorted({point["bot_version_id"] for point in history}))
     return {
         "ladders": listed,
         "ladder": {
@@ -182,6 +193,8 @@ def ladder_page_data(
             # JSON object keys are strings
             "labels": chart_labels(versions),
             "rating_history": history,
+            # the chart's lines: all, or the top ``chart_lines`` of each board of ``entrants``
+            "chart": {"top": None if only is None else chart_lines, "entrants": len(entered)},
         },
     }
 
@@ -220,13 +233,15 @@ def ladder_routes(pages: Pages, render: Render) -> list[Route]:
 
     def ladder_page(request: Request) -> Response:
         rows = rows_shown(request.query_params.get("rows", ""), BOARD_PAGE_ROWS)
-        data = ladder_page_data(pages, _ladder_id(request), histories, rows)
+        lines = rows_shown(request.query_params.get("chart", ""), CHART_LINES, "chart")
+        data = ladder_page_data(pages, _ladder_id(request), histories, rows, lines)
         title = f"Ladder {data['ladder']['name']}" if data["ladder"] else "Ladder"
         return render("ladder.html", title, data)
 
     def api_ladder(request: Request) -> Response:
         rows = rows_shown(request.query_params.get("rows", ""), None)
-        return JSONResponse(ladder_page_data(pages, _ladder_id(request), histories, rows))
+        lines = rows_shown(request.query_params.get("chart", ""), None, "chart")
+        return JSONResponse(ladder_page_data(pages, _ladder_id(request), histories, rows, lines))
 
     def api_ladder_now(request: Request) -> Response:
         ladder_id = _ladder_id(request)

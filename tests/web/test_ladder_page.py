@@ -43,7 +43,8 @@ def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):
         with ServerThread(db) as server:
             asked: list[str] = []
             page.on("request", lambda request: asked.append(request.url))
-            page.goto(f"{server.url}/ladder")
+            # the chart of the top 2 entrants (of 3), as a ladder of many entrants draws it
+            page.goto(f"{server.url}/ladder?chart=2")
             page.evaluate("window.notReloaded = true")
             assert page.locator("h1").inner_text().startswith("live-ladder")
             assert page.locator("nav a[href='/ladder']").count() == 1
@@ -81,6 +82,13 @@ def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):
             )
             assert data["games"] == games >= now
             assert drawn == len(data["rating_history"]) > 0
+            # the page fetched again as it was asked for: still the top 2 of each board
+            assert data["chart"] == {"top": 2, "entrants": 3}
+            lines = page.evaluate(
+                "() => Chart.getChart(document.getElementById('ladder-chart')).data.datasets.length"
+            )
+            assert 0 < lines <= 2
+            assert "the top 2 entrants" in page.locator("#rating-over-time").inner_text()
             # it polls the few numbers of /api/ladder/now, never the megabyte of /api/ladder
             assert any("/api/ladder/now?id=" in url for url in asked)
             assert not any("/api/ladder?" in url for url in asked)

@@ -23,7 +23,7 @@ from arena.storage.games import record_game
 from arena.storage.read_only import GameFilter, ReadOnlyDatabase
 from arena.storage.target import DatabaseTarget
 from arena.web.app import create_app
-from arena.web.ladder import LATEST_GAMES, line_points
+from arena.web.ladder import CHART_LINES, LATEST_GAMES, line_points
 from tests.tournament.helpers import SAMPLE_BOTS, renamed_bot, run_cli
 from tests.tournament.records import match_record, register_bots
 from tests.tournament.test_withdrawal import submit
@@ -246,6 +246,13 @@ def test_the_thinning_on_both_databases(db_target: DatabaseTarget):
                 kept = ladders.elo_history(session, ladder_id or 0, per_series)
                 assert [u.id for u, _ in kept] == _expected(rows, per_series), per_series
                 assert all(finished is not None for _, finished in kept)
+                # some lines only (the chart's top entrants): those lines, thinned alike
+                only = {(ids[0], 2), (ids[2], 3), (ids[3], 7)}
+                some = ladders.elo_history(session, ladder_id or 0, per_series, only)
+                assert some and [u.id for u, _ in some] == [
+                    u.id for u, _ in kept if (u.bot_version_id, u.players) in only
+                ]
+            assert ladders.elo_history(session, ladder_id or 0, 5, set()) == []
     finally:
         database.close()
 
@@ -320,3 +327,35 @@ def test_the_ladder_page_shows_each_boards_top_rows(ladder_db):
         assert "The top" not in client.get("/ladder").text
         assert client.get("/ladder", params={"rows": "0"}).status_code == 400
         assert client.get("/api/ladder", params={"rows": "x"}).status_code == 400
+
+
+def test_the_chart_of_a_ladder_of_many_entrants_draws_the_top_of_each_board(ladder_db, tmp_path):
+    """A line per entrant and board was no chart at 200 entrants (outside review K): past
+    ``chart=N`` entrants (10 on the page), the chart draws the top N of each board, each line
+    with the points of N lines, and links to all of them; the JSON draws all unless asked."""
+    db = tmp_path / "arena.db"
+    with sqlite3.connect(ladder_db) as original, sqlite3.connect(db) as copy:
+        original.backup(copy)
+    add_games(db, 1, 600)
+    with TestClient(create_app(db, warm_up=False)) as client:
+        everything = client.get("/api/ladder").json()["ladder"]
+        top = client.get("/api/ladder", params={"chart": 2}).json()["ladder"]
+        page = client.get("/ladder", params={"chart": 2}).text
+        assert client.get("/ladder", params={"chart": "0"}).status_code == 400
+        assert client.get("/api/ladder", params={"chart": "ten"}).status_code == 400
+        assert "all 4 entrants" not in client.get("/ladder").text  # 4 <= CHART_LINES: all
+    assert len(ENTRANTS) <= CHART_LINES
+    assert everything["chart"] == {"top": None, "entrants": len(ENTRANTS)}
+    assert len(_lines(everything["rating_history"])) == len(ENTRANTS)
+    assert top["chart"] == {"top": 2, "entrants": len(ENTRANTS)}
+    leaders = {(row["version_id"], 2) for row in everything["boards"][0]["rows"][:2]}
+    lines = _lines(top["rating_history"])
+    assert set(lines) == leaders
+    # each of the 2 lines gets 2 lines' share of the points, and ends at the entrant's Elo now
+    assert all(len(line) <= line_points(2) for line in lines.values())
+    for (version, _), line in lines.items():
+        full = _lines(everything["rating_history"])[version, 2]
+        assert line[-1] == full[-1] and line[0] == full[0]
+    assert set(top["labels"]) == {str(version) for version, _ in leaders}
+    assert "Elo of the top 2 entrants of each board" in page
+    assert "chart=all#rating-over-time" in page and "all 4 entrants" in page

@@ -79,7 +79,10 @@
       // a change of state (the ladder stopped) at once; new games at most every REFRESH_MS
       if (changed && (now.state !== live.dataset.state || Date.now() - refreshed >= REFRESH_MS)) {
         refreshed = Date.now();
-        const html = await (await fetch(`/ladder?id=${live.dataset.ladder}`)).text();
+        // the page as it was asked for (rows=, chart=), of this ladder
+        const query = new URLSearchParams(location.search);
+        query.set("id", live.dataset.ladder);
+        const html = await (await fetch(`/ladder?${query}`)).text();
         const page = new DOMParser().parseFromString(html, "text/html");
         const [fresh, data] = [page.getElementById("live"), page.getElementById("page-data")];
         if (fresh && data) {
