@@ -14,11 +14,17 @@ process killed with kill -9 leaves none behind: on SQLite an exclusive ``flock``
 The same lock tells a reader whether a stored "running" tournament is really being run
 (``shown_state``): after kill -9 nothing could mark it stopped, but its lock is gone with the
 process, so the web and the CLI show it stopped (``--resume`` continues it).
+
+While a run holds the lock no other process plays the tournament's games, so its games in play
+that were never recorded (``arena.storage.running``) are a killed run's ghosts: the run removes
+them as it starts and again as it ends, however it ends. A run stopped before it played (a
+SIGTERM while it started) left its killed predecessor's rows behind (``scripts/soak-ladder``).
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -27,13 +33,14 @@ from typing import Concatenate, ParamSpec, TypeVar
 from sqlalchemy import Connection
 
 from arena.errors import InputError
-from arena.storage import tournaments
-from arena.storage.database import Database
+from arena.storage import running, tournaments
+from arena.storage.database import Database, StorageError
 from arena.storage.process_lock import Held, Lease, LockKind
 from arena.storage.target import DatabaseTarget
 
 P = ParamSpec("P")
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # The advisory locks' class on PostgreSQL: "ARUN". (The write lock of arena.storage.postgres is a
 # one-key lock: another space.)
@@ -54,6 +61,13 @@ def sole_run(database: Database, tournament_id: int, what: str) -> Iterator[Leas
         except Held as other:
             raise AlreadyRunningError(_refusal(what, other.holder)) from None
         yield lease
+
+
+def _remove_ghosts(database: Database, tournament_id: int) -> None:
+    """The tournament's games in play that were never recorded, while its lock is held: none is
+    this process's (its own are removed as its run stops, ``arena.tournament.live``)."""
+    with database.write() as session:
+        running.remove_unrecorded(session, tournament_id)
 
 
 def check_not_running(database: Database, tournament_id: int, what: str) -> None:
@@ -92,7 +106,14 @@ def running_alone(
             with database.read() as session:
                 name = tournaments.name_of(session, tournament_id)
             with sole_run(database, tournament_id, f"{kind} {name!r}") as lease:
-                result = await run(database, tournament_id, *args, **kwargs)
+                _remove_ghosts(database, tournament_id)
+                try:
+                    result = await run(database, tournament_id, *args, **kwargs)
+                finally:
+                    try:
+                        _remove_ghosts(database, tournament_id)
+                    except StorageError as exc:  # not to hide why the run ended
+                        log.warning("the games in play of a stopped run stay listed: %s", exc)
                 with database.read() as session:
                     if tournaments.state_of(session, tournament_id) == tournaments.FINISHED:
                         lease.done()  # its lock file goes: nobody probes a finished run's

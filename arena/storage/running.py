@@ -6,7 +6,8 @@ and actions so far, refreshed with a heartbeat every second or so; once the game
 row names the stored game. A row is live while its heartbeat is fresh (``STALE_SECONDS``): a
 killed process leaves rows that simply stop being shown, and the next writer deletes them, as it
 deletes rows whose game was recorded a while ago (a viewer on the live page has been sent to the
-replay by then); a ladder that starts again deletes its own unrecorded rows at once.
+replay by then); a tournament's or ladder's run deletes its unrecorded rows as it starts and
+as it ends.
 """
 
 from __future__ import annotations
@@ -105,9 +106,9 @@ def remove(session: Session, row_ids: Sequence[int]) -> None:
 
 
 def remove_unrecorded(session: Session, tournament_id: int) -> None:
-    """A tournament's games in play that were never recorded: called as its one process (a
-    ladder going on) starts, before it plays; the rows are those of a run that was killed, which
-    would otherwise stay until another writer found them stale."""
+    """A tournament's games in play that were never recorded: called by its one run as it
+    starts and as it ends (``arena.storage.run_lock``); the rows are those of a run that was
+    killed, which would otherwise stay until another writer found them stale."""
     session.execute(
         delete(RunningGame).where(
             col(RunningGame.tournament_id) == tournament_id, col(RunningGame.game_id).is_(None)

@@ -36,7 +36,7 @@ from arena.log_retention import Retention, keep_pruned
 from arena.records import MatchRecord, Outcome
 from arena.stopping import StopSignal, restores_stop_handlers
 from arena.storage import ladders as ladder_store
-from arena.storage import running, tournaments, withdrawals
+from arena.storage import tournaments, withdrawals
 from arena.storage.bots import to_spec
 from arena.storage.database import Database, StorageError
 from arena.storage.games import finished_game_results
@@ -547,8 +547,6 @@ def _load(
 def _set_state(database: Database, ladder_id: int, state: str) -> None:
     with database.write() as session:
         tournaments.set_state(session, ladder_id, state)
-        if state == tournaments.RUNNING:
-            running.remove_unrecorded(session, ladder_id)  # a killed run's ghosts
 
 
 @running_alone("ladder")  # a second run of it at once is refused

@@ -9,12 +9,14 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
 import trio
 
 from arena.storage import running
 from arena.storage.database import open_database
 from arena.storage.models import Tournament
 from arena.storage.read_only import ReadOnlyDatabase
+from arena.storage.run_lock import running_alone
 from arena.tournament.live import LiveGames
 from arena.tournament.schedule import ScheduledGame
 from engine.registry import get_game
@@ -141,4 +143,45 @@ def test_a_restarted_ladder_removes_its_own_ghosts_at_once(tmp_path: Path):
     # every heartbeat is fresh: only the ladder's unrecorded row goes (its run was killed)
     assert _row(path, rows["ghost"]) is None
     assert all(_row(path, rows[owner]) for owner in ("recorded", "other", "match"))
+    database.close()
+
+
+def test_a_run_removes_a_killed_runs_ghosts_as_it_starts_and_however_it_ends(tmp_path: Path):
+    """A run holds its tournament's run lock, so its unrecorded games in play are a killed
+    run's ghosts. A run stopped before it played (a SIGTERM while it started) left them behind
+    (scripts/soak-ladder); now they go as it starts, and what is left as it ends, even by an
+    interrupt."""
+    path = tmp_path / "arena.db"
+    database = open_database(path, create=True)
+    ids = register_bots(database, ["a", "b"])
+    seats = [{"bot": "a", "version": ids[0]}, {"bot": "b", "version": ids[1]}]
+
+    def add(tournament_id: int | None) -> int:
+        with database.write() as session:
+            new = running.NewRunningGame(tournament_id, "k", "oregon", "1", {}, 1, seats)
+            return running.add(session, new)
+
+    with database.write() as session:
+        ladder = Tournament(name="ladder", game="oregon", settings={}, seed=1)
+        other = Tournament(name="other", game="oregon", settings={}, seed=1)
+        session.add_all([ladder, other])
+        session.flush()
+        ladder_id, other_id = ladder.id or 0, other.id or 0
+    ghost, recorded, others = add(ladder_id), add(ladder_id), add(other_id)
+    with database.write() as session:
+        running.recorded(session, recorded, [], game_id=1)
+    seen: list[bool] = []
+
+    @running_alone("ladder")
+    async def stopped_at_once(database, tournament_id: int) -> None:
+        seen.append(_row(path, ghost) is None)
+        add(tournament_id)  # as if left by this run's writer
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        trio.run(stopped_at_once, database, ladder_id)
+    assert seen == [True]
+    with sqlite3.connect(path) as raw:
+        left = raw.execute("SELECT id FROM running_game ORDER BY id").fetchall()
+    assert left == [(recorded,), (others,)]  # the recorded game's and another tournament's
     database.close()
