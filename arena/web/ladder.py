@@ -23,6 +23,7 @@ from arena.web.pages import BOARD_PAGE_ROWS, NotFound, Pages, rows_shown
 
 LATEST_GAMES = 5  # per entrant
 CHART_LINES = 10  # entrants per board drawn on the page's chart, the top of the board, by default
+CHART_LINES_MAX = 100  # per board, however many ``chart=N`` asks for (``chart=all``: every one)
 # The Elo chart's points: at most CHART_POINTS in all, shared by its lines (an entrant on a
 # board), each of them at least LINE_POINTS_MIN and at most LINE_POINTS_MAX (a chart is about
 # 1,000 pixels wide); ``ladders.elo_history`` thins each line to its share. The page, which the
@@ -153,6 +154,8 @@ def ladder_page_data(
         in_play = pages.database.games_in_play(session, chosen.id)  # watched live at /live/ID
     boards: list[dict[str, Any]] = []
     tops: set[tuple[int, int]] = set()  # (version id, players): the top of each board
+    if chart_lines is not None:
+        chart_lines = min(chart_lines, CHART_LINES_MAX)  # each a pair of the query's parameters
     for players in rules["boards"]:
         board = pages.boards.board(chosen.game, players, chosen.id, all_versions=False)
         shown = board["rows"][:rows]  # rows None: all

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+import arena.web.ladder
 from arena.records import Outcome
 from arena.storage import ladders, tournaments
 from arena.storage.database import open_database
@@ -329,7 +330,9 @@ def test_the_ladder_page_shows_each_boards_top_rows(ladder_db):
         assert client.get("/api/ladder", params={"rows": "x"}).status_code == 400
 
 
-def test_the_chart_of_a_ladder_of_many_entrants_draws_the_top_of_each_board(ladder_db, tmp_path):
+def test_the_chart_of_a_ladder_of_many_entrants_draws_the_top_of_each_board(
+    ladder_db, tmp_path, monkeypatch
+):
     """A line per entrant and board was no chart at 200 entrants (outside review K): past
     ``chart=N`` entrants (10 on the page), the chart draws the top N of each board, each line
     with the points of N lines, and links to all of them; the JSON draws all unless asked."""
@@ -344,6 +347,8 @@ def test_the_chart_of_a_ladder_of_many_entrants_draws_the_top_of_each_board(ladd
         assert client.get("/ladder", params={"chart": "0"}).status_code == 400
         assert client.get("/api/ladder", params={"chart": "ten"}).status_code == 400
         assert "all 4 entrants" not in client.get("/ladder").text  # 4 <= CHART_LINES: all
+        monkeypatch.setattr(arena.web.ladder, "CHART_LINES_MAX", 1)  # chart=3 asks too many
+        capped = client.get("/api/ladder", params={"chart": 3}).json()["ladder"]
     assert len(ENTRANTS) <= CHART_LINES
     assert everything["chart"] == {"top": None, "entrants": len(ENTRANTS)}
     assert len(_lines(everything["rating_history"])) == len(ENTRANTS)
@@ -357,5 +362,6 @@ def test_the_chart_of_a_ladder_of_many_entrants_draws_the_top_of_each_board(ladd
         full = _lines(everything["rating_history"])[version, 2]
         assert line[-1] == full[-1] and line[0] == full[0]
     assert set(top["labels"]) == {str(version) for version, _ in leaders}
+    assert capped["chart"]["top"] == 1 and len(_lines(capped["rating_history"])) == 1
     assert "Elo of the top 2 entrants of each board" in page
     assert "chart=all#rating-over-time" in page and "all 4 entrants" in page
