@@ -24,7 +24,7 @@ from arena.wire.chunks import (
     memoized,
     variant_body,
 )
-from arena.wire.codec import encode_action, encode_view
+from arena.wire.codec import encode_action
 from arena.wire.compiled import variant_encoder
 from arena.wire.scalars import varint
 from engine.core import EVERYONE, EventEntry, GameState, OptionValue
@@ -221,6 +221,11 @@ class DecisionEncoder:
         event = make(*fields)
         return self._writers[type(event)](event)
 
+    def _view(self, state: GameState, seat: int) -> bytes:
+        """A serialized ``GameView`` of ``seat``."""
+        body = self._view_body(state.view_fields(seat))
+        return self._game_key + varint(len(body)) + body
+
     def request(
         self,
         game_id: str,
@@ -239,8 +244,7 @@ class DecisionEncoder:
         head = self._heads.get(key)
         if head is None:
             head = self._heads.put(key, _head(*key))
-        view = self._view_body(state.view_fields(seat))
-        view = self._game_key + varint(len(view)) + view
+        view = self._view(state, seat)
         return b"".join(
             (
                 head,
@@ -273,7 +277,11 @@ class DecisionEncoder:
                 )
                 for r in records
             ],
-            final_views=[encode_view(self.game, state.view(s)) for s in range(state.num_players)],
+            # by the fast encoder (a tenth of the compiled one's time, on the trio thread)
+            final_views=[
+                bot_pb2.GameView.FromString(self._view(state, seat))
+                for seat in range(state.num_players)
+            ],
         )
 
         def make(game_id: str, seat: int, since: int) -> bot_pb2.EndGameRequest:

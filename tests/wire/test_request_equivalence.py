@@ -9,6 +9,7 @@ import random
 import pytest
 
 from arena.bot.v1 import bot_pb2
+from arena.wire.codec import encode_view
 from arena.wire.reference import MessageDecisionEncoder
 from arena.wire.requests import DecisionEncoder
 from engine.registry import game_names, get_game
@@ -45,3 +46,24 @@ def test_requests_parse_as_the_reference_encoders(game):
                 state.apply_index(rng.randrange(len(legal)))
                 number += 1
     assert compared >= 2_000
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_end_of_game_views_parse_as_the_compiled_encoders(game):
+    """EndGameRequest's final views (every seat's, the same to all) come from the fast encoder:
+    the same messages as the compiled encoder's, over finished random games of every player
+    count, and over a game cut short (a forfeit ends no game: the views of a state mid-game)."""
+    engine = get_game(game)
+    encoder = DecisionEncoder(game)
+    for players in range(engine.min_players, engine.max_players + 1):
+        for seed in range(GAMES_PER_PLAYER_COUNT):
+            state = engine.new_game(players, seed)
+            rng = random.Random(seed)
+            while not state.is_over:
+                if seed == 0 and len(state.history) == 25:
+                    break
+                state.apply_index(rng.randrange(len(state.legal_actions())))
+            make = encoder.end_requests(state, [])
+            request = make("g", 0, len(state.event_log))
+            expected = [encode_view(game, state.view(seat)) for seat in range(players)]
+            assert list(request.final_views) == expected, (players, seed)
