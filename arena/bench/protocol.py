@@ -26,7 +26,9 @@ Measures, with the real sample bots over the referee's own transport (Unix socke
   view and action encoding, the call from the match's decision thread, the bot's reply),
   measured in rounds that alternate with (a)'s (``--ratio-rounds``), and the ratio b / a, which
   the last line prints, with the concurrent matches' rates (in one process, in pinned workers)
-  against the ceilings'.
+  against the ceilings', and, from the same rounds, the bare round trip to ``--players`` bots in
+  turn over (a): the ratio b / a of a referee that cost nothing (a match calls its bots in turn,
+  and a bot called once in four answers more slowly than one called every time).
 """
 
 from __future__ import annotations
@@ -170,21 +172,27 @@ async def protocol(args: argparse.Namespace) -> None:
         f"client {through_client * us:.0f} us ({client_cpu * us:.0f} us of CPU)"
     )
     # (a) and (b) in alternating rounds, so that a change of the machine's load between them
-    # (other work on its shared cores) weighs on both alike
-    bares, referees, referee_cpus = [], [], []
+    # (other work on its shared cores) weighs on both alike; and in the same rounds the bare
+    # round trip to --players bots in turn, as a match calls them: what b / a cannot go below
+    # with a referee that costs nothing
+    bares, in_turns, referees, referee_cpus = [], [], [], []
     rounds = max(1, min(args.ratio_rounds, args.matches))
     for round_number in range(rounds):
-        bare_round, _ = await bare_round_trip(
-            python_bot, args.game, requests, max(1, args.calls // rounds), bots=1
+        calls = max(1, args.calls // rounds)
+        bare_round, _ = await bare_round_trip(python_bot, args.game, requests, calls, bots=1)
+        in_turn_round, _ = await bare_round_trip(
+            python_bot, args.game, requests, calls, bots=args.players
         )
         matches_per_round = args.matches // rounds
         referee_round, cpu_round = await referee_per_decision(
             python_bot, args.game, args.players, matches_per_round, round_number * matches_per_round
         )
         bares.append(bare_round)
+        in_turns.append(in_turn_round)
         referees.append(referee_round)
         referee_cpus.append(cpu_round)
     bare, referee = statistics.mean(bares), statistics.mean(referees)
+    in_turn = statistics.mean(in_turns)
     ratios = [b / a for a, b in zip(bares, referees, strict=True)]
     print(
         f"(a) bare round trip to 1 bot / (b) referee time per decision, in {rounds} "
@@ -194,13 +202,20 @@ async def protocol(args: argparse.Namespace) -> None:
         f"{os.cpu_count()} cores"
     )
     print(
+        f"  in the same rounds, a bare round trip to {args.players} bots in turn: "
+        f"{in_turn * us:.0f} us, {in_turn / bare:.2f} of (a): b / a with a referee that cost "
+        f"nothing; the referee's own time per decision, b minus that: "
+        f"{(referee - in_turn) * us:.0f} us ({(referee - in_turn) / bare:.2f} of (a))"
+    )
+    print(
         f"protocol bare_grpc_round_trip_us={bare * us:.0f} "
         f"referee_per_decision_us={referee * us:.0f} ratio={referee / bare:.2f} "
         f"matches_per_s={rate:.0f} ceiling_per_s={ceiling.calls_per_second:.0f} "
         f"matches_over_ceiling={rate / ceiling.calls_per_second:.2f} "
         f"workers_per_s={spread[True]:.0f} "
         f"workers_over_ceiling={spread[True] / ceiling.calls_per_second:.2f} "
-        f"workers_over_pinned_ceiling={spread[True] / pinned_ceiling.calls_per_second:.2f}"
+        f"workers_over_pinned_ceiling={spread[True] / pinned_ceiling.calls_per_second:.2f} "
+        f"bots_in_turn_over_bare={in_turn / bare:.2f}"
     )
 
 

@@ -38,9 +38,14 @@ def test_protocol_bench_runs_and_prints_its_ratio_last():
         r"protocol bare_grpc_round_trip_us=\d+ referee_per_decision_us=\d+ "
         r"ratio=\d+\.\d\d matches_per_s=\d+ ceiling_per_s=\d+ matches_over_ceiling=\d+\.\d\d "
         r"workers_per_s=\d+ workers_over_ceiling=\d+\.\d\d "
-        r"workers_over_pinned_ceiling=\d+\.\d\d",
+        r"workers_over_pinned_ceiling=\d+\.\d\d bots_in_turn_over_bare=\d+\.\d\d",
         lines[-1],
     ), lines[-1]
+    # the bound on b / a that the bots in turn set, measured in the same rounds
+    assert any(
+        re.search(r"a bare round trip to 2 bots in turn: \d+ us, \d+\.\d\d of \(a\)", line)
+        for line in lines
+    ), lines
     # the matches in pinned worker processes, and left to the scheduler
     assert any(
         re.search(r"in 2 worker processes .*: \d+ decisions/s, .*; \d+ with --no-pin-cpus", line)
