@@ -62,3 +62,23 @@ def test_chart_labels_tell_apart_versions_with_one_number():
         3: {"bot": "b", "version": "1.0", "hash": "cccc3333"},
     }
     assert chart_labels(versions) == {"1": "a 1.0 #aaaa1111", "2": "a 1.0 #bbbb2222", "3": "b 1.0"}
+
+
+def test_the_lines_follow_the_leaderboards_order(page):
+    """The legend reads as the leaderboard above it: best first (a version not on the board
+    shown, a retired one, after them)."""
+    data = _history(6)
+    rows = [{"version_id": version, "position": 5 - version} for version in range(1, 6)]
+    data["ladder"]["boards"] = [{"players": 2, "rows": rows}]
+    page.set_content(
+        '<div style="height:400px"><canvas id="ladder-chart"></canvas></div>'
+        f'<script type="application/json" id="page-data">{json.dumps(data)}</script>'
+    )
+    page.add_script_tag(path=str(next((STATIC / "vendor").glob("chart-*.js"))))
+    page.add_script_tag(path=str(STATIC / "ladder.js"))
+    labels = page.evaluate(
+        """() => Chart.getChart(document.getElementById('ladder-chart')).data.datasets.map(
+            (d) => [d.label, d.data.map((point) => point.game)])"""
+    )
+    assert [label for label, _ in labels] == [f"bot-{v} 1.0.0" for v in (5, 4, 3, 2, 1, 0)]
+    assert all(games == sorted(games) for _, games in labels)  # each line in time order

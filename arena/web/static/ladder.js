@@ -29,10 +29,15 @@
     const source = document.getElementById("page-data");
     if (chart) { chart.destroy(); chart = null; }
     if (!canvas || !source || typeof Chart === "undefined") return;
-    const {rating_history: history, labels} = JSON.parse(source.textContent).ladder;
+    const {rating_history: history, labels, boards: shown = []} = JSON.parse(source.textContent).ladder;
     const boards = new Set(history.map((entry) => entry.players));
+    // lines (and the legend) in the order of the leaderboard: board by board, best first
+    const place = new Map(shown.flatMap((board, b) => board.rows.map(
+      (row) => [`${row.version_id}/${board.players}`, b * 1e6 + row.position])));
+    const rank = (entry) => place.get(`${entry.bot_version_id}/${entry.players}`) ?? Number.MAX_SAFE_INTEGER;
+    const ordered = [...history].sort((p, q) => rank(p) - rank(q));
     const series = new Map();
-    for (const entry of history) {
+    for (const entry of ordered) {
       const name = labels[entry.bot_version_id] || `version ${entry.bot_version_id}`;
       const key = boards.size > 1 ? `${name} · ${entry.players}p` : name;
       if (!series.has(key)) series.set(key, []);
