@@ -23,7 +23,6 @@ from arena.web.pages import BOARD_PAGE_ROWS, NotFound, Pages, rows_shown
 
 LATEST_GAMES = 5  # per entrant
 CHART_LINES = 10  # entrants per board drawn on the page's chart, the top of the board, by default
-CHART_LINES_MAX = 100  # per board, however many ``chart=N`` asks for (``chart=all``: every one)
 # The Elo chart's points: at most CHART_POINTS in all, shared by its lines (an entrant on a
 # board), each of them at least LINE_POINTS_MIN and at most LINE_POINTS_MAX (a chart is about
 # 1,000 pixels wide); ``ladders.elo_history`` thins each line to its share. The page, which the
@@ -154,8 +153,6 @@ def ladder_page_data(
         in_play = pages.database.games_in_play(session, chosen.id)  # watched live at /live/ID
     boards: list[dict[str, Any]] = []
     tops: set[tuple[int, int]] = set()  # (version id, players): the top of each board
-    if chart_lines is not None:
-        chart_lines = min(chart_lines, CHART_LINES_MAX)  # each a pair of the query's parameters
     for players in rules["boards"]:
         board = pages.boards.board(chosen.game, players, chosen.id, all_versions=False)
         shown = board["rows"][:rows]  # rows None: all
@@ -230,20 +227,31 @@ def _ladder_id(request: Request) -> int | None:
     return ladder_id
 
 
+def _chart_lines(request: Request, default: int | None) -> int | None:
+    """The chart's lines per board that a request's ``chart`` asks for: "" the ``default``,
+    "top" the top ``CHART_LINES``, "all" every entrant (None). No other count: each is a read of
+    the ladder's whole history, cached per ladder and asked count, and a visitor cycling
+    through counts would have emptied the cache for everyone."""
+    raw = request.query_params.get("chart", "")
+    if raw not in ("", "top", "all"):
+        raise HTTPException(400, "chart must be top or all")
+    return default if raw == "" else CHART_LINES if raw == "top" else None
+
+
 def ladder_routes(pages: Pages, render: Render) -> list[Route]:
     """/ladder and /api/ladder; ``render(template, title, data)`` makes a page."""
     histories = EloHistoryCache()
 
     def ladder_page(request: Request) -> Response:
         rows = rows_shown(request.query_params.get("rows", ""), BOARD_PAGE_ROWS)
-        lines = rows_shown(request.query_params.get("chart", ""), CHART_LINES, "chart")
+        lines = _chart_lines(request, CHART_LINES)
         data = ladder_page_data(pages, _ladder_id(request), histories, rows, lines)
         title = f"Ladder {data['ladder']['name']}" if data["ladder"] else "Ladder"
         return render("ladder.html", title, data)
 
     def api_ladder(request: Request) -> Response:
         rows = rows_shown(request.query_params.get("rows", ""), None)
-        lines = rows_shown(request.query_params.get("chart", ""), None, "chart")
+        lines = _chart_lines(request, None)
         return JSONResponse(ladder_page_data(pages, _ladder_id(request), histories, rows, lines))
 
     def api_ladder_now(request: Request) -> Response:

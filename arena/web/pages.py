@@ -19,15 +19,15 @@ TOURNAMENT_GAMES = 100  # the newest, on a tournament's page
 BOARD_PAGE_ROWS = 50
 
 
-def rows_shown(raw: str, default: int | None, name: str = "rows") -> int | None:
-    """The rows (or lines) per board that a request's parameter ``name`` asks for: "" the
-    ``default``, "all" every row (None), else a whole number from 1 (BadRequest otherwise)."""
+def rows_shown(raw: str, default: int | None) -> int | None:
+    """The rows per board that a request's ``rows`` asks for: "" the ``default``, "all" every
+    row (None), else a whole number from 1 (BadRequest otherwise)."""
     if raw == "":
         return default
     if raw == "all":
         return None
     if not raw.isascii() or not raw.isdigit() or len(raw) > 18 or int(raw) < 1:
-        raise BadRequest(f"{name} must be a whole number from 1, or all")
+        raise BadRequest("rows must be a whole number from 1, or all")
     return int(raw)
 
 

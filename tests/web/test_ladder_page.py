@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import arena.web.ladder
 from tests.tournament.helpers import SAMPLE_BOTS, query, renamed_bot, run_cli, start_cli
 from tests.web.conftest import EVIL_NAME, ServerThread
 
@@ -24,7 +25,7 @@ def finished_games(db: Path) -> int:
         return 0
 
 
-def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):
+def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs, monkeypatch):
     db = tmp_path / "ladder.db"
     third = renamed_bot(SAMPLE_BOTS / "random-python", tmp_path / "third", "third")
     for bot in [*bot_dirs, third]:
@@ -43,8 +44,9 @@ def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):
         with ServerThread(db) as server:
             asked: list[str] = []
             page.on("request", lambda request: asked.append(request.url))
-            # the chart of the top 2 entrants (of 3), as a ladder of many entrants draws it
-            page.goto(f"{server.url}/ladder?chart=2")
+            # 3 entrants are "many" (the chart would draw the top 2); asked for all of them
+            monkeypatch.setattr(arena.web.ladder, "CHART_LINES", 2)
+            page.goto(f"{server.url}/ladder?chart=all")
             page.evaluate("window.notReloaded = true")
             assert page.locator("h1").inner_text().startswith("live-ladder")
             assert page.locator("nav a[href='/ladder']").count() == 1
@@ -82,13 +84,13 @@ def test_the_ladder_page_follows_a_running_ladder(page, tmp_path, bot_dirs):
             )
             assert data["games"] == games >= now
             assert drawn == len(data["rating_history"]) > 0
-            # the page fetched again as it was asked for: still the top 2 of each board
-            assert data["chart"] == {"top": 2, "entrants": 3}
+            # the page fetched again as it was asked for: still every entrant's line
+            assert data["chart"] == {"top": None, "entrants": 3}
             lines = page.evaluate(
                 "() => Chart.getChart(document.getElementById('ladder-chart')).data.datasets.length"
             )
-            assert 0 < lines <= 2
-            assert "the top 2 entrants" in page.locator("#rating-over-time").inner_text()
+            assert lines == 3
+            assert "Elo of each entrant" in page.locator("#rating-over-time").inner_text()
             # it polls the few numbers of /api/ladder/now, never the megabyte of /api/ladder
             assert any("/api/ladder/now?id=" in url for url in asked)
             assert not any("/api/ladder?" in url for url in asked)
