@@ -133,7 +133,10 @@ def _games_with_others(finishes: Finishes) -> IntArray:
         [np.ones((len(seats), 1), dtype=bool), seats[:, 1:] != seats[:, :-1]], axis=1
     )  # each player's first seat in its game
     others = first.sum(axis=1) > 1
-    return np.bincount(seats[first & others[:, None]], minlength=len(finishes.players))
+    counted = first & others[:, None]
+    weight = np.broadcast_to(finishes.weight[:, None], seats.shape)[counted]
+    games = np.bincount(seats[counted], weight, minlength=len(finishes.players))
+    return np.rint(games).astype(np.int64)
 
 
 def _one_blas_thread(fit: Callable[P, R]) -> Callable[P, R]:
@@ -212,12 +215,17 @@ class Posterior:
     games: IntArray
 
 
-@_one_blas_thread
 def fit_posterior(games: Sequence[GameResult]) -> Posterior:
     """The largest pool of ``games`` fitted without bootstrap (cheap enough for every round of a
-    ladder's matchmaking)."""
-    finishes = encode(games)
-    if not len(games):
+    ladder's matchmaking; a ladder fits a tally of its games instead, ``leaderboard.tally``)."""
+    return posterior_of(encode(games))
+
+
+@_one_blas_thread
+def posterior_of(finishes: Finishes) -> Posterior:
+    """``fit_posterior`` of the games of ``finishes`` (a row stands for ``finishes.weight``
+    games)."""
+    if not len(finishes.weight):
         empty = np.zeros(0)
         return Posterior([], empty, empty.reshape(0, 0), np.zeros(0, dtype=np.int64))
     largest = np.isin(finishes.players, find_pools(finishes)[0])

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from leaderboard.results import GameResult
 
 IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 
 NO_SEAT = -1  # ``seat_player`` of the missing seats of a game with fewer seats than the widest
@@ -33,6 +34,9 @@ class Finishes:
     place: IntArray  # (games, seats) smaller is better, equal is tied, NO_PLACE past the seats
     group: IntArray  # (games,) index into ``group_keys``
     group_keys: list[str]  # sorted: games of one group share their luck (``GameResult``)
+    # (games,) how many games each row stands for: 1, but for a tally's finishing patterns
+    # (``leaderboard.tally``), each the games that ended so
+    weight: FloatArray
 
     @property
     def real(self) -> BoolArray:
@@ -52,6 +56,7 @@ class Finishes:
             self.place[rows],
             group_index.astype(np.int64),
             [self.group_keys[i] for i in groups],
+            self.weight[rows],
         )
 
 
@@ -60,20 +65,39 @@ def encode(games: Sequence[GameResult]) -> Finishes:
     seats = [seat for game in games for seat in game.seats]
     players = sorted({seat.player for seat in seats})
     index = {player: i for i, player in enumerate(players)}
-    sizes = np.fromiter((len(game.seats) for game in games), np.int64, len(games))
-    width = int(sizes.max()) if len(games) else 0
-    player = np.fromiter((index[seat.player] for seat in seats), np.int64, len(seats))
-    rank = np.fromiter((seat.rank for seat in seats), np.int64, len(seats))
-    forfeit = np.fromiter((bool(seat.forfeit) for seat in seats), np.bool_, len(seats))
-    # forfeits after every finisher, in their own rank order
-    place = rank - rank.min(initial=0) + forfeit * (np.ptp(rank) + 1 if len(seats) else 0)
-    rows = np.repeat(np.arange(len(games)), sizes)
-    columns = np.arange(len(seats)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    seat_player = np.full((len(games), width), NO_SEAT, dtype=np.int64)
-    seat_place = np.full((len(games), width), NO_PLACE, dtype=np.int64)
-    seat_player[rows, columns] = player
-    seat_place[rows, columns] = place
     group_keys = sorted({game.group_key for game in games})
     group_index = {key: i for i, key in enumerate(group_keys)}
-    group = np.fromiter((group_index[game.group_key] for game in games), np.int64, len(games))
-    return Finishes(players, seat_player, seat_place, group, group_keys)
+    return from_seats(
+        players,
+        np.fromiter((len(game.seats) for game in games), np.int64, len(games)),
+        np.fromiter((index[seat.player] for seat in seats), np.int64, len(seats)),
+        np.fromiter((seat.rank for seat in seats), np.int64, len(seats)),
+        np.fromiter((bool(seat.forfeit) for seat in seats), np.bool_, len(seats)),
+        np.fromiter((group_index[game.group_key] for game in games), np.int64, len(games)),
+        group_keys,
+        np.ones(len(games)),
+    )
+
+
+def from_seats(
+    players: list[str],
+    sizes: IntArray,
+    player: IntArray,
+    rank: IntArray,
+    forfeit: BoolArray,
+    group: IntArray,
+    group_keys: list[str],
+    weight: FloatArray,
+) -> Finishes:
+    """The arrays of games given seat by seat: game g holds ``sizes[g]`` seats, the next ones of
+    ``player`` (an index into ``players``, sorted), ``rank`` and ``forfeit``."""
+    width = int(sizes.max()) if len(sizes) else 0
+    # forfeits after every finisher, in their own rank order
+    place = rank - rank.min(initial=0) + forfeit * (np.ptp(rank) + 1 if len(rank) else 0)
+    rows = np.repeat(np.arange(len(sizes)), sizes)
+    columns = np.arange(len(player)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    seat_player = np.full((len(sizes), width), NO_SEAT, dtype=np.int64)
+    seat_place = np.full((len(sizes), width), NO_PLACE, dtype=np.int64)
+    seat_player[rows, columns] = player
+    seat_place[rows, columns] = place
+    return Finishes(players, seat_player, seat_place, group, group_keys, weight)

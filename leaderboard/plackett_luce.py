@@ -105,6 +105,7 @@ def build_stages(finishes: Finishes) -> Stages:
     """Aggregate the stages of the games, by group (``finishes.group``)."""
     players = len(finishes.players)
     orders, order_weight, order_game = finishing_orders(finishes)
+    order_weight = order_weight * finishes.weight[order_game]
     orders = np.where(orders == NO_SEAT, players, orders)  # missing seats sort last
     width = orders.shape[1]
     keys, weights, groups = [], [], []

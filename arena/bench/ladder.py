@@ -40,6 +40,7 @@ from leaderboard.batch import fit_batch
 from leaderboard.elo import INITIAL_RATING
 from leaderboard.results import GameResult, SeatResult
 from leaderboard.synthetic import plackett_luce_ranking
+from leaderboard.tally import FinishTally
 
 
 def ranking_tau(games: Sequence[GameResult], truth: Mapping[str, float]) -> float:
@@ -69,13 +70,13 @@ def ladder_games(
 ) -> Iterator[GameResult]:
     """The ladder's games, each pod's deal once per rotation of its seats; the matchmaking of
     each round sees the games before it, fitted as ``arena ladder`` fits them."""
-    games: list[GameResult] = []
+    tally = FinishTally()
     for number in itertools.count():
-        ranked = ratings(games, truth)
+        ranked = ratings(tally, truth)
         for pod in matchmaking.round(ranked, rng):
             for seats in rotations(pod):
                 game = seatings(seats, f"{number}/{'+'.join(pod)}", truth, rng)
-                games.append(game)
+                tally.add(game)
                 yield game
 
 

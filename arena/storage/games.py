@@ -3,7 +3,7 @@ back as the plain ``leaderboard`` values."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -241,6 +241,14 @@ def finished_game_results(
     """Every rated game of type ``game`` (of ``players`` seats, of one tournament, if given) in
     the order it was rated (ids are assigned inside the serialised write transactions, so id
     order is commit order)."""
+    return list(each_finished_game_result(session, game, players, tournament_id))
+
+
+def each_finished_game_result(
+    session: Session, game: str, players: int | None = None, tournament_id: int | None = None
+) -> Iterator[GameResult]:
+    """``finished_game_results`` one by one, as they are read (a ladder's hundreds of
+    thousands of games are tallied, not held: ``leaderboard.tally``)."""
     # Core rows, not ORM objects: ten thousand games are forty thousand seats.
     # sqlalchemy's select: sqlmodel's is typed for at most four columns.
     query = (
@@ -260,12 +268,11 @@ def finished_game_results(
     if tournament_id is not None:
         query = query.where(col(GameRecord.tournament_id) == tournament_id)
     rows = session.connection().execute(query.order_by(col(GameRecord.id), col(SeatRecordRow.seat)))
-    results: list[GameResult] = []
     seats: list[SeatResult] = []
     current: tuple[int, str] | None = None
     for game_id, group_key, version_id, rank, score, outcome in rows:
         if current is not None and current[0] != game_id:
-            results.append(GameResult(tuple(seats), group_key=current[1]))
+            yield GameResult(tuple(seats), group_key=current[1])
             seats = []
         current = (game_id, group_key)
         seats.append(
@@ -277,8 +284,7 @@ def finished_game_results(
             )
         )
     if current is not None:
-        results.append(GameResult(tuple(seats), group_key=current[1]))
-    return results
+        yield GameResult(tuple(seats), group_key=current[1])
 
 
 @dataclass(frozen=True)

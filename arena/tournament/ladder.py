@@ -39,7 +39,7 @@ from arena.storage import ladders as ladder_store
 from arena.storage import tournaments, withdrawals
 from arena.storage.bots import to_spec
 from arena.storage.database import Database, StorageError
-from arena.storage.games import finished_game_results
+from arena.storage.games import each_finished_game_result, finished_game_results
 from arena.storage.ladders import Lineup, Progress
 from arena.storage.models import Tournament, utc_now
 from arena.storage.run_lock import running_alone
@@ -59,6 +59,7 @@ from arena.tournament.schedule import ScheduledGame, deal_seed, rotation_seed
 from arena.tournament.settings import TournamentSettings
 from leaderboard.batch import fit_batch
 from leaderboard.results import GameResult, SeatResult, player_name
+from leaderboard.tally import FinishTally
 
 log = logging.getLogger(__name__)
 IDLE_SECONDS = 10.0  # between two looks when nobody may play (too few entrants, rate limits)
@@ -139,21 +140,23 @@ def _seat_results(
 
 
 class Rounds:
-    """The runner's pairing for a ladder: hands out the planned games, and keeps the ladder's
-    results per board (for the matchmaking) as games are recorded."""
+    """The runner's pairing for a ladder: hands out the planned games, and keeps a tally of the
+    ladder's results per board (for the matchmaking) as games are recorded."""
 
     def __init__(
         self,
         ladder_id: int,
         seed: int,
         rules: LadderRules,
-        results: dict[int, list[GameResult]],
+        tallies: dict[int, FinishTally],
         progress: Progress,
     ) -> None:
         self.ladder_id = ladder_id
         self.seed = seed
         self.rules = rules
-        self.results = results  # board -> its games, in the order they were recorded
+        # board -> how its games finished: all the matchmaking reads of them, and (unlike the
+        # games) bounded however long the ladder runs (leaderboard.tally)
+        self.tallies = tallies
         self.next_round = progress.next_round
         self.unfinished: dict[tuple[int, str], set[int]] | None = progress.unfinished
         self.version_ids: list[int] = []
@@ -219,7 +222,8 @@ class Rounds:
         for players in self.rules.boards:
             position_of = {str(lineup.version_ids[p]): p for p in lineup.active}
             if players not in planned:
-                planned[players] = ratings(self.results.setdefault(players, []), position_of)
+                tally = self.tallies.setdefault(players, FinishTally())
+                planned[players] = ratings(tally, position_of)
             rated = planned[players]
             pods = Matchmaking(players).round(rated, rng)
             planned[players] = rated.after(pods, players)
@@ -271,20 +275,22 @@ class Rounds:
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
         group = f"{self.ladder_id}/{scheduled.pod}/{scheduled.deal}"
         result = _seat_results(scheduled, record, self.version_ids, group)
-        self.results.setdefault(len(record.seats), []).append(result)
+        self.tallies.setdefault(len(record.seats), FinishTally()).add(result)
         self.played += 1
 
-    def narrower_than(self, width: float, lineup: Lineup) -> bool:
+    def narrower_than(
+        self, width: float, lineup: Lineup, games_of: Callable[[int], Sequence[GameResult]]
+    ) -> bool:
         """Whether every playing entrant's 95% interval on every board is narrower than
-        ``width`` (the leaderboard's fit; checked first without bootstrap, which is cheaper and
-        never wider)."""
+        ``width``: the leaderboard's fit, of the board's games read by ``games_of(players)``
+        (the tally cannot serve its bootstrap), checked first from the tally without bootstrap,
+        which is cheaper and never wider."""
         for players in self.rules.boards:
-            games = self.results.get(players, [])
             wanted = [str(lineup.version_ids[p]) for p in lineup.active]
-            quick = ratings(games, wanted)
+            quick = ratings(self.tallies.get(players, FinishTally()), wanted)
             if any(quick.games[i] == 0 or quick.width(i) >= width for i in range(len(wanted))):
                 return False
-            fit = fit_batch(games)
+            fit = fit_batch(games_of(players))
             if any(fit[player].high - fit[player].low >= width for player in wanted):
                 return False
         return True
@@ -369,6 +375,11 @@ class _Ladder:
             version: self.pace.allowance(ages.get(version, [])) for version in lineup.version_ids
         }
 
+    def _games(self, players: int) -> list[GameResult]:
+        """The ladder's finished games of ``players`` seats, from storage."""
+        with self.database.read() as session:
+            return finished_game_results(session, self.ladder.game, players, self.id)
+
     def done(self, lineup: Lineup, finished: int) -> bool:
         until = self.until
         if until.remaining_games(finished) == 0:
@@ -378,7 +389,7 @@ class _Ladder:
         elif (
             until.width is not None
             and lineup.active
-            and self.rounds.narrower_than(until.width, lineup)
+            and self.rounds.narrower_than(until.width, lineup, self._games)
         ):
             self.why = f"every interval narrower than {until.width:g}"
         return bool(self.why)
@@ -530,18 +541,20 @@ class LadderObserver(QuietObserver):
 
 def _load(
     database: Database, ladder_id: int
-) -> tuple[Tournament, dict[int, list[GameResult]], Progress]:
+) -> tuple[Tournament, dict[int, FinishTally], Progress]:
     with database.read() as session:
         ladder = session.get(Tournament, ladder_id)
         assert ladder is not None
         settings = TournamentSettings.from_stored(ladder.settings)
         assert settings.ladder is not None, "a ladder"
         rules = LadderRules.from_stored(settings.ladder)
-        results = {
-            players: finished_game_results(session, ladder.game, players, ladder_id)
+        tallies = {
+            players: FinishTally(
+                each_finished_game_result(session, ladder.game, players, ladder_id)
+            )
             for players in rules.boards
         }
-        return ladder, results, ladder_store.progress(session, ladder_id)
+        return ladder, tallies, ladder_store.progress(session, ladder_id)
 
 
 def _set_state(database: Database, ladder_id: int, state: str) -> None:
@@ -566,11 +579,11 @@ async def run_ladder(
     """Run the stored ladder ``ladder_id`` until ``until`` holds or a signal stops it; the bots'
     logs in ``bot_logs`` kept within ``log_retention`` meanwhile. ``workers``, ``pin_cpus`` and
     ``ray`` as for a tournament (``arena.tournament.runner.run_tournament``)."""
-    ladder, results, progress = await trio.to_thread.run_sync(_load, database, ladder_id)
+    ladder, tallies, progress = await trio.to_thread.run_sync(_load, database, ladder_id)
     settings = TournamentSettings.from_stored(ladder.settings)
     assert settings.ladder is not None
     rules = LadderRules.from_stored(settings.ladder)
-    rounds = Rounds(ladder_id, ladder.seed, rules, results, progress)
+    rounds = Rounds(ladder_id, ladder.seed, rules, tallies, progress)
     rounds.deadline_passed = until.past_deadline
     this = _Ladder(database, ladder, rounds, settings, until, observer or LadderObserver())
     stop = StopSignal()

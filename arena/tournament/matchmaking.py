@@ -38,10 +38,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from leaderboard.batch import PRIOR_SD, Z_95, fit_posterior
+from leaderboard.batch import PRIOR_SD, Z_95
 from leaderboard.elo import INITIAL_RATING
 from leaderboard.plackett_luce import FloatArray
-from leaderboard.results import GameResult
+from leaderboard.tally import FinishTally
 
 # Pairs whose order is this sure (density of a zero difference) weigh nothing.
 NEGLIGIBLE = 1e-4
@@ -94,11 +94,11 @@ class Ratings:
         )
 
 
-def ratings(results: Sequence[GameResult], players: Iterable[str]) -> Ratings:
-    """``players`` as rated by ``results``. A player outside the largest pool (its rating is on
-    another scale) or without games stands at 1500 with the prior's spread, independent of the
-    rest, so its games gain most and join it to the pool."""
-    fit = fit_posterior(results)
+def ratings(results: FinishTally, players: Iterable[str]) -> Ratings:
+    """``players`` as rated by the games of ``results``. A player outside the largest pool (its
+    rating is on another scale) or without games stands at 1500 with the prior's spread,
+    independent of the rest, so its games gain most and join it to the pool."""
+    fit = results.fit()
     index = {player: i for i, player in enumerate(fit.players)}
     wanted = list(players)
     rated = [index.get(player, -1) for player in wanted]

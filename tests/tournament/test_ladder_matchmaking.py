@@ -16,6 +16,7 @@ from arena.tournament.matchmaking import Matchmaking, Ratings, pair_gains, ratin
 from arena.tournament.runner import DealMemory
 from leaderboard.batch import PRIOR_SD
 from leaderboard.results import GameResult, SeatResult
+from leaderboard.tally import FinishTally
 
 
 def rated(*entrants: tuple[str, float, float, int]) -> Ratings:
@@ -131,14 +132,14 @@ def test_rounds_planned_together_spread_out():
 
 def test_ratings_of_players_without_games_are_the_prior():
     game = GameResult((SeatResult("a", 1, 1.0), SeatResult("b", 2, 0.0)), "g")
-    found = ratings([game] * 6, ["a", "b", "c"])
+    found = ratings(FinishTally([game] * 6), ["a", "b", "c"])
     assert found.players == ["a", "b", "c"]
     assert found.rating[0] > 1500 > found.rating[1] and found.rating[2] == 1500
     assert found.games == [6, 6, 0]
     assert found.spread(0) < PRIOR_SD == found.spread(2)
     assert found.covariance[0, 1] > 0  # their ratings share the games: a difference is surer
     assert found.covariance[0, 2] == found.covariance[1, 2] == 0
-    assert ratings([], ["a"]).spread(0) == PRIOR_SD
+    assert ratings(FinishTally(), ["a"]).spread(0) == PRIOR_SD
 
 
 def test_rotations_seat_every_member_in_every_seat():
