@@ -23,7 +23,7 @@ import tracemalloc
 from collections.abc import Callable
 
 from leaderboard.batch import BOOTSTRAP_SAMPLES, fit_batch, fit_posterior
-from leaderboard.results import GameResult, SeatResult, player_name
+from leaderboard.results import GameResult, SeatResult
 from leaderboard.synthetic import round_robin
 from leaderboard.tally import FinishTally
 
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     strengths = {
-        player_name(i): 1300.0 + 400.0 * i / max(1, args.players - 1) for i in range(args.players)
+        f"bot{i:02d}": 1300.0 + 400.0 * i / max(1, args.players - 1) for i in range(args.players)
     }
     games = round_robin(strengths, args.seats, args.games, seed=1)
     if args.ladder:
@@ -93,7 +93,7 @@ def _copy(game: GameResult) -> GameResult:
     """``game`` as the ladder kept it: a result built per game (its own group key string)."""
     return GameResult(
         tuple(SeatResult(s.player, s.rank, s.score, s.forfeit) for s in game.seats),
-        group_key="".join(game.group_key),
+        group_key="".join(game.group_key),  # a new string, as the ladder made one per game
     )
 
 

@@ -5,7 +5,7 @@ The posterior fit without bootstrap (``leaderboard.batch.fit_posterior``) reads 
 where in each game, and how often each such finish occurred: not the seat order, the scores or
 which deal a game belonged to. So games that finished alike are one entry with a count. A ladder
 that kept every game's results grew by about 0.3 KiB per game, and read them all into arrays
-before each round (1.2 s at 400,000 two-player games, for a round of two games: docs/ladder.md,
+before each round (0.9-1.2 s at 400,000 two-player games, for a round of two games: docs/ladder.md,
 "Memory over a long run"). A tally grows only with the distinct finishes (for two players: who
 beat whom, or drew, or forfeited), and keeps them as the fit reads them, in flat lists of
 numbers: its fit costs in distinct finishes, not games.
@@ -16,6 +16,7 @@ deal, so it needs the games themselves; a tally cannot serve it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
 import numpy as np
@@ -24,22 +25,14 @@ from leaderboard.batch import Posterior, posterior_of
 from leaderboard.finishes import from_seats
 from leaderboard.results import GameResult
 
-# A finish: each seat's player, rank and whether it forfeited, seats sorted (the fit does not
-# read their order), flat
-Finish = tuple[str | int | bool, ...]
-
-
-def finish_of(game: GameResult) -> Finish:
-    seats = sorted((seat.player, seat.rank, bool(seat.forfeit)) for seat in game.seats)
-    return tuple(value for seat in seats for value in seat)
-
 
 class FinishTally:
     """How many games of a board finished each way."""
 
     def __init__(self, games: Iterable[GameResult] = ()) -> None:
-        self.games = 0
-        self._entry: dict[Finish, int] = {}  # a finish -> its entry
+        # a finish (each seat's player, rank and whether it forfeited, seats sorted: the fit
+        # does not read their order, flat) -> its entry
+        self._entry: dict[tuple[str | int | bool, ...], int] = {}
         self._count: list[int] = []  # per entry: its games
         self._size: list[int] = []  # per entry: its seats
         # per seat of each entry, in turn: its player (an index into _players), rank, forfeit
@@ -51,19 +44,23 @@ class FinishTally:
             self.add(game)
 
     def add(self, game: GameResult) -> None:
-        self.games += 1
-        finish = finish_of(game)
+        seats = sorted((seat.player, seat.rank, bool(seat.forfeit)) for seat in game.seats)
+        finish = tuple(itertools.chain.from_iterable(seats))
         entry = self._entry.get(finish)
         if entry is not None:
             self._count[entry] += 1
             return
         self._entry[finish] = len(self._count)
         self._count.append(1)
-        self._size.append(len(game.seats))
-        for player, rank, forfeit in zip(*[iter(finish)] * 3, strict=True):
-            self._player.append(self._players.setdefault(str(player), len(self._players)))
-            self._rank.append(int(rank))
-            self._forfeit.append(bool(forfeit))
+        self._size.append(len(seats))
+        for player, rank, forfeit in seats:
+            self._player.append(self._players.setdefault(player, len(self._players)))
+            self._rank.append(rank)
+            self._forfeit.append(forfeit)
+
+    @property
+    def games(self) -> int:
+        return sum(self._count)
 
     def __len__(self) -> int:
         """The distinct finishes (what the tally holds and the fit reads)."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import logging
 import random
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -156,7 +157,7 @@ class Rounds:
         self.rules = rules
         # board -> how its games finished: all the matchmaking reads of them, and (unlike the
         # games) bounded however long the ladder runs (leaderboard.tally)
-        self.tallies = tallies
+        self.tallies = defaultdict(FinishTally, tallies)
         self.next_round = progress.next_round
         self.unfinished: dict[tuple[int, str], set[int]] | None = progress.unfinished
         self.version_ids: list[int] = []
@@ -222,8 +223,7 @@ class Rounds:
         for players in self.rules.boards:
             position_of = {str(lineup.version_ids[p]): p for p in lineup.active}
             if players not in planned:
-                tally = self.tallies.setdefault(players, FinishTally())
-                planned[players] = ratings(tally, position_of)
+                planned[players] = ratings(self.tallies[players], position_of)
             rated = planned[players]
             pods = Matchmaking(players).round(rated, rng)
             planned[players] = rated.after(pods, players)
@@ -275,7 +275,7 @@ class Rounds:
     def game_recorded(self, scheduled: ScheduledGame, record: MatchRecord) -> None:
         group = f"{self.ladder_id}/{scheduled.pod}/{scheduled.deal}"
         result = _seat_results(scheduled, record, self.version_ids, group)
-        self.tallies.setdefault(len(record.seats), FinishTally()).add(result)
+        self.tallies[len(record.seats)].add(result)
         self.played += 1
 
     def narrower_than(
@@ -287,7 +287,7 @@ class Rounds:
         which is cheaper and never wider."""
         for players in self.rules.boards:
             wanted = [str(lineup.version_ids[p]) for p in lineup.active]
-            quick = ratings(self.tallies.get(players, FinishTally()), wanted)
+            quick = ratings(self.tallies[players], wanted)
             if any(quick.games[i] == 0 or quick.width(i) >= width for i in range(len(wanted))):
                 return False
             fit = fit_batch(games_of(players))

@@ -94,11 +94,11 @@ class Ratings:
         )
 
 
-def ratings(results: FinishTally, players: Iterable[str]) -> Ratings:
-    """``players`` as rated by the games of ``results``. A player outside the largest pool (its
+def ratings(tally: FinishTally, players: Iterable[str]) -> Ratings:
+    """``players`` as rated by the games of ``tally``. A player outside the largest pool (its
     rating is on another scale) or without games stands at 1500 with the prior's spread,
     independent of the rest, so its games gain most and join it to the pool."""
-    fit = results.fit()
+    fit = tally.fit()
     index = {player: i for i, player in enumerate(fit.players)}
     wanted = list(players)
     rated = [index.get(player, -1) for player in wanted]
