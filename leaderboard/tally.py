@@ -45,7 +45,7 @@ class FinishTally:
 
     def add(self, game: GameResult) -> None:
         seats = sorted((seat.player, seat.rank, bool(seat.forfeit)) for seat in game.seats)
-        finish = tuple(itertools.chain.from_iterable(seats))
+        finish: tuple[str | int | bool, ...] = tuple(itertools.chain.from_iterable(seats))
         entry = self._entry.get(finish)
         if entry is not None:
             self._count[entry] += 1
