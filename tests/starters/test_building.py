@@ -250,6 +250,19 @@ def test_a_build_cannot_leave_more_than_its_disk_limit(tmp_path):
 
 
 @needs_bwrap
+def test_sparse_files_count_at_the_size_they_are_copied_back_at(tmp_path):
+    """Four sparse 500 MiB files cost the build's tmpfs nothing, but the copy back wrote them
+    dense: a 400-byte upload left 2 GB on the host's disk (outside review)."""
+    directory = bot_dir(tmp_path, "for i in 1 2 3 4; do truncate -s 500M s$i || exit 3; done\n")
+    with pytest.raises(BuildError, match="left 2000 MiB in the bot's directory, over its 1024") as (
+        refused
+    ):
+        build_bot(load_manifest(directory), SANDBOX)
+    assert not any(directory.glob("s*"))
+    os.unlink(str(refused.value).rpartition("log: ")[2])
+
+
+@needs_bwrap
 def test_a_build_that_leaves_a_deep_tree_is_refused_in_one_line(tmp_path):
     """2,500 nested directories crashed the copy back (a RecursionError: a traceback, and the
     hosted worker died for every author)."""
