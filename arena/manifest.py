@@ -85,9 +85,10 @@ def address_problem(address: str) -> str:
 
 def name_problem(name: str) -> str:
     """Why ``name`` cannot name a bot, or "". No '/': a name is never a path (the CLI reads
-    a text with '/' as a bot directory, and a web address holds the name as one segment)."""
+    a text with '/' as a bot directory, and a web address holds the name as one segment); nor
+    '.' or '..', which the CLI takes for a directory and a browser drops from an address."""
     if (
-        name
+        name not in ("", ".", "..")
         and name.isprintable()
         and len(name) <= _NAME_CHARS
         and not any(char.isspace() or char in "@,/" for char in name)
@@ -95,7 +96,7 @@ def name_problem(name: str) -> str:
         return ""
     return (
         f"bot name {name[:80]!r}: use 1 to {_NAME_CHARS} printable characters without "
-        "spaces, '@', ',' or '/'"
+        "spaces, '@', ',' or '/', other than '.' and '..'"
     )
 
 

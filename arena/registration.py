@@ -27,7 +27,7 @@ from arena.referee.botprocess import check_handshake_name, connect, remote_token
 from arena.referee.client import BotClient
 from arena.sandbox import SandboxPolicy, unreadable_problem
 from arena.sandbox.tempdirs import remove_tree
-from arena.storage import bots
+from arena.storage import bots, submissions
 from arena.storage.database import Database
 from engine.registry import game_names
 
@@ -128,7 +128,15 @@ def content_hash(spec: BotSpec) -> str:
 
 
 def register_spec(database: Database, spec: BotSpec) -> tuple[bots.RegisteredVersion, bool]:
-    """Store the bot (a new version only when its content changed); True if a version was
-    created."""
+    """Store the bot as the operator's (a new version only when its content changed); True if
+    a version was created. Anyone may name a version that exists; a new one under a name the
+    operator may not take is refused as an author's upload of it would be
+    (``submissions.name_refused``): on a hosted arena, a name that an author's upload waiting
+    in the queue claims, or that could pass for an author's bot."""
+    digest = content_hash(spec)
     with database.write() as session:
-        return bots.register(session, spec, content_hash(spec))
+        if bots.existing_version(session, spec.name, digest) is None and (
+            refused := submissions.name_refused(session, spec.name, bots.operator_id(session))
+        ):
+            raise SubmitError(refused[1])
+        return bots.register(session, spec, digest)

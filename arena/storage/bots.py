@@ -39,20 +39,15 @@ def register(
     who registers on the host itself), unless the same content is already registered; return
     the version and whether it is new. Raises SubmitError for a new version of a bot another
     author owns."""
-    owner = author_id if author_id is not None else _operator_id(session)
+    if existing := existing_version(session, spec.name, content_hash):
+        return existing, False  # anyone may name a version that exists (arena match NAME)
+    owner = author_id if author_id is not None else operator_id(session)
     bot = session.exec(select(Bot).where(Bot.name == spec.name)).first()
     if bot is None:
         bot = Bot(name=spec.name, author_id=owner)
         session.add(bot)
         session.flush()
     assert bot.id is not None, "the bot is stored"
-    existing = session.exec(
-        select(BotVersion).where(
-            BotVersion.bot_id == bot.id, BotVersion.content_hash == content_hash
-        )
-    ).first()
-    if existing is not None:  # anyone may name a version that exists (arena match NAME)
-        return RegisteredVersion(bot, existing), False
     if bot.author_id != owner:
         raise SubmitError(f"bot name {spec.name!r} belongs to another author; choose another name")
     version = BotVersion(
@@ -70,7 +65,17 @@ def register(
     return RegisteredVersion(bot, version), True
 
 
-def _operator_id(session: Session) -> int:
+def existing_version(session: Session, name: str, content_hash: str) -> RegisteredVersion | None:
+    """The version of bot ``name`` with the content ``content_hash``, if it is registered."""
+    found = session.exec(
+        select(Bot, BotVersion)
+        .join(BotVersion, col(BotVersion.bot_id) == Bot.id)
+        .where(Bot.name == name, BotVersion.content_hash == content_hash)
+    ).first()
+    return None if found is None else RegisteredVersion(*found)
+
+
+def operator_id(session: Session) -> int:
     operator = session.exec(select(Author.id).where(Author.name == OPERATOR)).first()
     assert operator is not None, "every database has the operator (schema 5)"
     return operator

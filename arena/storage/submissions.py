@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sqlmodel import Session, col, func, select
 
-from arena.look_alikes import look_alike_of
+from arena.look_alikes import could_pass_for, look_alike_of, look_alike_problem
 from arena.storage import bots
 from arena.storage.database import Database
 from arena.storage.models import (
@@ -396,6 +396,30 @@ def look_alike_claimed_by_others(session: Session, bot_name: str, author_id: int
         .distinct()
     )
     return look_alike_of(bot_name, names)
+
+
+WAITING_UPLOAD = "another author's upload not handled yet"
+
+
+def name_refused(session: Session, bot_name: str, author_id: int) -> tuple[int, str] | None:
+    """Why author ``author_id`` (the operator too: ``arena submit DIR`` on the host) may not
+    take the name ``bot_name``, with the HTTP status that says so, or None: another author's
+    bot or waiting upload of that name (409); new, a name that could pass for another author's
+    bot or waiting upload (409), or that reads as a Latin name it is not (400)."""
+    owner = bots.owner_of(session, bot_name)
+    if (owner is not None and owner != author_id) or (
+        owner is None and claimed_by_others(session, bot_name, author_id)
+    ):
+        return 409, f"bot name {bot_name!r} belongs to another author; choose another name"
+    if owner is not None:
+        return None
+    if other := bots.look_alike_of_others(session, bot_name, author_id):
+        return 409, could_pass_for(bot_name, other)
+    if other := look_alike_claimed_by_others(session, bot_name, author_id):
+        return 409, could_pass_for(bot_name, other, WAITING_UPLOAD)
+    if problem := look_alike_problem(bot_name):
+        return 400, problem
+    return None
 
 
 def claimed_by_others(session: Session, bot_name: str, author_id: int) -> bool:

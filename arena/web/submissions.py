@@ -33,9 +33,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena import tokens
-from arena.look_alikes import could_pass_for, look_alike_problem
 from arena.manifest import name_problem
-from arena.storage import authors, bots, submissions
+from arena.storage import authors, submissions
 from arena.storage.database import Database, open_database
 from arena.storage.models import Author, AuthorToken
 from arena.storage.rate_limits import RateLimit
@@ -45,9 +44,6 @@ from arena.uploads.unpack import DEFAULT_LIMITS, ArchiveError, UnpackLimits, che
 
 MAX_WAITING = 3  # an author's submissions queued or in progress at once
 _CHALLENGE = {"WWW-Authenticate": "Bearer"}
-_WAITING_UPLOAD = "another author's upload not handled yet"
-
-
 REQUESTS_PER_MINUTE = 30  # per token: status reads and uploads
 UPLOADS_PER_MINUTE = 5  # per token
 
@@ -185,18 +181,8 @@ class UploadDesk:
             except ArchiveError as exc:
                 raise Refused(400, str(exc)) from None
         with self.database().write() as session:
-            owner = bots.owner_of(session, name)
-            if (owner is not None and owner != author_id) or (
-                owner is None and submissions.claimed_by_others(session, name, author_id)
-            ):
-                raise Refused(409, f"bot name {name!r} belongs to another author")
-            if owner is None:  # a new name: none that could pass for another author's
-                if other := bots.look_alike_of_others(session, name, author_id):
-                    raise Refused(409, could_pass_for(name, other))
-                if other := submissions.look_alike_claimed_by_others(session, name, author_id):
-                    raise Refused(409, could_pass_for(name, other, _WAITING_UPLOAD))
-                if problem := look_alike_problem(name):
-                    raise Refused(400, problem)
+            if refused := submissions.name_refused(session, name, author_id):
+                raise Refused(*refused)
             waiting = submissions.waiting(session, author_id)
             if waiting >= MAX_WAITING:
                 raise _too_many_refused(f"uploads waiting ({waiting} not handled yet)", 60.0)

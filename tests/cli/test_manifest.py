@@ -56,6 +56,8 @@ def test_remote_bot_has_an_address_and_no_command():
         # a name users could not type (NAME@VERSION, --bots A,B) or that would garble tables
         (VALID.replace('"b"', '"a@b"'), "bot name 'a@b': use 1 to 64 printable characters"),
         (VALID.replace('"b"', '"a,b"'), "bot name 'a,b'"),
+        (VALID.replace('"b"', '".."'), "bot name '..'"),
+        (VALID.replace('"b"', '"."'), "bot name '.'"),
         (VALID.replace('"b"', '"a b"'), "bot name 'a b'"),
         (VALID.replace('"b"', '"a\\nb"'), "bot name 'a\\nb'"),
         (VALID.replace('"b"', '"a\\u001b[2Jb"'), "bot name 'a\\x1b[2Jb'"),

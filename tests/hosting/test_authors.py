@@ -14,7 +14,8 @@ from arena import tokens
 from arena.cli import app
 from arena.errors import SubmitError
 from arena.manifest import remote_bot
-from arena.storage import authors, bots, migrations
+from arena.registration import content_hash, register_spec
+from arena.storage import authors, bots, migrations, submissions
 from arena.storage.database import open_database
 from arena.storage.models import OPERATOR
 from arena.storage.target import DatabaseTarget
@@ -150,6 +151,35 @@ def test_a_bot_name_belongs_to_one_author(db_target: DatabaseTarget):
         named, created = bots.register(session, remote_bot("127.0.0.1:1", "mine"), "h1")
         assert not created and named.bot.author_id == alice
     database.close()
+
+
+def test_the_operators_registering_keeps_the_name_rules_of_uploads(db_target: DatabaseTarget):
+    """hosting.md: a name that an author's waiting upload claims is refused to the operator's own
+    `arena submit DIR` too, and so is a new name that could pass for an author's bot; the
+    operator took both before (outside review), and the author's upload then failed."""
+    db = db_target
+    arena("authors", "add", "zed", db=db)
+    database = open_database(db, create=False)
+    try:
+        with database.write() as session:
+            zed = authors.named(session, "zed").id
+            submissions.queue(session, zed, "apple", "0" * 64)
+            pear = remote_bot("127.0.0.1:1", "pear")
+            bots.register(session, pear, content_hash(pear), author_id=zed)
+        for name, refused in (
+            ("apple", "bot name 'apple' belongs to another author"),
+            ("Pear", "bot name 'Pear' could pass for 'pear', another author's bot"),
+            ("v\u0456ctim", "reads as"),  # a Cyrillic і
+        ):
+            with pytest.raises(SubmitError, match=refused):
+                register_spec(database, remote_bot("127.0.0.1:2", name))
+        # a version that exists may still be named by anyone (arena match NAME registers it)
+        named, created = register_spec(database, pear)
+        assert not created and named.bot.name == "pear" and named.bot.author_id == zed
+        registered, created = register_spec(database, remote_bot("127.0.0.1:3", "plum"))
+        assert created and registered.bot.name == "plum"
+    finally:
+        database.close()
 
 
 def test_schema_4_bots_belong_to_the_operator(tmp_path: Path):
