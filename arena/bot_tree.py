@@ -175,7 +175,7 @@ def link_node_sdk(directory: Path) -> bool:
     try:
         dependencies = json.loads((directory / "package.json").read_text()).get("dependencies")
         wanted = isinstance(dependencies, dict) and NODE_SDK_PACKAGE in dependencies
-    except (OSError, ValueError, AttributeError, TypeError):
+    except (OSError, ValueError, AttributeError, TypeError, RecursionError):
         return False  # no package.json, or not one npm would read: nothing to provide
     if not wanted or not (NODE_SDK / "package.json").is_file():
         return False

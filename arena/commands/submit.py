@@ -17,7 +17,7 @@ from arena.commands import fail, wide_console
 from arena.commands.database import DEFAULT_PATH, DbPath
 from arena.commands.sandbox_options import SandboxTool, resolve_policy
 from arena.manifest import load_manifest
-from arena.referee.bot_text import one_line
+from arena.referee.bot_text import one_line, shown_lines
 from arena.storage.database import open_database
 from arena.submissions import client
 from arena.uploads.pack import pack_directory, top_level
@@ -181,17 +181,22 @@ def _print_status(found: list[dict[str, Any]], as_json: bool) -> None:
     if not found:
         typer.echo("no uploads yet")
         return
+    # What the server sends is shown as text only: a build's log (or a server) may hold
+    # escape sequences that would retitle, clear or hide the author's terminal.
     table = Table("id", "bot", "state", "updated (UTC)", "last line of the log")
     for row in found:
         table.add_row(
             str(row["id"]),
-            row["bot"],
+            one_line(row["bot"], 100),
             # "replaced_by": from arenas of December 6 on
-            f"{row['state']}, replaced by {row['replaced_by']}"
-            if row.get("replaced_by")
-            else row["state"],
-            row["updated_at"][:19].replace("T", " "),
-            (row["log"].splitlines() or [""])[-1],
+            one_line(
+                f"{row['state']}, replaced by {row['replaced_by']}"
+                if row.get("replaced_by")
+                else row["state"],
+                100,
+            ),
+            one_line(row["updated_at"][:19].replace("T", " "), 30),
+            one_line((row["log"].splitlines() or [""])[-1], 300),
         )
     wide_console().print(table)
     # the newest failure's whole log (what to fix), unless a newer upload of its bot is active
@@ -199,8 +204,8 @@ def _print_status(found: list[dict[str, Any]], as_json: bool) -> None:
         (row for row in found if row["state"] == "failed" and not _superseded(row, found)), None
     )
     if failed is not None:
-        typer.echo(f"--- the log of #{failed['id']} ({failed['bot']}, failed)")
-        typer.echo(failed["log"])
+        typer.echo(f"--- the log of #{failed['id']} ({one_line(failed['bot'], 100)}, failed)")
+        typer.echo(shown_lines(failed["log"]))
 
 
 def _superseded(upload: dict[str, Any], found: list[dict[str, Any]]) -> bool:

@@ -91,12 +91,12 @@ def _call(
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
         raise SubmitError(f"{base}: cannot reach the arena: {reason}") from None
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past any answer of an arena's
         raise SubmitError(f"{base}: the answer is not JSON: is this an arena?") from None
 
 
 def _reason(error: urllib.error.HTTPError) -> str:
     try:
         return str(json.loads(error.read())["error"])
-    except (ValueError, KeyError, TypeError, OSError):
+    except (ValueError, KeyError, TypeError, OSError, RecursionError):
         return str(error.reason)

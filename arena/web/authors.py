@@ -154,7 +154,7 @@ def author_routes(auth: WebAuth, render: Render) -> list[Route]:
         name = form.get("bot")
         archive = form.get("archive")
         try:
-            desk.check_name(name if isinstance(name, str) else "")
+            desk.check_name(name if isinstance(name, str) else "", 'fill in "Bot name"')
             if not isinstance(archive, UploadFile):
                 raise Refused(400, "choose the bot's archive (tar.gz or zip)")
             assert isinstance(name, str)

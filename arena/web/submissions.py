@@ -159,9 +159,11 @@ class UploadDesk:
             raise Refused(401, "the token is not valid (revoked, or mistyped)", **_CHALLENGE)
         return found[0], parsed[0]
 
-    def check_name(self, name: str) -> None:
+    def check_name(self, name: str, missing: str = "give the bot's name: ?bot=NAME") -> None:
+        """Refused unless ``name`` can name a bot; ``missing`` says where to give one (the API's
+        query parameter, the form's field)."""
         if not name:
-            raise Refused(400, "give the bot's name: ?bot=NAME")
+            raise Refused(400, missing)
         if problem := name_problem(name):
             raise Refused(400, problem)
 

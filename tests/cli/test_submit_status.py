@@ -28,3 +28,14 @@ def test_a_failure_a_newer_active_upload_of_its_bot_fixed_is_not(capsys):
         as_json=False,
     )
     assert "--- the log of #1 (b, failed)" in capsys.readouterr().out
+
+
+def test_what_the_server_sends_cannot_drive_the_terminal(capsys):
+    """A build's log (or a hostile server) held OSC and CSI sequences, which --status printed
+    as they were: they could retitle, clear or hide the author's terminal (outside review)."""
+    hostile = upload(4, "b\x1b[2J", "failed")
+    hostile["log"] = "ESC-TEST \x1b]0;TITLE-PWNED\x07 \x1b[31mRED\x1b[0m\nlast \x1b[8mhidden"
+    _print_status([hostile], as_json=False)
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\x1b]0;TITLE-PWNED\\x07" in out and "last \\x1b[8mhidden" in out

@@ -59,6 +59,9 @@ def test_only_a_package_that_depends_on_the_sdk_gets_the_link(tmp_path: Path):
         ("garbage", "{not json"),
         ("list", "[1, 2]"),
         ("deps-list", json.dumps({"dependencies": ["arena-bot-sdk"]})),
+        # nested past Python's recursion limit: a RecursionError traceback in the worker, and
+        # "the arena failed on this upload" for the author (outside review)
+        ("deep", "[" * 200_000 + "]" * 200_000),
     ]:
         assert not link_node_sdk(package(name, text)), name
         assert not (tmp_path / name / "node_modules").exists(), name

@@ -265,6 +265,9 @@ def test_an_author_uploads_with_the_form_and_sees_only_their_own(
         status, html, _ = bob.upload(fields, archive)
         assert status == expected, html
         assert '<a href="/me">Back to your page</a>' in html  # not only to the leaderboard
+    # the form's own words: the API's "?bot=NAME" named a field the form does not have
+    status, html, _ = bob.upload({"csrf": csrf, "bot": ""}, pack(bot_dir(tmp_path, "z")))
+    assert status == 400 and "fill in &#34;Bot name&#34;" in html and "?bot=" not in html, html
     assert len(arena.queued()) == 2
 
 

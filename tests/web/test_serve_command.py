@@ -42,7 +42,7 @@ def test_serve_refuses_a_missing_database_in_one_line(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip() == (
         f"error: {tmp_path / 'none.db'}: no arena database here "
-        "(run a tournament first, or pass --db PATH)"
+        "(run a tournament or `arena authors add` first, or pass --db PATH)"
     )
 
 
