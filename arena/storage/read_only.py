@@ -93,7 +93,8 @@ class ReadOnlyDatabase:
             self._engine = create_engine("sqlite://", creator=self._open, poolclass=NullPool)
             if not target.is_file():
                 raise DatabasePathError(
-                    f"{target}: no arena database here (run a tournament or `arena authors add` first, or pass --db PATH)"
+                    f"{target}: no arena database here "
+                    "(run a tournament or `arena authors add` first, or pass --db PATH)"
                 )
         with self._reading() as db:
             tables = set(inspect(db.connection).get_table_names())
