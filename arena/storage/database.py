@@ -14,6 +14,7 @@ reported and left untouched.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -151,6 +152,8 @@ class Database:
             raise  # a constraint the caller relies on (e.g. a game recorded twice)
         except DBAPIError as exc:
             raise database_error(self.target, exc) from None
+        except json.JSONDecodeError as exc:
+            raise stored_json_error(self.target, exc) from None
 
     def close(self) -> None:
         self.engine.dispose()
@@ -173,13 +176,24 @@ def _sqlite_reason(path: Path, exc: BaseException | None) -> str:
 
 def database_error(target: DatabaseTarget, exc: DBAPIError) -> StorageError:
     """The error for a failed statement: DamagedDatabaseError where SQLite found the file
-    corrupt (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``), which no retry or resume mends."""
+    corrupt (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``) or a stored JSON column malformed, which no
+    retry or resume mends."""
     reason = _sqlite_reason(target, exc.orig) if isinstance(target, Path) else None
     message = f"{target}: database error: {reason or postgres.one_line(exc)}"
     code = getattr(exc.orig, "sqlite_errorcode", None)
     if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
         return DamagedDatabaseError(message)
+    if code is not None and "malformed JSON" in str(exc.orig):  # a stored column SQL reads
+        return DamagedDatabaseError(message)
     return StorageError(message)
+
+
+def stored_json_error(target: DatabaseTarget, exc: json.JSONDecodeError) -> StorageError:
+    """The error for a stored JSON column (a game's actions) that does not parse as it is read:
+    the database is damaged, and no retry mends it."""
+    return DamagedDatabaseError(
+        f"{target}: a stored record is damaged: its JSON does not parse ({exc})"
+    )
 
 
 def check_creatable(target: DatabaseTarget) -> None:

@@ -13,6 +13,7 @@ elsewhere (the leaderboard builder) from ``game_results``.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
@@ -35,7 +36,7 @@ from arena.errors import DatabasePathError, StorageError
 from arena.reasons import public_reason
 from arena.records import Outcome
 from arena.storage import ladders, migrations, postgres, run_lock, running, statements, withdrawals
-from arena.storage.database import database_error, read_only_uri
+from arena.storage.database import database_error, read_only_uri, stored_json_error
 from arena.storage.models import GameOutcome, GameRecord, GameStatus, SchemaVersion, Tournament
 from arena.storage.target import DatabaseTarget, PostgresUrl
 from arena.storage.tournaments import RUNNING
@@ -138,6 +139,8 @@ class ReadOnlyDatabase:
                 yield _Reader(connection)
         except DBAPIError as exc:
             raise database_error(self.target, exc) from None
+        except json.JSONDecodeError as exc:
+            raise stored_json_error(self.target, exc) from None
 
     # --- overview -------------------------------------------------------------------------------
     def data_version(self) -> tuple[int, int]:

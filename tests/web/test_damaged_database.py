@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -54,3 +56,49 @@ def test_a_damaged_database_is_told_apart_and_logged_in_one_line(
         "error": "the arena's database is damaged: its operator has to restore it"
     }
     assert str(tmp_path) not in client.get("/leaderboard").text
+
+
+def test_a_game_whose_stored_json_does_not_parse_is_a_damaged_database(
+    arena_db: Path, tmp_path: Path
+):
+    """A game's action log that is not JSON: `arena replay` printed a traceback, and the game's
+    pages a bare 500 (its list "try again shortly") (outside review)."""
+    db = altered_copy(arena_db, tmp_path / "bad-json.db")
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE game SET actions = '[1,2' WHERE id = 1")
+    with pytest.raises(DamagedDatabaseError, match="a stored record is damaged"):
+        ReadOnlyDatabase(db).game(1)
+    client = TestClient(
+        create_app(db, warm_up=False, frames_dir=tmp_path / "frames"), raise_server_exceptions=False
+    )
+    for path in (
+        "/api/games/1",
+        "/api/games/1/record.json",
+        "/api/games/1/moves.txt",
+        "/api/games",
+    ):
+        response = client.get(path)
+        assert response.status_code == 500, path
+        assert response.json() == {
+            "error": "the arena's database is damaged: its operator has to restore it"
+        }, path
+    assert "damaged" in client.get("/games/1").text
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from arena.cli import main; main()",
+            "replay",
+            "1",
+            "--db",
+            str(db),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 4 and done.stdout == "", done.stderr
+    assert (
+        done.stderr == f"error: {db}: a stored record is damaged: its JSON does not parse "
+        "(Expecting ',' delimiter: line 1 column 5 (char 4))\n"
+    )
