@@ -23,7 +23,7 @@ from arena.ratings import (
 )
 from arena.storage.database import Database, open_database
 from arena.wording import counted
-from engine.registry import game_names
+from engine.registry import game_names, get_game
 from leaderboard.tables import LeaderboardRow, format_batch, pool_heading
 
 console = wide_console()
@@ -210,6 +210,15 @@ def leaderboard(
     if game is not None and game.lower() not in game_names():
         fail(f"unknown game {game!r}; known games: {', '.join(game_names())}")
     game = game.lower() if game else None
+    if players is not None:  # a count no game of the arena (or the game given) is played by
+        engines = [get_game(game)] if game else [get_game(name) for name in game_names()]
+        if not any(e.min_players <= players <= e.max_players for e in engines):
+            fail(
+                f"--players {players}: "
+                + "; ".join(
+                    f"{e.name} is for {e.min_players}-{e.max_players} players" for e in engines
+                )
+            )
     database = open_database(db, create=False)
     try:
         with database.read() as session:

@@ -41,14 +41,23 @@ class TournamentSettings:
     fresh_bots: bool = False
 
     def __post_init__(self) -> None:
-        if (
-            self.deals < 1
-            or self.concurrency < 1
-            or not (math.isfinite(self.move_time) and self.move_time > 0)
-        ):
-            raise SetupError(
-                "--deals and --concurrency must be >= 1, --move-time a finite number > 0"
+        # Only the options given wrong are named: a ladder has no --deals to blame.
+        problems = [
+            f"{option} must be {rule} (not {value})"
+            for option, value, wrong, rule in (
+                ("--deals", self.deals, self.deals < 1, ">= 1"),
+                ("--concurrency", self.concurrency, self.concurrency < 1, ">= 1"),
+                (
+                    "--move-time",
+                    self.move_time,
+                    not (math.isfinite(self.move_time) and self.move_time > 0),
+                    "a finite number > 0",
+                ),
             )
+            if wrong
+        ]
+        if problems:
+            raise SetupError("; ".join(problems))
 
     def to_stored(self) -> dict[str, Any]:
         return {
