@@ -287,6 +287,8 @@ def ladder(
                 assert stored.ladder is not None  # a ladder's settings hold its rules
                 rules = LadderRules.from_stored(stored.ladder)
                 given = {
+                    # a ladder named with --name plays the game it was started with
+                    "--game": game if game and game.lower() != ready.game else None,
                     "--players": players if players and tuple(players) != rules.boards else None,
                     "--bots": bot_list,
                     "--seed": seed,

@@ -457,6 +457,14 @@ def test_a_ladder_restarted_with_its_own_command_warns_of_nothing(tmp_path: Path
         other.stderr
     )
     assert "ignored: --move-time (a new --name starts a ladder with others)" in other.stderr
+    # another game under the ladder's name: it goes on with its own, and says so (it said
+    # nothing of --game, and played Oregon to an `arena ladder -g ogallala`: outside review)
+    named = ("--name", "oregon-ladder", "--until", "7", "--db", str(db))
+    ogallala = run_cli("ladder", "-g", "ogallala", *named)
+    assert ogallala.exit_code == 0, ogallala.output
+    assert "ignored: --game (a new --name starts" in ogallala.stderr, ogallala.stderr
+    assert "ladder 'oregon-ladder' (oregon) goes on" in ogallala.stderr
+    assert query(db, "SELECT DISTINCT game FROM game") == [("oregon",)]
     stored = json.loads(query(db, "SELECT settings FROM tournament")[0][0])
     assert stored["ladder"]["games_per_hour"] == 50000 and stored["ladder"]["pause_after"] == 9
     assert stored["move_time"] != 3
