@@ -3,6 +3,7 @@ addresses): its handshake is checked first, then a version is stored when its co
 
 from __future__ import annotations
 
+import socket
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -95,6 +96,8 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
         raise SubmitError(f"--name: {problem}")
     if problem := address_problem(address):
         raise SubmitError(f"--address: {problem}")
+    if why := _unreachable(address):  # at once: the handshake would wait out its deadline
+        raise SubmitError(f"{address}: no bot answered the handshake: {why}")
     try:
         reply = trio.run(_remote_handshake, address)
     except grpc.RpcError as exc:
@@ -115,6 +118,18 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
     games = expand_games(reply.games)
     _check_games(games, f"{address}: the handshake")
     return remote_bot(address, name, version=version, games=games)
+
+
+def _unreachable(address: str) -> str:
+    """Why no connection to ``address`` (HOST:PORT) can be made ("Connection refused"), or ""
+    if one can: a handshake with nobody listening waits out its deadline, then says only that
+    it timed out."""
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=3.0).close()
+    except OSError as exc:
+        return f"cannot connect: {exc.strerror or exc}"
+    return ""
 
 
 def content_hash(spec: BotSpec) -> str:

@@ -250,6 +250,8 @@ def ladder(
             fail(
                 "give --game GAME (and --players N) for a ladder, or --name NAME to go on with one"
             )
+        if name is not None and not name.strip():  # taken for no name (the default) before
+            fail("--name: give the ladder a name of 1 to 100 printable characters")
         name = name or default_name(game_setup.load_game(game or "").name)
         try:
             limits = game_setup.parse_limits(bot_memory)

@@ -1,5 +1,6 @@
 """Bad input gives a one-line error and a non-zero exit code, and changes nothing."""
 
+import socket
 import sqlite3
 from pathlib import Path
 
@@ -156,6 +157,18 @@ def test_remote_bot_that_does_not_answer_is_not_registered(registered_db: Path, 
         "--name",
         "ghost",
         message="no bot answered the handshake",
+    )
+
+
+def test_a_remote_address_nobody_listens_on_is_refused_at_once_saying_so(registered_db: Path):
+    """It waited out the handshake's 10 s, then said "DEADLINE_EXCEEDED" (outside review)."""
+    with socket.socket() as bound:  # a port of this machine that nobody listens on
+        bound.bind(("127.0.0.1", 0))
+        port = bound.getsockname()[1]
+    assert_refused(
+        registered_db,
+        *("submit", "--address", f"127.0.0.1:{port}", "--name", "ghost"),
+        message="no bot answered the handshake: cannot connect: Connection refused",
     )
 
 

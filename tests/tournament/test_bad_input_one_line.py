@@ -61,13 +61,15 @@ def test_an_until_out_of_datetimes_range_is_refused(registered_db: Path, until: 
         (("ladder", "--concurrency", "0"), "--concurrency must be >= 1 (not 0)"),
         (("ladder", "--move-time", "0"), "--move-time must be a finite number > 0 (not 0.0)"),
         (("tournament", "--deals", "0"), "--deals must be >= 1 (not 0)"),
+        (("ladder", "--name", " "), "--name: give the ladder a name of 1 to 100 printable"),
         # a board no game has: "no rated games", exit 0, before
         (("leaderboard", "--players", "9"), "--players 9: oregon is for 2-4 players"),
     ],
 )
 def test_a_setting_out_of_range_is_named_alone(registered_db: Path, args, message: str):
     """The ladder's were refused naming --deals, which arena ladder does not have; the
-    leaderboard's impossible player count was no error (outside review)."""
+    leaderboard's impossible player count was no error, nor the ladder's blank name, taken for
+    the default (outside review)."""
     command, *rest = args
     assert_refused(registered_db, command, "--game", "oregon", *rest, message=message)
 
