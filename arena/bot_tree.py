@@ -15,6 +15,7 @@ import errno
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -186,3 +187,25 @@ def link_node_sdk(directory: Path) -> bool:
     except OSError:  # the upload's own (a file named node_modules, its own SDK copy)
         return False
     return True
+
+
+def entry_bytes(info: os.stat_result) -> int:
+    """What an entry of a bot's directory costs the host's disk once copied: its blocks, or a
+    file's apparent size where that is larger (a copy writes a sparse file dense)."""
+    return max(info.st_blocks * 512, info.st_size if stat.S_ISREG(info.st_mode) else 0)
+
+
+def tree_bytes(root: Path) -> int:
+    """``entry_bytes`` of everything under ``root``, links not followed, walked without
+    recursion (a tree may be deeper than any recursion); 0 where ``root`` is gone."""
+    total, stack = 0, [root]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as found:
+                for entry in found:
+                    total += entry_bytes(entry.stat(follow_symlinks=False))
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(Path(entry.path))
+        except FileNotFoundError:
+            continue
+    return total

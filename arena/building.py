@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bot_tree import entry_bytes
 from arena.errors import InputError
 from arena.manifest import BotSpec
 from arena.referee.bot_text import one_line
@@ -247,8 +248,8 @@ def _not_copied(directory: str, names: list[str]) -> list[str]:
 def _result_problem(root: Path) -> str:
     """Why the build's result cannot become the bot's directory (too large, too many files, too
     deep a tree: each would cost the host, and a deep tree broke the walk that copies it back),
-    or "". Walked without recursion. A file counts its apparent size where that is larger than
-    its blocks: a sparse file costs the build's tmpfs nothing, but ``mirror`` writes it dense (a
+    or "". Walked without recursion. A sparse file counts at its apparent size
+    (``entry_bytes``): it costs the build's tmpfs nothing, but ``mirror`` writes it dense (a
     400-byte upload left 2 GB on the host, outside review)."""
     total = entries = 0
     stack = [(root, 0)]
@@ -262,7 +263,7 @@ def _result_problem(root: Path) -> str:
                 if entries > BUILD_FILES:
                     return f"left more than {BUILD_FILES:,} files and directories"
                 info = entry.stat(follow_symlinks=False)
-                total += max(info.st_blocks * 512, info.st_size if entry.is_file() else 0)
+                total += entry_bytes(info)
                 if entry.is_dir(follow_symlinks=False):
                     stack.append((Path(entry.path), depth + 1))
     if total > BUILD_LIMITS.disk_mib << 20:

@@ -19,7 +19,12 @@ from arena.referee.bot_text import one_line, shown_lines
 from arena.storage import authors, submissions
 from arena.storage.database import open_database
 from arena.submissions.files import HostedFiles
-from arena.submissions.worker import VALIDATION_SECONDS, WorkerSettings, work_once
+from arena.submissions.worker import (
+    AUTHOR_DISK_MIB,
+    VALIDATION_SECONDS,
+    WorkerSettings,
+    work_once,
+)
 
 app = typer.Typer(
     help="Bots uploaded by authors (arena submit --to): the queue, and the worker that builds, "
@@ -49,6 +54,16 @@ def work(
     poll: Annotated[
         float, typer.Option("--poll", min=0.1, help="seconds between looks at an empty queue")
     ] = 2.0,
+    author_disk: Annotated[
+        int,
+        typer.Option(
+            "--author-disk-mib",
+            min=1,
+            max=1 << 30,
+            help="what the built versions of one author's bots may hold on disk together; an "
+            "upload that would pass it fails",
+        ),
+    ] = AUTHOR_DISK_MIB,
 ) -> None:
     """Build, validate and register uploaded bots, authors in turn, each in the sandbox (a hosted
     arena runs strangers' code: without bubblewrap it refuses unless --sandbox none). Runs
@@ -58,6 +73,7 @@ def work(
         resolve_policy(sandbox, False, strict=True),
         move_seconds=move_time,
         validation_seconds=validation_minutes * 60,
+        author_disk_mib=author_disk,
     )
     hosted = HostedFiles.beside(db)
     database = open_database(db, create=True)

@@ -106,6 +106,16 @@ def name_taken_by_others(session: Session, name: str, author_id: int) -> str:
     return ""
 
 
+def version_directories(session: Session, author_id: int) -> list[str]:
+    """The directories of the versions of author ``author_id``'s bots (remote bots have none)."""
+    found = session.exec(
+        select(BotVersion.directory)
+        .join(Bot, col(Bot.id) == BotVersion.bot_id)
+        .where(Bot.author_id == author_id)
+    )
+    return [directory for directory in found if directory is not None]
+
+
 def owned(session: Session, author_id: int) -> list[tuple[Bot, list[BotVersion]]]:
     """The bots of author ``author_id`` by name, each with its versions, oldest first."""
     found = session.exec(select(Bot).where(Bot.author_id == author_id).order_by(col(Bot.name)))

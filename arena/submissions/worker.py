@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import stopping
-from arena.bot_tree import REPO, link_node_sdk
+from arena.bot_tree import REPO, link_node_sdk, tree_bytes
 from arena.building import BUILD_SECONDS, build_bot
 from arena.errors import InputError, StorageError
 from arena.manifest import MANIFEST_NAME, BotSpec, load_manifest
@@ -55,11 +55,19 @@ VALIDATION_SECONDS = 1800.0
 _CLAIM_MARGIN_SECONDS = 300.0
 
 
+# What the built versions of one author's bots may hold on the host's disk together. A build may
+# leave 1 GiB (``arena.building``), an author may upload 5 times a minute, and every version's
+# directory is kept (a ladder may play it, ``arena match NAME@VERSION`` may name it): without a
+# bound, one author could fill the disk (outside review: two 395-byte uploads kept 191 MB each).
+AUTHOR_DISK_MIB = 4096
+
+
 @dataclass(frozen=True)
 class WorkerSettings:
     sandbox: SandboxPolicy
     move_seconds: float = 2.0  # per decision in validation's games, as ``arena validate``
     validation_seconds: float = VALIDATION_SECONDS
+    author_disk_mib: int = AUTHOR_DISK_MIB  # the built versions of an author's bots together
     # A claim whose lock cannot tell whether its worker lives (a claim made before claim
     # locks) untouched this long was left by a worker that died. None: a build's limit and the
     # validation's budget, with a margin (a live worker never leaves a claim that long).
@@ -180,6 +188,7 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         spec = load_manifest(directory)
         if spec.build:
             _build(spec, settings, job)
+        _check_author_disk(database, directory, settings, job)
         with database.write() as session:
             submissions.advance(session, job.submission_id, SubmissionState.VALIDATING)
         _validate(directory, settings, job)
@@ -310,6 +319,24 @@ def _check_owner(session: Any, name: str, author_id: int) -> None:
     refused only another author's bot of the very name, and took the same content as theirs."""
     if problem := bots.name_taken_by_others(session, name, author_id):
         raise _Refused(problem)
+
+
+def _check_author_disk(
+    database: Database, directory: Path, settings: WorkerSettings, job: _Job
+) -> None:
+    """Refused if the author's kept versions, with this one as built, would hold more than
+    ``settings.author_disk_mib`` on the disk (before the validation's games: no time spent on
+    an upload that cannot be kept)."""
+    with database.read() as session:
+        kept = {Path(other).resolve() for other in bots.version_directories(session, job.author_id)}
+    kept.add(directory.resolve())  # once, if a worker stopped after registering it
+    used = sum(map(tree_bytes, kept))
+    if used > settings.author_disk_mib << 20:
+        raise _Refused(
+            f"with this upload your bots' versions would hold {used / (1 << 20):.1f} MiB on the "
+            f"arena, over the {settings.author_disk_mib} MiB it keeps per author: ask its "
+            "operator to remove old versions, or make the build leave less"
+        )
 
 
 def _build(spec: BotSpec, settings: WorkerSettings, job: _Job) -> None:

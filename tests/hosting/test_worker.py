@@ -176,6 +176,26 @@ def test_a_deep_tree_left_by_a_build_fails_the_upload_not_the_worker(host: Host,
     assert "deeper than 100 levels" in view.log
 
 
+def test_an_authors_versions_together_are_kept_within_the_arenas_bound(host: Host, tmp_path: Path):
+    """Every version's directory is kept, each up to a build's 1 GiB: two 395-byte uploads kept
+    191 MB each, and nothing bounded an author's total (outside review). Refused before the
+    validation's games, with nothing kept."""
+    kept = host.files.bots / "999"  # alice's version before: 2 MiB, as a worker left it
+    kept.mkdir(parents=True)
+    (kept / "blob").write_bytes(os.urandom(2 << 20))
+    with host.database.write() as session:
+        spec = replace(remote_bot("127.0.0.1:1", "big-bot"), directory=kept, address=None)
+        bots.register(session, spec, "h1", author_id=host.authors["alice"])
+    build = {"build.sh": "head -c 2000000 /dev/urandom > blob\n"}
+    upload = host.queue("alice", "big-bot", pack(bot_dir(tmp_path, "big-bot", **build)))
+    handled = work_once(host.database, host.files, replace(SETTINGS, author_disk_mib=3))
+    assert handled is not None and handled.state is SubmissionState.FAILED
+    log = host.view(upload).log
+    assert "your bots' versions would hold 3.9 MiB on the arena, over the 3 MiB it keeps" in log
+    assert "ask its operator to remove old versions" in log and "PASS" not in log, log
+    assert sorted(host.files.bots.iterdir()) == [kept]
+
+
 def test_an_arena_fault_on_one_upload_fails_it_and_the_worker_goes_on(
     host: Host, tmp_path: Path, monkeypatch
 ):
