@@ -7,14 +7,16 @@ mostly a test of a bot in the making. The web arena then shows it like any other
 from __future__ import annotations
 
 import json
+import os
 import urllib.request
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import trio
 
-from arena.errors import ArenaError
+from arena.errors import StorageError
 from arena.manifest import BotSpec
 from arena.records import MatchRecord
 from arena.registration import register_spec
@@ -96,15 +98,18 @@ async def shown_live(
     bots: Sequence[BotSpec],
 ) -> AsyncIterator[ShownLive | None]:
     """The match shown live while it is played, in the database ``db`` (created if missing, as
-    storing the game would); None if there is none (``--no-store``) or it cannot be written now
-    (storing the game at its end reports why)."""
-    try:
-        database = None if db is None else open_database(db, create=True)
-    except ArenaError:
-        database = None
-    if database is None:
+    storing the game would); None if there is none (``--no-store``). A database that cannot be
+    opened, or a file that cannot be written, fails before the game is played, which could not
+    be stored (a read-only one was played, then the live view warned and the store failed)."""
+    if db is None:
         yield None
         return
+    if isinstance(db, Path) and db.exists() and not os.access(db, os.W_OK):
+        # (SQLite itself begins a write transaction on a read-only file: only a write fails)
+        raise StorageError(
+            f"{db}: attempt to write a readonly database (--no-store plays without storing)"
+        )
+    database = open_database(db, create=True)
     try:
         live = LiveGames(database, None, game, dict(options), [(bot.name, None) for bot in bots])
         try:

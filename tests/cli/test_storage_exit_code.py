@@ -110,6 +110,21 @@ def test_a_database_on_a_read_only_file_system_is_read_and_a_write_exits_4(read_
     assert sorted(path.name for path in db.parent.iterdir()) == ["arena.db"]
 
 
+def test_a_match_on_a_read_only_database_is_refused_before_it_is_played(read_only_copy: Path):
+    """It was played, then the live view warned and the store failed: two lines on stderr, a
+    game that could not be kept (outside review)."""
+    bot = str(SAMPLE_BOTS / "random-python")
+    done = arena(
+        "match", "-g", "oregon", bot, bot, "--sandbox", "none", "--db", str(read_only_copy)
+    )
+    assert done.returncode == STORAGE_FAULT, done.stderr
+    assert done.stderr == (
+        f"error: {read_only_copy}: attempt to write a readonly database "
+        "(--no-store plays without storing)\n"
+    )
+    assert "score" not in done.stdout.lower()  # no game played
+
+
 def test_a_file_of_another_kind_is_a_storage_fault(tmp_path: Path):
     db = tmp_path / "arena.db"
     db.write_bytes(b"\x00garbage" * 100)
