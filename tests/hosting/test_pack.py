@@ -4,9 +4,11 @@ makes again; ``bot.toml`` always; and an upload too large says what is largest a
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import tarfile
+import tracemalloc
 from io import BytesIO
 from pathlib import Path
 
@@ -114,6 +116,23 @@ def test_too_large_says_what_is_largest_and_where_to_leave_it_out(tmp_path: Path
         "bot.toml",
         "build.sh",
     ]
+
+
+def test_a_file_past_the_limit_is_refused_before_it_is_all_in_memory(tmp_path: Path):
+    """The whole archive was compressed in memory before its size was checked: a 300 MB file
+    took 424 MB to be refused at 32 MiB (outside review)."""
+    directory = a_bot(tmp_path / "b")
+    with (directory / "data.bin").open("wb") as data:
+        for _ in range(64):  # 64 MiB that gzip cannot shrink
+            data.write(os.urandom(MIB))
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError, match="packs to more than the 1 MiB"):
+            pack_directory(directory, UnpackLimits(archive_bytes=MIB))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * MIB  # stopped as it passed the limit, not at 64 MiB and more
 
 
 def test_an_ignore_file_it_cannot_parse_is_one_line(tmp_path: Path):
