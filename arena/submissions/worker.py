@@ -163,7 +163,8 @@ def _handle(database: Database, files: HostedFiles, settings: WorkerSettings, jo
         stopping.stop_here()  # one that came as it was claimed: back in the queue
         unpacked = unpack(files.archive(job.archive_hash), job.work / "upload")
         job.log(f"unpacked: {unpacked.files} files and directories, {unpacked.bytes} bytes")
-        source = _bot_root(job.work / "upload")
+        # the bot's directory as the log shows it ("<bot>/bot.toml", not "<bot>/upload/...")
+        source = directory = _bot_root(job.work / "upload")
         spec = load_manifest(source)
         _check_name(database, spec, job)
         with database.read() as session:

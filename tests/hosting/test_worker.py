@@ -351,7 +351,8 @@ def manifest(name: str) -> bytes:
         (archive_of({"bot.py": b""}, {"bot.toml": "/etc/passwd"}), "x", "a link"),
         (archive_of({"bot.py": b""}), "x", "no bot.toml at the archive's top"),
         (archive_of({"bot.toml": manifest("y"), "bot.py": b""}), "x", "names the bot 'y'"),
-        (archive_of({"bot.toml": b"name = ", "bot.py": b""}), "x", "bot.toml"),
+        # the author's file, not the work directory's "<bot>/upload/bot.toml" (outside review)
+        (archive_of({"bot.toml": b"name = ", "bot.py": b""}), "x", "<bot>/bot.toml: "),
         (b"not an archive at all", "x", "neither a tar.gz nor a zip"),
     ],
     ids=["link", "no-manifest", "other-name", "bad-manifest", "not-an-archive"],
