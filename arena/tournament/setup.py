@@ -103,7 +103,10 @@ def _check_name(name: str) -> None:
 def _taken(name: str, settings: TournamentSettings) -> str:
     """Why ``name`` cannot be used, and how to go on with the one that has it."""
     if settings.ladder is not None:  # a ladder started twice at once: the other one made it
-        return f"a ladder named {name!r} exists; go on with it: `arena ladder --name {name}`"
+        return (
+            f"another run made the ladder {name!r} just now, and plays it: `arena ladder --name "
+            f"{name}` goes on with it once that run stops"
+        )
     return f"a tournament named {name!r} exists; continue it with --resume {name}"
 
 

@@ -147,7 +147,9 @@ def test_until_a_game_count_stops_there_and_the_same_command_goes_on(
     assert query(db, "SELECT count(*) FROM game WHERE status = 'finished'") == [(9,)]
     # the same ladder started twice at once: the second to store it is told to go on with it
     settings = TournamentSettings(sandbox=SandboxPolicy(tool="none"))
-    with pytest.raises(SetupError, match="a ladder named 'oregon-ladder' exists; go on with it"):
+    with pytest.raises(
+        SetupError, match="another run made the ladder 'oregon-ladder' just now, and plays it"
+    ):
         create_ladder(db, "oregon", [], settings, LadderRules((2,)), None, "oregon-ladder")
 
 
