@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from arena.commands import fail
 from arena.operator_log import LEVELS
-from arena.sandbox.limits import MIN_MEMORY_MIB, BotLimits
+from arena.sandbox.limits import MAX_MEMORY_MIB, MIN_MEMORY_MIB, BotLimits
 from arena.tournament import ray_backend
 
 # The widest integer the database holds (SQLite's INTEGER, PostgreSQL's BIGINT: signed 64-bit):
@@ -30,7 +30,7 @@ BotMemory = Annotated[
         metavar="MB",
         help=f"memory limit of each bot in MiB: all its processes together where the arena can "
         f"make cgroups, else each process's address space (default "
-        f"{BotLimits().memory_mib}, at least {MIN_MEMORY_MIB})",
+        f"{BotLimits().memory_mib}; from {MIN_MEMORY_MIB} to {MAX_MEMORY_MIB:,})",
     ),
 ]
 BotLogs = Annotated[

@@ -20,6 +20,9 @@ from arena.log_names import QUOTA_MIB
 
 # Below this a bot's runtime barely starts: with 64 MiB a Python gRPC bot hangs instead of exiting.
 MIN_MEMORY_MIB = 256
+# Above this a limit limits nothing a machine has (16 TiB), and its bytes pass what an rlimit
+# or a cgroup holds: 10^23 MiB was taken and printed as "the limit in force" (outside review).
+MAX_MEMORY_MIB = 1 << 24
 
 
 class LimitsUnavailableWarning(UserWarning):
@@ -41,9 +44,10 @@ class BotLimits:
     logs_mib: int = QUOTA_MIB
 
     def __post_init__(self) -> None:
-        if self.memory_mib < MIN_MEMORY_MIB:
+        if not MIN_MEMORY_MIB <= self.memory_mib <= MAX_MEMORY_MIB:
             raise SetupError(
-                f"bot memory must be at least {MIN_MEMORY_MIB} MiB, not {self.memory_mib}"
+                f"bot memory must be from {MIN_MEMORY_MIB} to {MAX_MEMORY_MIB:,} MiB, not "
+                f"{self.memory_mib}"
             )
         if self.disk_mib < 1:
             raise SetupError(f"bot disk limit must be at least 1 MiB, not {self.disk_mib}")

@@ -302,12 +302,16 @@ def _file_in(tmp_path: Path) -> Path:
     [
         (
             lambda tmp: ["--bot-memory", "255"],
-            "--bot-memory: bot memory must be at least 256 MiB, not 255",
+            "--bot-memory: bot memory must be from 256 to 16,777,216 MiB, not 255",
+        ),
+        (
+            lambda tmp: ["--bot-memory", "99999999999999999999999"],
+            "--bot-memory: bot memory must be from 256 to 16,777,216 MiB, not 9999",
         ),
         (lambda tmp: ["--bot-memory", "4G"], "--bot-memory '4G': not a whole number of MiB"),
         (lambda tmp: ["--bot-logs", str(_file_in(tmp))], "cannot write there: Not a directory"),
     ],
-    ids=["too-small", "nonsense", "unwritable-logs"],
+    ids=["too-small", "too-large", "nonsense", "unwritable-logs"],
 )
 def test_bad_limit_and_log_options_are_one_line_errors(command, arguments, message, tmp_path):
     bot = str(SAMPLE_BOTS / "random-python")
