@@ -183,24 +183,38 @@ class DealMemory:
 class DealsInPlay:
     """The deals of the games the run's slots are playing now. A game whose deal is in play
     elsewhere could not be shown live until that game ends (a deal's rotations share the
-    cards: ``arena.storage.running``), so slots take other games first."""
+    cards: ``arena.storage.running``), so slots take other games first; and a game of a seed in
+    play waits for it to end (``until_seed_free``)."""
 
     def __init__(self) -> None:
         self._playing: Counter[tuple[str, int]] = Counter()
+        self._seeds: Counter[int] = Counter()
+        self._ended = trio.Event()  # set, and replaced, whenever a game ends
 
     def __contains__(self, game: ScheduledGame) -> bool:
         return self._playing[(game.pod, game.deal)] > 0
+
+    async def until_seed_free(self, game: ScheduledGame) -> None:
+        """Wait until no game of ``game``'s seed is in play. Two rotations of one deal at once
+        are two processes of each of the pod's bots, holding one deal from two seats: they
+        could tell each other the cards of the other seats through anything both see (a lock
+        taken on a file of the bot's own directory: outside review). The pairing's preference
+        left it to chance when no other game was waiting (a 2-bot ladder, a 1-deal pod)."""
+        while self._seeds[game.seed]:
+            await self._ended.wait()
 
     @contextmanager
     def playing(self, game: ScheduledGame) -> Iterator[None]:
         deal = (game.pod, game.deal)
         self._playing[deal] += 1
+        self._seeds[game.seed] += 1
         try:
             yield
         finally:
-            self._playing[deal] -= 1
-            if not self._playing[deal]:
-                del self._playing[deal]
+            self._playing -= Counter({deal: 1})  # (a count that reaches 0 leaves the Counter)
+            self._seeds -= Counter({game.seed: 1})
+            self._ended.set()
+            self._ended = trio.Event()
 
 
 def stopped_by(fault: StorageError, run: str, how_to_continue: str) -> StorageError:
@@ -256,6 +270,7 @@ class _Run:
         memory = DealMemory()
         avoid = slot_avoid(self.in_play, memory)
         while (scheduled := self.pairing.next_game(avoid)) is not None:
+            await self.in_play.until_seed_free(scheduled)
             memory.played(scheduled)
             with self.in_play.playing(scheduled):
                 await self.play(number, scheduled, games)
