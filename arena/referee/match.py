@@ -250,7 +250,7 @@ class _Referee:
                     seat.spec, occurrence, self.time_control.ready_seconds, self.state.seed
                 )
             except NotReadyError as exc:
-                await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
+                await self.forfeit(seat, *_not_ready(exc))
             except HandshakeMismatchError as exc:
                 await self.forfeit(seat, Outcome.ILLEGAL, f"handshake: {exc}")
             else:
@@ -266,7 +266,7 @@ class _Referee:
         try:
             seat.client, _ = await connect(seat.bot, self.game, self.time_control.ready_seconds)
         except NotReadyError as exc:
-            await self.forfeit(seat, Outcome.CRASH, f"never became ready: {exc}")
+            await self.forfeit(seat, *_not_ready(exc))
         except HandshakeMismatchError as exc:
             await self.forfeit(seat, Outcome.ILLEGAL, f"handshake: {exc}")
 
@@ -604,3 +604,12 @@ async def play_match(
     )
     referee.observer.match_finished(record, state)
     return record
+
+
+def _not_ready(exc: NotReadyError) -> tuple[Outcome, str]:
+    """The forfeit of a bot that never became ready: ILLEGAL where it answered the handshake
+    twice (the frame filter ended the call: ``SECOND_REPLY``), as a second reply to any other
+    call is; CRASH otherwise."""
+    if SECOND_REPLY in str(exc):
+        return Outcome.ILLEGAL, "answered Handshake twice (the call takes one reply)"
+    return Outcome.CRASH, f"never became ready: {exc}"

@@ -24,6 +24,10 @@ Refused, and why a bot does not need it:
 * vsock sockets (``socket``/``socketpair`` of family ``AF_VSOCK``, EAFNOSUPPORT): vsock is not
   in the sandbox's network namespace, so a bot without network would reach the hypervisor and
   listen on the whole virtual machine;
+* signals between sandboxes through the files they all see (/usr, the arena's Python): file
+  locks (``flock``, ``fcntl``'s ``F_SETLK``, ``F_SETLKW``, ``F_OFD_SETLK``, ``F_OFD_SETLKW``)
+  succeed without taking a lock, so no lock is ever seen; watches (``inotify_init``,
+  ``inotify_init1``, ``fanotify_init``, ``fcntl``'s ``F_NOTIFY``) are refused;
 * the machine's own state: ``kexec_load``, ``kexec_file_load``, ``reboot``, ``swapon``,
   ``swapoff``, ``init_module``, ``finit_module``, ``delete_module``, ``acct``, ``syslog``,
   ``settimeofday``, ``clock_settime``, ``clock_adjtime``, ``adjtimex``, ``quotactl``,
@@ -39,6 +43,9 @@ import os
 
 CLONE_NEWUSER = 0x10000000
 AF_VSOCK = 40  # socket.AF_VSOCK, which Python lacks where the platform has no vsock headers
+# fcntl's commands that take a lock: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW (<fcntl.h>)
+LOCK_COMMANDS = (6, 7, 37, 38)
+F_NOTIFY = 1026  # dnotify: a directory's watch
 
 REFUSED = (
     "setns",
@@ -125,6 +132,21 @@ def filter_program() -> bytes | None:
         rules.add_rule(
             seccomp.ERRNO(errno.EAFNOSUPPORT), call, seccomp.Arg(0, seccomp.EQ, AF_VSOCK)
         )
+    # File locks succeed and take nothing: a lock lives on the file, and every sandbox sees the
+    # same /usr and Python, so two seats' bots signalled each other by locking those files and
+    # testing for the other's lock (outside review). A bot's own locks then exclude nothing:
+    # one process is one seat, and two processes of a bot have nothing to guard from each other.
+    succeed = seccomp.ERRNO(0)
+    rules.add_rule(succeed, "flock")
+    for command in LOCK_COMMANDS:
+        rules.add_rule(succeed, "fcntl", seccomp.Arg(1, seccomp.EQ, command))
+    # Watches on those files are the same channel the other way round: a read shows elsewhere.
+    for call in ("inotify_init", "inotify_init1", "fanotify_init"):
+        try:
+            rules.add_rule(refuse, call)
+        except (RuntimeError, ValueError):
+            pass  # inotify_init is not on arm64
+    rules.add_rule(refuse, "fcntl", seccomp.Arg(1, seccomp.EQ, F_NOTIFY))
     program = os.memfd_create("arena-seccomp")  # export_bpf writes to a file descriptor
     with open(program, "w+b") as exported:
         rules.export_bpf(exported)

@@ -20,15 +20,16 @@ the file named by ``MISBEHAVE_ONCE`` (which it creates): a host that paused once
 Modes that break the calls around the decisions: ``start-game-raise`` raises in its StartGame
 handler, ``start-game-sleep`` hangs in StartGame, ``start-game-garbage`` answers StartGame with
 bytes that are no StartGameReply, ``start-game-twice`` answers StartGame with two replies (a server
-that streams its answer), ``decide-twice`` every Decide, ``end-game-sleep`` plays well and hangs in
-EndGame, and ``abort-silently`` fails its decision (``MISBEHAVE_AT``) with the status INTERNAL and
-no details, ``forged-deadline`` at once with DEADLINE_EXCEEDED (a timeout that is not the arena's),
-``forged-too-large`` with RESOURCE_EXHAUSTED in gRPC's words for a reply over the limit,
-``garbage-decide`` answers it with bytes that are no DecisionReply, ``server-stop`` stops its gRPC
-server in the middle of it, ``zip-bomb`` answers it with 2 MiB that gzip makes 2 KiB,
-``huge-metadata`` with 32 KiB of trailing metadata (past gRPC's limit), ``huge-reply`` with a reply
-of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY`` (seconds, in a bot.toml's
-``[env]``) makes every decision of the sdk-based modes and these two take at least that long.
+that streams its answer), ``decide-twice`` every Decide, ``handshake-twice`` the handshake,
+``end-game-sleep`` plays well and hangs in EndGame, and ``abort-silently`` fails its decision
+(``MISBEHAVE_AT``) with the status INTERNAL and no details, ``forged-deadline`` at once with
+DEADLINE_EXCEEDED (a timeout that is not the arena's), ``forged-too-large`` with RESOURCE_EXHAUSTED
+in gRPC's words for a reply over the limit, ``garbage-decide`` answers it with bytes that are no
+DecisionReply, ``server-stop`` stops its gRPC server in the middle of it, ``zip-bomb`` answers it
+with 2 MiB that gzip makes 2 KiB, ``huge-metadata`` with 32 KiB of trailing metadata (past gRPC's
+limit), ``huge-reply`` with a reply of 17 MiB (over the arena's receive limit). ``MISBEHAVE_DELAY``
+(seconds, in a bot.toml's ``[env]``) makes every decision of the sdk-based modes and these two take
+at least that long.
 
 ``gated`` plays well, but lets a test decide how many games may finish: in seat 0, before its first
 decision in each game, it takes one ticket file from the directory named by
@@ -158,21 +159,25 @@ def _unary(handler, request_type, reply_type=None) -> grpc.RpcMethodHandler:
     )
 
 
-def serve_raw(start_game, decide) -> None:
-    """Serve the Bot service with these StartGame and Decide handlers (gRPC's method handlers,
-    whose functions see the call's context), a well-formed handshake from the bot.toml in the
-    working directory, and EndGame."""
+def identity() -> bot_pb2.HandshakeReply:
+    """A well-formed handshake from the bot.toml in the working directory."""
     manifest = tomllib.loads(Path("bot.toml").read_text())
-    identity = bot_pb2.HandshakeReply(
+    return bot_pb2.HandshakeReply(
         name=manifest["name"],
         version=manifest["version"],
         protocol_version=bot_pb2.PROTOCOL_VERSION_1,
         games=manifest["games"],
     )
+
+
+def serve_raw(start_game, decide, handshake=None) -> None:
+    """Serve the Bot service with these StartGame and Decide handlers (gRPC's method handlers,
+    whose functions see the call's context), a well-formed handshake (unless ``handshake``),
+    and EndGame."""
+    reply = identity()
     handlers = {
-        "Handshake": _unary(
-            lambda request, context: identity, bot_pb2.HandshakeRequest, bot_pb2.HandshakeReply
-        ),
+        "Handshake": handshake
+        or _unary(lambda request, context: reply, bot_pb2.HandshakeRequest, bot_pb2.HandshakeReply),
         "StartGame": start_game,
         "Decide": decide,
         "EndGame": _unary(
@@ -281,6 +286,22 @@ elif mode == "start-game-twice":
         response_serializer=bot_pb2.StartGameReply.SerializeToString,
     )
     serve_raw(start_game, _unary(decide_or_break, bot_pb2.DecisionRequest))
+elif mode == "handshake-twice":
+
+    def handshake_twice(request: bot_pb2.HandshakeRequest, context):
+        yield identity()
+        yield identity()
+
+    handshake = grpc.unary_stream_rpc_method_handler(
+        handshake_twice,
+        request_deserializer=bot_pb2.HandshakeRequest.FromString,
+        response_serializer=bot_pb2.HandshakeReply.SerializeToString,
+    )
+    serve_raw(
+        _unary(lambda request, context: b"", bot_pb2.StartGameRequest),
+        _unary(decide_or_break, bot_pb2.DecisionRequest),
+        handshake,
+    )
 elif mode == "decide-twice":
 
     def decide_twice(request: bot_pb2.DecisionRequest, context):

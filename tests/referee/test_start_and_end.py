@@ -131,12 +131,15 @@ FILTERED = pytest.mark.skipif(bwrap_problem() is not None, reason="no bubblewrap
 
 
 @FILTERED
-@pytest.mark.parametrize("call", ["StartGame", "Decide"])
+@pytest.mark.parametrize("call", ["Handshake", "StartGame", "Decide"])
 async def test_a_sandboxed_bot_answering_a_call_twice_is_an_illegal_forfeit_at_once(call, tmp_path):
     """The filter of a sandboxed bot's HTTP/2 ends a call at its reply's second message: a
     unary Decide given two waited for its deadline, and the bot lost on time ("no Decide reply
-    within 20 s"). (Unsandboxed, a Decide answered twice still waits for its deadline.)"""
-    mode = "start-game-twice" if call == "StartGame" else "decide-twice"
+    within 20 s"). (Unsandboxed, a Decide answered twice still waits for its deadline.) The
+    Handshake answered twice was a CRASH, "never became ready" (outside review)."""
+    mode = {"Handshake": "handshake-twice", "StartGame": "start-game-twice"}.get(
+        call, "decide-twice"
+    )
     bots = [sample_bot("random-python"), sandboxed_misbehaving_bot(mode, tmp_path)]
 
     with trio.fail_after(GENEROUS.move_seconds / 2):  # the deadline is never waited for

@@ -21,7 +21,7 @@ import pytest
 import trio
 
 from arena.records import Outcome
-from arena.sandbox import bwrap
+from arena.sandbox import bwrap, seccomp
 from arena.sandbox.limits import BotLimits
 from tests.sandbox.conftest import (
     HOSTILE_SOURCE,
@@ -188,6 +188,22 @@ def test_without_libseccomp_bwrap_refuses_user_namespaces_and_the_limits_line_sa
 
     monkeypatch.setattr(seccomp, "filter_problem", lambda: "libseccomp cannot be loaded")
     assert "no seccomp filter" in describe_limits(SandboxPolicy(), BotLimits())
+
+
+@pytest.mark.skipif(
+    seccomp.filter_problem() is not None, reason=f"no seccomp: {seccomp.filter_problem()}"
+)
+async def test_no_lock_or_watch_on_a_shared_file_can_signal_another_seat(tmp_path):
+    """Two seats' bots passed a hand from one to the other by locking files that every sandbox
+    sees (/usr/bin) and testing for the other's lock (outside review): locks now succeed and
+    hold nothing, watches are refused."""
+    record, log = await play(tmp_path, "locks")
+    assert "locks: done" in log, log
+    assert "flock: no lock held" in log and "fcntl: no lock held" in log, log
+    assert "cannot watch: Operation not permitted" in log, log
+    assert "cannot dnotify: Operation not permitted" in log, log
+    assert "LOCKED" not in log and "WATCHING" not in log, log
+    assert_other_seat_unharmed(record)
 
 
 def test_the_filter_refuses_what_the_docs_list():

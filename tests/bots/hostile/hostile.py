@@ -21,6 +21,7 @@ import glob
 import os
 import random
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -384,7 +385,43 @@ def kernel() -> None:
     time.sleep(float(os.environ.get("HOSTILE_DELAY", "0")))  # for a look from the host
 
 
+def locks() -> None:
+    """Signal through what every sandbox sees: a lock on a shared read-only file (another
+    seat's bot tests it to read a bit: outside review), a watch on it (inotify, dnotify)."""
+    import ctypes
+    import fcntl
+
+    shared = "/usr/bin/env"
+    first, second = os.open(shared, os.O_RDONLY), os.open(shared, os.O_RDONLY)
+    fcntl.flock(first, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:  # a lock of another open file of it: as another process's would, it conflicts
+        fcntl.flock(second, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        say("flock: no lock held")
+    except OSError as exc:
+        say(f"LOCKED: flock {exc.strerror}")
+    # fcntl's locks of open files (OFD): as flock's, another open file's lock conflicts (a
+    # process's own F_SETLK locks never conflict with each other, another process's do)
+    record = struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 0, 0)  # struct flock (x86_64, arm64)
+    fcntl.fcntl(first, fcntl.F_OFD_SETLK, record)
+    probe = struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
+    seen = struct.unpack("hhqqi", fcntl.fcntl(second, fcntl.F_OFD_GETLK, probe))
+    say(f"fcntl: {'no lock held' if seen[0] == fcntl.F_UNLCK else 'LOCKED: a read lock seen'}")
+    libc = ctypes.CDLL(None, use_errno=True)
+    watcher = libc.inotify_init1(0)
+    if watcher >= 0 and libc.inotify_add_watch(watcher, shared.encode(), 0x20) >= 0:  # IN_OPEN
+        say("WATCHING with inotify")
+    else:
+        say(f"cannot watch: {os.strerror(ctypes.get_errno())}")
+    try:
+        fcntl.fcntl(os.open("/usr/bin", os.O_RDONLY), fcntl.F_NOTIFY, fcntl.DN_ACCESS)
+        say("WATCHING with dnotify")
+    except OSError as exc:
+        say(f"cannot dnotify: {exc.strerror}")
+    say("locks: done")
+
+
 ATTACKS = {
+    "locks": locks,
     "spy-tokens": spy_tokens,
     "seek-seed": seek_seed,
     "call-other-seat": call_other_seat,
@@ -403,7 +440,7 @@ ATTACKS = {
     "kernel": kernel,
     "list-tmp": list_tmp,
 }
-AT_START = ("fallocate", "deep-tree", "list-tmp")  # at StartGame, before any decision
+AT_START = ("fallocate", "deep-tree", "list-tmp", "locks")  # at StartGame, before any decision
 
 
 # --- the protocol -----------------------------------------------------------------------------
