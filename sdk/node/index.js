@@ -75,9 +75,17 @@ function loadFixture(folder) {
   return request;
 }
 
-// A reply function for a bot that only picks an index: it echoes the decision number.
+// A reply function for a bot that only picks an index: it echoes the decision number. An answer
+// of choose that is no whole number fails the call (the arena records a CRASH with the error):
+// undefined (a return forgotten) was sent as index 0, the first legal action at every decision.
 function replyingWith(choose) {
-  return (request) => ({ decision_number: request.decision_number, action_index: choose(request) });
+  return (request) => {
+    const index = choose(request);
+    if (!Number.isInteger(index)) {
+      throw new TypeError(`choose returned ${String(index)}, not an index into request.legal_actions`);
+    }
+    return { decision_number: request.decision_number, action_index: index };
+  };
 }
 
 // The service's handlers. A hook or choice that throws fails the call: the arena records a CRASH

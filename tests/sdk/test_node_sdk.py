@@ -30,9 +30,11 @@ name = "not the bot's name"
 """
 BOT = """
 const sdk = require(process.env.NODE_SDK);
-// merkator: the last action; else as many as the events of the game so far (at most the last)
+// merkator: the last action; ogallala: nothing (a return forgotten); else as many as the
+// events of the game so far (at most the last)
 sdk.run((request) => {
   const last = request.legal_actions.length - 1;
+  if (sdk.gameOf(request) === "ogallala") return;
   return sdk.gameOf(request) === "merkator" ? last : Math.min(sdk.historyOf(request).length, last);
 });
 """
@@ -98,6 +100,18 @@ def test_decide_echoes_the_decision_number_and_knows_the_game(stub):
     )
     assert (merkator.decision_number, merkator.action_index) == (number, 2)
     assert (oregon.decision_number, oregon.action_index) == (7, 0)
+
+
+def test_a_choice_that_is_no_index_fails_the_call_saying_so(stub):
+    """undefined (a return forgotten) was sent as index 0: the bot played the first legal action
+    at every decision, and `arena validate` passed it (outside review)."""
+    stub.StartGame(bot_pb2.StartGameRequest(game_id="g3", game="ogallala"), metadata=TOKEN)
+    request = bot_pb2.DecisionRequest(game_id="g3", legal_actions=[bot_pb2.Action()] * 2)
+    with pytest.raises(grpc.RpcError) as failed:
+        stub.Decide(request, metadata=TOKEN)
+    assert "choose returned undefined, not an index into request.legal_actions" in (
+        failed.value.details()
+    )
 
 
 def test_a_game_is_forgotten_after_its_end(stub):

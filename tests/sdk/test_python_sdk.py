@@ -41,6 +41,15 @@ def test_decide_echoes_the_decision_number(stub):
     assert (reply.decision_number, reply.action_index) == (41, 1)
 
 
+@pytest.mark.parametrize("answer", [None, 1.0, "1"])
+def test_a_choice_that_is_no_index_fails_the_call_saying_so(answer):
+    """None (a return forgotten) was sent as index 0: the bot played the first legal action at
+    every decision, and `arena validate` passed it (outside review)."""
+    reply = sdk.replying_with(lambda request: answer)
+    with pytest.raises(TypeError, match=f"choose returned {answer!r}, not an index into"):
+        reply(bot_pb2.DecisionRequest(legal_actions=[bot_pb2.Action()] * 2))
+
+
 @pytest.mark.parametrize("metadata", [[], [(TOKEN_METADATA_KEY, "wrong")]])
 def test_calls_without_the_token_are_refused(stub, metadata):
     with pytest.raises(grpc.RpcError) as error:

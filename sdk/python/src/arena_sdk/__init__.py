@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import io
 import logging
+import operator
 import os
 import random
 import sys
@@ -168,12 +169,20 @@ def _identity_from_manifest(manifest: Path) -> bot_pb2.HandshakeReply:
 
 
 def replying_with(choose: Choose) -> Reply:
-    """The reply function of a bot that only picks an index: it echoes the decision number."""
+    """The reply function of a bot that only picks an index: it echoes the decision number.
+    An answer of ``choose`` that is no whole number fails the call (the arena records a CRASH
+    with the error): ``None`` (a ``return`` forgotten) was sent as index 0, and the bot played
+    the first legal action at every decision without a word."""
 
     def reply(request: bot_pb2.DecisionRequest) -> bot_pb2.DecisionReply:
-        return bot_pb2.DecisionReply(
-            decision_number=request.decision_number, action_index=choose(request)
-        )
+        index = choose(request)
+        try:
+            index = operator.index(index)  # an int, or a NumPy integer
+        except TypeError:
+            raise TypeError(
+                f"choose returned {index!r}, not an index into request.legal_actions"
+            ) from None
+        return bot_pb2.DecisionReply(decision_number=request.decision_number, action_index=index)
 
     return reply
 
