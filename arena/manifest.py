@@ -145,14 +145,20 @@ def _argv(
     return argv
 
 
-def unbuilt_problem(spec: BotSpec) -> str:
+def unbuilt_problem(spec: BotSpec, built: bool = False) -> str:
     """Why ``spec``'s directory cannot start yet (its command names a file of the directory that
-    is not there: a compiled bot not built), or ""."""
+    is not there: a compiled bot not built, or, ``built`` just now, a command that names
+    another file than the build makes), or ""."""
     if spec.directory is None or not spec.command or "/" not in spec.command[0]:
         return ""
     program = spec.directory / spec.command[0]
     if program.exists() or program.is_symlink():
         return ""
+    if built:
+        return (
+            f"{spec.directory}: {spec.command[0]} does not exist after the build: check that "
+            f"bot.toml's command names the program `{' '.join(spec.build)}` makes"
+        )
     build = f"`{' '.join(spec.build)}` (bot.toml's build)" if spec.build else "it"
     return (
         f"{spec.directory}: {spec.command[0]} does not exist: build it first by running {build} "

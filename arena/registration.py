@@ -54,13 +54,13 @@ async def _remote_handshake(address: str) -> bot_pb2.HandshakeReply:
         client.close()
 
 
-def check_local_bot(directory: Path, sandbox: SandboxPolicy) -> BotSpec:
+def check_local_bot(directory: Path, sandbox: SandboxPolicy, built: bool = False) -> BotSpec:
     """The bot's manifest, once it has answered the handshake for all the games it claims,
     started as ``sandbox`` says (its code is a stranger's: as a match would run it). Raises
     SubmitError, SandboxUnavailableError."""
     spec = load_manifest(directory)
     _check_games(spec.games, f"{directory}: bot.toml")
-    if problem := unbuilt_problem(spec) or unreadable_problem(directory, sandbox):
+    if problem := unbuilt_problem(spec, built) or unreadable_problem(directory, sandbox):
         raise SubmitError(problem)
     try:
         reply = trio.run(_local_handshake, spec, sandbox)

@@ -91,11 +91,10 @@ def submit(
         fail("--address needs --name NAME")
     if path is not None:
         policy = resolve_policy(sandbox, False, strict=False)
-        if not no_build:
-            built = build_bot(load_manifest(path), policy)
-            if built is not None:
-                typer.echo(f"built in {built.seconds:.1f} s")
-        spec = registration.check_local_bot(path, policy)
+        built = None if no_build else build_bot(load_manifest(path), policy)
+        if built is not None:
+            typer.echo(f"built in {built.seconds:.1f} s")
+        spec = registration.check_local_bot(path, policy, built=built is not None)
     else:
         assert address is not None and name is not None
         spec = registration.check_remote_bot(address, name)

@@ -233,6 +233,23 @@ def test_a_match_names_the_missing_build_in_one_line(tmp_path):
     assert f"{directory}: ./bot does not exist: build it first by running `sh build.sh`" in line
 
 
+@needs_bwrap
+def test_a_command_the_build_did_not_make_is_named_after_the_build(tmp_path):
+    """A typo in bot.toml's command: after a build that succeeded, the author was told to build
+    it first (outside review)."""
+    directory = bot_dir(tmp_path, "printf '#!/bin/sh\\n' > bot && chmod +x bot\n")
+    manifest = directory / "bot.toml"
+    manifest.write_text(manifest.read_text().replace('["./bot"]', '["./bott"]'))
+    refused = run_cli("submit", str(directory), "--db", str(tmp_path / "arena.db"))
+    assert refused.exit_code == 2, refused.output
+    [line] = refused.stderr.strip().splitlines()
+    assert line.endswith(
+        "./bott does not exist after the build: check that bot.toml's command names the "
+        "program `sh build.sh` makes"
+    ), line
+    assert (directory / "bot").is_file()
+
+
 # --- what a hostile build may leave (outside review) -----------------------------------------
 
 
