@@ -145,23 +145,34 @@ def _argv(
     return argv
 
 
+def _program(spec: BotSpec) -> str | None:
+    """The file of the bot's directory that its command runs, which a build makes: the command
+    itself as a path (``./bot``), or the JVM's argument file (``java @java.args Bot``, which the
+    Java starter's build writes with the classes)."""
+    if not spec.command:
+        return None
+    if "/" in spec.command[0]:
+        return spec.command[0]
+    return next((arg[1:] for arg in spec.command[1:] if arg.startswith("@") and arg[1:]), None)
+
+
 def unbuilt_problem(spec: BotSpec, built: bool = False) -> str:
     """Why ``spec``'s directory cannot start yet (its command names a file of the directory that
     is not there: a compiled bot not built, or, ``built`` just now, a command that names
     another file than the build makes), or ""."""
-    if spec.directory is None or not spec.command or "/" not in spec.command[0]:
+    program = _program(spec)
+    if spec.directory is None or program is None:
         return ""
-    program = spec.directory / spec.command[0]
-    if program.exists() or program.is_symlink():
+    if (spec.directory / program).exists() or (spec.directory / program).is_symlink():
         return ""
     if built:
         return (
-            f"{spec.directory}: {spec.command[0]} does not exist after the build: check that "
+            f"{spec.directory}: {program} does not exist after the build: check that "
             f"bot.toml's command names the program `{' '.join(spec.build)}` makes"
         )
     build = f"`{' '.join(spec.build)}` (bot.toml's build)" if spec.build else "it"
     return (
-        f"{spec.directory}: {spec.command[0]} does not exist: build it first by running {build} "
+        f"{spec.directory}: {program} does not exist: build it first by running {build} "
         "in that directory, or `arena submit` it, which builds it"
     )
 
@@ -179,10 +190,11 @@ def stale_build(spec: BotSpec) -> str:
     """A warning if ``spec`` has a build and a source file of its directory is newer than the
     program its command runs (edited, not rebuilt: `arena match` runs the directory as it is),
     or ""."""
-    if spec.directory is None or not spec.build or not spec.command or "/" not in spec.command[0]:
+    program = _program(spec)
+    if spec.directory is None or not spec.build or program is None:
         return ""
     try:
-        built = (spec.directory / spec.command[0]).stat().st_mtime
+        built = (spec.directory / program).stat().st_mtime
     except OSError:
         return ""
     looked = 0
@@ -202,7 +214,7 @@ def stale_build(spec: BotSpec) -> str:
                     build = " ".join(spec.build)
                     return (
                         f"{source.relative_to(spec.directory)} is newer than "
-                        f"{spec.command[0]}: the game runs the program as it is; rebuild it "
+                        f"{program}: the game runs the program as it is; rebuild it "
                         f"(`{build}` in {spec.directory}) for your change to play"
                     )
     return ""

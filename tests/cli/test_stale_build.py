@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from arena.manifest import load_manifest, stale_build
+from arena.manifest import load_manifest, stale_build, unbuilt_problem
 from tests.tournament.helpers import SAMPLE_BOTS, run_cli
 
 
@@ -46,3 +46,25 @@ def test_a_bot_without_a_build_is_never_stale(tmp_path: Path):
     manifest.write_text(manifest.read_text().replace('build = ["sh", "build.sh"]\n', ""))
     os.utime(bot / "bot.go")
     assert stale_build(load_manifest(bot)) == ""
+
+
+def test_a_java_bot_is_judged_by_the_argument_file_its_build_writes(tmp_path: Path):
+    """`java @java.args Bot`: an edited Bot.java was played as it was built, with no warning,
+    and a Java bot never built failed in its game with "could not open `java.args`" (outside
+    review)."""
+    bot = tmp_path / "java"
+    bot.mkdir()
+    (bot / "Bot.java").write_text("class Bot {}\n")
+    (bot / "bot.toml").write_text(
+        'name = "j"\nversion = "1"\ncommand = ["java", "@java.args", "Bot"]\n'
+        'build = ["sh", "build.sh"]\ngames = ["oregon"]\n'
+    )
+    assert unbuilt_problem(load_manifest(bot)).endswith(
+        "java.args does not exist: build it first by running `sh build.sh` (bot.toml's build) in "
+        "that directory, or `arena submit` it, which builds it"
+    )
+    (bot / "java.args").write_text("-cp classes\n")
+    os.utime(bot / "Bot.java", (1_000_000, 1_000_000))  # built after its source
+    assert unbuilt_problem(load_manifest(bot)) == "" and stale_build(load_manifest(bot)) == ""
+    os.utime(bot / "Bot.java")  # edited now, after the build
+    assert stale_build(load_manifest(bot)).startswith("Bot.java is newer than java.args: ")
