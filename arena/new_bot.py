@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
+import sys
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,9 +189,14 @@ def new_bot(name: str, language: str, directory: Path, *, fixtures: bool = True)
                 build_step=_BUILD_STEP if lang.compiled else "",
                 start=_start_note(language),
                 section=f"A bot in {lang.label}",
-                test=" ".join(lang.test),
+                # the arena's own interpreter by its path: it has the SDK, and a fresh
+                # terminal's `python` has not (outside review)
+                test=shlex.join(
+                    [sys.executable, *lang.test[1:]] if language == "python" else lang.test
+                ),
                 test_file=f"`{lang.test_file}`" + (", after the build" if lang.compiled else ""),
-                python_note=" with the arena's Python, which has the SDK"
+                python_note=" with the arena's Python, which has the SDK (or `python` once "
+                "`.venv/bin/activate` of the arena is sourced)"
                 if language == "python"
                 else "",
             )

@@ -125,7 +125,8 @@ def test_a_bot_gets_the_fixtures_and_a_unit_test_that_passes_on_them(tmp_path):
         kinds = {folder.name for folder in (fixtures / game).iterdir()}
         assert kinds == set(decision_kinds(game))
     readme = " ".join((tmp_path / "tested" / "README.md").read_text().split())
-    assert "`python -m unittest test_bot` runs its unit test" in readme
+    # the arena's Python by its path: a fresh terminal's `python` has no SDK (outside review)
+    assert f"`{sys.executable} -m unittest test_bot` runs its unit test" in readme
     assert "arena fixtures --out fixtures" in readme
     ran = _unit_test(tmp_path / "tested")
     assert ran.returncode == 0, ran.stderr
