@@ -20,6 +20,8 @@ def games_played_on(
     that a cluster that cannot be used stores nothing."""
     if ray_address is not None and workers > 1:
         fail("give --workers (this machine's cores) or --ray (a cluster's), not both")
+    if not ray_cpus > 0:  # wrong with or without --ray (it was taken without: outside review)
+        fail("--ray-cpus must be > 0")
     with ExitStack() as stack:
         try:
             cluster = stack.enter_context(ray_backend.connected(ray_address, ray_cpus))

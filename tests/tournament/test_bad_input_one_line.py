@@ -62,6 +62,7 @@ def test_an_until_out_of_datetimes_range_is_refused(registered_db: Path, until: 
         (("ladder", "--move-time", "0"), "--move-time must be a finite number > 0 (not 0.0)"),
         (("tournament", "--deals", "0"), "--deals must be >= 1 (not 0)"),
         (("ladder", "--name", " "), "--name: give the ladder a name of 1 to 100 printable"),
+        (("tournament", "--ray-cpus", "-1"), "--ray-cpus must be > 0"),
         # a board no game has: "no rated games", exit 0, before
         (("leaderboard", "--players", "9"), "--players 9: oregon is for 2-4 players"),
     ],
