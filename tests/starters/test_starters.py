@@ -7,6 +7,7 @@ Its unit test (choose on the fixtures `arena new-bot` writes) passes, and fails 
 answers out of range."""
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -183,3 +184,18 @@ def test_the_starters_unit_test_fails_a_choose_that_answers_out_of_range(validat
     ran = run_unit_test(language, wrong)
     assert ran.returncode != 0, ran.stdout + ran.stderr
     assert "merkator" in ran.stdout + ran.stderr  # names the fixture (merkator's sort first)
+
+
+def test_the_starters_unit_test_names_the_fixture_a_failing_choose_failed_on(validated):
+    """A choose that throws: Node, Go, Java and C++ stopped at the first fixture without naming
+    it (a bare stack trace, "Aborted"); each now names its GAME/KIND (outside review)."""
+    language, directory, _, _ = validated
+    wrong = directory.parent / f"{language}-throws"  # beside it: relative links hold
+    shutil.copytree(directory, wrong, symlinks=True)
+    code = wrong / LANGUAGES[language].code
+    line, failure, _ = FAILING[language]
+    code.write_text(code.read_text().replace(line, failure))
+    ran = run_unit_test(language, wrong)
+    shown = ran.stdout + ran.stderr
+    assert ran.returncode != 0, shown
+    assert "no plan for" in shown and re.search(r"merkator[/\\ ]\w+", shown), shown

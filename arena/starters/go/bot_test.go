@@ -33,14 +33,17 @@ func TestChooseAnswersEveryDecisionKindWithALegalIndex(t *testing.T) {
 	}
 	rng := rand.New(rand.NewSource(0))
 	for _, folder := range folders {
-		// Received as from the arena: its StartGame, then its first Decide.
-		start, request := &botv1.StartGameRequest{}, &botv1.DecisionRequest{}
-		load(t, filepath.Join(folder, "start_game.binpb"), start)
-		load(t, filepath.Join(folder, "decide.binpb"), request)
-		game := &Game{Start: start, History: request.Events}
-		index := choose(game, request, rng, time.Now().Add(time.Second))
-		if index < 0 || index >= len(request.LegalActions) {
-			t.Errorf("%s: index %d of %d actions", folder, index, len(request.LegalActions))
-		}
+		// One subtest per fixture: a failure, or a panic, names its GAME/KIND.
+		t.Run(folder, func(t *testing.T) {
+			// Received as from the arena: its StartGame, then its first Decide.
+			start, request := &botv1.StartGameRequest{}, &botv1.DecisionRequest{}
+			load(t, filepath.Join(folder, "start_game.binpb"), start)
+			load(t, filepath.Join(folder, "decide.binpb"), request)
+			game := &Game{Start: start, History: request.Events}
+			index := choose(game, request, rng, time.Now().Add(time.Second))
+			if index < 0 || index >= len(request.LegalActions) {
+				t.Errorf("%s: index %d of %d actions", folder, index, len(request.LegalActions))
+			}
+		})
 	}
 }

@@ -18,12 +18,20 @@ test("choose answers every decision kind with a legal index", () => {
     fs.readdirSync(path.join(FIXTURES, game)).map((kind) => path.join(FIXTURES, game, kind)),
   );
   assert.ok(kinds.length > 0, `no fixtures in ${FIXTURES}`);
+  const failures = []; // every fixture is tried; each failure names its GAME/KIND
   for (const folder of kinds) {
     const request = sdk.loadFixture(folder);
-    const index = choose(request);
-    assert.ok(
-      Number.isInteger(index) && index >= 0 && index < request.legal_actions.length,
-      `${path.relative(FIXTURES, folder)}: index ${index} of ${request.legal_actions.length} actions`,
-    );
+    const where = path.relative(FIXTURES, folder);
+    let index;
+    try {
+      index = choose(request);
+    } catch (error) {
+      failures.push(`${where}: choose threw ${error && error.stack ? error.stack : error}`);
+      continue;
+    }
+    if (!(Number.isInteger(index) && index >= 0 && index < request.legal_actions.length)) {
+      failures.push(`${where}: index ${index} of ${request.legal_actions.length} actions`);
+    }
   }
+  assert.deepStrictEqual(failures, [], failures.join("\n"));
 });
