@@ -96,14 +96,11 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
         raise SubmitError(f"--name: {problem}")
     if problem := address_problem(address):
         raise SubmitError(f"--address: {problem}")
-    if why := _unreachable(address):  # at once: the handshake would wait out its deadline
-        raise SubmitError(f"{address}: no bot answered the handshake: {why}")
     try:
         reply = trio.run(_remote_handshake, address)
-    except grpc.RpcError as exc:
-        raise SubmitError(
-            f"{address}: no bot answered the handshake: {exc.code().name}: {exc.details()}"
-        ) from None
+    except grpc.RpcError as exc:  # (the handshake waits for a bot still starting to listen)
+        why = _unreachable(address) or f"{exc.code().name}: {exc.details()}"
+        raise SubmitError(f"{address}: no bot answered the handshake: {why}") from None
     if reply.protocol_version != PROTOCOL_VERSION:
         raise SubmitError(
             f"{address}: speaks protocol version {reply.protocol_version}, the arena speaks 1"
@@ -122,8 +119,7 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
 
 def _unreachable(address: str) -> str:
     """Why no connection to ``address`` (HOST:PORT) can be made ("Connection refused"), or ""
-    if one can: a handshake with nobody listening waits out its deadline, then says only that
-    it timed out."""
+    if one can: a handshake that found nobody listening says only that it timed out."""
     host, _, port = address.rpartition(":")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=3.0).close()

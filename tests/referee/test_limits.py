@@ -86,10 +86,18 @@ def test_without_prlimit_bots_run_unlimited_after_one_warning(
         assert limited_argv(["bot"], BotLimits()) == ["bot"], "warned only once"
 
 
-@pytest.mark.parametrize("limits", [{"memory_mib": 255}, {"file_mib": 0}, {"disk_mib": 0}])
-def test_limits_too_small_to_run_a_bot_are_refused_as_bad_input(limits):
+@pytest.mark.parametrize(
+    "limits, said",
+    [
+        ({"memory_mib": 255}, "from 256 to"),
+        ({"memory_mib": 2**24 + 1}, "from 256 to 16,777,216 MiB"),
+        ({"file_mib": 0}, "at least"),
+        ({"disk_mib": 0}, "at least"),
+    ],
+)
+def test_limits_too_small_to_run_a_bot_are_refused_as_bad_input(limits, said):
     # a SetupError (exit 2, one line), not a ValueError escaping the error tree
-    with pytest.raises(SetupError, match="at least"):
+    with pytest.raises(SetupError, match=said):
         BotLimits(**limits)
 
 
