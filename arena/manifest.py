@@ -152,8 +152,13 @@ def _program(spec: BotSpec) -> str | None:
     if not spec.command:
         return None
     if "/" in spec.command[0]:
-        return spec.command[0]
-    return next((arg[1:] for arg in spec.command[1:] if arg.startswith("@") and arg[1:]), None)
+        program = spec.command[0]
+    else:
+        program = next((a[1:] for a in spec.command[1:] if a.startswith("@") and a[1:]), "")
+    # only a file of the directory: whether a host path exists is not the author's to learn
+    # from a message ("@/root/x does not exist")
+    inside = program and not Path(program).is_absolute() and ".." not in Path(program).parts
+    return program if inside else None
 
 
 def unbuilt_problem(spec: BotSpec, built: bool = False) -> str:

@@ -406,15 +406,12 @@ def name_refused(session: Session, bot_name: str, author_id: int) -> tuple[int, 
     take the name ``bot_name``, with the HTTP status that says so, or None: another author's
     bot or waiting upload of that name (409); new, a name that could pass for another author's
     bot or waiting upload (409), or that reads as a Latin name it is not (400)."""
-    owner = bots.owner_of(session, bot_name)
-    if (owner is not None and owner != author_id) or (
-        owner is None and claimed_by_others(session, bot_name, author_id)
-    ):
-        return 409, f"bot name {bot_name!r} belongs to another author; choose another name"
-    if owner is not None:
+    if problem := bots.name_taken_by_others(session, bot_name, author_id):  # registered bots
+        return 409, problem
+    if bots.owner_of(session, bot_name) is not None:  # the author's own
         return None
-    if other := bots.look_alike_of_others(session, bot_name, author_id):
-        return 409, could_pass_for(bot_name, other)
+    if claimed_by_others(session, bot_name, author_id):
+        return 409, f"bot name {bot_name!r} belongs to another author; choose another name"
     if other := look_alike_claimed_by_others(session, bot_name, author_id):
         return 409, could_pass_for(bot_name, other, WAITING_UPLOAD)
     if problem := look_alike_problem(bot_name):

@@ -68,3 +68,18 @@ def test_a_java_bot_is_judged_by_the_argument_file_its_build_writes(tmp_path: Pa
     assert unbuilt_problem(load_manifest(bot)) == "" and stale_build(load_manifest(bot)) == ""
     os.utime(bot / "Bot.java")  # edited now, after the build
     assert stale_build(load_manifest(bot)).startswith("Bot.java is newer than java.args: ")
+
+
+def test_a_command_naming_a_host_path_tells_nothing_of_it(tmp_path: Path):
+    """Whether a path outside the bot's directory exists is not the author's to learn from the
+    arena's messages: no "does not exist" for it, no "newer than" it."""
+    bot = tmp_path / "prober"
+    bot.mkdir()
+    (bot / "Bot.java").write_text("class Bot {}\n")
+    for probed in ("@/nonexistent/secret", "@../../nonexistent", "@/etc/hostname"):
+        (bot / "bot.toml").write_text(
+            f'name = "p"\nversion = "1"\ncommand = ["java", "{probed}", "Bot"]\n'
+            'build = ["sh", "build.sh"]\ngames = ["oregon"]\n'
+        )
+        spec = load_manifest(bot)
+        assert unbuilt_problem(spec) == "" and stale_build(spec) == "", probed
