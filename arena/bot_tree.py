@@ -166,6 +166,32 @@ NODE_SDK = REPO / "sdk" / "node"
 NODE_SDK_PACKAGE = "arena-bot-sdk"  # the name a Node bot's package.json depends on
 
 
+def depends_on_node_sdk(directory: Path) -> bool:
+    """Whether ``directory``'s ``package.json`` depends on the arena's Node SDK (False for no
+    package.json, or one npm would not read)."""
+    try:
+        dependencies = json.loads((directory / "package.json").read_text()).get("dependencies")
+    except (OSError, ValueError, AttributeError, TypeError, RecursionError):
+        return False
+    return isinstance(dependencies, dict) and NODE_SDK_PACKAGE in dependencies
+
+
+def node_sdk_problem(directory: Path) -> str:
+    """Why a Node bot's SDK will not load, or "": its package.json depends on the SDK and
+    ``node_modules`` has none, typically a bot moved after `npm install` (npm links a ``file:``
+    dependency by a relative path, which then leads nowhere)."""
+    if not depends_on_node_sdk(directory):
+        return ""
+    if (directory / "node_modules" / NODE_SDK_PACKAGE / "package.json").is_file():
+        return ""
+    sdk = os.path.relpath(NODE_SDK, directory.resolve())
+    return (
+        f"{directory}: node_modules/{NODE_SDK_PACKAGE} is missing or leads nowhere (was the bot "
+        f'moved after `npm install`?): set package.json\'s "{NODE_SDK_PACKAGE}" to '
+        f'"file:{sdk}" and run `npm install` in that directory'
+    )
+
+
 def link_node_sdk(directory: Path) -> bool:
     """Give an uploaded Node bot the arena's Node SDK as a local checkout has it:
     ``node_modules/arena-bot-sdk``, a link to ``sdk/node`` (which the sandbox then shows). An
@@ -173,12 +199,7 @@ def link_node_sdk(directory: Path) -> bool:
     build has no network for npm, so without it no Node bot could be hosted. Only for a
     ``package.json`` that depends on the SDK, where the upload did not bring one of its own;
     whether a link was made."""
-    try:
-        dependencies = json.loads((directory / "package.json").read_text()).get("dependencies")
-        wanted = isinstance(dependencies, dict) and NODE_SDK_PACKAGE in dependencies
-    except (OSError, ValueError, AttributeError, TypeError, RecursionError):
-        return False  # no package.json, or not one npm would read: nothing to provide
-    if not wanted or not (NODE_SDK / "package.json").is_file():
+    if not depends_on_node_sdk(directory) or not (NODE_SDK / "package.json").is_file():
         return False
     link = directory / "node_modules" / NODE_SDK_PACKAGE
     try:

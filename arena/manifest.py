@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from arena.bot_tree import node_sdk_problem
 from arena.errors import ManifestError
 from engine.registry import game_names
 
@@ -165,6 +166,8 @@ def unbuilt_problem(spec: BotSpec, built: bool = False) -> str:
     """Why ``spec``'s directory cannot start yet (its command names a file of the directory that
     is not there: a compiled bot not built, or, ``built`` just now, a command that names
     another file than the build makes), or ""."""
+    if spec.directory is not None and (problem := node_sdk_problem(spec.directory)):
+        return problem
     program = _program(spec)
     if spec.directory is None or program is None:
         return ""

@@ -14,7 +14,7 @@ import trio
 
 from arena.building import BuildError, build_bot
 from arena.errors import InputError, ManifestError
-from arena.manifest import BotSpec, expand_games, load_manifest, remote_bot
+from arena.manifest import BotSpec, expand_games, load_manifest, remote_bot, unbuilt_problem
 from arena.records import TimeControl
 from arena.sandbox import SandboxPolicy, unreadable_problem
 from arena.sandbox.tempdirs import remove_tree
@@ -72,6 +72,12 @@ def validate(
     if spec is not None and spec.build and build:
         if report.add(_build_check(spec, sandbox, bot_logs)).status is Status.FAIL:
             spec = None  # nothing to run
+    if spec is not None and (problem := unbuilt_problem(spec, built=bool(spec.build) and build)):
+        hint = (
+            "the program bot.toml's command runs, and what it loads, must be in the bot's directory"
+        )
+        report.add(Check.failed("files", problem, hint))
+        spec = None
     if spec is not None:
         replies: list[float] = []  # the tested bot's reply times, for a budget's failure
         game = game.lower() if game else None

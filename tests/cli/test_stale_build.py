@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from arena.bot_tree import NODE_SDK
 from arena.manifest import load_manifest, stale_build, unbuilt_problem
 from tests.tournament.helpers import SAMPLE_BOTS, run_cli
 
@@ -83,3 +84,34 @@ def test_a_command_naming_a_host_path_tells_nothing_of_it(tmp_path: Path):
         )
         spec = load_manifest(bot)
         assert unbuilt_problem(spec) == "" and stale_build(spec) == "", probed
+
+
+def test_a_node_bot_moved_after_npm_install_is_told_how_to_mend_it(tmp_path: Path):
+    """npm links a ``file:`` dependency by a relative path: a Node bot moved elsewhere kept a
+    link that led nowhere, and its game ended in a CRASH ("Cannot find module 'arena-bot-sdk'")
+    with nothing said of the cause (outside review)."""
+    bot = tmp_path / "moved"
+    (bot / "node_modules").mkdir(parents=True)
+    (bot / "index.js").write_text("require('arena-bot-sdk')\n")
+    (bot / "package.json").write_text('{"dependencies": {"arena-bot-sdk": "file:../sdk/node"}}')
+    (bot / "node_modules" / "arena-bot-sdk").symlink_to("../../sdk/node")  # from where it was
+    (bot / "bot.toml").write_text(
+        'name = "moved"\nversion = "1"\ncommand = ["node", "index.js"]\ngames = ["oregon"]\n'
+    )
+    sdk = os.path.relpath(NODE_SDK, bot)
+    assert unbuilt_problem(load_manifest(bot)) == (
+        f"{bot}: node_modules/arena-bot-sdk is missing or leads nowhere (was the bot moved after "
+        f'`npm install`?): set package.json\'s "arena-bot-sdk" to "file:{sdk}" and run `npm '
+        "install` in that directory"
+    )
+    played = run_cli("match", str(bot), str(SAMPLE_BOTS / "random-python"), "--game", "oregon",
+                     "--no-store", "--sandbox", "none")  # fmt: skip
+    assert played.exit_code == 2 and played.stderr.count("\n") == 1
+    assert "node_modules/arena-bot-sdk is missing or leads nowhere" in played.stderr
+    validated = run_cli("validate", str(bot), "--sandbox", "none")
+    assert validated.exit_code == 1
+    assert "FAIL files: " + unbuilt_problem(load_manifest(bot)) in validated.stdout
+    (bot / "node_modules" / "arena-bot-sdk").unlink()
+    link = os.path.relpath(NODE_SDK, bot / "node_modules")  # as `npm install` makes it
+    (bot / "node_modules" / "arena-bot-sdk").symlink_to(link)
+    assert unbuilt_problem(load_manifest(bot)) == ""
