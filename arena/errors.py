@@ -93,6 +93,11 @@ class NotReadyError(BotError):
     """The bot never answered the handshake (it died, hung or refused); the message says why."""
 
 
+class AnsweredTwiceError(NotReadyError):
+    """The bot answered the handshake twice, which the sandbox's frame filter cut off: a broken
+    protocol (ILLEGAL), not a bot that failed to start (CRASH)."""
+
+
 class HandshakeMismatchError(BotError):
     """The bot answered the handshake, but for another protocol version or other games."""
 

@@ -27,7 +27,7 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
-from arena.errors import HandshakeMismatchError, NotReadyError
+from arena.errors import AnsweredTwiceError, HandshakeMismatchError, NotReadyError
 from arena.log_names import kept_log_bytes, kept_log_names, numbered
 from arena.manifest import BotSpec, plays
 from arena.protocol import PROTOCOL_VERSION
@@ -44,7 +44,7 @@ from arena.sandbox import (
 )
 from arena.sandbox.cgroups import BotCgroup
 from arena.sandbox.limits import BotLimits, limited_argv, prlimit_path
-from arena.sandbox.relay import EXIT_FLOODED, FLOODED
+from arena.sandbox.relay import EXIT_FLOODED, FLOODED, SECOND_REPLY
 from arena.sandbox.sockets import NotASocketError, link_socket, open_socket, sandbox_address
 
 _UNIX_PATH_MAX = 107
@@ -543,11 +543,12 @@ async def _handshake_or_exit(
 ) -> bot_pb2.HandshakeReply:
     reply: bot_pb2.HandshakeReply | None = None
     failure = ""
+    answered_twice = False
     listening = False
     said: str | None = None  # what the bot's socket answered, if not HTTP/2
 
     async def handshake(scope: trio.CancelScope) -> None:
-        nonlocal reply, failure, listening
+        nonlocal reply, failure, answered_twice, listening
         try:
             await _until_listening(bot)
             listening = True
@@ -559,6 +560,8 @@ async def _handshake_or_exit(
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
                 failure = f"did not answer the handshake within {timeout:g} s"
+            elif exc.code() == grpc.StatusCode.INTERNAL and exc.details() == SECOND_REPLY:
+                answered_twice = True
             else:
                 details = one_line(exc.details() or "", _REASON_CHARS)
                 failure = f"handshake failed: {exc.code().name}: {details}"
@@ -584,6 +587,8 @@ async def _handshake_or_exit(
             nursery.start_soon(handshake, nursery.cancel_scope)
             nursery.start_soon(watch_exit, nursery.cancel_scope)
             nursery.start_soon(look_before_the_deadline)
+    if answered_twice:
+        raise AnsweredTwiceError("answered Handshake twice (the call takes one reply)")
     if reply is None:
         if not failure:
             failure = (

@@ -32,6 +32,7 @@ import trio
 from arena.bot.v1 import bot_pb2
 from arena.bot_tree import holds_code
 from arena.errors import (
+    AnsweredTwiceError,
     BotChangedError,
     ExtraReplyError,
     HandshakeMismatchError,
@@ -608,8 +609,7 @@ async def play_match(
 
 def _not_ready(exc: NotReadyError) -> tuple[Outcome, str]:
     """The forfeit of a bot that never became ready: ILLEGAL where it answered the handshake
-    twice (the frame filter ended the call: ``SECOND_REPLY``), as a second reply to any other
-    call is; CRASH otherwise."""
-    if SECOND_REPLY in str(exc):
-        return Outcome.ILLEGAL, "answered Handshake twice (the call takes one reply)"
+    twice, as a second reply to any other call is; CRASH otherwise."""
+    if isinstance(exc, AnsweredTwiceError):
+        return Outcome.ILLEGAL, str(exc)
     return Outcome.CRASH, f"never became ready: {exc}"

@@ -13,7 +13,7 @@ import grpc
 import trio
 
 from arena.bot.v1 import bot_pb2
-from arena.errors import NotReadyError
+from arena.errors import AnsweredTwiceError, NotReadyError
 from arena.log_names import numbered
 from arena.manifest import BotSpec, plays
 from arena.protocol import PROTOCOL_VERSION, TOKEN_REFUSED
@@ -115,6 +115,9 @@ async def check_process(
 
         try:
             client, reply = await first_handshake(bot, ready_seconds)
+        except AnsweredTwiceError as exc:
+            add(Check.failed("handshake", str(exc), "reply once to each call, then return"))
+            return None
         except NotReadyError as exc:
             refused = TOKEN_REFUSED.name in str(exc)
             add(

@@ -6,7 +6,6 @@ no process or thread remains.)"""
 
 from __future__ import annotations
 
-import shutil
 import socket
 from pathlib import Path
 
@@ -14,13 +13,13 @@ import pytest
 import trio
 
 from arena import sdk
-from arena.manifest import BotSpec, load_manifest, remote_bot
+from arena.manifest import remote_bot
 from arena.records import MatchRecord, Outcome, TimeControl
 from arena.referee.client import RECEIVE_LIMIT_BYTES
 from arena.referee.match import play_match
 from arena.sandbox import SandboxPolicy, bwrap_problem
 from engine.registry import get_game
-from tests.support.bots import TEST_BOTS, misbehaving_bot, sample_bot
+from tests.support.bots import misbehaving_bot, sample_bot, sandboxed_misbehaving_bot
 
 pytestmark = pytest.mark.slow
 
@@ -114,17 +113,6 @@ async def test_a_bot_answering_start_game_twice_is_an_illegal_forfeit_that_says_
     assert culprit.reason == "answered StartGame twice (the call takes one reply)"
     assert culprit.decisions == 0
     _finished_by_the_others(record, culprit=1)
-
-
-def sandboxed_misbehaving_bot(mode: str, directory: Path) -> BotSpec:
-    """``misbehaving_bot(mode)`` in a directory of its own with ``misbehave.py`` (a sandboxed bot
-    sees its own directory only)."""
-    home = directory / mode
-    home.mkdir()
-    shutil.copy(TEST_BOTS / "misbehave.py", home)
-    toml = (TEST_BOTS / mode / "bot.toml").read_text().replace("../misbehave.py", "misbehave.py")
-    (home / "bot.toml").write_text(toml)
-    return load_manifest(home)
 
 
 FILTERED = pytest.mark.skipif(bwrap_problem() is not None, reason="no bubblewrap here")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,3 +24,14 @@ def sample_bot(name: str) -> BotSpec:
 
 def misbehaving_bot(name: str) -> BotSpec:
     return load_manifest(TEST_BOTS / name)
+
+
+def sandboxed_misbehaving_bot(mode: str, directory: Path) -> BotSpec:
+    """``misbehaving_bot(mode)`` in a directory of its own with ``misbehave.py`` (a sandboxed bot
+    sees its own directory only)."""
+    home = directory / mode
+    home.mkdir()
+    shutil.copy(TEST_BOTS / "misbehave.py", home)
+    toml = (TEST_BOTS / mode / "bot.toml").read_text().replace("../misbehave.py", "misbehave.py")
+    (home / "bot.toml").write_text(toml)
+    return load_manifest(home)

@@ -11,6 +11,7 @@ from arena.new_bot import new_bot
 from arena.records import TimeControl
 from arena.sandbox import SandboxPolicy, bwrap_problem
 from arena.validation import Status, validate
+from tests.support.bots import sandboxed_misbehaving_bot
 from tests.support.node import requires_npm
 from tests.support.processes import bot_processes
 from tests.tournament.helpers import run_cli
@@ -375,3 +376,15 @@ def test_a_bot_late_again_in_the_same_game_fails():
     assert failed.status is Status.FAIL, report.checks
     assert "reply within the per-decision limit" in failed.hint
     assert "lost on time, then played again: oregon" in results["reply times"].detail
+
+
+@needs_bwrap
+def test_a_handshake_answered_twice_fails_the_handshake_check(tmp_path):
+    """As in a match (ILLEGAL, not a start that failed): the frame filter ends the call at its
+    second reply, and botprocess says so by the error's kind, not by its words."""
+    bot = sandboxed_misbehaving_bot("handshake-twice", tmp_path)
+    report = validate(str(bot.directory), game="oregon", seed=3, sandbox=SANDBOX)
+    [handshake] = [c for c in report.checks if c.name == "handshake"]
+    assert handshake.status is Status.FAIL
+    assert handshake.detail == "answered Handshake twice (the call takes one reply)"
+    assert "start to ready" not in statuses(report)
