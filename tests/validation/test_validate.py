@@ -118,6 +118,16 @@ def test_a_command_that_is_not_there_gets_the_hint_that_fits(tmp_path):
         'name = "unbuilt"\nversion = "1"\ncommand = ["./bot"]\ngames = ["oregon"]\n'
     )
     report = validate(str(directory), game="oregon", seed=3, time_control=QUICK)
+    [found] = [c for c in report.checks if c.name == "files"]  # before any process starts
+    assert found.status is Status.FAIL
+    assert found.detail == f"{directory}: ./bot does not exist: build it first by running it " + (
+        "in that directory, or `arena submit` it, which builds it"
+    )
+    assert "start to ready" not in statuses(report)
+    (directory / "bot.toml").write_text(  # a program looked up on PATH, not found there
+        'name = "unbuilt"\nversion = "1"\ncommand = ["no-such-program"]\ngames = ["oregon"]\n'
+    )
+    report = validate(str(directory), game="oregon", seed=3, time_control=QUICK)
     [found] = [c for c in report.checks if c.name == "start to ready"]
     assert found.status is Status.FAIL
     assert "must name a program that exists" in found.hint
