@@ -48,6 +48,9 @@ class SeatRecord:
     time_used: float
     decisions: int
     log: LogSlice | None = None  # None: the log was not kept (or the bot is remote)
+    # It played to the end but did not acknowledge EndGame in time (not stored: a kept-up
+    # process is replaced for it, and `arena validate` warns of it).
+    end_unanswered: bool = False
 
 
 @dataclass

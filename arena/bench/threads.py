@@ -119,10 +119,10 @@ class _InstantLender(PoolLender):
         leased.client = _InstantClient(leased.client, occurrence)
         return leased
 
-    async def give_back(self, leased: LeasedBot, healthy: bool) -> LogSlice | None:
+    async def give_back(self, leased: LeasedBot, replaced_because: str = "") -> LogSlice | None:
         assert isinstance(leased.client, _InstantClient)
         leased.client = leased.client.real
-        return await super().give_back(leased, healthy)
+        return await super().give_back(leased, replaced_because)
 
 
 async def by_thread(

@@ -59,7 +59,7 @@ from engine.registry import get_game
 # once unpacked (a small gzip of a huge message), and metadata over its own limit.
 _TOO_LARGE = ("Received message larger than max", "Decompressed message larger than max")
 _METADATA_TOO_LARGE = "metadata size exceeds"
-_ENDGAME_SECONDS = 2.0
+END_GAME_SECONDS = 2.0  # EndGame's deadline: the game is decided, its reply only acknowledges
 _EXIT_WAIT_SECONDS = 0.2
 _DETAILS_CHARS = 200  # of a bot's error message in a reason (the rest says how it ended)
 _CLOCK_SLACK_SECONDS = 0.05  # gRPC's deadline against the referee's own clock
@@ -466,13 +466,30 @@ class _Referee:
     def with_logs(self, records: list[SeatRecord]) -> list[SeatRecord]:
         return [replace(record, log=self.seats[record.seat].log) for record in records]
 
+    def with_end_answers(self, records: list[SeatRecord]) -> list[SeatRecord]:
+        """``records`` marked where a seat that played to the end left EndGame unanswered."""
+        return [
+            replace(record, end_unanswered=seat.playing and not seat.ended)
+            for record, seat in zip(records, self.seats, strict=True)
+        ]
+
+    def replaced_because(self, seat: _Seat, voided: bool) -> str:
+        """Why a lent bot is not kept for the next game ("" if it is)."""
+        if voided:
+            return "the game was voided"
+        if not seat.playing:
+            return f"it forfeited ({seat.outcome.value})"
+        if not seat.ended:
+            return f"it did not acknowledge EndGame within {END_GAME_SECONDS:g} s"
+        return ""
+
     async def end_game(self, requests: Callable[[_Seat], bot_pb2.EndGameRequest]) -> None:
         """Tell every seat still playing that the game is over (or voided), each with the
         request ``requests(seat)``."""
 
         async def end(seat: _Seat) -> None:
             try:
-                await seat.connected.end_game(requests(seat), _ENDGAME_SECONDS)
+                await seat.connected.end_game(requests(seat), END_GAME_SECONDS)
                 seat.ended = True
             except grpc.RpcError:  # EndGame's reply is parsed by gRPC: garbage is one too
                 pass  # the game is decided; a bot failing to listen to its end changes nothing
@@ -488,8 +505,8 @@ class _Referee:
         with trio.CancelScope(shield=True):
             for seat in self.seats:
                 if seat.leased is not None and lender is not None:
-                    healthy = not voided and seat.playing and seat.ended
-                    seat.log = await lender.give_back(seat.leased, healthy)
+                    why = self.replaced_because(seat, voided)
+                    seat.log = await lender.give_back(seat.leased, replaced_because=why)
                 elif seat.client is not None:
                     seat.client.close()
 
@@ -576,6 +593,7 @@ async def play_match(
                 records = referee.seat_records()
                 end = referee.encoder.end_requests(referee.state, records)
                 await referee.end_game(lambda seat: end(seat.game_id, seat.index, seat.events_sent))
+                records = referee.with_end_answers(records)
             except Exception as exc:  # noqa: BLE001 - any fault of ours voids the game
                 void_reason = f"arena fault: {type(exc).__name__}: {exc}"
                 records = referee.seat_records()

@@ -49,12 +49,17 @@ def _named(bot: RunningBot) -> str:
 
 
 def log_started(bot: RunningBot, kept_up: bool) -> None:
-    log.info("%s started%s", _named(bot), ", kept up across games" if kept_up else "")
+    # the arena neither starts nor stops a bot running elsewhere: it connects to it
+    what = "started" if bot.process is not None else "connected"
+    log.info("%s %s%s", _named(bot), what, ", kept up across games" if kept_up else "")
 
 
 def log_stopping(bot: RunningBot) -> None:
     """Before the arena stops ``bot``: whether it had ended by itself (crashed, exited). One the
     arena stopped already (a forfeit) did not: its SIGKILL was the arena's."""
+    if bot.process is None:
+        log.info("%s disconnected", _named(bot))
+        return
     how = None if bot.stopped_by_arena else bot.exit_description()
     log.info("%s stopped %s", _named(bot), f"(it had ended: {how})" if how else "by the arena")
 
@@ -208,12 +213,15 @@ class BotPool:
             raise
         return LeasedBot(bot, client, key, stack)
 
-    async def give_back(self, leased: LeasedBot, healthy: bool) -> LogSlice | None:
-        """Keep a healthy bot for the next lease of its key; stop any other (its last words,
-        a traceback, reach its log first). The part of its kept log that this game wrote."""
-        if healthy and leased.alive and leased.key not in self._idle:
+    async def give_back(self, leased: LeasedBot, replaced_because: str = "") -> LogSlice | None:
+        """Keep a bot for the next lease of its key unless ``replaced_because`` says why not
+        (the operator's log says it); stop it then (its last words, a traceback, reach its log
+        first). The part of its kept log that this game wrote."""
+        if not replaced_because and leased.alive and leased.key not in self._idle:
             self._idle[leased.key] = leased
         else:
+            if replaced_because:
+                log.info("%s replaced: %s", _named(leased.bot), replaced_because)
             await self._stop(leased)
         end = log_size(leased.bot)
         if end is None:
@@ -246,5 +254,5 @@ class PoolLender:
         key = _key(self.worker, spec, occurrence)
         return await self.pool.lease(key, spec, ready_seconds, deal)
 
-    async def give_back(self, leased: LeasedBot, healthy: bool) -> LogSlice | None:
-        return await self.pool.give_back(leased, healthy)
+    async def give_back(self, leased: LeasedBot, replaced_because: str = "") -> LogSlice | None:
+        return await self.pool.give_back(leased, replaced_because)

@@ -17,7 +17,7 @@ import trio
 from arena.manifest import BotSpec
 from arena.positions import Position, decision_kinds, position
 from arena.records import MatchRecord, Outcome, TimeControl
-from arena.referee.match import Decision, MatchObserver, play_match
+from arena.referee.match import END_GAME_SECONDS, Decision, MatchObserver, play_match
 from arena.sandbox import SandboxPolicy
 from arena.validation.report import Check, Report, Status
 from engine.registry import get_game
@@ -285,9 +285,17 @@ def match_check(
     decisions = sum(one.decisions for one in tested)
     ranks = ", ".join(str(one.rank) for one in tested)
     plural = "" if decisions == 1 else "s"
-    return Check.passed(
-        name, f"finished: {decisions} decision{plural}, rank {ranks} of {record.num_players}"
-    )
+    finished = f"finished: {decisions} decision{plural}, rank {ranks} of {record.num_players}"
+    if unanswered := [one.seat for one in tested if one.end_unanswered]:
+        return Check(
+            name,
+            Status.WARN,
+            f"{finished}; EndGame not acknowledged within {END_GAME_SECONDS:g} s (seat "
+            f"{', '.join(map(str, unanswered))})",
+            "return from EndGame at once: a tournament replaces the process of a bot that "
+            "leaves it unanswered, and starts a new one for its next game",
+        )
+    return Check.passed(name, finished)
 
 
 def kinds_check(

@@ -151,6 +151,7 @@ async def test_a_bot_hanging_in_end_game_does_not_hold_up_the_record():
     assert not record.voided, record.void_reason
     assert [s.outcome for s in record.seats] == [Outcome.FINISHED] * 2
     assert [s.reason for s in record.seats] == ["", ""], "the game was decided before EndGame"
+    assert [s.end_unanswered for s in record.seats] == [True, False]
     assert sorted(s.rank for s in record.seats) in ([1, 2], [1, 1])
     final = get_game("oregon").replay(2, SEED, record.actions)
     assert final.is_over

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from arena.storage.database import open_database
-from tests.tournament.helpers import ROOT, SAMPLE_BOTS, run_cli, start_cli
+from tests.tournament.helpers import ROOT, SAMPLE_BOTS, run_cli, start_cli, start_remote_bot
+from tests.tournament.test_remote_deals import _listening as listening
 from tests.web.conftest import free_port
 
 CRASHING = ROOT / "tests" / "bots" / "exits-midgame"
@@ -124,3 +125,45 @@ def test_a_bot_the_arena_stopped_after_its_forfeit_is_not_said_to_have_died(tmp_
     stopped = [line for line in stopped if "stopped" in line]
     assert stopped and all("stopped by the arena" in line for line in stopped), stopped
     assert not any("killed by SIGKILL" in line for line in stopped)
+
+
+def test_the_log_says_why_a_kept_up_bot_was_replaced(tmp_path: Path):
+    """A bot that played well but left EndGame unanswered was replaced after every game, and
+    the log said only "stopped by the arena" (outside review)."""
+    log = tmp_path / "arena.log"
+    sleeper = ROOT / "tests" / "bots" / "end-game-sleep"
+    result = run_cli(
+        "tournament", "--game", "oregon", "--bots", f"{SAMPLE_BOTS / 'random-python'},{sleeper}",
+        "--deals", "1", "--concurrency", "1", "--sandbox", "none",
+        "--db", str(tmp_path / "arena.db"), "--log-file", str(log),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = log.read_text().splitlines()
+    replaced = [line for line in lines if "bot end-game-sleep (pid " in line and "replaced" in line]
+    assert len(replaced) == 2, lines  # after each of the deal's two games
+    assert all(
+        line.endswith("replaced: it did not acknowledge EndGame within 2 s") for line in replaced
+    ), replaced
+    assert not any("random-python" in line and "EndGame" in line for line in lines)
+
+
+def test_a_bot_running_elsewhere_is_connected_to_not_started(tmp_path: Path):
+    """The arena neither starts nor stops a remote bot: the log said it "started, kept up
+    across games" and "stopped by the arena" (outside review)."""
+    bot, port = start_remote_bot(token=None)
+    try:
+        listening(port)
+        log = tmp_path / "arena.log"
+        result = run_cli(
+            "tournament", "--game", "oregon", "--sandbox", "none", "--deals", "1",
+            "--bots", f"{SAMPLE_BOTS / 'heuristic-python'},random-python@127.0.0.1:{port}",
+            "--db", str(tmp_path / "arena.db"), "--log-file", str(log),
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+    finally:
+        bot.kill()
+        bot.wait()
+    remote = [line for line in log.read_text().splitlines() if f"at 127.0.0.1:{port})" in line]
+    assert remote and all(
+        line.endswith(("connected, kept up across games", "disconnected")) for line in remote
+    ), remote

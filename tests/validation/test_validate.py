@@ -398,3 +398,14 @@ def test_a_handshake_answered_twice_fails_the_handshake_check(tmp_path):
     assert handshake.status is Status.FAIL
     assert handshake.detail == "answered Handshake twice (the call takes one reply)"
     assert "start to ready" not in statuses(report)
+
+
+def test_a_bot_leaving_end_game_unanswered_is_warned_of():
+    """It passed every check, and in a tournament its process was replaced after every game
+    (outside review)."""
+    report = validate(str(TEST_BOTS / "end-game-sleep"), game="oregon", seed=3, time_control=QUICK)
+    [first] = [c for c in report.checks if c.name == "oregon, 2 seats, vs random"]
+    assert first.status is Status.WARN
+    assert first.detail.endswith("; EndGame not acknowledged within 2 s (seat 0)")
+    assert first.hint.startswith("return from EndGame at once: a tournament replaces")
+    assert report.passed, "a warning, not a failure: the games were played by the rules"
