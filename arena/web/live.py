@@ -60,7 +60,9 @@ class LiveReplay:
                 f"played with rules {row['rules_version']}, this arena has {engine.rules_version}"
             )
         self.engine = engine
+        self.identity = _identity(row)
         self.state: GameState = engine.new_game(row["num_players"], row["seed"], row["options"])
+        self.actions: list[int] = []  # those applied, in order
         self.to_json = JsonConverter()
         self.frames: list[dict[str, Any]] = []  # one per decision applied
         self.scores: list[list[float]] = []  # before each decision
@@ -73,6 +75,14 @@ class LiveReplay:
             self.frames.append(self._frame(len(self.frames), record=True))
             self.scores.append(self._scores())
             self.state.apply_index(index)
+            self.actions.append(index)
+
+    def continued_by(self, row: dict[str, Any]) -> bool:
+        """Whether ``row`` is this game, played on from where it was replayed: a row's id may
+        be given to another game once its own is removed (a stopped run's games in play are,
+        and SQLite hands out the largest id again)."""
+        done = len(self.actions)
+        return self.identity == _identity(row) and row["actions"][:done] == self.actions
 
     def now(self) -> dict[str, Any]:
         """The position now: the next decision's frame, or the final one."""
@@ -139,7 +149,7 @@ class GamesInPlay:
             if replay is not None:
                 self._replays.move_to_end(row["id"])
         try:
-            if replay is None or len(replay.frames) > len(row["actions"]):
+            if replay is None or not replay.continued_by(row):
                 replay = LiveReplay(row)
             with replay.lock:
                 replay.advance(row["actions"])
@@ -152,6 +162,11 @@ class GamesInPlay:
             while len(self._replays) > _CACHE_LIMIT:
                 self._replays.popitem(last=False)
         return replay
+
+
+def _identity(row: dict[str, Any]) -> tuple[Any, ...]:
+    """What tells one game in play from another that got its id later."""
+    return (row["game"], row["seed"], row["num_players"], row["tournament_id"], row["started_at"])
 
 
 def held_reason(row: dict[str, Any]) -> str | None:
