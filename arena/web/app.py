@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import logging
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -54,6 +55,7 @@ _MAX_LIST = 200
 _LONGEST_SEARCH = 100  # characters of a bot search
 # The largest integer SQLite stores: a larger filter would fail inside the query.
 _LARGEST_VALUE = 2**63 - 1
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 # What the browser may load: our own scripts and styles only (no inline script runs, no
 # third-party origin); embedded page data is JSON in <script type="application/json">.
 CONTENT_SECURITY_POLICY = (
@@ -116,10 +118,13 @@ def _int(
     raw = request.query_params.get(name, "")
     if raw == "":
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise HTTPException(400, f"{name} must be a whole number") from None
+    # ASCII digits only: ``int`` also takes "+1", " 1", "0_1" and other scripts' digits, which
+    # the pages' scripts read otherwise (they opened another seat than the server checked)
+    if _WHOLE_NUMBER.fullmatch(raw) is None:
+        raise HTTPException(400, f"{name} must be a whole number")
+    if len(raw.lstrip("-")) > 19:
+        raise HTTPException(400, f"{name} is too large")
+    value = int(raw)
     if high is not None and not low <= value <= high:
         raise HTTPException(400, f"{name} must be between {low} and {high}")
     if value < low:

@@ -320,6 +320,11 @@ def test_on_a_phone_a_wide_board_says_it_pans_and_can_fit_the_screen(phone, web_
         ("seat=9", "seat must be between 0 and 1"),
         ("d=abc", "d must be a whole number"),
         ("d=-1", "d must be between 0 and"),
+        # int() takes these, and the page's script then opened another seat or decision
+        ("seat=%2B1", "seat must be a whole number"),
+        ("seat=%D9%A1", "seat must be a whole number"),  # an Arabic-Indic 1
+        ("d=%D9%A5", "d must be a whole number"),
+        ("d=0_1", "d must be a whole number"),
     ],
 )
 def test_a_bad_seat_or_decision_in_the_address_is_an_error(browser, web_server, query, error):
