@@ -200,7 +200,7 @@ def create_app(
             raise HTTPException(400, f"outcome must be {', '.join(some)} or {last}")
         limit = _int(request, "limit", 50, low=1, high=_MAX_LIST)
         assert limit is not None
-        bot = _text(request, "bot")
+        bot = (_text(request, "bot") or "")[:_LONGEST_SEARCH] or None  # echoed in the page
         return GameFilter(
             game=_game_name(request),
             **bot_search(bot),

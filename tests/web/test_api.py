@@ -178,6 +178,9 @@ def test_games_list_filters_and_pages(client):
     assert client.get("/api/games", params={"game": "oregon"}).json()["total"] == 2
     assert client.get("/api/games", params={"bot": EVIL_NAME}).json()["total"] == 6
     assert client.get("/api/games", params={"bot": "nobody"}).json()["total"] == 0
+    searched = client.get("/games", params={"bot": "x" * 60_000})  # echoed up to 100 characters
+    assert searched.status_code == 200 and "x" * 100 in searched.text
+    assert "x" * 101 not in searched.text and len(searched.text) < 50_000
     tournament = everything["games"][0]["tournament_id"]
     assert client.get("/api/games", params={"tournament": tournament}).json()["total"] == 2
     assert client.get("/api/games", params={"outcome": "voided"}).json()["total"] == 0
