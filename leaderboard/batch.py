@@ -9,9 +9,11 @@ The model, the prior and the limits are documented in ``leaderboard/README.md``;
   ``PRIOR_SD`` Elo points; the rating is the posterior mode (MAP). The prior keeps a perfect record
   finite without inventing precision, and barely moves a rating backed by tens of games.
 - Each pool of players connected by games (``leaderboard.pools``) is fitted on its own; ratings of
-  different pools are not comparable. A pool's well-measured players (``PROVISIONAL_GAMES`` games
-  or more, bounded on both sides) have mean 1500 (all its players, where fewer than two are): a
-  player whose rating the prior sets moves nobody's number or interval.
+  different pools are not comparable. A pool is measured on its main component
+  (``pools.record_shapes``: players bounded on both sides against each other): its well-measured
+  players (``PROVISIONAL_GAMES`` games or more) have mean 1500 (all of it where fewer than two
+  are; every player where no component is the main one): a player whose rating the prior sets,
+  such as a bot that always forfeits, moves nobody's number or interval.
 - The 95% interval is the union of two: the bootstrap over groups of correlated games
   (``GameResult.group_key``: whole groups are drawn with replacement, which captures the shared luck
   of a deal's seat rotations) and the posterior's Gaussian (Laplace) interval, which keeps its
@@ -154,7 +156,6 @@ def _one_blas_thread(fit: Callable[P, R]) -> Callable[P, R]:
     return limited
 
 
-@_one_blas_thread
 def fit_batch(
     games: Sequence[GameResult], bootstrap: int = BOOTSTRAP_SAMPLES, seed: int = 0
 ) -> dict[str, BatchRating]:
@@ -162,7 +163,16 @@ def fit_batch(
 
     Games of different player counts should be fitted separately (``leaderboard.boards``).
     ``seed`` fixes the bootstrap draws, so the same games always give the same table."""
-    finishes = encode(games)
+    return fit_finishes(encode(games), bootstrap, seed)
+
+
+@_one_blas_thread
+def fit_finishes(
+    finishes: Finishes, bootstrap: int = BOOTSTRAP_SAMPLES, seed: int = 0
+) -> dict[str, BatchRating]:
+    """``fit_batch`` of the games of ``finishes``. Without bootstrap, each interval is the
+    posterior's alone, never wider than with it: a ladder's tally (which has no deals to
+    resample) tells from it cheaply that an interval is still too wide."""
     pools = find_pools(finishes)
     pool_of = np.zeros(len(finishes.players), dtype=np.int64)
     index = {player: i for i, player in enumerate(finishes.players)}
@@ -179,10 +189,12 @@ def fit_batch(
         # the anchors: ratings the games set on both sides, not the prior (a handful of games,
         # a perfect record); centred on all, a few paused forfeiters of 2-3 games each kept
         # every interval of a ladder 10 times too wide (outside review)
-        anchored = [
-            int(played[i]) >= PROVISIONAL_GAMES and not shapes[player][0] and not shapes[player][1]
-            for i, player in enumerate(part.players)
-        ]
+        # main: the component the board is measured on (``record_shapes``); its well-measured
+        # players where two are, else all of it (a young board), else every player
+        main = [shapes[player] == ("", False) for player in part.players]
+        anchored = [main[i] and int(played[i]) >= PROVISIONAL_GAMES for i in range(len(main))]
+        if sum(anchored) < 2:
+            anchored = main
         point, low, high = _fit_pool(
             part, [shapes[player][0] for player in part.players], anchored, bootstrap, rng
         )

@@ -80,7 +80,8 @@ def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
     components every record is perfect, so the games fix its rating only relative to its own
     component, and how far that sits from the others is the prior's. The pool's ratings are
     measured against its main component, the largest of those bounded on both sides (the
-    one-sided ones are the prior's anyway); two of them equally large leave no main one, so
+    one-sided ones are the prior's anyway), or where none is, the largest of all: its players
+    are bounded on both sides, against each other. Two equally large leave no main one, so
     each is prior-set (which one the board is measured on is not the games' to say)."""
     tail, head = _ahead(finishes)
     component = _strong_components(finishes, tail, head)
@@ -91,11 +92,19 @@ def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
     entered[component[head[crossing]]] = True
     left[component[tail[crossing]]] = True
     sizes = np.bincount(component)
-    sizes[(entered != left)[: len(sizes)]] = 0  # a one-sided component is never the main one
-    largest = sizes.max(initial=0)
-    main = int(np.argmax(sizes)) if largest > 1 and np.sum(sizes == largest) == 1 else -1
+    one_sided = (entered != left)[: len(sizes)]
+    main = _largest(np.where(one_sided, 0, sizes))
+    if main < 0:
+        # No component bounded on both sides: the ratings are measured against the largest
+        # one-sided one. Every bot of a ladder ahead of a bot that always forfeits is such a
+        # component: its members are bounded against each other, only its distance from the
+        # forfeiter is the prior's, and that one-sided player must not move their numbers or
+        # open their intervals (outside review).
+        main = _largest(sizes)
 
     def shape(i: int) -> tuple[Bound, bool]:
+        if component[i] == main:
+            return "", False
         beaten_from_outside, beats_outside = entered[component[i]], left[component[i]]
         if not beaten_from_outside and beats_outside:
             return "lower", False
@@ -104,6 +113,13 @@ def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
         return "", bool(beaten_from_outside and component[i] != main)
 
     return {player: shape(i) for i, player in enumerate(finishes.players)}
+
+
+def _largest(sizes: IntArray) -> int:
+    """The component of more than one player larger than every other, else -1 (two equally
+    large leave no main one: which the board is measured on is not the games' to say)."""
+    largest = sizes.max(initial=0)
+    return int(np.argmax(sizes)) if largest > 1 and np.sum(sizes == largest) == 1 else -1
 
 
 def unbounded_sides(finishes: Finishes) -> dict[str, Bound]:

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from leaderboard.batch import Posterior, posterior_of
-from leaderboard.finishes import from_seats
+from leaderboard.finishes import Finishes, from_seats
 from leaderboard.results import GameResult
 
 
@@ -68,19 +68,22 @@ class FinishTally:
 
     def fit(self) -> Posterior:
         """``fit_posterior`` of the games tallied: the same as of the games themselves."""
+        return posterior_of(self.finishes())
+
+    def finishes(self) -> Finishes:
+        """The games tallied as the fits read them, an entry standing for its count of games
+        (all in one group: a fit without bootstrap reads none)."""
         players = sorted(self._players)
         renumbered = np.empty(len(players), dtype=np.int64)
         renumbered[[self._players[player] for player in players]] = np.arange(len(players))
         entries = len(self._count)
-        return posterior_of(
-            from_seats(
-                players,
-                np.array(self._size, dtype=np.int64),
-                renumbered[np.array(self._player, dtype=np.int64)],
-                np.array(self._rank, dtype=np.int64),
-                np.array(self._forfeit, dtype=np.bool_),
-                np.zeros(entries, dtype=np.int64),  # one group: this fit reads none
-                [""],
-                np.array(self._count, dtype=np.float64),
-            )
+        return from_seats(
+            players,
+            np.array(self._size, dtype=np.int64),
+            renumbered[np.array(self._player, dtype=np.int64)],
+            np.array(self._rank, dtype=np.int64),
+            np.array(self._forfeit, dtype=np.bool_),
+            np.zeros(entries, dtype=np.int64),
+            [""],
+            np.array(self._count, dtype=np.float64),
         )

@@ -58,7 +58,7 @@ from arena.tournament.runner import (
 )
 from arena.tournament.schedule import ScheduledGame, deal_seed, rotation_seed
 from arena.tournament.settings import TournamentSettings
-from leaderboard.batch import fit_batch
+from leaderboard.batch import BatchRating, fit_batch, fit_finishes
 from leaderboard.results import GameResult, SeatResult, player_name
 from leaderboard.tally import FinishTally
 
@@ -284,16 +284,26 @@ class Rounds:
         """Whether every playing entrant's 95% interval on every board is narrower than
         ``width``: the leaderboard's fit, of the board's games read by ``games_of(players)``
         (the tally cannot serve its bootstrap), checked first from the tally without bootstrap,
-        which is cheaper and never wider."""
+        which is cheaper and never wider. (Matchmaking's ``ratings`` would not do: its
+        intervals are not centred as the leaderboard's, and never narrower than the prior's
+        spread over the entrants; a ladder told to stop at a width the board showed long
+        since played on: outside review.)"""
         for players in self.rules.boards:
             wanted = [str(lineup.version_ids[p]) for p in lineup.active]
-            quick = ratings(self.tallies[players], wanted)
-            if any(quick.games[i] == 0 or quick.width(i) >= width for i in range(len(wanted))):
+            quick = fit_finishes(self.tallies[players].finishes(), bootstrap=0)
+            if any(_too_wide(quick.get(player), width) for player in wanted):
                 return False
             fit = fit_batch(games_of(players))
-            if any(fit[player].high - fit[player].low >= width for player in wanted):
+            if any(_too_wide(fit.get(player), width) for player in wanted):
                 return False
         return True
+
+
+def _too_wide(rating: BatchRating | None, width: float) -> bool:
+    """No rating (no game on the board yet), or a 95% interval ``width`` wide or wider: a
+    one-sided one is open at one end, as the leaderboard shows it (a bot that has only ever
+    forfeited, or never lost)."""
+    return rating is None or bool(rating.bound) or rating.high - rating.low >= width
 
 
 class _Ladder:

@@ -201,10 +201,12 @@ def test_a_perfect_records_bound_is_where_the_record_has_a_chance_of_tail():
         assert winner.low <= 1500 + ELO_PER_NATURAL_UNIT * difference / 2 + 1e-9
 
 
-def test_a_bot_last_in_every_game_does_not_lift_the_others_bounds():
-    """The issue's board: w last in all 12 four-player games, x, y, z trading places: x, y, z
-    are bounded below only, and the bound uses their record against w, not w's prior-set
-    rating (which put x at '> 1464' when its truth was 1450)."""
+def test_a_bot_last_in_every_game_moves_neither_the_others_numbers_nor_their_bounds():
+    """The issue's board: w last in all 12 four-player games, x, y, z trading places. x, y and
+    z were bounded below only, and centred with w, whose rating only the prior sets: w moved
+    their numbers (a forfeiter lifted every bot of a board by 157) and left each of them
+    one-sided for good (outside review). They are the board's main component now: measured
+    against each other, two-sided; only w's distance from them is the prior's."""
     games = [
         GameResult(
             tuple(
@@ -217,9 +219,12 @@ def test_a_bot_last_in_every_game_does_not_lift_the_others_bounds():
         for i in range(12)
     ]
     fitted = fit_batch(games, bootstrap=100)
-    assert [fitted[p].bound for p in "wxyz"] == ["upper", "lower", "lower", "lower"]
-    for player in "xyz":
-        assert fitted[player].low < 1450, fitted[player]
+    assert [fitted[p].bound for p in "wxyz"] == ["upper", "", "", ""]
+    assert sum(fitted[p].rating for p in "xyz") / 3 == pytest.approx(1500)
+    for player in "xyz":  # equally strong: each one's interval holds their common rating
+        assert fitted[player].low < 1500 < fitted[player].high, fitted[player]
+        assert not fitted[player].prior_set
+    assert fitted["w"].high < min(fitted[p].low for p in "xyz")
 
 
 def test_the_coverage_module_prints_one_line_per_setting(capsys):

@@ -106,7 +106,8 @@ def test_one_unbeaten_bot_leaves_every_row_showing_the_point_it_is_ordered_by():
     rows = leaderboard_rows(games, {}, fit_batch(games, bootstrap=50))
     assert [row.player for row in rows] == ["h", "a", "b", "c", "d"]
     texts = [format_batch(row.batch) for row in rows if row.batch]
-    assert texts[0].endswith(", ∞) ?") and all("(-∞, " in text for text in texts[1:])
+    # h is bounded below only; the others, measured against each other, on both sides
+    assert texts[0].endswith(", ∞) ?") and not any("∞" in text for text in texts[1:])
     points = [int(text.split()[0]) for text in texts]
     assert points == sorted(points, reverse=True), texts  # the order the rows are in
     # each shown point lies inside its shown interval

@@ -359,6 +359,26 @@ def test_until_every_interval_is_narrower_than_w(tmp_path: Path):
     assert "--until 'width:x': give a game count" in bad.stderr
 
 
+def test_until_a_width_narrower_than_the_priors_spread_stops_the_ladder(tmp_path: Path):
+    """The quick check before the leaderboard's fit read matchmaking's intervals, never
+    narrower than the prior's spread over the entrants (1131 for three): a ladder told to stop
+    at a width its board showed long since played on; and a bot that always forfeits (paused)
+    made every other interval one-sided, for good (outside review)."""
+    db = tmp_path / "arena.db"
+    for bot in [*random_bots(tmp_path, 3), forfeiting_bot(tmp_path)]:
+        submit(db, bot)
+    run = ladder(db, "--until", "width:1000", "--until", "150", "--pause-after", "2")
+    [paused] = run["paused"]
+    assert paused.startswith("forfeiter@1.0.0")
+    assert run["why"] == "every interval narrower than 1000"
+    assert run["games"] < 150
+    board = json.loads(run_cli("leaderboard", "--db", str(db), "--json").stdout)
+    [rows] = [b["rows"] for b in board]
+    batch = {row["bot"]: row["batch"] for row in rows}
+    assert batch["forfeiter"]["low"] is None, "(-inf, x]: only its distance is the prior's"
+    assert all(batch[f"r{i}"]["high"] - batch[f"r{i}"]["low"] < 1000 for i in range(3)), batch
+
+
 def test_a_storage_fault_stops_the_ladder_in_one_line_and_it_goes_on(tmp_path, monkeypatch):
     db = tmp_path / "arena.db"
     for bot in random_bots(tmp_path, 2):
