@@ -70,6 +70,9 @@ class BatchRating:
     # ahead of another; ``pools.record_shapes``), or no games with others: the interval is the
     # prior's, not the games'
     prior_set: bool = False
+    # one of the players whose mean is 1500 in its pool: every rating of the pool is measured
+    # against that mean (a simulation centres its truth on the same players)
+    anchor: bool = False
 
 
 def anchor_weights(anchored: Sequence[bool]) -> FloatArray:
@@ -198,6 +201,7 @@ def fit_finishes(
         point, low, high = _fit_pool(
             part, [shapes[player][0] for player in part.players], anchored, bootstrap, rng
         )
+        anchors = anchor_weights(anchored) > 0
         for i, player in enumerate(part.players):
             # a player that only ever met its own other seats: nothing to rate, and its pool's
             # centring would show the prior's guess as a certain 1500 [1500, 1500] (review H)
@@ -212,6 +216,7 @@ def fit_finishes(
                 provisional=int(played[i]) < PROVISIONAL_GAMES,
                 pool=number,
                 pools=len(pools),
+                anchor=bool(anchors[i]),
             )
     return dict(sorted(ratings.items()))
 

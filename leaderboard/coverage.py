@@ -65,9 +65,23 @@ def covers(rating: BatchRating, truth: float) -> bool:
     return rating.low <= truth <= rating.high
 
 
-def centred(strengths: Mapping[str, float]) -> dict[str, float]:
-    mean = sum(strengths.values()) / len(strengths)
-    return {player: 1500.0 + value - mean for player, value in strengths.items()}
+def centred(
+    strengths: Mapping[str, float], fitted: Mapping[str, BatchRating] | None = None
+) -> dict[str, float]:
+    """The true strengths on the fit's scale: 1500 at the mean of the players each pool is
+    centred on (``BatchRating.anchor``; all of them without a fit). Centred on every player,
+    a board measured on some of its players (the others' ratings set by the prior) was judged
+    against another scale than it shows."""
+    if fitted is None:
+        mean = sum(strengths.values()) / len(strengths)
+        return {player: 1500.0 + value - mean for player, value in strengths.items()}
+    truth = {}
+    for pool in {rating.pool for rating in fitted.values()}:
+        members = [player for player, rating in fitted.items() if rating.pool == pool]
+        anchors = [strengths[p] for p in members if fitted[p].anchor]
+        mean = sum(anchors) / len(anchors)
+        truth.update({p: 1500.0 + strengths[p] - mean for p in members})
+    return truth
 
 
 def coverage(
@@ -80,12 +94,13 @@ def coverage(
     deal_luck: float = 0.0,
 ) -> Coverage:
     """Coverage of the two-sided intervals and of the one-sided bounds over ``tournaments``."""
-    truth = centred(strengths)
     counts = {"": [0, 0], "one": [0, 0]}
     widths: list[float] = []
     for seed in range(first_seed, first_seed + tournaments):
         results = round_robin(strengths, seats, games, seed=seed, deal_luck=deal_luck)
-        for player, rating in fit_batch(results, bootstrap=bootstrap, seed=seed).items():
+        fitted = fit_batch(results, bootstrap=bootstrap, seed=seed)
+        truth = centred(strengths, fitted)
+        for player, rating in fitted.items():
             kind = counts["one" if rating.bound else ""]
             kind[0] += 1
             kind[1] += covers(rating, truth[player])

@@ -9,6 +9,7 @@ import pytest
 
 from leaderboard.batch import ELO_PER_NATURAL_UNIT, PRIOR_SD, fit_batch
 from leaderboard.bounds import TAIL, one_sided_bounds
+from leaderboard.coverage import centred as centred_as_fitted
 from leaderboard.coverage import coverage, covers, main
 from leaderboard.finishes import encode
 from leaderboard.results import GameResult, SeatResult
@@ -220,6 +221,9 @@ def test_a_bot_last_in_every_game_moves_neither_the_others_numbers_nor_their_bou
     ]
     fitted = fit_batch(games, bootstrap=100)
     assert [fitted[p].bound for p in "wxyz"] == ["upper", "", "", ""]
+    assert [fitted[p].anchor for p in "wxyz"] == [False, True, True, True]
+    truth = centred_as_fitted({"w": 900.0, "x": 1700.0, "y": 1700.0, "z": 1700.0}, fitted)
+    assert truth == {"w": 700.0, "x": 1500.0, "y": 1500.0, "z": 1500.0}  # on the fit's scale
     assert sum(fitted[p].rating for p in "xyz") / 3 == pytest.approx(1500)
     for player in "xyz":  # equally strong: each one's interval holds their common rating
         assert fitted[player].low < 1500 < fitted[player].high, fitted[player]
