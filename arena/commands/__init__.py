@@ -68,16 +68,25 @@ APPLY_ON_RESUME = frozenset(
 _GIVEN = ("COMMANDLINE", "ENVIRONMENT")
 
 
-def warn_ignored_on_resume(what: str, context: typer.Context) -> None:
+def given(context: typer.Context, name: str) -> bool:
+    """Whether the parameter ``name`` was given (on the command line or by its environment
+    variable), not left at its default."""
+    source = context.get_parameter_source(name)
+    # by name: typer carries its own copy of click, whose enum this is
+    return source is not None and source.name in _GIVEN
+
+
+def warn_ignored_on_resume(
+    what: str, context: typer.Context, applied: frozenset[str] = frozenset()
+) -> None:
     """``--resume`` continues with the stored settings: name in one warning every option and
-    argument given on the command line (or by its environment variable) that it ignores."""
+    argument given on the command line (or by its environment variable) that it ignores (all
+    but ``APPLY_ON_RESUME`` and ``applied``)."""
     ignored = []
     for param in context.command.params:
-        if param.name is None or param.name in APPLY_ON_RESUME:
+        if param.name is None or param.name in APPLY_ON_RESUME | applied:
             continue
-        source = context.get_parameter_source(param.name)
-        # by name: typer carries its own copy of click, whose enum this is
-        if source is not None and source.name in _GIVEN:
+        if given(context, param.name):
             ignored.append(
                 param.opts[0] if param.param_type_name == "option" else param.name.upper()
             )

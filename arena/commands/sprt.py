@@ -29,6 +29,7 @@ from rich.table import Table
 from arena import game_setup
 from arena.commands import (
     fail,
+    given,
     warn_if_guessable,
     warn_ignored_on_resume,
     warn_unless_limits_enforced,
@@ -216,7 +217,11 @@ def sprt(
     ] = 2,
     concurrency: Annotated[int, typer.Option("--concurrency", "-c", help="games at once")] = 2,
     max_games: Annotated[
-        int, typer.Option("--max-games", help="stop undecided after this many games")
+        int,
+        typer.Option(
+            "--max-games",
+            help="stop undecided after this many games (with --resume: raise the stored limit)",
+        ),
     ] = DEFAULT_MAX_GAMES,
     seed: Annotated[
         int | None, typer.Option("--seed", "-s", help="seed of the deals (default: random)")
@@ -253,7 +258,7 @@ def sprt(
     = elo1). The games are stored as a tournament: `arena leaderboard --tournament NAME` shows
     them, --resume NAME continues. Multiplayer SPRT is not supported. Exit code 0: decided;
     1: undecided at --max-games; 130: stopped."""
-    from arena.tournament.sprt import SprtParameters, create_sprt
+    from arena.tournament.sprt import SprtParameters, create_sprt, raise_max_games
 
     with (
         logging_to(LogConfig(log_file, log_level)),
@@ -262,8 +267,10 @@ def sprt(
         try:
             bot_logs = game_setup.prepare_bot_logs(bot_logs)
             if resume is not None:
-                warn_ignored_on_resume("test", context)
+                warn_ignored_on_resume("test", context, applied=frozenset({"max_games"}))
                 ready = open_for_resume(db, resume, sprt=True)
+                if given(context, "max_games"):
+                    ready = raise_max_games(ready, max_games)
             else:
                 if game is None or new is None or base is None:
                     fail("give --game GAME NEW BASE for a new test, or --resume NAME")
@@ -341,8 +348,8 @@ def run(
         typer.echo(f"stopped: continue with `arena sprt --resume {ready.name}`", err=True)
         raise typer.Exit(130)
     typer.echo(
-        f"undecided after {len(games)} games (--max-games); voided games, if any, are "
-        f"played again by `arena sprt --resume {ready.name}`",
+        f"undecided after {len(games)} games (--max-games): `arena sprt --resume {ready.name} "
+        "--max-games N` goes on to N games (and plays again voided games, if any)",
         err=True,
     )
     raise typer.Exit(1)

@@ -14,17 +14,18 @@ games only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arena.entrants import Entrant, resolve_bot
 from arena.errors import SetupError
 from arena.records import MatchRecord, Outcome
 from arena.sandbox import SandboxPolicy
+from arena.storage import tournaments
 from arena.storage.database import Database
 from arena.storage.sprt import NEW, PairedTest, new_score
 from arena.storage.target import DatabaseTarget
 from arena.tournament.pairing import Avoid, RoundRobin, never
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule import ScheduledGame, schedule_size
 from arena.tournament.settings import TournamentSettings
 from arena.tournament.setup import ReadyTournament, create_tournament
 from engine.core import OptionValue
@@ -105,6 +106,28 @@ def create_sprt(
         sprt=parameters.to_stored(),
     )
     return create_tournament(db, game, [new, base], settings, seed, name, resolve=resolve_pair)
+
+
+def raise_max_games(ready: ReadyTournament, max_games: int) -> ReadyTournament:
+    """``arena sprt --resume NAME --max-games N``: a test that reached its limit undecided goes
+    on to N games. The schedule only grows (deal k is the same deal whatever the count), so the
+    pairs played stay the test's first; a limit is only raised."""
+    with ready.database.read() as session:
+        stored = tournaments.by_name(session, ready.name).settings
+    settings = TournamentSettings.from_stored(stored)
+    deals = max_games // 2
+    if deals == settings.deals:
+        return ready
+    if deals < settings.deals:
+        raise SetupError(
+            f"--max-games {max_games}: a test's limit may only be raised (it is "
+            f"{settings.deals * 2})"
+        )
+    if ready.state == tournaments.RUNNING:
+        raise SetupError(f"{ready.name!r} is running: stop it before raising its --max-games")
+    with ready.database.write() as session:
+        tournaments.set_settings(session, ready.id, replace(settings, deals=deals).to_stored())
+    return replace(ready, games=schedule_size(len(ready.entrants), settings.players, deals))
 
 
 class SequentialTest(RoundRobin):

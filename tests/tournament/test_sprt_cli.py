@@ -87,6 +87,18 @@ def test_undecided_at_max_games_exits_1_and_resumes_from_the_stored_games(
     again = run_cli("sprt", "--resume", "even", "--json", "--db", str(db))
     assert again.exit_code == 1
     assert json.loads(again.stdout)["pentanomial"] == result["pentanomial"]
+    assert "`arena sprt --resume even --max-games N` goes on to N games" in again.stderr
+    # the limit raised: the same pairs first, then two more (it could not be: outside review)
+    seeds = query(db, "SELECT seed FROM game ORDER BY id")
+    longer = run_cli("sprt", "--resume", "even", "--max-games", "8", "--json", "--db", str(db))
+    assert longer.exit_code == 1, longer.stderr
+    assert "ignored" not in longer.stderr
+    extended = json.loads(longer.stdout)
+    assert extended["pairs"] == 4 and extended["games"] == 8
+    assert query(db, "SELECT seed FROM game ORDER BY id")[:4] == seeds
+    lower = run_cli("sprt", "--resume", "even", "--max-games", "6", "--db", str(db))
+    assert lower.exit_code == 2
+    assert "--max-games 6: a test's limit may only be raised (it is 8)" in lower.stderr
 
 
 @pytest.mark.parametrize(
