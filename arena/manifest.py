@@ -178,10 +178,15 @@ def unbuilt_problem(spec: BotSpec, built: bool = False) -> str:
             f"{spec.directory}: {program} does not exist after the build: check that "
             f"bot.toml's command names the program `{' '.join(spec.build)}` makes"
         )
-    build = f"`{' '.join(spec.build)}` (bot.toml's build)" if spec.build else "it"
+    if not spec.build:
+        return (
+            f"{spec.directory}: {program} does not exist: bot.toml has no build step, so put "
+            f"the program there (build it on your machine), or add a `build` that makes it"
+        )
     return (
-        f"{spec.directory}: {program} does not exist: build it first by running {build} "
-        "in that directory, or `arena submit` it, which builds it"
+        f"{spec.directory}: {program} does not exist: build it first by running "
+        f"`{' '.join(spec.build)}` (bot.toml's build) in that directory, or `arena submit` it, "
+        "which builds it"
     )
 
 
@@ -195,11 +200,11 @@ _NOT_SOURCES = frozenset(("node_modules", "target", "gen", ".git"))
 
 
 def stale_build(spec: BotSpec) -> str:
-    """A warning if ``spec`` has a build and a source file of its directory is newer than the
-    program its command runs (edited, not rebuilt: `arena match` runs the directory as it is),
-    or ""."""
+    """A warning if a source file of ``spec``'s directory is newer than the program its command
+    runs (edited, not rebuilt: `arena match` runs the directory as it is), or "". Without a
+    build step too: a compiled bot built on the author's machine (docs/bots.md's way for Rust)."""
     program = _program(spec)
-    if spec.directory is None or not spec.build or program is None:
+    if spec.directory is None or program is None:
         return ""
     try:
         built = (spec.directory / program).stat().st_mtime
@@ -219,11 +224,11 @@ def stale_build(spec: BotSpec) -> str:
                 except OSError:
                     continue
                 if newer:
-                    build = " ".join(spec.build)
+                    how = f" (`{' '.join(spec.build)}` in {spec.directory})" if spec.build else ""
                     return (
                         f"{source.relative_to(spec.directory)} is newer than "
-                        f"{program}: the game runs the program as it is; rebuild it "
-                        f"(`{build}` in {spec.directory}) for your change to play"
+                        f"{program}: the game runs the program as it is; rebuild it{how} "
+                        "for your change to play"
                     )
     return ""
 

@@ -41,12 +41,18 @@ def test_a_source_newer_than_the_program_is_warned_of(tmp_path: Path):
     assert f"warning: {warning}" in played.stderr
 
 
-def test_a_bot_without_a_build_is_never_stale(tmp_path: Path):
+def test_a_bot_built_on_the_authors_machine_is_warned_of_too(tmp_path: Path):
+    """No build step (docs/bots.md's way for Rust): an edited source played the old program
+    without a word (outside review, a Rust author)."""
     bot = compiled_bot(tmp_path / "prebuilt")
     manifest = bot / "bot.toml"
     manifest.write_text(manifest.read_text().replace('build = ["sh", "build.sh"]\n', ""))
-    os.utime(bot / "bot.go")
     assert stale_build(load_manifest(bot)) == ""
+    os.utime(bot / "bot.go")
+    assert stale_build(load_manifest(bot)) == (
+        "bot.go is newer than ./bot: the game runs the program as it is; rebuild it for your "
+        "change to play"
+    )
 
 
 def test_a_java_bot_is_judged_by_the_argument_file_its_build_writes(tmp_path: Path):

@@ -120,8 +120,8 @@ def test_a_command_that_is_not_there_gets_the_hint_that_fits(tmp_path):
     report = validate(str(directory), game="oregon", seed=3, time_control=QUICK)
     [found] = [c for c in report.checks if c.name == "files"]  # before any process starts
     assert found.status is Status.FAIL
-    assert found.detail == f"{directory}: ./bot does not exist: build it first by running it " + (
-        "in that directory, or `arena submit` it, which builds it"
+    assert found.detail == f"{directory}: ./bot does not exist: bot.toml has no build step, " + (
+        "so put the program there (build it on your machine), or add a `build` that makes it"
     )
     assert "start to ready" not in statuses(report)
     (directory / "bot.toml").write_text(  # a program looked up on PATH, not found there
