@@ -73,8 +73,10 @@ def _parsed(call: Callable[..., bytes | None], reply_type: type[Message]) -> Cal
             raise MalformedReplyError(f"no {reply_type.DESCRIPTOR.name}, only an OK status")
         try:
             return reply_type.FromString(raw)
-        except DecodeError as exc:
-            raise MalformedReplyError(f"not a {reply_type.DESCRIPTOR.name}: {exc}") from None
+        except DecodeError:
+            size = "1 byte" if len(raw) == 1 else f"{len(raw)} bytes"
+            name = reply_type.DESCRIPTOR.name
+            raise MalformedReplyError(f"not a {name} ({size} that protobuf cannot parse)") from None
 
     return parse
 

@@ -175,13 +175,17 @@ class _Referee:
         exc: grpc.RpcError,
         timeout: float,
         elapsed: float | None = None,
+        bank: float = 0.0,
     ) -> None:
+        """The seat's forfeit for a failed call; ``bank``: the part of ``timeout`` that was
+        the seat's time bank."""
         code = exc.code()
         # A bot may answer with DEADLINE_EXCEEDED itself, at once: not a timeout of the arena's
         # clock (it was recorded as "no reply within 2 s" after 5 ms; outside review).
         own_status = elapsed is not None and elapsed < timeout - _CLOCK_SLACK_SECONDS
         if code == grpc.StatusCode.DEADLINE_EXCEEDED and not own_status:
-            await self.forfeit(seat, Outcome.TIMEOUT, f"no {call} reply within {timeout:.3g} s")
+            limit = _limit_text(timeout, bank)
+            await self.forfeit(seat, Outcome.TIMEOUT, f"no {call} reply within {limit}")
             return
         # over the client's receive limit: gRPC's words hold the reply's size, but a bot may
         # send that status and those words itself, so no number of theirs is quoted as ours
@@ -294,8 +298,8 @@ class _Referee:
                 await seat.connected.start_game(request, tc.ready_seconds)
             except grpc.RpcError as exc:
                 await self.rpc_failure(seat, "StartGame", exc, tc.ready_seconds)
-            except MalformedReplyError:
-                await self.forfeit(seat, Outcome.ILLEGAL, "malformed StartGame reply")
+            except MalformedReplyError as exc:
+                await self.forfeit(seat, Outcome.ILLEGAL, f"malformed StartGame reply: {exc}")
             except ExtraReplyError:
                 await self.forfeit(
                     seat, Outcome.ILLEGAL, "answered StartGame twice (the call takes one reply)"
@@ -326,23 +330,25 @@ class _Referee:
         except grpc.RpcError as exc:
             elapsed = time.perf_counter() - started
             seat.time_used += elapsed
-            self.from_thread(self.rpc_failure, seat, "Decide", exc, timeout, elapsed)
+            bank = seat.bank_left
+            self.from_thread(self.rpc_failure, seat, "Decide", exc, timeout, elapsed, bank)
             return None, elapsed
-        except MalformedReplyError:
+        except MalformedReplyError as exc:
             elapsed = time.perf_counter() - started
             seat.time_used += elapsed
-            self.from_thread(self.forfeit, seat, Outcome.ILLEGAL, "malformed Decide reply")
+            self.from_thread(self.forfeit, seat, Outcome.ILLEGAL, f"malformed Decide reply: {exc}")
             return None, elapsed
         elapsed = time.perf_counter() - started
         seat.time_used += elapsed
         seat.decisions += 1
+        bank = seat.bank_left
         seat.bank_left -= max(0.0, elapsed - move)
         if seat.bank_left < 0:
             self.from_thread(
                 self.forfeit,
                 seat,
                 Outcome.TIMEOUT,
-                f"decision {number} took {elapsed:.3g} s; limit {timeout:.3g} s",
+                f"decision {number} took {elapsed:.3g} s; limit {_limit_text(timeout, bank)}",
             )
         elif reply.decision_number != number:
             self.from_thread(
@@ -623,6 +629,14 @@ async def play_match(
     )
     referee.observer.match_finished(record, state)
     return record
+
+
+def _limit_text(timeout: float, bank: float) -> str:
+    """A decision's time limit as a forfeit says it: "2 s", or with a time bank "0.27 s (0.2 s
+    a move + 0.07 s left of its bank)"."""
+    if bank <= 0:
+        return f"{timeout:.3g} s"
+    return f"{timeout:.3g} s ({timeout - bank:.3g} s a move + {bank:.3g} s left of its bank)"
 
 
 def _not_ready(exc: NotReadyError) -> tuple[Outcome, str]:

@@ -55,6 +55,19 @@ async def test_misbehaving_bot_forfeits_and_the_game_completes(bot, outcome, rea
     assert tuple(s.score for s in record.seats) == final.result().scores
 
 
+async def test_a_timeout_with_a_time_bank_says_how_the_limit_was_made():
+    """"no Decide reply within 0.27 s" read oddly beside a move time of 0.2 s (outside review,
+    a Rust author): the limit was the move's time and what was left of the bank."""
+    bots = [misbehaving_bot("sleeper"), sample_bot("random-python")]
+    banked = TimeControl(move_seconds=0.5, bank_seconds=0.25, ready_seconds=30.0)
+    with trio.fail_after(60):
+        record = await play_match("oregon", bots, SEED, time_control=banked)
+    assert record.seats[0].outcome is Outcome.TIMEOUT
+    assert record.seats[0].reason == (
+        "no Decide reply within 0.75 s (0.5 s a move + 0.25 s left of its bank)"
+    )
+
+
 async def test_forfeited_seat_is_played_by_the_fixed_rule():
     bots = [misbehaving_bot("out-of-range"), sample_bot("random-python")]
 
@@ -175,7 +188,9 @@ async def test_a_reply_that_does_not_parse_is_an_illegal_forfeit():
 
     assert not record.voided, record.void_reason
     assert record.seats[0].outcome is Outcome.ILLEGAL
-    assert record.seats[0].reason == "malformed Decide reply"
+    assert record.seats[0].reason == (
+        "malformed Decide reply: not a DecisionReply (1 byte that protobuf cannot parse)"
+    )
     assert record.seats[1].outcome is Outcome.FINISHED
 
 

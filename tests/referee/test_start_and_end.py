@@ -95,7 +95,9 @@ async def test_a_start_game_reply_that_does_not_parse_is_an_illegal_forfeit():
 
     culprit = record.seats[0]
     assert culprit.outcome is Outcome.ILLEGAL
-    assert culprit.reason == "malformed StartGame reply"
+    assert culprit.reason == (
+        "malformed StartGame reply: not a StartGameReply (1 byte that protobuf cannot parse)"
+    )
     assert culprit.decisions == 0
     assert [s.rank for s in record.seats] == [2, 1]
     _finished_by_the_others(record, culprit=0)
