@@ -56,7 +56,7 @@ async def test_misbehaving_bot_forfeits_and_the_game_completes(bot, outcome, rea
 
 
 async def test_a_timeout_with_a_time_bank_says_how_the_limit_was_made():
-    """"no Decide reply within 0.27 s" read oddly beside a move time of 0.2 s (outside review,
+    """ "no Decide reply within 0.27 s" read oddly beside a move time of 0.2 s (outside review,
     a Rust author): the limit was the move's time and what was left of the bank."""
     bots = [misbehaving_bot("sleeper"), sample_bot("random-python")]
     banked = TimeControl(move_seconds=0.5, bank_seconds=0.25, ready_seconds=30.0)
