@@ -11,6 +11,7 @@ import sqlalchemy
 from sqlmodel import Session, col, select
 
 from arena.records import MatchRecord, Outcome
+from arena.storage.bots import all_versions, version_labels
 from arena.storage.database import Database
 from arena.storage.models import (
     Bot,
@@ -303,7 +304,7 @@ class Forfeits:
 def forfeits_in(session: Session, tournament_id: int) -> list[Forfeits]:
     """Each bot version's forfeits in the tournament, by bot name, the first one's reason."""
     rows = session.exec(
-        select(Bot.name, BotVersion.version, SeatRecordRow)
+        select(Bot.name, BotVersion.id, SeatRecordRow)
         .join(BotVersion, col(BotVersion.id) == SeatRecordRow.bot_version_id)
         .join(Bot, col(Bot.id) == BotVersion.bot_id)
         .join(GameRecord, col(GameRecord.id) == SeatRecordRow.game_id)
@@ -314,8 +315,11 @@ def forfeits_in(session: Session, tournament_id: int) -> list[Forfeits]:
         )
         .order_by(col(SeatRecordRow.game_id), col(SeatRecordRow.seat))
     ).all()
+    # as every other listing labels a version ("1.0-r2" for a second upload under "1.0")
+    labels = version_labels(all_versions(session)) if rows else {}
     found: dict[tuple[str, str], Forfeits] = {}
-    for name, version, seat in rows:
+    for name, version_id, seat in rows:
+        version = labels[version_id or 0]
         key = (name, version)
         if key in found:
             found[key] = replace(found[key], count=found[key].count + 1)

@@ -54,3 +54,24 @@ def test_a_bots_terminal_escapes_in_its_reason_reach_the_operator_as_text(tmp_pa
     for output in (ran.stdout, history.stdout):
         assert "\x1b" not in output and "\x07" not in output
         assert "\\x1b]0;pwned\\x07" in output
+
+
+def test_a_second_upload_under_one_version_number_is_labelled_as_everywhere_else(tmp_path):
+    """The summary said "rustbot 0.1.0" where the table and `arena bots` said 0.1.0-r2
+    (outside review)."""
+    db = tmp_path / "arena.db"
+    raiser = tmp_path / "raise"
+    shutil.copytree(TEST_BOTS / "raise", raiser)
+    manifest = raiser / "bot.toml"
+    manifest.write_text(
+        manifest.read_text().replace("../misbehave.py", str(TEST_BOTS / "misbehave.py"))
+    )
+    for _ in range(2):  # the same bot.toml version, other code
+        (raiser / "notes.txt").write_text(f"{_}\n")
+        assert run_cli("submit", str(raiser), "--sandbox", "none", "--db", str(db)).exit_code == 0
+    ran = run_cli(
+        "tournament", "--game", "oregon", "--bots", f"raise@1.0.0-r2,{SAMPLE_BOTS / 'random-python'}",
+        "--deals", "1", "--name", "t", "--sandbox", "none", "--db", str(db),
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    assert "  raise 1.0.0-r2: 2 games, first game " in ran.stdout, ran.stdout
