@@ -69,9 +69,10 @@ def test_a_second_upload_under_one_version_number_is_labelled_as_everywhere_else
     for _ in range(2):  # the same bot.toml version, other code
         (raiser / "notes.txt").write_text(f"{_}\n")
         assert run_cli("submit", str(raiser), "--sandbox", "none", "--db", str(db)).exit_code == 0
+    bots = f"raise@1.0.0-r2,{SAMPLE_BOTS / 'random-python'}"
     ran = run_cli(
-        "tournament", "--game", "oregon", "--bots", f"raise@1.0.0-r2,{SAMPLE_BOTS / 'random-python'}",
-        "--deals", "1", "--name", "t", "--sandbox", "none", "--db", str(db),
+        "tournament", "--game", "oregon", "--bots", bots, "--deals", "1", "--name", "t",
+        "--sandbox", "none", "--db", str(db),
     )  # fmt: skip
     assert ran.exit_code == 0, ran.output
     assert "  raise 1.0.0-r2: 2 games, first game " in ran.stdout, ran.stdout
