@@ -3,7 +3,6 @@ addresses): its handshake is checked first, then a version is stored when its co
 
 from __future__ import annotations
 
-import socket
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +25,7 @@ from arena.manifest import (
 from arena.protocol import PROTOCOL_VERSION
 from arena.referee.botprocess import check_handshake_name, connect, remote_token, run_bot
 from arena.referee.client import BotClient
+from arena.referee.probe import unreachable
 from arena.sandbox import SandboxPolicy, unreadable_problem
 from arena.sandbox.tempdirs import remove_tree
 from arena.storage import bots, submissions
@@ -99,7 +99,7 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
     try:
         reply = trio.run(_remote_handshake, address)
     except grpc.RpcError as exc:  # (the handshake waits for a bot still starting to listen)
-        why = _unreachable(address) or f"{exc.code().name}: {exc.details()}"
+        why = trio.run(unreachable, address, 3.0) or f"{exc.code().name}: {exc.details()}"
         raise SubmitError(f"{address}: no bot answered the handshake: {why}") from None
     if reply.protocol_version != PROTOCOL_VERSION:
         raise SubmitError(
@@ -115,17 +115,6 @@ def check_remote_bot(address: str, name: str) -> BotSpec:
     games = expand_games(reply.games)
     _check_games(games, f"{address}: the handshake")
     return remote_bot(address, name, version=version, games=games)
-
-
-def _unreachable(address: str) -> str:
-    """Why no connection to ``address`` (HOST:PORT) can be made ("Connection refused"), or ""
-    if one can: a handshake that found nobody listening says only that it timed out."""
-    host, _, port = address.rpartition(":")
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=3.0).close()
-    except OSError as exc:
-        return f"cannot connect: {exc.strerror or exc}"
-    return ""
 
 
 def content_hash(spec: BotSpec) -> str:

@@ -35,7 +35,7 @@ from arena.referee.bot_text import REASON_LIMIT, one_line
 from arena.referee.child import ChildProcess, start_tied, tied_to_parent
 from arena.referee.client import BotClient
 from arena.referee.log_sink import LogSink, create_log, log_budget
-from arena.referee.probe import LOOK_SECONDS, socket_answer
+from arena.referee.probe import LOOK_SECONDS, socket_answer, unreachable
 from arena.sandbox import (
     BotLaunch,
     SandboxPolicy,
@@ -572,7 +572,9 @@ async def _handshake_or_exit(
         # asked before the deadline (the call cancelled then kills the bot)
         nonlocal said
         await trio.sleep(max(0.0, timeout - 1.2 * LOOK_SECONDS))
-        if listening:
+        if listening and bot.process is None:  # a bot running elsewhere: is it there at all?
+            said = await unreachable(bot.address) or None
+        if listening and said is None:
             said = await socket_answer(_own_socket(bot), quote=bot.spec.address is None)
 
     async def watch_exit(scope: trio.CancelScope) -> None:

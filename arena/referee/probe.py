@@ -13,6 +13,7 @@ used, and the look is bounded in bytes and time (``LOOK_SECONDS`` in all).
 
 from __future__ import annotations
 
+import os
 import ssl
 from functools import cache
 
@@ -90,6 +91,30 @@ def _client_hello() -> bytes:
     except ssl.SSLWantReadError:
         pass  # it waits for the server's answer: the hello is written
     return outgoing.read()
+
+
+async def unreachable(address: str, seconds: float = _TRY_SECONDS) -> str:
+    """Why no connection to ``address`` can be made ("cannot connect: Connection refused"), or
+    "" if one can: a handshake that found nobody listening says only that it timed out."""
+    try:
+        with trio.fail_after(seconds):
+            stream = await _connect(address)
+    except OSError as exc:
+        return f"cannot connect: {_first_cause(exc)}"
+    except trio.TooSlowError:
+        return f"cannot connect: no answer in {seconds:g} s"
+    await stream.aclose()
+    return ""
+
+
+def _first_cause(exc: OSError) -> str:
+    """The system's words for a failed connection: trio's TCP connect wraps every attempt's
+    error ("all attempts to connect to ... failed") in one of its own."""
+    cause = exc.__cause__
+    while isinstance(cause, BaseExceptionGroup):
+        cause = cause.exceptions[0]
+    found = cause if isinstance(cause, OSError) else exc
+    return os.strerror(found.errno) if found.errno else str(found)
 
 
 async def _connect(address: str) -> trio.SocketStream:

@@ -231,3 +231,22 @@ async def test_a_bots_comment_is_kept_as_one_printable_line():
     comments = [comment for comment in record.comments if comment]  # random-python has none
     assert comments and all(comment.startswith("first second") for comment in comments)
     assert all(_is_one_printable_line(c) and len(c) <= 200 for c in comments)
+
+
+async def test_a_bot_running_elsewhere_that_is_gone_is_told_as_such():
+    """A remote bot killed mid-tournament: each later game said only "did not answer the
+    handshake within 10 s" (outside review, a Rust author); nobody listens at its address."""
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bots = [remote_bot(f"127.0.0.1:{port}", "gone"), sample_bot("random-python")]
+    quick = TimeControl(move_seconds=10.0, ready_seconds=2.0)
+    with trio.fail_after(60):
+        record = await play_match("oregon", bots, SEED, time_control=quick)
+    assert record.seats[0].outcome is Outcome.CRASH
+    assert record.seats[0].reason == (
+        "never became ready: did not answer the handshake within 2 s: cannot connect: "
+        "Connection refused"
+    )
