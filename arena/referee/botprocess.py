@@ -428,7 +428,12 @@ async def _remote_bot(
     assert spec.address is not None
     bot = RunningBot(spec, spec.address, token=remote_token())
     listen = workdir / f"r{seat}.sock"
-    if (sandbox is None or sandbox.filter_frames) and len(str(listen)) <= _UNIX_PATH_MAX:
+    if sandbox is None or sandbox.filter_frames:
+        if len(str(listen)) > _UNIX_PATH_MAX:  # never read unfiltered without a word
+            raise NotReadyError(
+                f"its filter cannot listen at {listen}: a path over {_UNIX_PATH_MAX} bytes "
+                "(set TMPDIR to a shorter directory)"
+            )
         bot.relay, bot.relay_cgroup = start_remote_relay(
             listen, spec.address, tied_to_parent, f"relay{seat}"
         )

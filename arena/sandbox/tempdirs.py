@@ -121,10 +121,26 @@ def unmount_under(path: Path) -> None:
         subprocess.run(["umount", "--lazy", point], capture_output=True, check=False)
 
 
+# A Unix socket's path holds at most 107 bytes, and a match's sockets lie 66 or fewer below the
+# temp directory (``arena-run-PID-START-xxxxxxxx/match-xxxxxxxx/seat0.sock``): a longer temp
+# directory (TMPDIR) would leave the bots' sockets, and the filter of a remote bot's HTTP/2,
+# without a path (outside review: a TMPDIR of 54 characters turned the filter off).
+_LONGEST_PARENT = 107 - 66
+
+
+def temp_parent() -> Path:
+    """Where this arena's temp root goes: the temp directory (TMPDIR), or /tmp where that is too
+    long a path for the sockets under it."""
+    parent = Path(tempfile.gettempdir())
+    if len(str(parent)) > _LONGEST_PARENT and os.access("/tmp", os.W_OK | os.X_OK):
+        return Path("/tmp")
+    return parent
+
+
 @functools.cache
 def arena_root() -> Path:
     """This arena process's temp root, made on first use (after removing dead arenas' roots)."""
-    parent = Path(tempfile.gettempdir())
+    parent = temp_parent()
     remove_stale_roots(parent)
     root = Path(tempfile.mkdtemp(prefix=f"{arena_tag()}-", dir=parent))
     atexit.register(remove_tree, root)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import secrets
 import statistics
-import tempfile
 from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
@@ -17,7 +16,7 @@ from arena.errors import InputError, ManifestError
 from arena.manifest import BotSpec, expand_games, load_manifest, remote_bot, unbuilt_problem
 from arena.records import TimeControl
 from arena.sandbox import SandboxPolicy, unreadable_problem
-from arena.sandbox.tempdirs import remove_tree
+from arena.sandbox.tempdirs import new_match_dir, remove_tree
 from arena.validation.games import GamePlayer
 from arena.validation.opponent import write_random_bot
 from arena.validation.process import check_process
@@ -203,7 +202,7 @@ async def _check(
 ) -> None:
     if game is not None and spec.games and game not in spec.games:
         raise InputError(f"bot {spec.name!r} does not play {game} (games: {', '.join(spec.games)})")
-    workdir = Path(tempfile.mkdtemp(prefix="arena-validate-"))
+    workdir = new_match_dir()  # short enough a path for the bots' sockets, whatever TMPDIR
     try:
         claimed = list(spec.games) if game is None else [game]
         reply = await check_process(

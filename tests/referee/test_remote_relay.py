@@ -106,3 +106,36 @@ async def test_a_remote_bot_s_stalled_call_ends_and_leaves_no_thread_behind():
     # before, the call was given up on a thread of its own that grpcio never let go
     leftover = [t.name for t in threading.enumerate() if t.name.startswith("arena-remote-call")]
     assert leftover == []
+
+
+def test_a_long_temp_directory_leaves_the_filter_on(tmp_path: Path):
+    """A match's sockets lie under the temp directory, and a Unix socket's path holds 107 bytes:
+    with a TMPDIR of 54 characters a remote bot was read directly, unfiltered and without a
+    word, and its flood cost the arena 22 s of CPU and 1.2 GB (outside review). The arena's
+    temp root goes to /tmp then."""
+    from arena.sandbox.relay import FLOODED
+
+    long_tmp = tmp_path / ("t" * 80)
+    long_tmp.mkdir()
+    port = free_port()
+    flood = subprocess.Popen(
+        [sys.executable, "bot.py"],
+        cwd=TEST_BOTS / "flood",
+        env={**os.environ, "ARENA_BOT_ADDRESS": f"127.0.0.1:{port}"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        played = subprocess.run(
+            [sys.executable, "-c", "from arena.cli import main; main()", "match", "--game",
+             "oregon", "--no-store",
+             "--json", "--seed", "11", f"flood@127.0.0.1:{port}",
+             str(Path(__file__).parents[2] / "sample_bots" / "random-python")],
+            env={**os.environ, "TMPDIR": str(long_tmp)},
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    finally:
+        flood.kill()
+        flood.wait()
+    assert played.returncode == 3, played.stdout + played.stderr  # a seat forfeited
+    assert FLOODED in played.stdout, played.stdout

@@ -156,7 +156,7 @@ def test_remote_bot_that_does_not_answer_is_not_registered(registered_db: Path, 
         "127.0.0.1:9",
         "--name",
         "ghost",
-        message="no bot answered the handshake",
+        message="127.0.0.1:9: did not answer the handshake within 0.5 s",
     )
 
 
@@ -170,7 +170,7 @@ def test_a_remote_address_nobody_listens_on_is_refused_saying_so(registered_db: 
     assert_refused(
         registered_db,
         *("submit", "--address", f"127.0.0.1:{port}", "--name", "ghost"),
-        message="no bot answered the handshake: cannot connect: Connection refused",
+        message="did not answer the handshake within 0.5 s: cannot connect: Connection refused",
     )
 
 
@@ -286,3 +286,33 @@ def test_the_seed_of_another_tournament_of_the_game_is_refused(tmp_path: Path):
         *("--game", "oregon", "--bots", "random-python,random-node", "--seed", "4242"),
         message="seed 4242 is the seed of oregon tournament 'first'",
     )
+
+
+def test_a_remote_bots_refusal_reaches_the_terminal_as_one_line_of_text(registered_db: Path):
+    """Its handshake's error words were printed raw: escape sequences retitled and cleared the
+    operator's terminal, newlines forged lines, 5,000 characters followed (outside review)."""
+    from concurrent import futures
+
+    import grpc
+
+    def refuse(request, context):
+        context.abort(
+            grpc.StatusCode.PERMISSION_DENIED, "\x1b]0;PWNED\x07\x1b[2J\n\nFAKE" + "x" * 5000
+        )
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    handler = grpc.method_handlers_generic_handler(
+        "arena.bot.v1.Bot", {"Handshake": grpc.unary_unary_rpc_method_handler(refuse)}
+    )
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        result = run_cli("submit", "--address", f"127.0.0.1:{port}", "--name", "esc",
+                         "--db", str(registered_db))  # fmt: skip
+    finally:
+        server.stop(grace=None)
+    assert result.exit_code == 2
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert result.stderr.count("\n") == 1 and len(result.stderr) < 1000, result.stderr
+    assert "handshake failed: PERMISSION_DENIED: \\x1b]0;PWNED" in result.stderr
