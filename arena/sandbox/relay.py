@@ -18,8 +18,10 @@ bot's own CPU, and only what the referee needs passes:
   stream joined up to 16 KiB;
 * a SETTINGS frame keeps the last value of each setting (the values it would leave in force),
   and few settings that HTTP/2 does not define (a receiver ignores them);
-* PING acknowledgements and RST_STREAM frames pass at most ``_BURST`` per second each (more means
-  a flood; a lost one harms the bot alone: a reset call waits for its deadline);
+* PINGs, their acknowledgements and RST_STREAM frames pass at most ``_BURST`` per second each
+  (more means a flood; a lost one harms the bot alone: a reset call waits for its deadline, a
+  ping goes unanswered). A PING passed costs the referee its answer: 100,000 a second took 7% of
+  the referee's core and the bot's filter a quarter of one, the bot playing on (outside review);
 * a reply's second message (every call of the arena takes one) ends its call with trailers of
   the filter's own (INTERNAL, ``SECOND_REPLY``): a unary call given two waited for its deadline
   in grpcio, and the bot was blamed for not answering at all;
@@ -29,8 +31,8 @@ bot's own CPU, and only what the referee needs passes:
   SETTINGS_MAX_FRAME_SIZE) and a frame on the wrong kind of stream (DATA on stream 0: a flood of
   zero bytes); and, with nothing more passed, past ``_MOST_ABSORBED`` frames dropped or merged
   away in a second (each costs the relay, which runs beside the arena for a remote bot);
-* everything else (PINGs and SETTINGS, which want an answer, their acknowledgements, GOAWAY)
-  passes as it is; the referee's own frames pass to the bot unchanged.
+* everything else (SETTINGS, which want an answer, their acknowledgements, GOAWAY) passes as
+  it is; the referee's own frames pass to the bot unchanged.
 
     python -m arena.sandbox.relay LISTEN_FD UPSTREAM
 
@@ -60,7 +62,7 @@ _MAX_FRAME_SIZE = 0x5  # the SETTINGS parameter
 _SMALLEST_MAX_FRAME = 16_384  # its least value, and where it starts
 _MOST_SETTINGS = 16  # in one SETTINGS frame (HTTP/2 defines 8; gRPC adds a few)
 _MOST_OPEN = 10_000  # streams tracked at once (the referee has a call or two in flight)
-_BURST = 100  # PING acknowledgements, and RST_STREAMs, let through per second
+_BURST = 100  # PINGs, their acknowledgements, and RST_STREAMs, let through per second
 # Frames dropped or merged away, per second, before the connection ends: a gRPC server sends a
 # handful (a flood of them cost a remote bot's relay a core, at 170 times the bot's own CPU)
 _MOST_ABSORBED = 10_000
@@ -111,6 +113,7 @@ class FrameFilter:
     def __init__(self) -> None:
         self._pending = bytearray()
         self._acks = _Rate(_BURST)
+        self._pings = _Rate(_BURST)
         self._resets = _Rate(_BURST)
         self._absorbed = _Rate(_MOST_ABSORBED)
         self._first = True  # the bot's first frame (HTTP/2's server preface: a SETTINGS frame)
@@ -242,9 +245,9 @@ class FrameFilter:
             return _last_settings(frame)
         if kind == _PRIORITY or kind > _CONTINUATION:
             return None
-        if kind == _PING and flags & _ACK:
-            return frame if self._acks.allows() else None
-        return frame  # SETTINGS and PING for an answer, GOAWAY, PUSH_PROMISE (an error: the bot's)
+        if kind == _PING:  # an acknowledgement, or a ping the referee's gRPC would answer
+            return frame if (self._acks if flags & _ACK else self._pings).allows() else None
+        return frame  # SETTINGS for an answer, GOAWAY, PUSH_PROMISE (an error: the bot's)
 
 
 class _Reply:
