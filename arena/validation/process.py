@@ -15,8 +15,9 @@ import trio
 from arena.bot.v1 import bot_pb2
 from arena.errors import AnsweredTwiceError, NotReadyError
 from arena.log_names import numbered
-from arena.manifest import BotSpec, plays
+from arena.manifest import BotSpec, plays, version_problem
 from arena.protocol import PROTOCOL_VERSION, TOKEN_REFUSED
+from arena.referee.bot_text import one_line
 from arena.referee.botprocess import (
     REMOTE_TOKEN_VARIABLE,
     RunningBot,
@@ -175,6 +176,9 @@ def handshake_check(
     if not reply.version:
         problems.append("no version")
         hints.append("send a version (bot.toml's)")
+    elif remote and (problem := version_problem(reply.version)):  # stored as the handshake says
+        problems.append(problem)
+        hints.append("send a short version: `arena submit --address` refuses this one")
     if reply.protocol_version != PROTOCOL_VERSION:
         problems.append(f"protocol version {reply.protocol_version}, the arena speaks 1")
         hints.append("answer protocol_version PROTOCOL_VERSION_1")
@@ -186,8 +190,8 @@ def handshake_check(
         return Check.failed("handshake", "; ".join(problems), "; ".join(hints))
     return Check.passed(
         "handshake",
-        f"name {reply.name!r}, version {reply.version!r}, "
-        f"protocol 1, games {', '.join(reply.games)}",
+        f"name {reply.name!r}, version {reply.version[:80]!r}, "
+        f"protocol 1, games {one_line(', '.join(reply.games), 200)}",
     )
 
 

@@ -409,3 +409,20 @@ def test_a_bot_leaving_end_game_unanswered_is_warned_of():
     assert first.detail.endswith("; EndGame not acknowledged within 2 s (seat 0)")
     assert first.hint.startswith("return from EndGame at once: a tournament replaces")
     assert report.passed, "a warning, not a failure: the games were played by the rules"
+
+
+def test_a_remote_bots_version_is_checked_as_submit_checks_it():
+    """A 100,000-character version passed every check (390 KB of report) and `arena submit
+    --address` then refused it (outside review)."""
+    from arena.bot.v1 import bot_pb2
+    from arena.validation.process import handshake_check
+
+    reply = bot_pb2.HandshakeReply(
+        name="far", version="\x1b[2J" + "v" * 100_000, protocol_version=1, games=["oregon"] * 9999
+    )
+    remote = handshake_check(reply, "far", ["oregon"], remote=True)
+    assert remote.status is Status.FAIL and "at most 64 printable characters" in remote.detail
+    assert len(remote.detail) < 300
+    local = handshake_check(reply, "far", ["oregon"], remote=False)  # bot.toml's is stored
+    assert local.status is Status.PASS and len(local.detail) < 400, local.detail
+    assert "\x1b" not in local.detail
