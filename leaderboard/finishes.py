@@ -37,6 +37,9 @@ class Finishes:
     # (games,) how many games each row stands for: 1, but for a tally's finishing patterns
     # (``leaderboard.tally``), each the games that ended so
     weight: FloatArray
+    # (games, seats) whether the seat forfeited (its place is behind every finisher's); False
+    # past a game's seats
+    forfeit: BoolArray
 
     @property
     def real(self) -> BoolArray:
@@ -57,6 +60,7 @@ class Finishes:
             group_index.astype(np.int64),
             [self.group_keys[i] for i in groups],
             self.weight[rows],
+            self.forfeit[rows],
         )
 
 
@@ -98,6 +102,8 @@ def from_seats(
     columns = np.arange(len(player)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
     seat_player = np.full((len(sizes), width), NO_SEAT, dtype=np.int64)
     seat_place = np.full((len(sizes), width), NO_PLACE, dtype=np.int64)
+    seat_forfeit = np.zeros((len(sizes), width), dtype=np.bool_)
     seat_player[rows, columns] = player
     seat_place[rows, columns] = place
-    return Finishes(players, seat_player, seat_place, group, group_keys, weight)
+    seat_forfeit[rows, columns] = forfeit
+    return Finishes(players, seat_player, seat_place, group, group_keys, weight, seat_forfeit)

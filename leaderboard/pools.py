@@ -79,10 +79,8 @@ def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
     components (e.g. always behind one player and always ahead of another): between
     components every record is perfect, so the games fix its rating only relative to its own
     component, and how far that sits from the others is the prior's. The pool's ratings are
-    measured against its main component, the largest of those bounded on both sides (the
-    one-sided ones are the prior's anyway), or where none is, the largest of all: its players
-    are bounded on both sides, against each other. Two equally large leave no main one, so
-    each is prior-set (which one the board is measured on is not the games' to say)."""
+    measured against its main component (``_main_component``: where most games were played to
+    the end), whose players are bounded on both sides, against each other."""
     tail, head = _ahead(finishes)
     component = _strong_components(finishes, tail, head)
     # a chain from outside into a component enters it by an edge from outside
@@ -91,16 +89,7 @@ def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
     left = np.zeros(len(finishes.players), dtype=bool)
     entered[component[head[crossing]]] = True
     left[component[tail[crossing]]] = True
-    sizes = np.bincount(component)
-    one_sided = (entered != left)[: len(sizes)]
-    main = _largest(np.where(one_sided, 0, sizes))
-    if main < 0:
-        # No component bounded on both sides: the ratings are measured against the largest
-        # one-sided one. Every bot of a ladder ahead of a bot that always forfeits is such a
-        # component: its members are bounded against each other, only its distance from the
-        # forfeiter is the prior's, and that one-sided player must not move their numbers or
-        # open their intervals (outside review).
-        main = _largest(sizes)
+    main = _main_component(finishes, component)
 
     def shape(i: int) -> tuple[Bound, bool]:
         if component[i] == main:
@@ -115,11 +104,26 @@ def record_shapes(finishes: Finishes) -> dict[str, tuple[Bound, bool]]:
     return {player: shape(i) for i, player in enumerate(finishes.players)}
 
 
-def _largest(sizes: IntArray) -> int:
-    """The component of more than one player larger than every other, else -1 (two equally
-    large leave no main one: which the board is measured on is not the games' to say)."""
-    largest = sizes.max(initial=0)
-    return int(np.argmax(sizes)) if largest > 1 and np.sum(sizes == largest) == 1 else -1
+def _main_component(finishes: Finishes, component: IntArray) -> int:
+    """The component the board is measured on: of those of more than one player, the one whose
+    players finished the most games (seats played to the end, not forfeited), else -1 (two alike
+    leave no main one: which the board is measured on is not the games' to say).
+
+    Finished games, not players, and one-sided or not: bots that always forfeit tie with each
+    other when they meet, which makes them a component of their own, bounded on both sides; as
+    the largest they took the board over, every real bot one-sided around them, and a board's
+    main component one-sided as a whole (every real bot above one that always forfeits) is still
+    measured inside (outside reviews)."""
+    sizes = np.bincount(component)
+    finished = finishes.real & ~finishes.forfeit
+    played = np.bincount(
+        component[finishes.seat_player[finished]],
+        np.broadcast_to(finishes.weight[:, None], finished.shape)[finished],
+        minlength=len(sizes),
+    )
+    played[sizes < 2] = 0
+    most = played.max(initial=0)
+    return int(np.argmax(played)) if most > 0 and np.sum(played == most) == 1 else -1
 
 
 def unbounded_sides(finishes: Finishes) -> dict[str, Bound]:

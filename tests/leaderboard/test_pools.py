@@ -74,3 +74,37 @@ def test_the_main_component_is_the_largest_bounded_on_both_sides_and_a_tie_has_n
     pairs = [game("a", "b", "c"), game("a", "c", "b"), game("d", "e", "f"), game("e", "d", "f")]
     shapes = record_shapes(encode([*pairs, game("b", "d")]))  # b-c always ahead of d-e
     assert {p: shapes[p] for p in "bcde"} == {p: ("", True) for p in "bcde"}
+
+
+def forfeit(winner: str, *forfeiters: str) -> GameResult:
+    """``winner`` finished; every one of ``forfeiters`` forfeited (tied behind, rank 2)."""
+    return GameResult(
+        (SeatResult(winner, 1, 0), *(SeatResult(f, 2, 0, "ILLEGAL") for f in forfeiters))
+    )
+
+
+def test_bots_that_always_forfeit_never_take_the_board_over():
+    """Three forfeiters tie with each other whenever they meet: a component of their own,
+    bounded on both sides and larger than the two real bots', which then were both one-sided,
+    700 points up, around the forfeiters' closed intervals (outside review). The main component
+    is where games were played to the end."""
+    real = [game("p", "q"), game("q", "p")] * 3
+    tied = [GameResult(tuple(SeatResult(f, 1, 0, "ILLEGAL") for f in pair)) for pair in
+            [("x", "y"), ("y", "z"), ("z", "x")] * 3]  # fmt: skip
+    beaten = [forfeit(bot, f) for bot in "pq" for f in "xyz"]
+    shapes = record_shapes(encode(real + tied + beaten))
+    assert shapes["p"] == shapes["q"] == ("", False)
+    assert shapes["x"] == shapes["y"] == shapes["z"] == ("upper", False)
+
+
+def test_a_forfeiter_joining_a_small_pair_does_not_flip_the_board():
+    """A group of five always ahead of a pair m, n, which a forfeiter f makes two-sided: the
+    pair (two-sided) was preferred to the group (one-sided as a whole), and every bot of the
+    group became one-sided, 535 points up (outside review). The group played the most games."""
+    group = "abcde"
+    inside = [game(x, y) for x in group for y in group if x != y]
+    below = [game(x, y) for x in group for y in "mn"] + [game("m", "n"), game("n", "m")]
+    shapes = record_shapes(encode(inside + below + [forfeit("m", "f"), forfeit("n", "f")]))
+    assert all(shapes[p] == ("", False) for p in group), shapes
+    assert shapes["m"] == shapes["n"] == ("", True)  # bounded both ways, through other components
+    assert shapes["f"] == ("upper", False)
