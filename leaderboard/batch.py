@@ -64,7 +64,8 @@ class BatchRating:
     bound: Bound = ""  # "lower": only ``low`` bounds the rating ("> low"); "upper": only ``high``
     games: int = 0  # games with at least one other player, in this player's pool
     provisional: bool = False  # fewer than PROVISIONAL_GAMES games
-    pool: int = 1  # pools are numbered from 1, largest first; ratings of two pools don't compare
+    # numbered from 1, the main pool first (``pools.find_pools``); two pools' ratings don't compare
+    pool: int = 1
     pools: int = 1  # how many pools the fitted games form
     # bounded on both sides only through players of other components (always behind one, always
     # ahead of another; ``pools.record_shapes``), or no games with others: the interval is the
@@ -223,8 +224,9 @@ def fit_finishes(
 
 @dataclasses.dataclass(frozen=True)
 class Posterior:
-    """The largest pool's MAP ratings (Elo, centred on 1500) and their posterior (Laplace)
-    covariance (Elo^2): the uncertainty of every difference, not only of every rating."""
+    """The main pool's (``pools.find_pools``) MAP ratings (Elo, centred on 1500) and their
+    posterior (Laplace) covariance (Elo^2): the uncertainty of every difference, not only of
+    every rating."""
 
     players: list[str]
     rating: FloatArray
@@ -233,7 +235,7 @@ class Posterior:
 
 
 def fit_posterior(games: Sequence[GameResult]) -> Posterior:
-    """The largest pool of ``games`` fitted without bootstrap (cheap enough for every round of a
+    """The main pool of ``games`` fitted without bootstrap (cheap enough for every round of a
     ladder's matchmaking; a ladder fits a tally of its games instead, ``leaderboard.tally``)."""
     return posterior_of(encode(games))
 

@@ -20,7 +20,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
-from leaderboard.finishes import Finishes, IntArray
+from leaderboard.finishes import Finishes, FloatArray, IntArray
 
 Bound = Literal["", "lower", "upper"]
 
@@ -33,7 +33,11 @@ def _graph(finishes: Finishes, tail: IntArray, head: IntArray) -> sparse.csr_mat
 
 
 def find_pools(finishes: Finishes) -> list[list[str]]:
-    """Players grouped into pools (each sorted), largest pool first, ties by the first name.
+    """Players grouped into pools (each sorted), the main pool first: the one whose players
+    finished the most games (played to the end, not forfeited), then the largest, then by the
+    first name. By players alone, a bot paired with a forfeiter made a pool as large as the
+    ladder's other two bots', and being first by its name it was the one matchmaking read: the
+    two others played 148 games, it none (a test's ladder).
 
     A player who only ever met its own other seats forms a pool of its own."""
     first = np.repeat(finishes.seat_player[:, :1], finishes.seat_player.shape[1], axis=1)
@@ -41,10 +45,27 @@ def find_pools(finishes: Finishes) -> list[list[str]]:
     _, label = connected_components(
         _graph(finishes, first[joined], finishes.seat_player[joined]), directed=False
     )
+    label = np.asarray(label, dtype=np.int64)
+    played = _finished_games(finishes, label)
     pools: dict[int, list[str]] = {}
     for player, number in zip(finishes.players, label.tolist()):
         pools.setdefault(number, []).append(player)
-    return sorted(pools.values(), key=lambda pool: (-len(pool), pool[0]))
+    return [
+        pools[number]
+        for number in sorted(pools, key=lambda n: (-played[n], -len(pools[n]), pools[n][0]))
+    ]
+
+
+def _finished_games(finishes: Finishes, group: IntArray) -> FloatArray:
+    """Per group (``group``: a label per player): the games its players finished, one per seat
+    played to the end (a forfeit counts nothing)."""
+    finished = finishes.real & ~finishes.forfeit
+    played: FloatArray = np.bincount(
+        group[finishes.seat_player[finished]],
+        np.broadcast_to(finishes.weight[:, None], finished.shape)[finished],
+        minlength=int(group.max(initial=-1)) + 1,
+    ).astype(np.float64)
+    return played
 
 
 def _ahead(finishes: Finishes) -> tuple[IntArray, IntArray]:
@@ -115,12 +136,7 @@ def _main_component(finishes: Finishes, component: IntArray) -> int:
     main component one-sided as a whole (every real bot above one that always forfeits) is still
     measured inside (outside reviews)."""
     sizes = np.bincount(component)
-    finished = finishes.real & ~finishes.forfeit
-    played = np.bincount(
-        component[finishes.seat_player[finished]],
-        np.broadcast_to(finishes.weight[:, None], finished.shape)[finished],
-        minlength=len(sizes),
-    )
+    played = _finished_games(finishes, component)
     played[sizes < 2] = 0
     most = played.max(initial=0)
     return int(np.argmax(played)) if most > 0 and np.sum(played == most) == 1 else -1

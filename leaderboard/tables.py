@@ -49,9 +49,9 @@ def leaderboard_rows(
     elo: Mapping[str, float],
     batch: Mapping[str, BatchRating],
 ) -> list[LeaderboardRow]:
-    """One row per player, pool by pool (largest first), best first within a pool: ordered by the
-    batch rating, which does not depend on the order of the games, then by Elo; players with
-    equal ratings share a position. Positions restart in each pool: two pools do not compare.
+    """One row per player, pool by pool (the main pool first), best first within a pool: ordered
+    by the batch rating, which does not depend on the order of the games, then by Elo; players
+    with equal ratings share a position. Positions restart in each pool: two pools do not compare.
 
     Average position and score count only the games the player finished."""
     played: Counter[str] = Counter()

@@ -108,3 +108,15 @@ def test_a_forfeiter_joining_a_small_pair_does_not_flip_the_board():
     assert all(shapes[p] == ("", False) for p in group), shapes
     assert shapes["m"] == shapes["n"] == ("", True)  # bounded both ways, through other components
     assert shapes["f"] == ("upper", False)
+
+
+def test_the_main_pool_is_the_one_whose_games_were_played():
+    """A bot whose only games were against a forfeiter made a pool as large as the two others',
+    and first by its name it was the pool matchmaking read: the two others played 148 games, it
+    none, and `ladder --until width:W` never stopped (a test's ladder)."""
+    games = [forfeit("a", "f"), forfeit("a", "f")] + [game("r", "s"), game("s", "r")] * 20
+    assert find_pools(encode(games)) == [["r", "s"], ["a", "f"]]
+    assert find_pools(encode([game("b", "c"), game("x", "y", "z")])) == [
+        ["x", "y", "z"],
+        ["b", "c"],
+    ]
