@@ -540,7 +540,7 @@ def check_handshake_name(reply: bot_pb2.HandshakeReply, expected: str) -> None:
     submit --name``) calls it: otherwise another bot answers at that address, or the manifest and
     the code disagree. Raises HandshakeMismatchError."""
     if reply.name != expected:
-        raise HandshakeMismatchError(f"name {reply.name!r}, expected {expected!r}")
+        raise HandshakeMismatchError(f"name {reply.name[:80]!r}, expected {expected!r}")
 
 
 async def _handshake_or_exit(
@@ -596,6 +596,8 @@ async def _handshake_or_exit(
             nursery.start_soon(look_before_the_deadline)
     if answered_twice:
         raise AnsweredTwiceError("answered Handshake twice (the call takes one reply)")
+    if reply is None and failure.startswith("handshake failed"):
+        await _filter_settled(bot)  # a flood it ended is the reason, not the lost connection
     if reply is None:
         if not failure:
             failure = (
@@ -607,6 +609,15 @@ async def _handshake_or_exit(
             failure = f"{failure}: {said}"
         raise NotReadyError(bot.crash_reason(failure))
     return reply
+
+
+async def _filter_settled(bot: RunningBot, seconds: float = 0.5) -> None:
+    """Wait until the filter of the bot's HTTP/2 has exited, if it is ending (it exits once it
+    has ended a connection for a flood, just after the call failed), at most ``seconds``."""
+    relay = bot.frame_filter
+    with trio.move_on_after(seconds):
+        while relay is not None and relay.poll() is None:
+            await trio.sleep(0.01)
 
 
 def _own_socket(bot: RunningBot) -> str:

@@ -316,3 +316,19 @@ def test_a_remote_bots_refusal_reaches_the_terminal_as_one_line_of_text(register
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
     assert result.stderr.count("\n") == 1 and len(result.stderr) < 1000, result.stderr
     assert "handshake failed: PERMISSION_DENIED: \\x1b]0;PWNED" in result.stderr
+
+
+def test_a_remote_bots_long_answers_are_cut_in_the_message():
+    """A 100,000-character name and 50,000 unknown games made one line of 100 KB and 750 KB
+    (outside review)."""
+    from arena.bot.v1 import bot_pb2
+    from arena.errors import HandshakeMismatchError, SubmitError
+    from arena.referee.botprocess import check_handshake_name
+
+    with pytest.raises(SubmitError) as games:
+        registration._check_games(["\x1b[31m" + "g" * 1000] * 50_000, "127.0.0.1:1: the handshake")
+    assert len(str(games.value)) < 800 and str(games.value).count("and 49990 more") == 1
+    assert "\x1b" not in str(games.value)
+    with pytest.raises(HandshakeMismatchError) as name:
+        check_handshake_name(bot_pb2.HandshakeReply(name="n" * 100_000), "hb")
+    assert len(str(name.value)) < 200

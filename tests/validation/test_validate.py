@@ -423,6 +423,12 @@ def test_a_remote_bots_version_is_checked_as_submit_checks_it():
     remote = handshake_check(reply, "far", ["oregon"], remote=True)
     assert remote.status is Status.FAIL and "at most 64 printable characters" in remote.detail
     assert len(remote.detail) < 300
+    chess = bot_pb2.HandshakeReply(
+        name="far", version="1", protocol_version=1, games=["chess", "oregon"]
+    )
+    refused = handshake_check(chess, "far", ["oregon"], remote=True)  # as submit refuses it
+    assert refused.status is Status.FAIL
+    assert "lists game(s) this arena does not have: 'chess'" in refused.detail
     local = handshake_check(reply, "far", ["oregon"], remote=False)  # bot.toml's is stored
     assert local.status is Status.PASS and len(local.detail) < 400, local.detail
     assert "\x1b" not in local.detail
