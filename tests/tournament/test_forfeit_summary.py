@@ -10,14 +10,20 @@ from tests.support.bots import SAMPLE_BOTS, TEST_BOTS
 from tests.tournament.helpers import run_cli
 
 
-def test_the_summary_and_the_history_give_each_forfeiting_bots_reason(tmp_path: Path):
-    db = tmp_path / "arena.db"
-    bots = f"{TEST_BOTS / 'raise'},{SAMPLE_BOTS / 'random-python'}"
+def tournament(db: Path, bots: str):
+    """A one-deal Oregon tournament "t" of ``bots``, unsandboxed, which must finish."""
     ran = run_cli(
         "tournament", "--game", "oregon", "--bots", bots, "--deals", "1", "--name", "t",
         "--sandbox", "none", "--db", str(db),
     )  # fmt: skip
     assert ran.exit_code == 0, ran.output
+    return ran
+
+
+def test_the_summary_and_the_history_give_each_forfeiting_bots_reason(tmp_path: Path):
+    db = tmp_path / "arena.db"
+    bots = f"{TEST_BOTS / 'raise'},{SAMPLE_BOTS / 'random-python'}"
+    ran = tournament(db, bots)
     summary = ran.stdout[ran.stdout.index("forfeits (the first of each bot):") :].splitlines()
     assert summary[3] == "tournament 't' finished: 2 games", summary  # one bot forfeited
     assert summary[1].startswith("  raise 1.0.0: 2 games, first game ")
@@ -45,11 +51,7 @@ def test_a_bots_terminal_escapes_in_its_reason_reach_the_operator_as_text(tmp_pa
     )
     db = tmp_path / "arena.db"
     bots = f"{hostile},{SAMPLE_BOTS / 'random-python'}"
-    ran = run_cli(
-        "tournament", "--game", "oregon", "--bots", bots, "--deals", "1", "--name", "t",
-        "--sandbox", "none", "--db", str(db),
-    )  # fmt: skip
-    assert ran.exit_code == 0, ran.output
+    ran = tournament(db, bots)
     history = run_cli("history", "--tournament", "t", "--db", str(db))
     for output in (ran.stdout, history.stdout):
         assert "\x1b" not in output and "\x07" not in output
@@ -70,9 +72,5 @@ def test_a_second_upload_under_one_version_number_is_labelled_as_everywhere_else
         (raiser / "notes.txt").write_text(f"{_}\n")
         assert run_cli("submit", str(raiser), "--sandbox", "none", "--db", str(db)).exit_code == 0
     bots = f"raise@1.0.0-r2,{SAMPLE_BOTS / 'random-python'}"
-    ran = run_cli(
-        "tournament", "--game", "oregon", "--bots", bots, "--deals", "1", "--name", "t",
-        "--sandbox", "none", "--db", str(db),
-    )  # fmt: skip
-    assert ran.exit_code == 0, ran.output
+    ran = tournament(db, bots)
     assert "  raise 1.0.0-r2: 2 games, first game " in ran.stdout, ran.stdout
