@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import functools
 import signal
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from types import FrameType
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import trio
 
@@ -57,12 +58,27 @@ def _stop_like_ctrl_c(signum: int, frame: FrameType | None) -> None:
 _IN_THE_COMMAND = False
 
 
+def _quiet_about_ignored_repeats(unraisable: Any) -> None:
+    """``sys.unraisablehook`` in the command: a repeat of a stop signal that arrived while the
+    first's handler set it to SIG_IGN is dropped by Python with "Signal 15 ignored due to race
+    condition" and a traceback on stderr (a CI run saw one). Ignoring it is what the command
+    wants; anything else goes to the hook before."""
+    error = unraisable.exc_value
+    if isinstance(error, OSError) and "ignored due to race condition" in str(error):
+        return
+    _HOOK_BEFORE(unraisable)
+
+
+_HOOK_BEFORE = sys.unraisablehook
+
+
 @contextmanager
 def for_the_command() -> Iterator[None]:
     """The ``arena`` command's run (``arena.cli.main``): SIGTERM the Ctrl-C way, and the stop
     signals ignored as it exits interrupted."""
     global _IN_THE_COMMAND
     _IN_THE_COMMAND = True
+    sys.unraisablehook = _quiet_about_ignored_repeats
     # A shell script's background job (`arena tournament ... &`) starts with SIGINT ignored, and
     # Python keeps it so: SIGTERM, which takes the Ctrl-C path, would then do nothing at all.
     # (``arena.launcher`` does the same from its first line, for a Ctrl-C while it imports.)

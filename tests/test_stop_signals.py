@@ -231,3 +231,26 @@ def test_trio_gets_pythons_handler_inside_a_service(in_the_command):
             assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_repeat_python_drops_as_ignored_prints_nothing_in_the_command(monkeypatch):
+    """A second SIGTERM sent at once arrived while the first's handler set SIGTERM to SIG_IGN:
+    Python dropped it with "Signal 15 ignored due to race condition" and a traceback on stderr
+    (a CI run of ``test_arena_validate_stopped_twice``). Other unraisable errors still show."""
+    import types
+
+    from arena import stopping
+
+    shown: list[BaseException] = []
+    monkeypatch.setattr(stopping, "_HOOK_BEFORE", lambda args: shown.append(args.exc_value))
+
+    def unraisable(error: BaseException) -> types.SimpleNamespace:
+        return types.SimpleNamespace(
+            exc_type=type(error), exc_value=error, exc_traceback=None, err_msg=None, object=None
+        )
+
+    repeat = OSError("Signal 15 ignored due to race condition")
+    stopping._quiet_about_ignored_repeats(unraisable(repeat))
+    other = ValueError("something else")
+    stopping._quiet_about_ignored_repeats(unraisable(other))
+    assert shown == [other]
