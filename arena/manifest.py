@@ -42,6 +42,17 @@ def expand_games(games: Iterable[str]) -> tuple[str, ...]:
     return tuple(named)
 
 
+def unknown_games_problem(games: Iterable[str]) -> str:
+    """Why a bot listing ``games`` (a handshake's, a bot.toml's) lists one this arena does not
+    have, or "": at most five named, each cut (a bot's words, printed: a handshake listed 50,000)."""
+    unknown = [game for game in expand_games(games) if game not in game_names()]
+    if not unknown:
+        return ""
+    named = ", ".join(repr(game[:60]) for game in unknown[:5])
+    more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+    return f"lists game(s) this arena does not have: {named}{more}"
+
+
 def plays(games: Iterable[str], game: str) -> bool:
     """Whether a bot that lists ``games`` plays ``game``."""
     return game in expand_games(games)

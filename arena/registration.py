@@ -18,10 +18,10 @@ from arena.manifest import (
     name_problem,
     remote_bot,
     unbuilt_problem,
+    unknown_games_problem,
     version_problem,
 )
 from arena.protocol import PROTOCOL_VERSION
-from arena.referee.bot_text import one_line
 from arena.referee.botprocess import check_handshake_name, connect, first_handshake, run_bot
 from arena.sandbox import SandboxPolicy, unreadable_problem
 from arena.sandbox.tempdirs import new_match_dir, remove_tree
@@ -87,14 +87,9 @@ def check_local_bot(directory: Path, sandbox: SandboxPolicy, built: bool = False
 
 def _check_games(games: Sequence[str], where: str) -> None:
     """A bot registered must play a game this arena has (``arena validate`` checks the same)."""
-    unknown = [game for game in games if game not in game_names()]
-    if unknown or not games:
-        named = one_line(", ".join(repr(game[:80]) for game in unknown[:10]), 400)
-        more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
-        listed = f"game(s) this arena does not have: {named}{more}"
-        raise SubmitError(
-            f"{where} lists {listed if unknown else 'no game'} (it has {', '.join(game_names())})"
-        )
+    problem = unknown_games_problem(games) if games else "lists no game"
+    if problem:
+        raise SubmitError(f"{where} {problem} (it has {', '.join(game_names())})")
 
 
 def check_remote_bot(address: str, name: str) -> BotSpec:

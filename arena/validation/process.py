@@ -15,7 +15,7 @@ import trio
 from arena.bot.v1 import bot_pb2
 from arena.errors import AnsweredTwiceError, NotReadyError
 from arena.log_names import numbered
-from arena.manifest import BotSpec, expand_games, plays, version_problem
+from arena.manifest import BotSpec, plays, unknown_games_problem, version_problem
 from arena.protocol import PROTOCOL_VERSION, TOKEN_REFUSED
 from arena.referee.bot_text import one_line
 from arena.referee.botprocess import (
@@ -183,10 +183,8 @@ def handshake_check(
     if reply.protocol_version != PROTOCOL_VERSION:
         problems.append(f"protocol version {reply.protocol_version}, the arena speaks 1")
         hints.append("answer protocol_version PROTOCOL_VERSION_1")
-    if remote and (unknown := [g for g in expand_games(reply.games) if g not in game_names()]):
-        # stored as the handshake says: `arena submit --address` refuses it (its words)
-        named = one_line(", ".join(repr(game[:80]) for game in unknown[:10]), 300)
-        problems.append(f"lists game(s) this arena does not have: {named}")
+    if remote and (problem := unknown_games_problem(reply.games)):
+        problems.append(problem)  # stored as the handshake says: `arena submit` refuses it
         hints.append(f"list only games this arena has ({', '.join(game_names())})")
     missing = [game for game in games if not plays(reply.games, game)]
     if missing:
