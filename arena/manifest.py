@@ -44,7 +44,7 @@ def expand_games(games: Iterable[str]) -> tuple[str, ...]:
 
 def unknown_games_problem(games: Iterable[str]) -> str:
     """Why a bot listing ``games`` (a handshake's, a bot.toml's) lists one this arena does not
-    have, or "": at most five named, each cut (a bot's words, printed: a handshake listed 50,000)."""
+    have, or "": at most five named, each cut (a bot's words, printed; one listed 50,000)."""
     unknown = [game for game in expand_games(games) if game not in game_names()]
     if not unknown:
         return ""
